@@ -1,0 +1,15 @@
+// Three projects: fast unit/conformance tests, e2e over real HTTP, and the server-adapter
+// conformance suites (which skip, saying why, unless their URLs are set).
+const moduleNameMapper = {
+  '^@strata/([a-z-]+)$': '<rootDir>/libs/$1/src',
+  '^@strata/([a-z-]+)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const transform = { '^.+\\.ts$': ['@swc/jest'] };
+const base = { moduleNameMapper, transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.ts'] },
+    { ...base, displayName: 'servers', testMatch: ['<rootDir>/libs/**/*.servers.ts'] },
+  ],
+};

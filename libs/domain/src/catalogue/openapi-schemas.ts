@@ -1,0 +1,51 @@
+import { EDGE_TYPES } from './edge-types';
+import { NODE_TYPES } from './node-types';
+import { PropField } from './prop-field';
+import { PropsSchemaDef } from './schema';
+
+function fieldSchema(f: PropField): Record<string, unknown> {
+  const s: Record<string, unknown> =
+    f.kind === 'string[]'
+      ? { type: 'array', items: { type: 'string' } }
+      : f.kind === 'object'
+        ? { type: 'object', additionalProperties: true }
+        : { type: f.kind };
+  if (f.nullable) s.nullable = true;
+  // OpenAPI 3.0: a nullable enum must list null itself.
+  if (f.enum) s.enum = f.nullable ? [...f.enum, null] : [...f.enum];
+  if (f.unit) {
+    s.minimum = 0;
+    s.maximum = 1;
+  }
+  if (f.default !== undefined) s.default = f.default;
+  if (f.serverMaintained) {
+    s.readOnly = true;
+    s.description = f.guarded ? 'maintained by the server; changes only through its dedicated action' : 'maintained by the server; client values are ignored';
+  }
+  return s;
+}
+
+/** JSON Schema (OpenAPI 3.0 dialect) of one type's props object. */
+export function propsSchemaFor(def: PropsSchemaDef): Record<string, unknown> {
+  // `const` is 3.1 / JSON Schema; the one-value `enum` is what 3.0 tooling understands.
+  const properties: Record<string, unknown> = { _type: { type: 'string', enum: [def.name], const: def.name } };
+  for (const f of def.fields) properties[f.name] = fieldSchema(f);
+  const schema: Record<string, unknown> = { type: 'object', title: `${def.name}Props`, properties, additionalProperties: false };
+  const required = def.fields.filter((f) => f.required).map((f) => f.name);
+  if (required.length) schema.required = required;
+  return schema;
+}
+
+/** Props schema of every built-in node type, keyed by type name. */
+export function nodePropsSchemas(): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const t of NODE_TYPES) out[t.name] = propsSchemaFor(t);
+  return out;
+}
+
+/** Props schema of every built-in edge type, keyed by type name. */
+export function edgePropsSchemas(): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const t of EDGE_TYPES) out[t.name] = propsSchemaFor(t);
+  return out;
+}

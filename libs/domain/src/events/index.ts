@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './graph-events';
+export * from './streams';

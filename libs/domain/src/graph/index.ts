@@ -1,0 +1,3 @@
+export * from './write-context';
+export * from './node-decider';
+export * from './edge-decider';

@@ -1,0 +1,3 @@
+export * from './validate-node-props';
+export * from './derive-summary';
+export * from './searchable-text';

@@ -1,0 +1,26 @@
+import { NodeTypeDef } from '../catalogue/node-types';
+import { compileSchema, PropsSchemaDef } from '../catalogue/schema';
+
+function push(parts: string[], v: unknown): void {
+  if (typeof v === 'string') {
+    if (v) parts.push(v);
+  } else if (Array.isArray(v)) {
+    for (const x of v) if (typeof x === 'string' && x) parts.push(x);
+  }
+}
+
+/**
+ * The props part of a node's full-text body: every string and string[] value, newline-joined.
+ * Built-ins use their string fields in table order; custom types every top-level string or
+ * string array (except `_type`).
+ */
+export function searchableText(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined): string {
+  if (!props) return '';
+  const parts: string[] = [];
+  if (def) {
+    for (const f of compileSchema(def).textFields) push(parts, props[f.name]);
+  } else {
+    for (const k of Object.keys(props)) if (k !== '_type') push(parts, props[k]);
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,3 @@
+export * from './node-record';
+export * from './edge-record';
+export * from './version-record';

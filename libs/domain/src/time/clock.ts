@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+
+export const CLOCK = Symbol('CLOCK');
+export const ID_GENERATOR = Symbol('ID_GENERATOR');
+
+/** Injected so tests can fix time (DESIGN rule 8). Unix seconds, fractional. */
+export interface Clock {
+  now(): number;
+}
+export interface IdGenerator {
+  uuid(): string;
+}
+
+export const systemClock: Clock = { now: () => Date.now() / 1000 };
+export const randomIds: IdGenerator = { uuid: () => randomUUID() };
+
+/** A clock that only moves when told to; for tests. */
+export class FixedClock implements Clock {
+  constructor(private t = 1_700_000_000) {}
+  now(): number {
+    return this.t;
+  }
+  advance(secs: number): void {
+    this.t += secs;
+  }
+}
