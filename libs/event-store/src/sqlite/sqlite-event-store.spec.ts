@@ -1,0 +1,240 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NewEvent, RecordedEvent } from '@strata/domain/events';
+import { WrongExpectedRevisionError } from '../event-store.port';
+import { describeEventStoreConformance } from '../testing/event-store.conformance';
+import { SqliteEventStore } from './sqlite-event-store';
+
+const dirs: string[] = [];
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-es-'));
+  dirs.push(dir);
+  return join(dir, 'events.db');
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describeEventStoreConformance('SqliteEventStore', async () => {
+  const store = new SqliteEventStore(tempFile());
+  return { store, cleanup: () => store.close() };
+});
+
+const ev = (type: string, data: unknown = {}): NewEvent => ({
+  type,
+  data,
+  metadata: { org_id: 'o', principal: { kind: 'system', id: 'test' }, request_id: 'r', occurred_at: 1 },
+});
+const waitFor = async (cond: () => boolean, timeoutMs = 5000) => {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('SqliteEventStore (SQLite specifics)', () => {
+  let file: string;
+  let store: SqliteEventStore;
+  beforeEach(() => {
+    file = tempFile();
+    store = new SqliteEventStore(file);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('configures WAL, synchronous=FULL and a busy timeout', () => {
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
+  it('exposes a synchronous API with the same semantics', () => {
+    expect(store.headPositionSync()).toBe(0);
+    const r = store.appendSync([
+      { stream: 'a', expectedRevision: 'no_stream', events: [ev('A0'), ev('A1')] },
+      { stream: 'b', expectedRevision: 'any', events: [ev('B0')] },
+    ]);
+    expect(r).toEqual({ position: 3, revisions: { a: 1, b: 0 } });
+    expect(store.readStreamSync('a').map((e) => [e.type, e.revision, e.position])).toEqual([
+      ['A0', 0, 1],
+      ['A1', 1, 2],
+    ]);
+    expect(store.readStreamSync('a', 1).map((e) => e.type)).toEqual(['A1']);
+    expect(store.streamRevisionSync('a')).toBe(1);
+    expect(store.streamRevisionSync('zzz')).toBe(-1);
+    expect(store.readAllSync({ after: 1, limit: 10 }).map((e) => e.type)).toEqual(['A1', 'B0']);
+    expect(store.readAllSync({ after: 0, limit: 10, streamPrefixes: ['b'] }).map((e) => e.type)).toEqual(['B0']);
+    expect(store.headPositionSync()).toBe(3);
+    expect(() => store.appendSync([{ stream: 'a', expectedRevision: 0, events: [ev('X')] }])).toThrow(
+      WrongExpectedRevisionError,
+    );
+    expect(store.headPositionSync()).toBe(3);
+  });
+
+  it('positions start at 1 and are never reused after deleting the newest streams', () => {
+    store.appendSync([{ stream: 'keep', expectedRevision: 'any', events: [ev('K')] }]);
+    const r = store.appendSync([{ stream: 'gone', expectedRevision: 'any', events: [ev('G0'), ev('G1')] }]);
+    expect(r.position).toBe(3);
+    store.deleteStreamsSync(['gone']);
+    expect(store.headPositionSync()).toBe(1);
+    expect(store.readAllSync({ after: 0, limit: 10 }).map((e) => e.type)).toEqual(['K']);
+    const again = store.appendSync([{ stream: 'gone', expectedRevision: 'no_stream', events: [ev('G-again')] }]);
+    expect(again.position).toBe(4);
+    expect(again.revisions).toEqual({ gone: 0 });
+  });
+
+  it('positions survive reopen after a delete (the counter is persisted)', async () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1')] }]);
+    store.deleteStreamsSync(['a']);
+    await store.close();
+    store = new SqliteEventStore(file);
+    expect(store.appendSync([{ stream: 'b', expectedRevision: 'any', events: [ev('B')] }]).position).toBe(3);
+  });
+
+  it('an append with an empty event list only checks the expectation', () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0')] }]);
+    expect(store.appendSync([{ stream: 'a', expectedRevision: 0, events: [] }])).toEqual({ position: 1, revisions: { a: 0 } });
+    expect(() => store.appendSync([{ stream: 'a', expectedRevision: 'no_stream', events: [] }])).toThrow(
+      WrongExpectedRevisionError,
+    );
+    expect(store.appendSync([])).toEqual({ position: 1, revisions: {} });
+  });
+
+  it('iterateAll streams the whole log in batches, from a position', () => {
+    const batch = Array.from({ length: 250 }, (_, i) => ev('E', { i }));
+    for (let k = 0; k < 4; k++) store.appendSync([{ stream: `s-${k}`, expectedRevision: 'no_stream', events: batch }]);
+    const seen: number[] = [];
+    for (const e of store.iterateAll(0, 64)) seen.push(e.position);
+    expect(seen).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    const tail = [...store.iterateAll(990, 7)].map((e) => e.position);
+    expect(tail).toEqual([991, 992, 993, 994, 995, 996, 997, 998, 999, 1000]);
+    expect([...store.iterateAll(1000)]).toEqual([]);
+    const first = store.iterateAll().next().value as RecordedEvent;
+    expect(first).toMatchObject({ stream: 's-0', revision: 0, position: 1, type: 'E', data: { i: 0 } });
+  });
+
+  it('iterateAll is lazy: appends between batches are allowed and picked up', () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1'), ev('A2')] }]);
+    const it = store.iterateAll(0, 2);
+    const got: string[] = [];
+    for (const e of it) {
+      got.push(e.type);
+      if (e.type === 'A1') store.appendSync([{ stream: 'b', expectedRevision: 'any', events: [ev('B0')] }]);
+    }
+    expect(got).toEqual(['A0', 'A1', 'A2', 'B0']);
+  });
+
+  it('is durable: a reopened file reads back every event', async () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'no_stream', events: [ev('A0', { x: 'é ✓ 🙂' }), ev('A1')] }]);
+    await store.append([{ stream: 'b', expectedRevision: 'no_stream', events: [ev('B0')] }]);
+    const before = store.readAllSync({ after: 0, limit: 100 });
+    await store.close();
+    store = new SqliteEventStore(file);
+    expect(store.readAllSync({ after: 0, limit: 100 })).toEqual(before);
+    expect(store.readStreamSync('a')[0].data).toEqual({ x: 'é ✓ 🙂' });
+    expect(store.appendSync([{ stream: 'a', expectedRevision: 1, events: [ev('A2')] }]).position).toBe(4);
+  });
+
+  it('a second instance on the same file sees appends through polling', async () => {
+    const other = new SqliteEventStore(file, { pollIntervalMs: 20 });
+    try {
+      const got: RecordedEvent[] = [];
+      const sub = other.subscribe(0, (e) => {
+        got.push(e);
+      });
+      store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0')] }]);
+      await waitFor(() => got.length === 1);
+      await store.append([{ stream: 'b', expectedRevision: 'any', events: [ev('B0'), ev('B1')] }]);
+      await waitFor(() => got.length === 3);
+      expect(got.map((e) => e.type)).toEqual(['A0', 'B0', 'B1']);
+      // the second connection also writes; the first one sees it and revisions stay consistent
+      other.appendSync([{ stream: 'a', expectedRevision: 0, events: [ev('A1')] }]);
+      expect(store.readStreamSync('a').map((e) => e.type)).toEqual(['A0', 'A1']);
+      expect(() => store.appendSync([{ stream: 'a', expectedRevision: 0, events: [ev('X')] }])).toThrow(
+        WrongExpectedRevisionError,
+      );
+      await waitFor(() => got.length === 4);
+      await sub.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('read-only mode reads (and tails) but refuses writes', async () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0')] }]);
+    const ro = new SqliteEventStore(file, { readonly: true, pollIntervalMs: 20 });
+    try {
+      expect(ro.readStreamSync('a').map((e) => e.type)).toEqual(['A0']);
+      expect(() => ro.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('X')] }])).toThrow(/read-only/);
+      await expect(ro.deleteStreams(['a'])).rejects.toThrow(/read-only/);
+      const got: string[] = [];
+      const sub = ro.subscribe(0, (e) => {
+        got.push(e.type);
+      });
+      store.appendSync([{ stream: 'a', expectedRevision: 0, events: [ev('A1')] }]);
+      await waitFor(() => got.length === 2);
+      expect(got).toEqual(['A0', 'A1']);
+      await sub.close();
+    } finally {
+      await ro.close();
+    }
+    expect(() => new SqliteEventStore(join(tmpdir(), 'strata-does-not-exist.db'), { readonly: true })).toThrow();
+  });
+
+  it('a throwing handler stops the subscription at that event and reports it', async () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1'), ev('A2')] }]);
+    const got: string[] = [];
+    const errors: Array<[unknown, RecordedEvent | undefined]> = [];
+    store.subscribe(
+      0,
+      (e) => {
+        if (e.type === 'A1') throw new Error('boom');
+        got.push(e.type);
+      },
+      { onError: (err, e) => errors.push([err, e]) },
+    );
+    await waitFor(() => errors.length === 1);
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A3')] }]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toEqual(['A0']);
+    expect((errors[0][0] as Error).message).toBe('boom');
+    expect(errors[0][1]?.type).toBe('A1');
+  });
+
+  it('delivers local appends without waiting for the poll interval', async () => {
+    const slow = new SqliteEventStore(tempFile(), { pollIntervalMs: 60_000 });
+    try {
+      const got: string[] = [];
+      const sub = slow.subscribe(0, (e) => {
+        got.push(e.type);
+      });
+      await new Promise((r) => setTimeout(r, 20)); // subscriber is idle now
+      slow.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0')] }]);
+      await waitFor(() => got.length === 1, 1000);
+      await sub.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('close() closes open subscriptions and the handle; it is idempotent', async () => {
+    const sub = store.subscribe(0, () => undefined);
+    await store.close();
+    await store.close();
+    expect(store.db.open).toBe(false);
+    await sub.close();
+  });
+
+  it('uses the injected id generator', () => {
+    const s = new SqliteEventStore(tempFile(), { ids: { uuid: () => '00000000-0000-4000-8000-000000000001' } });
+    try {
+      s.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A')] }]);
+      expect(s.readStreamSync('a')[0].id).toBe('00000000-0000-4000-8000-000000000001');
+    } finally {
+      void s.close();
+    }
+  });
+});

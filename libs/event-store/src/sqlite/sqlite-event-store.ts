@@ -1,0 +1,373 @@
+import Database from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
+import type { RecordedEvent } from '@strata/domain/events';
+import { IdGenerator, randomIds } from '@strata/domain/time';
+import {
+  AppendResult,
+  EventStore,
+  ReadAllOptions,
+  StreamAppend,
+  Subscription,
+} from '../event-store.port';
+import { assertValidAppends, checkExpectedRevision } from '../expected-revision';
+
+export interface SqliteEventStoreOptions {
+  /** open an existing file read-only (e.g. `strata events tail`); appends and deletes throw */
+  readonly?: boolean;
+  /** how often idle subscriptions re-check the file for appends made by other connections (ms) */
+  pollIntervalMs?: number;
+  /** how long a writer waits for another connection's write lock before SQLITE_BUSY (ms) */
+  busyTimeoutMs?: number;
+  /** event id generator (DESIGN rule 8); random UUIDs by default */
+  ids?: IdGenerator;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Called when the handler throws (the subscription then stops, so no event is skipped; the
+   * owner resumes from its checkpoint) or when a read fails (the subscription retries after the
+   * poll interval). Without it errors are logged with console.error.
+   */
+  onError?: (error: unknown, event?: RecordedEvent) => void;
+}
+
+/** Columns in the order every read selects them; rows are read in raw (array) mode for speed. */
+type EventRow = [position: number, id: string, stream: string, revision: number, type: string, data: string, metadata: string];
+
+const COLUMNS = 'position, id, stream, revision, type, data, metadata';
+const CATCH_UP_BATCH = 500;
+
+function rowToEvent(r: EventRow): RecordedEvent {
+  return {
+    id: r[1],
+    stream: r[2],
+    revision: r[3],
+    position: r[0],
+    type: r[4],
+    data: JSON.parse(r[5]),
+    metadata: JSON.parse(r[6]),
+  };
+}
+
+/**
+ * The embedded event log: one SQLite file in WAL mode with `synchronous=FULL`, so an event is
+ * on disk when append returns. Every async port method wraps a synchronous twin that the
+ * embedded runtime calls on its hot path.
+ *
+ * Positions come from an explicit counter (`event_log_state.last_position`) bumped inside the
+ * append transaction, so they stay strictly increasing and are never reused, even after
+ * deleteStreams removed the newest rows. Appends take the write lock up front (BEGIN
+ * IMMEDIATE), so transactions commit in position order and readers always see a gap-free
+ * prefix of the log (apart from deleted streams).
+ *
+ * Do not call appendSync inside an outer transaction opened on `db`: subscribers would be
+ * woken before that outer transaction commits.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly database: Db;
+  private readonly readOnly: boolean;
+  private readonly pollIntervalMs: number;
+  private readonly ids: IdGenerator;
+  private readonly stmts = new Map<string, Statement>();
+  /** wake-up callbacks of idle subscriptions; called after each local commit */
+  private readonly waiters = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly appendTx: (appends: StreamAppend[]) => AppendResult & { wrote: boolean };
+  private readonly deleteTx: (streams: string[]) => void;
+
+  constructor(
+    readonly file: string,
+    opts: SqliteEventStoreOptions = {},
+  ) {
+    this.readOnly = opts.readonly === true;
+    this.pollIntervalMs = opts.pollIntervalMs ?? 200;
+    this.ids = opts.ids ?? randomIds;
+    this.database = this.readOnly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
+    this.database.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+    if (!this.readOnly) {
+      this.database.pragma('journal_mode = WAL');
+      this.database.pragma('synchronous = FULL');
+      this.createSchema();
+    }
+    this.appendTx = this.database.transaction((appends: StreamAppend[]) => this.appendInTx(appends)).immediate;
+    this.deleteTx = this.database.transaction((streams: string[]) => {
+      const del = this.stmt('DELETE FROM events WHERE stream = ?');
+      for (const s of streams) del.run(s);
+    }).immediate;
+  }
+
+  /** the better-sqlite3 handle (for the embedded runtime and operator tools) */
+  get db(): Db {
+    return this.database;
+  }
+
+  private createSchema(): void {
+    this.database.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position INTEGER PRIMARY KEY,
+        id       TEXT    NOT NULL,
+        stream   TEXT    NOT NULL,
+        revision INTEGER NOT NULL,
+        type     TEXT    NOT NULL,
+        data     TEXT    NOT NULL,
+        metadata TEXT    NOT NULL,
+        UNIQUE (stream, revision)
+      );
+      -- one row: the last position ever handed out (never decreases, survives deletes)
+      CREATE TABLE IF NOT EXISTS event_log_state (
+        id            INTEGER PRIMARY KEY CHECK (id = 1),
+        last_position INTEGER NOT NULL
+      );
+      INSERT OR IGNORE INTO event_log_state (id, last_position)
+        VALUES (1, (SELECT COALESCE(MAX(position), 0) FROM events));
+    `);
+    // The UNIQUE (stream, revision) index serves stream reads and revision checks; $all and
+    // prefix reads walk the position primary key, so no further index is needed.
+  }
+
+  /** prepared statements cached by SQL text (a bounded set of shapes) */
+  private stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.database.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  private rawStmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.database.prepare(sql).raw(true);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  private assertWritable(): void {
+    if (this.readOnly) throw new Error(`event store ${this.file} is open read-only`);
+  }
+
+  // ---------- synchronous API (embedded hot path) ----------
+
+  /**
+   * Appends to one or more streams in one SQLite transaction: every expected revision is
+   * checked first-to-last inside the transaction; any mismatch throws WrongExpectedRevisionError
+   * and nothing is written. Durable on return.
+   */
+  appendSync(appends: StreamAppend[]): AppendResult {
+    this.assertWritable();
+    assertValidAppends(appends);
+    const { wrote, position, revisions } = this.appendTx(appends);
+    if (wrote && !this.database.inTransaction) this.notify();
+    return { position, revisions };
+  }
+
+  private appendInTx(appends: StreamAppend[]): AppendResult & { wrote: boolean } {
+    const state = this.stmt('SELECT last_position FROM event_log_state WHERE id = 1').pluck();
+    const insert = this.stmt(`INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const start = state.get() as number;
+    let position = start;
+    const revisions: Record<string, number> = {};
+    for (const a of appends) {
+      let revision = this.streamRevisionSync(a.stream);
+      checkExpectedRevision(a.stream, a.expectedRevision, revision);
+      for (const e of a.events) {
+        revision++;
+        position++;
+        insert.run(position, this.ids.uuid(), a.stream, revision, e.type, JSON.stringify(e.data ?? null), JSON.stringify(e.metadata));
+      }
+      revisions[a.stream] = revision;
+    }
+    if (position === start) return { wrote: false, position: this.headPositionSync(), revisions };
+    this.stmt('UPDATE event_log_state SET last_position = ? WHERE id = 1').run(position);
+    return { wrote: true, position, revisions };
+  }
+
+  /** events of one stream from a revision (inclusive), in order; [] when it does not exist */
+  readStreamSync(stream: string, fromRevision = 0): RecordedEvent[] {
+    const rows = this.rawStmt(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
+    ).all(stream, fromRevision) as EventRow[];
+    return rows.map(rowToEvent);
+  }
+
+  /** current revision of a stream, or -1 when it does not exist */
+  streamRevisionSync(stream: string): number {
+    const r = this.stmt('SELECT MAX(revision) FROM events WHERE stream = ?').pluck().get(stream) as number | null;
+    return r ?? -1;
+  }
+
+  /**
+   * Events with position > after, in position order, at most `limit`. With streamPrefixes, only
+   * streams starting with one of them (an empty list matches nothing). Prefix reads walk the
+   * log by position, so their cost is proportional to the span of the log they cover.
+   */
+  readAllSync(options: ReadAllOptions): RecordedEvent[] {
+    const after = Math.max(0, options.after || 0);
+    const limit = Math.floor(options.limit);
+    if (!(limit > 0)) return [];
+    const prefixes = options.streamPrefixes;
+    if (!prefixes) {
+      const rows = this.rawStmt(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).all(
+        after,
+        limit,
+      ) as EventRow[];
+      return rows.map(rowToEvent);
+    }
+    if (prefixes.length === 0) return [];
+    // substr/length count characters the same way on both sides, unlike LIKE (case, wildcards)
+    const match = prefixes.map(() => 'substr(stream, 1, length(?)) = ?').join(' OR ');
+    const args: Array<string | number> = [after];
+    for (const prefix of prefixes) args.push(prefix, prefix);
+    args.push(limit);
+    const rows = this.rawStmt(
+      `SELECT ${COLUMNS} FROM events WHERE position > ? AND (${match}) ORDER BY position LIMIT ?`,
+    ).all(...args) as EventRow[];
+    return rows.map(rowToEvent);
+  }
+
+  /** position of the newest event still in the log (0 when empty) */
+  headPositionSync(): number {
+    return (this.stmt('SELECT MAX(position) FROM events').pluck().get() as number | null) ?? 0;
+  }
+
+  /**
+   * Streams every event with position > after in position order, reading `batchSize` rows at a
+   * time so millions of events never sit in memory at once. Between batches the connection is
+   * free (appends made meanwhile are picked up by later batches); a rebuild normally stops at the
+   * head it saw when it started.
+   */
+  *iterateAll(after = 0, batchSize = 2000): Generator<RecordedEvent> {
+    const stmt = this.rawStmt(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+    const size = Math.max(1, Math.floor(batchSize));
+    let cursor = after;
+    for (;;) {
+      const rows = stmt.all(cursor, size) as EventRow[];
+      for (let i = 0; i < rows.length; i++) yield rowToEvent(rows[i]);
+      if (rows.length < size) return;
+      cursor = rows[rows.length - 1][0];
+    }
+  }
+
+  /** permanently removes streams; their positions are never handed out again */
+  deleteStreamsSync(streams: string[]): void {
+    this.assertWritable();
+    if (streams.length > 0) this.deleteTx([...new Set(streams)]);
+  }
+
+  // ---------- async port ----------
+
+  async append(appends: StreamAppend[]): Promise<AppendResult> {
+    return this.appendSync(appends);
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.readStreamSync(stream, fromRevision);
+  }
+
+  async streamRevision(stream: string): Promise<number> {
+    return this.streamRevisionSync(stream);
+  }
+
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.readAllSync(options);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.headPositionSync();
+  }
+
+  async deleteStreams(streams: string[]): Promise<void> {
+    this.deleteStreamsSync(streams);
+  }
+
+  /**
+   * Catch-up then live subscription. The loop re-reads the log after its cursor (the position
+   * of the last delivered event), so ordering, no-skip and no-duplicate follow from the log
+   * itself: a local commit wakes idle subscribers at once, and a timer (pollIntervalMs) catches
+   * commits made by other connections or processes on the same file.
+   */
+  subscribe(
+    after: number,
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: SubscribeOptions = {},
+  ): Subscription {
+    let cursor = Math.max(0, after || 0);
+    let closed = false;
+    let wake: (() => void) | null = null;
+    const report = (error: unknown, event?: RecordedEvent) => {
+      if (options.onError) options.onError(error, event);
+      else console.error(`[event-store] subscription ${event ? `handler failed at position ${event.position}` : 'read failed'}:`, error);
+    };
+    const waiter = () => {
+      const w = wake;
+      wake = null;
+      if (w) w();
+    };
+    const subscription: Subscription = {
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        this.subscriptions.delete(subscription);
+        this.waiters.delete(waiter);
+        waiter();
+      },
+    };
+    const idle = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          wake = null;
+          resolve();
+        }, this.pollIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    const loop = async () => {
+      while (!closed) {
+        let batch: RecordedEvent[];
+        try {
+          batch = this.readAllSync({ after: cursor, limit: CATCH_UP_BATCH });
+        } catch (err) {
+          if (closed || !this.database.open) return;
+          report(err);
+          await idle();
+          continue;
+        }
+        if (batch.length === 0) {
+          await idle();
+          continue;
+        }
+        for (const event of batch) {
+          if (closed) return;
+          try {
+            const r = handler(event);
+            if (r && typeof (r as Promise<void>).then === 'function') await r;
+          } catch (err) {
+            await subscription.close();
+            report(err, event);
+            return;
+          }
+          cursor = event.position;
+        }
+        // let timers and I/O run between batches even when the handler is synchronous
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    };
+    this.subscriptions.add(subscription);
+    this.waiters.add(waiter);
+    void Promise.resolve().then(loop);
+    return subscription;
+  }
+
+  private notify(): void {
+    for (const w of this.waiters) w();
+  }
+
+  async close(): Promise<void> {
+    for (const s of [...this.subscriptions]) await s.close();
+    if (this.database.open) this.database.close();
+  }
+}
