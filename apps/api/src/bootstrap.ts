@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { Logger, LoggerService, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { StrataConfig, loadConfig } from './platform/config/strata-config';
+import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
+import { BODY_LIMIT, configureHttp } from './platform/http/configure-http';
+import { Readiness } from './platform/http/readiness';
+import { RouteTable } from './platform/http/route-table';
+import { PlatformModule } from './platform/platform.module';
+import { setupOpenApi } from './platform/http/openapi';
+
+const LEVELS: Record<StrataConfig['logLevel'], LogLevel[]> = {
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  log: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  url: string;
+  config: StrataConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds and starts the service: listens first (answering 503 while starting), then
+ * catches the projections up with the log, then serves.
+ */
+/** `logger`: false silences the service; a LoggerService receives every line (tests capture the log). */
+export async function startApp(config: StrataConfig = loadConfig(), opts: { logger?: boolean | LoggerService } = {}): Promise<RunningApp> {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: opts.logger === false ? false : typeof opts.logger === 'object' ? opts.logger : LEVELS[config.logLevel],
+    abortOnError: false,
+    bodyParser: false, // configureHttp installs our JSON parser (REFERENCE §1.1 rules)
+  });
+  const routes = app.get(RouteTable);
+  const readiness = app.get(Readiness);
+  configureHttp(app.getHttpAdapter().getInstance(), routes, readiness);
+  app.useGlobalFilters(new AllExceptionsFilter(routes));
+  setupOpenApi(app);
+  app.enableShutdownHooks();
+  await app.listen({ port: config.port, host: config.host });
+  app.get(PlatformModule).startUp();
+  readiness.ready = true;
+  const addr = app.getHttpServer().address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = `http://127.0.0.1:${port}`;
+  new Logger('Strata').log(`listening on ${url} (store: ${config.store}, data: ${config.dataDir})`);
+  return {
+    app,
+    url,
+    config,
+    close: async () => {
+      readiness.ready = false;
+      readiness.draining = true;
+      await app.close();
+    },
+  };
+}

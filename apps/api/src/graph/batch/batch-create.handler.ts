@@ -1,0 +1,108 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DomainError, Errors } from '@strata/domain/errors';
+import { decideCreateNode, readEdgeInput } from '@strata/domain/graph';
+import { NodeRecord } from '@strata/domain/records';
+import { Body, readString, readUid } from '@strata/domain/validation';
+import { CommandContext } from '../../platform/unit-of-work/command-context';
+import { createEdge } from '../../platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+
+export const BATCH_MAX_NODES = 1000;
+export const BATCH_MAX_EDGES = 5000;
+
+export class BatchCreateCommand {
+  constructor(readonly ctx: CommandContext, readonly body: Body) {}
+}
+
+/** Tags an item's failure with where it happened (`nodes[3]`, `edges[0].to_uid`). */
+function at<T>(index: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof DomainError) {
+      const field = typeof err.context.field === 'string' ? err.context.field : undefined;
+      throw new DomainError(err.status, err.code, `${index}: ${err.message}`, {
+        ...err.context,
+        index: field && !field.includes('[') && ['from_uid', 'to_uid', 'from_ref', 'to_ref'].includes(field) ? `${index}.${field}` : index,
+      });
+    }
+    throw err;
+  }
+}
+
+async function atAsync<T>(index: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof DomainError) throw new DomainError(err.status, err.code, `${index}: ${err.message}`, { ...err.context, index });
+    throw err;
+  }
+}
+
+function asItems(body: Body, field: 'nodes' | 'edges', max: number): Body[] {
+  const v = body[field];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw Errors.invalidField(field, `${field} must be an array`);
+  if (v.length > max) throw Errors.invalidField(field, `a batch takes at most ${max} ${field}`);
+  return v.map((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw Errors.invalidField(`${field}[${i}]`, `${field}[${i}] must be an object`, { index: `${field}[${i}]` });
+    return item as Body;
+  });
+}
+
+/**
+ * POST /batch (REFERENCE §8.8): validated in full, then committed in one transaction.
+ * Edges may point at nodes of the same batch through refs.
+ */
+@CommandHandler(BatchCreateCommand)
+export class BatchCreateHandler implements ICommandHandler<BatchCreateCommand> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+
+  execute({ ctx, body }: BatchCreateCommand) {
+    const nodes = asItems(body, 'nodes', BATCH_MAX_NODES);
+    const edges = asItems(body, 'edges', BATCH_MAX_EDGES);
+    const refs = new Map<string, number>();
+    nodes.forEach((n, i) => {
+      const ref = at(`nodes[${i}]`, () => readString(n, 'ref', { max: 200 }));
+      if (ref === undefined) return;
+      if (refs.has(ref)) throw Errors.invalidField('ref', `ref '${ref}' is used twice`, { index: `nodes[${i}].ref` });
+      refs.set(ref, i);
+    });
+    const edgeInputs = edges.map((e, i) =>
+      at(`edges[${i}]`, () => {
+        if (e.edge_type === undefined || e.edge_type === null) {
+          const p = e.props as Body | undefined;
+          if (!p || p._type === undefined) throw Errors.missingField('edge_type');
+        }
+        const input = readEdgeInput(e);
+        const from = endpoint(e, 'from', refs);
+        const to = endpoint(e, 'to', refs);
+        return { input, from, to };
+      }),
+    );
+    return this.uow.run(ctx, async (tx) => {
+      const created: NodeRecord[] = nodes.map((n, i) => at(`nodes[${i}]`, () => tx.createNode(decideCreateNode({ ...n, agent_id: undefined }, tx.uuid(), tx.write))));
+      const edgeUids: string[] = [];
+      for (let i = 0; i < edgeInputs.length; i++) {
+        const { input, from, to } = edgeInputs[i];
+        const fromNode = from.ref !== undefined ? created[from.ref] : await atAsync(`edges[${i}].from_uid`, () => tx.liveNode(from.uid!, 'from_uid'));
+        const toNode = to.ref !== undefined ? created[to.ref] : await atAsync(`edges[${i}].to_uid`, () => tx.liveNode(to.uid!, 'to_uid'));
+        edgeUids.push(createEdge(tx, input, fromNode, toNode).uid);
+      }
+      const refOut: Record<string, string> = {};
+      for (const [ref, i] of refs) refOut[ref] = created[i].uid;
+      return { nodes_added: created.length, edges_added: edgeUids.length, node_uids: created.map((n) => n.uid), edge_uids: edgeUids, refs: refOut };
+    });
+  }
+}
+
+function endpoint(e: Body, side: 'from' | 'to', refs: Map<string, number>): { uid?: string; ref?: number } {
+  const refName = readString(e, `${side}_ref`);
+  if (refName !== undefined) {
+    const i = refs.get(refName);
+    if (i === undefined) throw Errors.invalidField(`${side}_ref`, `${side}_ref '${refName}' names no node of this batch`);
+    return { ref: i };
+  }
+  return { uid: readUid(e, `${side}_uid`, { required: true }) };
+}

@@ -1,0 +1,24 @@
+import { Body as ReqBody, Controller, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { assertObjectBody } from '@strata/domain/validation';
+import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { BatchCreateCommand } from './batch-create.handler';
+
+@ApiTags('graph: batch')
+@Controller()
+export class BatchController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('batch')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Create up to 1000 nodes and 5000 edges in one atomic request (refs link new nodes)' })
+  async batch(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new BatchCreateCommand(commandContext(auth, rid, body), body));
+  }
+}

@@ -1,0 +1,117 @@
+import { Body as ReqBody, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { canonicalEdgeTypeName } from '@strata/domain/catalogue';
+import { Errors } from '@strata/domain/errors';
+import { Body, assertObjectBody, coerceQuery, readBoolean, readString, readStringArray, readUid, readUids } from '@strata/domain/validation';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { pathUid } from '../../platform/http/path-params';
+import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { VersionHistoryService } from '../history/version-history.service';
+import { CreateEdgeCommand, DeleteEdgeCommand, UpdateEdgeCommand } from './edge-commands';
+
+/** An edge-type filter: every spelling of a type matches it (REFERENCE §3.2). */
+function edgeTypeFilter(v: string | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      if (!/^[A-Za-z][A-Za-z0-9_ -]{0,99}$/.test(s)) throw Errors.invalidField('edge_type', `invalid edge type name '${s}'`);
+      return canonicalEdgeTypeName(s);
+    });
+}
+
+@ApiTags('graph: edges')
+@Controller()
+export class EdgesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly history: VersionHistoryService,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+  ) {}
+
+  @Post('link')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Add a typed edge with default props (201 edge record)' })
+  async link(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new CreateEdgeCommand(commandContext(auth, rid, body), body, 'link'));
+  }
+
+  @Post('edge')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Add an edge with full EdgeProps (201 edge record)' })
+  async edge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new CreateEdgeCommand(commandContext(auth, rid, body), body, 'edge'));
+  }
+
+  @Patch('edge/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Update weight, confidence and/or props; type and endpoints are immutable' })
+  async update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new UpdateEdgeCommand(commandContext(auth, rid, body), pathUid(uid), body));
+  }
+
+  @Delete('edge/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Tombstone one edge (idempotent)' })
+  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
+    assertCanWrite(auth);
+    const reason = readString(q, 'reason', { max: 1000 }) ?? null;
+    return this.commands.execute(new DeleteEdgeCommand(commandContext(auth, rid), pathUid(uid), reason));
+  }
+
+  @Get('edge/:uid/history')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Every version of an edge (tombstoned edges too)' })
+  async edgeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+    return this.history.edgeHistory(auth.org_id, pathUid(uid));
+  }
+
+  @Get('edges')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Edges from and/or to a node, oldest first' })
+  async list(@Auth() auth: AuthContext, @Query() query: Body) {
+    const q = coerceQuery(query, [], ['include_tombstoned']);
+    const from = readUid(q, 'from_uid');
+    const to = readUid(q, 'to_uid');
+    if (from === undefined && to === undefined) throw Errors.missingField('from_uid', 'from_uid or to_uid is required');
+    return this.graph.listEdges(auth.org_id, {
+      from_uid: from,
+      to_uid: to,
+      edge_types: edgeTypeFilter(readString(q, 'edge_type')),
+      include_tombstoned: readBoolean(q, 'include_tombstoned') ?? false,
+    });
+  }
+
+  @Get('edge/between')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Live edges from one node to another (directed)' })
+  async between(@Auth() auth: AuthContext, @Query() q: Body) {
+    const from = readUid(q, 'from_uid', { required: true });
+    const to = readUid(q, 'to_uid', { required: true });
+    return this.graph.listEdges(auth.org_id, { from_uid: from, to_uid: to, edge_types: edgeTypeFilter(readString(q, 'edge_type')) });
+  }
+
+  @Post('edges/batch')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ReadsOnly()
+  @ApiOperation({ summary: 'Live edges whose both endpoints are in the given set of node uids' })
+  async batch(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+    const body = assertObjectBody(raw);
+    const uids = readUids(body, 'uids', { required: true, max: 1000 })!;
+    const types = readStringArray(body, 'edge_types', { single: true });
+    return this.graph.listEdges(auth.org_id, { among: uids, edge_types: types ? edgeTypeFilter(types.join(',')) : undefined });
+  }
+}

@@ -1,0 +1,55 @@
+import { Inject, Optional } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Errors } from '@strata/domain/errors';
+import { decideUpdateNode } from '@strata/domain/graph';
+import { NodeRecord } from '@strata/domain/records';
+import { Body, readString } from '@strata/domain/validation';
+import { PlanLimits } from '@strata/auth/plans/plan-limits';
+import { CommandContext } from '../../platform/unit-of-work/command-context';
+import { createNode, tombstoneNode } from '../../platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+
+export class CreateNodeCommand {
+  constructor(readonly ctx: CommandContext, readonly body: Body) {}
+}
+export class UpdateNodeCommand {
+  constructor(readonly ctx: CommandContext, readonly uid: string, readonly body: Body) {}
+}
+export class DeleteNodeCommand {
+  constructor(readonly ctx: CommandContext, readonly uid: string, readonly reason: string | null) {}
+}
+
+@CommandHandler(CreateNodeCommand)
+export class CreateNodeHandler implements ICommandHandler<CreateNodeCommand, NodeRecord> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork, @Optional() private readonly limits?: PlanLimits) {}
+  execute({ ctx, body }: CreateNodeCommand): Promise<NodeRecord> {
+    return this.uow.run(ctx, async (tx) => {
+      this.limits?.assertCanAddNodes(ctx, 1); // plan node limit (403 plan_limit_reached)
+      return createNode(tx, body);
+    });
+  }
+}
+
+@CommandHandler(UpdateNodeCommand)
+export class UpdateNodeHandler implements ICommandHandler<UpdateNodeCommand, NodeRecord> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+  execute({ ctx, uid, body }: UpdateNodeCommand): Promise<NodeRecord> {
+    return this.uow.run(ctx, async (tx) => {
+      const current = await tx.node(uid);
+      if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
+      const reason = readString(body, 'reason', { max: 1000 }) ?? null;
+      return tx.putNode(decideUpdateNode(current, body, tx.write), 'NodeUpdated', reason);
+    });
+  }
+}
+
+@CommandHandler(DeleteNodeCommand)
+export class DeleteNodeHandler implements ICommandHandler<DeleteNodeCommand> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+  execute({ ctx, uid, reason }: DeleteNodeCommand) {
+    return this.uow.run(ctx, async (tx) => {
+      const r = await tombstoneNode(tx, uid, { reason, cascade: true });
+      return { uid, tombstoned: true, version: r.node.version, edges_tombstoned: r.edges_tombstoned };
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { getNodeType, canonicalCustomName, typeKey, BUILTIN_NODE_TYPE_NAMES } from '@strata/domain/catalogue';
+import { Errors } from '@strata/domain/errors';
+import { NodeRecord } from '@strata/domain/records';
+import { Body, readBoolean, readNumber, readPage, readString } from '@strata/domain/validation';
+import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
+import { assertLayer } from '@strata/domain/graph';
+
+const BUILTIN_BY_KEY = new Map<string, string>(BUILTIN_NODE_TYPE_NAMES.map((n: string) => [typeKey(n), n]));
+
+/** A type name as a filter: every spelling of a built-in matches it (REFERENCE §2.5). */
+export function canonicalNodeTypeName(name: string): string {
+  return BUILTIN_BY_KEY.get(typeKey(name)) ?? (getNodeType(name) ? name : canonicalCustomName(name));
+}
+
+/** Reads the node-list filters shared by GET /nodes and GET /agent/{id}/nodes. */
+export function readNodeListFilter(q: Body): NodeFilter {
+  const f: NodeFilter = {};
+  const layer = readString(q, 'layer');
+  if (layer !== undefined) f.layer = assertLayer(layer);
+  const type = readString(q, 'type') ?? readString(q, 'node_type');
+  if (type !== undefined) f.node_types = type.split(',').map((t) => canonicalNodeTypeName(t.trim()));
+  const agent = readString(q, 'agent');
+  if (agent !== undefined) f.agent_id = agent;
+  const lc = readString(q, 'label_contains');
+  if (lc !== undefined) f.label_contains = lc;
+  const pl = readString(q, 'privacy_level');
+  if (pl !== undefined) f.privacy_level = pl;
+  const ca = readNumber(q, 'created_after');
+  if (ca !== undefined) f.created_after = ca;
+  const cb = readNumber(q, 'created_before');
+  if (cb !== undefined) f.created_before = cb;
+  f.include_tombstoned = readBoolean(q, 'include_tombstoned') ?? false;
+  return f;
+}
+
+@Injectable()
+export class NodeQueries {
+  constructor(@Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel) {}
+
+  async get(org: string, uid: string): Promise<NodeRecord> {
+    const n = await this.graph.getNode(org, uid);
+    if (!n) throw Errors.notFound(`node ${uid} not found`, { uid });
+    return n;
+  }
+
+  async list(org: string, filter: NodeFilter, q: Body) {
+    const page = readPage(q, { limit: 100, max: 1000 });
+    const r = await this.graph.listNodes(org, filter, page, 'created_desc');
+    return { items: r.items, has_more: r.has_more, limit: page.limit, offset: page.offset };
+  }
+
+  async batch(org: string, uids: string[]) {
+    const found = await this.graph.getNodes(org, uids);
+    return { nodes: uids.filter((u) => found.has(u)).map((u) => found.get(u)!), missing: uids.filter((u) => !found.has(u)) };
+  }
+}

@@ -1,0 +1,123 @@
+import { Body as ReqBody, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Body, assertObjectBody, coerceQuery, readString, readUids } from '@strata/domain/validation';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
+import { VersionHistoryService } from '../history/version-history.service';
+import { CreateNodeCommand, DeleteNodeCommand, UpdateNodeCommand } from './node-commands';
+import { DeleteNodesCommand } from './delete-nodes.handler';
+import { NodeQueries, readNodeListFilter } from './node-queries.service';
+
+const LIST_NUMERIC = ['limit', 'offset', 'created_after', 'created_before'];
+
+@ApiTags('graph: nodes')
+@Controller()
+export class NodesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: NodeQueries,
+    private readonly history: VersionHistoryService,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+  ) {}
+
+  @Post('node')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Create a node with typed props (201 node record)' })
+  async create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new CreateNodeCommand(commandContext(auth, rid, body), body));
+  }
+
+  @Get('node/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Get a node (tombstoned nodes too)' })
+  async get(@Auth() auth: AuthContext, @Param('uid') uid: string, @Res() reply: FastifyReply) {
+    pathUid(uid);
+    // the read model stores the record as JSON: send it as is, no parse/serialise round trip
+    const fast = (this.graph as unknown as { getNodeDocSync?: (o: string, u: string) => string | null }).getNodeDocSync;
+    if (fast) {
+      const doc = fast.call(this.graph, auth.org_id, uid);
+      if (doc === null) return reply.status(404).send({ error: `node ${uid} not found`, code: 'not_found', uid });
+      return reply.header('content-type', 'application/json; charset=utf-8').send(doc);
+    }
+    return reply.send(await this.queries.get(auth.org_id, uid));
+  }
+
+  @Patch('node/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Update fields and/or props (shallow merge); optional expected_version' })
+  async update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new UpdateNodeCommand(commandContext(auth, rid, body), pathUid(uid), body));
+  }
+
+  @Delete('node/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Tombstone a node and every live edge touching it' })
+  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
+    assertCanWrite(auth);
+    const reason = readString(q, 'reason', { max: 1000 }) ?? null;
+    return this.commands.execute(new DeleteNodeCommand(commandContext(auth, rid), pathUid(uid), reason));
+  }
+
+  @Get('node/:uid/history')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Every version of a node, oldest first' })
+  async nodeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+    return this.history.nodeHistory(auth.org_id, pathUid(uid));
+  }
+
+  @Get('node/:uid/history/:version')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'The node as of one version' })
+  async snapshot(@Auth() auth: AuthContext, @Param('uid') uid: string, @Param('version') version: string) {
+    return this.history.nodeSnapshot(auth.org_id, pathUid(uid), pathPositiveInt(version, 'version'));
+  }
+
+  @Get('nodes')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Filter and page nodes, newest first' })
+  async list(@Auth() auth: AuthContext, @Query() query: Body) {
+    const q = coerceQuery(query, LIST_NUMERIC, ['include_tombstoned']);
+    return this.queries.list(auth.org_id, readNodeListFilter(q), q);
+  }
+
+  @Get('agent/:agent_id/nodes')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Nodes created with this agent_id attribution' })
+  async byAgent(@Auth() auth: AuthContext, @Param('agent_id') agentId: string, @Query() query: Body) {
+    const q = coerceQuery(query, ['limit', 'offset'], ['include_tombstoned']);
+    const filter = readNodeListFilter({ include_tombstoned: q.include_tombstoned });
+    filter.agent_id = agentId;
+    return this.queries.list(auth.org_id, filter, q);
+  }
+
+  @Post('nodes/batch')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ReadsOnly()
+  @ApiOperation({ summary: 'Fetch up to 1000 nodes by uid, in input order' })
+  async batch(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+    const body = assertObjectBody(raw);
+    const uids = readUids(body, 'uids', { required: true, max: 1000 })!;
+    return this.queries.batch(auth.org_id, uids);
+  }
+
+  @Post('nodes/delete')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Tombstone (or purge) the nodes matched by uids, agent_id and filter' })
+  async deleteMany(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new DeleteNodesCommand(commandContext(auth, rid), body));
+  }
+}

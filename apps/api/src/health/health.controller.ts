@@ -1,0 +1,25 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Public } from '@strata/auth/route-tags';
+import { Readiness } from '../platform/http/readiness';
+import { VERSION } from '../version';
+
+@ApiTags('health')
+@Controller()
+export class HealthController {
+  constructor(private readonly readiness: Readiness) {}
+
+  @Get('health')
+  @Public()
+  @ApiOperation({ summary: 'Liveness and readiness: 200 ok, or 503 while starting' })
+  health(@Res() reply: FastifyReply) {
+    if (!this.readiness.ready) {
+      return reply
+        .status(503)
+        .header('Retry-After', '2')
+        .send({ status: this.readiness.draining ? 'draining' : 'starting' });
+    }
+    return reply.send({ status: 'ok', version: VERSION, time: Date.now() / 1000 });
+  }
+}

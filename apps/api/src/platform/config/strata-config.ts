@@ -1,0 +1,131 @@
+import * as path from 'node:path';
+import { PlanOverrides, parsePlanOverrides } from '@strata/auth/plans/plan-catalogue';
+
+export const STRATA_CONFIG = Symbol('STRATA_CONFIG');
+
+/** Every setting the service reads, from environment variables, validated at start-up. */
+export interface StrataConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  store: 'embedded' | 'servers';
+  kurrentdbUrl: string | null;
+  mongoUrl: string | null;
+  mongoDb: string;
+  meiliUrl: string | null;
+  meiliKey: string | null;
+  qdrantUrl: string | null;
+  qdrantKey: string | null;
+  jwtSecret: string | null;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  rateLimitPerMinute: number | null;
+  /** per-plan limit overrides (STRATA_PLAN_LIMITS), e.g. `{ free: { nodes: 1000 } }` */
+  planLimits: PlanOverrides;
+  embeddingProvider: 'builtin' | 'openai' | 'none';
+  embeddingUrl: string | null;
+  embeddingKey: string | null;
+  embeddingModel: string | null;
+  embeddingDimensions: number;
+  readWaitMs: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+/** The README's configuration table is generated from this list, so keep descriptions short. */
+export const CONFIG_DOC: { name: string; default: string; description: string }[] = [
+  { name: 'PORT', default: '3000', description: 'HTTP port' },
+  { name: 'HOST', default: '0.0.0.0', description: 'interface to listen on' },
+  { name: 'STRATA_DATA_DIR', default: './data', description: 'embedded data: event log, projections, vector index, secrets' },
+  { name: 'STRATA_STORE', default: 'embedded', description: '`embedded` (SQLite, zero set-up) or `servers` (KurrentDB, MongoDB, Meilisearch, Qdrant)' },
+  { name: 'STRATA_KURRENTDB_URL', default: '—', description: 'KurrentDB connection string (servers mode), e.g. `kurrentdb://localhost:2113?tls=false`' },
+  { name: 'STRATA_MONGO_URL', default: '—', description: 'MongoDB URL (servers mode), a replica set' },
+  { name: 'STRATA_MONGO_DB', default: 'strata', description: 'MongoDB database name' },
+  { name: 'STRATA_MEILI_URL', default: '—', description: 'Meilisearch URL (servers mode)' },
+  { name: 'STRATA_MEILI_KEY', default: '—', description: 'Meilisearch API key' },
+  { name: 'STRATA_QDRANT_URL', default: '—', description: 'Qdrant URL (servers mode)' },
+  { name: 'STRATA_QDRANT_KEY', default: '—', description: 'Qdrant API key' },
+  { name: 'STRATA_JWT_SECRET', default: 'generated', description: 'JWT signing secret (≥ 32 chars); generated once into the data dir (mode 0600) when unset' },
+  { name: 'STRATA_ACCESS_TOKEN_TTL', default: '900', description: 'access-token lifetime, seconds' },
+  { name: 'STRATA_REFRESH_TOKEN_TTL', default: '2592000', description: 'refresh-token lifetime, seconds (30 days)' },
+  { name: 'STRATA_RATE_LIMIT_PER_MINUTE', default: 'plan', description: 'requests per minute per credential; overrides the plan limit' },
+  { name: 'STRATA_PLAN_LIMITS', default: '—', description: 'JSON overrides of plan limits, e.g. `{"free":{"nodes":1000,"requests_per_minute":300}}`' },
+  { name: 'STRATA_EMBEDDING_PROVIDER', default: 'builtin', description: '`builtin` (offline lexical embedder), `openai` (OpenAI-compatible HTTP) or `none`' },
+  { name: 'STRATA_EMBEDDING_URL', default: '—', description: 'base URL of the OpenAI-compatible embeddings API, e.g. `https://api.openai.com/v1`' },
+  { name: 'STRATA_EMBEDDING_KEY', default: '—', description: 'API key for the embeddings provider' },
+  { name: 'STRATA_EMBEDDING_MODEL', default: 'provider default', description: 'embedding model name' },
+  { name: 'STRATA_EMBEDDING_DIMENSIONS', default: '384', description: 'dimensions of the default embedding configuration' },
+  { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
+  { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
+];
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+  return n;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], def: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${raw}')`);
+  return raw as T;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got '${raw}')`);
+  }
+  return raw;
+}
+
+function planLimits(env: NodeJS.ProcessEnv): PlanOverrides {
+  try {
+    return parsePlanOverrides(env.STRATA_PLAN_LIMITS);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
+  const store = oneOf(env, 'STRATA_STORE', ['embedded', 'servers'] as const, 'embedded');
+  const cfg: StrataConfig = {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.STRATA_DATA_DIR || './data'),
+    store,
+    kurrentdbUrl: url(env, 'STRATA_KURRENTDB_URL'),
+    mongoUrl: url(env, 'STRATA_MONGO_URL'),
+    mongoDb: env.STRATA_MONGO_DB || 'strata',
+    meiliUrl: url(env, 'STRATA_MEILI_URL'),
+    meiliKey: env.STRATA_MEILI_KEY || null,
+    qdrantUrl: url(env, 'STRATA_QDRANT_URL'),
+    qdrantKey: env.STRATA_QDRANT_KEY || null,
+    jwtSecret: env.STRATA_JWT_SECRET || null,
+    accessTokenTtl: int(env, 'STRATA_ACCESS_TOKEN_TTL', 900, 10, 86400 * 7),
+    refreshTokenTtl: int(env, 'STRATA_REFRESH_TOKEN_TTL', 2592000, 60, 86400 * 365),
+    rateLimitPerMinute: env.STRATA_RATE_LIMIT_PER_MINUTE ? int(env, 'STRATA_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000) : null,
+    planLimits: planLimits(env),
+    embeddingProvider: oneOf(env, 'STRATA_EMBEDDING_PROVIDER', ['builtin', 'openai', 'none'] as const, 'builtin'),
+    embeddingUrl: url(env, 'STRATA_EMBEDDING_URL'),
+    embeddingKey: env.STRATA_EMBEDDING_KEY || null,
+    embeddingModel: env.STRATA_EMBEDDING_MODEL || null,
+    embeddingDimensions: int(env, 'STRATA_EMBEDDING_DIMENSIONS', 384, 1, 8192),
+    readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
+    logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
+  };
+  if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
+  if (store === 'servers') {
+    const missing = ['STRATA_KURRENTDB_URL', 'STRATA_MONGO_URL', 'STRATA_MEILI_URL', 'STRATA_QDRANT_URL'].filter((k) => !env[k]);
+    if (missing.length) throw new ConfigError(`STRATA_STORE=servers needs ${missing.join(', ')}`);
+  }
+  if (cfg.embeddingProvider === 'openai' && !cfg.embeddingUrl) throw new ConfigError('STRATA_EMBEDDING_PROVIDER=openai needs STRATA_EMBEDDING_URL');
+  return cfg;
+}

@@ -1,0 +1,82 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { CLOCK, Clock, ID_GENERATOR, randomIds, systemClock } from '@strata/domain/time';
+import { EVENT_STORE } from '@strata/event-store/event-store.port';
+import { GRAPH_READ_MODEL } from '@strata/graph-store/graph-read-model.port';
+import { TEXT_INDEX } from '@strata/text-index/text-index.port';
+import { STRATA_CONFIG, StrataConfig, loadConfig } from './config/strata-config';
+import { Readiness } from './http/readiness';
+import { RouteTable } from './http/route-table';
+import { EmbeddedStorage } from './storage/embedded-storage';
+import { EMBEDDED_STORAGE } from './storage/storage.tokens';
+import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
+import { UNIT_OF_WORK } from './unit-of-work/unit-of-work.port';
+import { HttpAdapterHost } from '@nestjs/core';
+import { registerReadLagHeader } from './http/read-lag';
+import { SERVER_STORAGE, ServerStorage } from './storage/server-storage';
+import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
+
+/**
+ * Configuration, clock and ids, and the storage ports bound to their adapters — chosen once,
+ * here, from STRATA_STORE.
+ */
+const PROVIDERS: Provider[] = [
+  { provide: CLOCK, useValue: systemClock },
+    { provide: ID_GENERATOR, useValue: randomIds },
+    // factories, not values: every application instance (e2e tests start several) has its own
+    { provide: RouteTable, useFactory: () => new RouteTable() },
+    { provide: Readiness, useFactory: () => new Readiness() },
+    {
+      provide: EMBEDDED_STORAGE,
+      inject: [STRATA_CONFIG],
+      // null in servers mode: the stores below come from SERVER_STORAGE instead
+      useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir) : null),
+    },
+    {
+      provide: SERVER_STORAGE,
+      inject: [STRATA_CONFIG, HttpAdapterHost],
+      useFactory: (cfg: StrataConfig, http: HttpAdapterHost) => {
+        if (cfg.store !== 'servers') return null;
+        registerReadLagHeader(http.httpAdapter.getInstance());
+        return ServerStorage.connect(cfg);
+      },
+    },
+    { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null) => (e ? e.events : s!.events) },
+    { provide: GRAPH_READ_MODEL, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null) => (e ? e.graph : s!.graph) },
+    { provide: TEXT_INDEX, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null) => (e ? e.text : s!.text) },
+    {
+      provide: UNIT_OF_WORK,
+      inject: [EMBEDDED_STORAGE, SERVER_STORAGE, CLOCK, ID_GENERATOR],
+      useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null, clock: Clock, ids: typeof randomIds) =>
+        e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
+    },
+];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, RouteTable, Readiness, EMBEDDED_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
+
+@Global()
+@Module({})
+export class PlatformModule implements OnApplicationShutdown {
+  /** `config` comes from the environment in production and from the test in e2e runs. */
+  static forRoot(config: StrataConfig = loadConfig()): DynamicModule {
+    return {
+      module: PlatformModule,
+      providers: [{ provide: STRATA_CONFIG, useValue: config }, ...PROVIDERS],
+      exports: EXPORTS,
+    };
+  }
+
+  private readonly log = new Logger('Storage');
+  constructor(@Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null) {}
+
+  /** Replays the log into the projections; the HTTP server answers 503 until this is done. */
+  startUp(): void {
+    if (!this.storage) return; // servers mode: the projection worker keeps the read models
+    const t0 = Date.now();
+    this.storage.runner.catchUp((done, head) => this.log.log(`projections catching up: ${done}/${head}`));
+    this.storage.notifyCaughtUp();
+    this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Date.now() - t0} ms)`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.storage?.close();
+  }
+}

@@ -1,0 +1,73 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { RecordedEvent } from '@strata/domain/events';
+import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
+import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
+import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
+import { EMBEDDED_PROJECTIONS } from './embedded-projections';
+
+export const EVENTS_FILE = 'events.db';
+export const PROJECTIONS_FILE = 'projections.db';
+
+/** Opens the projections database with settings for a rebuildable, checkpointed store. */
+export function openProjectionsDb(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // rebuildable from the log and checkpointed with its data: no fsync per commit needed
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  return db;
+}
+
+/**
+ * The embedded default: the event log in one SQLite file, the projections in another
+ * (delete it and restart to rebuild), the vector index beside them.
+ */
+export class EmbeddedStorage {
+  readonly events: SqliteEventStore;
+  readonly projections: Database.Database;
+  readonly graph: SqliteGraphStore;
+  readonly text: SqliteTextIndex;
+  readonly runner: EmbeddedProjectionRunner;
+  private readonly committedListeners: ((events: RecordedEvent[]) => void)[] = [];
+
+  constructor(readonly dataDir: string, opts: { projectionsFile?: string } = {}) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    this.events = new SqliteEventStore(path.join(dataDir, EVENTS_FILE));
+    this.projections = openProjectionsDb(opts.projectionsFile ?? path.join(dataDir, PROJECTIONS_FILE));
+    this.graph = new SqliteGraphStore(this.projections);
+    this.text = new SqliteTextIndex(this.projections);
+    const deps = { db: this.projections, graph: this.graph, text: this.text };
+    this.runner = new EmbeddedProjectionRunner(
+      this.projections,
+      this.events,
+      EMBEDDED_PROJECTIONS.map((f) => f(deps)),
+    );
+  }
+
+  /** Listeners for committed events (vector index, auto-embedding, live tails). */
+  onCommitted(listener: (events: RecordedEvent[]) => void): void {
+    this.committedListeners.push(listener);
+  }
+  notifyCommitted(events: RecordedEvent[]): void {
+    for (const l of this.committedListeners) l(events);
+  }
+
+  private readonly caughtUpListeners: (() => void)[] = [];
+  /** Work that must follow the start-up catch-up (the vector index replays from its own checkpoint). */
+  onCaughtUp(listener: () => void): void {
+    this.caughtUpListeners.push(listener);
+  }
+  notifyCaughtUp(): void {
+    for (const l of this.caughtUpListeners) l();
+  }
+
+  async close(): Promise<void> {
+    await this.events.close();
+    this.projections.close();
+  }
+}

@@ -1,0 +1,57 @@
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { MongoClient } from 'mongodb';
+import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
+import { MongoCheckpointStore } from '@strata/graph-store/mongo/mongo-checkpoint-store';
+import { MongoGraphStore } from '@strata/graph-store/mongo/mongo-graph-store';
+import { CheckpointWatcher } from '@strata/projections/server/checkpoint-watcher';
+import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
+import { MeilisearchTextIndex } from '@strata/text-index/meilisearch/meilisearch-text-index';
+import { StrataConfig } from '../config/strata-config';
+
+export const SERVER_STORAGE = Symbol('SERVER_STORAGE');
+
+/**
+ * Server mode (`STRATA_STORE=servers`): the event log on KurrentDB, the graph read model on
+ * MongoDB, full text on Meilisearch. The API only reads projections and appends events; the
+ * projection worker (apps/worker) writes the read models, and `projections` tells a write
+ * when they show it. Nothing here is per-instance state, so the API scales by replicas.
+ */
+export class ServerStorage implements OnApplicationShutdown {
+  private constructor(
+    readonly mongo: MongoClient,
+    readonly events: KurrentDbEventStore,
+    readonly graph: MongoGraphStore,
+    readonly checkpoints: MongoCheckpointStore,
+    readonly text: MeilisearchTextIndex,
+    readonly projections: CheckpointWatcher,
+    readonly readWaitMs: number,
+  ) {}
+
+  static async connect(cfg: StrataConfig): Promise<ServerStorage> {
+    const log = new Logger('Storage');
+    const required = { STRATA_KURRENTDB_URL: cfg.kurrentdbUrl, STRATA_MONGO_URL: cfg.mongoUrl, STRATA_MEILI_URL: cfg.meiliUrl };
+    for (const [name, value] of Object.entries(required)) if (!value) throw new Error(`STRATA_STORE=servers needs ${name}`);
+    const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-api' }).connect();
+    try {
+      const db = mongo.db(cfg.mongoDb);
+      const graph = new MongoGraphStore(db);
+      await graph.ensureIndexes();
+      const checkpoints = new MongoCheckpointStore(db);
+      const events = new KurrentDbEventStore(cfg.kurrentdbUrl!);
+      const text = new MeilisearchTextIndex({ url: cfg.meiliUrl!, apiKey: cfg.meiliKey ?? undefined });
+      const projections = new CheckpointWatcher(() => checkpoints.lowest(SERVER_PROJECTION_NAMES));
+      log.log(`servers mode: MongoDB database ${cfg.mongoDb}, reads wait up to ${cfg.readWaitMs} ms for projections`);
+      return new ServerStorage(mongo, events, graph, checkpoints, text, projections, cfg.readWaitMs);
+    } catch (err) {
+      await mongo.close();
+      throw err;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.projections.stop();
+    await this.events.close();
+    await this.text.close();
+    await this.mongo.close();
+  }
+}

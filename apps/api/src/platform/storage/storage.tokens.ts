@@ -1,0 +1,1 @@
+export const EMBEDDED_STORAGE = Symbol('EMBEDDED_STORAGE');

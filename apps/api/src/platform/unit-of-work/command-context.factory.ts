@@ -1,0 +1,18 @@
+import { AuthContext } from '@strata/auth/auth-context';
+import { readString } from '@strata/domain/validation';
+import { CommandContext } from './command-context';
+
+/**
+ * Builds the command context from the credential. `agent_id` in the body is attribution
+ * only; a key bound to an agent always attributes to that agent (REFERENCE §1.5).
+ */
+export function commandContext(auth: AuthContext, requestId: string, body?: Record<string, unknown>): CommandContext {
+  const bodyAgent = body ? readString(body, 'agent_id', { max: 128 }) ?? null : null;
+  return {
+    org: auth.org_id,
+    principal: auth.principal,
+    credential_id: auth.api_key_id,
+    agent_id: auth.bound_agent_id ?? bodyAgent,
+    request_id: requestId,
+  };
+}

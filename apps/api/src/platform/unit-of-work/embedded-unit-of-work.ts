@@ -1,0 +1,141 @@
+import { Logger } from '@nestjs/common';
+import { DomainError } from '@strata/domain/errors';
+import { RecordedEvent } from '@strata/domain/events';
+import { Clock, IdGenerator } from '@strata/domain/time';
+import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
+import { CommandContext } from './command-context';
+import { GraphTx } from './graph-tx';
+import { UnitOfWork } from './unit-of-work.port';
+import { recordedFromAppend } from './recorded-from-append';
+import type { EmbeddedStorage } from '../storage/embedded-storage';
+
+interface Job {
+  ctx: CommandContext;
+  fn: (tx: GraphTx) => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+const MAX_BATCH = 256;
+
+/**
+ * Embedded default. Requests that arrive together are decided one after another and
+ * committed with ONE fsync (group commit): each request's events go into the open log
+ * transaction under its own savepoint and are projected at once, so the next request in
+ * the batch reads them. Nobody is answered before the log commit is durable.
+ */
+export class EmbeddedUnitOfWork implements UnitOfWork {
+  private readonly log = new Logger('UnitOfWork');
+  private queue: Job[] = [];
+  private scheduled = false;
+  private running = false;
+
+  constructor(
+    private readonly storage: EmbeddedStorage,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ ctx, fn, resolve: resolve as (v: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.running) return;
+    this.scheduled = true;
+    setImmediate(() => void this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    this.scheduled = false;
+    this.running = true;
+    const batch = this.queue.splice(0, MAX_BATCH);
+    const { events, projections, runner, graph } = this.storage;
+    const done: { job: Job; result: unknown }[] = [];
+    const committed: RecordedEvent[] = [];
+    const startPosition = runner.appliedPosition;
+    events.db.exec('BEGIN IMMEDIATE');
+    projections.exec('BEGIN');
+    try {
+      for (const job of batch) {
+        const tx = new GraphTx(job.ctx, graph, this.ids, this.clock.now());
+        let result: unknown;
+        try {
+          result = await job.fn(tx);
+        } catch (err) {
+          job.reject(err); // nothing of this request was written
+          continue;
+        }
+        if (!tx.hasChanges()) {
+          done.push({ job, result });
+          continue;
+        }
+        const appends = tx.staged();
+        try {
+          events.db.exec('SAVEPOINT req');
+          projections.exec('SAVEPOINT req');
+          // deletions first: a clear removes the old graph stream, then records the clear on a fresh one
+          if (tx.streamsToDelete.length) events.deleteStreamsSync(tx.streamsToDelete);
+          const recorded = appends.length ? recordedFromAppend(appends, events.appendSync(appends)) : [];
+          runner.applyInline(recorded);
+          events.db.exec('RELEASE req');
+          projections.exec('RELEASE req');
+          done.push({ job, result });
+          committed.push(...recorded);
+        } catch (err) {
+          events.db.exec('ROLLBACK TO req');
+          events.db.exec('RELEASE req');
+          projections.exec('ROLLBACK TO req');
+          projections.exec('RELEASE req');
+          runner.resetPosition();
+          job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : err);
+        }
+      }
+      events.db.exec('COMMIT');
+    } catch (err) {
+      // the log did not commit: nobody in this batch may be told they succeeded
+      this.log.error(`log commit failed: ${(err as Error).message}`);
+      safe(() => events.db.exec('ROLLBACK'));
+      safe(() => projections.exec('ROLLBACK'));
+      runner.resetPosition(startPosition);
+      const unavailable = new DomainError(503, 'unavailable', 'storage is temporarily unavailable; nothing was written', { retry_after: 1 });
+      for (const d of done) d.job.reject(unavailable);
+      this.finish();
+      return;
+    }
+    try {
+      projections.exec('COMMIT');
+    } catch (err) {
+      // the log is durable; the projections catch up from their checkpoint
+      this.log.error(`projection commit failed: ${(err as Error).message}; catching up from the log`);
+      safe(() => projections.exec('ROLLBACK'));
+      runner.resetPosition();
+      runner.catchUp();
+    }
+    for (const d of done) d.job.resolve(d.result);
+    if (committed.length) {
+      try {
+        this.storage.notifyCommitted(committed);
+      } catch (err) {
+        this.log.error(`committed-event listener failed: ${(err as Error).message}`);
+      }
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    this.running = false;
+    if (this.queue.length) this.schedule();
+  }
+}
+
+function safe(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* already rolled back */
+  }
+}

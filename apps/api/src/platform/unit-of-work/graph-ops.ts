@@ -1,0 +1,121 @@
+import { Errors } from '@strata/domain/errors';
+import {
+  CreateNodeOptions,
+  decideCreateEdge,
+  decideCreateNode,
+  decideRestoreEdge,
+  decideRestoreNode,
+  decideTombstoneEdge,
+  decideTombstoneNode,
+  triggerEdgeProps,
+} from '@strata/domain/graph';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { Body } from '@strata/domain/validation';
+import { GraphTx } from './graph-tx';
+
+/**
+ * Graph operations shared by every route that writes (generic, cognitive, evolve, merge,
+ * batch): each stages its events on the request's transaction.
+ */
+
+export function createNode(tx: GraphTx, body: Body, opts: CreateNodeOptions = {}): NodeRecord {
+  return tx.createNode(decideCreateNode(body, tx.uuid(), tx.write, opts));
+}
+
+/** An edge created by a cognitive trigger: weight 0.5, confidence 1.0, default props. */
+export function createTriggerEdge(
+  tx: GraphTx,
+  from: NodeRecord,
+  to: NodeRecord,
+  edgeType: string,
+  namedProps: Record<string, unknown> = {},
+): EdgeRecord {
+  return tx.createEdge(
+    decideCreateEdge({ edge_type: edgeType, props: triggerEdgeProps(edgeType, namedProps) }, from, to, tx.uuid(), tx.write),
+  );
+}
+
+export function createEdge(
+  tx: GraphTx,
+  input: { edge_type: string; weight?: number; confidence?: number; props?: Record<string, unknown> },
+  from: NodeRecord,
+  to: NodeRecord,
+): EdgeRecord {
+  return tx.createEdge(decideCreateEdge(input, from, to, tx.uuid(), tx.write));
+}
+
+export interface TombstoneResult {
+  node: NodeRecord;
+  /** false when the node was already tombstoned (no-op) */
+  changed: boolean;
+  edges_tombstoned: number;
+}
+
+/**
+ * Tombstones a node; with `cascade`, every live edge touching it too, with reason
+ * `cascade:<uid>` so a restore can bring exactly those back.
+ */
+export async function tombstoneNode(
+  tx: GraphTx,
+  uid: string,
+  opts: { reason: string | null; cascade: boolean; by?: string },
+): Promise<TombstoneResult> {
+  const current = await tx.node(uid);
+  if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
+  const next = decideTombstoneNode(current, opts.reason, tx.write, opts.by);
+  if (!next) return { node: current, changed: false, edges_tombstoned: 0 };
+  tx.putNode(next, 'NodeTombstoned', opts.reason);
+  let n = 0;
+  if (opts.cascade) {
+    for (const e of await tx.edges({ touching: uid })) {
+      const t = decideTombstoneEdge(e, `cascade:${uid}`, tx.write);
+      if (t) {
+        tx.putEdge(t, 'EdgeTombstoned', `cascade:${uid}`);
+        n++;
+      }
+    }
+  }
+  return { node: next, changed: true, edges_tombstoned: n };
+}
+
+export async function restoreNode(tx: GraphTx, uid: string, reason: string | null): Promise<{ node: NodeRecord; changed: boolean; edges_restored: number }> {
+  const current = await tx.node(uid);
+  if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
+  const next = decideRestoreNode(current, tx.write);
+  if (!next) return { node: current, changed: false, edges_restored: 0 };
+  tx.putNode(next, 'NodeRestored', reason);
+  let n = 0;
+  for (const e of await tx.edges({ touching: uid, include_tombstoned: true, tombstone_reason: `cascade:${uid}` })) {
+    const other = e.from_uid === uid ? e.to_uid : e.from_uid;
+    const o = other === uid ? next : await tx.node(other);
+    if (!o || o.tombstone_at !== null) continue;
+    const r = decideRestoreEdge(e, tx.write);
+    if (r) {
+      tx.putEdge(r, 'EdgeRestored', reason);
+      n++;
+    }
+  }
+  return { node: next, changed: true, edges_restored: n };
+}
+
+export async function tombstoneEdge(tx: GraphTx, uid: string, reason: string | null): Promise<{ edge: EdgeRecord; changed: boolean }> {
+  const current = await tx.edge(uid);
+  if (!current) throw Errors.notFound(`edge ${uid} not found`, { uid });
+  const next = decideTombstoneEdge(current, reason, tx.write);
+  if (!next) return { edge: current, changed: false };
+  tx.putEdge(next, 'EdgeTombstoned', reason);
+  return { edge: next, changed: true };
+}
+
+export async function restoreEdge(tx: GraphTx, uid: string, reason: string | null): Promise<{ edge: EdgeRecord; changed: boolean }> {
+  const current = await tx.edge(uid);
+  if (!current) throw Errors.notFound(`edge ${uid} not found`, { uid });
+  if (current.tombstone_at === null) return { edge: current, changed: false };
+  for (const end of [current.from_uid, current.to_uid]) {
+    const n = await tx.node(end);
+    if (!n || n.tombstone_at !== null) throw Errors.tombstoned('node', end);
+  }
+  const next = decideRestoreEdge(current, tx.write)!;
+  tx.putEdge(next, 'EdgeRestored', reason);
+  return { edge: next, changed: true };
+}

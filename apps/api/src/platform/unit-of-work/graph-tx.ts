@@ -1,0 +1,201 @@
+import { Errors } from '@strata/domain/errors';
+import { EventMetadata, NewEvent, Streams } from '@strata/domain/events';
+import { WriteContext } from '@strata/domain/graph';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { IdGenerator } from '@strata/domain/time';
+import { EdgeFilter, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { ExpectedRevision, StreamAppend } from '@strata/event-store/event-store.port';
+import { CommandContext } from './command-context';
+
+type NodeEventType = 'NodeCreated' | 'NodeUpdated' | 'NodeTombstoned' | 'NodeRestored';
+type EdgeEventType = 'EdgeCreated' | 'EdgeUpdated' | 'EdgeTombstoned' | 'EdgeRestored';
+
+/**
+ * One request's view of the graph while it decides: reads come from the read model with
+ * this request's own pending changes laid over them; writes are staged as events and
+ * appended together, atomically, by the unit of work when the handler returns.
+ */
+export class GraphTx {
+  readonly write: WriteContext;
+  private readonly nodeOverlay = new Map<string, NodeRecord>();
+  private readonly edgeOverlay = new Map<string, EdgeRecord>();
+  private readonly revisions = new Map<string, ExpectedRevision>();
+  private readonly appends = new Map<string, StreamAppend>();
+
+  constructor(
+    readonly ctx: CommandContext,
+    readonly reader: GraphReadModel,
+    private readonly ids: IdGenerator,
+    readonly now: number,
+  ) {
+    this.write = { now, agent_id: ctx.agent_id, principal_id: ctx.principal.id };
+  }
+
+  get org(): string {
+    return this.ctx.org;
+  }
+
+  uuid(): string {
+    return this.ids.uuid();
+  }
+
+  // ---------- reads ----------
+  async node(uid: string): Promise<NodeRecord | null> {
+    const staged = this.nodeOverlay.get(uid);
+    if (staged) return staged;
+    const n = await this.reader.getNode(this.org, uid);
+    if (n) {
+      const stream = Streams.node(this.org, uid);
+      if (!this.revisions.has(stream)) this.revisions.set(stream, await this.reader.nodeRevision(this.org, uid));
+    }
+    return n;
+  }
+
+  /** A referenced node that must be live (REFERENCE §1.8), optionally of given types. */
+  async liveNode(uid: string, field: string, types?: readonly string[]): Promise<NodeRecord> {
+    const n = await this.node(uid);
+    if (!n || n.tombstone_at !== null) throw Errors.refNotFound(field, uid);
+    if (types && types.length && !types.includes(n.node_type)) throw Errors.wrongNodeType(field, uid, n.node_type, types);
+    return n;
+  }
+
+  /** Checks every uid is live first, then the host types (§4.0 steps 7 and 8). */
+  async liveNodes(refs: { uid: string; field: string; types?: readonly string[] }[]): Promise<NodeRecord[]> {
+    const out: NodeRecord[] = [];
+    for (const r of refs) {
+      const n = await this.node(r.uid);
+      if (!n || n.tombstone_at !== null) throw Errors.refNotFound(r.field, r.uid);
+      out.push(n);
+    }
+    refs.forEach((r, i) => {
+      if (r.types && r.types.length && !r.types.includes(out[i].node_type))
+        throw Errors.wrongNodeType(r.field, r.uid, out[i].node_type, r.types);
+    });
+    return out;
+  }
+
+  async edge(uid: string): Promise<EdgeRecord | null> {
+    const staged = this.edgeOverlay.get(uid);
+    if (staged) return staged;
+    const e = await this.reader.getEdge(this.org, uid);
+    if (e) {
+      const stream = Streams.edge(this.org, uid);
+      if (!this.revisions.has(stream)) this.revisions.set(stream, await this.reader.edgeRevision(this.org, uid));
+    }
+    return e;
+  }
+
+  /** Edges matching the filter, including the ones this request created or changed. */
+  async edges(filter: EdgeFilter): Promise<EdgeRecord[]> {
+    const stored = await this.reader.listEdges(this.org, filter);
+    const out = new Map<string, EdgeRecord>();
+    for (const e of stored) {
+      const stream = Streams.edge(this.org, e.uid);
+      if (!this.revisions.has(stream)) this.revisions.set(stream, await this.reader.edgeRevision(this.org, e.uid));
+      out.set(e.uid, this.edgeOverlay.get(e.uid) ?? e);
+    }
+    for (const e of this.edgeOverlay.values()) if (edgeMatches(e, filter)) out.set(e.uid, e);
+      else out.delete(e.uid);
+    return [...out.values()];
+  }
+
+  // ---------- writes ----------
+  createNode(n: NodeRecord): NodeRecord {
+    const stream = Streams.node(this.org, n.uid);
+    this.revisions.set(stream, 'no_stream');
+    this.stage(stream, 'NodeCreated', { node: n, reason: null });
+    this.nodeOverlay.set(n.uid, n);
+    return n;
+  }
+
+  /** Stages a versioned node change; the node must have been read through this tx. */
+  putNode(n: NodeRecord, type: NodeEventType, reason: string | null): NodeRecord {
+    this.stage(Streams.node(this.org, n.uid), type, { node: n, reason });
+    this.nodeOverlay.set(n.uid, n);
+    return n;
+  }
+
+  /** Non-versioned maintained fields (counters): moves updated_at only. */
+  touchNode(uid: string, props: Record<string, unknown>, updatedAt: number | undefined = this.now): void {
+    const current = this.nodeOverlay.get(uid);
+    this.stage(Streams.node(this.org, uid), 'NodeTouched', { uid, props, updated_at: updatedAt });
+    if (current)
+      this.nodeOverlay.set(uid, {
+        ...current,
+        props: { ...current.props, ...props } as NodeRecord['props'],
+        updated_at: updatedAt ?? current.updated_at,
+      });
+  }
+
+  createEdge(e: EdgeRecord): EdgeRecord {
+    const stream = Streams.edge(this.org, e.uid);
+    this.revisions.set(stream, 'no_stream');
+    this.stage(stream, 'EdgeCreated', { edge: e, reason: null });
+    this.edgeOverlay.set(e.uid, e);
+    return e;
+  }
+
+  putEdge(e: EdgeRecord, type: EdgeEventType, reason: string | null): EdgeRecord {
+    this.stage(Streams.edge(this.org, e.uid), type, { edge: e, reason });
+    this.edgeOverlay.set(e.uid, e);
+    return e;
+  }
+
+  /** Any other event (aliases, embeddings, series, accounts): no revision check unless given. */
+  emit(stream: string, type: string, data: unknown, expected: ExpectedRevision = 'any'): void {
+    if (!this.revisions.has(stream)) this.revisions.set(stream, expected);
+    this.stage(stream, type, data);
+  }
+
+  /** Streams removed for good when this request commits (purge, clear). */
+  readonly streamsToDelete: string[] = [];
+
+  deleteStreams(streams: string[]): void {
+    this.streamsToDelete.push(...streams);
+  }
+
+  hasChanges(): boolean {
+    return this.appends.size > 0 || this.streamsToDelete.length > 0;
+  }
+
+  /** The staged appends, one per stream, in first-touched order. */
+  staged(): StreamAppend[] {
+    return [...this.appends.values()];
+  }
+
+  metadata(): EventMetadata {
+    return {
+      org_id: this.org,
+      principal: this.ctx.principal,
+      credential_id: this.ctx.credential_id,
+      agent_id: this.ctx.agent_id,
+      request_id: this.ctx.request_id,
+      occurred_at: this.now,
+    };
+  }
+
+  private stage(stream: string, type: string, data: unknown): void {
+    let a = this.appends.get(stream);
+    if (!a) {
+      const expected = this.revisions.get(stream);
+      if (expected === undefined) throw new Error(`internal: ${stream} written without being read in this transaction`);
+      a = { stream, expectedRevision: expected, events: [] };
+      this.appends.set(stream, a);
+    }
+    const ev: NewEvent = { type, data, metadata: this.metadata() };
+    a.events.push(ev);
+  }
+}
+
+function edgeMatches(e: EdgeRecord, f: EdgeFilter): boolean {
+  if (!f.include_tombstoned && e.tombstone_at !== null) return false;
+  if (f.from_uid !== undefined && e.from_uid !== f.from_uid) return false;
+  if (f.to_uid !== undefined && e.to_uid !== f.to_uid) return false;
+  if (f.touching !== undefined && e.from_uid !== f.touching && e.to_uid !== f.touching) return false;
+  if (f.among !== undefined && !(f.among.includes(e.from_uid) && f.among.includes(e.to_uid))) return false;
+  if (f.edge_types && f.edge_types.length && !f.edge_types.includes(e.edge_type)) return false;
+  if (f.tombstone_reason !== undefined && e.tombstone_reason !== f.tombstone_reason) return false;
+  for (const [k, v] of Object.entries(f.props_equals ?? {})) if ((e.props[k] ?? null) !== v) return false;
+  for (const [k, vs] of Object.entries(f.props_in ?? {})) if (!vs.includes(e.props[k] ?? null)) return false;
+  return true;
+}

@@ -1,0 +1,13 @@
+import { CommandContext } from './command-context';
+import { GraphTx } from './graph-tx';
+
+export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
+
+/**
+ * Runs one request's decision and commits everything it staged as ONE atomic append
+ * (DESIGN rule 2). Handlers must not do external I/O inside `fn`: call providers first.
+ * The promise resolves only after the events are durable and the read models show them.
+ */
+export interface UnitOfWork {
+  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T>;
+}

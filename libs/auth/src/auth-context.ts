@@ -1,0 +1,31 @@
+import { Principal } from '@strata/domain/events';
+
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+export type Scope = 'read' | 'write';
+
+/**
+ * Who is calling, resolved from the credential by the auth guard and attached to the request.
+ * Every command and query takes its organization from here, never from the request body.
+ */
+export interface AuthContext {
+  org_id: string;
+  principal: Principal;
+  /** kind of credential presented */
+  credential: 'user_jwt' | 'api_key';
+  user_id: string | null;
+  api_key_id: string | null;
+  role: Role | null;
+  scopes: Scope[];
+  /** agent a key is bound to: attribution for every write made with it */
+  bound_agent_id: string | null;
+  /** Space/Project restrictions; null = organization-wide */
+  space_uids: string[] | null;
+  project_uids: string[] | null;
+  plan: string;
+}
+
+/** Properties we attach to the Fastify request. */
+export interface StrataRequestState {
+  request_id: string;
+  auth?: AuthContext;
+}

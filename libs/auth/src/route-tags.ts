@@ -1,0 +1,29 @@
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+
+/**
+ * Route tags that read like the interface spec's "Auth" column. Every route carries exactly
+ * one; a test enumerates the registered routes and fails on an untagged one.
+ */
+export const AUTH_TAG = 'strata:auth-tag';
+export type AuthTag = 'public' | 'api_key_or_jwt' | 'user_jwt' | 'owner_admin_jwt' | 'owner_jwt';
+
+/** Whether a route writes. GET reads; other methods write unless marked `ReadsOnly`. */
+export const ACCESS_KIND = 'strata:access-kind';
+export type AccessKind = 'read' | 'write' | 'by_action';
+
+export const Public = () => SetMetadata(AUTH_TAG, 'public' satisfies AuthTag);
+export const ApiKeyOrJwt = () => SetMetadata(AUTH_TAG, 'api_key_or_jwt' satisfies AuthTag);
+export const UserJwt = () => SetMetadata(AUTH_TAG, 'user_jwt' satisfies AuthTag);
+export const OwnerAdminJwt = () => SetMetadata(AUTH_TAG, 'owner_admin_jwt' satisfies AuthTag);
+export const OwnerJwt = () => SetMetadata(AUTH_TAG, 'owner_jwt' satisfies AuthTag);
+
+/** A POST that only reads (search, retrieval, traversal): allowed for read-only keys. */
+export const ReadsOnly = () => SetMetadata(ACCESS_KIND, 'read' satisfies AccessKind);
+/**
+ * An action-dispatched route (cognitive endpoints): the guard lets read-only credentials in
+ * and the handler calls `assertCanWrite` for the actions that write.
+ */
+export const AccessByAction = () => SetMetadata(ACCESS_KIND, 'by_action' satisfies AccessKind);
+
+/** Shorthand for the common case of graph routes. */
+export const GraphRoute = () => applyDecorators(ApiKeyOrJwt());

@@ -1,0 +1,506 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import {
+  AliasRecord,
+  EdgeFilter,
+  EmbeddingConfig,
+  GraphReadModel,
+  GraphStats,
+  NodeFilter,
+  NodeOrder,
+  Page,
+  PageResult,
+  SeriesPointRow,
+  StoredEmbedding,
+} from '../graph-read-model.port';
+import { createGraphSchema } from './sqlite-graph-schema';
+
+const ORDER_SQL: Record<NodeOrder, string> = {
+  created_desc: 'created_at DESC, uid ASC',
+  created_asc: 'created_at ASC, uid ASC',
+  updated_desc: 'updated_at DESC, uid ASC',
+  salience_desc: 'salience DESC, updated_at DESC, uid ASC',
+};
+
+/** Maximum host parameters we put into one IN (…) list. */
+const CHUNK = 500;
+
+/**
+ * SQLite read model. Reads are synchronous underneath (better-sqlite3); the async port
+ * methods wrap the `*Sync` twins that the embedded hot path calls directly.
+ */
+export class SqliteGraphStore implements GraphReadModel {
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(readonly db: Database) {
+    createGraphSchema(db);
+  }
+
+  /** Prepared statements are cached by SQL text: filters build a bounded set of shapes. */
+  stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  // ---------- nodes ----------
+  getNodeDocSync(org: string, uid: string): string | null {
+    const row = this.stmt('SELECT doc FROM nodes WHERE org = ? AND uid = ?').get(org, uid) as { doc: string } | undefined;
+    return row ? row.doc : null;
+  }
+  getNodeSync(org: string, uid: string): NodeRecord | null {
+    const doc = this.getNodeDocSync(org, uid);
+    return doc ? (JSON.parse(doc) as NodeRecord) : null;
+  }
+  getNodesSync(org: string, uids: string[]): Map<string, NodeRecord> {
+    const out = new Map<string, NodeRecord>();
+    for (let i = 0; i < uids.length; i += CHUNK) {
+      const part = uids.slice(i, i + CHUNK);
+      const rows = this.stmt(`SELECT uid, doc FROM nodes WHERE org = ? AND uid IN (${part.map(() => '?').join(',')})`).all(
+        org,
+        ...part,
+      ) as { uid: string; doc: string }[];
+      for (const r of rows) out.set(r.uid, JSON.parse(r.doc));
+    }
+    return out;
+  }
+  nodeRevisionSync(org: string, uid: string): number {
+    const row = this.stmt('SELECT rev FROM nodes WHERE org = ? AND uid = ?').get(org, uid) as { rev: number } | undefined;
+    return row ? row.rev : -1;
+  }
+
+  private nodeWhere(org: string, f: NodeFilter): { sql: string; params: unknown[] } {
+    const where: string[] = ['org = ?'];
+    const params: unknown[] = [org];
+    if (f.only_tombstoned) where.push('tombstone_at IS NOT NULL');
+    else if (!f.include_tombstoned) where.push('tombstone_at IS NULL');
+    if (f.tombstoned_before !== undefined) {
+      where.push('tombstone_at IS NOT NULL AND tombstone_at <= ?');
+      params.push(f.tombstoned_before);
+    }
+    if (f.node_types && f.node_types.length) {
+      where.push(`node_type IN (${f.node_types.map(() => '?').join(',')})`);
+      params.push(...f.node_types);
+    }
+    if (f.exclude_node_types && f.exclude_node_types.length) {
+      where.push(`node_type NOT IN (${f.exclude_node_types.map(() => '?').join(',')})`);
+      params.push(...f.exclude_node_types);
+    }
+    if (f.layer !== undefined) {
+      where.push('layer = ?');
+      params.push(f.layer);
+    }
+    if (f.agent_id !== undefined) {
+      where.push('agent_id = ?');
+      params.push(f.agent_id);
+    }
+    if (f.privacy_level !== undefined) {
+      where.push('privacy_level = ?');
+      params.push(f.privacy_level);
+    }
+    if (f.label_contains !== undefined) {
+      where.push("instr(label_lower, ?) > 0");
+      params.push(f.label_contains.toLowerCase());
+    }
+    if (f.label_norm !== undefined) {
+      where.push('label_norm = ?');
+      params.push(f.label_norm);
+    }
+    if (f.created_after !== undefined) {
+      where.push('created_at >= ?');
+      params.push(f.created_after);
+    }
+    if (f.created_before !== undefined) {
+      where.push('created_at <= ?');
+      params.push(f.created_before);
+    }
+    if (f.confidence_lt !== undefined) {
+      where.push('confidence < ?');
+      params.push(f.confidence_lt);
+    }
+    if (f.confidence_min !== undefined) {
+      where.push('confidence >= ?');
+      params.push(f.confidence_min);
+    }
+    if (f.salience_min !== undefined) {
+      where.push('salience >= ?');
+      params.push(f.salience_min);
+    }
+    if (f.uids) {
+      if (f.uids.length === 0) where.push('0');
+      else {
+        where.push(`uid IN (${f.uids.map(() => '?').join(',')})`);
+        params.push(...f.uids);
+      }
+    }
+    addPropsFilters(where, params, f.props_equals, f.props_in);
+    return { sql: where.join(' AND '), params };
+  }
+
+  listNodesSync(org: string, f: NodeFilter, page: Page, order: NodeOrder = 'created_desc'): PageResult<NodeRecord> {
+    const { sql, params } = this.nodeWhere(org, f);
+    const rows = this.db
+      .prepare(`SELECT doc FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ? OFFSET ?`)
+      .all(...params, page.limit + 1, page.offset) as { doc: string }[];
+    const has_more = rows.length > page.limit;
+    if (has_more) rows.pop();
+    return { items: rows.map((r) => JSON.parse(r.doc)), has_more };
+  }
+  countNodesSync(org: string, f: NodeFilter): number {
+    const { sql, params } = this.nodeWhere(org, f);
+    return (this.db.prepare(`SELECT count(*) AS n FROM nodes WHERE ${sql}`).get(...params) as { n: number }).n;
+  }
+  /** Streams matching nodes without materialising them all (decay, export, purge). */
+  *iterateNodes(org: string, f: NodeFilter): Generator<NodeRecord> {
+    const { sql, params } = this.nodeWhere(org, f);
+    for (const r of this.db.prepare(`SELECT doc FROM nodes WHERE ${sql} ORDER BY created_at, uid`).iterate(...params) as Iterable<{
+      doc: string;
+    }>)
+      yield JSON.parse(r.doc);
+  }
+  lastDecayedAtSync(org: string, uid: string): number | null {
+    const row = this.stmt('SELECT last_decayed_at FROM nodes WHERE org = ? AND uid = ?').get(org, uid) as
+      | { last_decayed_at: number | null }
+      | undefined;
+    return row ? row.last_decayed_at : null;
+  }
+
+  // ---------- edges ----------
+  getEdgeSync(org: string, uid: string): EdgeRecord | null {
+    const row = this.stmt('SELECT doc FROM edges WHERE org = ? AND uid = ?').get(org, uid) as { doc: string } | undefined;
+    return row ? JSON.parse(row.doc) : null;
+  }
+  edgeRevisionSync(org: string, uid: string): number {
+    const row = this.stmt('SELECT rev FROM edges WHERE org = ? AND uid = ?').get(org, uid) as { rev: number } | undefined;
+    return row ? row.rev : -1;
+  }
+  listEdgesSync(org: string, f: EdgeFilter, limit = 1_000_000): EdgeRecord[] {
+    const where: string[] = ['org = ?'];
+    const params: unknown[] = [org];
+    if (!f.include_tombstoned) where.push('tombstone_at IS NULL');
+    if (f.from_uid !== undefined) {
+      where.push('from_uid = ?');
+      params.push(f.from_uid);
+    }
+    if (f.to_uid !== undefined) {
+      where.push('to_uid = ?');
+      params.push(f.to_uid);
+    }
+    if (f.tombstone_reason !== undefined) {
+      where.push('tombstone_reason = ?');
+      params.push(f.tombstone_reason);
+    }
+    if (f.edge_types && f.edge_types.length) {
+      where.push(`edge_type IN (${f.edge_types.map(() => '?').join(',')})`);
+      params.push(...f.edge_types);
+    }
+    addPropsFilters(where, params, f.props_equals, f.props_in);
+    const order = ' ORDER BY created_at ASC, uid ASC LIMIT ?';
+    if (f.touching !== undefined) {
+      const w = where.join(' AND ');
+      const rows = this.db
+        .prepare(
+          `SELECT doc, created_at, uid FROM edges WHERE ${w} AND from_uid = ? UNION SELECT doc, created_at, uid FROM edges WHERE ${w} AND to_uid = ?${order}`,
+        )
+        .all(...params, f.touching, ...params, f.touching, limit) as { doc: string }[];
+      return rows.map((r) => JSON.parse(r.doc));
+    }
+    if (f.among !== undefined) {
+      if (f.among.length === 0) return [];
+      const set = f.among;
+      const rows: { doc: string; created_at: number; uid: string }[] = [];
+      const inSet = new Set(set);
+      for (let i = 0; i < set.length; i += CHUNK) {
+        const part = set.slice(i, i + CHUNK);
+        const got = this.db
+          .prepare(`SELECT doc, to_uid, created_at, uid FROM edges WHERE ${where.join(' AND ')} AND from_uid IN (${part.map(() => '?').join(',')})`)
+          .all(...params, ...part) as { doc: string; to_uid: string; created_at: number; uid: string }[];
+        for (const r of got) if (inSet.has(r.to_uid)) rows.push(r);
+      }
+      rows.sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+      return rows.slice(0, limit).map((r) => JSON.parse(r.doc));
+    }
+    const rows = this.db.prepare(`SELECT doc FROM edges WHERE ${where.join(' AND ')}${order}`).all(...params, limit) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc));
+  }
+  *iterateEdges(org: string, opts: { include_tombstoned?: boolean; tombstoned_before?: number } = {}): Generator<EdgeRecord> {
+    let sql = 'SELECT doc FROM edges WHERE org = ?';
+    const params: unknown[] = [org];
+    if (opts.tombstoned_before !== undefined) {
+      sql += ' AND tombstone_at IS NOT NULL AND tombstone_at <= ?';
+      params.push(opts.tombstoned_before);
+    } else if (!opts.include_tombstoned) sql += ' AND tombstone_at IS NULL';
+    for (const r of this.db.prepare(sql + ' ORDER BY created_at, uid').iterate(...params) as Iterable<{ doc: string }>)
+      yield JSON.parse(r.doc);
+  }
+  /** Adjacency for traversal: compact rows, no JSON parsing. */
+  adjacencySync(org: string, uid: string, direction: 'outgoing' | 'incoming'): AdjacencyRow[] {
+    const sql =
+      direction === 'outgoing'
+        ? 'SELECT uid, from_uid, to_uid, edge_type, weight, confidence FROM edges WHERE org = ? AND from_uid = ? AND tombstone_at IS NULL'
+        : 'SELECT uid, from_uid, to_uid, edge_type, weight, confidence FROM edges WHERE org = ? AND to_uid = ? AND tombstone_at IS NULL';
+    return this.stmt(sql).all(org, uid) as AdjacencyRow[];
+  }
+  /** Liveness and type of many nodes at once, without parsing docs (traversal filters). */
+  nodeHeadsSync(org: string, uids: string[]): Map<string, NodeHead> {
+    const out = new Map<string, NodeHead>();
+    for (let i = 0; i < uids.length; i += CHUNK) {
+      const part = uids.slice(i, i + CHUNK);
+      const rows = this.db
+        .prepare(`SELECT uid, node_type, layer, tombstone_at FROM nodes WHERE org = ? AND uid IN (${part.map(() => '?').join(',')})`)
+        .all(org, ...part) as NodeHead[];
+      for (const r of rows) out.set(r.uid, r);
+    }
+    return out;
+  }
+
+  // ---------- aliases ----------
+  aliasesOfSync(org: string, uid: string): AliasRecord[] {
+    return this.stmt(
+      'SELECT text, norm, canonical_uid, score, created_at FROM aliases WHERE org = ? AND canonical_uid = ? ORDER BY score DESC, created_at ASC, norm ASC',
+    ).all(org, uid) as AliasRecord[];
+  }
+  aliasesByNormSync(org: string, norm: string): AliasRecord[] {
+    return this.stmt(
+      'SELECT text, norm, canonical_uid, score, created_at FROM aliases WHERE org = ? AND norm = ? ORDER BY score DESC, created_at ASC, canonical_uid ASC',
+    ).all(org, norm) as AliasRecord[];
+  }
+  allAliasesSync(org: string): AliasRecord[] {
+    return this.stmt('SELECT text, norm, canonical_uid, score, created_at FROM aliases WHERE org = ? ORDER BY created_at, norm, canonical_uid').all(
+      org,
+    ) as AliasRecord[];
+  }
+
+  // ---------- embeddings ----------
+  embeddingConfigSync(org: string): EmbeddingConfig | null {
+    return (
+      (this.stmt('SELECT provider, model, dimensions, distance_metric, configured_at FROM embedding_config WHERE org = ?').get(org) as
+        | EmbeddingConfig
+        | undefined) ?? null
+    );
+  }
+  getEmbeddingSync(org: string, uid: string): StoredEmbedding | null {
+    const row = this.stmt('SELECT uid, model, dimension, vector, updated_at FROM embeddings WHERE org = ? AND uid = ?').get(org, uid) as
+      | { uid: string; model: string; dimension: number; vector: Buffer; updated_at: number }
+      | undefined;
+    if (!row) return null;
+    return { uid: row.uid, model: row.model, dimension: row.dimension, updated_at: row.updated_at, vector: blobToVector(row.vector) };
+  }
+  *iterateEmbeddings(org: string): Generator<StoredEmbedding> {
+    for (const row of this.db.prepare('SELECT uid, model, dimension, vector, updated_at FROM embeddings WHERE org = ? ORDER BY uid').iterate(org) as Iterable<{
+      uid: string;
+      model: string;
+      dimension: number;
+      vector: Buffer;
+      updated_at: number;
+    }>)
+      yield { uid: row.uid, model: row.model, dimension: row.dimension, updated_at: row.updated_at, vector: blobToVector(row.vector) };
+  }
+  embeddingCountSync(org: string): number {
+    return (this.stmt('SELECT count(*) AS n FROM embeddings WHERE org = ?').get(org) as { n: number }).n;
+  }
+
+  // ---------- series ----------
+  seriesPointsSync(
+    org: string,
+    seriesUid: string,
+    q: { start?: number; end?: number; order?: 'asc' | 'desc'; limit: number; offset: number },
+  ): PageResult<SeriesPointRow> {
+    const where = ['org = ?', 'series_uid = ?'];
+    const params: unknown[] = [org, seriesUid];
+    if (q.start !== undefined) {
+      where.push('ts >= ?');
+      params.push(q.start);
+    }
+    if (q.end !== undefined) {
+      where.push('ts < ?');
+      params.push(q.end);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT series_uid, ts, value, source_uid, note, recorded_at FROM series_points WHERE ${where.join(' AND ')} ORDER BY ts ${
+          q.order === 'desc' ? 'DESC' : 'ASC'
+        } LIMIT ? OFFSET ?`,
+      )
+      .all(...params, q.limit + 1, q.offset) as SeriesPointRow[];
+    const has_more = rows.length > q.limit;
+    if (has_more) rows.pop();
+    return { items: rows, has_more };
+  }
+  seriesAllPointsSync(org: string, seriesUid: string, start?: number, end?: number): SeriesPointRow[] {
+    return this.seriesPointsSync(org, seriesUid, { start, end, limit: 10_000_000, offset: 0 }).items;
+  }
+  seriesPointCountSync(org: string, seriesUid: string): number {
+    return (this.stmt('SELECT count(*) AS n FROM series_points WHERE org = ? AND series_uid = ?').get(org, seriesUid) as { n: number }).n;
+  }
+  *iterateSeriesPoints(org: string): Generator<SeriesPointRow> {
+    yield* this.db
+      .prepare('SELECT series_uid, ts, value, source_uid, note, recorded_at FROM series_points WHERE org = ? ORDER BY series_uid, ts')
+      .iterate(org) as Iterable<SeriesPointRow>;
+  }
+
+  versionCountSync(org: string, nodeUids: string[], edgeUids: string[]): number {
+    let n = 0;
+    for (const [table, uids] of [
+      ['nodes', nodeUids],
+      ['edges', edgeUids],
+    ] as const) {
+      for (let i = 0; i < uids.length; i += CHUNK) {
+        const part = uids.slice(i, i + CHUNK);
+        n += (
+          this.db.prepare(`SELECT coalesce(sum(vcount),0) AS n FROM ${table} WHERE org = ? AND uid IN (${part.map(() => '?').join(',')})`).get(org, ...part) as {
+            n: number;
+          }
+        ).n;
+      }
+    }
+    return n;
+  }
+
+  // ---------- stats ----------
+  statsSync(org: string): GraphStats {
+    const n = this.stmt(
+      'SELECT count(*) AS total, sum(tombstone_at IS NULL) AS live, coalesce(sum(vcount),0) AS v FROM nodes WHERE org = ?',
+    ).get(org) as { total: number; live: number | null; v: number };
+    const e = this.stmt(
+      'SELECT count(*) AS total, sum(tombstone_at IS NULL) AS live, coalesce(sum(vcount),0) AS v FROM edges WHERE org = ?',
+    ).get(org) as { total: number; live: number | null; v: number };
+    const byType = this.stmt('SELECT node_type AS k, count(*) AS n FROM nodes WHERE org = ? AND tombstone_at IS NULL GROUP BY node_type').all(
+      org,
+    ) as { k: string; n: number }[];
+    const byLayer = this.stmt('SELECT layer AS k, count(*) AS n FROM nodes WHERE org = ? AND tombstone_at IS NULL GROUP BY layer').all(
+      org,
+    ) as { k: string; n: number }[];
+    const eByType = this.stmt('SELECT edge_type AS k, count(*) AS n FROM edges WHERE org = ? AND tombstone_at IS NULL GROUP BY edge_type').all(
+      org,
+    ) as { k: string; n: number }[];
+    const aliases = (this.stmt('SELECT count(*) AS n FROM aliases WHERE org = ?').get(org) as { n: number }).n;
+    const points = (this.stmt('SELECT count(*) AS n FROM series_points WHERE org = ?').get(org) as { n: number }).n;
+    const toObj = (rows: { k: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.k, r.n]));
+    return {
+      total_nodes: n.total,
+      live_nodes: n.live ?? 0,
+      tombstoned_nodes: n.total - (n.live ?? 0),
+      total_edges: e.total,
+      live_edges: e.live ?? 0,
+      tombstoned_edges: e.total - (e.live ?? 0),
+      nodes_by_type: toObj(byType),
+      nodes_by_layer: toObj(byLayer),
+      edges_by_type: toObj(eByType),
+      total_versions: n.v + e.v,
+      total_aliases: aliases,
+      embedding_count: this.embeddingCountSync(org),
+      series_point_count: points,
+    };
+  }
+
+  // ---------- async port ----------
+  async getNode(org: string, uid: string) {
+    return this.getNodeSync(org, uid);
+  }
+  async getNodes(org: string, uids: string[]) {
+    return this.getNodesSync(org, uids);
+  }
+  async nodeRevision(org: string, uid: string) {
+    return this.nodeRevisionSync(org, uid);
+  }
+  async listNodes(org: string, f: NodeFilter, page: Page, order?: NodeOrder) {
+    return this.listNodesSync(org, f, page, order);
+  }
+  async countNodes(org: string, f: NodeFilter) {
+    return this.countNodesSync(org, f);
+  }
+  async getEdge(org: string, uid: string) {
+    return this.getEdgeSync(org, uid);
+  }
+  async edgeRevision(org: string, uid: string) {
+    return this.edgeRevisionSync(org, uid);
+  }
+  async listEdges(org: string, f: EdgeFilter, limit?: number) {
+    return this.listEdgesSync(org, f, limit);
+  }
+  async aliasesOf(org: string, uid: string) {
+    return this.aliasesOfSync(org, uid);
+  }
+  async aliasesByNorm(org: string, norm: string) {
+    return this.aliasesByNormSync(org, norm);
+  }
+  async allAliases(org: string) {
+    return this.allAliasesSync(org);
+  }
+  async embeddingConfig(org: string) {
+    return this.embeddingConfigSync(org);
+  }
+  async getEmbedding(org: string, uid: string) {
+    return this.getEmbeddingSync(org, uid);
+  }
+  async stats(org: string) {
+    return this.statsSync(org);
+  }
+  async versionCount(org: string, nodeUids: string[], edgeUids: string[]) {
+    return this.versionCountSync(org, nodeUids, edgeUids);
+  }
+  async seriesPointCount(org: string, seriesUid: string) {
+    return this.seriesPointCountSync(org, seriesUid);
+  }
+  async seriesPoints(org: string, seriesUid: string, q: { start?: number; end?: number; order?: 'asc' | 'desc'; limit: number; offset: number }) {
+    return this.seriesPointsSync(org, seriesUid, q);
+  }
+}
+
+export interface AdjacencyRow {
+  uid: string;
+  from_uid: string;
+  to_uid: string;
+  edge_type: string;
+  weight: number;
+  confidence: number;
+}
+export interface NodeHead {
+  uid: string;
+  node_type: string;
+  layer: string;
+  tombstone_at: number | null;
+}
+
+const SAFE_PROP = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function addPropsFilters(
+  where: string[],
+  params: unknown[],
+  eq?: Record<string, unknown>,
+  inn?: Record<string, unknown[]>,
+): void {
+  for (const [field, value] of Object.entries(eq ?? {})) {
+    if (!SAFE_PROP.test(field)) throw new Error(`unsafe props field ${field}`);
+    if (value === null) where.push(`json_extract(doc, '$.props.${field}') IS NULL`);
+    else {
+      where.push(`json_extract(doc, '$.props.${field}') = ?`);
+      params.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+    }
+  }
+  for (const [field, values] of Object.entries(inn ?? {})) {
+    if (!SAFE_PROP.test(field)) throw new Error(`unsafe props field ${field}`);
+    const nonNull = values.filter((v) => v !== null);
+    const parts: string[] = [];
+    if (nonNull.length) {
+      parts.push(`json_extract(doc, '$.props.${field}') IN (${nonNull.map(() => '?').join(',')})`);
+      params.push(...nonNull.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)));
+    }
+    if (nonNull.length !== values.length) parts.push(`json_extract(doc, '$.props.${field}') IS NULL`);
+    where.push(parts.length ? `(${parts.join(' OR ')})` : '0');
+  }
+}
+
+export function vectorToBlob(v: number[] | Float32Array): Buffer {
+  const f = v instanceof Float32Array ? v : Float32Array.from(v);
+  return Buffer.from(f.buffer, f.byteOffset, f.byteLength);
+}
+export function blobToVector(b: Buffer): number[] {
+  // copy: SQLite blobs are not guaranteed to be 4-byte aligned
+  const f = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  return Array.from(f);
+}

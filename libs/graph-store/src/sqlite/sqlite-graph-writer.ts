@@ -1,0 +1,208 @@
+import { normaliseText } from '@strata/domain/catalogue';
+import {
+  AliasRemovedData,
+  AliasSetData,
+  EdgeVersionedData,
+  EmbeddingConfiguredData,
+  EmbeddingDeletedData,
+  EmbeddingSetData,
+  GraphPurgedData,
+  NodeTouchedData,
+  NodeVersionedData,
+  RecordedEvent,
+  SalienceDecayedData,
+  SeriesPointsAppendedData,
+} from '@strata/domain/events';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
+
+/**
+ * Applies graph events to the SQLite read model. Deterministic and idempotent per event
+ * (upserts keyed by uid), so replaying from any checkpoint converges to the same state.
+ */
+export class SqliteGraphWriter {
+  constructor(private readonly store: SqliteGraphStore) {}
+
+  apply(e: RecordedEvent): void {
+    const org = e.metadata.org_id;
+    switch (e.type) {
+      case 'NodeCreated':
+      case 'NodeUpdated':
+      case 'NodeTombstoned':
+      case 'NodeRestored':
+        return this.putNode(org, (e.data as NodeVersionedData).node, e.revision, e.type === 'NodeCreated');
+      case 'NodeTouched':
+        return this.touchNode(org, e.data as NodeTouchedData, e.revision);
+      case 'EdgeCreated':
+      case 'EdgeUpdated':
+      case 'EdgeTombstoned':
+      case 'EdgeRestored':
+        return this.putEdge(org, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated');
+      case 'SalienceDecayed':
+        return this.decay(org, e.data as SalienceDecayedData);
+      case 'AliasSet': {
+        const a = e.data as AliasSetData;
+        this.store
+          .stmt(
+            `INSERT INTO aliases(org, norm, canonical_uid, text, score, created_at) VALUES (?,?,?,?,?,?)
+             ON CONFLICT(org, norm, canonical_uid) DO UPDATE SET score = excluded.score, text = excluded.text`,
+          )
+          .run(org, a.norm, a.canonical_uid, a.text, a.score, a.created_at);
+        return this.followNodeStream(org, a.canonical_uid, e);
+      }
+      case 'AliasRemoved': {
+        const a = e.data as AliasRemovedData;
+        this.store.stmt('DELETE FROM aliases WHERE org = ? AND norm = ? AND canonical_uid = ?').run(org, a.norm, a.canonical_uid);
+        return this.followNodeStream(org, a.canonical_uid, e);
+      }
+      case 'EmbeddingConfigured': {
+        const c = e.data as EmbeddingConfiguredData;
+        if (c.dropped) this.store.stmt('DELETE FROM embeddings WHERE org = ?').run(org);
+        this.store
+          .stmt(
+            `INSERT INTO embedding_config(org, provider, model, dimensions, distance_metric, configured_at) VALUES (?,?,?,?,?,?)
+             ON CONFLICT(org) DO UPDATE SET provider = excluded.provider, model = excluded.model, dimensions = excluded.dimensions,
+             distance_metric = excluded.distance_metric, configured_at = excluded.configured_at`,
+          )
+          .run(org, c.provider, c.model, c.dimensions, c.distance_metric, c.configured_at);
+        return;
+      }
+      case 'EmbeddingSet': {
+        const d = e.data as EmbeddingSetData;
+        this.store
+          .stmt(
+            `INSERT INTO embeddings(org, uid, model, dimension, vector, updated_at) VALUES (?,?,?,?,?,?)
+             ON CONFLICT(org, uid) DO UPDATE SET model = excluded.model, dimension = excluded.dimension,
+             vector = excluded.vector, updated_at = excluded.updated_at`,
+          )
+          .run(org, d.uid, d.model, d.vector.length, vectorToBlob(d.vector), d.updated_at);
+        return;
+      }
+      case 'EmbeddingDeleted':
+        this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?').run(org, (e.data as EmbeddingDeletedData).uid);
+        return;
+      case 'SeriesPointsAppended': {
+        const d = e.data as SeriesPointsAppendedData;
+        const st = this.store.stmt(
+          `INSERT INTO series_points(org, series_uid, ts, value, source_uid, note, recorded_at) VALUES (?,?,?,?,?,?,?)
+           ON CONFLICT(org, series_uid, ts) DO UPDATE SET value = excluded.value, source_uid = excluded.source_uid,
+           note = excluded.note, recorded_at = excluded.recorded_at`,
+        );
+        for (const p of d.points) st.run(org, d.series_uid, p.ts, p.value, p.source_uid, p.note, p.recorded_at);
+        return;
+      }
+      case 'GraphPurged':
+        return this.purge(org, e.data as GraphPurgedData);
+      case 'GraphCleared':
+        for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points'])
+          this.store.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
+        return;
+      default:
+        return; // not a graph event
+    }
+  }
+
+  private putNode(org: string, n: NodeRecord, rev: number, created: boolean): void {
+    const st = this.store.stmt(
+      `INSERT INTO nodes(org, uid, node_type, layer, label_norm, label_lower, agent_id, privacy_level, confidence, salience,
+         created_at, updated_at, tombstone_at, last_decayed_at, version, vcount, rev, doc)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,?,1,?,?)
+       ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, layer = excluded.layer, label_norm = excluded.label_norm,
+         label_lower = excluded.label_lower, agent_id = excluded.agent_id, privacy_level = excluded.privacy_level,
+         confidence = excluded.confidence, salience = excluded.salience, created_at = excluded.created_at,
+         updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at, version = excluded.version,
+         vcount = CASE WHEN ? THEN 1 ELSE vcount + 1 END, rev = excluded.rev, doc = excluded.doc`,
+    );
+    st.run(
+      org,
+      n.uid,
+      n.node_type,
+      n.layer,
+      normaliseText(n.label),
+      n.label.toLowerCase(),
+      n.agent_id,
+      n.privacy_level,
+      n.confidence,
+      n.salience,
+      n.created_at,
+      n.updated_at,
+      n.tombstone_at,
+      n.version,
+      rev,
+      JSON.stringify(n),
+      created ? 1 : 0,
+    );
+  }
+
+  /** Aliases live on their node's stream: keep the node's revision in step for concurrency checks. */
+  private followNodeStream(org: string, uid: string, e: RecordedEvent): void {
+    if (e.stream.startsWith('node-')) this.store.stmt('UPDATE nodes SET rev = ? WHERE org = ? AND uid = ?').run(e.revision, org, uid);
+  }
+
+  private touchNode(org: string, d: NodeTouchedData, rev: number): void {
+    const n = this.store.getNodeSync(org, d.uid);
+    if (!n) return;
+    if (d.props) n.props = { ...n.props, ...d.props } as NodeRecord['props'];
+    if (d.salience !== undefined) n.salience = d.salience;
+    if (d.updated_at !== undefined) n.updated_at = d.updated_at;
+    this.store
+      .stmt('UPDATE nodes SET salience = ?, updated_at = ?, rev = ?, doc = ? WHERE org = ? AND uid = ?')
+      .run(n.salience, n.updated_at, rev, JSON.stringify(n), org, d.uid);
+  }
+
+  private decay(org: string, d: SalienceDecayedData): void {
+    const st = this.store.stmt('UPDATE nodes SET salience = ?, last_decayed_at = ?, doc = ? WHERE org = ? AND uid = ?');
+    for (const item of d.items) {
+      const n = this.store.getNodeSync(org, item.uid);
+      if (!n) continue;
+      n.salience = item.salience;
+      st.run(item.salience, d.at, JSON.stringify(n), org, item.uid);
+    }
+  }
+
+  private putEdge(org: string, ed: EdgeRecord, rev: number, created: boolean): void {
+    this.store
+      .stmt(
+        `INSERT INTO edges(org, uid, from_uid, to_uid, edge_type, layer, weight, confidence, created_at, updated_at,
+           tombstone_at, tombstone_reason, version, vcount, rev, doc)
+         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,1,?,?)
+         ON CONFLICT(org, uid) DO UPDATE SET from_uid = excluded.from_uid, to_uid = excluded.to_uid, edge_type = excluded.edge_type,
+           layer = excluded.layer, weight = excluded.weight, confidence = excluded.confidence, created_at = excluded.created_at,
+           updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at, tombstone_reason = excluded.tombstone_reason,
+           version = excluded.version, vcount = CASE WHEN ? THEN 1 ELSE vcount + 1 END, rev = excluded.rev, doc = excluded.doc`,
+      )
+      .run(
+        org,
+        ed.uid,
+        ed.from_uid,
+        ed.to_uid,
+        ed.edge_type,
+        ed.layer,
+        ed.weight,
+        ed.confidence,
+        ed.created_at,
+        ed.updated_at,
+        ed.tombstone_at,
+        ed.tombstone_reason,
+        ed.version,
+        rev,
+        JSON.stringify(ed),
+        created ? 1 : 0,
+      );
+  }
+
+  private purge(org: string, d: GraphPurgedData): void {
+    const delNode = this.store.stmt('DELETE FROM nodes WHERE org = ? AND uid = ?');
+    const delAliases = this.store.stmt('DELETE FROM aliases WHERE org = ? AND canonical_uid = ?');
+    const delEmb = this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?');
+    const delPoints = this.store.stmt('DELETE FROM series_points WHERE org = ? AND series_uid = ?');
+    for (const uid of d.node_uids) {
+      delNode.run(org, uid);
+      delAliases.run(org, uid);
+      delEmb.run(org, uid);
+      delPoints.run(org, uid);
+    }
+    const delEdge = this.store.stmt('DELETE FROM edges WHERE org = ? AND uid = ?');
+    for (const uid of d.edge_uids) delEdge.run(org, uid);
+  }
+}

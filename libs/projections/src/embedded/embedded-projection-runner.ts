@@ -1,0 +1,105 @@
+import type { Database } from 'better-sqlite3';
+import { RecordedEvent } from '@strata/domain/events';
+import { EmbeddedProjection, ProjectionStatus } from '../projection';
+import { CheckpointStore } from './checkpoint-store';
+
+/** The part of the SQLite event store the runner reads (kept narrow for tests). */
+export interface EmbeddedLogReader {
+  headPositionSync(): number;
+  iterateAll(after: number, batchSize?: number): Generator<RecordedEvent>;
+}
+
+/**
+ * Runs the SQLite projections. All of them share one database and one transaction per
+ * batch, so after a crash they resume from a checkpoint that matches their data.
+ */
+export class EmbeddedProjectionRunner {
+  readonly checkpoints: CheckpointStore;
+  /** position every projection has applied (they move together after start-up) */
+  private position = 0;
+
+  constructor(
+    readonly db: Database,
+    private readonly log: EmbeddedLogReader,
+    readonly projections: EmbeddedProjection[],
+  ) {
+    this.checkpoints = new CheckpointStore(db);
+  }
+
+  get appliedPosition(): number {
+    return this.position;
+  }
+
+  /**
+   * Brings every projection up to the head of the log. A projection whose stored version
+   * differs from its code version is reset and rebuilt from position 0.
+   */
+  catchUp(onProgress?: (done: number, head: number) => void, batch = 5000): void {
+    for (const p of this.projections) {
+      const cp = this.checkpoints.get(p.name);
+      if (!cp || cp.version !== p.version) {
+        this.db.transaction(() => {
+          p.reset();
+          this.checkpoints.set(p.name, p.version, 0);
+        })();
+      }
+    }
+    const head = this.log.headPositionSync();
+    // projections may sit at different checkpoints (one was just reset): replay from the lowest
+    const starts = new Map(this.projections.map((p) => [p.name, this.checkpoints.get(p.name)!.position]));
+    const from = Math.min(...starts.values(), head);
+    let pending: RecordedEvent[] = [];
+    const flush = () => {
+      if (!pending.length) return;
+      const events = pending;
+      pending = [];
+      this.db.transaction(() => {
+        for (const e of events)
+          for (const p of this.projections) if (e.position > (starts.get(p.name) ?? 0)) p.apply(e);
+        const last = events[events.length - 1].position;
+        for (const p of this.projections) this.checkpoints.set(p.name, p.version, Math.max(last, starts.get(p.name) ?? 0));
+      })();
+      onProgress?.(events[events.length - 1].position, head);
+    };
+    for (const e of this.log.iterateAll(from, batch)) {
+      pending.push(e);
+      if (pending.length >= batch) flush();
+    }
+    flush();
+    this.position = Math.max(head, ...this.projections.map((p) => this.checkpoints.get(p.name)!.position));
+  }
+
+  /**
+   * Applies freshly appended events. Called by the unit of work while its projection
+   * transaction is open (the checkpoint moves in the same transaction).
+   */
+  applyInline(events: RecordedEvent[]): void {
+    for (const e of events) {
+      if (e.position <= this.position) continue;
+      for (const p of this.projections) p.apply(e);
+      this.position = e.position;
+    }
+    for (const p of this.projections) this.checkpoints.set(p.name, p.version, this.position);
+  }
+
+  /** After a rolled-back transaction: back to a given position, or to the stored checkpoints. */
+  resetPosition(position?: number): void {
+    this.position = position ?? Math.min(...this.projections.map((p) => this.checkpoints.get(p.name)?.position ?? 0));
+  }
+
+  status(): ProjectionStatus[] {
+    const head = this.log.headPositionSync();
+    return this.projections.map((p) => {
+      const cp = this.checkpoints.get(p.name);
+      return {
+        name: p.name,
+        version: p.version,
+        stored_version: cp?.version ?? null,
+        checkpoint: cp?.position ?? 0,
+        head,
+        lag: head - (cp?.position ?? 0),
+        last_error: cp?.last_error ?? null,
+      };
+    });
+  }
+}
