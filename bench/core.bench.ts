@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { load } from './support/load';
+import { BenchServer, freePort, startServer, waitHealthy } from './support/server';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+/**
+ * Issue 2's core figures on the embedded default, against the built service in its own
+ * process: GET /node/{uid} vs a bare Fastify server returning the same JSON, POST /node under
+ * 32 concurrent clients, and POST /batch objects per second end to end.
+ */
+export async function run(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const server = await startServer();
+  try {
+    await getNode(server, out);
+    await postNode(server, out);
+    await postBatch(server, out);
+  } finally {
+    await server.stop();
+  }
+  return out;
+}
+
+async function getNode(s: BenchServer, out: Record<string, number>): Promise<void> {
+  const created = await (
+    await fetch(`${s.url}/node`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'Benchmark node', node_type: 'Claim', props: { content: 'a claim read many times' } }),
+    })
+  ).text();
+  const uid = JSON.parse(created).uid as string;
+  const port = await freePort();
+  const bare = spawn(process.execPath, [path.join(__dirname, 'support', 'bare-fastify.js'), String(port), created], { stdio: 'ignore' });
+  try {
+    await waitForPort(`http://127.0.0.1:${port}/node/${uid}`);
+    const base = await load({ url: `http://127.0.0.1:${port}/node/${uid}`, connections: 32, seconds: SECONDS });
+    const ours = await load({ url: `${s.url}/node/${uid}`, token: s.token, connections: 32, seconds: SECONDS });
+    out.get_node_rps = Math.round(ours.rps);
+    out.get_node_p99_ms = ours.p99_ms;
+    out.bare_fastify_rps = Math.round(base.rps);
+    out.get_node_vs_bare_pct = Math.round((1000 * ours.rps) / base.rps) / 10;
+    out.get_node_errors = ours.errors;
+  } finally {
+    bare.kill();
+  }
+}
+
+async function postNode(s: BenchServer, out: Record<string, number>): Promise<void> {
+  const r = await load({
+    url: `${s.url}/node`,
+    method: 'POST',
+    token: s.token,
+    body: { label: 'Load test goal', node_type: 'Goal', props: { description: 'written under load', priority: 'high' } },
+    connections: 32,
+    seconds: SECONDS,
+  });
+  out.post_node_rps = Math.round(r.rps);
+  out.post_node_p50_ms = r.p50_ms;
+  out.post_node_p99_ms = r.p99_ms;
+  out.post_node_errors = r.errors;
+}
+
+async function postBatch(s: BenchServer, out: Record<string, number>): Promise<void> {
+  // 1000 nodes and 999 edges chaining them: the largest node batch the API takes
+  const nodes = Array.from({ length: 1000 }, (_, i) => ({ ref: `n${i}`, label: `Batch claim ${i}`, node_type: 'Claim', props: { content: `statement number ${i}` } }));
+  const edges = Array.from({ length: 999 }, (_, i) => ({ from_ref: `n${i + 1}`, to_ref: `n${i}`, edge_type: 'Supports' }));
+  const r = await load({ url: `${s.url}/batch`, method: 'POST', token: s.token, body: { nodes, edges }, connections: 2, seconds: SECONDS });
+  out.batch_requests_per_s = Math.round(r.rps * 100) / 100;
+  out.batch_objects_per_s = Math.round(r.rps * (nodes.length + edges.length));
+  out.batch_p99_ms = r.p99_ms;
+  out.batch_errors = r.errors;
+}
+
+async function waitForPort(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+export { waitHealthy };

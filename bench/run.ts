@@ -1,0 +1,70 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * `npm run bench`: runs every benchmark once on the embedded default, prints a table of the
+ * figures beside their targets, and writes `bench/results/latest.json`. `BENCH_ONLY=core,auth`
+ * runs a subset; `BENCH_SECONDS` sets the load duration per measurement.
+ */
+interface Target {
+  metric: string;
+  label: string;
+  target: string;
+  ok: (v: number) => boolean;
+}
+
+const TARGETS: Target[] = [
+  { metric: 'core.get_node_vs_bare_pct', label: 'GET /node/{uid} vs bare Fastify (%)', target: '≥ 40', ok: (v) => v >= 40 },
+  { metric: 'core.post_node_rps', label: 'POST /node, 32 clients (req/s)', target: '≥ 3000', ok: (v) => v >= 3000 },
+  { metric: 'core.post_node_p99_ms', label: 'POST /node p99 (ms)', target: '< 25', ok: (v) => v < 25 },
+  { metric: 'core.batch_objects_per_s', label: 'POST /batch objects/s', target: '≥ 25000', ok: (v) => v >= 25000 },
+  { metric: 'rebuild.graph_events_per_s', label: 'rebuild, graph projection (events/s)', target: '≥ 100000', ok: (v) => v >= 100000 },
+  { metric: 'rebuild.with_text_events_per_s', label: 'rebuild, graph + text index (events/s)', target: '≥ 30000', ok: (v) => v >= 30000 },
+  { metric: 'retrieval.search_p50_ms', label: '/search p50 on 100k nodes (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'retrieval.vector_recall_at_10', label: 'vector recall@10 (384 d)', target: '≥ 0.95', ok: (v) => v >= 0.95 },
+  { metric: 'retrieval.vector_p50_ms', label: 'vector search p50 (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'retrieval.neighborhood_p50_ms', label: 'neighborhood depth 2, 1M edges, p50 (ms)', target: '< 10', ok: (v) => v < 10 },
+  { metric: 'retrieval.hybrid_p50_ms', label: 'hybrid /retrieve p50 (ms)', target: '< 15', ok: (v) => v < 15 },
+  { metric: 'cognitive.argument_rps', label: '/epistemic/argument, 32 clients (req/s)', target: '≥ 1500', ok: (v) => v >= 1500 },
+  { metric: 'cognitive.argument_p99_ms', label: '/epistemic/argument p99 (ms)', target: '< 40', ok: (v) => v < 40 },
+];
+
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'rebuild', 'text-index', 'vector-index'];
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  const results: Record<string, Record<string, number> | { error: string }> = {};
+  for (const suite of SUITES) {
+    if (only && !only.includes(suite)) continue;
+    const file = path.join(__dirname, `${suite}.bench.js`);
+    if (!fs.existsSync(file)) continue;
+    process.stderr.write(`bench: ${suite}…\n`);
+    const t0 = Date.now();
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mod = require(file) as { run: (ctx?: unknown) => Promise<Record<string, number>> };
+      results[suite] = await mod.run();
+    } catch (err) {
+      results[suite] = { error: (err as Error).message };
+    }
+    process.stderr.write(`bench: ${suite} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  const flat: Record<string, number> = {};
+  for (const [suite, r] of Object.entries(results)) for (const [k, v] of Object.entries(r)) if (typeof v === 'number') flat[`${suite}.${k}`] = v;
+  const rows = TARGETS.filter((t) => flat[t.metric] !== undefined).map(
+    (t) => `| ${t.label} | ${fmt(flat[t.metric])} | ${t.target} | ${t.ok(flat[t.metric]) ? 'met' : 'missed'} |`,
+  );
+  const table = ['| measure | result | target | |', '|---|---:|---:|---|', ...rows].join('\n');
+  const outDir = path.resolve(__dirname, '..', '..', 'bench', 'results');
+  fs.mkdirSync(outDir, { recursive: true });
+  const record = { at: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, results };
+  fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify(record, null, 2) + '\n');
+  fs.writeFileSync(path.join(outDir, 'latest.md'), table + '\n');
+  process.stdout.write(table + '\n\nall figures:\n' + JSON.stringify(results, null, 2) + '\n');
+}
+
+function fmt(v: number): string {
+  return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(v < 1 ? 3 : 2);
+}
+
+void main();
