@@ -71,7 +71,7 @@ export class EmbeddedProjectionRunner {
 
   /**
    * Applies freshly appended events. Called by the unit of work while its projection
-   * transaction is open (the checkpoint moves in the same transaction).
+   * transaction is open; it saves the checkpoints in the same transaction.
    */
   applyInline(events: RecordedEvent[]): void {
     for (const e of events) {
@@ -79,6 +79,10 @@ export class EmbeddedProjectionRunner {
       for (const p of this.projections) p.apply(e);
       this.position = e.position;
     }
+  }
+
+  /** Writes the checkpoints of everything applied inline; called once per commit. */
+  saveCheckpoints(): void {
     for (const p of this.projections) this.checkpoints.set(p.name, p.version, this.position);
   }
 
