@@ -27,6 +27,8 @@ const MAX_BATCH = 256;
 export class EmbeddedUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
   private queue: Job[] = [];
+  /** maintenance work that must run between batches (projection swap), ahead of queued writes */
+  private exclusives: (() => Promise<void>)[] = [];
   private scheduled = false;
   private running = false;
 
@@ -43,6 +45,17 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     });
   }
 
+  /**
+   * Runs `fn` at an idle point of the write queue: no batch is open on either database while
+   * it runs, and writes that arrive meanwhile wait for it (reads are not affected).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.exclusives.push(() => Promise.resolve().then(fn).then(resolve, reject));
+      this.schedule();
+    });
+  }
+
   private schedule(): void {
     if (this.scheduled || this.running) return;
     this.scheduled = true;
@@ -52,6 +65,11 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
   private async drain(): Promise<void> {
     this.scheduled = false;
     this.running = true;
+    const exclusive = this.exclusives.shift();
+    if (exclusive) {
+      await exclusive();
+      return this.finish();
+    }
     const batch = this.queue.splice(0, MAX_BATCH);
     const { events, projections, runner, graph } = this.storage;
     const done: { job: Job; result: unknown }[] = [];
@@ -74,6 +92,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           continue;
         }
         const appends = tx.staged();
+        const before = runner.appliedPosition;
         try {
           events.db.exec('SAVEPOINT req');
           projections.exec('SAVEPOINT req');
@@ -90,10 +109,11 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           events.db.exec('RELEASE req');
           projections.exec('ROLLBACK TO req');
           projections.exec('RELEASE req');
-          runner.resetPosition();
+          runner.resetPosition(before);
           job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : err);
         }
       }
+      if (committed.length) runner.saveCheckpoints();
       events.db.exec('COMMIT');
     } catch (err) {
       // the log did not commit: nobody in this batch may be told they succeeded
@@ -128,7 +148,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
 
   private finish(): void {
     this.running = false;
-    if (this.queue.length) this.schedule();
+    if (this.queue.length || this.exclusives.length) this.schedule();
   }
 }
 
