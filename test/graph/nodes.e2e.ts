@@ -168,15 +168,15 @@ describe('generic node routes', () => {
   it('refuses malformed JSON, non-object roots and other media types', async () => {
     const raw = await fetch(`${app.url}/node`, { method: 'POST', headers: { authorization: (await bearer()), 'content-type': 'application/json' }, body: '{"label":' });
     expect(raw.status).toBe(400);
-    expect((await raw.json()).code).toBe('invalid_json');
+    expect(((await raw.json()) as { code: string }).code).toBe('invalid_json');
     const arr = await fetch(`${app.url}/node`, { method: 'POST', headers: { authorization: await bearer(), 'content-type': 'application/json' }, body: '[1,2]' });
-    expect((await arr.json()).code).toBe('invalid_json');
+    expect(((await arr.json()) as { code: string }).code).toBe('invalid_json');
     const txt = await fetch(`${app.url}/node`, { method: 'POST', headers: { authorization: await bearer(), 'content-type': 'text/plain' }, body: 'label=x' });
     expect(txt.status).toBe(415);
-    expect((await txt.json()).code).toBe('unsupported_media_type');
+    expect(((await txt.json()) as { code: string }).code).toBe('unsupported_media_type');
     const big = await fetch(`${app.url}/node`, { method: 'POST', headers: { authorization: await bearer(), 'content-type': 'application/json' }, body: JSON.stringify({ label: 'x'.repeat(11 * 1024 * 1024) }) });
     expect(big.status).toBe(413);
-    expect((await big.json()).code).toBe('payload_too_large');
+    expect(((await big.json()) as { code: string }).code).toBe('payload_too_large');
   });
 
   it('answers unknown routes 404 and wrong methods 405 with Allow, with a request id', async () => {

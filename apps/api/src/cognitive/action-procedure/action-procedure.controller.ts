@@ -1,0 +1,24 @@
+import { Body as ReqBody, Controller, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { ACTION_PROCEDURE } from '@strata/domain/cognitive';
+import { cognitiveCall } from '../shared/cognitive-call';
+
+/** POST /action/procedure: actions and rules in libs/domain/src/cognitive/action-procedure.ts. */
+@ApiTags('cognitive: action')
+@Controller()
+export class ActionProcedureController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('action/procedure')
+  @ApiKeyOrJwt()
+  @AccessByAction()
+  @ApiOperation({ summary: 'Build flows with ordered steps, affordances, control nodes' })
+  post(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return cognitiveCall(this.commands, ACTION_PROCEDURE, auth, rid, raw, reply);
+  }
+}

@@ -1,0 +1,24 @@
+import { Body as ReqBody, Controller, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { AGENT_PLAN } from '@strata/domain/cognitive';
+import { cognitiveCall } from '../shared/cognitive-call';
+
+/** POST /agent/plan: actions and rules in libs/domain/src/cognitive/agent-plan.ts. */
+@ApiTags('cognitive: agent')
+@Controller()
+export class AgentPlanController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('agent/plan')
+  @ApiKeyOrJwt()
+  @AccessByAction()
+  @ApiOperation({ summary: 'Create tasks, plans, ordered steps; update status; read a plan' })
+  post(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return cognitiveCall(this.commands, AGENT_PLAN, auth, rid, raw, reply);
+  }
+}

@@ -1,0 +1,65 @@
+import { api, Api, createApiKey, signUp } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** One running app and one organization with a read+write key and a read-only key. */
+export interface CognitiveFixture {
+  app: TestApp;
+  /** read+write API key client */
+  w: Api;
+  /** read-only API key client */
+  ro: Api;
+  jwt: string;
+  close(): Promise<void>;
+}
+
+export async function startCognitive(): Promise<CognitiveFixture> {
+  const app = await startTestApp();
+  const user = await signUp(app.url);
+  const rw = await createApiKey(app.url, user.access_token, { scopes: ['read', 'write'], name: 'rw' });
+  const ro = await createApiKey(app.url, user.access_token, { scopes: ['read'], name: 'ro' });
+  return { app, w: api(app.url, rw.key), ro: api(app.url, ro.key), jwt: user.access_token, close: () => app.close() };
+}
+
+/** Live edges leaving a node, as GET /edges reports them. */
+export async function edgesFrom(c: Api, uid: string): Promise<{ uid: string; edge_type: string; from_uid: string; to_uid: string; props: any; agent_id: string | null }[]> {
+  const r = await c.get(`/edges?from_uid=${encodeURIComponent(uid)}`);
+  if (r.status !== 200) throw new Error(`GET /edges: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+export async function edgesTo(c: Api, uid: string) {
+  const r = await c.get(`/edges?to_uid=${encodeURIComponent(uid)}`);
+  if (r.status !== 200) throw new Error(`GET /edges: ${r.status} ${r.text}`);
+  return r.body as { uid: string; edge_type: string; from_uid: string; to_uid: string; props: any }[];
+}
+
+export async function node(c: Api, uid: string) {
+  const r = await c.get(`/node/${uid}`);
+  if (r.status !== 200) throw new Error(`GET /node/${uid}: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+/** Creates a node of any type through the generic route (targets for triggers). */
+export async function makeNode(c: Api, nodeType: string, label = nodeType, props?: Record<string, unknown>): Promise<string> {
+  const r = await c.post('/node', { node_type: nodeType, label, props });
+  if (r.status !== 201) throw new Error(`POST /node ${nodeType}: ${r.status} ${r.text}`);
+  return r.body.uid;
+}
+
+/**
+ * Everything a write could have touched: nodes and edges (tombstoned too) and, from the log,
+ * the number of version records and series points.
+ */
+export async function graphSize(c: Api): Promise<{ nodes: number; edges: number; versions: number; points: number }> {
+  const n = await c.get('/nodes?limit=1000&include_tombstoned=true');
+  const s = await c.get('/stats');
+  if (n.status !== 200 || s.status !== 200) throw new Error(`graphSize: ${n.status} ${s.status}`);
+  return { nodes: n.body.items.length, edges: s.body.total_edges, versions: s.body.total_versions, points: s.body.series_point_count };
+}
+
+/** Posts a cognitive call and insists on the status, showing the body when it differs. */
+export async function call(c: Api, path: string, body: Record<string, unknown>, status: number): Promise<any> {
+  const r = await c.post(path, body);
+  if (r.status !== status) throw new Error(`POST ${path} ${JSON.stringify(body).slice(0, 300)}: expected ${status}, got ${r.status}: ${r.text}`);
+  return r.body;
+}
