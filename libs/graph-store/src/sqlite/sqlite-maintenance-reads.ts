@@ -1,0 +1,47 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Bulk reads of graph maintenance (decay, purge) on the SQLite read model: narrow column
+ * reads, no JSON parsing, so whole-graph operations on 100k nodes stay fast.
+ */
+
+export interface DecayCandidateRow {
+  uid: string;
+  salience: number;
+  created_at: number;
+  updated_at: number;
+  last_decayed_at: number | null;
+}
+
+/** Live nodes in scope, oldest first. */
+export function decayCandidatesSync(
+  db: Database,
+  org: string,
+  scope: { layer?: string | null; node_types?: string[] | null; uids?: string[] | null },
+): DecayCandidateRow[] {
+  const where = ['org = ?', 'tombstone_at IS NULL'];
+  const params: unknown[] = [org];
+  if (scope.layer) {
+    where.push('layer = ?');
+    params.push(scope.layer);
+  }
+  if (scope.node_types && scope.node_types.length) {
+    where.push(`node_type IN (${scope.node_types.map(() => '?').join(',')})`);
+    params.push(...scope.node_types);
+  }
+  if (scope.uids) {
+    if (!scope.uids.length) return [];
+    where.push(`uid IN (${scope.uids.map(() => '?').join(',')})`);
+    params.push(...scope.uids);
+  }
+  return db
+    .prepare(`SELECT uid, salience, created_at, updated_at, last_decayed_at FROM nodes WHERE ${where.join(' AND ')} ORDER BY created_at, uid`)
+    .all(...params) as DecayCandidateRow[];
+}
+
+/** Uids of nodes or edges tombstoned at or before the cut-off (null: every tombstoned one). */
+export function tombstonedUidsSync(db: Database, table: 'nodes' | 'edges', org: string, cutoff: number | null): string[] {
+  const sql = `SELECT uid FROM ${table} WHERE org = ? AND tombstone_at IS NOT NULL${cutoff === null ? '' : ' AND tombstone_at <= ?'} ORDER BY uid`;
+  const stmt = db.prepare(sql).pluck();
+  return (cutoff === null ? stmt.all(org) : stmt.all(org, cutoff)) as string[];
+}

@@ -1,0 +1,28 @@
+import { RecordedEvent } from '@strata/domain/events';
+import { TextIndex } from '@strata/text-index/text-index.port';
+import { planTextWrites } from './text-writes';
+import { ServerProjection } from './server-projection';
+
+/** Live nodes in the full-text index (Meilisearch in server mode), as the embedded text projection. */
+export class TextServerProjection implements ServerProjection {
+  readonly name = 'text';
+  readonly version = 1;
+
+  /** `resetAll` empties the index of every organization (the port has no such call) */
+  constructor(
+    private readonly index: TextIndex,
+    private readonly resetAll: () => Promise<void>,
+  ) {}
+
+  async apply(events: RecordedEvent[]): Promise<void> {
+    for (const w of planTextWrites(events)) {
+      if (w.kind === 'upsert') await this.index.upsert(w.docs);
+      else if (w.kind === 'remove') await this.index.remove(w.org, w.uids);
+      else await this.index.removeOrg(w.org);
+    }
+  }
+
+  reset(): Promise<void> {
+    return this.resetAll();
+  }
+}
