@@ -1,0 +1,28 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { UserJwt } from '@strata/auth/route-tags';
+import { Auth } from '@strata/auth/request-context.decorator';
+import { Errors } from '@strata/domain/errors';
+import { presentMembership, presentUser } from '../presenters';
+import { AccountsReadModel } from '../read-model/accounts-read-model';
+
+@ApiTags('accounts: account')
+@Controller('v1/account')
+export class AccountController {
+  constructor(private readonly accounts: AccountsReadModel) {}
+
+  @Get()
+  @UserJwt()
+  @ApiOperation({ summary: 'The signed-in user and their organization memberships (roles)' })
+  get(@Auth() auth: AuthContext) {
+    const user = this.accounts.user(auth.user_id!);
+    if (!user) throw Errors.notFound('account not found');
+    return {
+      user: presentUser(user),
+      memberships: this.accounts.memberships(user.user_id).map(presentMembership),
+      current_org_id: auth.org_id || null,
+      role: auth.role,
+    };
+  }
+}

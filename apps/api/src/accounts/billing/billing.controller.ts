@@ -1,0 +1,43 @@
+import { Body as ReqBody, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt, Public, UserJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { assertObjectBody } from '@strata/domain/validation';
+import { readPlan } from '../dto';
+import { BillingHandlers } from './billing.handlers';
+
+@ApiTags('accounts: billing and usage')
+@Controller('v1')
+export class BillingController {
+  constructor(private readonly handlers: BillingHandlers) {}
+
+  @Get('billing/plans')
+  @Public()
+  @ApiOperation({ summary: 'Plans and their limits (nodes, requests per minute, ingestion credits, managed agents)' })
+  plans() {
+    return this.handlers.plans();
+  }
+
+  @Get('billing/subscription')
+  @UserJwt()
+  @ApiOperation({ summary: "The organization's current plan" })
+  subscription(@Auth() auth: AuthContext) {
+    return this.handlers.subscription(auth);
+  }
+
+  @Post('billing/subscribe')
+  @HttpCode(200)
+  @UserJwt()
+  @ApiOperation({ summary: 'Change the plan (owners and admins); takes effect at once' })
+  subscribe(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    return this.handlers.subscribe(auth, readPlan(assertObjectBody(raw)), rid);
+  }
+
+  @Get('usage')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Current organization usage: nodes, edges, requests this period, credits used and left' })
+  usage(@Auth() auth: AuthContext) {
+    return this.handlers.usage(auth);
+  }
+}

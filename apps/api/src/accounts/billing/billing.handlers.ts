@@ -1,0 +1,101 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AccountEventTypes as T, PlanChangedData, PlanId } from '@strata/domain/accounts';
+import { Errors } from '@strata/domain/errors';
+import { Streams } from '@strata/domain/events';
+import { CLOCK, Clock } from '@strata/domain/time';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AuthErrors } from '@strata/auth/auth-errors';
+import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
+import { USAGE_COUNTERS, UsageCounters, monthPeriod } from '@strata/auth/plans/plan-limits';
+import { STRATA_CONFIG, StrataConfig } from '../../platform/config/strata-config';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { RequestActivity } from '../activity/request-activity';
+import { accountContext } from '../context';
+import { iso, presentPlan } from '../presenters';
+import { AccountsReadModel, OrgRow } from '../read-model/accounts-read-model';
+
+function monthBounds(now: number): { start: number; end: number } {
+  const d = new Date(now * 1000);
+  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000, end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000 };
+}
+
+/** Plans, the organization's subscription (no payment provider: a plan change is an event), usage. */
+@Injectable()
+export class BillingHandlers {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(USAGE_COUNTERS) private readonly counters: UsageCounters,
+    private readonly catalogue: PlanCatalogue,
+    private readonly accounts: AccountsReadModel,
+    private readonly activity: RequestActivity,
+  ) {}
+
+  plans() {
+    return this.catalogue.plans.map(presentPlan);
+  }
+
+  private org(auth: AuthContext): OrgRow {
+    const org = this.accounts.org(auth.org_id);
+    if (!org) throw Errors.notFound(`organization ${auth.org_id} not found`, { id: auth.org_id });
+    return org;
+  }
+
+  private present(org: OrgRow) {
+    const plan = this.catalogue.get(org.plan);
+    const { start, end } = monthBounds(this.clock.now());
+    return {
+      org_id: org.org_id,
+      plan: plan.id,
+      plan_name: plan.name,
+      status: 'active',
+      price_usd_per_month: plan.price_usd_per_month,
+      limits: { ...plan.limits },
+      current_period_start: iso(start),
+      current_period_end: iso(end),
+      changed_at: iso(org.plan_changed_at),
+      created_at: iso(org.created_at),
+    };
+  }
+
+  subscription(auth: AuthContext) {
+    return this.present(this.org(auth));
+  }
+
+  /** Owners and admins change the plan; it takes effect at once. */
+  async subscribe(auth: AuthContext, plan: PlanId, requestId: string) {
+    if (auth.role !== 'owner' && auth.role !== 'admin') throw AuthErrors.insufficientRole('admin');
+    return this.uow.run(accountContext(auth, requestId), async (tx) => {
+      const org = this.org(auth);
+      if (org.plan === plan) return { ...this.present(org), changed: false };
+      const d: PlanChangedData = { org_id: org.org_id, from: org.plan, to: plan, changed_by: auth.user_id!, at: tx.now };
+      tx.emit(Streams.org(org.org_id), T.PlanChanged, d, org.revision);
+      return { ...this.present({ ...org, plan, plan_changed_at: tx.now }), changed: true };
+    });
+  }
+
+  async usage(auth: AuthContext) {
+    const plan = this.catalogue.get(auth.plan);
+    const now = this.clock.now();
+    const period = monthPeriod(now);
+    const { start, end } = monthBounds(now);
+    const stats = await this.graph.stats(auth.org_id);
+    const credits = this.counters.creditsUsed(auth.org_id, period);
+    const creditLimit = plan.limits.ingestion_credits_per_month;
+    return {
+      org_id: auth.org_id,
+      plan: plan.id,
+      period: { start: iso(start), end: iso(end) },
+      nodes: { used: this.counters.liveNodes(auth.org_id, true), limit: plan.limits.nodes },
+      edges: { used: stats.live_edges },
+      requests: {
+        this_period: this.activity.requestsInPeriod(auth.org_id, period),
+        per_minute_limit: this.config.rateLimitPerMinute ?? plan.limits.requests_per_minute,
+      },
+      credits: { used: credits, limit: creditLimit, left: creditLimit === null ? null : Math.max(0, creditLimit - credits) },
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { RecordedEvent } from '@strata/domain/events';
+import { UsageCounters } from '@strata/auth/plans/plan-limits';
+import type { EmbeddedStorage } from '../../platform/storage/embedded-storage';
+import { AccountsReadModel } from '../read-model/accounts-read-model';
+
+interface Cached {
+  count: number;
+  /** log position the count includes */
+  position: number;
+  loaded_at: number;
+}
+
+const DELTA: Record<string, number> = { NodeCreated: 1, NodeTombstoned: -1, NodeRestored: 1 };
+/** recount now and then so nothing (a rolled-back batch) can make the cache drift for long */
+const MAX_AGE_MS = 60_000;
+
+/**
+ * Live-node counts per organization for plan limits: counted once from the graph read model,
+ * then moved by committed NodeCreated/Tombstoned/Restored events; purge and clear drop the entry.
+ */
+export class EmbeddedUsageCounters implements UsageCounters {
+  private readonly live = new Map<string, Cached>();
+
+  constructor(
+    private readonly storage: EmbeddedStorage,
+    private readonly accounts: AccountsReadModel,
+  ) {
+    storage.onCommitted((events) => this.onCommitted(events));
+  }
+
+  liveNodes(org: string, exact: boolean): number {
+    const c = this.live.get(org);
+    if (!exact && c && Date.now() - c.loaded_at < MAX_AGE_MS) return c.count;
+    const count = this.storage.graph.countNodesSync(org, {});
+    this.live.set(org, { count, position: this.storage.runner.appliedPosition, loaded_at: Date.now() });
+    return count;
+  }
+
+  creditsUsed(org: string, period: string): number {
+    return this.accounts.creditsUsed(org, period);
+  }
+
+  private onCommitted(events: RecordedEvent[]): void {
+    for (const e of events) {
+      const org = e.metadata.org_id;
+      const c = this.live.get(org);
+      if (!c) continue;
+      if (e.type === 'GraphPurged' || e.type === 'GraphCleared') {
+        this.live.delete(org);
+        continue;
+      }
+      const d = DELTA[e.type];
+      if (d !== undefined && e.position > c.position) c.count += d;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { DomainError } from '../errors';
+import { decideKeyAccess, decideRevoke, decideRotate, keyStatus, replacementExpiry } from './api-key-decider';
+
+const active = { expires_at: null, revoked_at: null, overlap_until: null };
+
+describe('keyStatus / decideKeyAccess', () => {
+  it('active keys pass and say until when', () => {
+    expect(keyStatus(active, 100)).toBe('active');
+    expect(decideKeyAccess(active, 100)).toEqual({ ok: true, valid_until: null });
+    expect(decideKeyAccess({ ...active, expires_at: 500 }, 100)).toEqual({ ok: true, valid_until: 500 });
+  });
+  it('expired keys are refused from their expiry on', () => {
+    expect(decideKeyAccess({ ...active, expires_at: 100 }, 100)).toEqual({ ok: false, reason: 'expired' });
+  });
+  it('revoked keys are refused at once', () => {
+    expect(decideKeyAccess({ ...active, revoked_at: 50 }, 60)).toEqual({ ok: false, reason: 'revoked' });
+  });
+  it('rotated keys work during the overlap and not after', () => {
+    const k = { ...active, overlap_until: 200 };
+    expect(keyStatus(k, 150)).toBe('rotating');
+    expect(decideKeyAccess(k, 150)).toEqual({ ok: true, valid_until: 200 });
+    expect(keyStatus(k, 200)).toBe('rotated');
+    expect(decideKeyAccess(k, 200)).toEqual({ ok: false, reason: 'rotated' });
+  });
+});
+
+describe('decideRotate', () => {
+  it('sets the overlap end, never past the key expiry', () => {
+    expect(decideRotate(active, 3600, 1000)).toEqual({ overlap_until: 4600 });
+    expect(decideRotate({ ...active, expires_at: 2000 }, 3600, 1000)).toEqual({ overlap_until: 2000 });
+    expect(decideRotate(active, 0, 1000)).toEqual({ overlap_until: 1000 });
+  });
+  it('caps the overlap at seven days', () => {
+    expect(decideRotate(active, 7 * 86400, 0)).toEqual({ overlap_until: 7 * 86400 });
+    expect(() => decideRotate(active, 7 * 86400 + 1, 0)).toThrow(expect.objectContaining({ code: 'invalid_field', context: expect.objectContaining({ field: 'overlap_seconds' }) }));
+    expect(() => decideRotate(active, -1, 0)).toThrow(DomainError);
+  });
+  it('refuses revoked, expired and already rotated keys', () => {
+    for (const k of [{ ...active, revoked_at: 1 }, { ...active, expires_at: 1 }, { ...active, overlap_until: 5000 }])
+      expect(() => decideRotate(k, 10, 100)).toThrow(expect.objectContaining({ code: 'invalid_transition' }));
+  });
+});
+
+describe('replacementExpiry / decideRevoke', () => {
+  it('keeps the lifetime of the old key', () => {
+    expect(replacementExpiry({ created_at: 0, expires_at: 90 }, 1000)).toBe(1090);
+    expect(replacementExpiry({ created_at: 0, expires_at: null }, 1000)).toBeNull();
+  });
+  it('revocation is idempotent', () => {
+    expect(decideRevoke(active)).toBe(true);
+    expect(decideRevoke({ ...active, revoked_at: 3 })).toBe(false);
+  });
+});

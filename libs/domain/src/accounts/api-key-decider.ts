@@ -1,0 +1,58 @@
+import { DomainError, Errors } from '../errors';
+
+/**
+ * API-key lifecycle (pure): active → rotated (old key works until `overlap_until`) and
+ * active/rotated → revoked (at once). Expiry is a time, not an event.
+ */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
+
+export type KeyStatus = 'active' | 'rotating' | 'rotated' | 'expired' | 'revoked';
+
+export interface KeyLifecycle {
+  expires_at: number | null;
+  revoked_at: number | null;
+  /** set once rotated */
+  overlap_until: number | null;
+}
+
+export function keyStatus(k: KeyLifecycle, now: number): KeyStatus {
+  if (k.revoked_at !== null) return 'revoked';
+  if (k.expires_at !== null && now >= k.expires_at) return 'expired';
+  if (k.overlap_until !== null) return now < k.overlap_until ? 'rotating' : 'rotated';
+  return 'active';
+}
+
+export type KeyAccess = { ok: true; valid_until: number | null } | { ok: false; reason: 'revoked' | 'expired' | 'rotated' };
+
+/** Whether a presented key may be used now; `valid_until` bounds how long that answer holds. */
+export function decideKeyAccess(k: KeyLifecycle, now: number): KeyAccess {
+  const status = keyStatus(k, now);
+  if (status === 'revoked' || status === 'expired' || status === 'rotated') return { ok: false, reason: status };
+  const bounds = [k.expires_at, k.overlap_until].filter((x): x is number => x !== null);
+  return { ok: true, valid_until: bounds.length ? Math.min(...bounds) : null };
+}
+
+/** Rotation: only a key that is still usable and not already rotated; overlap ≤ 7 days. */
+export function decideRotate(k: KeyLifecycle, overlapSeconds: number, now: number): { overlap_until: number } {
+  if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS)
+    throw Errors.invalidField('overlap_seconds', `overlap_seconds must be from 0 to ${MAX_ROTATION_OVERLAP_SECONDS} (7 days)`);
+  const status = keyStatus(k, now);
+  if (status !== 'active') throw Errors.invalidTransition(`a ${status} key cannot be rotated`, status, ['active']);
+  const until = now + overlapSeconds;
+  return { overlap_until: k.expires_at !== null ? Math.min(until, k.expires_at) : until };
+}
+
+/** Expiry of the replacement: the same lifetime the old key was given, from now. */
+export function replacementExpiry(old: { created_at: number; expires_at: number | null }, now: number): number | null {
+  return old.expires_at === null ? null : now + (old.expires_at - old.created_at);
+}
+
+/** Revocation is idempotent: false when already revoked. */
+export function decideRevoke(k: KeyLifecycle): boolean {
+  return k.revoked_at === null;
+}
+
+export function keyNotFound(id: string): DomainError {
+  return Errors.notFound(`API key ${id} not found`, { id });
+}

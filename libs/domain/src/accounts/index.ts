@@ -1,0 +1,4 @@
+export * from './account-events';
+export * from './membership-decider';
+export * from './refresh-token-decider';
+export * from './api-key-decider';

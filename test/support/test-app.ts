@@ -1,0 +1,70 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { LoggerService } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { startApp } from '../../apps/api/src/bootstrap';
+import { StrataConfig, loadConfig } from '../../apps/api/src/platform/config/strata-config';
+
+/** Options of `startTestApp`: any config entry, plus test-only switches. */
+export type TestAppOptions = Partial<StrataConfig> & {
+  /** capture every log line the service writes (all levels) into `logs` */
+  captureLogs?: boolean;
+  /** environment the base config is loaded from (default: none, so tests are hermetic) */
+  env?: NodeJS.ProcessEnv;
+};
+
+export interface TestApp {
+  url: string;
+  dataDir: string;
+  config: StrataConfig;
+  app: NestFastifyApplication;
+  /** captured log lines (`[level] [context] message`), when `captureLogs` is set */
+  logs: string[];
+  /** stops the app; removes the data dir unless `keepData` (or the caller passed its own dataDir) */
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+class CapturingLogger implements LoggerService {
+  constructor(private readonly lines: string[]) {}
+  private push(level: string, message: unknown, rest: unknown[]) {
+    const ctx = rest.length ? String(rest[rest.length - 1]) : '';
+    const extra = rest.slice(0, -1).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+    const msg = typeof message === 'string' ? message : message instanceof Error ? `${message.message}\n${message.stack}` : JSON.stringify(message);
+    this.lines.push(`[${level}] [${ctx}] ${msg}${extra.length ? ' ' + extra.join(' ') : ''}`);
+  }
+  log(message: unknown, ...rest: unknown[]) { this.push('log', message, rest); }
+  error(message: unknown, ...rest: unknown[]) { this.push('error', message, rest); }
+  warn(message: unknown, ...rest: unknown[]) { this.push('warn', message, rest); }
+  debug(message: unknown, ...rest: unknown[]) { this.push('debug', message, rest); }
+  verbose(message: unknown, ...rest: unknown[]) { this.push('verbose', message, rest); }
+  fatal(message: unknown, ...rest: unknown[]) { this.push('fatal', message, rest); }
+}
+
+/**
+ * Starts the real service for an e2e test: a fresh temporary data dir under os.tmpdir()
+ * (unless `dataDir` is given, e.g. to restart on the same data), port 0 on 127.0.0.1, the
+ * logger off (or captured). The JWT secret is generated into the data dir unless given.
+ */
+export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
+  const { captureLogs, env, ...cfg } = overrides;
+  const ownDir = cfg.dataDir === undefined;
+  const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
+  const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : 'error', ...cfg, dataDir };
+  const logs: string[] = [];
+  const running = await startApp(config, { logger: captureLogs ? new CapturingLogger(logs) : false });
+  let closed = false;
+  return {
+    url: running.url,
+    dataDir,
+    config,
+    app: running.app,
+    logs,
+    close: async (opts = {}) => {
+      if (closed) return;
+      closed = true;
+      await running.close();
+      if (ownDir && !opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
