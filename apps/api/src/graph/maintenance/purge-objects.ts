@@ -1,6 +1,11 @@
 import { Streams } from '@strata/domain/events';
 import { GraphTx } from '../../platform/unit-of-work/graph-tx';
 
+/** GraphTx.deleteStreams spreads its argument into a call: hand it bounded slices. */
+export function deleteStreamsInSlices(tx: GraphTx, streams: string[]): void {
+  for (let i = 0; i < streams.length; i += 10_000) tx.deleteStreams(streams.slice(i, i + 10_000));
+}
+
 export interface PurgeCounts {
   nodes_purged: number;
   edges_purged: number;
@@ -31,7 +36,7 @@ export async function purgeObjects(tx: GraphTx, nodeUids: string[], edgeUids: st
   const versions = await tx.reader.versionCount(tx.org, nodes, edgeList);
   if (nodes.length === 0 && edgeList.length === 0)
     return { nodes_purged: 0, edges_purged: 0, versions_purged: 0, aliases_purged: 0, embeddings_purged: 0, points_purged: 0 };
-  tx.deleteStreams([
+  deleteStreamsInSlices(tx, [
     ...nodes.flatMap((u) => [Streams.node(tx.org, u), Streams.embedding(tx.org, u), Streams.series(tx.org, u)]),
     ...edgeList.map((u) => Streams.edge(tx.org, u)),
   ]);

@@ -103,7 +103,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           events.db.exec('RELEASE req');
           projections.exec('RELEASE req');
           done.push({ job, result });
-          committed.push(...recorded);
+          for (const e of recorded) committed.push(e); // a spread overflows the call stack past ~120k events
         } catch (err) {
           events.db.exec('ROLLBACK TO req');
           events.db.exec('RELEASE req');

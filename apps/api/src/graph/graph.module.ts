@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { BatchController } from './batch/batch.controller';
+import { BatchCreateHandler } from './batch/batch-create.handler';
+import { CreateEdgeHandler, DeleteEdgeHandler, UpdateEdgeHandler } from './edges/edge-commands';
+import { EdgesController } from './edges/edges.controller';
+import { VersionHistoryService } from './history/version-history.service';
+import { MAINTENANCE_PROVIDERS, MaintenanceController, ExportService, ImportService } from './maintenance';
+import { CreateNodeHandler, DeleteNodeHandler, UpdateNodeHandler } from './nodes/node-commands';
+import { DeleteNodesHandler } from './nodes/delete-nodes.handler';
+import { NodeQueries } from './nodes/node-queries.service';
+import { NodesController } from './nodes/nodes.controller';
+
+/** Generic graph routes: nodes, edges, batch, stats, export/import, decay, purge, clear. */
+@Module({
+  imports: [CqrsModule],
+  controllers: [NodesController, EdgesController, BatchController, MaintenanceController],
+  providers: [
+    // commands
+    CreateNodeHandler,
+    UpdateNodeHandler,
+    DeleteNodeHandler,
+    DeleteNodesHandler,
+    CreateEdgeHandler,
+    UpdateEdgeHandler,
+    DeleteEdgeHandler,
+    BatchCreateHandler,
+    // queries
+    NodeQueries,
+    VersionHistoryService,
+    ...MAINTENANCE_PROVIDERS,
+  ],
+  exports: [VersionHistoryService, NodeQueries, ExportService, ImportService],
+})
+export class GraphModule {}

@@ -1,0 +1,23 @@
+import { ClearHandler } from './clear.handler';
+import { DecayHandler } from './decay.handler';
+import { ExportService } from './export.service';
+import { GraphStatsService } from './graph-stats.service';
+import { ImportSnapshotHandler } from './import-snapshot.handler';
+import { ImportService } from './import.service';
+import { PurgeHandler } from './purge.handler';
+
+export { MaintenanceController } from './maintenance.controller';
+export { ExportService, ImportService };
+
+/** Handlers and services of the maintenance routes, for GraphModule. */
+export const MAINTENANCE_PROVIDERS = [
+  // commands
+  ImportSnapshotHandler,
+  DecayHandler,
+  PurgeHandler,
+  ClearHandler,
+  // services
+  GraphStatsService,
+  ExportService,
+  ImportService,
+];

@@ -1,0 +1,88 @@
+import { Body as ReqBody, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Body, assertObjectBody } from '@strata/domain/validation';
+import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { ClearCommand } from './clear.handler';
+import { DecayCommand } from './decay.handler';
+import { ExportService, readExportOptions } from './export.service';
+import { assertGraphWide } from './graph-wide';
+import { GraphStatsService } from './graph-stats.service';
+import { ImportSnapshotCommand } from './import-snapshot.handler';
+import { PurgeCommand } from './purge.handler';
+
+/** Graph-wide maintenance: stats, export/import, decay, purge, clear. Scoped principals get 403. */
+@ApiTags('graph: maintenance')
+@Controller()
+export class MaintenanceController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly statsService: GraphStatsService,
+    private readonly exports: ExportService,
+  ) {}
+
+  @Get('stats')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points' })
+  async stats(@Auth() auth: AuthContext) {
+    assertGraphWide(auth);
+    return this.statsService.stats(auth.org_id);
+  }
+
+  @Get('export')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Stream a strata.graph v1 snapshot: nodes, edges, aliases, embeddings, series points' })
+  async export(@Auth() auth: AuthContext, @Query() query: Body, @Res() reply: FastifyReply) {
+    assertGraphWide(auth);
+    const opts = readExportOptions(query);
+    return reply.header('content-type', 'application/json; charset=utf-8').send(this.exports.stream(auth.org_id, opts));
+  }
+
+  @Post('import')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Import a strata.graph snapshot: atomic, additive, idempotent' })
+  async import(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertGraphWide(auth);
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new ImportSnapshotCommand(commandContext(auth, rid), body));
+  }
+
+  @Post('decay')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Decay salience by half-life; optional auto-tombstone of old, low-salience nodes; dry_run' })
+  async decay(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertGraphWide(auth);
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new DecayCommand(commandContext(auth, rid), body));
+  }
+
+  @Post('purge')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Permanently delete data tombstoned before a cut-off, from the log and every projection' })
+  async purge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertGraphWide(auth);
+    assertCanWrite(auth);
+    const body = assertObjectBody(raw);
+    return this.commands.execute(new PurgeCommand(commandContext(auth, rid), body));
+  }
+
+  @Post('clear')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: "Delete the organization's whole graph (embedding configuration kept) and compact storage" })
+  async clear(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertGraphWide(auth);
+    assertCanWrite(auth);
+    assertObjectBody(raw);
+    return this.commands.execute(new ClearCommand(commandContext(auth, rid)));
+  }
+}
