@@ -46,6 +46,6 @@ export class TextProjection implements EmbeddedProjection {
     }
   }
   reset(): void {
-    this.index.resetSync();
+    this.index.clearSync();
   }
 }

@@ -21,8 +21,8 @@ const MAX_BATCH = 256;
 /**
  * Embedded default. Requests that arrive together are decided one after another and
  * committed with ONE fsync (group commit): each request's events go into the open log
- * transaction under its own savepoint and are projected at once, so the next request in
- * the batch reads them. Nobody is answered before the log commit is durable.
+ * transaction and are projected at once, so the next request in the batch reads them.
+ * Nobody is answered before the log commit is durable.
  */
 export class EmbeddedUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
@@ -71,6 +71,25 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       return this.finish();
     }
     const batch = this.queue.splice(0, MAX_BATCH);
+    if ((await this.commit(batch, false)) === 'isolate') {
+      // one request's append or projection failed: replay the batch one request per
+      // transaction so that only that request fails (handlers only stage events, so
+      // deciding again is safe)
+      for (const job of batch) if (!this.settled.has(job)) await this.commit([job], true);
+    }
+    this.settled = new WeakSet();
+    this.finish();
+  }
+
+  /** Jobs already answered in this drain (a replay must not run them again). */
+  private settled = new WeakSet<Job>();
+
+  /**
+   * Decides every job and commits all their events in ONE transaction per database. No
+   * savepoints: they would flush the full-text index on every request. A failure while
+   * appending or projecting rolls the whole batch back and asks for isolated replay.
+   */
+  private async commit(batch: Job[], isolated: boolean): Promise<'ok' | 'isolate'> {
     const { events, projections, runner, graph } = this.storage;
     const done: { job: Job; result: unknown }[] = [];
     const committed: RecordedEvent[] = [];
@@ -84,33 +103,28 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
         try {
           result = await job.fn(tx);
         } catch (err) {
-          job.reject(err); // nothing of this request was written
+          this.settle(job, () => job.reject(err)); // nothing of this request was staged
           continue;
         }
         if (!tx.hasChanges()) {
           done.push({ job, result });
           continue;
         }
-        const appends = tx.staged();
-        const before = runner.appliedPosition;
         try {
-          events.db.exec('SAVEPOINT req');
-          projections.exec('SAVEPOINT req');
           // deletions first: a clear removes the old graph stream, then records the clear on a fresh one
           if (tx.streamsToDelete.length) events.deleteStreamsSync(tx.streamsToDelete);
+          const appends = tx.staged();
           const recorded = appends.length ? recordedFromAppend(appends, events.appendSync(appends)) : [];
           runner.applyInline(recorded);
-          events.db.exec('RELEASE req');
-          projections.exec('RELEASE req');
           done.push({ job, result });
           for (const e of recorded) committed.push(e); // a spread overflows the call stack past ~120k events
         } catch (err) {
-          events.db.exec('ROLLBACK TO req');
-          events.db.exec('RELEASE req');
-          projections.exec('ROLLBACK TO req');
-          projections.exec('RELEASE req');
-          runner.resetPosition(before);
-          job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : err);
+          safe(() => events.db.exec('ROLLBACK'));
+          safe(() => projections.exec('ROLLBACK'));
+          runner.resetPosition(startPosition);
+          if (!isolated) return 'isolate';
+          this.settle(job, () => job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : err));
+          return 'ok';
         }
       }
       if (committed.length) runner.saveCheckpoints();
@@ -122,9 +136,8 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       safe(() => projections.exec('ROLLBACK'));
       runner.resetPosition(startPosition);
       const unavailable = new DomainError(503, 'unavailable', 'storage is temporarily unavailable; nothing was written', { retry_after: 1 });
-      for (const d of done) d.job.reject(unavailable);
-      this.finish();
-      return;
+      for (const d of done) this.settle(d.job, () => d.job.reject(unavailable));
+      return 'ok';
     }
     try {
       projections.exec('COMMIT');
@@ -135,7 +148,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       runner.resetPosition();
       runner.catchUp();
     }
-    for (const d of done) d.job.resolve(d.result);
+    for (const d of done) this.settle(d.job, () => d.job.resolve(d.result));
     if (committed.length) {
       try {
         this.storage.notifyCommitted(committed);
@@ -143,7 +156,12 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
         this.log.error(`committed-event listener failed: ${(err as Error).message}`);
       }
     }
-    this.finish();
+    return 'ok';
+  }
+
+  private settle(job: Job, answer: () => void): void {
+    this.settled.add(job);
+    answer();
   }
 
   private finish(): void {

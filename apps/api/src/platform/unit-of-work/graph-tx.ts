@@ -151,7 +151,7 @@ export class GraphTx {
   readonly streamsToDelete: string[] = [];
 
   deleteStreams(streams: string[]): void {
-    this.streamsToDelete.push(...streams);
+    for (const s of streams) this.streamsToDelete.push(s); // no spread: arrays may be huge
   }
 
   hasChanges(): boolean {
