@@ -14,21 +14,29 @@ export interface TextDocument {
 
 export interface TextQuery {
   org: string;
+  /**
+   * Free text. Only its Unicode letter/digit runs are used, OR'ed together; it is never
+   * interpreted as engine query syntax. A query with no such run matches nothing.
+   */
   query: string;
-  /** OR over these types (canonical names) */
+  /** OR over these types (canonical names); an empty list is no filter */
   node_types?: string[];
   /** exclude these types (e.g. Document, Chunk for search-like actions) */
   exclude_node_types?: string[];
   layer?: string;
+  /** page size; ≤ 0 returns nothing */
   limit: number;
   min_score?: number;
-  /** restrict to these uids (scope / project filters) */
+  /** restrict to these uids (scope / project filters); an empty list matches nothing */
   uids?: string[];
 }
 
 export interface TextHit {
   uid: string;
-  /** BM25 score, higher is better */
+  /**
+   * BM25 score, higher is better (SQLite FTS5). The Meilisearch adapter reports the sum of
+   * its per-term ranking scores instead: same order of meaning, different scale.
+   */
   score: number;
 }
 

@@ -34,6 +34,11 @@ export interface VectorHit {
 /**
  * Approximate nearest-neighbour index, one vector space per organization. Written only by
  * the vector projection; rebuildable from the log.
+ *
+ * Adapters agree on: `search`/`count` of an unconfigured organization give [] / 0; `upsert`
+ * before `configure` throws DomainError 501 `embedding_not_configured`; a vector of the wrong
+ * length throws DomainError 400 `dimension_mismatch`; upserting an existing uid replaces its
+ * vector; equal scores are ordered by uid.
  */
 export interface VectorIndex {
   /** (re)creates the organization's space; drops every vector when dimensions or metric change */

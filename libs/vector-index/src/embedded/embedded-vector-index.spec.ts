@@ -1,0 +1,164 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeVectorIndexConformance } from '../testing/vector-index.conformance';
+import { EmbeddedVectorIndex } from './embedded-vector-index';
+import { exactSearch } from './vector-math';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-vec-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describeVectorIndexConformance('EmbeddedVectorIndex', () => new EmbeddedVectorIndex(tempDir()));
+// the same contract with the filtered-search paths forced through HNSW over-fetch
+describeVectorIndexConformance('EmbeddedVectorIndex (no exact scan for filters)', () =>
+  new EmbeddedVectorIndex(tempDir(), { exactScanLimit: 0 }),
+);
+
+describe('EmbeddedVectorIndex specifics', () => {
+  let seed = 99;
+  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const vec = (d: number) => Array.from({ length: d }, () => rand() * 2 - 1);
+
+  it('persists spaces across reopen and keeps the checkpoint', async () => {
+    const dir = tempDir();
+    const a = new EmbeddedVectorIndex(dir);
+    a.configureSync('o1', { dimensions: 4, metric: 'euclidean' });
+    a.configureSync('o2', { dimensions: 2, metric: 'dot' });
+    a.upsertSync('o1', [
+      { uid: 'x', vector: [1, 2, 3, 4], node_type: 'Claim', layer: 'epistemic' },
+      { uid: 'y', vector: [0, 0, 0, 1], node_type: 'Goal', layer: 'intent' },
+      { uid: 'z', vector: [9, 9, 9, 9], node_type: 'Goal', layer: 'intent' },
+    ]);
+    a.removeSync('o1', ['z']);
+    a.upsertSync('o2', [{ uid: 'p', vector: [1, 1], node_type: 'Note', layer: 'reality' }]);
+    a.flushSync(42);
+    await a.close();
+
+    const b = new EmbeddedVectorIndex(dir);
+    expect(b.getCheckpoint()).toBe(42);
+    expect(b.configOf('o1')).toEqual({ dimensions: 4, metric: 'euclidean' });
+    expect(b.countSync('o1')).toBe(2);
+    expect(b.getVector('o1', 'x')).toEqual([1, 2, 3, 4]);
+    expect(b.getVector('o1', 'z')).toBeUndefined();
+    const hits = b.searchSync({ org: 'o1', vector: [1, 2, 3, 4], k: 10 });
+    expect(hits.map((h) => h.uid)).toEqual(['x', 'y']);
+    expect(hits[0].score).toBeCloseTo(1, 6);
+    expect(b.searchSync({ org: 'o1', vector: [1, 2, 3, 4], k: 10, node_types: ['Goal'] }).map((h) => h.uid)).toEqual(['y']);
+    expect(b.searchSync({ org: 'o2', vector: [2, 3], k: 1 })[0].score).toBeCloseTo(5, 6);
+    // the free slot left by z is reused
+    b.upsertSync('o1', [{ uid: 'w', vector: [4, 3, 2, 1], node_type: 'Goal', layer: 'intent' }]);
+    expect(b.countSync('o1')).toBe(3);
+    await b.close();
+  });
+
+  it('forgets a removed organization on disk after flush', async () => {
+    const dir = tempDir();
+    const a = new EmbeddedVectorIndex(dir);
+    a.configureSync('gone', { dimensions: 2, metric: 'cosine' });
+    a.upsertSync('gone', [{ uid: 'x', vector: [1, 0], node_type: 'Note', layer: 'reality' }]);
+    a.flushSync();
+    expect(readdirSync(dir).filter((f) => f.startsWith('org-'))).toHaveLength(3);
+    a.removeOrgSync('gone');
+    a.flushSync();
+    expect(readdirSync(dir).filter((f) => f.startsWith('org-'))).toHaveLength(0);
+    await a.close();
+    expect(new EmbeddedVectorIndex(dir).countSync('gone')).toBe(0);
+  });
+
+  it('clears every space for a rebuild, on disk too after flush', async () => {
+    const dir = tempDir();
+    const a = new EmbeddedVectorIndex(dir);
+    for (const org of ['o1', 'o2']) {
+      a.configureSync(org, { dimensions: 2, metric: 'cosine' });
+      a.upsertSync(org, [{ uid: 'x', vector: [1, 0], node_type: 'Note', layer: 'reality' }]);
+    }
+    a.flushSync(7);
+    a.clearSync();
+    expect(a.countSync('o1') + a.countSync('o2')).toBe(0);
+    expect(a.configOf('o1')).toBeUndefined();
+    a.flushSync(0);
+    await a.close();
+    const b = new EmbeddedVectorIndex(dir);
+    expect(b.configOf('o1')).toBeUndefined();
+    expect(b.getCheckpoint()).toBe(0);
+  });
+
+  it('rebuilds the graph from stored vectors when the index file is missing or damaged', async () => {
+    const dir = tempDir();
+    const a = new EmbeddedVectorIndex(dir);
+    a.configureSync('o', { dimensions: 8, metric: 'cosine' });
+    const items = Array.from({ length: 200 }, (_, i) => ({ uid: `n${i}`, vector: vec(8), node_type: 'Note', layer: 'reality' }));
+    a.upsertSync('o', items);
+    await a.close();
+    const indexFile = readdirSync(dir).find((f) => f.endsWith('.usearch'))!;
+    writeFileSync(join(dir, indexFile), 'garbage');
+    const b = new EmbeddedVectorIndex(dir);
+    expect(b.countSync('o')).toBe(200);
+    const query = vec(8);
+    const expected = exactSearch(items.map((it) => it.vector), query, 'cosine', 5).map((h) => items[h.index].uid);
+    expect(b.searchSync({ org: 'o', vector: query, k: 5 }).map((h) => h.uid)).toEqual(expected);
+    rmSync(join(dir, indexFile));
+    await b.close(); // flush writes a fresh graph
+    expect(existsSync(join(dir, indexFile))).toBe(true);
+  });
+
+  it('stays exact under heavy churn (updates and removals)', () => {
+    const index = new EmbeddedVectorIndex(tempDir());
+    const d = 16;
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    const live = new Map<string, number[]>();
+    for (let round = 0; round < 5; round++) {
+      const batch = Array.from({ length: 300 }, (_, i) => ({ uid: `n${(i * 7 + round * 13) % 500}`, vector: vec(d), node_type: 'Note', layer: 'reality' }));
+      index.upsertSync('o', batch);
+      for (const it of batch) live.set(it.uid, it.vector);
+      const gone = [...live.keys()].filter((_, i) => i % 4 === round % 4);
+      index.removeSync('o', gone);
+      gone.forEach((uid) => live.delete(uid));
+    }
+    expect(index.countSync('o')).toBe(live.size);
+    const uids = [...live.keys()];
+    let agree = 0;
+    for (let n = 0; n < 20; n++) {
+      const q = vec(d);
+      const expected = new Set(exactSearch(uids.map((u) => live.get(u)!), q, 'cosine', 10).map((h) => uids[h.index]));
+      const hits = index.searchSync({ org: 'o', vector: q, k: 10 });
+      expect(hits).toHaveLength(10);
+      agree += hits.filter((h) => expected.has(h.uid)).length;
+    }
+    expect(agree / 200).toBeGreaterThanOrEqual(0.95);
+    expect(index.searchSync({ org: 'o', vector: vec(d), k: 10_000 })).toHaveLength(live.size);
+    index.compactSync('o');
+    expect(index.countSync('o')).toBe(live.size);
+    const q = vec(d);
+    const expected = exactSearch(uids.map((u) => live.get(u)!), q, 'cosine', 5).map((h) => uids[h.index]);
+    expect(index.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
+  });
+
+  it('rejects bad configurations and non-finite values, and upserts before configure', () => {
+    const index = new EmbeddedVectorIndex(tempDir());
+    expect(() => index.configureSync('o', { dimensions: 0, metric: 'cosine' })).toThrow(/dimensions/);
+    expect(() => index.configureSync('o', { dimensions: 9000, metric: 'cosine' })).toThrow(/dimensions/);
+    expect(() => index.configureSync('o', { dimensions: 2, metric: 'manhattan' as never })).toThrow(/metric/);
+    expect(() => index.upsertSync('o', [{ uid: 'a', vector: [1, 2], node_type: 'N', layer: 'r' }])).toThrow(
+      expect.objectContaining({ code: 'embedding_not_configured' }),
+    );
+    index.configureSync('o', { dimensions: 2, metric: 'cosine' });
+    expect(() => index.upsertSync('o', [{ uid: 'a', vector: [1, NaN], node_type: 'N', layer: 'r' }])).toThrow(/finite/);
+    expect(index.countSync('o')).toBe(0);
+  });
+
+  it('accepts Float32Array vectors and orders equal scores by uid', () => {
+    const index = new EmbeddedVectorIndex(tempDir());
+    index.configureSync('o', { dimensions: 2, metric: 'cosine' });
+    index.upsertSync('o', [
+      { uid: 'b', vector: new Float32Array([1, 0]), node_type: 'N', layer: 'r' },
+      { uid: 'a', vector: new Float32Array([2, 0]), node_type: 'N', layer: 'r' },
+    ]);
+    expect(index.searchSync({ org: 'o', vector: new Float32Array([1, 0]), k: 2 }).map((h) => h.uid)).toEqual(['a', 'b']);
+  });
+});
