@@ -1,0 +1,33 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SERVICE_FILE, runningService, tryLock, writeJsonAtomic } from './handover-files';
+
+describe('hand-over files', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-handover-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('sees a service whose presence file is fresh and whose process runs', () => {
+    writeJsonAtomic(path.join(dir, SERVICE_FILE), { pid: process.pid, started_at: '', url: null });
+    expect(runningService(dir)?.pid).toBe(process.pid);
+  });
+
+  it('ignores a presence file left by a crashed service or not refreshed for long', () => {
+    const file = path.join(dir, SERVICE_FILE);
+    writeJsonAtomic(file, { pid: 2 ** 22 + 12345, started_at: '', url: null });
+    expect(runningService(dir)).toBeNull();
+    writeJsonAtomic(file, { pid: process.pid, started_at: '', url: null });
+    expect(runningService(dir, Date.now() + 60_000)).toBeNull();
+  });
+
+  it('gives a lock to one holder at a time and takes over one whose owner died', () => {
+    const file = path.join(dir, 'x.lock');
+    const release = tryLock(file)!;
+    expect(release).toBeInstanceOf(Function);
+    expect(tryLock(file)).toBeNull();
+    release();
+    fs.writeFileSync(file, String(2 ** 22 + 12345));
+    expect(tryLock(file)).not.toBeNull();
+  });
+});

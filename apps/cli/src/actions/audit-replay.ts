@@ -1,0 +1,61 @@
+import { AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
+import { AuditQuery, auditMatches, listOption, parseBound, pastEnd, readAfter } from '../audit/audit-filter';
+import { toAuditRecord } from '../audit/audit-record';
+import { formatCount } from '../progress/progress-format';
+import { CliError } from '../support/cli-error';
+import { GlobalOptions, cliConfig } from '../support/cli-config';
+import { logUnavailable, openEventLog, readLog } from '../support/event-log';
+import { writeOut } from '../support/output';
+
+export interface ReplayOptions {
+  org: string;
+  from?: string;
+  to?: string;
+  principal?: string[];
+  kind?: string[];
+  format: AuditFormat;
+}
+
+export function auditQuery(opts: Omit<ReplayOptions, 'format'>): AuditQuery {
+  const org = opts.org.trim();
+  if (!org) throw new CliError('--org must not be empty');
+  const q: AuditQuery = {
+    org,
+    from: opts.from !== undefined ? parseBound(opts.from, '--from') : undefined,
+    to: opts.to !== undefined ? parseBound(opts.to, '--to') : undefined,
+    principals: listOption(opts.principal),
+    kinds: listOption(opts.kind),
+  };
+  if (q.from && q.to && 'position' in q.from && 'position' in q.to && q.from.position > q.to.position)
+    throw new CliError(`--from (${q.from.position}) is after --to (${q.to.position})`);
+  if (q.from && q.to && 'time' in q.from && 'time' in q.to && q.from.time > q.to.time) throw new CliError('--from is later than --to');
+  return q;
+}
+
+/** `strata audit replay` */
+export async function auditReplay(opts: ReplayOptions, globals: GlobalOptions): Promise<void> {
+  const q = auditQuery(opts);
+  const cfg = cliConfig(globals);
+  const log = openEventLog(cfg);
+  let read = 0;
+  let shown = 0;
+  let header = opts.format === 'table';
+  try {
+    for await (const e of readLog(log, readAfter(q))) {
+      if (pastEnd(e, q)) break;
+      read++;
+      if (!auditMatches(e, q)) continue;
+      shown++;
+      if (header) await writeOut(tableHeader() + '\n');
+      header = false;
+      await writeOut(formatRecord(toAuditRecord(e), opts.format) + '\n');
+    }
+    if (header) await writeOut(tableHeader() + '\n');
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw logUnavailable(cfg, err);
+  } finally {
+    await log.close().catch(() => undefined);
+  }
+  process.stderr.write(`${formatCount(shown)} audit records (${formatCount(read)} events read)\n`);
+}

@@ -1,0 +1,47 @@
+import { AUDIT_FORMATS, AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
+import { toAuditRecord } from '../audit/audit-record';
+import { CliError } from '../support/cli-error';
+import { GlobalOptions, cliConfig } from '../support/cli-config';
+import { logUnavailable, openEventLog } from '../support/event-log';
+
+export interface TailOptions {
+  org?: string;
+  after?: string;
+  format: AuditFormat;
+}
+
+/** `strata events tail`: runs until SIGINT/SIGTERM. */
+export async function eventsTail(opts: TailOptions, globals: GlobalOptions): Promise<void> {
+  const cfg = cliConfig(globals);
+  let after: number | null = null;
+  if (opts.after !== undefined) {
+    if (!/^\d+$/.test(opts.after.trim())) throw new CliError(`--after must be a log position (a whole number), got '${opts.after}'`);
+    after = Number(opts.after);
+  }
+  const log = openEventLog(cfg);
+  let start: number;
+  try {
+    start = after ?? (await log.headPosition());
+  } catch (err) {
+    await log.close().catch(() => undefined);
+    throw logUnavailable(cfg, err);
+  }
+  if (opts.format === 'table') process.stdout.write(tableHeader() + '\n');
+  process.stderr.write(`following events after position ${start}${opts.org ? ` of organization ${opts.org}` : ''} (Ctrl-C to stop)\n`);
+  let failure: unknown = null;
+  await new Promise<void>((resolve) => {
+    const sub = log.subscribe(start, (e) => {
+      if (opts.org && e.metadata?.org_id !== opts.org) return;
+      process.stdout.write(formatRecord(toAuditRecord(e), opts.format) + '\n');
+    });
+    const stop = () => void sub.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    process.stdout.once('error', (err) => {
+      failure = (err as NodeJS.ErrnoException).code === 'EPIPE' ? null : err;
+      stop();
+    });
+  });
+  await log.close();
+  if (failure) throw failure;
+}

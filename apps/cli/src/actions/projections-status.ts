@@ -1,0 +1,147 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { MongoClient } from 'mongodb';
+import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
+import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
+import { MongoCheckpointStore } from '@strata/graph-store/mongo/mongo-checkpoint-store';
+import { Checkpoint } from '@strata/projections/embedded/checkpoint-store';
+import { StrataConfig } from '../../../api/src/platform/config/strata-config';
+import { NEXT_PROJECTIONS_FILE, REBUILD_LOCK_FILE, lockOwner, runningService } from '../../../api/src/operations/projections/handover-files';
+import { pendingRebuilds } from '../../../api/src/operations/projections/pending-rebuilds';
+import { projectionCatalogue } from '../../../api/src/operations/projections/projection-set';
+import { CliError } from '../support/cli-error';
+import { GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
+import { writeOut } from '../support/output';
+
+/** `strata projections status`: one line per projection. */
+export interface StatusRow {
+  name: string;
+  /** version in the code that runs now */
+  version: number | null;
+  /** version the stored data was built by; null when never built */
+  stored_version: number | null;
+  checkpoint: number;
+  head: number;
+  lag: number;
+  last_error: string | null;
+  /** what an operator should know: rebuild pending, not built, … */
+  note: string | null;
+}
+
+const VECTORS_MANIFEST = path.join('vectors', 'manifest.json');
+
+function readCheckpoints(file: string): { checkpoints: Checkpoint[]; pending: string[] } {
+  if (!fs.existsSync(file)) return { checkpoints: [], pending: [] };
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
+    const checkpoints = hasTable ? (db.prepare('SELECT name, version, position, last_error FROM checkpoints ORDER BY name').all() as Checkpoint[]) : [];
+    return { checkpoints, pending: pendingRebuilds(db) };
+  } finally {
+    db.close();
+  }
+}
+
+/** The embedded vector index keeps its checkpoint in its manifest (retrieval area). */
+function vectorCheckpoint(dataDir: string): number | null {
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(dataDir, VECTORS_MANIFEST), 'utf8')) as { checkpoint?: number | null };
+    return typeof m.checkpoint === 'number' ? m.checkpoint : null;
+  } catch {
+    return null;
+  }
+}
+
+export function embeddedStatus(cfg: StrataConfig): StatusRow[] {
+  const paths = embeddedPaths(cfg);
+  const log = new SqliteEventStore(paths.events, { readonly: true });
+  let head: number;
+  try {
+    head = log.headPositionSync();
+  } finally {
+    void log.close();
+  }
+  const { checkpoints, pending } = readCheckpoints(paths.projections);
+  const stored = new Map(checkpoints.map((c) => [c.name, c]));
+  const rows: StatusRow[] = projectionCatalogue().map((p) => {
+    const cp = stored.get(p.name);
+    const position = cp?.position ?? 0;
+    let note: string | null = null;
+    if (!cp) note = 'not built yet: the service builds it at start-up';
+    else if (pending.includes(p.name)) note = 'rebuild pending: the service rebuilds it beside the live copy';
+    else if (cp.version !== p.version) note = `built by version ${cp.version}: the service rebuilds it at start-up`;
+    return { name: p.name, version: p.version, stored_version: cp?.version ?? null, checkpoint: position, head, lag: Math.max(0, head - position), last_error: cp?.last_error ?? null, note };
+  });
+  const vectors = vectorCheckpoint(paths.dataDir);
+  rows.push({
+    name: 'vectors',
+    version: null,
+    stored_version: null,
+    checkpoint: vectors ?? 0,
+    head,
+    lag: Math.max(0, head - (vectors ?? 0)),
+    last_error: null,
+    note: vectors === null ? 'no vector index yet' : 'kept by the service (written every 30 s and at shutdown)',
+  });
+  return rows;
+}
+
+async function serverStatus(cfg: StrataConfig): Promise<StatusRow[]> {
+  const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-cli', serverSelectionTimeoutMS: 5000 }).connect();
+  const log = new KurrentDbEventStore(cfg.kurrentdbUrl!);
+  try {
+    const head = await log.headPosition();
+    const docs = await new MongoCheckpointStore(mongo.db(cfg.mongoDb)).all();
+    return docs.map((d) => ({
+      name: d._id,
+      version: null,
+      stored_version: d.version,
+      checkpoint: d.position,
+      head,
+      lag: Math.max(0, head - d.position),
+      last_error: d.last_error,
+      note: d.version < 0 ? 'rebuild requested: the worker rebuilds it' : null,
+    }));
+  } finally {
+    await log.close();
+    await mongo.close();
+  }
+}
+
+function table(rows: StatusRow[], extra: string[]): string {
+  const head = ['PROJECTION', 'VERSION', 'STORED', 'CHECKPOINT', 'HEAD', 'LAG', 'LAST ERROR / NOTE'];
+  const cells = rows.map((r) => [
+    r.name,
+    r.version === null ? '-' : String(r.version),
+    r.stored_version === null ? '-' : String(r.stored_version),
+    String(r.checkpoint),
+    String(r.head),
+    String(r.lag),
+    r.last_error ? `error: ${r.last_error}` : (r.note ?? ''),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(head), ...cells.map(line), ...extra].join('\n') + '\n';
+}
+
+/** `strata projections status` */
+export async function projectionsStatus(opts: { json?: boolean }, globals: GlobalOptions): Promise<void> {
+  const cfg = cliConfig(globals);
+  let rows: StatusRow[];
+  const extra: string[] = [];
+  if (cfg.store === 'servers') {
+    try {
+      rows = await serverStatus(cfg);
+    } catch (err) {
+      throw new CliError(`could not read the servers' checkpoints: ${(err as Error).message}`);
+    }
+  } else {
+    rows = embeddedStatus(cfg);
+    const service = runningService(cfg.dataDir);
+    extra.push(service ? `service: running (pid ${service.pid}${service.url ? `, ${service.url}` : ''})` : 'service: not running');
+    const rebuilding = lockOwner(path.join(cfg.dataDir, REBUILD_LOCK_FILE));
+    if (rebuilding) extra.push(`rebuild in progress (pid ${rebuilding}) into ${NEXT_PROJECTIONS_FILE}`);
+  }
+  await writeOut(opts.json ? JSON.stringify(rows, null, 2) + '\n' : table(rows, extra));
+}

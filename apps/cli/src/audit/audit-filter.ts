@@ -1,0 +1,84 @@
+import { RecordedEvent } from '@strata/domain/events';
+import { CliError } from '../support/cli-error';
+import { streamCategory } from './audit-record';
+
+/** A bound of `--from`/`--to`: a log position, or a time (Unix seconds). */
+export type Bound = { position: number } | { time: number };
+
+export interface AuditQuery {
+  org?: string;
+  /** inclusive */
+  from?: Bound;
+  /** inclusive */
+  to?: Bound;
+  /** `kind:id`, an id, or a principal kind; any match keeps the event */
+  principals?: string[];
+  /** event types or stream categories (case-insensitive); any match keeps the event */
+  kinds?: string[];
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** `1200` is a log position; `2025-01-31` or `2025-01-31T12:00:00Z` a time (UTC when no zone is given). */
+export function parseBound(raw: string, flag: string): Bound {
+  const s = raw.trim();
+  if (/^\d+$/.test(s)) {
+    const position = Number(s);
+    if (Number.isSafeInteger(position)) return { position };
+  }
+  if (ISO.test(s)) {
+    const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(s) || !s.includes(':') ? s : `${s}Z`;
+    const ms = Date.parse(zoned.replace(' ', 'T'));
+    if (!Number.isNaN(ms)) return { time: ms / 1000 };
+  }
+  throw new CliError(`${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${raw}'`);
+}
+
+/** Values of a repeatable, comma-separable option. */
+export function listOption(values: string[] | string | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const out = (Array.isArray(values) ? values : [values])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return out.length ? out : undefined;
+}
+
+/** The log position to read after: the replay starts at `--from` when it is a position. */
+export function readAfter(q: AuditQuery): number {
+  return q.from && 'position' in q.from ? Math.max(0, q.from.position - 1) : 0;
+}
+
+/** True once the log has passed a `--to` position: nothing later can match. */
+export function pastEnd(e: Pick<RecordedEvent, 'position'>, q: AuditQuery): boolean {
+  return !!q.to && 'position' in q.to && e.position > q.to.position;
+}
+
+function principalMatches(m: RecordedEvent['metadata'], wanted: string): boolean {
+  const w = wanted.toLowerCase();
+  const p = m.principal;
+  if (p && (`${p.kind}:${p.id}`.toLowerCase() === w || p.id.toLowerCase() === w || p.kind === w)) return true;
+  if (m.agent_id && (`agent:${m.agent_id}`.toLowerCase() === w || m.agent_id.toLowerCase() === w)) return true;
+  if (m.credential_id && (`api_key:${m.credential_id}`.toLowerCase() === w || m.credential_id.toLowerCase() === w)) return true;
+  return false;
+}
+
+/** Whether an event belongs in the replay (the org, the time/position window, principal and kind). */
+export function auditMatches(e: RecordedEvent, q: AuditQuery): boolean {
+  const m = e.metadata;
+  if (!m) return false;
+  if (q.org !== undefined && m.org_id !== q.org) return false;
+  if (q.from) {
+    if ('position' in q.from ? e.position < q.from.position : m.occurred_at < q.from.time) return false;
+  }
+  if (q.to) {
+    if ('position' in q.to ? e.position > q.to.position : m.occurred_at > q.to.time) return false;
+  }
+  if (q.principals && !q.principals.some((w) => principalMatches(m, w))) return false;
+  if (q.kinds) {
+    const type = e.type.toLowerCase();
+    const category = streamCategory(e.stream).toLowerCase();
+    if (!q.kinds.some((k) => k.toLowerCase() === type || k.toLowerCase() === category)) return false;
+  }
+  return true;
+}

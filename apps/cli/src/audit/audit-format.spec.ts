@@ -1,0 +1,37 @@
+import { AuditRecord } from './audit-record';
+import { formatRecord, tableHeader } from './audit-format';
+
+const rec: AuditRecord = {
+  position: 7,
+  at: '2025-03-01T00:00:00.000Z',
+  org: 'o1',
+  principal: 'api_key:k1',
+  credential_id: 'k1',
+  agent_id: 'planner',
+  action: 'NodeTombstoned',
+  kind: 'node',
+  target: 'n-123',
+  stream: 'node-o1:n-123',
+  request_id: 'req-1',
+  event_id: 'e',
+};
+
+describe('audit output', () => {
+  it('lines table rows up under the header, the agent shown as the way the change came', () => {
+    const header = tableHeader();
+    const row = formatRecord(rec, 'table');
+    expect(row.indexOf('NodeTombstoned')).toBe(header.indexOf('ACTION'));
+    expect(row.indexOf('agent:planner')).toBe(header.indexOf('VIA'));
+    expect(row.endsWith('req-1')).toBe(true);
+  });
+
+  it('cuts long cells with an ellipsis so columns stay aligned', () => {
+    const row = formatRecord({ ...rec, principal: `user:${'x'.repeat(60)}` }, 'table');
+    expect(row.indexOf('…')).toBeGreaterThan(0);
+    expect(row.indexOf('NodeTombstoned')).toBe(tableHeader().indexOf('ACTION'));
+  });
+
+  it('writes one JSON object per line in jsonl', () => {
+    expect(JSON.parse(formatRecord(rec, 'jsonl'))).toEqual(rec);
+  });
+});

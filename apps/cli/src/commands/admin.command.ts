@@ -1,0 +1,29 @@
+import { Command } from 'commander';
+import type { CreateOwnerOptions } from '../actions/create-owner';
+import type { GlobalOptions } from '../support/cli-config';
+
+export function registerAdmin(program: Command): void {
+  const admin = program.command('admin').description('administration of accounts without the HTTP API');
+  admin
+    .command('create-owner')
+    .description('bootstrap an owner: a user (with a one-time password) who owns a new or existing organization')
+    .requiredOption('--email <email>', "the owner's e-mail address")
+    .requiredOption('--org <id|name>', 'an existing organization id, or the name of a new organization')
+    .option('--name <name>', "the owner's display name")
+    .option('--password-stdin', 'read the password from stdin instead of generating a one-time password')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      `
+The generated password is printed once; nothing stores it. On the embedded default the
+service must be stopped.
+
+Examples:
+  strata admin create-owner --email ops@example.com --org "Acme"
+  printf '%s' "$PASSWORD" | strata admin create-owner --email ops@example.com --org 7f3c… --password-stdin`,
+    )
+    .action(async (opts: CreateOwnerOptions, cmd: Command) => {
+      const { createOwner } = await import('../actions/create-owner');
+      await createOwner(opts, cmd.optsWithGlobals<GlobalOptions>());
+    });
+}

@@ -1,0 +1,33 @@
+import { Command, Option } from 'commander';
+import type { ReplayOptions } from '../actions/audit-replay';
+import { AUDIT_FORMATS } from '../audit/audit-format';
+import type { GlobalOptions } from '../support/cli-config';
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+export function registerAudit(program: Command): void {
+  const audit = program.command('audit').description('audit trails from the event log');
+  audit
+    .command('replay')
+    .description("an organization's events as audit records: who, as which credential or agent, did what to which uid, when, with the request id")
+    .requiredOption('--org <id>', 'organization id')
+    .option('--from <time|position>', 'first event: a log position or an ISO 8601 time (inclusive)')
+    .option('--to <time|position>', 'last event: a log position or an ISO 8601 time (inclusive)')
+    .option('--principal <who>', 'only events by this principal: kind:id (user:…, api_key:…, agent:…, system:…), an id, or a kind; repeatable', collect)
+    .option('--kind <kind>', 'only these event types (NodeCreated, ApiKeyRevoked…) or stream categories (node, edge, org, apikey…); repeatable or comma-separated', collect)
+    .addOption(new Option('--format <format>', 'output format').choices([...AUDIT_FORMATS]).default('table'))
+    .addHelpText(
+      'after',
+      `
+The log is streamed a page at a time, so a year of history needs no more memory than a day.
+
+Examples:
+  strata audit replay --org 7f3c… --from 2025-01-01 --to 2025-02-01
+  strata audit replay --org 7f3c… --principal user:42b1… --kind NodeTombstoned,EdgeTombstoned
+  strata audit replay --org 7f3c… --format jsonl > audit.jsonl`,
+    )
+    .action(async (opts: ReplayOptions, cmd: Command) => {
+      const { auditReplay } = await import('../actions/audit-replay');
+      await auditReplay(opts, cmd.optsWithGlobals<GlobalOptions>());
+    });
+}

@@ -1,0 +1,25 @@
+import { Command } from 'commander';
+import type { ImportOptions } from '../actions/import';
+import type { GlobalOptions } from '../support/cli-config';
+
+export function registerImport(program: Command): void {
+  program
+    .command('import')
+    .description('import a strata.graph snapshot into an organization (the rules of POST /import: additive, all or nothing)')
+    .requiredOption('--org <id>', 'organization id')
+    .option('-i, --input <file>', 'read the snapshot from a file instead of stdin')
+    .addHelpText(
+      'after',
+      `
+Objects that already exist are skipped, so importing the same snapshot twice writes nothing
+the second time. On the embedded default the service must be stopped (or use POST /import).
+
+Examples:
+  strata import --org 9a1e… < graph.json
+  strata export --org 7f3c… | strata import --org 9a1e… --data-dir /srv/other`,
+    )
+    .action(async (opts: ImportOptions, cmd: Command) => {
+      const { importGraph } = await import('../actions/import');
+      await importGraph(opts, cmd.optsWithGlobals<GlobalOptions>());
+    });
+}

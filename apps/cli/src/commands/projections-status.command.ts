@@ -1,0 +1,13 @@
+import { Command } from 'commander';
+import type { GlobalOptions } from '../support/cli-config';
+
+export function registerProjectionsStatus(projections: Command): void {
+  projections
+    .command('status')
+    .description("every projection's version, checkpoint, the log's head, lag and last error")
+    .option('--json', 'print JSON instead of a table')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const { projectionsStatus } = await import('../actions/projections-status');
+      await projectionsStatus(opts, cmd.optsWithGlobals<GlobalOptions>());
+    });
+}

@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import type { VerifyOptions } from '../actions/projections-verify';
+import type { GlobalOptions } from '../support/cli-config';
+
+export function registerProjectionsVerify(projections: Command): void {
+  projections
+    .command('verify')
+    .description('rebuild into a scratch copy and compare it with the live projections, table by table')
+    .argument('[name...]', 'projections to verify (default: all)')
+    .option('--limit <n>', 'differences to print per table', '10')
+    .addHelpText(
+      'after',
+      `
+Exits 0 when the live projections equal a fresh rebuild of the log (at the position they
+are at), 1 with the first differences otherwise. Safe while the service runs.`,
+    )
+    .action(async (args: string[], opts: VerifyOptions, cmd: Command) => {
+      const { projectionsVerify } = await import('../actions/projections-verify');
+      await projectionsVerify(args, opts, cmd.optsWithGlobals<GlobalOptions>());
+    });
+}

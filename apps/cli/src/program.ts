@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import { VERSION } from '../../api/src/version';
+import { registerAdmin } from './commands/admin.command';
+import { registerAudit } from './commands/audit-replay.command';
+import { registerEvents } from './commands/events-tail.command';
+import { registerExport } from './commands/export.command';
+import { registerImport } from './commands/import.command';
+import { registerProjectionsRebuild } from './commands/projections-rebuild.command';
+import { registerProjectionsStatus } from './commands/projections-status.command';
+import { registerProjectionsVerify } from './commands/projections-verify.command';
+
+/** The `strata` command tree; every command answers `--help`. */
+export function buildProgram(): Command {
+  const program = new Command('strata')
+    .description('Operate a Strata installation: projections, audit trails, the event log, snapshots, accounts')
+    .version(VERSION, '-V, --version')
+    .option('--data-dir <dir>', 'embedded data directory (default: $STRATA_DATA_DIR or ./data)')
+    .showSuggestionAfterError(true)
+    // usage errors: commander prints one line; the exit code is handled in main
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text.startsWith('error: ') ? `strata: ${text.slice(7)}` : text) })
+    .addHelpText(
+      'after',
+      `
+The store is chosen like the service's: STRATA_STORE=embedded (default) works on the data
+directory; STRATA_STORE=servers with the STRATA_*_URL variables works against the servers.
+Data goes to stdout, progress and errors to stderr; a failure exits non-zero.`,
+    );
+  const projections = program.command('projections').description('projection status, rebuild and verification');
+  registerProjectionsStatus(projections);
+  registerProjectionsRebuild(projections);
+  registerProjectionsVerify(projections);
+  registerAudit(program);
+  registerEvents(program);
+  registerExport(program);
+  registerImport(program);
+  registerAdmin(program);
+  return program;
+}

@@ -1,0 +1,37 @@
+import { ProgressReporter } from './progress-reporter';
+
+function sink(isTTY: boolean) {
+  const out = { isTTY, columns: 200, text: '', write: (t: string) => (out.text += t) };
+  return out;
+}
+
+describe('ProgressReporter', () => {
+  it('writes plain lines at most once a second when not on a terminal, and always a final line', () => {
+    let now = 0;
+    const out = sink(false);
+    const r = new ProgressReporter('rebuild', out, () => now);
+    for (now = 1000; now <= 1500; now += 100) r.update(now, 10_000);
+    now = 2100;
+    r.update(5000, 10_000);
+    r.finish(10_000, 10_000);
+    const lines = out.text.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l) => !l.includes('\r') && !l.includes('['))).toBe(true);
+    expect(lines[2]).toContain('100%');
+  });
+
+  it('redraws one line in place on a terminal and ends it when finished', () => {
+    let now = 0;
+    const out = sink(true);
+    const r = new ProgressReporter('rebuild', out, () => now);
+    now = 200;
+    r.update(1, 4);
+    now = 400;
+    r.update(2, 4);
+    r.finish(4, 4);
+    expect(out.text.split('\r')).toHaveLength(4);
+    expect(out.text.endsWith('\n')).toBe(true);
+    expect(out.text.split('\n')).toHaveLength(2);
+    expect(out.text).toContain('[########################]');
+  });
+});

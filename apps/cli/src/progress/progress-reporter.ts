@@ -1,0 +1,58 @@
+import { ProgressSnapshot, progressLine } from './progress-format';
+
+/** Where progress goes: stderr, so stdout stays clean for data. */
+export interface ProgressStream {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): unknown;
+}
+
+/**
+ * Shows progress on stderr: a bar redrawn in place (at most 10 times a second) on a
+ * terminal, a plain line at most once a second otherwise, and always a final line.
+ */
+export class ProgressReporter {
+  private readonly started: number;
+  private lastDraw = 0;
+  private drawn = false;
+
+  constructor(
+    private readonly label: string,
+    private readonly out: ProgressStream = process.stderr,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.started = clock();
+  }
+
+  private get tty(): boolean {
+    return this.out.isTTY === true;
+  }
+
+  update(done: number, total: number): void {
+    const now = this.clock();
+    if (now - this.lastDraw < (this.tty ? 100 : 1000)) return;
+    this.lastDraw = now;
+    this.draw({ done, total, elapsedMs: now - this.started }, false);
+  }
+
+  finish(done: number, total: number): void {
+    this.draw({ done, total, elapsedMs: this.clock() - this.started }, true);
+  }
+
+  private draw(p: ProgressSnapshot, final: boolean): void {
+    if (this.tty) {
+      const line = progressLine(this.label, p, { bar: true });
+      const width = Math.max(20, (this.out.columns ?? 100) - 1);
+      this.out.write('\r' + line.slice(0, width).padEnd(width) + (final ? '\n' : ''));
+    } else {
+      this.out.write(progressLine(this.label, p, { bar: false }) + '\n');
+    }
+    this.drawn = true;
+  }
+
+  /** Before other output on a terminal: ends the line the bar is drawn on. */
+  breakLine(): void {
+    if (this.tty && this.drawn) this.out.write('\n');
+    this.drawn = false;
+  }
+}

@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../../../api/src/app.module';
+import { StrataConfig } from '../../../api/src/platform/config/strata-config';
+import { PlatformModule } from '../../../api/src/platform/platform.module';
+import { runningService } from '../../../api/src/operations/projections/handover-files';
+import { CliError } from './cli-error';
+
+export interface ContextOptions {
+  /** the command appends events: refused while a service runs on the same embedded data dir */
+  writes: boolean;
+}
+
+/**
+ * Runs `fn` inside the service's own application (same modules, services and storage, no
+ * HTTP), so the CLI applies exactly the rules the routes apply. On the embedded default the
+ * projections are caught up with the log first, unless a running service keeps them.
+ */
+export async function withAppContext<T>(cfg: StrataConfig, opts: ContextOptions, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  const service = cfg.store === 'embedded' ? runningService(cfg.dataDir) : null;
+  if (service && opts.writes)
+    throw new CliError(
+      `a Strata service (pid ${service.pid}) is running on ${cfg.dataDir}: stop it first, or make this change through its HTTP API`,
+    );
+  let app: INestApplicationContext;
+  try {
+    app = await NestFactory.createApplicationContext(AppModule.forRoot(cfg), { logger: false, abortOnError: false });
+  } catch (err) {
+    throw new CliError(`could not open the ${cfg.store} store: ${(err as Error).message}`);
+  }
+  try {
+    if (!service) app.get(PlatformModule).startUp();
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,99 @@
+import type { Database } from 'better-sqlite3';
+import { EmbeddedProjection } from '../projection';
+import { CheckpointStore } from './checkpoint-store';
+import { EmbeddedLogReader } from './embedded-projection-runner';
+
+/** The projections a replay writes, in one database, with their checkpoints. */
+export interface ReplayTarget {
+  db: Database;
+  projections: EmbeddedProjection[];
+  checkpoints: CheckpointStore;
+}
+
+export interface ReplayProgress {
+  /** events read from the log so far */
+  done: number;
+  /** events the replay expects to read (positions from its start to its end; gaps make it an upper bound) */
+  total: number;
+  /** position of the last event applied */
+  position: number;
+  /** where the replay stops */
+  until: number;
+}
+
+export interface ReplayOptions {
+  /** last position to apply (default: the head of the log when the replay starts) */
+  until?: number;
+  /** per-projection last position (verify rebuilds each up to the live checkpoint) */
+  bounds?: ReadonlyMap<string, number>;
+  /** events per transaction */
+  batch?: number;
+  /** events read from the log at a time (small pages keep the garbage young) */
+  page?: number;
+  onProgress?: (p: ReplayProgress) => void;
+  /** give the event loop a turn between transactions, so a service keeps answering meanwhile */
+  yieldBetweenBatches?: boolean;
+}
+
+const DEFAULT_BATCH = 5_000;
+const DEFAULT_PAGE = 1_000;
+
+/**
+ * Applies the log to projections from their checkpoints (a projection at checkpoint 0 is
+ * rebuilt from scratch) up to a bound, one transaction per batch with the checkpoints moving
+ * in the same transaction. The log is read in pages, so it never sits in memory whole.
+ */
+export async function replayLog(target: ReplayTarget, log: EmbeddedLogReader, opts: ReplayOptions = {}): Promise<ReplayProgress> {
+  const until = opts.until ?? log.headPositionSync();
+  const batchSize = Math.max(1, opts.batch ?? DEFAULT_BATCH);
+  const ps = target.projections;
+  const starts = ps.map((p) => target.checkpoints.get(p.name)?.position ?? 0);
+  const ends = ps.map((p) => Math.min(until, opts.bounds?.get(p.name) ?? until));
+  const from = ps.length ? Math.min(...starts) : until;
+  const progress: ReplayProgress = { done: 0, total: Math.max(0, until - from), position: from, until };
+  if (from >= until) return progress;
+
+  // each event is applied as soon as it is read (so it dies young), inside one transaction per batch
+  const db = target.db;
+  const begin = db.prepare('BEGIN');
+  const commit = db.prepare('COMMIT');
+  let inBatch = 0;
+  let last = from;
+  const commitBatch = () => {
+    for (let i = 0; i < ps.length; i++) target.checkpoints.set(ps[i].name, ps[i].version, Math.max(starts[i], Math.min(last, ends[i])));
+    commit.run();
+    progress.done += inBatch;
+    progress.position = last;
+    inBatch = 0;
+    opts.onProgress?.(progress);
+  };
+  try {
+    for (const e of log.iterateAll(from, Math.max(1, opts.page ?? DEFAULT_PAGE))) {
+      const pos = e.position;
+      if (pos > until) break;
+      if (inBatch === 0) begin.run();
+      for (let i = 0; i < ps.length; i++) if (pos > starts[i] && pos <= ends[i]) ps[i].apply(e);
+      last = pos;
+      if (++inBatch >= batchSize) {
+        commitBatch();
+        if (opts.yieldBetweenBatches) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    if (inBatch > 0) commitBatch();
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+  return progress;
+}
+
+/** Drops a projection's rows and puts its checkpoint back to 0 (code version), so a replay rebuilds it. */
+export function resetForRebuild(target: ReplayTarget, names: readonly string[]): void {
+  target.db.transaction(() => {
+    for (const p of target.projections) {
+      if (!names.includes(p.name)) continue;
+      p.reset();
+      target.checkpoints.set(p.name, p.version, 0);
+    }
+  })();
+}

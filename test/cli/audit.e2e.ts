@@ -1,0 +1,112 @@
+import { api, createApiKey } from '../support/http';
+import { TestApp } from '../support/test-app';
+import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
+import { Tenant, startService, tenant } from './cli-fixture';
+
+beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
+
+interface Record {
+  position: number;
+  at: string;
+  org: string;
+  principal: string;
+  credential_id: string | null;
+  agent_id: string | null;
+  action: string;
+  kind: string;
+  target: string | null;
+  request_id: string;
+}
+
+describe('strata audit replay', () => {
+  let t: TestApp;
+  let a: Tenant;
+  let b: Tenant;
+  let agentKey: { id: string; key: string };
+  let goal: string;
+  let claim: string;
+  let edge: string;
+  let firstPosition: number;
+
+  const replay = async (...args: string[]): Promise<Record[]> => {
+    const r = expectExit(await runCli(['audit', 'replay', '--format', 'jsonl', '--data-dir', t.dataDir, ...args]), 0);
+    return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  };
+
+  beforeAll(async () => {
+    t = await startService();
+    a = await tenant(t.url);
+    b = await tenant(t.url);
+    agentKey = await createApiKey(t.url, a.access_token, { agent_id: 'planner-7', name: 'agent key' });
+    goal = (await a.c.post('/node', { label: 'Ship the CLI', node_type: 'Goal' })).body.uid;
+    const byAgent = api(t.url, agentKey.key);
+    claim = (await byAgent.post('/node', { label: 'Rebuilds are safe', node_type: 'Claim', props: { content: 'beside and swap' } })).body.uid;
+    edge = (await byAgent.post('/edge', { from_uid: claim, to_uid: goal, edge_type: 'Supports' })).body.uid;
+    await a.c.patch(`/node/${goal}`, { label: 'Ship the strata CLI' });
+    await a.c.delete(`/node/${claim}`);
+    await b.c.post('/node', { label: 'Other tenant', node_type: 'Goal' });
+    firstPosition = (await replay('--org', a.org_id, '--kind', 'node')).find((r) => r.target === goal)!.position;
+  });
+  afterAll(() => t.close());
+
+  it("lists only the organization's events, each saying who did what to which uid, when, under which request", async () => {
+    const records = await replay('--org', a.org_id);
+    expect(records.length).toBeGreaterThan(5);
+    expect(records.every((r) => r.org === a.org_id)).toBe(true);
+    expect(records.map((r) => r.position)).toEqual([...records.map((r) => r.position)].sort((x, y) => x - y));
+    const created = records.find((r) => r.action === 'NodeCreated' && r.target === goal)!;
+    expect(created).toMatchObject({ principal: `api_key:${a.key_id}`, credential_id: a.key_id, agent_id: null, kind: 'node' });
+    expect(created.request_id).toBeTruthy();
+    expect(Date.parse(created.at)).toBeGreaterThan(Date.now() - 600_000);
+    const byAgent = records.find((r) => r.action === 'EdgeCreated')!;
+    expect(byAgent).toMatchObject({ target: edge, principal: 'agent:planner-7', agent_id: 'planner-7', credential_id: agentKey.id });
+    expect(records.some((r) => r.action === 'MemberAdded' && r.principal === `user:${a.user_id}`)).toBe(true);
+    expect((await replay('--org', b.org_id)).every((r) => r.org === b.org_id)).toBe(true);
+  });
+
+  it('filters by kind (event type or stream category) and by principal', async () => {
+    const tombstones = await replay('--org', a.org_id, '--kind', 'NodeTombstoned');
+    expect(tombstones.map((r) => [r.action, r.target])).toEqual([['NodeTombstoned', claim]]);
+    const graph = await replay('--org', a.org_id, '--kind', 'node,edge');
+    expect(new Set(graph.map((r) => r.kind))).toEqual(new Set(['node', 'edge']));
+    const agent = await replay('--org', a.org_id, '--principal', 'agent:planner-7');
+    expect(agent.map((r) => r.action)).toEqual(['NodeCreated', 'EdgeCreated']);
+    const owner = await replay('--org', a.org_id, '--principal', `api_key:${a.key_id}`, '--kind', 'node');
+    expect(owner.map((r) => r.action)).toEqual(['NodeCreated', 'NodeUpdated', 'NodeTombstoned']);
+  });
+
+  it('filters by position and by time window', async () => {
+    const from = await replay('--org', a.org_id, '--from', String(firstPosition), '--to', String(firstPosition + 1));
+    expect(from.map((r) => r.position).every((p) => p >= firstPosition && p <= firstPosition + 1)).toBe(true);
+    expect(from[0].position).toBe(firstPosition);
+    const all = await replay('--org', a.org_id);
+    const lastAt = all[all.length - 1].at;
+    expect(await replay('--org', a.org_id, '--from', '2999-01-01')).toEqual([]);
+    expect((await replay('--org', a.org_id, '--from', lastAt)).map((r) => r.at).every((at) => at >= lastAt)).toBe(true);
+    expect(await replay('--org', a.org_id, '--to', '2001-01-01T00:00:00Z')).toEqual([]);
+  });
+
+  it('prints an aligned table by default, with a count on stderr', async () => {
+    const r = expectExit(await runCli(['audit', 'replay', '--org', a.org_id, '--kind', 'EdgeCreated', '--data-dir', t.dataDir]), 0);
+    const [header, row, ...rest] = r.stdout.trimEnd().split('\n');
+    expect(rest).toEqual([]);
+    expect(header).toMatch(/^POSITION\s+TIME\s+PRINCIPAL\s+VIA\s+ACTION\s+TARGET\s+REQUEST$/);
+    expect(row.indexOf('EdgeCreated')).toBe(header.indexOf('ACTION'));
+    expect(row).toContain('agent:planner-7');
+    expect(r.stderr).toMatch(/^1 audit records \([\d,]+ events read\)\n$/);
+  });
+
+  it('answers bad options with one line and a non-zero exit', async () => {
+    const bad = await runCli(['audit', 'replay', '--org', a.org_id, '--from', 'last tuesday', '--data-dir', t.dataDir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("strata: --from must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got 'last tuesday'\n");
+    const noOrg = await runCli(['audit', 'replay', '--data-dir', t.dataDir]);
+    expect(noOrg.code).toBe(1);
+    expect(noOrg.stderr).toBe("strata: required option '--org <id>' not specified\n");
+    const format = await runCli(['audit', 'replay', '--org', a.org_id, '--format', 'xml', '--data-dir', t.dataDir]);
+    expect(format.code).toBe(1);
+    expect(format.stderr.trim().split('\n')).toHaveLength(1);
+    const reversed = await runCli(['audit', 'replay', '--org', a.org_id, '--from', '10', '--to', '5', '--data-dir', t.dataDir]);
+    expect(reversed.stderr).toBe('strata: --from (10) is after --to (5)\n');
+  });
+});

@@ -1,0 +1,76 @@
+import { ChildProcess } from 'node:child_process';
+import { BUILD_TIMEOUT, ensureCliBuilt, spawnCli } from './cli-runner';
+import { sleep, startService, tenant } from './cli-fixture';
+
+beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
+
+/** Collects a child's output and waits for lines matching a predicate. */
+function watch(child: ChildProcess) {
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d) => (out.stdout += d));
+  child.stderr!.on('data', (d) => (out.stderr += d));
+  const until = async (what: () => boolean, ms = 15_000) => {
+    const end = Date.now() + ms;
+    while (!what()) {
+      if (Date.now() > end) throw new Error(`timed out; stdout: ${out.stdout} stderr: ${out.stderr}`);
+      await sleep(50);
+    }
+  };
+  return { out, until };
+}
+
+describe('strata events tail', () => {
+  it("follows another process's appends live, for one organization, until interrupted", async () => {
+    const t = await startService();
+    let child: ChildProcess | null = null;
+    try {
+      const a = await tenant(t.url);
+      const b = await tenant(t.url);
+      const old = (await a.c.post('/node', { label: 'before the tail', node_type: 'Goal' })).body.uid;
+      child = spawnCli(['events', 'tail', '--org', a.org_id, '--data-dir', t.dataDir]);
+      const w = watch(child);
+      await w.until(() => w.out.stderr.includes('following events after position'));
+      const fresh = (await a.c.post('/node', { label: 'after the tail started', node_type: 'Goal' })).body.uid;
+      await b.c.post('/node', { label: 'someone else', node_type: 'Goal' });
+      const edge = (await a.c.post('/edge', { from_uid: fresh, to_uid: old, edge_type: 'DependsOn' })).body.uid;
+      await w.until(() => w.out.stdout.includes(edge));
+      const lines = w.out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.action, l.target])).toEqual([
+        ['NodeCreated', fresh],
+        ['EdgeCreated', edge],
+      ]);
+      expect(lines.every((l) => l.org === a.org_id && l.principal === `api_key:${a.key_id}`)).toBe(true);
+
+      const exited = new Promise<number | null>((resolve) => child!.on('close', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      child = null;
+    } finally {
+      child?.kill('SIGKILL');
+      await t.close();
+    }
+  });
+
+  it('starts after a given position when asked, and rejects a bad one', async () => {
+    const t = await startService();
+    let child: ChildProcess | null = null;
+    try {
+      const a = await tenant(t.url);
+      const uid = (await a.c.post('/node', { label: 'replayed by the tail', node_type: 'Goal' })).body.uid;
+      child = spawnCli(['events', 'tail', '--after', '0', '--format', 'table', '--data-dir', t.dataDir]);
+      const w = watch(child);
+      await w.until(() => w.out.stdout.includes(uid));
+      expect(w.out.stdout.split('\n')[0]).toMatch(/^POSITION\s+TIME/);
+      child.kill('SIGTERM');
+      child = null;
+      const bad = spawnCli(['events', 'tail', '--after', 'soon', '--data-dir', t.dataDir]);
+      const wb = watch(bad);
+      const code = await new Promise<number | null>((resolve) => bad.on('close', resolve));
+      expect(code).toBe(1);
+      expect(wb.out.stderr).toBe("strata: --after must be a log position (a whole number), got 'soon'\n");
+    } finally {
+      child?.kill('SIGKILL');
+      await t.close();
+    }
+  });
+});
