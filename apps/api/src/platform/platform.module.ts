@@ -36,7 +36,8 @@ const PROVIDERS: Provider[] = [
       inject: [STRATA_CONFIG, HttpAdapterHost],
       useFactory: (cfg: StrataConfig, http: HttpAdapterHost) => {
         if (cfg.store !== 'servers') return null;
-        registerReadLagHeader(http.httpAdapter.getInstance());
+        // an application context (the CLI) has no HTTP server to decorate
+        if (http?.httpAdapter) registerReadLagHeader(http.httpAdapter.getInstance());
         return ServerStorage.connect(cfg);
       },
     },
