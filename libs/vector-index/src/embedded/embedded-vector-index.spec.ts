@@ -161,4 +161,44 @@ describe('EmbeddedVectorIndex specifics', () => {
     ]);
     expect(index.searchSync({ org: 'o', vector: new Float32Array([1, 0]), k: 2 }).map((h) => h.uid)).toEqual(['a', 'b']);
   });
+
+  it('finds vectors the graph has not indexed yet, and indexes them in the background', async () => {
+    const index = new EmbeddedVectorIndex(tempDir());
+    const d = 16;
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    const items = Array.from({ length: 300 }, (_, i) => ({ uid: `n${i}`, vector: Array.from(vec(d)), node_type: 'N', layer: 'r' }));
+    index.upsertSync('o', items);
+    expect(index.pendingCount()).toBe(300);
+    const q = vec(d);
+    const expected = exactSearch(items.map((it) => Float32Array.from(it.vector)), q, 'cosine', 10).map((h) => items[h.index].uid);
+    expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
+    index.removeSync('o', ['n0']);
+    expect(index.countSync('o')).toBe(299);
+    for (let i = 0; i < 500 && index.pendingCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(index.pendingCount()).toBe(0);
+    const rest = items.slice(1);
+    const after = exactSearch(rest.map((it) => Float32Array.from(it.vector)), q, 'cosine', 10).map((h) => rest[h.index].uid);
+    expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(after);
+    await index.close();
+  });
+
+  it('persists vectors still waiting for the graph and indexes them after reopening', async () => {
+    const dir = tempDir();
+    const d = 8;
+    const index = new EmbeddedVectorIndex(dir);
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    const items = Array.from({ length: 50 }, (_, i) => ({ uid: `p${i}`, vector: vec(d), node_type: 'N', layer: 'r' }));
+    index.upsertSync('o', items);
+    expect(index.pendingCount()).toBeGreaterThan(0);
+    await index.close();
+    const reopened = new EmbeddedVectorIndex(dir);
+    expect(reopened.countSync('o')).toBe(50);
+    const q = vec(d);
+    const expected = exactSearch(items.map((it) => Float32Array.from(it.vector)), q, 'cosine', 5).map((h) => items[h.index].uid);
+    expect(reopened.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
+    for (let i = 0; i < 500 && reopened.pendingCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(reopened.pendingCount()).toBe(0);
+    expect(reopened.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
+    await reopened.close();
+  });
 });

@@ -38,6 +38,8 @@ interface SpaceMeta {
   layers: string[];
   /** number of removals since the HNSW graph was last built from scratch */
   churn: number;
+  /** slots stored but not yet in the saved graph (indexed in the background after load) */
+  pending?: number[];
 }
 
 const METRIC_KIND: Record<DistanceMetric, MetricKind> = {
@@ -61,6 +63,12 @@ class Space {
   readonly tagCounts = new Map<string, number>();
   churn = 0;
   dirty = true;
+  /**
+   * Slots whose vector is stored but not yet in the HNSW graph. Inserting into the graph is
+   * the expensive part of a write (~0.3–3 ms per vector), so it happens in the background;
+   * searches score these slots exactly, so results never miss a fresh vector.
+   */
+  readonly pending = new Set<number>();
 
   constructor(
     readonly org: string,
@@ -122,8 +130,22 @@ class Space {
     this.free.push(slot);
   }
 
+  /** Moves up to `max` pending slots into the graph; returns how many. */
+  indexPending(max: number): number {
+    if (!this.pending.size) return 0;
+    const slots: number[] = [];
+    for (const slot of this.pending) {
+      slots.push(slot);
+      if (slots.length >= max) break;
+    }
+    for (const slot of slots) this.pending.delete(slot);
+    addSlots(this.index, this, slots);
+    return slots.length;
+  }
+
   /** Rebuilds the HNSW graph from the stored vectors (drops removal damage). */
   rebuild(): void {
+    this.pending.clear();
     const index = this.newIndex();
     const slots = [...this.slotOf.values()].sort((a, b) => a - b);
     for (let i = 0; i < slots.length; i += 4096) addSlots(index, this, slots.slice(i, i + 4096));
@@ -159,6 +181,12 @@ function addSlots(index: Index, space: Space, slots: number[]): void {
  * graph node and the stored vector; after very heavy churn the graph is rebuilt on flush
  * (`compactSync` does it on demand).
  */
+/** Background graph insertion: at most this long per slice, this many vectors per add call. */
+const INDEXING_SLICE_MS = 4;
+const INDEXING_BATCH = 64;
+/** Past this many unindexed vectors, exact scans of the backlog would slow searches: catch up. */
+const BACKLOG_SOFT_LIMIT = 20_000;
+
 export class EmbeddedVectorIndex implements VectorIndex {
   private readonly spaces = new Map<string, Space>();
   private readonly hnsw: Required<Omit<EmbeddedVectorIndexOptions, 'exactScanLimit'>>;
@@ -213,9 +241,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
     for (const item of latest.values()) {
       let slot = space.slotOf.get(item.uid);
       if (slot !== undefined) {
-        space.index.remove(BigInt(slot));
+        if (!space.pending.has(slot)) {
+          space.index.remove(BigInt(slot));
+          space.churn++;
+        }
         space.countTag(slot, -1);
-        space.churn++;
       } else {
         slot = space.free.pop() ?? space.uids.length;
         space.ensureCapacity(slot + 1);
@@ -229,8 +259,49 @@ export class EmbeddedVectorIndex implements VectorIndex {
       space.countTag(slot, +1);
       added.push(slot);
     }
-    for (let i = 0; i < added.length; i += 4096) addSlots(space.index, space, added.slice(i, i + 4096));
+    for (const slot of added) space.pending.add(slot);
     space.dirty = true;
+    this.lastWrite = Date.now();
+    this.scheduleIndexing();
+  }
+
+  /** Pending vectors still to be put into the HNSW graphs (all organizations). */
+  pendingCount(): number {
+    let n = 0;
+    for (const space of this.spaces.values()) n += space.pending.size;
+    return n;
+  }
+
+  /** Puts every pending vector into the graph now (flush, tests, benchmarks). */
+  indexAllPendingSync(): void {
+    for (const space of this.spaces.values()) while (space.indexPending(4096) > 0);
+  }
+
+  private indexingScheduled = false;
+  private lastWrite = 0;
+
+  /**
+   * Background graph insertion in short slices between I/O callbacks. While writes keep
+   * coming and the backlog is modest, it takes a small share of the thread (the backlog is
+   * searched exactly meanwhile); when writes pause, or the backlog grows past
+   * BACKLOG_SOFT_LIMIT, it catches up in bigger slices.
+   */
+  private scheduleIndexing(): void {
+    if (this.indexingScheduled || this.closed) return;
+    this.indexingScheduled = true;
+    const busy = Date.now() - this.lastWrite < 50 && this.pendingCount() < BACKLOG_SOFT_LIMIT;
+    const run = () => {
+      this.indexingScheduled = false;
+      if (this.closed) return;
+      const deadline = Date.now() + (busy ? 1 : INDEXING_SLICE_MS);
+      for (const space of this.spaces.values()) {
+        // one graph insertion costs ~0.3–3 ms: while busy, take them a couple at a time
+        while (space.pending.size && Date.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
+      }
+      if (this.pendingCount() > 0) this.scheduleIndexing();
+    };
+    if (busy) setTimeout(run, 20).unref();
+    else setImmediate(run);
   }
 
   removeSync(org: string, uids: string[]): void {
@@ -240,7 +311,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
     for (const uid of uids) {
       const slot = space.slotOf.get(uid);
       if (slot === undefined) continue;
-      space.index.remove(BigInt(slot));
+      if (space.pending.has(slot)) space.pending.delete(slot);
+      else space.index.remove(BigInt(slot));
       space.release(slot);
       space.churn++;
       space.dirty = true;
@@ -317,7 +389,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
       let survivors = 0;
       for (let i = 0; i < result.keys.length; i++) {
         const slot = Number(result.keys[i]);
-        if (!space.uids[slot] || !passes(slot)) continue;
+        if (!space.uids[slot] || !passes(slot) || space.pending.has(slot)) continue;
+        survivors++;
+        candidates.push(slot, this.score(space, query, qNorm, slot));
+      }
+      // vectors not yet in the graph are scored exactly
+      for (const slot of space.pending) {
+        if (filtered && !passes(slot)) continue;
         survivors++;
         candidates.push(slot, this.score(space, query, qNorm, slot));
       }
@@ -447,6 +525,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
       types: space.types,
       layers: space.layers,
       churn: space.churn,
+      pending: [...space.pending],
     };
     // meta last: it is what load() trusts, the others are checked against it
     writeAtomic(this.metaPath(space.org), JSON.stringify(meta));
@@ -494,7 +573,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
       if (existsSync(this.indexPath(meta.org))) {
         try {
           space.index.load(this.indexPath(meta.org));
-          loaded = space.index.size() === space.size && space.index.dimensions() === d;
+          const pending = (meta.pending ?? []).filter((slot) => !!meta.uids[slot]);
+          loaded = space.index.size() === space.size - pending.length && space.index.dimensions() === d;
+          if (loaded) for (const slot of pending) space.pending.add(slot);
         } catch {
           loaded = false;
         }
@@ -503,6 +584,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
       else space.dirty = false;
       this.spaces.set(meta.org, space);
     }
+    if (this.pendingCount() > 0) this.scheduleIndexing();
   }
 }
 
