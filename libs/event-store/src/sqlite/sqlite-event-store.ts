@@ -169,13 +169,20 @@ export class SqliteEventStore implements EventStore {
     const start = state.get() as number;
     let position = start;
     const revisions: Record<string, number> = {};
+    // one request's events share one metadata object: serialise it once
+    let lastMeta: unknown;
+    let lastMetaJson = '';
     for (const a of appends) {
       let revision = this.streamRevisionSync(a.stream);
       checkExpectedRevision(a.stream, a.expectedRevision, revision);
       for (const e of a.events) {
         revision++;
         position++;
-        insert.run(position, this.ids.uuid(), a.stream, revision, e.type, JSON.stringify(e.data ?? null), JSON.stringify(e.metadata));
+        if (e.metadata !== lastMeta) {
+          lastMeta = e.metadata;
+          lastMetaJson = JSON.stringify(e.metadata);
+        }
+        insert.run(position, this.ids.uuid(), a.stream, revision, e.type, JSON.stringify(e.data ?? null), lastMetaJson);
       }
       revisions[a.stream] = revision;
     }

@@ -163,15 +163,18 @@ export class GraphTx {
     return [...this.appends.values()];
   }
 
+  private meta?: EventMetadata;
+
+  /** One metadata object for every event of the request (the log serialises it once). */
   metadata(): EventMetadata {
-    return {
+    return (this.meta ??= {
       org_id: this.org,
       principal: this.ctx.principal,
       credential_id: this.ctx.credential_id,
       agent_id: this.ctx.agent_id,
       request_id: this.ctx.request_id,
       occurred_at: this.now,
-    };
+    });
   }
 
   private stage(stream: string, type: string, data: unknown): void {
