@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { StrataConfig } from './platform/config/strata-config';
+import { PlatformModule } from './platform/platform.module';
+import { HealthModule } from './health/health.module';
+import { GraphModule } from './graph/graph.module';
+import { AccountsModule } from './accounts/accounts.module';
+import { CognitiveModule } from './cognitive/cognitive.module';
+import { RetrievalModule } from './retrieval/retrieval.module';
+import { OperationsModule } from './operations/operations.module';
+
+/** One import per area of the interface (DESIGN layout). */
+const AREA_MODULES = [
+  HealthModule,
+  GraphModule,
+  AccountsModule,
+  CognitiveModule,
+  RetrievalModule,
+  OperationsModule,
+];
+
+@Module({})
+export class AppModule {
+  static forRoot(config?: StrataConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), ...AREA_MODULES],
+    };
+  }
+}

@@ -1,0 +1,60 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { normaliseText } from '@strata/domain/catalogue';
+import { Errors } from '@strata/domain/errors';
+import { decideCreateNode } from '@strata/domain/graph';
+import { NodeRecord } from '@strata/domain/records';
+import { pickAliasMatch, planEntityCreation } from '@strata/domain/retrieval';
+import { Body, readString } from '@strata/domain/validation';
+import { CommandContext } from '../../platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { stageAlias } from './alias-ops';
+
+export class FindOrCreateEntityCommand {
+  constructor(readonly ctx: CommandContext, readonly body: Body) {}
+}
+
+export type FindOrCreateResult = NodeRecord & { created: boolean; matched_by: 'alias' | 'label' | null };
+
+/**
+ * `/reality/entity create` (REFERENCE §4.2): find-or-create over the WHOLE resolved type —
+ * a matching alias first (highest score, then oldest node), then a matching normalised label
+ * (an index look-up, no sampling), else a new node; the label becomes an alias (1.0).
+ */
+@CommandHandler(FindOrCreateEntityCommand)
+export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEntityCommand, FindOrCreateResult> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+
+  execute({ ctx, body }: FindOrCreateEntityCommand): Promise<FindOrCreateResult> {
+    const label = readString(body, 'label', { required: true, trim: true, max: 1000 })!;
+    const norm = normaliseText(label);
+    if (!norm) throw Errors.invalidField('label', 'label must contain at least one letter or digit to be matched');
+    const plan = planEntityCreation(label, body.props);
+    const input: Body = { ...body, props: plan.props };
+    return this.uow.run(ctx, async (tx) => {
+      // validate the whole create first: bad input is a 4xx even when the entity exists
+      const fresh = decideCreateNode(input, tx.uuid(), tx.write, { forcedType: plan.node_type, propsDefaults: plan.defaults });
+
+      const aliases = await tx.reader.aliasesByNorm(tx.org, norm);
+      const owners = await tx.reader.getNodes(tx.org, aliases.map((a) => a.canonical_uid));
+      const byAlias = pickAliasMatch(
+        aliases
+          .map((a) => ({ ...a, node: owners.get(a.canonical_uid) }))
+          .filter((a) => a.node && a.node.tombstone_at === null && a.node.node_type === plan.node_type)
+          .map((a) => ({ canonical_uid: a.canonical_uid, score: a.score, node_created_at: a.node!.created_at, node: a.node! })),
+      );
+      if (byAlias) return { ...byAlias.node, created: false, matched_by: 'alias' as const };
+
+      const byLabel = await tx.reader.listNodes(tx.org, { node_types: [plan.node_type], label_norm: norm }, { limit: 1, offset: 0 }, 'created_asc');
+      if (byLabel.items.length) {
+        const node = (await tx.node(byLabel.items[0].uid))!;
+        await stageAlias(tx, node, label, norm, 1.0);
+        return { ...node, created: false, matched_by: 'label' as const };
+      }
+
+      const node = tx.createNode(fresh);
+      await stageAlias(tx, node, label, norm, 1.0);
+      return { ...node, created: true, matched_by: null };
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Errors } from '@strata/domain/errors';
+import { assertMergeableTypes, decideMerge } from '@strata/domain/retrieval';
+import { Body, readString, readUid } from '@strata/domain/validation';
+import { CommandContext } from '../../platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { stageAliasRemoval } from './alias-ops';
+import { Streams } from '@strata/domain/events';
+
+export class MergeEntitiesCommand {
+  constructor(readonly ctx: CommandContext, readonly body: Body) {}
+}
+
+export interface MergeResult {
+  keep_uid: string;
+  merge_uid: string;
+  edges_retargeted: number;
+  edges_dropped: number;
+  aliases_merged: number;
+  alias_added: boolean;
+  keep_version: number;
+}
+
+/** `POST /entities/merge` and `/reality/entity merge` (REFERENCE §8.5): one atomic append. */
+@CommandHandler(MergeEntitiesCommand)
+export class MergeEntitiesHandler implements ICommandHandler<MergeEntitiesCommand, MergeResult> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+
+  execute({ ctx, body }: MergeEntitiesCommand): Promise<MergeResult> {
+    const keepUid = readUid(body, 'keep_uid', { required: true })!;
+    const mergeUid = readUid(body, 'merge_uid', { required: true })!;
+    readString(body, 'reason', { max: 1000 });
+    if (keepUid === mergeUid) throw Errors.invalidField('merge_uid', 'keep_uid and merge_uid must differ: a node cannot be merged into itself');
+    return this.uow.run(ctx, async (tx) => {
+      const [keep, merge] = await tx.liveNodes([
+        { uid: keepUid, field: 'keep_uid' },
+        { uid: mergeUid, field: 'merge_uid' },
+      ]);
+      assertMergeableTypes(keep, merge);
+      const [mergeEdges, keepEdges, keepAliases, mergeAliases] = await Promise.all([
+        tx.edges({ touching: mergeUid }),
+        tx.edges({ touching: keepUid }),
+        tx.reader.aliasesOf(tx.org, keepUid),
+        tx.reader.aliasesOf(tx.org, mergeUid),
+      ]);
+      const plan = decideMerge({ keep, merge, mergeEdges, keepEdges, keepAliases, mergeAliases }, tx.write);
+      for (const c of plan.edgeChanges) tx.putEdge(c.edge, c.type, c.reason);
+      for (const a of plan.keepAliasSets)
+        tx.emit(Streams.node(tx.org, keepUid), 'AliasSet', { text: a.text, norm: a.norm, canonical_uid: keepUid, score: a.score, created_at: a.created_at });
+      for (const norm of plan.mergeAliasRemovals) stageAliasRemoval(tx, mergeUid, norm);
+      tx.putNode(plan.mergedNode, 'NodeTombstoned', plan.mergedNode.tombstone_reason);
+      return {
+        keep_uid: keepUid,
+        merge_uid: mergeUid,
+        ...plan.counts,
+        keep_version: keep.version,
+      };
+    });
+  }
+}

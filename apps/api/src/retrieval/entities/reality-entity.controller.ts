@@ -1,0 +1,81 @@
+import { Body as ReqBody, Controller, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Errors } from '@strata/domain/errors';
+import { readNodeTypes } from '@strata/domain/retrieval';
+import { assertObjectBody, readNumber, readUid } from '@strata/domain/validation';
+import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { ReadScopeService } from '../shared/read-scope';
+import { readAliasScore, readAliasText } from './alias-ops';
+import { EntityResolutionService } from './entity-resolution.service';
+import { FindOrCreateEntityCommand, FindOrCreateResult } from './find-or-create-entity.handler';
+import { MergeEntitiesCommand } from './merge-entities.handler';
+import { RelateEntitiesCommand } from './relate-entities.handler';
+import { SetAliasCommand, SetAliasResult } from './set-alias.handler';
+
+const ACTIONS = ['create', 'alias', 'resolve', 'fuzzy_resolve', 'merge', 'relate'] as const;
+type Action = (typeof ACTIONS)[number];
+const WRITES: ReadonlySet<Action> = new Set(['create', 'alias', 'merge', 'relate']);
+
+/** `/reality/entity` (REFERENCE §4.2): create (find-or-create), alias, resolve, fuzzy_resolve, merge, relate. */
+@ApiTags('cognitive: reality')
+@Controller()
+export class RealityEntityController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly resolution: EntityResolutionService,
+    private readonly scopes: ReadScopeService,
+  ) {}
+
+  @Post('reality/entity')
+  @ApiKeyOrJwt()
+  @AccessByAction()
+  @ApiOperation({ summary: 'Entities: create (find-or-create by alias then label), alias, resolve, fuzzy_resolve, merge, relate' })
+  async entity(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const body = assertObjectBody(raw);
+    const action = body.action as Action;
+    if (typeof action !== 'string' || !ACTIONS.includes(action)) throw Errors.unknownAction(body.action, ACTIONS);
+    if (WRITES.has(action)) assertCanWrite(auth);
+    const ctx = () => commandContext(auth, rid, body);
+    switch (action) {
+      case 'create': {
+        const r: FindOrCreateResult = await this.commands.execute(new FindOrCreateEntityCommand(ctx(), body));
+        reply.status(r.created ? 201 : 200);
+        return r;
+      }
+      case 'alias': {
+        const { text, norm } = readAliasText(body);
+        const canonical = readUid(body, 'canonical_uid', { required: true })!;
+        const score = readAliasScore(body);
+        const r: SetAliasResult = await this.commands.execute(new SetAliasCommand(ctx(), canonical, text, norm, score));
+        reply.status(200);
+        return { status: 'ok', text: r.text, canonical_uid: r.canonical_uid, alias_score: r.score };
+      }
+      case 'resolve': {
+        const { text } = readAliasText(body);
+        const types = readNodeTypes(body) ?? null;
+        reply.status(200);
+        return (await this.resolution.exact(await this.scopes.of(auth), text, types)) ?? { uid: null };
+      }
+      case 'fuzzy_resolve': {
+        const { text } = readAliasText(body);
+        const limit = Math.min(readNumber(body, 'limit', { integer: true, min: 1 }) ?? 5, 50);
+        const min_score = readNumber(body, 'min_score', { min: 0, max: 1 }) ?? 0.3;
+        const types = readNodeTypes(body) ?? null;
+        reply.status(200);
+        return { matches: await this.resolution.fuzzy(await this.scopes.of(auth), text, { limit, min_score, types }) };
+      }
+      case 'merge':
+        reply.status(200);
+        return this.commands.execute(new MergeEntitiesCommand(ctx(), body));
+      case 'relate':
+        reply.status(201);
+        return this.commands.execute(new RelateEntitiesCommand(ctx(), body));
+    }
+  }
+}
+

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandContext } from '../../platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { stageAlias } from './alias-ops';
+
+export class SetAliasCommand {
+  constructor(
+    readonly ctx: CommandContext,
+    readonly canonicalUid: string,
+    readonly text: string,
+    readonly norm: string,
+    readonly score: number,
+  ) {}
+}
+
+export interface SetAliasResult {
+  text: string;
+  canonical_uid: string;
+  score: number;
+  created_at: number;
+  created: boolean;
+}
+
+/** Upserts an alias of a live node; an existing (text, node) pair has its score replaced. */
+@CommandHandler(SetAliasCommand)
+export class SetAliasHandler implements ICommandHandler<SetAliasCommand, SetAliasResult> {
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+
+  execute({ ctx, canonicalUid, text, norm, score }: SetAliasCommand): Promise<SetAliasResult> {
+    return this.uow.run(ctx, async (tx) => {
+      const node = await tx.liveNode(canonicalUid, 'canonical_uid');
+      const r = await stageAlias(tx, node, text, norm, score);
+      return { text, canonical_uid: canonicalUid, score, created_at: r.created_at, created: r.created };
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Errors } from '@strata/domain/errors';
+import { readDecayRequest } from '@strata/domain/maintenance';
+import { Body } from '@strata/domain/validation';
+import { DecayResult, decayGraph } from '../../graph/maintenance/decay.handler';
+import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
+import { CommandContext, SYSTEM_PRINCIPAL } from '../../platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '../shared/read-scope';
+
+export class DecayNodeCommand {
+  constructor(readonly ctx: CommandContext, readonly uid: string, readonly body: Body, readonly scope: ReadScope) {}
+}
+
+/**
+ * `/evolve decay` with a uid: the same decay as `POST /decay`, narrowed to one live node
+ * (the graph-wide case goes to the maintenance `DecayCommand`).
+ */
+@CommandHandler(DecayNodeCommand)
+export class DecayNodeHandler implements ICommandHandler<DecayNodeCommand, DecayResult> {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage,
+  ) {}
+
+  execute({ ctx, uid, body, scope }: DecayNodeCommand): Promise<DecayResult> {
+    const req = readDecayRequest(body);
+    const systemCtx: CommandContext = { ...ctx, principal: SYSTEM_PRINCIPAL };
+    return this.uow.run(systemCtx, async (tx) => {
+      const n = await tx.node(uid);
+      if (!n || n.tombstone_at !== null || !scope.allows(uid)) throw Errors.refNotFound('uid', uid);
+      return decayGraph(tx, this.storage, req, ctx.principal, [uid]);
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { Body as ReqBody, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Errors } from '@strata/domain/errors';
+import { assertObjectBody, readNumber, readUid } from '@strata/domain/validation';
+import { DecayCommand } from '../../graph/maintenance/decay.handler';
+import { assertGraphWide } from '../../graph/maintenance/graph-wide';
+import { VersionHistoryService } from '../../graph/history/version-history.service';
+import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { ReadScopeService } from '../shared/read-scope';
+import { EVOLVE_ACTIONS, EVOLVE_READS, EvolveAction, EvolveWriteAction } from './evolve-actions';
+import { DecayNodeCommand } from './evolve-decay.handler';
+import { EvolveCommand } from './evolve.handler';
+
+/** `POST /evolve` (REFERENCE §7.1): update, tombstone(_cascade), restore, decay, history, snapshot, edge tombstone/restore. */
+@ApiTags('cognitive: evolve')
+@Controller()
+export class EvolveController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly history: VersionHistoryService,
+    private readonly scopes: ReadScopeService,
+  ) {}
+
+  @Post('evolve')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @AccessByAction()
+  @ApiOperation({ summary: 'Evolve nodes and edges: update, tombstone, tombstone_cascade, restore, decay, history, snapshot, tombstone_edge, restore_edge' })
+  async evolve(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    const body = assertObjectBody(raw);
+    const action = body.action as EvolveAction;
+    if (typeof action !== 'string' || !EVOLVE_ACTIONS.includes(action)) throw Errors.unknownAction(body.action, EVOLVE_ACTIONS);
+    if (!EVOLVE_READS.has(action)) assertCanWrite(auth);
+    const scope = await this.scopes.of(auth);
+
+    if (action === 'decay') {
+      const uid = readUid(body, 'uid');
+      if (uid === undefined) {
+        // the whole graph, exactly like POST /decay
+        assertGraphWide(auth);
+        return this.commands.execute(new DecayCommand(commandContext(auth, rid), body));
+      }
+      return this.commands.execute(new DecayNodeCommand(commandContext(auth, rid), uid, body, scope));
+    }
+    const uid = readUid(body, 'uid', { required: true })!;
+    if (action === 'history' || action === 'snapshot') {
+      if (!scope.allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
+      if (action === 'history') return this.history.nodeHistory(auth.org_id, uid);
+      const version = readNumber(body, 'version', { required: true, integer: true, min: 1 })!;
+      return this.history.nodeSnapshot(auth.org_id, uid, version);
+    }
+    return this.commands.execute(new EvolveCommand(commandContext(auth, rid, body), action as EvolveWriteAction, uid, body, scope));
+  }
+}

@@ -1,0 +1,91 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { GraphModule } from '../graph/graph.module';
+import { AutoEmbedder } from './embeddings/auto-embedder.service';
+import { ConfigureEmbeddingsHandler } from './embeddings/configure-embeddings.handler';
+import { EmbedderFactory } from './embeddings/embedder-factory';
+import { EmbeddingJobs } from './embeddings/embedding-jobs.service';
+import { EmbeddingSettings } from './embeddings/embedding-settings.service';
+import { EmbeddingsController } from './embeddings/embeddings.controller';
+import { DeleteNodeEmbeddingHandler, SetNodeEmbeddingHandler } from './embeddings/node-embedding.handlers';
+import { SemanticSearchService } from './embeddings/semantic-search.service';
+import { VectorStore } from './embeddings/vector-store.service';
+import { EntitiesController } from './entities/entities.controller';
+import { EntityResolutionService } from './entities/entity-resolution.service';
+import { FindOrCreateEntityHandler } from './entities/find-or-create-entity.handler';
+import { MergeEntitiesHandler } from './entities/merge-entities.handler';
+import { RealityEntityController } from './entities/reality-entity.controller';
+import { RelateEntitiesHandler } from './entities/relate-entities.handler';
+import { SetAliasHandler } from './entities/set-alias.handler';
+import { DecayNodeHandler } from './evolve/evolve-decay.handler';
+import { EvolveController } from './evolve/evolve.controller';
+import { EvolveHandler } from './evolve/evolve.handler';
+import { JobRegistry } from './jobs/job-registry';
+import { ContextRetrievalService } from './retrieve/context-retrieval.service';
+import { NodeAnnotator } from './retrieve/node-annotator';
+import { RankingService } from './retrieve/ranking.service';
+import { RetrieveController } from './retrieve/retrieve.controller';
+import { RetrieveService } from './retrieve/retrieve.service';
+import { StaleDerivationsService } from './retrieve/stale-derivations.service';
+import { ChunkSearchService } from './search/chunk-search.service';
+import { SearchController } from './search/search.controller';
+import { TextSearchService } from './search/text-search.service';
+import { ProvenanceService } from './shared/provenance.service';
+import { ReadScopeService } from './shared/read-scope';
+import { ReviewQueuesService } from './shortcuts/review-queues.service';
+import { ShortcutsController } from './shortcuts/shortcuts.controller';
+import { TraversalService } from './traverse/traversal.service';
+import { TraverseController } from './traverse/traverse.controller';
+
+/**
+ * Retrieval (issue 4): search, /retrieve, /traverse, /evolve, aliases and entities,
+ * embeddings and the vector index, and the GET query shortcuts.
+ */
+@Module({
+  imports: [CqrsModule, GraphModule],
+  controllers: [
+    SearchController,
+    RetrieveController,
+    TraverseController,
+    EvolveController,
+    EntitiesController,
+    RealityEntityController,
+    EmbeddingsController,
+    ShortcutsController,
+  ],
+  providers: [
+    // commands
+    SetAliasHandler,
+    MergeEntitiesHandler,
+    FindOrCreateEntityHandler,
+    RelateEntitiesHandler,
+    EvolveHandler,
+    DecayNodeHandler,
+    ConfigureEmbeddingsHandler,
+    SetNodeEmbeddingHandler,
+    DeleteNodeEmbeddingHandler,
+    // queries
+    ReadScopeService,
+    ProvenanceService,
+    TextSearchService,
+    ChunkSearchService,
+    SemanticSearchService,
+    RankingService,
+    RetrieveService,
+    StaleDerivationsService,
+    ContextRetrievalService,
+    NodeAnnotator,
+    ReviewQueuesService,
+    TraversalService,
+    EntityResolutionService,
+    // embeddings and jobs
+    EmbedderFactory,
+    EmbeddingSettings,
+    VectorStore,
+    AutoEmbedder,
+    EmbeddingJobs,
+    JobRegistry,
+  ],
+  exports: [VectorStore, EmbeddingSettings, RankingService, EntityResolutionService],
+})
+export class RetrievalModule {}

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { ReadScope } from '../shared/read-scope';
+import { TextSearchService } from './text-search.service';
+
+export interface ChunkHit {
+  chunk_uid: string;
+  content: string;
+  document_uid: string | null;
+  document_title: string | null;
+  chunk_index: number | null;
+  score: number;
+}
+
+/** Raw ingested chunks matching a query, with their documents (`include_chunks`, `/retrieve/context`). */
+@Injectable()
+export class ChunkSearchService {
+  constructor(
+    private readonly text: TextSearchService,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+  ) {}
+
+  async search(scope: ReadScope, query: string, limit: number, minScore?: number): Promise<ChunkHit[]> {
+    if (limit <= 0) return [];
+    const ranked = await this.text.search(scope, { query, node_types: ['Chunk'], limit, min_score: minScore });
+    const out: ChunkHit[] = [];
+    for (const { node, score } of ranked) {
+      const docEdge = (await this.graph.listEdges(scope.org, { from_uid: node.uid, edge_types: ['ChunkOf'] }, 1))[0];
+      const doc = docEdge ? await this.graph.getNode(scope.org, docEdge.to_uid) : null;
+      const p = node.props as Record<string, unknown>;
+      const dp = (doc?.props ?? {}) as Record<string, unknown>;
+      out.push({
+        chunk_uid: node.uid,
+        content: typeof p.content === 'string' ? p.content : node.label,
+        document_uid: doc && doc.tombstone_at === null ? doc.uid : null,
+        document_title: doc && doc.tombstone_at === null ? (typeof dp.title === 'string' && dp.title ? dp.title : doc.label) : null,
+        chunk_index: typeof p.chunk_index === 'number' ? p.chunk_index : null,
+        score,
+      });
+    }
+    return out;
+  }
+}
