@@ -156,6 +156,15 @@ describe('writesForEvent', () => {
     expect(parts[1]).toEqual({ created_at: { $ifNull: ['$created_at', { $literal: 10 }] } });
   });
 
+  it('moves the node revision with alias events recorded on the node stream', () => {
+    const ws = writesForEvent(ev('AliasSet', { text: 'Ada', norm: 'ada', canonical_uid: 'n1', score: 1, created_at: 1 }, { stream: 'node-org-a:n1', revision: 3, position: 90 }));
+    expect(ws.map((w) => w.collection)).toEqual(['aliases', 'nodes']);
+    const op = (ws[1].op as { updateOne: Document }).updateOne;
+    expect(op.filter).toEqual({ org: 'org-a', uid: 'n1' });
+    expect(guarded(op.update).parts[0]).toEqual({ rev: { $literal: 3 }, pos: { $literal: 90 } });
+    expect(writesForEvent(ev('AliasSet', { text: 'A', norm: 'a', canonical_uid: 'n1', score: 1, created_at: 1 }, { stream: 'graph-org-a' }))).toHaveLength(1);
+  });
+
   it('deletes only rows older than the event, so a replayed delete never removes a newer row', () => {
     const removed = writesForEvent(ev('AliasRemoved', { norm: 'ada', canonical_uid: 'n1' }, { position: 70 }));
     expect(removed).toEqual([

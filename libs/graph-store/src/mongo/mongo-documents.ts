@@ -163,11 +163,13 @@ export function writesForEvent(e: RecordedEvent): GraphWrite[] {
       return [edgeWrite(org, (e.data as EdgeVersionedData).edge, e.revision, pos, e.type === 'EdgeCreated')];
     case 'SalienceDecayed':
       return decayWrites(org, e.data as SalienceDecayedData, pos);
-    case 'AliasSet':
-      return [aliasSetWrite(org, e.data as AliasSetData, pos)];
+    case 'AliasSet': {
+      const a = e.data as AliasSetData;
+      return [aliasSetWrite(org, a, pos), ...followNodeStream(org, a.canonical_uid, e)];
+    }
     case 'AliasRemoved': {
       const a = e.data as AliasRemovedData;
-      return [del('aliases', { org, norm: a.norm, canonical_uid: a.canonical_uid }, pos, false)];
+      return [del('aliases', { org, norm: a.norm, canonical_uid: a.canonical_uid }, pos, false), ...followNodeStream(org, a.canonical_uid, e)];
     }
     case 'EmbeddingConfigured':
       return embeddingConfiguredWrites(org, e.data as EmbeddingConfiguredData, pos);
@@ -232,6 +234,20 @@ export function nodeWrite(org: string, n: NodeRecord, rev: number, pos: number, 
 }
 
 /** Maintained counters and salience: merged into the stored record, no new version. */
+/**
+ * Alias events live on their node's stream: the node's stored revision must follow them, or
+ * the next versioned write to the node would expect a stale revision.
+ */
+export function followNodeStream(org: string, uid: string, e: RecordedEvent): GraphWrite[] {
+  if (e.stream !== `node-${org}:${uid}`) return [];
+  return [
+    {
+      collection: 'nodes',
+      op: { updateOne: { filter: { org, uid }, update: guardedMerge(e.position, [{ rev: lit(e.revision), pos: lit(e.position) }]) } },
+    },
+  ];
+}
+
 export function touchWrite(org: string, d: NodeTouchedData, rev: number, pos: number): GraphWrite {
   const fields: Record<string, unknown> = {};
   if (d.salience !== undefined) fields.salience = d.salience;
