@@ -55,6 +55,14 @@ async function measure(url: string, token: string): Promise<Record<string, numbe
     uids.push(...(r.node_uids as string[]));
   }
   out.load_nodes_per_s = Math.round(N / ((performance.now() - t0) / 1000));
+  // writes answer before their vectors enter the ANN graph; measure searches once it caught up
+  const t1 = performance.now();
+  for (let i = 0; i < 1200; i++) {
+    const stats = (await http.get('/stats')) as { embedding_index_backlog?: number };
+    if (!stats.embedding_index_backlog) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  out.ann_catch_up_s = Math.round((performance.now() - t1) / 100) / 10;
 
   // ---- /search ----
   const midWord = () => vocab[50 + Math.floor(rand() * 2000)];

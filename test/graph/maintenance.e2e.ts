@@ -74,7 +74,9 @@ describe('graph maintenance routes', () => {
         // 6 creates + 1 update + 1 tombstone; 3 edge creates + 1 cascade tombstone
         total_versions: 12,
         total_aliases: 1,
-        embedding_count: 1,
+        // every live node has a vector: four from the built-in embedder, one PUT explicitly
+        embedding_count: 5,
+        embedding_index_backlog: expect.any(Number),
         embedding_dimension: 4,
         embedding_model: expect.any(String),
         series_point_count: 2,
@@ -244,7 +246,7 @@ describe('graph maintenance routes', () => {
         embeddings_skipped: 1,
         series_points_imported: 0,
       });
-      expect({ ...(await ok(target.get('/stats'))), generated_at: 0 }).toEqual({ ...statsBefore, generated_at: 0 });
+      expect({ ...(await ok(target.get('/stats'))), generated_at: 0, embedding_index_backlog: 0 }).toEqual({ ...statsBefore, generated_at: 0, embedding_index_backlog: 0 });
       expect((await target.get(`/node/${g.claim.uid}/history`)).body).toHaveLength(1);
     });
 
@@ -295,7 +297,8 @@ describe('graph maintenance routes', () => {
       const { c: other } = await freshOrg();
       await ok(other.post('/embeddings/configure', { provider: 'builtin', dimensions: 8 }));
       expect(await ok(other.post('/import', snap))).toMatchObject({ nodes_imported: 5, embeddings_imported: 0, embeddings_skipped: 1 });
-      expect(await ok(other.get('/stats'))).toMatchObject({ embedding_dimension: 8, embedding_count: 0 });
+      // the snapshot's vector was skipped; the built-in embedder vectors every imported live node
+      expect(await ok(other.get('/stats'))).toMatchObject({ embedding_dimension: 8, embedding_count: 5 });
     });
 
     it('merges series points into an existing series and updates its cached counts', async () => {
@@ -328,10 +331,11 @@ describe('graph maintenance routes', () => {
         snap = await exportOf(src.c, '?include_tombstoned=true');
         c = (await freshOrg()).c;
         await node(c, { label: 'already here', node_type: 'Goal' });
-        statsBefore = { ...(await ok(c.get('/stats'))), generated_at: 0 };
+        statsBefore = { ...(await ok(c.get('/stats'))), generated_at: 0, embedding_index_backlog: 0 };
       });
       afterEach(async () => {
-        expect({ ...(await ok(c.get('/stats'))), generated_at: 0 }).toEqual(statsBefore);
+        // the ANN backlog drains in the background: not part of what an import may change
+        expect({ ...(await ok(c.get('/stats'))), generated_at: 0, embedding_index_backlog: 0 }).toEqual(statsBefore);
       });
       const withItem = (section: string, i: number, patch: Record<string, unknown>) => ({
         ...snap,
@@ -526,7 +530,8 @@ describe('graph maintenance routes', () => {
         expect([p, got.status, got.body?.code]).toEqual([p, 404, 'not_found']);
       }
       expect((await c.get(`/aliases/${x.uid}`)).status).toBe(404);
-      expect(await ok(c.get('/stats'))).toMatchObject({ total_nodes: 2, tombstoned_nodes: 0, total_edges: 0, total_aliases: 0, embedding_count: 0, series_point_count: 0 });
+      // the two live nodes keep their built-in vectors; the purged ones' are gone
+      expect(await ok(c.get('/stats'))).toMatchObject({ total_nodes: 2, tombstoned_nodes: 0, total_edges: 0, total_aliases: 0, embedding_count: 2, series_point_count: 0 });
       expect((await c.get(`/node/${y.uid}`)).body.tombstone_at).toBeNull();
       // nothing left to purge
       expect(await ok(c.post('/purge', {}))).toMatchObject({ nodes_purged: 0, edges_purged: 0 });

@@ -187,7 +187,7 @@ describe('rebuild equivalence', () => {
               const c = api(url, o.key);
               const snap = (await c.get('/export?include_tombstoned=true')).body;
               const stats = (await c.get('/stats')).body;
-              return { snap: { ...snap, exported_at: 0 }, stats: { ...stats, generated_at: 0 } };
+              return { snap: { ...snap, exported_at: 0 }, stats: { ...stats, generated_at: 0, embedding_index_backlog: 0 } };
             }),
           ),
         );

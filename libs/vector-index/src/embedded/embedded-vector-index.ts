@@ -265,8 +265,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.scheduleIndexing();
   }
 
-  /** Pending vectors still to be put into the HNSW graphs (all organizations). */
-  pendingCount(): number {
+  /** Pending vectors still to be put into the HNSW graph of one organization, or of all. */
+  pendingCount(org?: string): number {
+    if (org !== undefined) return this.spaces.get(org)?.pending.size ?? 0;
     let n = 0;
     for (const space of this.spaces.values()) n += space.pending.size;
     return n;
