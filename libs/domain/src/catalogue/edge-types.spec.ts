@@ -1,4 +1,3 @@
-import { DomainError } from '../errors/domain-error';
 import {
   BUILTIN_EDGE_TYPE_NAMES,
   canonicalEdgeTypeName,
@@ -10,16 +9,8 @@ import {
   resolveEdgeType,
   validateEdgeProps,
 } from './edge-types';
+import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 // Independent, machine-extracted transcription of REFERENCE §3.4 (name:kind).
 const SPEC_FIELDS: Record<string, string> = {

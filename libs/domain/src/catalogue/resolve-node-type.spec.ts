@@ -1,16 +1,7 @@
-import { DomainError } from '../errors/domain-error';
 import { LAYERS } from '../records/node-record';
 import { canonicalNodeTypeName, resolveNodeType } from './resolve-node-type';
+import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('resolveNodeType (§2.5)', () => {
   it.each(['OpenQuestion', 'open_question', 'OPENQUESTION', 'openQuestion', 'open-question', 'open question', 'OPEN_QUESTION'])(

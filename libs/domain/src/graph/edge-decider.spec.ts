@@ -1,20 +1,11 @@
-import { DomainError } from '../errors';
 import { decideCreateNode } from './node-decider';
 import { decideCreateEdge, decideRestoreEdge, decideRetargetEdge, decideTombstoneEdge, decideUpdateEdge, readEdgeInput } from './edge-decider';
+import { domainErrorOf as fails } from '../testing/domain-error-of';
 
 const ctx = { now: 10, agent_id: null, principal_id: 'p' };
 const goal = decideCreateNode({ label: 'g', node_type: 'Goal' }, 'g', ctx);
 const claim = decideCreateNode({ label: 'c', node_type: 'Claim' }, 'c', ctx);
 
-function fails(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('edges', () => {
   it('take their layer from the from-node and default weight, confidence and props', () => {

@@ -1,18 +1,9 @@
-import { DomainError } from '../errors';
 import { NodeRecord } from '../records';
 import { decideCreateNode, decideRestoreNode, decideTombstoneNode, decideUpdateNode } from './node-decider';
+import { domainErrorOf as fails } from '../testing/domain-error-of';
 
 const ctx = { now: 1000, agent_id: 'agent-7', principal_id: 'user-1' };
 
-function fails(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('decideCreateNode', () => {
   it('builds version 1 with defaults, output-form props and a derived summary', () => {

@@ -1,4 +1,3 @@
-import { DomainError } from '../errors';
 import {
   AUTO_TOMBSTONE_REASON,
   DecayCandidate,
@@ -8,16 +7,8 @@ import {
   decideNodeDecay,
   readDecayRequest,
 } from './decay';
+import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const NOW = 1_700_000_000;
 const DAY = 86_400;

@@ -1,17 +1,8 @@
-import { DomainError } from '../errors';
 import { readPurgeCutoff } from './purge-cutoff';
+import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
 const NOW = 1_700_000_000;
 
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('readPurgeCutoff (REFERENCE §7.3)', () => {
   it('has no cut-off when neither before nor older_than_secs is given', () => {

@@ -1,20 +1,11 @@
-import { DomainError } from '../errors';
 import { decideCreateEdge, decideCreateNode } from '../graph';
 import { EdgeRecord, NodeRecord } from '../records';
 import { checkReferences, parseSnapshot } from './snapshot-validation';
+import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
 const NOW = 1_700_000_000;
 const T0 = 1_600_000_000.123;
 
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const ctx = { now: T0, agent_id: 'agent-7', principal_id: 'u1' };
 function claim(uid: string, over: Partial<NodeRecord> = {}): NodeRecord {

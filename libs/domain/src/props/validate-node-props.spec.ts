@@ -1,16 +1,7 @@
 import { getNodeType, NODE_TYPES, NodeTypeDef } from '../catalogue/node-types';
-import { DomainError } from '../errors/domain-error';
 import { applyPropsPatch, defaultPropsFor, serverMaintainedFields, validateNodeProps } from './validate-node-props';
+import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const def = (name: string): NodeTypeDef => getNodeType(name)!;
 const create = (type: string, props: unknown, extra: Record<string, unknown> = {}) =>
