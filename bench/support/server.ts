@@ -51,6 +51,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     return (await r.json()) as Record<string, any>;
   };
   const s = await post('/v1/auth/signup', { email: `bench-${port}@example.com`, password: 'bench password 123' });
+  // the Free plan caps the node count; the benchmarks write far more
+  await post('/v1/billing/subscribe', { plan: 'enterprise' }, s.access_token);
   const key = await post('/v1/api-keys', { name: 'bench', scopes: ['read', 'write'] }, s.access_token);
   return {
     url,

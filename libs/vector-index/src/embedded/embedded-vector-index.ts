@@ -165,7 +165,9 @@ function addSlots(index: Index, space: Space, slots: number[]): void {
     matrix.set(space.vectors.subarray(slot * d, slot * d + d), i * d);
   });
   // one thread for small batches: spawning the pool costs more than the work
-  index.add(keys, matrix, slots.length >= 256 ? 0 : 1);
+  // one thread: usearch 2.25's JS binding cannot reserve capacity, and a multi-threaded add
+  // into a full index fails with "Reserve capacity ahead of insertions"
+  index.add(keys, matrix, 1);
 }
 
 /**
