@@ -60,26 +60,26 @@ export class EmbeddingJobs {
       for (;;) {
         const page = this.vectors.storageGraph.listNodesSync(org, {}, { limit: BATCH, offset }, 'created_asc');
         offset += page.items.length;
-        const todo = page.items.filter(
+        const toEmbed = page.items.filter(
           (n: NodeRecord) => !this.vectors.projection.isPinned(org, n.uid) && (reembed || this.vectors.vectorOf(org, n.uid) === undefined),
         );
-        if (todo.length) {
-          const texts = todo.map(embeddingTextOf);
+        if (toEmbed.length) {
+          const texts = toEmbed.map(embeddingTextOf);
           try {
             const vecs = embedder.embedSync ? embedder.embedSync(texts) : await embedder.embed(texts);
             embedded += await recordProviderVectors(
               this.uow,
               org,
               cfg.model,
-              todo.map((n, i) => ({ uid: n.uid, vector: vecs[i], text_hash: textHash(texts[i]) })),
+              toEmbed.map((n, i) => ({ uid: n.uid, vector: vecs[i], text_hash: textHash(texts[i]) })),
               `job:${job.id}`,
               (uid) => this.vectors.projection.isPinned(org, uid),
             );
           } catch (err) {
-            failed += todo.length;
+            failed += toEmbed.length;
             this.log.warn(`embedding batch of job ${job.id} failed: ${(err as Error).message}`);
           }
-          processed += todo.length;
+          processed += toEmbed.length;
         }
         this.jobs.update(job, { progress: { processed_nodes: processed, embedded_nodes: embedded, failed_nodes: failed } });
         if (!page.has_more) break;

@@ -105,12 +105,12 @@ export class VectorProjection {
     const embedder = this.settings.embedder(cfg);
     if (!cfg || cfg.provider !== 'builtin' || !embedder?.embedSync) return 0;
     this.ensureSpace(org, cfg);
-    const todo = nodes.filter((n) => n.tombstone_at === null && !this.isPinned(org, n.uid));
-    if (!todo.length) return 0;
-    const vectors = embedder.embedSync(todo.map(embeddingTextOf));
-    this.index.upsertSync(org, todo.map((n, i) => ({ uid: n.uid, vector: vectors[i], node_type: n.node_type, layer: n.layer })));
+    const toEmbed = nodes.filter((n) => n.tombstone_at === null && !this.isPinned(org, n.uid));
+    if (!toEmbed.length) return 0;
+    const vectors = embedder.embedSync(toEmbed.map(embeddingTextOf));
+    this.index.upsertSync(org, toEmbed.map((n, i) => ({ uid: n.uid, vector: vectors[i], node_type: n.node_type, layer: n.layer })));
     this.dirty = true;
-    return todo.length;
+    return toEmbed.length;
   }
 
   /** Persists the index and this projection's state, then the checkpoint. */
