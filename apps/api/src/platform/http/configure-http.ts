@@ -1,7 +1,5 @@
-import { Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { toErrorResponse } from './all-exceptions.filter';
 import { Readiness } from './readiness';
 import { RouteTable } from './route-table';
 
@@ -10,11 +8,11 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Fastify-level behaviour that sits before Nest: JSON parsing rules (REFERENCE §1.1), request
- * ids, the 503 while starting, and error bodies for failures raised before a handler runs.
- * Must run before the application registers its routes.
+ * ids and the 503 while starting. Failures raised before a handler runs (parsing, body size)
+ * reach Nest's exception layer, hence AllExceptionsFilter. Must run before the application
+ * registers its routes.
  */
 export function configureHttp(fastify: FastifyInstance, routes: RouteTable, readiness: Readiness): void {
-  const log = new Logger('HTTP');
   fastify.addHook('onRoute', (opts) => routes.add(opts.method as string | string[], opts.url));
 
   fastify.removeAllContentTypeParsers();
@@ -47,11 +45,5 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
       return;
     }
     done();
-  });
-
-  fastify.setErrorHandler((err, req, reply) => {
-    const { status, body, headers } = toErrorResponse(err, req, routes, log);
-    for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-    reply.status(status).send(body);
   });
 }
