@@ -7,12 +7,13 @@ import { STRATA_CONFIG, StrataConfig, loadConfig } from './config/strata-config'
 import { Readiness } from './http/readiness';
 import { RouteTable } from './http/route-table';
 import { EmbeddedStorage } from './storage/embedded-storage';
-import { EMBEDDED_STORAGE } from './storage/storage.tokens';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from './storage/storage.tokens';
 import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
 import { UNIT_OF_WORK } from './unit-of-work/unit-of-work.port';
 import { HttpAdapterHost } from '@nestjs/core';
 import { registerReadLagHeader } from './http/read-lag';
-import { SERVER_STORAGE, ServerStorage } from './storage/server-storage';
+// type only: the server clients (KurrentDB, MongoDB, Meilisearch) load only in servers mode
+import type { ServerStorage } from './storage/server-storage';
 import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
 
 /**
@@ -34,8 +35,9 @@ const PROVIDERS: Provider[] = [
     {
       provide: SERVER_STORAGE,
       inject: [STRATA_CONFIG, HttpAdapterHost],
-      useFactory: (cfg: StrataConfig, http: HttpAdapterHost) => {
+      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost) => {
         if (cfg.store !== 'servers') return null;
+        const { ServerStorage } = await import('./storage/server-storage');
         // an application context (the CLI) has no HTTP server to decorate
         if (http?.httpAdapter) registerReadLagHeader(http.httpAdapter.getInstance());
         return ServerStorage.connect(cfg);

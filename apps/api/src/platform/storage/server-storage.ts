@@ -8,7 +8,7 @@ import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-proje
 import { MeilisearchTextIndex } from '@strata/text-index/meilisearch/meilisearch-text-index';
 import { StrataConfig } from '../config/strata-config';
 
-export const SERVER_STORAGE = Symbol('SERVER_STORAGE');
+export { SERVER_STORAGE } from './storage.tokens';
 
 /**
  * Server mode (`STRATA_STORE=servers`): the event log on KurrentDB, the graph read model on
