@@ -49,16 +49,22 @@ async function main(): Promise<void> {
     }
     process.stderr.write(`bench: ${suite} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }
+  const outDir = path.resolve(__dirname, '..', '..', 'bench', 'results');
+  const latestFile = path.join(outDir, 'latest.json');
+  // a partial run (BENCH_ONLY) updates its suites and keeps the others' last figures
+  if (only && fs.existsSync(latestFile)) {
+    const previous = JSON.parse(fs.readFileSync(latestFile, 'utf8')) as { results?: typeof results };
+    for (const [suite, r] of Object.entries(previous.results ?? {})) if (!(suite in results)) results[suite] = r;
+  }
   const flat: Record<string, number> = {};
   for (const [suite, r] of Object.entries(results)) for (const [k, v] of Object.entries(r)) if (typeof v === 'number') flat[`${suite}.${k}`] = v;
   const rows = TARGETS.filter((t) => flat[t.metric] !== undefined).map(
     (t) => `| ${t.label} | ${fmt(flat[t.metric])} | ${t.target} | ${t.ok(flat[t.metric]) ? 'met' : 'missed'} |`,
   );
   const table = ['| measure | result | target | |', '|---|---:|---:|---|', ...rows].join('\n');
-  const outDir = path.resolve(__dirname, '..', '..', 'bench', 'results');
   fs.mkdirSync(outDir, { recursive: true });
-  const record = { at: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, results };
-  fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify(record, null, 2) + '\n');
+  const record = { at: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, only: only ?? null, results };
+  fs.writeFileSync(latestFile, JSON.stringify(record, null, 2) + '\n');
   fs.writeFileSync(path.join(outDir, 'latest.md'), table + '\n');
   process.stdout.write(table + '\n\nall figures:\n' + JSON.stringify(results, null, 2) + '\n');
 }
