@@ -30,6 +30,21 @@ export interface CheapestPathsResult {
 }
 
 /** Selected-path order: cost, then fewer hops, then the smaller parent uid. */
+/** The path that reaches `hop.to` by extending the path to `parent` with one hop. */
+export function extendPath(from: ReachedNode, parent: string, hop: Hop, hops: number): ReachedNode {
+  return {
+    uid: hop.to,
+    cost: from.cost + edgeCost(hop.edge.weight),
+    confidence: from.confidence * edgeConfidence(hop.edge.confidence),
+    hops,
+    first_hop: hops,
+    parent,
+    edge_uid: hop.edge.uid,
+    edge_type: hop.edge.edge_type,
+    direction: hop.direction,
+  };
+}
+
 export function betterPath(a: ReachedNode, b: ReachedNode): boolean {
   const c = compareCost(a.cost, b.cost);
   if (c !== 0) return c < 0;
@@ -68,17 +83,7 @@ export async function cheapestPaths(graph: TraversalGraph, starts: string[], opt
       const from = reached.get(u)!;
       for (const hop of adjacency.get(u) as Hop[]) {
         if (startSet.has(hop.to) || !live.isLive(hop.to)) continue;
-        const cand: ReachedNode = {
-          uid: hop.to,
-          cost: from.cost + edgeCost(hop.edge.weight),
-          confidence: from.confidence * edgeConfidence(hop.edge.confidence),
-          hops: h,
-          first_hop: h,
-          parent: u,
-          edge_uid: hop.edge.uid,
-          edge_type: hop.edge.edge_type,
-          direction: hop.direction,
-        };
+        const cand = extendPath(from, u, hop, h);
         const current = updates.get(hop.to) ?? reached.get(hop.to);
         if (!current || betterPath(cand, current)) updates.set(hop.to, cand);
       }

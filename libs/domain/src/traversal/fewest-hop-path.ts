@@ -1,5 +1,4 @@
-import { ReachedNode, betterPath } from './cheapest-paths';
-import { edgeConfidence, edgeCost } from './path-cost';
+import { ReachedNode, betterPath, extendPath } from './cheapest-paths';
 import { Direction, EdgeFollowRules, HopReader, LivenessCache, TraversalGraph } from './traversal-graph';
 
 export interface FewestHopPathOptions {
@@ -47,17 +46,7 @@ export async function fewestHopPath(
       const from = seen.get(u)!;
       for (const hop of adjacency.get(u)!) {
         if (seen.has(hop.to) || !live.isLive(hop.to)) continue;
-        const cand: ReachedNode = {
-          uid: hop.to,
-          cost: from.cost + edgeCost(hop.edge.weight),
-          confidence: from.confidence * edgeConfidence(hop.edge.confidence),
-          hops: h,
-          first_hop: h,
-          parent: u,
-          edge_uid: hop.edge.uid,
-          edge_type: hop.edge.edge_type,
-          direction: hop.direction,
-        };
+        const cand = extendPath(from, u, hop, h);
         const cur = layer.get(hop.to);
         if (!cur || betterPath(cand, cur)) layer.set(hop.to, cand);
       }
