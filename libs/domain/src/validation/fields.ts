@@ -1,3 +1,4 @@
+import { isWellFormedUid } from '../catalogue/names';
 import { DomainError, Errors } from '../errors';
 
 /**
@@ -6,11 +7,8 @@ import { DomainError, Errors } from '../errors';
  */
 export type Body = Record<string, unknown>;
 
-const UID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export function isWellFormedUid(v: unknown): v is string {
-  return typeof v === 'string' && UID_RE.test(v);
-}
+// the uid rule of REFERENCE §1.4 lives with the other name rules in the catalogue
+export { isWellFormedUid };
 
 export function present(body: Body, field: string): boolean {
   return body[field] !== undefined && body[field] !== null;
