@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { KeyScope, PlanId, Role } from '@strata/domain/accounts';
+import { ApiKeyCreatedData, PlanId, Role } from '@strata/domain/accounts';
 import { AccountsDirectory, CredentialChange, DirectoryKey, DirectoryMembership } from '@strata/auth/accounts-directory.port';
 import { AccountsProjection } from './accounts.projection';
 
@@ -36,19 +36,8 @@ export interface MemberRow {
   role: Role;
   joined_at: number;
 }
-export interface KeyRow {
-  key_id: string;
-  org_id: string;
-  name: string;
-  prefix: string;
-  scopes: KeyScope[];
-  expires_at: number | null;
-  space_uids: string[] | null;
-  project_uids: string[] | null;
-  agent_id: string | null;
-  created_by: string;
-  created_at: number;
-  rotated_from: string | null;
+/** A key as created (minus its secret hash) plus what its later events set. */
+export interface KeyRow extends Omit<ApiKeyCreatedData, 'secret_sha256'> {
   replaced_by: string | null;
   overlap_until: number | null;
   revoked_at: number | null;
