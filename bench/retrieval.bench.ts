@@ -1,6 +1,7 @@
 import { LexicalEmbedder } from '../libs/ai/src/embeddings/lexical-embedder';
 import { TopK, norm } from '../libs/vector-index/src/embedded/vector-math';
 import { startServer } from './support/server';
+import { mulberry32, zipfSampler } from './support/synthetic';
 
 /**
  * Issue 4's retrieval figures, end to end over HTTP against the built service (one client,
@@ -176,16 +177,6 @@ async function timeAll<T>(inputs: T[], fn: (x: T) => Promise<unknown>): Promise<
   return { p50: pick(50), p99: pick(99) };
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pseudoWord(i: number, rand: () => number): string {
   const syll = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'du', 'shi', 'per', 'gan', 'zu', 'bel'];
@@ -195,21 +186,3 @@ function pseudoWord(i: number, rand: () => number): string {
   return w + i.toString(36);
 }
 
-/** Zipf(s) over ranks 0..n-1 by inverse CDF on a precomputed table. */
-function zipfSampler(n: number, s: number, rand: () => number): () => number {
-  const cdf = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cdf[i] = sum += 1 / Math.pow(i + 1, s);
-  for (let i = 0; i < n; i++) cdf[i] /= sum;
-  return () => {
-    const u = rand();
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}

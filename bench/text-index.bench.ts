@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteTextIndex } from '../libs/text-index/src/sqlite/sqlite-text-index';
 import type { TextDocument } from '../libs/text-index/src/text-index.port';
+import { mulberry32, zipfSampler, percentile } from './support/synthetic';
 
 /**
  * SQLite FTS5 text index at 100k nodes (override with STRATA_BENCH_TEXT_NODES).
@@ -89,23 +90,9 @@ export async function run(): Promise<Record<string, number>> {
   };
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pseudoWord(i: number, rand: () => number): string {
   const syll = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'shi', 'dor', 'pel', 'qua', 'zin', 'bru', 'fen', 'gat', 'hox'];
@@ -115,24 +102,6 @@ function pseudoWord(i: number, rand: () => number): string {
   return `${w}${i.toString(36)}`;
 }
 
-/** Inverse-CDF sampler over ranks 0..n-1 with P(r) ∝ 1/(r+1)^s. */
-function zipfSampler(n: number, s: number, rand: () => number): () => number {
-  const cdf = new Float64Array(n);
-  let sum = 0;
-  for (let r = 0; r < n; r++) cdf[r] = sum += 1 / Math.pow(r + 1, s);
-  for (let r = 0; r < n; r++) cdf[r] /= sum;
-  return () => {
-    const u = rand();
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 if (require.main === module) {
   run().then((r) => console.log(JSON.stringify(r, null, 2)));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EmbeddedVectorIndex } from '../libs/vector-index/src/embedded/embedded-vector-index';
 import { exactSearch } from '../libs/vector-index/src/embedded/vector-math';
 import { LexicalEmbedder } from '../libs/ai/src/embeddings/lexical-embedder';
+import { mulberry32, percentile } from './support/synthetic';
 
 /**
  * Embedded vector index at 100k × 384 (override with STRATA_BENCH_VECTORS / _DIMS).
@@ -128,23 +129,9 @@ function recallHits(got: Array<{ uid: string; score: number }>, truth: Array<{ u
   return got.slice(0, truth.length).filter((h) => ids.has(h.uid) || h.score >= kth - 1e-6).length;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 if (require.main === module) {
   run().then((r) => console.log(JSON.stringify(r, null, 2)));
