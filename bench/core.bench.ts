@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { load } from './support/load';
-import { BenchServer, freePort, startServer, waitHealthy } from './support/server';
+import { BenchServer, freePort, startServer } from './support/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -85,4 +85,3 @@ async function waitForPort(url: string): Promise<void> {
   }
 }
 
-export { waitHealthy };

@@ -1,4 +1,4 @@
-import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { SetMetadata } from '@nestjs/common';
 
 /**
  * Route tags that read like the interface spec's "Auth" column. Every route carries exactly
@@ -24,6 +24,3 @@ export const ReadsOnly = () => SetMetadata(ACCESS_KIND, 'read' satisfies AccessK
  * and the handler calls `assertCanWrite` for the actions that write.
  */
 export const AccessByAction = () => SetMetadata(ACCESS_KIND, 'by_action' satisfies AccessKind);
-
-/** Shorthand for the common case of graph routes. */
-export const GraphRoute = () => applyDecorators(ApiKeyOrJwt());
