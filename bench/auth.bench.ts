@@ -6,17 +6,20 @@ import { Reflector } from '@nestjs/core';
 import { CredentialResolver } from '../libs/auth/src/credential-resolver';
 import { PlanThrottlerGuard } from '../libs/auth/src/rate-limit/plan-throttler.guard';
 import { StrataAuthGuard } from '../libs/auth/src/strata-auth.guard';
+import { DirectAuthenticator } from '../libs/auth/src/direct-authenticator';
 import { startApp } from '../apps/api/src/bootstrap';
 import { loadConfig } from '../apps/api/src/platform/config/strata-config';
 import { NodesController } from '../apps/api/src/graph/nodes/nodes.controller';
 
 /**
- * The authentication hot path. Micro: the global guard on `GET /node/{uid}` (route tag lookup,
- * passport bearer strategy, cached credential, rate-limit counter) per call, for an API key
- * and a user JWT, cached — and the cold path (SHA-256 + read-model lookup) for comparison.
- * Macro: `GET /node/{uid}` over HTTP (autocannon, 32 connections) with an API key, with a user
- * JWT, with the guard replaced by a stub (what authentication costs), and a bare Fastify server
- * returning the same JSON (the core issue's budget: at least 40% of it).
+ * The authentication hot path. Micro: the global guard on a controller route
+ * (`GET /node/{uid}/history`: route tag lookup, passport bearer strategy, cached credential,
+ * rate-limit counter) per call, for an API key and a user JWT, cached; the fast lane's
+ * DirectAuthenticator (same resolver, rules and counter, no passport); and the cold path
+ * (SHA-256 + read-model lookup) for comparison.
+ * Macro: `GET /node/{uid}` (a fast-lane route) over HTTP (autocannon, 32 connections) with an
+ * API key, with a user JWT, with authentication replaced by a stub (what it costs), and a bare
+ * Fastify server returning the same JSON (the core issue's budget: at least 40% of it).
  */
 export async function run(): Promise<Record<string, number>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-auth-'));
@@ -40,7 +43,7 @@ export async function run(): Promise<Record<string, number>> {
     const app = running.app;
     const resolver = app.get(CredentialResolver);
     const guard = new StrataAuthGuard(app.get(Reflector), app.get(PlanThrottlerGuard), resolver);
-    const handler = NodesController.prototype.get;
+    const handler = NodesController.prototype.nodeHistory;
     const headersOf = (token: string) => ({ authorization: `Bearer ${token}` });
     const res = { header: () => res };
     const ctxFor = (token: string) => {
@@ -55,6 +58,10 @@ export async function run(): Promise<Record<string, number>> {
     };
     out.auth_guard_api_key_cached_us = round(await time(50_000, () => guard.canActivate(ctxFor(key))));
     out.auth_guard_jwt_cached_us = round(await time(50_000, () => guard.canActivate(ctxFor(s.access_token))));
+    const direct = app.get(DirectAuthenticator);
+    const directReq = (token: string) =>
+      ({ method: 'GET', url: `/node/${node.uid}`, headers: headersOf(token), ip: '127.0.0.1', strata: { request_id: 'x' } }) as never;
+    out.auth_direct_api_key_cached_us = round(await time(50_000, () => direct.authenticate(directReq(key), res as never, { tag: 'api_key_or_jwt', access: 'read' })));
     out.auth_resolve_api_key_cached_us = round(await time(200_000, async () => resolver.resolve(key)));
     out.auth_resolve_api_key_cold_us = round(
       await time(5_000, async () => {
@@ -77,10 +84,10 @@ export async function run(): Promise<Record<string, number>> {
     const bareUrl = `http://127.0.0.1:${fastify.server.address().port}/node/${node.uid}`;
     const nodeUrl = `${running.url}/node/${node.uid}`;
     const keyCtx = resolver.resolve(key);
-    const original = StrataAuthGuard.prototype.canActivate;
-    const noAuth = async function (this: StrataAuthGuard, ctx: any) {
-      ctx.switchToHttp().getRequest().strata.auth = keyCtx;
-      return true;
+    const original = DirectAuthenticator.prototype.authenticate;
+    const noAuth = async function (this: DirectAuthenticator, req: any) {
+      req.strata.auth = keyCtx;
+      return keyCtx;
     };
     const runs: Record<string, number[]> = { key: [], jwt: [], none: [], bare: [], key_p99: [] };
     await blast(nodeUrl, { authorization: `Bearer ${key}` }); // warm-up
@@ -90,13 +97,13 @@ export async function run(): Promise<Record<string, number>> {
         runs.key.push(k.requests.average);
         runs.key_p99.push(k.latency.p99);
         runs.jwt.push((await blast(nodeUrl, { authorization: `Bearer ${s.access_token}` })).requests.average);
-        StrataAuthGuard.prototype.canActivate = noAuth;
+        DirectAuthenticator.prototype.authenticate = noAuth;
         runs.none.push((await blast(nodeUrl, {})).requests.average);
-        StrataAuthGuard.prototype.canActivate = original;
+        DirectAuthenticator.prototype.authenticate = original;
         runs.bare.push((await blast(bareUrl, {})).requests.average);
       }
     } finally {
-      StrataAuthGuard.prototype.canActivate = original;
+      DirectAuthenticator.prototype.authenticate = original;
       await fastify.close();
     }
     if (process.env.STRATA_BENCH_VERBOSE) console.log(runs);

@@ -2,12 +2,14 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { AUTH_TAG, AuthTag } from '@strata/auth/route-tags';
+import { FastRoutes } from '../apps/api/src/platform/http/fast-routes';
 import { TestApp, startTestApp } from './support/test-app';
 
 /**
  * Every route handler of every controller the application registers must carry exactly one
  * auth tag (@Public, @ApiKeyOrJwt, @UserJwt, @OwnerAdminJwt, @OwnerJwt), on the handler or
- * its controller. Enumerates the live application, so routes added later are checked too.
+ * its controller. Enumerates the live application, so routes added later are checked too —
+ * the controllers' routes and the fast-lane routes registered on Fastify directly.
  */
 const TAGS: AuthTag[] = ['public', 'api_key_or_jwt', 'user_jwt', 'owner_admin_jwt', 'owner_jwt'];
 
@@ -43,6 +45,7 @@ function enumerateRoutes(t: TestApp): RouteInfo[] {
       }
     }
   }
+  for (const r of t.app.get(FastRoutes).list()) out.push({ route: `${r.method} ${r.url} (fast lane)`, tag: r.auth.tag });
   return out;
 }
 

@@ -6,6 +6,8 @@ import { AppModule } from './app.module';
 import { StrataConfig, loadConfig } from './platform/config/strata-config';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { BODY_LIMIT, configureHttp } from './platform/http/configure-http';
+import { FastRoutes } from './platform/http/fast-routes';
+import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { Readiness } from './platform/http/readiness';
 import { RouteTable } from './platform/http/route-table';
 import { PlatformModule } from './platform/platform.module';
@@ -40,6 +42,7 @@ export async function startApp(config: StrataConfig = loadConfig(), opts: { logg
   const routes = app.get(RouteTable);
   const readiness = app.get(Readiness);
   configureHttp(app.getHttpAdapter().getInstance(), routes, readiness);
+  app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
   app.useGlobalFilters(new AllExceptionsFilter(routes));
   setupOpenApi(app);
   app.enableShutdownHooks();

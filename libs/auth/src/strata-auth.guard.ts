@@ -5,17 +5,9 @@ import { AuthContext, StrataRequestState } from './auth-context';
 import { AuthErrors } from './auth-errors';
 import { BearerRequest, STRATA_BEARER } from './bearer.strategy';
 import { CredentialResolver } from './credential-resolver';
-import { ACCESS_KIND, AUTH_TAG, AccessKind, AuthTag } from './route-tags';
 import { PlanThrottlerGuard } from './rate-limit/plan-throttler.guard';
-
-interface RouteAuth {
-  tag: AuthTag;
-  access: AccessKind | undefined;
-}
-
-const BEARER_RE = /^Bearer +(\S+) *$/i;
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const JWT_ONLY = new Set<AuthTag>(['user_jwt', 'owner_admin_jwt', 'owner_jwt']);
+import { RouteAuth, assertRouteAccess, bearerTokenOf, isReadMethod, orgHeaderOf } from './route-access';
+import { ACCESS_KIND, AUTH_TAG, AccessKind, AuthTag } from './route-tags';
 
 /**
  * The one global guard (APP_GUARD). For each route it reads the tag (`@Public`,
@@ -48,17 +40,13 @@ export class StrataAuthGuard extends AuthGuard(STRATA_BEARER) {
     const state: StrataRequestState = req.strata ?? (req.strata = { request_id: '' });
 
     if (route.tag === 'public') {
-      if (!READ_METHODS.has(req.method)) await this.throttler.canActivate(context);
+      if (!isReadMethod(req.method)) await this.throttler.canActivate(context);
       return true;
     }
 
-    const header = req.headers.authorization;
-    const m = typeof header === 'string' ? BEARER_RE.exec(header) : null;
-    if (!m) throw AuthErrors.unauthorized();
-    const orgHeader = req.headers['x-org-id'];
     const shim: BearerRequest = {
-      headers: { authorization: `Bearer ${m[1]}` },
-      org_header: typeof orgHeader === 'string' && orgHeader !== '' ? orgHeader : undefined,
+      headers: { authorization: `Bearer ${bearerTokenOf(req.headers.authorization)}` },
+      org_header: orgHeaderOf(req.headers['x-org-id']),
       resolver: this.resolver,
     };
     (req as { _bearer?: BearerRequest })._bearer = shim;
@@ -66,15 +54,7 @@ export class StrataAuthGuard extends AuthGuard(STRATA_BEARER) {
     const auth = shim.user as AuthContext;
     state.auth = auth; // set before the checks below so refused requests still count as the credential's activity
 
-    if (JWT_ONLY.has(route.tag)) {
-      if (auth.credential !== 'user_jwt') throw AuthErrors.apiKeyNotAllowed();
-      if (route.tag === 'owner_jwt' && auth.role !== 'owner') throw AuthErrors.insufficientRole('owner');
-      if (route.tag === 'owner_admin_jwt' && auth.role !== 'owner' && auth.role !== 'admin') throw AuthErrors.insufficientRole('admin');
-    } else if (auth.org_id === '') {
-      throw AuthErrors.noOrganization();
-    }
-    if (route.tag === 'api_key_or_jwt' && !READ_METHODS.has(req.method) && route.access !== 'read' && route.access !== 'by_action' && !auth.scopes.includes('write'))
-      throw AuthErrors.readOnly();
+    assertRouteAccess(route, req.method, auth);
 
     await this.throttler.canActivate(context);
     return true;

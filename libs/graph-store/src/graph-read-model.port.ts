@@ -111,6 +111,11 @@ export interface SeriesPointRow {
  */
 export interface GraphReadModel {
   getNode(org: string, uid: string): Promise<NodeRecord | null>;
+  /**
+   * The node record as the JSON text the store keeps, read synchronously — only adapters that
+   * store records as JSON in-process offer it (SQLite); GET /node/{uid} then sends it as is.
+   */
+  getNodeDocSync?(org: string, uid: string): string | null;
   getNodes(org: string, uids: string[]): Promise<Map<string, NodeRecord>>;
   /** the stream revision of the node (for optimistic concurrency); -1 when unknown */
   nodeRevision(org: string, uid: string): Promise<number>;

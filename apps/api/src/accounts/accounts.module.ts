@@ -7,6 +7,7 @@ import { ACCOUNTS_DIRECTORY, AccountsDirectory } from '@strata/auth/accounts-dir
 import { StrataRequestState } from '@strata/auth/auth-context';
 import { StrataBearerStrategy } from '@strata/auth/bearer.strategy';
 import { CredentialResolver } from '@strata/auth/credential-resolver';
+import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
 import { PlanLimits, USAGE_COUNTERS, UsageCounters } from '@strata/auth/plans/plan-limits';
 import { PlanThrottlerGuard, planThrottlerOptions } from '@strata/auth/rate-limit/plan-throttler.guard';
@@ -69,6 +70,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     },
     StrataBearerStrategy,
     PlanThrottlerGuard,
+    DirectAuthenticator,
     {
       provide: APP_GUARD,
       inject: [Reflector, PlanThrottlerGuard, CredentialResolver],
@@ -94,7 +96,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     ApiKeyHandlers,
     BillingHandlers,
   ],
-  exports: [PlanLimits, PlanCatalogue, CredentialResolver, TokenService, AccountsReadModel, USAGE_COUNTERS, ACCOUNTS_DIRECTORY],
+  exports: [PlanLimits, PlanCatalogue, CredentialResolver, DirectAuthenticator, TokenService, AccountsReadModel, USAGE_COUNTERS, ACCOUNTS_DIRECTORY],
 })
 export class AccountsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -9,6 +9,7 @@ import { MAINTENANCE_PROVIDERS, MaintenanceController, ExportService, ImportServ
 import { CreateNodeHandler, DeleteNodeHandler, UpdateNodeHandler } from './nodes/node-commands';
 import { DeleteNodesHandler } from './nodes/delete-nodes.handler';
 import { NodeQueries } from './nodes/node-queries.service';
+import { NodeReadRoute } from './nodes/node-read.route';
 import { NodesController } from './nodes/nodes.controller';
 
 /** Generic graph routes: nodes, edges, batch, stats, export/import, decay, purge, clear. */
@@ -27,6 +28,7 @@ import { NodesController } from './nodes/nodes.controller';
     BatchCreateHandler,
     // queries
     NodeQueries,
+    NodeReadRoute,
     VersionHistoryService,
     ...MAINTENANCE_PROVIDERS,
   ],

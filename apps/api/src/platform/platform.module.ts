@@ -4,6 +4,7 @@ import { EVENT_STORE } from '@strata/event-store/event-store.port';
 import { GRAPH_READ_MODEL } from '@strata/graph-store/graph-read-model.port';
 import { TEXT_INDEX } from '@strata/text-index/text-index.port';
 import { STRATA_CONFIG, StrataConfig, loadConfig } from './config/strata-config';
+import { FastRoutes } from './http/fast-routes';
 import { Readiness } from './http/readiness';
 import { RouteTable } from './http/route-table';
 import { EmbeddedStorage } from './storage/embedded-storage';
@@ -26,6 +27,7 @@ const PROVIDERS: Provider[] = [
     // factories, not values: every application instance (e2e tests start several) has its own
     { provide: RouteTable, useFactory: () => new RouteTable() },
     { provide: Readiness, useFactory: () => new Readiness() },
+    { provide: FastRoutes, useFactory: () => new FastRoutes() },
     {
       provide: EMBEDDED_STORAGE,
       inject: [STRATA_CONFIG],
@@ -53,7 +55,7 @@ const PROVIDERS: Provider[] = [
         e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
     },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, RouteTable, Readiness, EMBEDDED_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, RouteTable, Readiness, FastRoutes, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
 
 @Global()
 @Module({})

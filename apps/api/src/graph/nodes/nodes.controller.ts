@@ -1,12 +1,10 @@
-import { Body as ReqBody, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body as ReqBody, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { Body, assertObjectBody, coerceQuery, readString, readUids } from '@strata/domain/validation';
-import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
 import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
 import { VersionHistoryService } from '../history/version-history.service';
@@ -16,6 +14,7 @@ import { NodeQueries, readNodeListFilter } from './node-queries.service';
 
 const LIST_NUMERIC = ['limit', 'offset', 'created_after', 'created_before'];
 
+/** Node routes; `GET /node/{uid}` is served on the fast lane by NodeReadRoute. */
 @ApiTags('graph: nodes')
 @Controller()
 export class NodesController {
@@ -23,7 +22,6 @@ export class NodesController {
     private readonly commands: CommandBus,
     private readonly queries: NodeQueries,
     private readonly history: VersionHistoryService,
-    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
   @Post('node')
@@ -33,21 +31,6 @@ export class NodesController {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new CreateNodeCommand(commandContext(auth, rid, body), body));
-  }
-
-  @Get('node/:uid')
-  @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'Get a node (tombstoned nodes too)' })
-  async get(@Auth() auth: AuthContext, @Param('uid') uid: string, @Res() reply: FastifyReply) {
-    pathUid(uid);
-    // the read model stores the record as JSON: send it as is, no parse/serialise round trip
-    const fast = (this.graph as unknown as { getNodeDocSync?: (o: string, u: string) => string | null }).getNodeDocSync;
-    if (fast) {
-      const doc = fast.call(this.graph, auth.org_id, uid);
-      if (doc === null) return reply.status(404).send({ error: `node ${uid} not found`, code: 'not_found', uid });
-      return reply.header('content-type', 'application/json; charset=utf-8').send(doc);
-    }
-    return reply.send(await this.queries.get(auth.org_id, uid));
   }
 
   @Patch('node/:uid')

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { edgePropsSchemas, nodePropsSchemas } from '@strata/domain/catalogue';
 import { VERSION } from '../../version';
+import { FastRoutes } from './fast-routes';
 
 /**
  * OpenAPI at /openapi.json. The node and edge props schemas are derived
@@ -21,6 +22,10 @@ export function setupOpenApi(app: INestApplication): void {
   const schemas = (doc.components.schemas = doc.components.schemas ?? {}) as Record<string, unknown>;
   for (const [name, schema] of Object.entries(nodePropsSchemas())) schemas[`${name}Props`] = schema;
   for (const [name, schema] of Object.entries(edgePropsSchemas())) schemas[`${name}EdgeProps`] = schema;
+  for (const r of app.get(FastRoutes).list()) {
+    const item = (doc.paths[r.doc.path] = doc.paths[r.doc.path] ?? {}) as Record<string, unknown>;
+    item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
+  }
   // served as JSON only: the UI bundle would pull @fastify/static and its ESM dependencies
   const json = JSON.stringify(doc);
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();

@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { FastRoutes } from '../../platform/http/fast-routes';
+import { pathUid } from '../../platform/http/path-params';
+import { NodeQueries } from './node-queries.service';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `GET /node/{uid}`: the most frequent read, served on the fast lane (platform/http/fast-routes.ts).
+ * On the embedded store the record is sent as the JSON text the read model keeps — no parse and
+ * re-serialise; other stores answer through NodeQueries. Tombstoned nodes are returned too.
+ */
+@Injectable()
+export class NodeReadRoute {
+  constructor(
+    fast: FastRoutes,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    private readonly queries: NodeQueries,
+  ) {
+    fast.add({
+      method: 'GET',
+      url: '/node/:uid',
+      auth: { tag: 'api_key_or_jwt', access: 'read' },
+      doc: {
+        path: '/node/{uid}',
+        tag: 'graph: nodes',
+        summary: 'Get a node (tombstoned nodes too)',
+        parameters: [{ name: 'uid', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+      handle: (req, reply, auth) => this.handle(req, reply, auth),
+    });
+  }
+
+  private async handle(req: FastifyRequest, reply: FastifyReply, auth: AuthContext): Promise<void> {
+    const uid = pathUid((req.params as { uid: string }).uid);
+    if (this.graph.getNodeDocSync) {
+      const doc = this.graph.getNodeDocSync(auth.org_id, uid);
+      if (doc !== null) {
+        reply.header('content-type', JSON_TYPE).send(doc);
+        return;
+      }
+    }
+    reply.send(await this.queries.get(auth.org_id, uid)); // 404 not_found when missing
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
+import { RouteAuth } from '@strata/auth/route-access';
+import { toErrorResponse } from './all-exceptions.filter';
+import { RouteTable } from './route-table';
+
+/** The OpenAPI operation of a fast route (Nest's scanner does not see it). */
+export interface FastRouteDoc {
+  /** OpenAPI path, e.g. `/node/{uid}` */
+  path: string;
+  tag: string;
+  summary: string;
+  parameters: { name: string; in: 'path' | 'query'; required: boolean; schema: Record<string, unknown>; description?: string }[];
+}
+
+export interface FastRoute {
+  method: 'GET';
+  /** Fastify pattern, e.g. `/node/:uid` */
+  url: string;
+  auth: RouteAuth;
+  doc: FastRouteDoc;
+  /** Answers the request (reply.send); throws DomainError for the error shapes. */
+  handle(req: FastifyRequest, reply: FastifyReply, auth: AuthContext): void | Promise<void>;
+}
+
+/**
+ * Hot read routes registered on Fastify directly, outside the Nest router. The Nest pipeline
+ * (router context, guards consumer, param pipes, interceptors) and passport's per-request
+ * strategy instance cost about half of the CPU time of `GET /node/{uid}` (measured), so
+ * single-object reads by uid take this lane. Everything a client can observe is the same as
+ * on a controller route: DirectAuthenticator applies the guard's resolver, access rules and
+ * rate limit; errors go through the exception filter's `toErrorResponse`; request ids,
+ * readiness and request activity come from the Fastify hooks every route passes; the route
+ * is in the RouteTable (405s), in OpenAPI, and in the auth-tag test.
+ */
+@Injectable()
+export class FastRoutes {
+  private readonly routes: FastRoute[] = [];
+  private readonly log = new Logger('Errors');
+
+  add(route: FastRoute): void {
+    this.routes.push(route);
+  }
+
+  list(): readonly FastRoute[] {
+    return this.routes;
+  }
+
+  install(fastify: FastifyInstance, authenticator: DirectAuthenticator, table: RouteTable): void {
+    for (const route of this.routes) {
+      fastify.route({
+        method: route.method,
+        url: route.url,
+        handler: async (req, reply) => {
+          try {
+            const auth = await authenticator.authenticate(req, reply, route.auth);
+            await route.handle(req, reply, auth);
+          } catch (err) {
+            const { status, body, headers } = toErrorResponse(err, req, table, this.log);
+            for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+            reply.status(status).send(body);
+          }
+          return reply;
+        },
+      });
+    }
+  }
+}
