@@ -10,6 +10,9 @@ import { CreateNodeHandler, DeleteNodeHandler, UpdateNodeHandler } from './nodes
 import { DeleteNodesHandler } from './nodes/delete-nodes.handler';
 import { NodeQueries } from './nodes/node-queries.service';
 import { NodeReadRoute } from './nodes/node-read.route';
+import { GraphScope } from './scope/graph-scope';
+import { ProvenanceService } from '../retrieval/shared/provenance.service';
+import { ReadScopeService } from '../retrieval/shared/read-scope';
 import { NodesController } from './nodes/nodes.controller';
 
 /** Generic graph routes: nodes, edges, batch, stats, export/import, decay, purge, clear. */
@@ -29,9 +32,13 @@ import { NodesController } from './nodes/nodes.controller';
     // queries
     NodeQueries,
     NodeReadRoute,
+    // Space/Project scope (retrieval routes use the same services)
+    ProvenanceService,
+    ReadScopeService,
+    GraphScope,
     VersionHistoryService,
     ...MAINTENANCE_PROVIDERS,
   ],
-  exports: [VersionHistoryService, NodeQueries, ExportService, ImportService],
+  exports: [VersionHistoryService, NodeQueries, ProvenanceService, ReadScopeService, ExportService, ImportService],
 })
 export class GraphModule {}

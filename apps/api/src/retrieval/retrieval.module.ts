@@ -30,8 +30,6 @@ import { StaleDerivationsService } from './retrieve/stale-derivations.service';
 import { ChunkSearchService } from './search/chunk-search.service';
 import { SearchController } from './search/search.controller';
 import { TextSearchService } from './search/text-search.service';
-import { ProvenanceService } from './shared/provenance.service';
-import { ReadScopeService } from './shared/read-scope';
 import { ReviewQueuesService } from './shortcuts/review-queues.service';
 import { ShortcutsController } from './shortcuts/shortcuts.controller';
 import { TraversalService } from './traverse/traversal.service';
@@ -65,8 +63,6 @@ import { TraverseController } from './traverse/traverse.controller';
     SetNodeEmbeddingHandler,
     DeleteNodeEmbeddingHandler,
     // queries
-    ReadScopeService,
-    ProvenanceService,
     TextSearchService,
     ChunkSearchService,
     SemanticSearchService,

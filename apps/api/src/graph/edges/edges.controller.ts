@@ -11,6 +11,7 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { pathUid } from '../../platform/http/path-params';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
 import { VersionHistoryService } from '../history/version-history.service';
+import { GraphScope } from '../scope/graph-scope';
 import { CreateEdgeCommand, DeleteEdgeCommand, UpdateEdgeCommand } from './edge-commands';
 
 /** An edge-type filter: every spelling of a type matches it (REFERENCE §3.2). */
@@ -33,6 +34,7 @@ export class EdgesController {
     private readonly commands: CommandBus,
     private readonly history: VersionHistoryService,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    private readonly scope: GraphScope,
   ) {}
 
   @Post('link')
@@ -41,6 +43,7 @@ export class EdgesController {
   async link(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
+    await this.assertEndpoints(auth, body);
     return this.commands.execute(new CreateEdgeCommand(commandContext(auth, rid, body), body, 'link'));
   }
 
@@ -50,6 +53,7 @@ export class EdgesController {
   async edge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
+    await this.assertEndpoints(auth, body);
     return this.commands.execute(new CreateEdgeCommand(commandContext(auth, rid, body), body, 'edge'));
   }
 
@@ -59,7 +63,8 @@ export class EdgesController {
   async update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
-    return this.commands.execute(new UpdateEdgeCommand(commandContext(auth, rid, body), pathUid(uid), body));
+    await this.scope.assertEdge(auth, pathUid(uid));
+    return this.commands.execute(new UpdateEdgeCommand(commandContext(auth, rid, body), uid, body));
   }
 
   @Delete('edge/:uid')
@@ -68,14 +73,16 @@ export class EdgesController {
   async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
     assertCanWrite(auth);
     const reason = readString(q, 'reason', { max: 1000 }) ?? null;
-    return this.commands.execute(new DeleteEdgeCommand(commandContext(auth, rid), pathUid(uid), reason));
+    await this.scope.assertEdge(auth, pathUid(uid));
+    return this.commands.execute(new DeleteEdgeCommand(commandContext(auth, rid), uid, reason));
   }
 
   @Get('edge/:uid/history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Every version of an edge (tombstoned edges too)' })
   async edgeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string) {
-    return this.history.edgeHistory(auth.org_id, pathUid(uid));
+    await this.scope.assertEdge(auth, pathUid(uid));
+    return this.history.edgeHistory(auth.org_id, uid);
   }
 
   @Get('edges')
@@ -86,12 +93,13 @@ export class EdgesController {
     const from = readUid(q, 'from_uid');
     const to = readUid(q, 'to_uid');
     if (from === undefined && to === undefined) throw Errors.missingField('from_uid', 'from_uid or to_uid is required');
-    return this.graph.listEdges(auth.org_id, {
+    const edges = await this.graph.listEdges(auth.org_id, {
       from_uid: from,
       to_uid: to,
       edge_types: edgeTypeFilter(readString(q, 'edge_type')),
       include_tombstoned: readBoolean(q, 'include_tombstoned') ?? false,
     });
+    return this.scope.edges(auth, edges);
   }
 
   @Get('edge/between')
@@ -100,7 +108,7 @@ export class EdgesController {
   async between(@Auth() auth: AuthContext, @Query() q: Body) {
     const from = readUid(q, 'from_uid', { required: true });
     const to = readUid(q, 'to_uid', { required: true });
-    return this.graph.listEdges(auth.org_id, { from_uid: from, to_uid: to, edge_types: edgeTypeFilter(readString(q, 'edge_type')) });
+    return this.scope.edges(auth, await this.graph.listEdges(auth.org_id, { from_uid: from, to_uid: to, edge_types: edgeTypeFilter(readString(q, 'edge_type')) }));
   }
 
   @Post('edges/batch')
@@ -112,6 +120,12 @@ export class EdgesController {
     const body = assertObjectBody(raw);
     const uids = readUids(body, 'uids', { required: true, max: 1000 })!;
     const types = readStringArray(body, 'edge_types', { single: true });
-    return this.graph.listEdges(auth.org_id, { among: uids, edge_types: types ? edgeTypeFilter(types.join(',')) : undefined });
+    return this.scope.edges(auth, await this.graph.listEdges(auth.org_id, { among: uids, edge_types: types ? edgeTypeFilter(types.join(',')) : undefined }));
+  }
+
+  /** Endpoints outside the caller's grants answer like missing ones (404 naming the field). */
+  private async assertEndpoints(auth: AuthContext, body: Body): Promise<void> {
+    await this.scope.assertRef(auth, 'from_uid', body.from_uid);
+    await this.scope.assertRef(auth, 'to_uid', body.to_uid);
   }
 }

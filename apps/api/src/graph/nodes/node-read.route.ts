@@ -4,6 +4,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { FastRoutes } from '../../platform/http/fast-routes';
 import { pathUid } from '../../platform/http/path-params';
+import { GraphScope } from '../scope/graph-scope';
 import { NodeQueries } from './node-queries.service';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -19,6 +20,7 @@ export class NodeReadRoute {
     fast: FastRoutes,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     private readonly queries: NodeQueries,
+    private readonly scope: GraphScope,
   ) {
     fast.add({
       method: 'GET',
@@ -36,6 +38,7 @@ export class NodeReadRoute {
 
   private async handle(req: FastifyRequest, reply: FastifyReply, auth: AuthContext): Promise<void> {
     const uid = pathUid((req.params as { uid: string }).uid);
+    await this.scope.assertNode(auth, uid);
     if (this.graph.getNodeDocSync) {
       const doc = this.graph.getNodeDocSync(auth.org_id, uid);
       if (doc !== null) {

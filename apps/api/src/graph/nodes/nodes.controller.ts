@@ -8,6 +8,8 @@ import { Body, assertObjectBody, coerceQuery, readString, readUids } from '@stra
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
 import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
 import { VersionHistoryService } from '../history/version-history.service';
+import { assertGraphWide } from '../maintenance/graph-wide';
+import { GraphScope } from '../scope/graph-scope';
 import { CreateNodeCommand, DeleteNodeCommand, UpdateNodeCommand } from './node-commands';
 import { DeleteNodesCommand } from './delete-nodes.handler';
 import { NodeQueries, readNodeListFilter } from './node-queries.service';
@@ -22,6 +24,7 @@ export class NodesController {
     private readonly commands: CommandBus,
     private readonly queries: NodeQueries,
     private readonly history: VersionHistoryService,
+    private readonly scope: GraphScope,
   ) {}
 
   @Post('node')
@@ -39,7 +42,8 @@ export class NodesController {
   async update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
-    return this.commands.execute(new UpdateNodeCommand(commandContext(auth, rid, body), pathUid(uid), body));
+    await this.scope.assertNode(auth, pathUid(uid));
+    return this.commands.execute(new UpdateNodeCommand(commandContext(auth, rid, body), uid, body));
   }
 
   @Delete('node/:uid')
@@ -48,21 +52,25 @@ export class NodesController {
   async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
     assertCanWrite(auth);
     const reason = readString(q, 'reason', { max: 1000 }) ?? null;
-    return this.commands.execute(new DeleteNodeCommand(commandContext(auth, rid), pathUid(uid), reason));
+    await this.scope.assertNode(auth, pathUid(uid));
+    return this.commands.execute(new DeleteNodeCommand(commandContext(auth, rid), uid, reason));
   }
 
   @Get('node/:uid/history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Every version of a node, oldest first' })
   async nodeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string) {
-    return this.history.nodeHistory(auth.org_id, pathUid(uid));
+    await this.scope.assertNode(auth, pathUid(uid));
+    return this.history.nodeHistory(auth.org_id, uid);
   }
 
   @Get('node/:uid/history/:version')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The node as of one version' })
   async snapshot(@Auth() auth: AuthContext, @Param('uid') uid: string, @Param('version') version: string) {
-    return this.history.nodeSnapshot(auth.org_id, pathUid(uid), pathPositiveInt(version, 'version'));
+    const v = pathPositiveInt(version, 'version');
+    await this.scope.assertNode(auth, pathUid(uid));
+    return this.history.nodeSnapshot(auth.org_id, uid, v);
   }
 
   @Get('nodes')
@@ -70,7 +78,7 @@ export class NodesController {
   @ApiOperation({ summary: 'Filter and page nodes, newest first' })
   async list(@Auth() auth: AuthContext, @Query() query: Body) {
     const q = coerceQuery(query, LIST_NUMERIC, ['include_tombstoned']);
-    return this.queries.list(auth.org_id, readNodeListFilter(q), q);
+    return this.queries.list(auth.org_id, await this.scope.nodeFilter(auth, readNodeListFilter(q)), q);
   }
 
   @Get('agent/:agent_id/nodes')
@@ -80,7 +88,7 @@ export class NodesController {
     const q = coerceQuery(query, ['limit', 'offset'], ['include_tombstoned']);
     const filter = readNodeListFilter({ include_tombstoned: q.include_tombstoned });
     filter.agent_id = agentId;
-    return this.queries.list(auth.org_id, filter, q);
+    return this.queries.list(auth.org_id, await this.scope.nodeFilter(auth, filter), q);
   }
 
   @Post('nodes/batch')
@@ -91,7 +99,9 @@ export class NodesController {
   async batch(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     const uids = readUids(body, 'uids', { required: true, max: 1000 })!;
-    return this.queries.batch(auth.org_id, uids);
+    const visible = new Set(await this.scope.visibleUids(auth, uids));
+    const r = await this.queries.batch(auth.org_id, uids.filter((u) => visible.has(u)));
+    return { nodes: r.nodes, missing: uids.filter((u) => !visible.has(u) || r.missing.includes(u)) };
   }
 
   @Post('nodes/delete')
@@ -100,6 +110,7 @@ export class NodesController {
   @ApiOperation({ summary: 'Tombstone (or purge) the nodes matched by uids, agent_id and filter' })
   async deleteMany(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
+    assertGraphWide(auth); // selects across the organization's graph
     const body = assertObjectBody(raw);
     return this.commands.execute(new DeleteNodesCommand(commandContext(auth, rid), body));
   }

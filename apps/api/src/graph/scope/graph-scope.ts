@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthContext } from '@strata/auth/auth-context';
+import { Errors } from '@strata/domain/errors';
+import { EdgeRecord } from '@strata/domain/records';
+import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
+import { ReadScope, ReadScopeService } from '../../retrieval/shared/read-scope';
+
+function unrestricted(auth: AuthContext): boolean {
+  return auth.space_uids === null && auth.project_uids === null;
+}
+
+/**
+ * Space/Project scope on the generic graph routes (REFERENCE §1.8): a node outside the caller's
+ * grants answers exactly like a missing one (404), an edge is visible when both of its endpoints
+ * are, and lists only hold what is visible. Organization-wide credentials — nearly every
+ * request — return before any read.
+ */
+@Injectable()
+export class GraphScope {
+  constructor(
+    private readonly scopes: ReadScopeService,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+  ) {}
+
+  /** 404 `not_found` for a node the caller may not see. */
+  async assertNode(auth: AuthContext, uid: string): Promise<void> {
+    if (unrestricted(auth)) return;
+    if (!(await this.scopes.of(auth)).allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
+  }
+
+  /** 404 `not_found` (naming the field) for a node a write refers to outside the caller's grants. */
+  async assertRef(auth: AuthContext, field: string, uid: unknown): Promise<void> {
+    if (unrestricted(auth) || typeof uid !== 'string') return;
+    if (!(await this.scopes.of(auth)).allows(uid)) throw Errors.refNotFound(field, uid);
+  }
+
+  /** 404 `not_found` for an edge unless both endpoints are visible (an unknown edge is left to the handler). */
+  async assertEdge(auth: AuthContext, uid: string): Promise<void> {
+    if (unrestricted(auth)) return;
+    const e = await this.graph.getEdge(auth.org_id, uid);
+    if (e && !visibleEdge(await this.scopes.of(auth), e)) throw Errors.notFound(`edge ${uid} not found`, { uid });
+  }
+
+  /** The filter narrowed to the visible nodes. */
+  async nodeFilter(auth: AuthContext, filter: NodeFilter): Promise<NodeFilter> {
+    if (unrestricted(auth)) return filter;
+    const scope = await this.scopes.of(auth);
+    const visible = scope.uidList()!;
+    return { ...filter, uids: filter.uids ? filter.uids.filter((u) => scope.allows(u)) : visible };
+  }
+
+  /** The uids the caller may see, in input order. */
+  async visibleUids(auth: AuthContext, uids: string[]): Promise<string[]> {
+    if (unrestricted(auth)) return uids;
+    const scope = await this.scopes.of(auth);
+    return uids.filter((u) => scope.allows(u));
+  }
+
+  /** The edges whose endpoints are both visible. */
+  async edges(auth: AuthContext, edges: EdgeRecord[]): Promise<EdgeRecord[]> {
+    if (unrestricted(auth)) return edges;
+    const scope = await this.scopes.of(auth);
+    return edges.filter((e) => visibleEdge(scope, e));
+  }
+}
+
+function visibleEdge(scope: ReadScope, e: EdgeRecord): boolean {
+  return scope.allows(e.from_uid) && scope.allows(e.to_uid);
+}

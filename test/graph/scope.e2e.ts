@@ -1,0 +1,69 @@
+import { api, createApiKey } from '../support/http';
+import { expectError, link, mk, startRetrieval, RetrievalFixture } from '../retrieval/retrieval-fixture';
+
+/**
+ * A Project-scoped key on the generic graph routes: what its Project admits reads as usual;
+ * every other node and every edge touching one answers like it does not exist (404, never 403),
+ * lists leave them out, and writes naming them are refused without changing anything.
+ */
+describe('Project-scoped credentials on the generic graph routes', () => {
+  let f: RetrievalFixture;
+  let scoped: ReturnType<typeof api>;
+  const u: Record<string, string> = {};
+
+  beforeAll(async () => {
+    f = await startRetrieval();
+    u.project = await mk(f.w, 'Project', 'Orion');
+    u.doc = await mk(f.w, 'Document', 'Orion spec', { props: { title: 'Orion spec', document_type: 'article' } });
+    u.chunk = await mk(f.w, 'Chunk', 'Orion spec · chunk 0', { props: { content: 'heat shield ablation', chunk_index: 0 } });
+    u.inside = await mk(f.w, 'Claim', 'Heat shield ablates at reentry');
+    u.outside = await mk(f.w, 'Claim', 'Budget figures outside the project');
+    await link(f.w, u.chunk, u.doc, 'ChunkOf');
+    u.extracted = await link(f.w, u.inside, u.chunk, 'ExtractedFrom');
+    await link(f.w, u.doc, u.project, 'PartOfProject');
+    u.crossing = await link(f.w, u.inside, u.outside, 'Supports');
+    const key = await createApiKey(f.app.url, f.jwt, { scopes: ['read', 'write'], project_uids: [u.project], name: 'scoped' });
+    scoped = api(f.app.url, key.key);
+  }, 60_000);
+  afterAll(() => f.close());
+
+  it('reads admitted nodes and answers 404 for the others, history included', async () => {
+    expect((await scoped.get(`/node/${u.inside}`)).status).toBe(200);
+    expect((await scoped.get(`/node/${u.inside}/history`)).status).toBe(200);
+    expectError(await scoped.get(`/node/${u.outside}`), 404, 'not_found');
+    expectError(await scoped.get(`/node/${u.outside}/history`), 404, 'not_found');
+    expectError(await scoped.get(`/node/${u.outside}/history/1`), 404, 'not_found');
+    // the same answer as a uid that never existed
+    const ghost = await scoped.get('/node/00000000-0000-4000-8000-000000000000');
+    expect((await scoped.get(`/node/${u.outside}`)).body.code).toBe(ghost.body.code);
+  });
+
+  it('lists and batches only hold visible nodes and edges', async () => {
+    const listed = await scoped.get('/nodes?limit=100');
+    expect(listed.body.items.map((n: any) => n.uid).sort()).toEqual([u.project, u.doc, u.chunk, u.inside].sort());
+    expect((await f.w.get('/nodes?limit=100')).body.items.map((n: any) => n.uid)).toContain(u.outside);
+    const batch = await scoped.post('/nodes/batch', { uids: [u.outside, u.inside] });
+    expect([batch.body.nodes.map((n: any) => n.uid), batch.body.missing]).toEqual([[u.inside], [u.outside]]);
+    const edges = await scoped.get(`/edges?from_uid=${u.inside}`);
+    expect(edges.body.map((e: any) => e.uid)).toEqual([u.extracted]);
+    expect((await scoped.get(`/edge/between?from_uid=${u.inside}&to_uid=${u.outside}`)).body).toEqual([]);
+    expect((await scoped.post('/edges/batch', { uids: [u.inside, u.outside, u.chunk] })).body.map((e: any) => e.uid)).toEqual([u.extracted]);
+    expectError(await scoped.get(`/edge/${u.crossing}/history`), 404, 'not_found');
+    expect((await scoped.get(`/edge/${u.extracted}/history`)).status).toBe(200);
+  });
+
+  it('refuses writes that name what it cannot see, and changes nothing', async () => {
+    expectError(await scoped.patch(`/node/${u.outside}`, { label: 'renamed' }), 404, 'not_found');
+    expectError(await scoped.delete(`/node/${u.outside}`), 404, 'not_found');
+    expectError(await scoped.post('/link', { from_uid: u.inside, to_uid: u.outside, edge_type: 'Contradicts' }), 404, 'not_found', 'to_uid');
+    expectError(await scoped.post('/edge', { from_uid: u.outside, to_uid: u.inside, edge_type: 'Supports' }), 404, 'not_found', 'from_uid');
+    expectError(await scoped.patch(`/edge/${u.crossing}`, { weight: 0.1 }), 404, 'not_found');
+    expectError(await scoped.delete(`/edge/${u.crossing}`), 404, 'not_found');
+    expectError(await scoped.post('/nodes/delete', { agent_id: 'someone' }), 403, 'scope_denied');
+    const outside = await f.w.get(`/node/${u.outside}`);
+    expect([outside.body.label, outside.body.version, outside.body.tombstone_at]).toEqual(['Budget figures outside the project', 1, null]);
+    expect((await f.w.get(`/edges?from_uid=${u.inside}`)).body.map((e: any) => e.uid).sort()).toEqual([u.extracted, u.crossing].sort());
+    // inside the scope the same writes work
+    expect((await scoped.patch(`/node/${u.inside}`, { salience: 0.9 })).status).toBe(200);
+  });
+});
