@@ -1,5 +1,5 @@
-import { api, createApiKey } from '../support/http';
-import { expectError, link, mk, startRetrieval, RetrievalFixture } from '../retrieval/retrieval-fixture';
+import { ProjectScopeWorld, seedProjectScope } from '../support/project-scope';
+import { expectError, startRetrieval, RetrievalFixture } from '../retrieval/retrieval-fixture';
 
 /**
  * A Project-scoped key on the generic graph routes: what its Project admits reads as usual;
@@ -8,22 +8,13 @@ import { expectError, link, mk, startRetrieval, RetrievalFixture } from '../retr
  */
 describe('Project-scoped credentials on the generic graph routes', () => {
   let f: RetrievalFixture;
-  let scoped: ReturnType<typeof api>;
-  const u: Record<string, string> = {};
+  let u: ProjectScopeWorld;
+  let scoped: ProjectScopeWorld['scoped'];
 
   beforeAll(async () => {
     f = await startRetrieval();
-    u.project = await mk(f.w, 'Project', 'Orion');
-    u.doc = await mk(f.w, 'Document', 'Orion spec', { props: { title: 'Orion spec', document_type: 'article' } });
-    u.chunk = await mk(f.w, 'Chunk', 'Orion spec · chunk 0', { props: { content: 'heat shield ablation', chunk_index: 0 } });
-    u.inside = await mk(f.w, 'Claim', 'Heat shield ablates at reentry');
-    u.outside = await mk(f.w, 'Claim', 'Budget figures outside the project');
-    await link(f.w, u.chunk, u.doc, 'ChunkOf');
-    u.extracted = await link(f.w, u.inside, u.chunk, 'ExtractedFrom');
-    await link(f.w, u.doc, u.project, 'PartOfProject');
-    u.crossing = await link(f.w, u.inside, u.outside, 'Supports');
-    const key = await createApiKey(f.app.url, f.jwt, { scopes: ['read', 'write'], project_uids: [u.project], name: 'scoped' });
-    scoped = api(f.app.url, key.key);
+    u = await seedProjectScope(f, 'Budget figures outside the project');
+    scoped = u.scoped;
   }, 60_000);
   afterAll(() => f.close());
 

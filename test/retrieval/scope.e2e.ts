@@ -1,5 +1,5 @@
-import { api, createApiKey } from '../support/http';
-import { expectError, link, mk, startRetrieval, RetrievalFixture } from './retrieval-fixture';
+import { ProjectScopeWorld, seedProjectScope } from '../support/project-scope';
+import { expectError, startRetrieval, RetrievalFixture } from './retrieval-fixture';
 
 /**
  * A Project-scoped key sees its Project and what the Project admits (documents, their chunks,
@@ -7,22 +7,13 @@ import { expectError, link, mk, startRetrieval, RetrievalFixture } from './retri
  */
 describe('Project-scoped credentials on retrieval routes', () => {
   let f: RetrievalFixture;
-  let scoped: ReturnType<typeof api>;
-  const u: Record<string, string> = {};
+  let u: ProjectScopeWorld;
+  let scoped: ProjectScopeWorld['scoped'];
 
   beforeAll(async () => {
     f = await startRetrieval();
-    u.project = await mk(f.w, 'Project', 'Orion');
-    u.doc = await mk(f.w, 'Document', 'Orion spec', { props: { title: 'Orion spec', document_type: 'article' } });
-    u.chunk = await mk(f.w, 'Chunk', 'Orion spec · chunk 0', { props: { content: 'heat shield ablation', chunk_index: 0 } });
-    u.inside = await mk(f.w, 'Claim', 'Heat shield ablates at reentry');
-    u.outside = await mk(f.w, 'Claim', 'Heat shield secret outside the project');
-    await link(f.w, u.chunk, u.doc, 'ChunkOf');
-    await link(f.w, u.inside, u.chunk, 'ExtractedFrom');
-    await link(f.w, u.doc, u.project, 'PartOfProject');
-    await link(f.w, u.inside, u.outside, 'Supports');
-    const key = await createApiKey(f.app.url, f.jwt, { scopes: ['read', 'write'], project_uids: [u.project], name: 'scoped' });
-    scoped = api(f.app.url, key.key);
+    u = await seedProjectScope(f, 'Heat shield secret outside the project');
+    scoped = u.scoped;
   }, 60_000);
   afterAll(() => f.close());
 
