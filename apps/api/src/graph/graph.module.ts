@@ -5,7 +5,7 @@ import { BatchCreateHandler } from './batch/batch-create.handler';
 import { CreateEdgeHandler, DeleteEdgeHandler, UpdateEdgeHandler } from './edges/edge-commands';
 import { EdgesController } from './edges/edges.controller';
 import { VersionHistoryService } from './history/version-history.service';
-import { MAINTENANCE_PROVIDERS, MaintenanceController, ExportService, ImportService } from './maintenance';
+import { MAINTENANCE_PROVIDERS, MAINTENANCE_STORE, MaintenanceController, ExportService, ImportService } from './maintenance';
 import { CreateNodeHandler, DeleteNodeHandler, UpdateNodeHandler } from './nodes/node-commands';
 import { DeleteNodesHandler } from './nodes/delete-nodes.handler';
 import { NodeQueries } from './nodes/node-queries.service';
@@ -39,6 +39,6 @@ import { NodesController } from './nodes/nodes.controller';
     VersionHistoryService,
     ...MAINTENANCE_PROVIDERS,
   ],
-  exports: [VersionHistoryService, NodeQueries, ProvenanceService, ReadScopeService, ExportService, ImportService],
+  exports: [VersionHistoryService, NodeQueries, ProvenanceService, ReadScopeService, ExportService, ImportService, MAINTENANCE_STORE],
 })
 export class GraphModule {}

@@ -9,7 +9,8 @@ import { EmbeddingSettings } from './embeddings/embedding-settings.service';
 import { EmbeddingsController } from './embeddings/embeddings.controller';
 import { DeleteNodeEmbeddingHandler, SetNodeEmbeddingHandler } from './embeddings/node-embedding.handlers';
 import { SemanticSearchService } from './embeddings/semantic-search.service';
-import { VectorStore } from './embeddings/vector-store.service';
+import { VECTORS } from './embeddings/vectors.port';
+import { VECTORS_PROVIDER } from './embeddings/vectors.provider';
 import { EntitiesController } from './entities/entities.controller';
 import { EntityResolutionService } from './entities/entity-resolution.service';
 import { FindOrCreateEntityHandler } from './entities/find-or-create-entity.handler';
@@ -77,11 +78,11 @@ import { TraverseController } from './traverse/traverse.controller';
     // embeddings and jobs
     EmbedderFactory,
     EmbeddingSettings,
-    VectorStore,
+    VECTORS_PROVIDER,
     AutoEmbedder,
     EmbeddingJobs,
     JobRegistry,
   ],
-  exports: [VectorStore, EmbeddingSettings, RankingService, EntityResolutionService],
+  exports: [VECTORS, EmbeddingSettings, RankingService, EntityResolutionService],
 })
 export class RetrievalModule {}

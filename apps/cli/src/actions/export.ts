@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
-import { AccountsReadModel } from '../../../api/src/accounts/read-model/accounts-read-model';
 import { ExportService } from '../../../api/src/graph/maintenance/export.service';
 import { countOf, formatCount } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { withAppContext } from '../support/app-context';
+import { orgExists } from '../support/org-exists';
 import { writeOut } from '../support/output';
 
 export interface ExportOptions {
@@ -17,12 +17,11 @@ export interface ExportOptions {
 const SINGULAR: Record<string, string> = { nodes: 'node', edges: 'edge', aliases: 'alias', embeddings: 'embedding', series_points: 'series point' };
 const COUNTS = /"counts":(\{[^}]*\})/;
 
-/** `strata export`: the snapshot on stdout (or a file), progress on stderr. */
+/** `strata export`: the snapshot on stdout (or a file), progress on stderr; either store (servers: from MongoDB). */
 export async function exportGraph(opts: ExportOptions, globals: GlobalOptions): Promise<void> {
   const cfg = cliConfig(globals);
   await withAppContext(cfg, { writes: false }, async (app) => {
-    const accounts = app.get(AccountsReadModel, { strict: false });
-    if (!accounts.org(opts.org)) throw new CliError(`organization ${opts.org} not found`);
+    if (!(await orgExists(app, cfg, opts.org))) throw new CliError(`organization ${opts.org} not found`);
     const stream = app
       .get(ExportService, { strict: false })
       .stream(opts.org, { include_tombstoned: opts.includeTombstoned === true, include_embeddings: opts.embeddings });

@@ -1,11 +1,11 @@
 import { Body } from '@strata/domain/validation';
-import { AccountsReadModel } from '../../../api/src/accounts/read-model/accounts-read-model';
 import { ImportService } from '../../../api/src/graph/maintenance/import.service';
 import { CommandContext } from '../../../api/src/platform/unit-of-work/command-context';
 import { countOf } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { withAppContext } from '../support/app-context';
+import { orgExists } from '../support/org-exists';
 import { cliRequestId, operatorId } from '../support/operator';
 import { writeOut } from '../support/output';
 import { readInput } from '../support/read-input';
@@ -26,7 +26,7 @@ function describeSnapshot(body: unknown): string {
   return parts.join(', ') || 'the snapshot';
 }
 
-/** `strata import`: the counts of POST /import on stdout. */
+/** `strata import`: the counts of POST /import on stdout; either store (servers: appended to KurrentDB, projected by the worker). */
 export async function importGraph(opts: ImportOptions, globals: GlobalOptions): Promise<void> {
   const cfg = cliConfig(globals);
   const raw = await readInput(opts.input, 'snapshot', `strata import --org ${opts.org} < graph.json`);
@@ -39,7 +39,7 @@ export async function importGraph(opts: ImportOptions, globals: GlobalOptions): 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('the snapshot must be a JSON object (a strata.graph snapshot, as written by `strata export`)');
   const body = parsed as Body;
   const counts = await withAppContext(cfg, { writes: true }, async (app) => {
-    if (!app.get(AccountsReadModel, { strict: false }).org(opts.org)) throw new CliError(`organization ${opts.org} not found`);
+    if (!(await orgExists(app, cfg, opts.org))) throw new CliError(`organization ${opts.org} not found`);
     process.stderr.write(`importing ${describeSnapshot(body)} into organization ${opts.org} (one atomic write)…\n`);
     const ctx: CommandContext = {
       org: opts.org,

@@ -13,10 +13,14 @@ import {
   planAppend,
   positionToNumber,
   revisionsFromResult,
+  slices,
   streamFilter,
   toRecordedEvent,
   toSafeNumber,
 } from './kurrentdb-translation';
+
+/** stream deletes in flight at once */
+const DELETE_CONCURRENCY = 64;
 
 export interface KurrentDbEventStoreOptions {
   /** event id generator (DESIGN rule 8); random UUIDs by default */
@@ -243,16 +247,23 @@ export class KurrentDbEventStore implements EventStore {
     return subscription;
   }
 
+  /**
+   * One delete call per stream (the server has no bulk delete), at most DELETE_CONCURRENCY in
+   * flight: a clear names three streams per node, and a large organization's hundreds of
+   * thousands of calls must not all be opened at once.
+   */
   async deleteStreams(streams: string[]): Promise<void> {
-    await Promise.all(
-      [...new Set(streams)].map(async (stream) => {
-        try {
-          await this.client.deleteStream(stream);
-        } catch (err) {
-          if (!isDeleteOfMissingStream(err)) throw err;
-        }
-      }),
-    );
+    for (const slice of slices([...new Set(streams)], DELETE_CONCURRENCY)) {
+      await Promise.all(
+        slice.map(async (stream) => {
+          try {
+            await this.client.deleteStream(stream);
+          } catch (err) {
+            if (!isDeleteOfMissingStream(err)) throw err;
+          }
+        }),
+      );
+    }
   }
 
   async close(): Promise<void> {

@@ -27,6 +27,7 @@ import {
   toAppendStreamState,
   toEventData,
   toRecordedEvent,
+  slices,
 } from './kurrentdb-translation';
 
 const metadata: EventMetadata = {
@@ -274,5 +275,17 @@ describe('kurrentdb translation', () => {
       expect(isDeleteOfMissingStream(new WrongExpectedVersionError(undefined, { streamName: 'a', expected: ANY, current: -1n }))).toBe(true);
       expect(isDeleteOfMissingStream(new WrongExpectedVersionError(undefined, { streamName: 'a', expected: 3n, current: 5n }))).toBe(false);
     });
+  });
+});
+
+describe('slices', () => {
+  it('cuts a list into consecutive pieces of at most the size, keeping every item once and in order', () => {
+    expect(slices([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(slices([], 64)).toEqual([]);
+    expect(slices([1, 2], 64)).toEqual([[1, 2]]);
+  });
+
+  it('refuses a size below one (it would never finish)', () => {
+    expect(() => slices([1], 0)).toThrow('at least 1');
   });
 });

@@ -256,3 +256,11 @@ export function isMissingStreamError(err: unknown): boolean {
   const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
   return type === 'stream-not-found' || type === 'stream-deleted' || type === 'stream-tombstoned';
 }
+
+/** Consecutive pieces of at most `size` items, in order (bounded fan-out of per-stream calls). */
+export function slices<T>(items: T[], size: number): T[][] {
+  if (!(size >= 1)) throw new Error(`slice size must be at least 1, got ${size}`);
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

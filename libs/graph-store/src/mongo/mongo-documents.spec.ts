@@ -4,6 +4,7 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import {
   checkpointAdvance,
   embeddingFromDocument,
+  embeddingOriginFromDocument,
   groupWrites,
   isOlderThan,
   plain,
@@ -198,6 +199,18 @@ describe('writesForEvent', () => {
       updated_at: 9,
     });
     expect(vectorFromBinary(vectorToBinary(new Float32Array([1, 2])))).toEqual([1, 2]);
+  });
+
+  it('records who produced a vector: a client vector is pinned, a provider vector keeps its text hash', () => {
+    const stored = (data: Record<string, unknown>) => {
+      const [w] = writesForEvent(ev('EmbeddingSet', { uid: 'n1', vector: [1, 0], model: 'm', updated_at: 9, ...data }, { position: 91 }));
+      const { parts } = guarded((w.op as { updateOne: Document }).updateOne.update);
+      return BSON.deserialize(BSON.serialize({ ...parts[0].$literal }));
+    };
+    expect(embeddingOriginFromDocument(stored({ source: 'explicit', text_hash: null }))).toEqual({ source: 'explicit', text_hash: null });
+    expect(embeddingOriginFromDocument(stored({ source: 'provider', text_hash: 'h1' }))).toEqual({ source: 'provider', text_hash: 'h1' });
+    // an event without the fields (older writers) reads as a provider vector of unknown text
+    expect(embeddingOriginFromDocument(stored({}))).toEqual({ source: 'provider', text_hash: null });
   });
 
   it('writes one series point per timestamp, the later one winning', () => {

@@ -77,6 +77,9 @@ export interface EmbeddingDocument {
   /** float32, like the SQLite blob: both adapters return the same rounded values */
   vector: Binary;
   updated_at: number;
+  /** see EmbeddingOrigin */
+  source?: 'explicit' | 'provider';
+  text_hash?: string | null;
   pos: number;
 }
 
@@ -340,6 +343,26 @@ export function embeddingConfiguredWrites(org: string, c: EmbeddingConfiguredDat
   return out;
 }
 
+/**
+ * Who produced a recorded vector, as the API records it beside the port's fields: `explicit`
+ * (a client's, pinned) or `provider`, with the hash of the text embedded. Server mode reads
+ * them back (automatic embedding, the vector projection); an event without them reads as a
+ * provider vector of unknown text.
+ */
+export interface EmbeddingOrigin {
+  source: 'explicit' | 'provider';
+  text_hash: string | null;
+}
+
+export function embeddingOriginOf(d: EmbeddingSetData): EmbeddingOrigin {
+  const o = d as EmbeddingSetData & { source?: unknown; text_hash?: unknown };
+  return { source: o.source === 'explicit' ? 'explicit' : 'provider', text_hash: typeof o.text_hash === 'string' ? o.text_hash : null };
+}
+
+export function embeddingOriginFromDocument(d: Document): EmbeddingOrigin {
+  return { source: d.source === 'explicit' ? 'explicit' : 'provider', text_hash: typeof d.text_hash === 'string' ? d.text_hash : null };
+}
+
 export function embeddingSetWrite(org: string, d: EmbeddingSetData, pos: number): GraphWrite {
   return {
     collection: 'embeddings',
@@ -348,7 +371,16 @@ export function embeddingSetWrite(org: string, d: EmbeddingSetData, pos: number)
         filter: { org, uid: d.uid },
         upsert: true,
         update: guardedMerge(pos, [
-          lit({ org, uid: d.uid, model: d.model, dimension: d.vector.length, vector: vectorToBinary(d.vector), updated_at: d.updated_at, pos }),
+          lit({
+            org,
+            uid: d.uid,
+            model: d.model,
+            dimension: d.vector.length,
+            vector: vectorToBinary(d.vector),
+            updated_at: d.updated_at,
+            ...embeddingOriginOf(d),
+            pos,
+          }),
         ]),
       },
     },

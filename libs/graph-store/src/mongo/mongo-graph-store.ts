@@ -15,6 +15,7 @@ import {
 } from '../graph-read-model.port';
 import {
   ALIAS_PROJECTION,
+  EmbeddingOrigin,
   GRAPH_COLLECTIONS,
   GraphCollection,
   RECORD_PROJECTION,
@@ -22,6 +23,7 @@ import {
   edgeFromDocument,
   embeddingConfigFromDocument,
   embeddingFromDocument,
+  embeddingOriginFromDocument,
   nodeFromDocument,
   seriesPointFromDocument,
 } from './mongo-documents';
@@ -167,6 +169,26 @@ export class MongoGraphStore implements GraphReadModel {
   async getEmbedding(org: string, uid: string): Promise<StoredEmbedding | null> {
     const d = await this.collection('embeddings').findOne({ org, uid });
     return d ? embeddingFromDocument(d) : null;
+  }
+
+  /** Who produced the recorded vectors of these nodes (server-mode automatic embedding). */
+  async embeddingOrigins(org: string, uids: string[]): Promise<Map<string, EmbeddingOrigin>> {
+    const out = new Map<string, EmbeddingOrigin>();
+    for (let i = 0; i < uids.length; i += CHUNK) {
+      const filter = { org, uid: { $in: uids.slice(i, i + CHUNK) } };
+      for await (const d of this.collection('embeddings').find(filter, { projection: { _id: 0, uid: 1, source: 1, text_hash: 1 } }))
+        out.set(d.uid, embeddingOriginFromDocument(d));
+    }
+    return out;
+  }
+
+  /** The recorded vectors of these nodes. */
+  async getEmbeddings(org: string, uids: string[]): Promise<Map<string, StoredEmbedding>> {
+    const out = new Map<string, StoredEmbedding>();
+    for (let i = 0; i < uids.length; i += CHUNK) {
+      for await (const d of this.collection('embeddings').find({ org, uid: { $in: uids.slice(i, i + CHUNK) } })) out.set(d.uid, embeddingFromDocument(d));
+    }
+    return out;
   }
 
   // ---------- series ----------

@@ -1,6 +1,8 @@
 import {
   buildPointFilter,
   collectionName,
+  denseVectorOf,
+  ownedCollections,
   fromQdrantDistance,
   pointId,
   toPortScore,
@@ -74,6 +76,27 @@ describe('qdrant translation', () => {
     });
     expect(buildPointFilter({ org: 'o', node_types: [], exclude_node_types: [] })).toEqual({
       must: [{ key: 'org', match: { value: 'o' } }],
+    });
+  });
+
+  describe('collections a prefix owns', () => {
+    it('keeps only the prefix’s collections, sorted, and never a name that merely starts with the same letters', () => {
+      const mine = [collectionName('org-b'), collectionName('org-a')];
+      expect(ownedCollections(['other_x', ...mine, 'stratagem_y', 'strata'])).toEqual([...mine].sort());
+    });
+
+    it('follows a custom prefix', () => {
+      const name = collectionName('org-1', 'test_run');
+      expect(ownedCollections([name, collectionName('org-1')], 'test_run')).toEqual([name]);
+    });
+  });
+
+  describe('stored vectors', () => {
+    it('hands out a single dense vector and nothing else (named, sparse or absent)', () => {
+      expect(denseVectorOf([0.5, -1])).toEqual([0.5, -1]);
+      expect(denseVectorOf({ text: [1, 2] })).toBeUndefined();
+      expect(denseVectorOf([[1, 2]])).toBeUndefined();
+      expect(denseVectorOf(null)).toBeUndefined();
     });
   });
 });

@@ -125,3 +125,16 @@ export interface PointPayload {
 
 /** Payload fields that get a keyword index (filters and the org guard). */
 export const INDEXED_PAYLOAD_FIELDS = ['org', 'node_type', 'layer'] as const;
+
+/**
+ * The collections a prefix owns, among all of a server's collections: `${prefix}_…`, as
+ * `collectionName` makes them. A projection rebuild drops exactly these.
+ */
+export function ownedCollections(names: string[], prefix: string = DEFAULT_COLLECTION_PREFIX): string[] {
+  return names.filter((n) => n.startsWith(`${prefix}_`)).sort();
+}
+
+/** A stored vector as the port hands it out: the single unnamed dense vector, or undefined. */
+export function denseVectorOf(vector: unknown): number[] | undefined {
+  return Array.isArray(vector) && vector.every((x) => typeof x === 'number') ? (vector as number[]) : undefined;
+}

@@ -7,6 +7,8 @@ import {
   type PointPayload,
   buildPointFilter,
   collectionName,
+  denseVectorOf,
+  ownedCollections,
   fromQdrantDistance,
   pointId,
   toPortScore,
@@ -113,20 +115,24 @@ export class QdrantVectorIndex implements VectorIndex {
   }
 
   async search(q: VectorQuery): Promise<VectorHit[]> {
-    const config = await this.readConfig(q.org);
+    let config = await this.readConfig(q.org);
+    // another process (the projection worker) may have re-created the space since it was cached
+    if (config && q.vector.length !== config.dimensions) config = await this.readConfig(q.org, true);
     if (!config) return [];
     checkVector(q.vector, config.dimensions);
     const k = Math.floor(q.k);
     if (!(k > 0)) return [];
     const threshold = toQdrantScoreThreshold(config.metric, q.threshold);
     if (threshold === null) return [];
-    const response = await this.client.query(this.collection(q.org), {
-      query: Array.from(q.vector),
-      limit: k,
-      filter: buildPointFilter(q),
-      with_payload: ['uid'],
-      ...(threshold !== undefined ? { score_threshold: threshold } : {}),
-    });
+    const response = await this.unlessDropped(q.org, { points: [] }, () =>
+      this.client.query(this.collection(q.org), {
+        query: Array.from(q.vector),
+        limit: k,
+        filter: buildPointFilter(q),
+        with_payload: ['uid'],
+        ...(threshold !== undefined ? { score_threshold: threshold } : {}),
+      }),
+    );
     const hits: VectorHit[] = [];
     for (const point of response.points) {
       const uid = (point.payload as Partial<PointPayload> | null | undefined)?.uid;
@@ -142,8 +148,46 @@ export class QdrantVectorIndex implements VectorIndex {
 
   async count(org: string): Promise<number> {
     if (!(await this.readConfig(org))) return 0;
-    const res = await this.client.count(this.collection(org), { exact: true });
+    const res = await this.unlessDropped(org, { count: 0 }, () => this.client.count(this.collection(org), { exact: true }));
     return res.count;
+  }
+
+  /**
+   * A point's stored vector (not in the port: the API's GET /node/{uid}/embedding). Qdrant
+   * keeps cosine vectors normalised, so callers prefer the recorded vector when there is one.
+   */
+  async getVector(org: string, uid: string): Promise<number[] | undefined> {
+    if (!(await this.readConfig(org))) return undefined;
+    const [point] = await this.unlessDropped(org, [], () => this.client.retrieve(this.collection(org), { ids: [pointId(org, uid)], with_vector: true, with_payload: false }));
+    return point ? denseVectorOf(point.vector) : undefined;
+  }
+
+  /** Of these uids, the ones with a point (not in the port: embedding jobs skip them). */
+  async has(org: string, uids: string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    if (!uids.length || !(await this.readConfig(org))) return out;
+    const byId = new Map(uids.map((u) => [pointId(org, u), u]));
+    for (let i = 0; i < uids.length; i += UPSERT_BATCH) {
+      const ids = uids.slice(i, i + UPSERT_BATCH).map((u) => pointId(org, u));
+      for (const p of await this.unlessDropped(org, [], () => this.client.retrieve(this.collection(org), { ids, with_vector: false, with_payload: false }))) {
+        const uid = byId.get(String(p.id));
+        if (uid !== undefined) out.add(uid);
+      }
+    }
+    return out;
+  }
+
+  /** Drops every collection of this prefix, in every organization (before a projection rebuild). */
+  async removeAll(): Promise<void> {
+    const { collections } = await this.client.getCollections();
+    for (const name of ownedCollections(collections.map((c) => c.name), this.prefix)) {
+      try {
+        await this.client.deleteCollection(name);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    this.configs.clear();
   }
 
   async flush(): Promise<void> {
@@ -152,6 +196,20 @@ export class QdrantVectorIndex implements VectorIndex {
 
   async close(): Promise<void> {
     this.configs.clear();
+  }
+
+  /**
+   * A read of a collection that another process dropped since its config was cached (a clear,
+   * a reconfigure, a rebuild): the organization has no vectors right now, not an error.
+   */
+  private async unlessDropped<T>(org: string, empty: T, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      this.configs.delete(org);
+      return empty;
+    }
   }
 
   private collection(org: string): string {

@@ -4,13 +4,11 @@ import { Principal, SalienceDecayedData, Streams } from '@strata/domain/events';
 import { decideTombstoneEdge, decideTombstoneNode } from '@strata/domain/graph';
 import { AUTO_TOMBSTONE_REASON, DecayRequest, autoTombstoneEnabled, decideNodeDecay, readDecayRequest } from '@strata/domain/maintenance';
 import { Body } from '@strata/domain/validation';
-import { decayCandidatesSync } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
 import { CommandContext, SYSTEM_PRINCIPAL } from '../../platform/unit-of-work/command-context';
 import { GraphTx } from '../../platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { embeddedStorage } from './embedded-only';
+import type { MaintenanceReads } from '@strata/graph-store/maintenance-reads.port';
+import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
 
 export interface DecayResult {
   nodes_decayed: number;
@@ -33,12 +31,12 @@ export interface DecayEventData extends SalienceDecayedData {
  */
 export async function decayGraph(
   tx: GraphTx,
-  storage: EmbeddedStorage,
+  reads: Pick<MaintenanceReads, 'decayCandidates'>,
   req: DecayRequest,
   requestedBy: Principal,
   uids?: string[],
 ): Promise<DecayResult> {
-  const candidates = decayCandidatesSync(storage.graph.db, tx.org, { layer: req.layer, node_types: req.node_types, uids });
+  const candidates = await reads.decayCandidates(tx.org, { layer: req.layer, node_types: req.node_types, uids });
   const items: { uid: string; salience: number }[] = [];
   const doomed: { uid: string; salience: number }[] = [];
   let below = 0;
@@ -82,14 +80,13 @@ export class DecayCommand {
 export class DecayHandler implements ICommandHandler<DecayCommand, DecayResult> {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null,
+    @Inject(MAINTENANCE_STORE) private readonly store: MaintenanceStore,
   ) {}
 
   execute({ ctx, body }: DecayCommand): Promise<DecayResult> {
-    const storage = embeddedStorage(this.storage, 'POST /decay');
     const req = readDecayRequest(body);
     // changed_by and tombstone_by read "system" (REFERENCE §1.6); the caller is kept in the event
     const systemCtx: CommandContext = { ...ctx, principal: SYSTEM_PRINCIPAL };
-    return this.uow.run(systemCtx, (tx) => decayGraph(tx, storage, req, ctx.principal));
+    return this.uow.run(systemCtx, (tx) => decayGraph(tx, this.store, req, ctx.principal));
   }
 }

@@ -3,10 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GraphSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SnapshotCounts } from '@strata/domain/maintenance';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body, coerceQuery, readBoolean } from '@strata/domain/validation';
-import { SnapshotScope, SqliteSnapshotReader } from '@strata/graph-store/sqlite/sqlite-snapshot-reader';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
-import { embeddedStorage } from './embedded-only';
+import type { SnapshotScope, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
+import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
 
 export interface ExportOptions {
   include_tombstoned: boolean;
@@ -25,10 +23,10 @@ export function readExportOptions(query: Body): ExportOptions {
 /** Text is handed to the socket in pieces of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
 
-function* jsonArray(items: Iterable<string>): Generator<string> {
+async function* jsonArray(items: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
   let buf = '[';
   let first = true;
-  for (const item of items) {
+  for await (const item of items) {
     buf += first ? item : ',' + item;
     first = false;
     if (buf.length >= CHUNK_CHARS) {
@@ -39,25 +37,26 @@ function* jsonArray(items: Iterable<string>): Generator<string> {
   yield buf + ']';
 }
 
-function* mapIter<T>(items: Iterable<T>, f: (t: T) => string): Generator<string> {
-  for (const t of items) yield f(t);
+async function* mapIter<T>(items: AsyncIterable<T> | Iterable<T>, f: (t: T) => string): AsyncGenerator<string> {
+  for await (const t of items) yield f(t);
 }
 
 /**
  * Writes a `strata.graph` v1 snapshot (REFERENCE §8.6) as JSON text, section by section, from
  * one consistent read of the graph. Node and edge records go out as stored, without a
- * parse/serialise round trip. Version history is not exported.
+ * parse/serialise round trip. Version history is not exported. The reader is closed when the
+ * text ends, fails or is abandoned (a generator's finally runs on return()).
  */
-function* snapshotText(reader: SqliteSnapshotReader, org: string, opts: ExportOptions, exportedAt: number): Generator<string> {
+async function* snapshotText(reader: SnapshotSource, org: string, opts: ExportOptions, exportedAt: number): AsyncGenerator<string> {
   try {
     const scope: SnapshotScope = { include_tombstoned: opts.include_tombstoned };
-    const config = opts.include_embeddings ? reader.embeddingConfig(org) : null;
+    const config = opts.include_embeddings ? await reader.embeddingConfig(org) : null;
     const counts: SnapshotCounts = {
-      nodes: reader.count('nodes', org, scope),
-      edges: reader.count('edges', org, scope),
-      aliases: reader.count('aliases', org, scope),
-      embeddings: config ? reader.count('embeddings', org, scope) : 0,
-      series_points: reader.count('series_points', org, scope),
+      nodes: await reader.count('nodes', org, scope),
+      edges: await reader.count('edges', org, scope),
+      aliases: await reader.count('aliases', org, scope),
+      embeddings: config ? await reader.count('embeddings', org, scope) : 0,
+      series_points: await reader.count('series_points', org, scope),
     };
     const head = JSON.stringify({ format: SNAPSHOT_FORMAT, format_version: SNAPSHOT_FORMAT_VERSION, exported_at: exportedAt, counts });
     yield head.slice(0, -1) + ',"nodes":';
@@ -78,7 +77,7 @@ function* snapshotText(reader: SqliteSnapshotReader, org: string, opts: ExportOp
     yield* jsonArray(mapIter(reader.seriesPoints(org, scope), (p) => JSON.stringify(p)));
     yield '}';
   } finally {
-    reader.close();
+    await reader.close();
   }
 }
 
@@ -89,7 +88,7 @@ function* snapshotText(reader: SqliteSnapshotReader, org: string, opts: ExportOp
 @Injectable()
 export class ExportService {
   constructor(
-    @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null,
+    @Inject(MAINTENANCE_STORE) private readonly store: MaintenanceStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -98,7 +97,7 @@ export class ExportService {
    * made while the stream is consumed are not in it; the graph never sits in memory whole.
    */
   stream(org: string, opts: ExportOptions = { include_tombstoned: false, include_embeddings: true }): Readable {
-    const reader = SqliteSnapshotReader.open(embeddedStorage(this.storage, 'GET /export').projections.name);
+    const reader = this.store.openSnapshot();
     return Readable.from(snapshotText(reader, org, opts, this.clock.now()), { objectMode: false, highWaterMark: CHUNK_CHARS });
   }
 

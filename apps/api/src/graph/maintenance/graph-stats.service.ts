@@ -1,8 +1,8 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel, GraphStats } from '@strata/graph-store/graph-read-model.port';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
+import { VECTORS, VectorCounts, Vectors } from '../../retrieval/embeddings/vectors.port';
 
 export interface GraphStatsResponse extends GraphStats {
   embedding_dimension: number | null;
@@ -15,15 +15,17 @@ export interface GraphStatsResponse extends GraphStats {
 /** `GET /stats` (REFERENCE §8.1): counts over the read model, type keys canonical PascalCase. */
 @Injectable()
 export class GraphStatsService {
+  private readonly log = new Logger('GraphStats');
+  private vectors: Vectors | null | undefined;
+
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Optional() @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null = null,
+    private readonly modules: ModuleRef,
   ) {}
 
   async stats(org: string): Promise<GraphStatsResponse> {
-    const [stats, config] = await Promise.all([this.graph.stats(org), this.graph.embeddingConfig(org)]);
-    const vectors = this.storage?.vectorStats(org);
+    const [stats, config, vectors] = await Promise.all([this.graph.stats(org), this.graph.embeddingConfig(org), this.vectorCounts(org)]);
     return {
       ...stats,
       // built-in vectors are computed by the vector projection, not recorded: count the index
@@ -33,5 +35,24 @@ export class GraphStatsService {
       embedding_model: config?.model ?? null,
       generated_at: this.clock.now(),
     };
+  }
+
+  /** The vector index lives in the retrieval module (which imports this one): looked up, not injected. */
+  private async vectorCounts(org: string): Promise<VectorCounts | null> {
+    if (this.vectors === undefined) {
+      try {
+        this.vectors = this.modules.get<Vectors>(VECTORS, { strict: false });
+      } catch {
+        this.vectors = null;
+      }
+    }
+    if (!this.vectors) return null;
+    try {
+      return await this.vectors.counts(org);
+    } catch (err) {
+      // the counts of the read model still answer
+      this.log.warn(`vector counts unavailable: ${(err as Error).message}`);
+      return null;
+    }
   }
 }

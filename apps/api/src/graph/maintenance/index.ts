@@ -4,10 +4,12 @@ import { ExportService } from './export.service';
 import { GraphStatsService } from './graph-stats.service';
 import { ImportSnapshotHandler } from './import-snapshot.handler';
 import { ImportService } from './import.service';
+import { MAINTENANCE_STORE_PROVIDER } from './maintenance-store.provider';
 import { PurgeHandler } from './purge.handler';
 
 export { MaintenanceController } from './maintenance.controller';
 export { ExportService, ImportService };
+export { MAINTENANCE_STORE, type MaintenanceStore } from './maintenance-store';
 
 /** Handlers and services of the maintenance routes, for GraphModule. */
 export const MAINTENANCE_PROVIDERS = [
@@ -17,6 +19,7 @@ export const MAINTENANCE_PROVIDERS = [
   PurgeHandler,
   ClearHandler,
   // services
+  MAINTENANCE_STORE_PROVIDER,
   GraphStatsService,
   ExportService,
   ImportService,

@@ -3,12 +3,9 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readPurgeCutoff } from '@strata/domain/maintenance';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
-import { tombstonedUidsSync } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { embeddedStorage } from './embedded-only';
+import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
 import { PurgeCounts, purgeObjects } from './purge-objects';
 
 export class PurgeCommand {
@@ -20,23 +17,22 @@ export type PurgeResult = PurgeCounts & { cutoff: number | null };
 /**
  * `POST /purge` (REFERENCE §7.3): nodes and edges tombstoned at or before the cut-off leave
  * the log and every projection for good, in one transaction; the GraphPurged event left
- * behind records who purged what and when. `cutoff` is null when none was given.
+ * behind records who purged what and when. `cutoff` is null when none was given. In servers
+ * mode the streams are deleted in KurrentDB and the worker removes the rows from MongoDB,
+ * Meilisearch and Qdrant when it projects GraphPurged.
  */
 @CommandHandler(PurgeCommand)
 export class PurgeHandler implements ICommandHandler<PurgeCommand, PurgeResult> {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null,
+    @Inject(MAINTENANCE_STORE) private readonly store: MaintenanceStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   execute({ ctx, body }: PurgeCommand): Promise<PurgeResult> {
-    const storage = embeddedStorage(this.storage, 'POST /purge');
     const cutoff = readPurgeCutoff(body, this.clock.now());
     return this.uow.run(ctx, async (tx) => {
-      const db = storage.graph.db;
-      const nodes = tombstonedUidsSync(db, 'nodes', tx.org, cutoff);
-      const edges = tombstonedUidsSync(db, 'edges', tx.org, cutoff);
+      const [nodes, edges] = await Promise.all([this.store.tombstonedUids('nodes', tx.org, cutoff), this.store.tombstonedUids('edges', tx.org, cutoff)]);
       return { ...(await purgeObjects(tx, nodes, edges, cutoff)), cutoff };
     });
   }

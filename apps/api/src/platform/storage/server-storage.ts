@@ -6,14 +6,16 @@ import { MongoGraphStore } from '@strata/graph-store/mongo/mongo-graph-store';
 import { CheckpointWatcher } from '@strata/projections/server/checkpoint-watcher';
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
 import { MeilisearchTextIndex } from '@strata/text-index/meilisearch/meilisearch-text-index';
+import { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-index';
 import { StrataConfig } from '../config/strata-config';
 
 export { SERVER_STORAGE } from './storage.tokens';
 
 /**
  * Server mode (`STRATA_STORE=servers`): the event log on KurrentDB, the graph read model on
- * MongoDB, full text on Meilisearch. The API only reads projections and appends events; the
- * projection worker (apps/worker) writes the read models, and `projections` tells a write
+ * MongoDB, full text on Meilisearch, vectors on Qdrant. The API only reads projections and
+ * appends events; the projection worker (apps/worker) writes the read models (vectors too,
+ * except that the API asks external embedding providers), and `projections` tells a write
  * when they show it. Nothing here is per-instance state, so the API scales by replicas.
  */
 export class ServerStorage implements OnApplicationShutdown {
@@ -23,13 +25,14 @@ export class ServerStorage implements OnApplicationShutdown {
     readonly graph: MongoGraphStore,
     readonly checkpoints: MongoCheckpointStore,
     readonly text: MeilisearchTextIndex,
+    readonly vectors: QdrantVectorIndex,
     readonly projections: CheckpointWatcher,
     readonly readWaitMs: number,
   ) {}
 
   static async connect(cfg: StrataConfig): Promise<ServerStorage> {
     const log = new Logger('Storage');
-    const required = { STRATA_KURRENTDB_URL: cfg.kurrentdbUrl, STRATA_MONGO_URL: cfg.mongoUrl, STRATA_MEILI_URL: cfg.meiliUrl };
+    const required = { STRATA_KURRENTDB_URL: cfg.kurrentdbUrl, STRATA_MONGO_URL: cfg.mongoUrl, STRATA_MEILI_URL: cfg.meiliUrl, STRATA_QDRANT_URL: cfg.qdrantUrl };
     for (const [name, value] of Object.entries(required)) if (!value) throw new Error(`STRATA_STORE=servers needs ${name}`);
     const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-api' }).connect();
     try {
@@ -39,9 +42,10 @@ export class ServerStorage implements OnApplicationShutdown {
       const checkpoints = new MongoCheckpointStore(db);
       const events = new KurrentDbEventStore(cfg.kurrentdbUrl!);
       const text = new MeilisearchTextIndex({ url: cfg.meiliUrl!, apiKey: cfg.meiliKey ?? undefined });
+      const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl!, apiKey: cfg.qdrantKey ?? undefined });
       const projections = new CheckpointWatcher(() => checkpoints.lowest(SERVER_PROJECTION_NAMES));
       log.log(`servers mode: MongoDB database ${cfg.mongoDb}, reads wait up to ${cfg.readWaitMs} ms for projections`);
-      return new ServerStorage(mongo, events, graph, checkpoints, text, projections, cfg.readWaitMs);
+      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs);
     } catch (err) {
       await mongo.close();
       throw err;
@@ -52,6 +56,7 @@ export class ServerStorage implements OnApplicationShutdown {
     this.projections.stop();
     await this.events.close();
     await this.text.close();
+    await this.vectors.close();
     await this.mongo.close();
   }
 }

@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { EmbeddingSettings } from './embedding-settings.service';
 import { textHash } from './embedding-events';
 import { recordProviderVectors } from './embedding-writer';
-import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
 
 const BATCH = 64;
 
@@ -21,13 +23,18 @@ export class AutoEmbedder {
   /** org → uid → text hash at queue time */
   private readonly queue = new Map<string, Map<string, string>>();
   private running = false;
+  /** events seen, decided on in order (each decision reads the vector index) */
+  private intake: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly settings: EmbeddingSettings,
-    private readonly vectors: VectorStore,
+    @Inject(VECTORS) private readonly vectors: Vectors,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {
-    vectors.afterIndexed((events) => this.onIndexed(events));
+    vectors.afterIndexed((events) => {
+      this.intake = this.intake.then(() => this.onIndexed(events)).catch((err) => this.log.warn(`automatic embedding skipped a batch: ${(err as Error).message}`));
+    });
   }
 
   /** Nodes waiting to be embedded (tests and diagnostics). */
@@ -35,19 +42,32 @@ export class AutoEmbedder {
     return this.queue.get(org)?.size ?? 0;
   }
 
-  private onIndexed(events: RecordedEvent[]): void {
+  private async onIndexed(events: RecordedEvent[]): Promise<void> {
+    // the latest live version of each node, per organization
+    const byOrg = new Map<string, Map<string, NodeRecord>>();
     for (const e of events) {
       if (e.type !== 'NodeCreated' && e.type !== 'NodeUpdated' && e.type !== 'NodeRestored') continue;
       const org = e.metadata.org_id;
       const n = (e.data as NodeVersionedData).node;
-      if (n.tombstone_at !== null) continue;
-      const cfg = this.vectors.projection.config(org);
-      if (!cfg || cfg.provider === 'builtin' || this.vectors.projection.isPinned(org, n.uid)) continue;
-      const hash = textHash(embeddingTextOf(n));
-      if (this.vectors.projection.providerHash(org, n.uid) === hash && this.vectors.projection.index.getVector(org, n.uid)) continue;
+      let m = byOrg.get(org);
+      if (!m) byOrg.set(org, (m = new Map()));
+      if (n.tombstone_at === null) m.set(n.uid, n);
+      else m.delete(n.uid);
+    }
+    for (const [org, nodes] of byOrg) {
+      if (!nodes.size) continue;
+      const cfg = await this.settings.effective(org);
+      if (!cfg || cfg.provider === 'builtin') continue;
+      const uids = [...nodes.keys()];
+      const pinned = await this.vectors.pinned(org, uids);
+      const items = uids.filter((u) => !pinned.has(u)).map((uid) => ({ uid, hash: textHash(embeddingTextOf(nodes.get(uid)!)) }));
+      const current = await this.vectors.upToDate(org, items);
       let q = this.queue.get(org);
-      if (!q) this.queue.set(org, (q = new Map()));
-      q.set(n.uid, hash);
+      for (const { uid, hash } of items) {
+        if (current.has(uid)) continue;
+        if (!q) this.queue.set(org, (q = new Map()));
+        q.set(uid, hash);
+      }
     }
     if (this.queue.size && !this.running) setImmediate(() => void this.drain());
   }
@@ -68,21 +88,22 @@ export class AutoEmbedder {
   }
 
   private async embedBatch(org: string, uids: string[]): Promise<void> {
-    const cfg = this.vectors.projection.config(org);
+    const cfg = await this.settings.effective(org);
     const embedder = this.settings.embedder(cfg);
     if (!cfg || !embedder || cfg.provider === 'builtin') return;
-    const nodes = [...this.vectors.storageGraph.getNodesSync(org, uids).values()].filter((n) => n.tombstone_at === null);
+    const nodes = [...(await this.graph.getNodes(org, uids)).values()].filter((n) => n.tombstone_at === null);
     if (!nodes.length) return;
     const texts = nodes.map(embeddingTextOf);
     try {
       const vecs = await embedder.embed(texts);
+      const pinned = await this.vectors.pinned(org, nodes.map((n) => n.uid));
       await recordProviderVectors(
         this.uow,
         org,
         cfg.model,
         nodes.map((n, i) => ({ uid: n.uid, vector: vecs[i], text_hash: textHash(texts[i]) })),
         'auto-embed',
-        (uid) => this.vectors.projection.isPinned(org, uid),
+        (uid) => pinned.has(uid),
       );
     } catch (err) {
       // nothing was written; POST /ingest/embed-all picks these nodes up later

@@ -9,7 +9,7 @@ import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-wo
 import { EffectiveEmbeddingConfig, EmbeddingProviderName, EmbeddingSettings } from './embedding-settings.service';
 import { EmbedderFactory } from './embedder-factory';
 import { EmbeddingJobs } from './embedding-jobs.service';
-import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
 
 export class ConfigureEmbeddingsCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}
@@ -44,7 +44,7 @@ export class ConfigureEmbeddingsHandler implements ICommandHandler<ConfigureEmbe
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly settings: EmbeddingSettings,
     private readonly factory: EmbedderFactory,
-    private readonly vectors: VectorStore,
+    @Inject(VECTORS) private readonly vectors: Vectors,
     private readonly jobs: EmbeddingJobs,
   ) {}
 
@@ -62,7 +62,7 @@ export class ConfigureEmbeddingsHandler implements ICommandHandler<ConfigureEmbe
     const model = this.factory.modelName(provider, provider === 'builtin' ? null : requestedModel ?? null);
 
     const before = await this.settings.effective(ctx.org);
-    const count = this.vectors.count(ctx.org);
+    const count = await this.vectors.count(ctx.org);
     const spaceChanged = !before || before.dimensions !== dimensions || before.distance_metric !== metric;
     const modelChanged = !before || before.provider !== provider || before.model !== model;
     if (spaceChanged && count > 0 && !force)
@@ -83,12 +83,12 @@ export class ConfigureEmbeddingsHandler implements ICommandHandler<ConfigureEmbe
     });
     const cfg: EffectiveEmbeddingConfig = { provider, model, dimensions, distance_metric: metric, configured_at: data.configured_at };
     // the built-in embedder is re-applied by the vector store's backfill; others by a job
-    this.vectors.settle();
+    await this.vectors.settle();
     const job =
       provider === 'builtin'
         ? this.vectors.backfillJob(ctx.org)
         : spaceChanged || modelChanged
-          ? this.jobs.startEmbedAll(ctx.org, cfg, { reembed: true })
+          ? await this.jobs.startEmbedAll(ctx.org, cfg, { reembed: true })
           : null;
     return { ...describeConfig(cfg), embeddings_dropped: data.dropped ? count : 0, job_id: job?.id ?? null };
   }

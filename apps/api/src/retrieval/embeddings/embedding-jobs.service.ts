@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { embeddingTextOf } from '@strata/domain/retrieval';
-import { NodeRecord } from '@strata/domain/records';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { JobRecord, JobRegistry } from '../jobs/job-registry';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
 import { textHash } from './embedding-events';
 import { recordProviderVectors } from './embedding-writer';
-import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
 
 /** Nodes embedded per provider call and per append. */
 const BATCH = 64;
@@ -23,26 +23,28 @@ export class EmbeddingJobs {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly settings: EmbeddingSettings,
-    private readonly vectors: VectorStore,
+    @Inject(VECTORS) private readonly vectors: Vectors,
     private readonly jobs: JobRegistry,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
   /** Live nodes still without a vector (vectors only ever belong to live nodes). */
-  pendingCount(org: string): number {
-    return Math.max(0, this.liveCount(org) - this.vectors.count(org));
+  async pendingCount(org: string): Promise<number> {
+    return Math.max(0, (await this.liveCount(org)) - (await this.vectors.count(org)));
   }
 
-  startEmbedAll(org: string, cfg: EffectiveEmbeddingConfig, opts: { reembed?: boolean } = {}): JobRecord {
+  async startEmbedAll(org: string, cfg: EffectiveEmbeddingConfig, opts: { reembed?: boolean } = {}): Promise<JobRecord> {
+    const total = opts.reembed ? await this.liveCount(org) : await this.pendingCount(org);
+    // checked after the counts, with no await before the job exists: two requests start one job
     const running = this.jobs.active(org, 'embed_all');
     if (running) return running;
-    const total = opts.reembed ? this.liveCount(org) : this.pendingCount(org);
     const job = this.jobs.create(org, 'embed_all', opts.reembed ? 'Re-embed every live node' : 'Embed every live node without a vector', total);
     setImmediate(() => void this.run(org, cfg, job, opts.reembed ?? false));
     return job;
   }
 
-  private liveCount(org: string): number {
-    return this.vectors.storageGraph.countNodesSync(org, {});
+  private liveCount(org: string): Promise<number> {
+    return this.graph.countNodes(org, {});
   }
 
   private async run(org: string, cfg: EffectiveEmbeddingConfig, job: JobRecord, reembed: boolean): Promise<void> {
@@ -58,11 +60,12 @@ export class EmbeddingJobs {
     let processed = 0;
     try {
       for (;;) {
-        const page = this.vectors.storageGraph.listNodesSync(org, {}, { limit: BATCH, offset }, 'created_asc');
+        const page = await this.graph.listNodes(org, {}, { limit: BATCH, offset }, 'created_asc');
         offset += page.items.length;
-        const toEmbed = page.items.filter(
-          (n: NodeRecord) => !this.vectors.projection.isPinned(org, n.uid) && (reembed || this.vectors.vectorOf(org, n.uid) === undefined),
-        );
+        const uids = page.items.map((n) => n.uid);
+        const pinned = await this.vectors.pinned(org, uids);
+        const indexed = reembed ? new Set<string>() : await this.vectors.indexed(org, uids);
+        const toEmbed = page.items.filter((n) => !pinned.has(n.uid) && !indexed.has(n.uid));
         if (toEmbed.length) {
           const texts = toEmbed.map(embeddingTextOf);
           try {
@@ -73,7 +76,7 @@ export class EmbeddingJobs {
               cfg.model,
               toEmbed.map((n, i) => ({ uid: n.uid, vector: vecs[i], text_hash: textHash(texts[i]) })),
               `job:${job.id}`,
-              (uid) => this.vectors.projection.isPinned(org, uid),
+              (uid) => pinned.has(uid),
             );
           } catch (err) {
             failed += toEmbed.length;

@@ -18,7 +18,7 @@ import { EmbeddingJobs } from './embedding-jobs.service';
 import { EmbeddingSettings } from './embedding-settings.service';
 import { DeleteNodeEmbeddingCommand, SetNodeEmbeddingCommand } from './node-embedding.handlers';
 import { SemanticSearchService, VectorSearchOptions } from './semantic-search.service';
-import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
 
 /** A vector from the body: an array of 1–8192 finite numbers. */
 function readVector(body: Body, fields: string[]): number[] {
@@ -48,7 +48,7 @@ export class EmbeddingsController {
     private readonly commands: CommandBus,
     private readonly settings: EmbeddingSettings,
     private readonly semantic: SemanticSearchService,
-    private readonly vectors: VectorStore,
+    @Inject(VECTORS) private readonly vectors: Vectors,
     private readonly jobs: EmbeddingJobs,
     private readonly registry: JobRegistry,
     private readonly scopes: ReadScopeService,
@@ -83,7 +83,7 @@ export class EmbeddingsController {
         actual: vector.length,
       });
     const scope = await this.scopes.of(auth);
-    return this.semantic.toNodes(scope, this.semantic.vectorHits(scope, vector, opts));
+    return this.semantic.toNodes(scope, await this.semantic.vectorHits(scope, vector, opts));
   }
 
   @Post('embeddings/search-text')
@@ -138,8 +138,8 @@ export class EmbeddingsController {
     assertObjectBody(raw);
     const cfg = await this.settings.effective(auth.org_id);
     if (!cfg || !this.settings.embedder(cfg)) throw this.settings.notConfigured(cfg, 'embed-all needs an embedding provider');
-    const pending = this.jobs.pendingCount(auth.org_id);
-    const job = this.jobs.startEmbedAll(auth.org_id, cfg);
+    const pending = await this.jobs.pendingCount(auth.org_id);
+    const job = await this.jobs.startEmbedAll(auth.org_id, cfg);
     reply.status(202);
     return { job_id: job.id, nodes_pending: pending };
   }
@@ -155,7 +155,7 @@ export class EmbeddingsController {
   private async vectorOf(scope: ReadScope, uid: string) {
     const cfg = await this.settings.effective(scope.org);
     const stored = await this.graph.getEmbedding(scope.org, uid);
-    const live = this.vectors.vectorOf(scope.org, uid);
+    const live = await this.vectors.vectorOf(scope.org, uid);
     if (live) return { uid, vector: live, dimension: live.length, model: stored && stored.dimension === live.length ? stored.model : (cfg?.model ?? null) };
     // tombstoned nodes keep a recorded vector (restored with them), outside the index
     if (stored) return { uid, vector: stored.vector, dimension: stored.dimension, model: stored.model };

@@ -7,7 +7,7 @@ import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-wo
 import { ReadScope } from '../shared/read-scope';
 import { RecordedEmbedding } from './embedding-events';
 import { EmbeddingSettings } from './embedding-settings.service';
-import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
 
 export class SetNodeEmbeddingCommand {
   constructor(readonly ctx: CommandContext, readonly uid: string, readonly vector: number[], readonly scope: ReadScope) {}
@@ -49,14 +49,14 @@ export class SetNodeEmbeddingHandler implements ICommandHandler<SetNodeEmbedding
 export class DeleteNodeEmbeddingHandler implements ICommandHandler<DeleteNodeEmbeddingCommand> {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    private readonly vectors: VectorStore,
+    @Inject(VECTORS) private readonly vectors: Vectors,
   ) {}
 
   execute({ ctx, uid, scope }: DeleteNodeEmbeddingCommand) {
     return this.uow.run(ctx, async (tx) => {
       const n = await tx.node(uid);
       if (!n || !scope.allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
-      const has = this.vectors.vectorOf(tx.org, uid) !== undefined || (await tx.reader.getEmbedding(tx.org, uid)) !== null;
+      const has = (await this.vectors.vectorOf(tx.org, uid)) !== undefined || (await tx.reader.getEmbedding(tx.org, uid)) !== null;
       if (!has) throw Errors.notFound(`node ${uid} has no embedding`, { uid });
       const data: EmbeddingDeletedData = { uid };
       tx.emit(Streams.embedding(tx.org, uid), 'EmbeddingDeleted', data);

@@ -8,7 +8,7 @@ import { ReadScope } from '../shared/read-scope';
 import { ScoredNode } from '../search/text-search.service';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
 import { Embedder } from './embedder-factory';
-import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
 
 export interface VectorSearchOptions {
   k: number;
@@ -23,7 +23,7 @@ export interface VectorSearchOptions {
 export class SemanticSearchService {
   constructor(
     private readonly settings: EmbeddingSettings,
-    private readonly vectors: VectorStore,
+    @Inject(VECTORS) private readonly vectors: Vectors,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
@@ -50,10 +50,10 @@ export class SemanticSearchService {
   }
 
   /** Raw hits for a query vector; the caller checked its length against the configuration. */
-  vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): VectorHit[] {
+  async vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): Promise<VectorHit[]> {
     if (o.k <= 0) return [];
     const fetch = scope.restricted ? Math.min(Math.max(o.k * 4, o.k + 16), 10_000) : o.k;
-    const hits = this.vectors.search({
+    const hits = await this.vectors.search({
       org: scope.org,
       vector,
       k: fetch,

@@ -4,8 +4,7 @@ import { Errors } from '@strata/domain/errors';
 import { readDecayRequest } from '@strata/domain/maintenance';
 import { Body } from '@strata/domain/validation';
 import { DecayResult, decayGraph } from '../../graph/maintenance/decay.handler';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
+import { MAINTENANCE_STORE, MaintenanceStore } from '../../graph/maintenance/maintenance-store';
 import { CommandContext, SYSTEM_PRINCIPAL } from '../../platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { ReadScope } from '../shared/read-scope';
@@ -22,7 +21,7 @@ export class DecayNodeCommand {
 export class DecayNodeHandler implements ICommandHandler<DecayNodeCommand, DecayResult> {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage,
+    @Inject(MAINTENANCE_STORE) private readonly store: MaintenanceStore,
   ) {}
 
   execute({ ctx, uid, body, scope }: DecayNodeCommand): Promise<DecayResult> {
@@ -31,7 +30,7 @@ export class DecayNodeHandler implements ICommandHandler<DecayNodeCommand, Decay
     return this.uow.run(systemCtx, async (tx) => {
       const n = await tx.node(uid);
       if (!n || n.tombstone_at !== null || !scope.allows(uid)) throw Errors.refNotFound('uid', uid);
-      return decayGraph(tx, this.storage, req, ctx.principal, [uid]);
+      return decayGraph(tx, this.store, req, ctx.principal, [uid]);
     });
   }
 }

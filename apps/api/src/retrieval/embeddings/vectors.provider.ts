@@ -1,0 +1,24 @@
+import { FactoryProvider } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '../../platform/storage/storage.tokens';
+// type only: the server clients load only in servers mode
+import type { ServerStorage } from '../../platform/storage/server-storage';
+import { JobRegistry } from '../jobs/job-registry';
+import { EmbeddedVectors } from './embedded-vectors';
+import { EmbeddingSettings } from './embedding-settings.service';
+import { VectorStore } from './vector-store.service';
+import { VECTORS, Vectors } from './vectors.port';
+
+/** The Vectors seam bound once, from STRATA_STORE: the embedded index here, or Qdrant. */
+export const VECTORS_PROVIDER: FactoryProvider<Vectors> = {
+  provide: VECTORS,
+  inject: [EMBEDDED_STORAGE, SERVER_STORAGE, EmbeddingSettings, JobRegistry, HttpAdapterHost],
+  useFactory: async (embedded: EmbeddedStorage | null, servers: ServerStorage | null, settings: EmbeddingSettings, jobs: JobRegistry, http: HttpAdapterHost) => {
+    if (embedded) return new EmbeddedVectors(new VectorStore(embedded, settings, jobs));
+    const { serverVectors } = await import('./server-vectors.factory');
+    // an application context (the CLI) serves no writes of its own: it never takes the
+    // automatic-embedding feed from a running API replica
+    return serverVectors(servers!, { feed: Boolean(http?.httpAdapter) });
+  },
+};
