@@ -16,7 +16,9 @@ export function registerAdmin(program: Command): void {
       'after',
       `
 The generated password is printed once; nothing stores it. On the embedded default the
-service must be stopped.
+service must be stopped. Against the servers (STRATA_STORE=servers, the service's own
+environment) it appends to KurrentDB while the API runs: the command answers once it has read
+its own write back, and every API replica sees the owner within its subscription delay.
 
 Examples:
   strata admin create-owner --email ops@example.com --org "Acme"

@@ -23,3 +23,12 @@ export function resolveJwtSecret(configured: string | null, dataDir: string): st
   if (secret.length < 32) throw new Error(`${file} holds a secret shorter than 32 characters; delete it to generate a new one`);
   return secret;
 }
+
+/**
+ * Servers mode: every API replica must sign and verify with the same secret, and nothing in
+ * one replica's local disk is shared, so the secret has to be configured.
+ */
+export function requireSharedJwtSecret(configured: string | null): string {
+  if (!configured) throw new Error('STRATA_STORE=servers needs STRATA_JWT_SECRET (at least 32 characters): every API replica must sign and verify tokens with the same secret');
+  return configured;
+}

@@ -1,3 +1,4 @@
+import { requireSharedJwtSecret } from './jwt-secret';
 import { apiKeyDisplayPrefix, base62, formatRefreshToken, generateApiKeySecret, generateRefreshSecret, isApiKeyToken, parseRefreshToken, sameHex, sha256Hex } from './secrets';
 
 describe('secrets', () => {
@@ -25,5 +26,12 @@ describe('secrets', () => {
     expect(sameHex(sha256Hex('a'), sha256Hex('a'))).toBe(true);
     expect(sameHex(sha256Hex('a'), sha256Hex('b'))).toBe(false);
     expect(sameHex('ab', 'abcd')).toBe(false);
+  });
+});
+
+describe('JWT secret in servers mode', () => {
+  it('must be configured: replicas cannot share a secret generated into one data dir', () => {
+    expect(() => requireSharedJwtSecret(null)).toThrow(/STRATA_STORE=servers needs STRATA_JWT_SECRET/);
+    expect(requireSharedJwtSecret('s'.repeat(40))).toBe('s'.repeat(40));
   });
 });

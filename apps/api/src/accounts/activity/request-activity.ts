@@ -1,66 +1,35 @@
-import * as path from 'node:path';
-import Database from 'better-sqlite3';
 import { Logger } from '@nestjs/common';
+import { ACTIVITY_LIMIT, ActivityStore, KeyRequest, RequestRecord } from '@strata/auth/activity/activity-store.port';
+import { summarizeActivity } from '@strata/auth/activity/activity-batch';
 import { monthPeriod } from '@strata/auth/plans/plan-limits';
 
-/** One authenticated request, as recorded for key activity and usage. */
-export interface RequestRecord {
-  org_id: string;
-  key_id: string | null;
-  method: string;
-  route: string;
-  status: number;
-  /** Unix seconds */
-  at: number;
-}
+export { ACTIVITY_LIMIT, RequestRecord };
 
+/** file of the embedded activity store, beside the data */
 export const OPS_FILE = 'ops.db';
 const FLUSH_MS = 1000;
 const FLUSH_AT = 2000;
 const MAX_PENDING = 50_000;
-export const ACTIVITY_LIMIT = 50;
 
 /**
  * Request activity of API keys and request counts per organization: operational data, not
- * events. Recording is an array push on the response path; a timer writes the buffer in one
- * transaction per second into a small SQLite file beside the data (`ops.db`), keeping only
- * the 50 newest requests per key. The buffer is bounded (oldest dropped if writes fail).
+ * events. Recording is an array push on the response path; a timer writes the buffer once a
+ * second to the ActivityStore (embedded: `ops.db` in the data dir; servers: MongoDB, shared
+ * by the replicas). Reads add what is buffered or being written, so a request shows at once.
+ * The buffer is bounded (oldest dropped if writes keep failing).
  */
 export class RequestActivity {
   private readonly log = new Logger('RequestActivity');
-  private readonly db: Database.Database;
   private pending: RequestRecord[] = [];
+  /** the batch being written (still shown by reads until the store has it) */
+  private writing: RequestRecord[] = [];
+  private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
   private flushScheduled = false;
   private closed = false;
-  private readonly insertReq: Database.Statement;
-  private readonly prune: Database.Statement;
-  private readonly bumpCount: Database.Statement;
-  private readonly setLastUsed: Database.Statement;
 
-  constructor(dataDir: string) {
-    this.db = new Database(path.join(dataDir, OPS_FILE));
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 2000');
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS acct_key_requests (key_id TEXT NOT NULL, at REAL NOT NULL, method TEXT NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS acct_key_requests_key ON acct_key_requests(key_id, at);
-      CREATE TABLE IF NOT EXISTS acct_key_last_used (key_id TEXT PRIMARY KEY, at REAL NOT NULL);
-      CREATE TABLE IF NOT EXISTS acct_request_counts (org_id TEXT NOT NULL, period TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (org_id, period));
-    `);
-    this.insertReq = this.db.prepare('INSERT INTO acct_key_requests(key_id, at, method, route, status) VALUES (?,?,?,?,?)');
-    this.prune = this.db.prepare(
-      `DELETE FROM acct_key_requests WHERE key_id = ? AND rowid NOT IN
-         (SELECT rowid FROM acct_key_requests WHERE key_id = ? ORDER BY at DESC, rowid DESC LIMIT ${ACTIVITY_LIMIT})`,
-    );
-    this.bumpCount = this.db.prepare(
-      'INSERT INTO acct_request_counts(org_id, period, n) VALUES (?,?,?) ON CONFLICT(org_id, period) DO UPDATE SET n = n + excluded.n',
-    );
-    this.setLastUsed = this.db.prepare(
-      'INSERT INTO acct_key_last_used(key_id, at) VALUES (?,?) ON CONFLICT(key_id) DO UPDATE SET at = max(at, excluded.at)',
-    );
-    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+  constructor(private readonly store: ActivityStore) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
     this.timer.unref();
   }
 
@@ -72,43 +41,28 @@ export class RequestActivity {
     if (this.pending.length > MAX_PENDING * 1.1) this.pending.splice(0, this.pending.length - MAX_PENDING);
     if (this.pending.length >= FLUSH_AT && !this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => void this.flush());
     }
   }
 
-  flush(): void {
+  /** Writes the buffer; one write at a time (a call during a write waits for it). */
+  flush(): Promise<void> {
     this.flushScheduled = false;
-    if (!this.pending.length || !this.db.open) return;
-    const batch = this.pending;
+    if (this.flushing) return this.flushing;
+    if (!this.pending.length) return Promise.resolve();
+    this.writing = this.pending;
     this.pending = [];
-    try {
-      this.db.transaction(() => {
-        const counts = new Map<string, { org: string; period: string; n: number }>();
-        const byKey = new Map<string, RequestRecord[]>();
-        for (const r of batch) {
-          const period = this.period(r.at);
-          const k = `${r.org_id}\n${period}`;
-          const c = counts.get(k);
-          if (c) c.n++;
-          else counts.set(k, { org: r.org_id, period, n: 1 });
-          if (r.key_id) {
-            const list = byKey.get(r.key_id);
-            if (list) list.push(r);
-            else byKey.set(r.key_id, [r]);
-          }
-        }
-        for (const c of counts.values()) this.bumpCount.run(c.org, c.period, c.n);
-        for (const [key, list] of byKey) {
-          // only the newest 50 of a key can ever be shown: a busy key costs 50 inserts per flush at most
-          for (const r of list.slice(-ACTIVITY_LIMIT)) this.insertReq.run(key, r.at, r.method, r.route, r.status);
-          this.setLastUsed.run(key, list[list.length - 1].at);
-          this.prune.run(key, key);
-        }
-      })();
-    } catch (err) {
-      this.log.warn(`could not write request activity (${batch.length} records kept for the next try): ${(err as Error).message}`);
-      this.pending = batch.concat(this.pending).slice(-MAX_PENDING);
-    }
+    this.flushing = this.store
+      .write(summarizeActivity(this.writing, (at) => this.period(at)))
+      .catch((err) => {
+        this.log.warn(`could not write request activity (${this.writing.length} records kept for the next try): ${(err as Error).message}`);
+        this.pending = this.writing.concat(this.pending).slice(-MAX_PENDING);
+      })
+      .finally(() => {
+        this.writing = [];
+        this.flushing = null;
+      });
+    return this.flushing;
   }
 
   private periodStart = 0;
@@ -125,35 +79,51 @@ export class RequestActivity {
     return this.periodName;
   }
 
-  /** newest first, at most 50: written rows plus the not yet written buffer */
-  recentRequests(keyId: string): RequestRecord[] {
-    const stored = this.db
-      .prepare(`SELECT key_id, at, method, route, status FROM acct_key_requests WHERE key_id = ? ORDER BY at DESC, rowid DESC LIMIT ${ACTIVITY_LIMIT}`)
-      .all(keyId) as Omit<RequestRecord, 'org_id'>[];
-    const buffered = this.pending.filter((r) => r.key_id === keyId);
-    return [...buffered.reverse(), ...stored.map((r) => ({ ...r, org_id: '' }))].sort((a, b) => b.at - a.at).slice(0, ACTIVITY_LIMIT);
+  /** not yet in the store */
+  private unwritten(): RequestRecord[] {
+    return this.writing.length ? this.writing.concat(this.pending) : this.pending;
   }
 
-  lastUsedAt(keyId: string): number | null {
-    let at: number | null = null;
-    for (const r of this.pending) if (r.key_id === keyId && (at === null || r.at > at)) at = r.at;
-    const row = this.db.prepare('SELECT at FROM acct_key_last_used WHERE key_id = ?').get(keyId) as { at: number } | undefined;
-    if (row && (at === null || row.at > at)) at = row.at;
-    return at;
+  /**
+   * Newest first, at most ACTIVITY_LIMIT: stored requests plus those not written yet (read
+   * after the store answers, so a write that finished meanwhile is not counted twice).
+   */
+  async recentRequests(keyId: string): Promise<KeyRequest[]> {
+    const stored = await this.store.recentRequests(keyId, ACTIVITY_LIMIT);
+    // a batch still being written may already be partly stored (MongoDB): show it once
+    const inStore = new Set(stored.map(signature));
+    const buffered = this.unwritten().filter((r) => r.key_id === keyId && !inStore.has(signature(r)));
+    return [...buffered.reverse().map(shown), ...stored].sort((a, b) => b.at - a.at).slice(0, ACTIVITY_LIMIT);
   }
 
-  requestsInPeriod(orgId: string, period: string): number {
-    const row = this.db.prepare('SELECT n FROM acct_request_counts WHERE org_id = ? AND period = ?').get(orgId, period) as { n: number } | undefined;
-    let n = row?.n ?? 0;
-    for (const r of this.pending) if (r.org_id === orgId && this.period(r.at) === period) n++;
+  /** last use of each key that has one */
+  async lastUsedAt(keyIds: string[]): Promise<Map<string, number>> {
+    const out = await this.store.lastUsedAt(keyIds);
+    const wanted = new Set(keyIds);
+    for (const r of this.unwritten()) if (r.key_id && wanted.has(r.key_id) && r.at > (out.get(r.key_id) ?? -Infinity)) out.set(r.key_id, r.at);
+    return out;
+  }
+
+  async requestsInPeriod(orgId: string, period: string): Promise<number> {
+    let n = await this.store.requestsInPeriod(orgId, period);
+    for (const r of this.unwritten()) if (r.org_id === orgId && this.period(r.at) === period) n++;
     return n;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
-    this.flush();
-    this.db.close();
+    await this.flush();
+    await this.flush(); // what arrived during a write already in flight
+    await this.store.close();
   }
+}
+
+function shown(r: RequestRecord): KeyRequest {
+  return { at: r.at, method: r.method, route: r.route, status: r.status };
+}
+
+function signature(r: KeyRequest): string {
+  return `${r.at}\n${r.method}\n${r.route}\n${r.status}`;
 }

@@ -15,7 +15,8 @@ import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { AuthContext } from '@strata/auth/auth-context';
 import { apiKeyDisplayPrefix, generateApiKeySecret, sha256Hex } from '@strata/auth/tokens/secrets';
 import { GraphTx } from '../../platform/unit-of-work/graph-tx';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
 import { ACTIVITY_LIMIT, RequestActivity } from '../activity/request-activity';
 import { accountContext } from '../context';
 import { ApiKeyInput } from '../dto';
@@ -28,7 +29,7 @@ const LIFECYCLE: Record<string, string> = { ApiKeyCreated: 'created', ApiKeyRota
 @Injectable()
 export class ApiKeyHandlers {
   constructor(
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -71,10 +72,12 @@ export class ApiKeyHandlers {
     });
   }
 
-  list(auth: AuthContext, limit: number, offset: number) {
+  async list(auth: AuthContext, limit: number, offset: number) {
     const now = this.clock.now();
     const rows = this.accounts.keys(auth.org_id, limit + 1, offset);
-    const items = rows.slice(0, limit).map((k) => presentKey(k, now, this.activity.lastUsedAt(k.key_id)));
+    const page = rows.slice(0, limit);
+    const lastUsed = await this.activity.lastUsedAt(page.map((k) => k.key_id));
+    const items = page.map((k) => presentKey(k, now, lastUsed.get(k.key_id) ?? null));
     return paginated(items, limit, offset, rows.length > limit);
   }
 
@@ -137,7 +140,7 @@ export class ApiKeyHandlers {
         if (e.type === 'ApiKeyCreated' && d.rotated_from) extra.rotated_from = d.rotated_from;
         return { at: e.metadata.occurred_at, item: { type: LIFECYCLE[e.type], at: iso(e.metadata.occurred_at), actor: e.metadata.principal, ...extra } };
       });
-    const requests = this.activity.recentRequests(k.key_id).map((r) => ({
+    const requests = (await this.activity.recentRequests(k.key_id)).map((r) => ({
       at: r.at,
       item: { type: 'request', at: iso(r.at), method: r.method, route: r.route, status: r.status },
     }));

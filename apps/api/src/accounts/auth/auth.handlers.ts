@@ -16,7 +16,8 @@ import { formatRefreshToken, generateRefreshSecret, parseRefreshToken, sameHex, 
 import { TokenService } from '@strata/auth/tokens/token.service';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { GraphTx } from '../../platform/unit-of-work/graph-tx';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
 import { SignupInput, duplicateEmail } from '../dto';
 import { presentOrg, presentUser } from '../presenters';
 import { AccountsReadModel } from '../read-model/accounts-read-model';
@@ -39,7 +40,7 @@ function userContext(userId: string, org: string, requestId: string): CommandCon
 @Injectable()
 export class AuthHandlers {
   constructor(
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly accounts: AccountsReadModel,

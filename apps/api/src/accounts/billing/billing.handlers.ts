@@ -9,7 +9,8 @@ import { AuthErrors } from '@strata/auth/auth-errors';
 import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
 import { USAGE_COUNTERS, UsageCounters, monthPeriod } from '@strata/auth/plans/plan-limits';
 import { STRATA_CONFIG, StrataConfig } from '../../platform/config/strata-config';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
 import { RequestActivity } from '../activity/request-activity';
 import { accountContext } from '../context';
 import { iso, presentPlan } from '../presenters';
@@ -24,7 +25,7 @@ function monthBounds(now: number): { start: number; end: number } {
 @Injectable()
 export class BillingHandlers {
   constructor(
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
@@ -84,6 +85,7 @@ export class BillingHandlers {
     const { start, end } = monthBounds(now);
     const stats = await this.graph.stats(auth.org_id);
     const credits = this.counters.creditsUsed(auth.org_id, period);
+    const requests = await this.activity.requestsInPeriod(auth.org_id, period);
     const creditLimit = plan.limits.ingestion_credits_per_month;
     return {
       org_id: auth.org_id,
@@ -92,7 +94,7 @@ export class BillingHandlers {
       nodes: { used: this.counters.liveNodes(auth.org_id, true), limit: plan.limits.nodes },
       edges: { used: stats.live_edges },
       requests: {
-        this_period: this.activity.requestsInPeriod(auth.org_id, period),
+        this_period: requests,
         per_minute_limit: this.config.rateLimitPerMinute ?? plan.limits.requests_per_minute,
       },
       credits: { used: credits, limit: creditLimit, left: creditLimit === null ? null : Math.max(0, creditLimit - credits) },

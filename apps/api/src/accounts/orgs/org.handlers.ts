@@ -13,7 +13,8 @@ import { Errors } from '@strata/domain/errors';
 import { Streams } from '@strata/domain/events';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { AuthContext } from '@strata/auth/auth-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
 import { accountContext } from '../context';
 import { paginated, presentMember, presentOrg } from '../presenters';
 import { AccountsReadModel } from '../read-model/accounts-read-model';
@@ -26,7 +27,7 @@ function orgNotFound(orgId: string) {
 @Injectable()
 export class OrgHandlers {
   constructor(
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly accounts: AccountsReadModel,
   ) {}

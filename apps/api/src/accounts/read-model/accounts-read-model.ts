@@ -126,6 +126,11 @@ export class AccountsReadModel implements AccountsDirectory {
     return (this.stmt('SELECT * FROM acct_orgs WHERE org_id = ?').get(orgId) as OrgRow | undefined) ?? null;
   }
 
+  /** every organization's id (servers mode counts their live nodes at start-up) */
+  orgIds(): string[] {
+    return (this.stmt('SELECT org_id FROM acct_orgs ORDER BY org_id').all() as { org_id: string }[]).map((r) => r.org_id);
+  }
+
   /** a user's memberships, earliest first (the default organization is the first) */
   memberships(userId: string): MembershipRow[] {
     return this.stmt(

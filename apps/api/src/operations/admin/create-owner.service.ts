@@ -14,7 +14,8 @@ import { PasswordHasher } from '../../accounts/auth/password-hasher';
 import { duplicateEmail, readEmail, readNewPassword } from '../../accounts/dto';
 import { AccountsReadModel } from '../../accounts/read-model/accounts-read-model';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '../../accounts/accounts-unit-of-work';
 
 export interface CreateOwnerInput {
   email: string;
@@ -54,7 +55,7 @@ export class CreateOwnerService {
   private readonly hasher = new PasswordHasher();
 
   constructor(
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly accounts: AccountsReadModel,
   ) {}

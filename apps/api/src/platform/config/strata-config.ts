@@ -44,7 +44,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_MEILI_KEY', default: '—', description: 'Meilisearch API key' },
   { name: 'STRATA_QDRANT_URL', default: '—', description: 'Qdrant URL (servers mode)' },
   { name: 'STRATA_QDRANT_KEY', default: '—', description: 'Qdrant API key' },
-  { name: 'STRATA_JWT_SECRET', default: 'generated', description: 'JWT signing secret (≥ 32 chars); generated once into the data dir (mode 0600) when unset' },
+  { name: 'STRATA_JWT_SECRET', default: 'generated', description: 'JWT signing secret (≥ 32 chars); embedded: generated once into the data dir (mode 0600) when unset; servers: required, the same on every replica' },
   { name: 'STRATA_ACCESS_TOKEN_TTL', default: '900', description: 'access-token lifetime, seconds' },
   { name: 'STRATA_REFRESH_TOKEN_TTL', default: '2592000', description: 'refresh-token lifetime, seconds (30 days)' },
   { name: 'STRATA_RATE_LIMIT_PER_MINUTE', default: 'plan', description: 'requests per minute per credential; overrides the plan limit' },
@@ -125,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
   if (store === 'servers') {
     const missing = ['STRATA_KURRENTDB_URL', 'STRATA_MONGO_URL', 'STRATA_MEILI_URL', 'STRATA_QDRANT_URL'].filter((k) => !env[k]);
     if (missing.length) throw new ConfigError(`STRATA_STORE=servers needs ${missing.join(', ')}`);
+    // replicas sign and verify each other's tokens: a secret generated per data dir would differ
+    if (!cfg.jwtSecret) throw new ConfigError('STRATA_STORE=servers needs STRATA_JWT_SECRET (at least 32 characters, the same on every API replica)');
   }
   if (cfg.embeddingProvider === 'openai' && !cfg.embeddingUrl) throw new ConfigError('STRATA_EMBEDDING_PROVIDER=openai needs STRATA_EMBEDDING_URL');
   return cfg;

@@ -7,6 +7,8 @@ import { CheckpointWatcher } from '@strata/projections/server/checkpoint-watcher
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
 import { MeilisearchTextIndex } from '@strata/text-index/meilisearch/meilisearch-text-index';
 import { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-index';
+import { ActivityStore } from '@strata/auth/activity/activity-store.port';
+import { MongoActivityStore } from '@strata/auth/activity/mongo-activity-store';
 import { StrataConfig } from '../config/strata-config';
 
 export { SERVER_STORAGE } from './storage.tokens';
@@ -28,6 +30,8 @@ export class ServerStorage implements OnApplicationShutdown {
     readonly vectors: QdrantVectorIndex,
     readonly projections: CheckpointWatcher,
     readonly readWaitMs: number,
+    /** request activity of API keys, shared by the replicas */
+    readonly activity: ActivityStore,
   ) {}
 
   static async connect(cfg: StrataConfig): Promise<ServerStorage> {
@@ -45,7 +49,7 @@ export class ServerStorage implements OnApplicationShutdown {
       const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl!, apiKey: cfg.qdrantKey ?? undefined });
       const projections = new CheckpointWatcher(() => checkpoints.lowest(SERVER_PROJECTION_NAMES));
       log.log(`servers mode: MongoDB database ${cfg.mongoDb}, reads wait up to ${cfg.readWaitMs} ms for projections`);
-      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs);
+      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs, new MongoActivityStore(db));
     } catch (err) {
       await mongo.close();
       throw err;

@@ -1,0 +1,195 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { DynamicModule, INestApplicationContext, Provider, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ActivityStore } from '@strata/auth/activity/activity-store.port';
+import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
+import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
+import { EventStore } from '@strata/event-store/event-store.port';
+import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
+import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+import { CheckpointWatcher } from '@strata/projections/server/checkpoint-watcher';
+import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
+import { AppModule } from '../../../apps/api/src/app.module';
+import { StrataConfig, loadConfig } from '../../../apps/api/src/platform/config/strata-config';
+import { AllExceptionsFilter } from '../../../apps/api/src/platform/http/all-exceptions.filter';
+import { BODY_LIMIT, configureHttp } from '../../../apps/api/src/platform/http/configure-http';
+import { FastRoutes } from '../../../apps/api/src/platform/http/fast-routes';
+import { Readiness } from '../../../apps/api/src/platform/http/readiness';
+import { RouteTable } from '../../../apps/api/src/platform/http/route-table';
+import { PlatformModule } from '../../../apps/api/src/platform/platform.module';
+import { SERVER_STORAGE } from '../../../apps/api/src/platform/storage/storage.tokens';
+import { VECTORS, Vectors } from '../../../apps/api/src/retrieval/embeddings/vectors.port';
+
+/**
+ * What several servers-mode API replicas share, in process: the event log (a SQLite event
+ * store standing in for KurrentDB: same EventStore port, same conformance suite), a graph
+ * read model and text index no worker writes (these tests touch accounts only), and the
+ * request-activity store (the embedded adapter of the ActivityStore port, in memory).
+ */
+export class SharedServers {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-servers-'));
+  readonly log = new SqliteEventStore(path.join(this.dir, 'log.db'), { pollIntervalMs: 25 });
+  readonly readModelDb = new Database(':memory:');
+  readonly graph = new SqliteGraphStore(this.readModelDb);
+  readonly text = new SqliteTextIndex(this.readModelDb);
+  readonly activity = new SqliteActivityStore(':memory:');
+
+  /** one store for every replica, as MongoDB is; closed by `close()`, not by a replica stopping */
+  private readonly sharedActivity: ActivityStore = {
+    write: (b) => this.activity.write(b),
+    recentRequests: (k, n) => this.activity.recentRequests(k, n),
+    lastUsedAt: (ids) => this.activity.lastUsedAt(ids),
+    requestsInPeriod: (o, p) => this.activity.requestsInPeriod(o, p),
+    close: async () => undefined,
+  };
+
+  /** the SERVER_STORAGE value a replica gets (what ServerStorage.connect would return) */
+  storage() {
+    return {
+      events: withDeliveryLatency(this.log, SUBSCRIPTION_LATENCY_MS),
+      graph: this.graph,
+      text: this.text,
+      // a worker that is always caught up: graph writes are not under test here
+      checkpoints: { lowest: async () => this.log.headPosition() },
+      projections: new CheckpointWatcher(() => this.log.headPosition()),
+      readWaitMs: 2000,
+      activity: this.sharedActivity,
+      onApplicationShutdown: async () => undefined,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.activity.close();
+    await this.log.close();
+    this.readModelDb.close();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * How long after its commit a subscription delivers an event. A local SQLite log wakes its
+ * subscribers at once; KurrentDB's live subscriptions reach each replica over the network, so
+ * a replica that answered before its own mirror caught up would be caught out here.
+ */
+export const SUBSCRIPTION_LATENCY_MS = 100;
+
+/** The same log, whose subscriptions deliver each event `ms` after it was committed. */
+export function withDeliveryLatency(log: EventStore, ms: number): EventStore {
+  return {
+    append: (a) => log.append(a),
+    readStream: (stream, from) => log.readStream(stream, from),
+    streamRevision: (stream) => log.streamRevision(stream),
+    readAll: (o) => log.readAll(o),
+    headPosition: () => log.headPosition(),
+    deleteStreams: (streams) => log.deleteStreams(streams),
+    close: async () => undefined, // shared: SharedServers closes it
+    subscribe: (after, handler) =>
+      log.subscribe(after, async (e) => {
+        const due = e.metadata.occurred_at * 1000 + ms;
+        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        await handler(e);
+      }),
+  };
+}
+
+/** A servers-mode configuration whose server URLs are never dialled (SERVER_STORAGE is replaced). */
+export function serversConfig(dataDir: string, extra: Partial<StrataConfig> = {}): StrataConfig {
+  const cfg = loadConfig({
+    STRATA_STORE: 'servers',
+    STRATA_KURRENTDB_URL: 'kurrentdb://kurrentdb.invalid:2113?tls=false',
+    STRATA_MONGO_URL: 'mongodb://mongo.invalid:27017',
+    STRATA_MEILI_URL: 'http://meili.invalid:7700',
+    STRATA_QDRANT_URL: 'http://qdrant.invalid:6333',
+    STRATA_JWT_SECRET: 'servers-mode-test-secret-0123456789abcdef',
+  });
+  return { ...cfg, port: 0, host: '127.0.0.1', logLevel: 'error', dataDir, ...extra };
+}
+
+/**
+ * Vectors are not under test here (another area; Qdrant and its MongoDB lease cannot run in
+ * process): an index that holds nothing, so the retrieval module resolves.
+ */
+export const EMPTY_VECTORS: Vectors = {
+  search: async () => [],
+  vectorOf: async () => undefined,
+  indexed: async () => new Set(),
+  count: async () => 0,
+  counts: async () => ({ count: 0, backlog: 0 }),
+  pinned: async () => new Set(),
+  upToDate: async () => new Set(),
+  afterIndexed: () => undefined,
+  settle: async () => undefined,
+  backfillJob: () => null,
+};
+
+/**
+ * The application module with SERVER_STORAGE bound to `storage` instead of connecting to
+ * servers, and VECTORS to EMPTY_VECTORS. A static area module holding an overridden token is
+ * imported as a dynamic module with the replacement (Nest lets dynamic providers win).
+ */
+export function serversModule(config: StrataConfig, storage: unknown): DynamicModule {
+  const overrides = new Map<unknown, unknown>([
+    [SERVER_STORAGE, storage],
+    [VECTORS, EMPTY_VECTORS],
+  ]);
+  const root = AppModule.forRoot(config);
+  root.imports = (root.imports as (DynamicModule | Type)[]).map((m) => {
+    if ('module' in m) {
+      m.providers = (m.providers ?? []).map((p) => {
+        const token = typeof p === 'object' && 'provide' in p ? p.provide : p;
+        return overrides.has(token) ? { provide: token, useValue: overrides.get(token) } : p;
+      });
+      return m;
+    }
+    const own = (Reflect.getMetadata('providers', m) ?? []) as Provider[];
+    const replaced = own.filter((p) => typeof p === 'object' && 'provide' in p && overrides.has(p.provide)).map((p) => (p as { provide: unknown }).provide);
+    return replaced.length ? { module: m, providers: replaced.map((t) => ({ provide: t as string, useValue: overrides.get(t) })) } : m;
+  });
+  return root;
+}
+
+export interface Replica {
+  url: string;
+  app: NestFastifyApplication;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Starts one API replica as bootstrap.ts does (HTTP rules, fast routes, error filter, readiness), in servers mode. */
+export async function startReplica(servers: SharedServers, extra: Partial<StrataConfig> = {}): Promise<Replica> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-replica-'));
+  const config = serversConfig(dataDir, extra);
+  const app = await NestFactory.create<NestFastifyApplication>(serversModule(config, servers.storage()), new FastifyAdapter({ bodyLimit: BODY_LIMIT, logger: false }), {
+    logger: false,
+    abortOnError: false,
+    bodyParser: false,
+  });
+  const routes = app.get(RouteTable);
+  const readiness = app.get(Readiness);
+  configureHttp(app.getHttpAdapter().getInstance(), routes, readiness);
+  app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
+  app.useGlobalFilters(new AllExceptionsFilter(routes));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  app.get(PlatformModule).startUp();
+  readiness.ready = true;
+  const addr = app.getHttpServer().address();
+  return {
+    url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`,
+    app,
+    dataDir,
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A servers-mode application context (what the CLI opens), on the shared servers. */
+export async function serversContext(servers: SharedServers): Promise<INestApplicationContext> {
+  const dataDir = path.join(servers.dir, 'cli-data');
+  return NestFactory.createApplicationContext(serversModule(serversConfig(dataDir), servers.storage()), { logger: false, abortOnError: false });
+}
