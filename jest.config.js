@@ -9,7 +9,8 @@ const base = { moduleNameMapper, transform, testEnvironment: 'node', moduleFileE
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.ts'] },
+    // e2e tests start services and CLI processes: 5 s (jest's default) is too tight on a loaded 2-core CI box
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.ts'], testTimeout: 30_000 },
     { ...base, displayName: 'servers', testMatch: ['<rootDir>/libs/**/*.servers.ts'] },
   ],
 };
