@@ -1,17 +1,10 @@
 import type { Database } from 'better-sqlite3';
+import type { DecayCandidateRow } from '../maintenance-reads.port';
 
 /**
  * Bulk reads of graph maintenance (decay, purge) on the SQLite read model: narrow column
  * reads, no JSON parsing, so whole-graph operations on 100k nodes stay fast.
  */
-
-export interface DecayCandidateRow {
-  uid: string;
-  salience: number;
-  created_at: number;
-  updated_at: number;
-  last_decayed_at: number | null;
-}
 
 /** Live nodes in scope, oldest first. */
 export function decayCandidatesSync(

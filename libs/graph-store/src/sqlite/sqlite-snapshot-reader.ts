@@ -1,19 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { EmbeddingConfig, SeriesPointRow } from '../graph-read-model.port';
+import type { SnapshotAliasRow, SnapshotScope } from '../maintenance-reads.port';
 import { blobToVector } from './sqlite-graph-store';
-
-export interface SnapshotScope {
-  /** tombstoned nodes and edges too */
-  include_tombstoned: boolean;
-}
-
-export interface SnapshotAliasRow {
-  text: string;
-  canonical_uid: string;
-  score: number;
-  created_at: number;
-}
 
 /**
  * A consistent, read-only view of one organization's read model for export. It holds its own
