@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { NewEvent, RecordedEvent } from '@strata/domain/events';
 import { WrongExpectedRevisionError } from '../event-store.port';
 import { describeEventStoreConformance } from '../testing/event-store.conformance';
+import { rawDataOf } from './raw-event-data';
 import { SqliteEventStore } from './sqlite-event-store';
 
 const dirs: string[] = [];
@@ -94,6 +95,39 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     expect(store.appendSync([{ stream: 'b', expectedRevision: 'any', events: [ev('B')] }]).position).toBe(3);
   });
 
+  it('refuses no_stream on an existing stream with its revision, writing nothing of the append', () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1')] }]);
+    let caught: unknown;
+    try {
+      store.appendSync([
+        { stream: 'fresh', expectedRevision: 'no_stream', events: [ev('F0')] },
+        { stream: 'a', expectedRevision: 'no_stream', events: [ev('A-again')] },
+      ]);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(caught).toMatchObject({ stream: 'a', expected: 'no_stream', actual: 1 });
+    expect(store.streamRevisionSync('fresh')).toBe(-1);
+    expect(store.headPositionSync()).toBe(2);
+    // and inside an open transaction the failed append leaves no rows either
+    store.db.exec('BEGIN IMMEDIATE');
+    expect(() => store.appendSync([{ stream: 'fresh', expectedRevision: 'no_stream', events: [ev('F0')] }, { stream: 'a', expectedRevision: 'no_stream', events: [ev('X')] }])).toThrow(
+      WrongExpectedRevisionError,
+    );
+    store.db.exec('COMMIT');
+    expect(store.streamRevisionSync('fresh')).toBe(-1);
+  });
+
+  it('hands the stored data text to the appended and the read events', () => {
+    const appended = ev('A0', { node: { uid: 'n1' }, reason: null });
+    store.appendSync([{ stream: 'a', expectedRevision: 'no_stream', events: [appended] }]);
+    expect(rawDataOf(appended)).toBe('{"node":{"uid":"n1"},"reason":null}');
+    const [read] = store.readStreamSync('a');
+    expect(rawDataOf(read)).toBe('{"node":{"uid":"n1"},"reason":null}');
+    expect(Object.keys(read)).toEqual(['id', 'stream', 'revision', 'position', 'type', 'data', 'metadata']);
+  });
+
   it('an append with an empty event list only checks the expectation', () => {
     store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0')] }]);
     expect(store.appendSync([{ stream: 'a', expectedRevision: 0, events: [] }])).toEqual({ position: 1, revisions: { a: 0 } });
@@ -114,6 +148,14 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     expect([...store.iterateAll(1000)]).toEqual([]);
     const first = store.iterateAll().next().value as RecordedEvent;
     expect(first).toMatchObject({ stream: 's-0', revision: 0, position: 1, type: 'E', data: { i: 0 } });
+  });
+
+  it('iterateAll without ids gives the same events with empty ids (for replays)', () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'no_stream', events: [ev('A0', { i: 0 }), ev('A1', { i: 1 })] }]);
+    const full = [...store.iterateAll(0, 1)];
+    const lean = [...store.iterateAll(0, 1, { ids: false })];
+    expect(full.every((e) => e.id.length === 36)).toBe(true);
+    expect(lean).toEqual(full.map((e) => ({ ...e, id: '' })));
   });
 
   it('iterateAll is lazy: appends between batches are allowed and picked up', () => {

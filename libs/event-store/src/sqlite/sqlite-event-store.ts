@@ -8,8 +8,10 @@ import {
   ReadAllOptions,
   StreamAppend,
   Subscription,
+  WrongExpectedRevisionError,
 } from '../event-store.port';
 import { assertValidAppends, checkExpectedRevision } from '../expected-revision';
+import { setRawData } from './raw-event-data';
 
 export interface SqliteEventStoreOptions {
   /** open an existing file read-only (e.g. `strata events tail`); appends and deletes throw */
@@ -37,16 +39,39 @@ type EventRow = [position: number, id: string, stream: string, revision: number,
 const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 const CATCH_UP_BATCH = 500;
 
-function rowToEvent(r: EventRow): RecordedEvent {
-  return {
-    id: r[1],
-    stream: r[2],
-    revision: r[3],
-    position: r[0],
-    type: r[4],
-    data: JSON.parse(r[5]),
-    metadata: JSON.parse(r[6]),
-  };
+/**
+ * Turns rows into events. The events of one request are consecutive and share one metadata
+ * text, so they share one parsed metadata object (as they do when first appended); the data
+ * text rides along under RAW_DATA for projections that store it again.
+ */
+class RowDecoder {
+  private lastMetaJson = '';
+  private lastMeta: RecordedEvent['metadata'] | undefined;
+
+  decode(r: EventRow): RecordedEvent {
+    const metaJson = r[6];
+    if (metaJson !== this.lastMetaJson || this.lastMeta === undefined) {
+      this.lastMeta = JSON.parse(metaJson);
+      this.lastMetaJson = metaJson;
+    }
+    const event: RecordedEvent = {
+      id: r[1],
+      stream: r[2],
+      revision: r[3],
+      position: r[0],
+      type: r[4],
+      data: JSON.parse(r[5]),
+      metadata: this.lastMeta!,
+    };
+    setRawData(event, r[5]);
+    return event;
+  }
+
+  all(rows: EventRow[]): RecordedEvent[] {
+    const out = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = this.decode(rows[i]);
+    return out;
+  }
 }
 
 /**
@@ -173,8 +198,11 @@ export class SqliteEventStore implements EventStore {
     let lastMeta: unknown;
     let lastMetaJson = '';
     for (const a of appends) {
-      let revision = this.streamRevisionSync(a.stream);
-      checkExpectedRevision(a.stream, a.expectedRevision, revision);
+      // A new stream needs no look-up: streams are only ever deleted whole, so one exists
+      // exactly when its revision 0 does, and UNIQUE (stream, revision) refuses that insert.
+      const fresh = a.expectedRevision === 'no_stream' && a.events.length > 0;
+      let revision = fresh ? -1 : this.streamRevisionSync(a.stream);
+      if (!fresh) checkExpectedRevision(a.stream, a.expectedRevision, revision);
       for (const e of a.events) {
         revision++;
         position++;
@@ -182,7 +210,15 @@ export class SqliteEventStore implements EventStore {
           lastMeta = e.metadata;
           lastMetaJson = JSON.stringify(e.metadata);
         }
-        insert.run(position, this.ids.uuid(), a.stream, revision, e.type, JSON.stringify(e.data ?? null), lastMetaJson);
+        const data = JSON.stringify(e.data ?? null);
+        setRawData(e, data); // the projection of this event stores parts of it again
+        try {
+          insert.run(position, this.ids.uuid(), a.stream, revision, e.type, data, lastMetaJson);
+        } catch (err) {
+          if (fresh && revision === 0 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+            throw new WrongExpectedRevisionError(a.stream, 'no_stream', this.streamRevisionSync(a.stream));
+          throw err;
+        }
       }
       revisions[a.stream] = revision;
     }
@@ -196,7 +232,7 @@ export class SqliteEventStore implements EventStore {
     const rows = this.rawStmt(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
     ).all(stream, fromRevision) as EventRow[];
-    return rows.map(rowToEvent);
+    return new RowDecoder().all(rows);
   }
 
   /** current revision of a stream, or -1 when it does not exist */
@@ -220,7 +256,7 @@ export class SqliteEventStore implements EventStore {
         after,
         limit,
       ) as EventRow[];
-      return rows.map(rowToEvent);
+      return new RowDecoder().all(rows);
     }
     if (prefixes.length === 0) return [];
     // substr/length count characters the same way on both sides, unlike LIKE (case, wildcards)
@@ -231,7 +267,7 @@ export class SqliteEventStore implements EventStore {
     const rows = this.rawStmt(
       `SELECT ${COLUMNS} FROM events WHERE position > ? AND (${match}) ORDER BY position LIMIT ?`,
     ).all(...args) as EventRow[];
-    return rows.map(rowToEvent);
+    return new RowDecoder().all(rows);
   }
 
   /** position of the newest event still in the log (0 when empty) */
@@ -245,13 +281,16 @@ export class SqliteEventStore implements EventStore {
    * free (appends made meanwhile are picked up by later batches); a rebuild normally stops at the
    * head it saw when it started.
    */
-  *iterateAll(after = 0, batchSize = 2000): Generator<RecordedEvent> {
-    const stmt = this.rawStmt(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
+  *iterateAll(after = 0, batchSize = 2000, options: { ids?: boolean } = {}): Generator<RecordedEvent> {
+    // projections never look at event ids (a replay reads millions): `ids: false` leaves them ''
+    const columns = options.ids === false ? COLUMNS.replace(', id,', ", '',") : COLUMNS;
+    const stmt = this.rawStmt(`SELECT ${columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     const size = Math.max(1, Math.floor(batchSize));
+    const decoder = new RowDecoder();
     let cursor = after;
     for (;;) {
       const rows = stmt.all(cursor, size) as EventRow[];
-      for (let i = 0; i < rows.length; i++) yield rowToEvent(rows[i]);
+      for (let i = 0; i < rows.length; i++) yield decoder.decode(rows[i]);
       if (rows.length < size) return;
       cursor = rows[rows.length - 1][0];
     }
