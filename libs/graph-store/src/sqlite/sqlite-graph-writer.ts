@@ -14,6 +14,7 @@ import {
   SeriesPointsAppendedData,
 } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-event-data';
 import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
 
 /**
@@ -30,14 +31,14 @@ export class SqliteGraphWriter {
       case 'NodeUpdated':
       case 'NodeTombstoned':
       case 'NodeRestored':
-        return this.putNode(org, (e.data as NodeVersionedData).node, e.revision, e.type === 'NodeCreated');
+        return this.putNode(org, (e.data as NodeVersionedData).node, e.revision, e.type === 'NodeCreated', recordJson(e, 'node'));
       case 'NodeTouched':
         return this.touchNode(org, e.data as NodeTouchedData, e.revision);
       case 'EdgeCreated':
       case 'EdgeUpdated':
       case 'EdgeTombstoned':
       case 'EdgeRestored':
-        return this.putEdge(org, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated');
+        return this.putEdge(org, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'));
       case 'SalienceDecayed':
         return this.decay(org, e.data as SalienceDecayedData);
       case 'AliasSet': {
@@ -102,7 +103,7 @@ export class SqliteGraphWriter {
     }
   }
 
-  private putNode(org: string, n: NodeRecord, rev: number, created: boolean): void {
+  private putNode(org: string, n: NodeRecord, rev: number, created: boolean, doc: string): void {
     const st = this.store.stmt(
       `INSERT INTO nodes(org, uid, node_type, layer, label_norm, label_lower, agent_id, privacy_level, confidence, salience,
          created_at, updated_at, tombstone_at, last_decayed_at, version, vcount, rev, doc)
@@ -129,7 +130,7 @@ export class SqliteGraphWriter {
       n.tombstone_at,
       n.version,
       rev,
-      JSON.stringify(n),
+      doc,
       created ? 1 : 0,
     );
   }
@@ -160,7 +161,7 @@ export class SqliteGraphWriter {
     }
   }
 
-  private putEdge(org: string, ed: EdgeRecord, rev: number, created: boolean): void {
+  private putEdge(org: string, ed: EdgeRecord, rev: number, created: boolean, doc: string): void {
     this.store
       .stmt(
         `INSERT INTO edges(org, uid, from_uid, to_uid, edge_type, layer, weight, confidence, created_at, updated_at,
@@ -186,7 +187,7 @@ export class SqliteGraphWriter {
         ed.tombstone_reason,
         ed.version,
         rev,
-        JSON.stringify(ed),
+        doc,
         created ? 1 : 0,
       );
   }
@@ -205,4 +206,11 @@ export class SqliteGraphWriter {
     const delEdge = this.store.stmt('DELETE FROM edges WHERE org = ? AND uid = ?');
     for (const uid of d.edge_uids) delEdge.run(org, uid);
   }
+}
+
+/** The record's JSON for the `doc` column: sliced from the stored event text when it rides along, else serialised. */
+function recordJson(e: RecordedEvent, key: 'node' | 'edge'): string {
+  const raw = rawDataOf(e);
+  const sliced = raw === undefined ? undefined : versionedRecordJson(raw, e.data, key);
+  return sliced ?? JSON.stringify((e.data as Record<string, unknown>)[key]);
 }

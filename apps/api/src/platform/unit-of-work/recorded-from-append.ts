@@ -1,5 +1,6 @@
 import { RecordedEvent } from '@strata/domain/events';
 import { AppendResult, StreamAppend } from '@strata/event-store/event-store.port';
+import { rawDataOf, setRawData } from '@strata/event-store/sqlite/raw-event-data';
 
 /**
  * Rebuilds the recorded form of a just-appended batch without reading it back: one append
@@ -12,7 +13,13 @@ export function recordedFromAppend(appends: StreamAppend[], result: AppendResult
   const out: RecordedEvent[] = [];
   for (const a of appends) {
     let revision = result.revisions[a.stream] - a.events.length + 1;
-    for (const e of a.events) out.push({ ...e, id: '', stream: a.stream, revision: revision++, position: position++ });
+    for (const e of a.events) {
+      const recorded: RecordedEvent = { ...e, id: '', stream: a.stream, revision: revision++, position: position++ };
+      // the stored data text, so the projections do not serialise the same record again
+      const raw = rawDataOf(e);
+      if (raw !== undefined) setRawData(recorded, raw);
+      out.push(recorded);
+    }
   }
   return out;
 }
