@@ -6,7 +6,8 @@ import { CheckpointStore } from './checkpoint-store';
 /** The part of the SQLite event store the runner reads (kept narrow for tests). */
 export interface EmbeddedLogReader {
   headPositionSync(): number;
-  iterateAll(after: number, batchSize?: number): Generator<RecordedEvent>;
+  /** with `ids: false` the reader may leave event ids empty (projections never use them) */
+  iterateAll(after: number, batchSize?: number, options?: { ids?: boolean }): Generator<RecordedEvent>;
 }
 
 /**
@@ -61,7 +62,7 @@ export class EmbeddedProjectionRunner {
       })();
       onProgress?.(events[events.length - 1].position, head);
     };
-    for (const e of this.log.iterateAll(from, batch)) {
+    for (const e of this.log.iterateAll(from, batch, { ids: false })) {
       pending.push(e);
       if (pending.length >= batch) flush();
     }

@@ -68,7 +68,7 @@ export async function replayLog(target: ReplayTarget, log: EmbeddedLogReader, op
     opts.onProgress?.(progress);
   };
   try {
-    for (const e of log.iterateAll(from, Math.max(1, opts.page ?? DEFAULT_PAGE))) {
+    for (const e of log.iterateAll(from, Math.max(1, opts.page ?? DEFAULT_PAGE), { ids: false })) {
       const pos = e.position;
       if (pos > until) break;
       if (inBatch === 0) begin.run();
