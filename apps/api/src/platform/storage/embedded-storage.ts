@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { RecordedEvent } from '@strata/domain/events';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
+import { WalCheckpointer } from '@strata/event-store/sqlite/wal-checkpointer';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
@@ -33,6 +34,8 @@ export class EmbeddedStorage {
   readonly graph: SqliteGraphStore;
   readonly text: SqliteTextIndex;
   readonly runner: EmbeddedProjectionRunner;
+  /** WAL checkpoints of both files run off the event loop */
+  private readonly checkpointer: WalCheckpointer;
   private readonly committedListeners: ((events: RecordedEvent[]) => void)[] = [];
 
   constructor(readonly dataDir: string, opts: { projectionsFile?: string } = {}) {
@@ -47,6 +50,10 @@ export class EmbeddedStorage {
       this.events,
       EMBEDDED_PROJECTIONS.map((f) => f(deps)),
     );
+    this.checkpointer = new WalCheckpointer([
+      { db: this.events.db, file: this.events.file, synchronous: 'FULL' },
+      { db: this.projections, file: this.projections.name, synchronous: 'NORMAL' },
+    ]);
   }
 
   /**
@@ -73,6 +80,7 @@ export class EmbeddedStorage {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer.close();
     await this.events.close();
     this.projections.close();
   }

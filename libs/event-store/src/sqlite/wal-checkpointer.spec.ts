@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { WalCheckpointer } from './wal-checkpointer';
+
+describe('WalCheckpointer', () => {
+  let dir: string;
+  let db: Database.Database;
+  let file: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-ckpt-'));
+    file = join(dir, 'x.db');
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (x TEXT)');
+  });
+  afterEach(() => {
+    if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const waitFor = async (cond: () => boolean, timeoutMs = 5000) => {
+    const start = Date.now();
+    while (!cond()) {
+      if (Date.now() - start > timeoutMs) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+
+  it('copies committed WAL pages into the database file from its own thread', async () => {
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL' }], { intervalMs: 20 });
+    try {
+      // the writer's own automatic checkpoint now waits for a much larger WAL
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000);
+      const before = statSync(file).size;
+      const insert = db.prepare('INSERT INTO t VALUES (?)');
+      db.transaction(() => {
+        for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
+      })();
+      // 2000 rows are ~100 WAL pages: far below any automatic checkpoint of the writer
+      await waitFor(() => statSync(file).size > before + 200_000);
+      expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2000 });
+    } finally {
+      await checkpointer.close();
+    }
+  });
+
+  it('closes its connections and stops on close, idempotently', async () => {
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'NORMAL' }], { intervalMs: 20 });
+    await Promise.all([checkpointer.close(), checkpointer.close()]);
+    db.prepare('INSERT INTO t VALUES (?)').run('after');
+    db.close();
+    // the service's connection was the last one: closing it checkpointed and removed the WAL
+    expect(() => statSync(`${file}-wal`)).toThrow();
+  });
+});

@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+
+export interface CheckpointedFile {
+  /** the service's own connection to the file (its automatic checkpoints are raised to a safety net) */
+  db: Database;
+  file: string;
+  /** the connection's synchronous level, which checkpoints of the file keep */
+  synchronous: 'FULL' | 'NORMAL';
+}
+
+export interface WalCheckpointerOptions {
+  /** how often the worker checkpoints each file (ms) */
+  intervalMs?: number;
+  /**
+   * WAL pages past which the service's own connection still checkpoints inline (SQLite's
+   * automatic checkpoint), should the worker fall behind
+   */
+  safetyNetPages?: number;
+}
+
+// Plain JavaScript, so it runs the same from dist/ and under ts-jest/swc.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const dbs = workerData.files.map((f) => {
+  const db = new Database(f.file, { fileMustExist: true });
+  db.pragma('busy_timeout = 0');
+  db.pragma('synchronous = ' + f.synchronous);
+  return db;
+});
+const tick = () => {
+  for (const db of dbs) {
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (err) {
+      // busy (another checkpoint or a backup running): the next tick tries again
+    }
+  }
+};
+const timer = setInterval(tick, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m !== 'close') return;
+  clearInterval(timer);
+  for (const db of dbs) db.close();
+  parentPort.postMessage('closed');
+});
+`;
+
+/**
+ * Checkpoints SQLite WAL files on a worker thread with its own connections, so that copying
+ * WAL pages into the database and the fsyncs around it never block the event loop; writers
+ * on the main thread only append to the WAL (and fsync it on commit where the connection says
+ * so). A PASSIVE checkpoint never waits for, nor blocks, the writer. SQLite's automatic
+ * checkpoint stays on as a safety net at a much larger WAL size.
+ */
+export class WalCheckpointer {
+  private worker: Worker | null;
+  private closing: Promise<void> | null = null;
+
+  constructor(files: CheckpointedFile[], opts: WalCheckpointerOptions = {}) {
+    const safetyNet = Math.max(1000, Math.floor(opts.safetyNetPages ?? 20_000));
+    for (const f of files) f.db.pragma(`wal_autocheckpoint = ${safetyNet}`);
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        driver: require.resolve('better-sqlite3'),
+        files: files.map((f) => ({ file: f.file, synchronous: f.synchronous })),
+        intervalMs: Math.max(10, Math.floor(opts.intervalMs ?? 200)),
+      },
+    });
+    // a failed worker only means checkpoints happen inline again (the safety net)
+    this.worker.on('error', () => undefined);
+    this.worker.unref();
+  }
+
+  /** Stops the worker after closing its connections (before the owner closes its own). */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      const w = this.worker;
+      this.worker = null;
+      if (!w) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        void w.terminate().then(() => resolve(), () => resolve());
+      };
+      const timer = setTimeout(done, 5000);
+      w.once('message', done);
+      w.once('exit', done);
+      w.postMessage('close');
+    });
+    return this.closing;
+  }
+}
