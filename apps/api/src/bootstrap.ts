@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger, LoggerService, LogLevel } from '@nestjs/common';
+import { DynamicModule, Logger, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -32,9 +32,13 @@ export interface RunningApp {
  * catches the projections up with the log, then serves.
  */
 /** `logger`: false silences the service; a LoggerService receives every line (tests capture the log). */
-export async function startApp(config: StrataConfig = loadConfig(), opts: { logger?: boolean | LoggerService } = {}): Promise<RunningApp> {
+export async function startApp(
+  config: StrataConfig = loadConfig(),
+  /** `module`: AppModule.forRoot(config) unless given (the servers-mode e2e harness binds its stores) */
+  opts: { logger?: boolean | LoggerService; module?: DynamicModule } = {},
+): Promise<RunningApp> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(opts.module ?? AppModule.forRoot(config), adapter, {
     logger: opts.logger === false ? false : typeof opts.logger === 'object' ? opts.logger : LEVELS[config.logLevel],
     abortOnError: false,
     bodyParser: false, // configureHttp installs our JSON parser (REFERENCE §1.1 rules)

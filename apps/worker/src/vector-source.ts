@@ -1,7 +1,8 @@
 import { NodeRecord } from '@strata/domain/records';
-import type { MongoGraphStore } from '@strata/graph-store/mongo/mongo-graph-store';
+import type { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorProjectionSource } from '@strata/projections/server/vector.server-projection';
 import type { VectorSpaceOf } from '@strata/projections/server/vector-writes';
+import type { EmbeddingOriginReads } from '../../api/src/platform/storage/server-stores';
 import type { EffectiveEmbeddingConfig, EmbeddingSettings } from '../../api/src/retrieval/embeddings/embedding-settings.service';
 
 /** The space the vector projection maintains for a configuration (null: embeddings off). */
@@ -10,13 +11,13 @@ export function vectorSpaceOf(cfg: EffectiveEmbeddingConfig | null): VectorSpace
 }
 
 /**
- * What the worker's vector projection reads: the MongoDB read model (just written by the
- * graph projection) and the API's own embedding rules, so both modes pick the same
+ * What the worker's vector projection reads: the graph read model (MongoDB; just written by
+ * the graph projection) and the API's own embedding rules, so both modes pick the same
  * configuration and the same built-in vectors. Only the built-in embedder is ever run here.
  */
-export class MongoVectorSource implements VectorProjectionSource {
+export class ReadModelVectorSource implements VectorProjectionSource {
   constructor(
-    private readonly graph: MongoGraphStore,
+    private readonly graph: GraphReadModel & EmbeddingOriginReads,
     private readonly settings: EmbeddingSettings,
   ) {}
 

@@ -19,7 +19,7 @@ import { requireSharedJwtSecret, resolveJwtSecret } from '@strata/auth/tokens/jw
 import { TokenService } from '@strata/auth/tokens/token.service';
 import { STRATA_CONFIG, StrataConfig } from '../platform/config/strata-config';
 import { EmbeddedStorage } from '../platform/storage/embedded-storage';
-import type { ServerStorage } from '../platform/storage/server-storage';
+import type { ServerStores } from '../platform/storage/server-stores';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from '../platform/storage/storage.tokens';
 import { ServerUnitOfWork } from '../platform/unit-of-work/server-unit-of-work';
 import { UNIT_OF_WORK, UnitOfWork } from '../platform/unit-of-work/unit-of-work.port';
@@ -62,7 +62,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     {
       provide: AccountsMirror,
       inject: [SERVER_STORAGE],
-      useFactory: (s: ServerStorage | null) => (s ? new AccountsMirror(s.events) : null),
+      useFactory: (s: ServerStores | null) => (s ? new AccountsMirror(s.events) : null),
     },
     {
       provide: AccountsReadModel,
@@ -73,7 +73,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     {
       provide: ACCOUNTS_UNIT_OF_WORK,
       inject: [UNIT_OF_WORK, SERVER_STORAGE, AccountsMirror, CLOCK, ID_GENERATOR],
-      useFactory: (uow: UnitOfWork, s: ServerStorage | null, m: AccountsMirror | null, clock: Clock, ids: IdGenerator) =>
+      useFactory: (uow: UnitOfWork, s: ServerStores | null, m: AccountsMirror | null, clock: Clock, ids: IdGenerator) =>
         s ? new ServerUnitOfWork(s.events, s.graph, m!, clock, ids, s.readWaitMs) : uow,
     },
     { provide: ACCOUNTS_DIRECTORY, useExisting: AccountsReadModel },
@@ -106,7 +106,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     {
       provide: USAGE_COUNTERS,
       inject: [EMBEDDED_STORAGE, SERVER_STORAGE, AccountsReadModel, AccountsMirror],
-      useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null, a: AccountsReadModel, m: AccountsMirror | null) => {
+      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, a: AccountsReadModel, m: AccountsMirror | null) => {
         if (e) return new EmbeddedUsageCounters(e, a);
         const counters = new ServerUsageCounters(
           { checkpoint: () => s!.checkpoints.lowest(['graph']), countLive: (org) => s!.graph.countNodes(org, {}) },
@@ -124,7 +124,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     {
       provide: ACTIVITY_STORE,
       inject: [STRATA_CONFIG, SERVER_STORAGE],
-      useFactory: (cfg: StrataConfig, s: ServerStorage | null): ActivityStore => s?.activity ?? new SqliteActivityStore(path.join(cfg.dataDir, OPS_FILE)),
+      useFactory: (cfg: StrataConfig, s: ServerStores | null): ActivityStore => s?.activity ?? new SqliteActivityStore(path.join(cfg.dataDir, OPS_FILE)),
     },
     { provide: RequestActivity, inject: [ACTIVITY_STORE], useFactory: (store: ActivityStore) => new RequestActivity(store) },
     { provide: PasswordHasher, useFactory: () => new PasswordHasher() },

@@ -13,8 +13,8 @@ import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
 import { UNIT_OF_WORK } from './unit-of-work/unit-of-work.port';
 import { HttpAdapterHost } from '@nestjs/core';
 import { registerReadLagHeader } from './http/read-lag';
-// type only: the server clients (KurrentDB, MongoDB, Meilisearch) load only in servers mode
-import type { ServerStorage } from './storage/server-storage';
+// types and a token only: the server clients (KurrentDB, MongoDB, Meilisearch) load only in servers mode
+import { SERVER_STORES_CONNECT, ServerStores, ServerStoresConnect } from './storage/server-stores';
 import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
 
 /**
@@ -35,23 +35,26 @@ const PROVIDERS: Provider[] = [
       useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir) : null),
     },
     {
+      provide: SERVER_STORES_CONNECT,
+      useValue: (async (cfg) => (await import('./storage/server-storage')).ServerStorage.connect(cfg)) satisfies ServerStoresConnect,
+    },
+    {
       provide: SERVER_STORAGE,
-      inject: [STRATA_CONFIG, HttpAdapterHost],
-      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost) => {
+      inject: [STRATA_CONFIG, HttpAdapterHost, SERVER_STORES_CONNECT],
+      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost, connect: ServerStoresConnect) => {
         if (cfg.store !== 'servers') return null;
-        const { ServerStorage } = await import('./storage/server-storage');
         // an application context (the CLI) has no HTTP server to decorate
         if (http?.httpAdapter) registerReadLagHeader(http.httpAdapter.getInstance());
-        return ServerStorage.connect(cfg);
+        return connect(cfg);
       },
     },
-    { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null) => (e ? e.events : s!.events) },
-    { provide: GRAPH_READ_MODEL, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null) => (e ? e.graph : s!.graph) },
-    { provide: TEXT_INDEX, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null) => (e ? e.text : s!.text) },
+    { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.events : s!.events) },
+    { provide: GRAPH_READ_MODEL, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.graph : s!.graph) },
+    { provide: TEXT_INDEX, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.text : s!.text) },
     {
       provide: UNIT_OF_WORK,
       inject: [EMBEDDED_STORAGE, SERVER_STORAGE, CLOCK, ID_GENERATOR],
-      useFactory: (e: EmbeddedStorage | null, s: ServerStorage | null, clock: Clock, ids: typeof randomIds) =>
+      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, clock: Clock, ids: typeof randomIds) =>
         e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
     },
 ];

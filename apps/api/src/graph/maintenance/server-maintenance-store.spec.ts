@@ -1,17 +1,15 @@
 import { DomainError } from '@strata/domain/errors';
 import { Streams } from '@strata/domain/events';
-import type { ServerStorage } from '../../platform/storage/server-storage';
 import { ServerMaintenanceStore } from './server-maintenance-store';
 
-/** ServerStorage with a read model that holds one node and reaches the log's head or not. */
-function storage(caughtUp: boolean): ServerStorage {
-  const uids = (c: string) => ({ find: () => ({ sort: () => ({ allowDiskUse: () => ({ toArray: async () => (c === 'nodes' ? [{ uid: 'n1' }] : []) }) }) }) });
+/** Stores whose read model holds one node and reaches the log's head or not. */
+function storage(caughtUp: boolean): ConstructorParameters<typeof ServerMaintenanceStore>[0] {
   return {
     events: { headPosition: async () => 42 },
     projections: { waitFor: async (p: number) => p === 42 && caughtUp },
     readWaitMs: 10,
-    graph: { collection: uids },
-  } as unknown as ServerStorage;
+    maintenance: { graphUids: async () => ({ nodes: ['n1'], edges: [] }) },
+  } as unknown as ConstructorParameters<typeof ServerMaintenanceStore>[0];
 }
 
 describe('ServerMaintenanceStore', () => {

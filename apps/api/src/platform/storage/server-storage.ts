@@ -3,6 +3,11 @@ import { MongoClient } from 'mongodb';
 import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
 import { MongoCheckpointStore } from '@strata/graph-store/mongo/mongo-checkpoint-store';
 import { MongoGraphStore } from '@strata/graph-store/mongo/mongo-graph-store';
+import { MongoMaintenanceReads } from '@strata/graph-store/mongo/mongo-maintenance-reads';
+import { MongoSnapshotReader } from '@strata/graph-store/mongo/mongo-snapshot-reader';
+import type { SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
+import type { LeaseTerms } from '@strata/projections/lease/lease';
+import { MongoLeaseStore } from '@strata/projections/server/mongo-lease-store';
 import { CheckpointWatcher } from '@strata/projections/server/checkpoint-watcher';
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
 import { MeilisearchTextIndex } from '@strata/text-index/meilisearch/meilisearch-text-index';
@@ -10,6 +15,7 @@ import { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-ind
 import { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { MongoActivityStore } from '@strata/auth/activity/mongo-activity-store';
 import { StrataConfig } from '../config/strata-config';
+import type { ServerStores } from './server-stores';
 
 export { SERVER_STORAGE } from './storage.tokens';
 
@@ -20,7 +26,9 @@ export { SERVER_STORAGE } from './storage.tokens';
  * except that the API asks external embedding providers), and `projections` tells a write
  * when they show it. Nothing here is per-instance state, so the API scales by replicas.
  */
-export class ServerStorage implements OnApplicationShutdown {
+export class ServerStorage implements ServerStores, OnApplicationShutdown {
+  readonly maintenance: MongoMaintenanceReads;
+
   private constructor(
     readonly mongo: MongoClient,
     readonly events: KurrentDbEventStore,
@@ -32,7 +40,17 @@ export class ServerStorage implements OnApplicationShutdown {
     readonly readWaitMs: number,
     /** request activity of API keys, shared by the replicas */
     readonly activity: ActivityStore,
-  ) {}
+  ) {
+    this.maintenance = new MongoMaintenanceReads(graph);
+  }
+
+  openSnapshot(): SnapshotSource {
+    return MongoSnapshotReader.open(this.graph);
+  }
+
+  leases(terms: LeaseTerms): MongoLeaseStore {
+    return new MongoLeaseStore(this.graph.db, terms);
+  }
 
   static async connect(cfg: StrataConfig): Promise<ServerStorage> {
     const log = new Logger('Storage');

@@ -1,9 +1,8 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { MongoLeaseStore } from '@strata/projections/server/mongo-lease-store';
 import { ServerProjectionRunner } from '@strata/projections/server/server-projection-runner';
-import type { ServerStorage } from '../../platform/storage/server-storage';
+import type { ServerStores } from '../../platform/storage/server-stores';
 import { AutoEmbedFeed } from './auto-embed-feed';
 import { ServerVectors } from './server-vectors';
 
@@ -13,7 +12,7 @@ const FEED_LEASE_TTL_MS = 15_000;
 const FEED_READ_WAIT_MS = 30_000;
 
 /** ServerVectors with its automatic-embedding feed: one runner per replica, one lease across them. */
-export function serverVectors(storage: ServerStorage, opts: { feed: boolean }): ServerVectors {
+export function serverVectors(storage: ServerStores, opts: { feed: boolean }): ServerVectors {
   if (!opts.feed) return new ServerVectors(storage.vectors, storage.graph, null);
   let vectors: ServerVectors | undefined;
   const feed = new AutoEmbedFeed(
@@ -24,12 +23,19 @@ export function serverVectors(storage: ServerStorage, opts: { feed: boolean }): 
   const runner = new ServerProjectionRunner({
     log: storage.events,
     checkpoints: storage.checkpoints,
-    leases: new MongoLeaseStore(storage.graph.db, { ttlMs: FEED_LEASE_TTL_MS }),
+    leases: storage.leases({ ttlMs: FEED_LEASE_TTL_MS }),
     leaseName: 'auto-embed',
     projections: [feed],
     owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     logger: new Logger('AutoEmbedFeed'),
   });
-  vectors = new ServerVectors(storage.vectors, storage.graph, runner);
+  vectors = new ServerVectors(storage.vectors, storage.graph, {
+    start: () => runner.start(),
+    stop: async () => {
+      const stopping = runner.stop();
+      feed.interrupt(); // a batch waiting for lagging read models must not hold the shutdown
+      await stopping;
+    },
+  });
   return vectors;
 }

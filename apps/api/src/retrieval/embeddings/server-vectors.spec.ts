@@ -1,7 +1,5 @@
 import type { RecordedEvent } from '@strata/domain/events';
-import type { EmbeddingOrigin } from '@strata/graph-store/mongo/mongo-documents';
-import type { MongoGraphStore } from '@strata/graph-store/mongo/mongo-graph-store';
-import type { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-index';
+import type { EmbeddingOrigin, ServerVectorIndex } from '../../platform/storage/server-stores';
 import { EventFeed, ServerVectors } from './server-vectors';
 
 /** The two adapters ServerVectors reads, as maps: the Qdrant points and the MongoDB embedding rows. */
@@ -13,14 +11,14 @@ function fixture() {
     has: async (_org: string, uids: string[]) => new Set(uids.filter((u) => points.has(u))),
     count: async () => points.size,
     search: async () => [],
-  } as unknown as QdrantVectorIndex;
+  } as unknown as ServerVectorIndex;
   const graph = {
     getEmbedding: async (_org: string, uid: string) => {
       const r = recorded.get(uid);
       return r ? { uid, vector: r.vector, model: 'm', dimension: r.vector.length, updated_at: 1 } : null;
     },
     embeddingOrigins: async (_org: string, uids: string[]) => new Map(uids.filter((u) => recorded.has(u)).map((u) => [u, recorded.get(u)!.origin])),
-  } as unknown as MongoGraphStore;
+  } as unknown as ConstructorParameters<typeof ServerVectors>[1];
   return { points, recorded, index, graph };
 }
 

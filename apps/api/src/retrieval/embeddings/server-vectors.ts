@@ -1,8 +1,8 @@
 import { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { RecordedEvent } from '@strata/domain/events';
-import type { MongoGraphStore } from '@strata/graph-store/mongo/mongo-graph-store';
+import type { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import type { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-index';
+import type { EmbeddingOriginReads, ServerVectorIndex } from '../../platform/storage/server-stores';
 import type { JobRecord } from '../jobs/job-registry';
 import type { VectorCounts, Vectors } from './vectors.port';
 
@@ -22,8 +22,8 @@ export class ServerVectors implements Vectors, OnApplicationBootstrap, OnApplica
   private readonly listeners: ((events: RecordedEvent[]) => void)[] = [];
 
   constructor(
-    private readonly index: QdrantVectorIndex,
-    private readonly graph: MongoGraphStore,
+    private readonly index: ServerVectorIndex,
+    private readonly graph: Pick<GraphReadModel, 'getEmbedding'> & Pick<EmbeddingOriginReads, 'embeddingOrigins'>,
     /** built with a deliver callback that calls `deliver` below */
     private readonly feed: EventFeed | null = null,
   ) {}
