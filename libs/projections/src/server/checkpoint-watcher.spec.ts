@@ -1,15 +1,40 @@
 import { CheckpointWatcher } from './checkpoint-watcher';
 
 describe('CheckpointWatcher', () => {
-  it('answers from the last position it saw, without reading again, once a position is reached', async () => {
+  it('reads the checkpoints again for every wait: a rebuild moves them back', async () => {
+    let checkpoint = 10;
     let reads = 0;
     const w = new CheckpointWatcher(async () => {
       reads++;
-      return 10;
-    });
+      return checkpoint;
+    }, 2);
     expect(await w.waitFor(5, 1000)).toBe(true);
-    expect(await w.waitFor(5, 1000)).toBe(true);
-    expect(reads).toBe(1);
+    checkpoint = 0; // a worker rebuilding the projections from the start of the log
+    expect(await w.waitFor(5, 50)).toBe(false);
+    expect(w.position).toBe(0);
+    expect(reads).toBeGreaterThan(1);
+  });
+
+  it('answers a wait only from a read that started after it', async () => {
+    let checkpoint = 10;
+    let release: () => void = () => undefined;
+    const w = new CheckpointWatcher(async () => {
+      const seen = checkpoint; // the value as of the start of the read
+      await new Promise<void>((r) => (release = r));
+      return seen;
+    }, 2);
+    const first = w.waitFor(5, 1000);
+    await new Promise((r) => setTimeout(r, 5));
+    checkpoint = 0; // reset while the first read is in flight
+    const second = w.waitFor(5, 100);
+    release(); // the in-flight read answers 10: enough for the first wait only
+    expect(await first).toBe(true);
+    const pump = setInterval(() => release(), 5);
+    try {
+      expect(await second).toBe(false);
+    } finally {
+      clearInterval(pump);
+    }
   });
 
   it('resolves when the projections reach the position', async () => {

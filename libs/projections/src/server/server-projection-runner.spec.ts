@@ -138,6 +138,34 @@ describe('ServerProjectionRunner', () => {
     ]);
   });
 
+  it('a batch that fails because the runner is stopping is reported as a stop, not an error, and not checkpointed', async () => {
+    const lines: string[] = [];
+    const logger = { log: (m: string) => lines.push(`log: ${m}`), warn: (m: string) => lines.push(`warn: ${m}`), error: (m: string) => lines.push(`error: ${m}`) };
+    let interrupt: () => void = () => undefined;
+    let entered = false;
+    const waiting: ServerProjection = {
+      name: 'feed',
+      version: 1,
+      apply: () => {
+        entered = true;
+        return new Promise<void>((_, reject) => (interrupt = () => reject(new Error('interrupted'))));
+      },
+      reset: async () => undefined,
+    };
+    const cps = new MapCheckpoints();
+    const r = runner([waiting], cps, new MapLeases(terms), 'w1', { logger });
+    r.start();
+    append(1);
+    await eventually(() => entered);
+    const stopping = r.stop();
+    interrupt();
+    await stopping;
+    expect(lines.filter((l) => !l.startsWith('log: applying') && !l.startsWith('log: projection'))).toEqual([
+      'log: stopped during a batch (projection feed failed at positions 1..1: interrupted); the next holder resumes from the checkpoints',
+    ]);
+    expect(cps.rows.get('feed')?.position).toBe(0);
+  });
+
   it('resumes exactly after its checkpoint when restarted', async () => {
     const cps = new MapCheckpoints();
     const leases = new MapLeases(terms);

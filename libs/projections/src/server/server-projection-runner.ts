@@ -146,6 +146,7 @@ export class ServerProjectionRunner {
         await this.session(hold);
       } catch (err) {
         if (err instanceof HoldLost) this.logger.warn(`lease lost: ${err.message}`);
+        else if (this.stopped) this.logger.log(`stopped during a batch (${message(err)}); the next holder resumes from the checkpoints`);
         else this.logger.error(`projections stopped: ${message(err)}; resuming from the checkpoints`);
       } finally {
         this.holding = false;
@@ -220,7 +221,14 @@ export class ServerProjectionRunner {
         this.o.leases.renew(this.leaseName, this.o.owner, hold.epoch).then(
           (r) => {
             if (r.outcome === 'lost') void end(new HoldLost(`now held by ${r.owner ?? 'nobody'}`));
-            else hold.expires_at = r.lease.expires_at;
+            else {
+              hold.expires_at = r.lease.expires_at;
+              // a quiet log applies no batch to notice a reset checkpoint (`strata projections rebuild`)
+              void this.resetCheckpoint().then(
+                (name) => void (name && end(new HoldLost(`checkpoint of ${name} was reset: rebuilding it`))),
+                () => undefined,
+              );
+            }
           },
           (err) => this.logger.warn(`lease renewal failed: ${message(err)}`),
         );
@@ -232,6 +240,12 @@ export class ServerProjectionRunner {
       subscription = this.o.log.subscribe(from, handler);
       if (this.stopped) void this.endSession();
     });
+  }
+
+  /** The first projection whose checkpoint no longer carries its version (reset by an operator or another worker). */
+  private async resetCheckpoint(): Promise<string | null> {
+    for (const p of this.o.projections) if ((await this.o.checkpoints.get(p.name))?.version !== p.version) return p.name;
+    return null;
   }
 
   private async applyBatch(batch: RecordedEvent[], starts: Map<string, number>, hold: Lease): Promise<void> {

@@ -15,4 +15,4 @@ export interface ServerProjection {
 }
 
 /** Projections whose checkpoints a server-mode write waits for (read-your-writes). */
-export const SERVER_PROJECTION_NAMES = ['graph', 'text', 'vector'] as const;
+export const SERVER_PROJECTION_NAMES = ['graph', 'text', 'vectors'] as const;

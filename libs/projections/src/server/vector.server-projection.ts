@@ -28,7 +28,7 @@ const BACKFILL_PAGE = 500;
  * (upsert, remove, configure-if-different), so a batch applied again changes nothing.
  */
 export class VectorServerProjection implements ServerProjection {
-  readonly name = 'vector';
+  readonly name = 'vectors';
   readonly version = 1;
 
   /** `resetAll` drops every organization's vectors (the port has no such call) */

@@ -36,4 +36,15 @@ describe('AutoEmbedFeed', () => {
     await feed.apply([ev(5), ev(6)]);
     expect(delivered).toEqual([6]);
   });
+
+  it('gives up a batch waiting for the read models when interrupted (shutdown), handing nothing over', async () => {
+    const delivered: RecordedEvent[][] = [];
+    const feed = new AutoEmbedFeed({ headPosition: async () => 0 }, () => new Promise<boolean>(() => undefined), (es) => delivered.push(es));
+    const applying = feed.apply([ev(7)]);
+    await new Promise((r) => setTimeout(r, 5));
+    feed.interrupt();
+    await expect(applying).rejects.toThrow('position 7');
+    await expect(feed.apply([ev(8)])).rejects.toThrow('position 8');
+    expect(delivered).toEqual([]);
+  });
 });

@@ -12,6 +12,8 @@ export class AutoEmbedFeed implements ServerProjection {
   readonly name = 'auto-embed';
   readonly version = 1;
   private skipThrough = 0;
+  private interrupted = false;
+  private interruptWait: (() => void) | null = null;
 
   constructor(
     private readonly log: Pick<EventStore, 'headPosition'>,
@@ -24,8 +26,24 @@ export class AutoEmbedFeed implements ServerProjection {
     if (!fresh.length) return;
     const last = fresh[fresh.length - 1].position;
     // the runner retries the batch from its checkpoint: nothing is skipped while they lag
-    if (!(await this.readModelsAt(last))) throw new Error(`the read models have not reached position ${last} yet`);
+    if (!(await this.caughtUp(last))) throw new Error(`the read models have not reached position ${last} yet`);
     this.deliver(fresh);
+  }
+
+  /**
+   * Shutdown: a batch waiting for the read models (up to its wait, while the worker is down)
+   * gives up at once, undelivered, so the replica stops promptly; the next holder of the lease
+   * resumes from the checkpoint.
+   */
+  interrupt(): void {
+    this.interrupted = true;
+    this.interruptWait?.();
+  }
+
+  private caughtUp(position: number): Promise<boolean> {
+    if (this.interrupted) return Promise.resolve(false);
+    const interrupted = new Promise<boolean>((resolve) => (this.interruptWait = () => resolve(false)));
+    return Promise.race([this.readModelsAt(position), interrupted]).finally(() => (this.interruptWait = null));
   }
 
   async reset(): Promise<void> {
