@@ -1,0 +1,72 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DynamicModule } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { RunnerLogger, ServerProjectionRunner } from '@strata/projections/server/server-projection-runner';
+import { AppModule } from '../../../apps/api/src/app.module';
+import { startApp } from '../../../apps/api/src/bootstrap';
+import { StrataConfig } from '../../../apps/api/src/platform/config/strata-config';
+import { SERVER_STORES_CONNECT, ServerStoresConnect } from '../../../apps/api/src/platform/storage/server-stores';
+import { assembleProjector } from '../../../apps/worker/src/projector';
+import { serversConfig } from '../../accounts/support/servers-replica';
+import { EmbeddedServers } from './embedded-servers';
+
+/**
+ * The application module with SERVER_STORES_CONNECT bound to `connect`: everything else,
+ * SERVER_STORAGE's own factory included (it installs the read-lag header), is production's.
+ */
+export function serversModeModule(config: StrataConfig, connect: ServerStoresConnect): DynamicModule {
+  const root = AppModule.forRoot(config);
+  for (const m of root.imports as DynamicModule[]) {
+    if (!('module' in m) || !m.providers?.some((p) => typeof p === 'object' && 'provide' in p && p.provide === SERVER_STORES_CONNECT)) continue;
+    m.providers = m.providers.map((p) => (typeof p === 'object' && 'provide' in p && p.provide === SERVER_STORES_CONNECT ? { provide: SERVER_STORES_CONNECT, useValue: connect } : p));
+    return root;
+  }
+  throw new Error('no SERVER_STORES_CONNECT provider in the application module');
+}
+
+export interface Replica {
+  url: string;
+  app: NestFastifyApplication;
+  close(): Promise<void>;
+}
+
+/** One API replica in servers mode, started by the production bootstrap (startApp) on the embedded servers. */
+export async function startReplica(servers: EmbeddedServers, extra: Partial<StrataConfig> = {}): Promise<Replica> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-servers-replica-'));
+  const config = serversConfig(dataDir, { readWaitMs: 1000, ...extra });
+  const running = await startApp(config, { logger: false, module: serversModeModule(config, async (cfg) => servers.apiStores(cfg.readWaitMs)) });
+  return {
+    url: running.url,
+    app: running.app,
+    close: async () => {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Short lease terms, so a standby takes over within a test's patience. */
+export const WORKER_LEASE_TTL_MS = 1500;
+
+export interface Worker {
+  readonly owner: string;
+  readonly runner: ServerProjectionRunner;
+  /** what the runner logged as warnings and errors */
+  readonly problems: string[];
+  /** what the runner logged at log level */
+  readonly logs: string[];
+  stop(): Promise<void>;
+}
+
+/** One projection worker (apps/worker's projections, assembled as buildProjector does), started. */
+export function startWorker(servers: EmbeddedServers, owner: string, extra: Partial<StrataConfig> = {}): Worker {
+  const problems: string[] = [];
+  const logs: string[] = [];
+  const logger: RunnerLogger = { log: (m) => logs.push(m), warn: (m) => problems.push(`warn: ${m}`), error: (m) => problems.push(`error: ${m}`) };
+  const config = serversConfig(path.join(servers.dir, `worker-${owner}`), extra);
+  const runner = assembleProjector(config, servers.projectorStores(), { owner, leaseTtlMs: WORKER_LEASE_TTL_MS, retryDelayMs: 100, logger });
+  runner.start();
+  return { owner, runner, problems, logs, stop: () => runner.stop() };
+}
