@@ -17,7 +17,14 @@ interface OrgState {
   backfill: boolean;
 }
 
-const STATE_FILE = 'retrieval-state.json';
+export const STATE_FILE = 'retrieval-state.json';
+
+/**
+ * Bump when the vectors this projection computes change (another embedding text, another
+ * rule): the service then rebuilds the index from the log beside the stored one and swaps it
+ * in, as it does for the SQLite projections. Saved in the state file as `projection_version`.
+ */
+export const VECTOR_PROJECTION_VERSION = 1;
 
 /**
  * Keeps the vector index in step with the log. Applied after each commit and, at start-up,
@@ -37,6 +44,8 @@ export class VectorProjection {
   private readonly configs = new Map<string, EffectiveEmbeddingConfig | null>();
   private appliedPosition = 0;
   private dirty = false;
+  /** the code version the stored index was built by (kept on every save until a rebuild replaces it) */
+  builtVersion = VECTOR_PROJECTION_VERSION;
 
   constructor(
     readonly index: EmbeddedVectorIndex,
@@ -113,9 +122,9 @@ export class VectorProjection {
     return toEmbed.length;
   }
 
-  /** Persists the index and this projection's state, then the checkpoint. */
-  flush(): void {
-    if (!this.dirty) return;
+  /** Persists the index and this projection's state, then the checkpoint (`force`: even unchanged, e.g. a fresh rebuild). */
+  flush(force = false): void {
+    if (!this.dirty && !force) return;
     this.saveState();
     this.index.flushSync(this.appliedPosition);
     this.dirty = false;
@@ -246,7 +255,12 @@ export class VectorProjection {
     const file = join(this.dir, STATE_FILE);
     if (!existsSync(file)) return;
     try {
-      const raw = JSON.parse(readFileSync(file, 'utf8')) as { orgs?: Record<string, { pinned: string[]; hashes: Record<string, string>; backfill: boolean }> };
+      const raw = JSON.parse(readFileSync(file, 'utf8')) as {
+        projection_version?: number;
+        orgs?: Record<string, { pinned: string[]; hashes: Record<string, string>; backfill: boolean }>;
+      };
+      // files from before the field were written by version 1
+      this.builtVersion = typeof raw.projection_version === 'number' ? raw.projection_version : 1;
       for (const [org, s] of Object.entries(raw.orgs ?? {}))
         this.orgs.set(org, { pinned: new Set(s.pinned), hashes: new Map(Object.entries(s.hashes)), backfill: s.backfill });
     } catch (err) {
@@ -259,7 +273,7 @@ export class VectorProjection {
     for (const [org, s] of this.orgs)
       orgs[org] = { pinned: [...s.pinned], hashes: Object.fromEntries(s.hashes), backfill: s.backfill };
     const file = join(this.dir, STATE_FILE);
-    writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, orgs }));
+    writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, projection_version: this.builtVersion, orgs }));
     renameSync(`${file}.tmp`, file);
   }
 }

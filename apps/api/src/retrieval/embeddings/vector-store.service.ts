@@ -1,31 +1,50 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RecordedEvent } from '@strata/domain/events';
+import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { EmbeddedVectorIndex } from '@strata/vector-index/embedded/embedded-vector-index';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
+import { HandoverRequest, HandoverResult, SERVICE_FILE, ServicePresence, readJson, writeJsonAtomic } from '../../operations/projections/handover-files';
+import { EVENTS_FILE, EmbeddedStorage } from '../../platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
 import { JobRecord, JobRegistry } from '../jobs/job-registry';
 import { EmbeddingSettings } from './embedding-settings.service';
-import { VectorProjection } from './vector-projection';
+import {
+  VECTORS_DIR,
+  VECTORS_NEXT_DIR,
+  VECTORS_REQUEST_FILE,
+  VECTORS_RESULT_FILE,
+  VECTORS_UPGRADE_DIR,
+  VECTORS_UPGRADE_GRAPH_FILE,
+  dropPreviousVectors,
+  restorePreviousVectors,
+  swapInVectorDirs,
+} from './vector-handover-files';
+import { VECTOR_PROJECTION_VERSION, VectorProjection } from './vector-projection';
+import { rebuildVectorIndex } from './vector-rebuild';
 
-export const VECTORS_DIR = 'vectors';
 /** Index and checkpoint are written at most this often while changes keep coming. */
 const FLUSH_EVERY_MS = 60_000;
 const BACKFILL_CHUNK = 500;
+/** how often a hand-over request from `strata projections rebuild vectors` is looked for */
+const HANDOVER_POLL_MS = 250;
 
 /**
  * Owns the embedded vector index and its projection: replays the log from the index's
  * checkpoint once the read models are caught up, applies every commit right after it lands
  * (before the writer is answered), persists periodically and at shutdown, and runs the
- * background backfills a configuration change asks for.
+ * background backfills a configuration change asks for. Takes over an index rebuilt beside
+ * it by `strata projections rebuild vectors` (vector-handover-files.ts).
  */
 @Injectable()
 export class VectorStore implements OnApplicationShutdown {
   private readonly log = new Logger('VectorStore');
-  private readonly index: EmbeddedVectorIndex;
-  readonly projection: VectorProjection;
+  private index: EmbeddedVectorIndex;
+  /** replaced as a whole when a rebuilt index is handed over */
+  projection: VectorProjection;
   private readonly timer: NodeJS.Timeout;
+  private readonly handoverTimer: NodeJS.Timeout;
   private readonly backfilling = new Map<string, JobRecord>();
   private readonly committedListeners: ((events: RecordedEvent[]) => void)[] = [];
   private closed = false;
@@ -34,9 +53,16 @@ export class VectorStore implements OnApplicationShutdown {
 
   constructor(
     @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage,
-    settings: EmbeddingSettings,
+    private readonly settings: EmbeddingSettings,
     private readonly jobs: JobRegistry,
+    /** a serving process (not the CLI's application context): it may rebuild beside at start-up */
+    private readonly opts: { serving: boolean } = { serving: false },
   ) {
+    if (opts.serving) {
+      // the index a hand-over replaced, and a rebuild a stop interrupted, left behind by a crash
+      dropPreviousVectors(storage.dataDir);
+      fs.rmSync(path.join(storage.dataDir, VECTORS_UPGRADE_DIR), { recursive: true, force: true });
+    }
     const dir = path.join(storage.dataDir, VECTORS_DIR);
     this.index = new EmbeddedVectorIndex(dir);
     this.projection = new VectorProjection(this.index, storage.graph, settings, dir);
@@ -45,6 +71,8 @@ export class VectorStore implements OnApplicationShutdown {
     storage.onCommitted((events) => this.onCommitted(events));
     this.timer = setInterval(() => this.safeFlush(), FLUSH_EVERY_MS);
     this.timer.unref();
+    this.handoverTimer = setInterval(() => this.watchHandover(), HANDOVER_POLL_MS);
+    this.handoverTimer.unref();
   }
 
   // ---- reads: each settles pending commits first (read-your-writes) ----
@@ -84,19 +112,107 @@ export class VectorStore implements OnApplicationShutdown {
     const head = this.storage.events.headPositionSync();
     if (from < head) {
       const t0 = Date.now();
-      let batch: RecordedEvent[] = [];
-      for (const e of this.storage.events.iterateAll(from, 5000)) {
-        batch.push(e);
-        if (batch.length >= 5000) {
-          this.projection.apply(batch);
-          batch = [];
-        }
-      }
-      this.projection.apply(batch);
+      applyLog(this.projection, this.storage.events, from);
       this.projection.flush();
       this.log.log(`vector index caught up from ${from} to ${this.projection.position} (${Date.now() - t0} ms)`);
     }
     for (const org of this.projection.backfillsPending()) this.startBackfill(org);
+    if (this.opts.serving && this.projection.builtVersion !== VECTOR_PROJECTION_VERSION) void this.rebuildOutdated();
+  }
+
+  /**
+   * The stored index was built by another version of the projection: it keeps serving (far
+   * better than no vector search) while a new one is built from the log beside it, between
+   * requests, and then swapped in like one the CLI hands over.
+   */
+  private async rebuildOutdated(): Promise<void> {
+    const from = this.projection.builtVersion;
+    this.log.warn(`vector index built by projection version ${from}, the code is at ${VECTOR_PROJECTION_VERSION}: serving it while a copy is rebuilt beside`);
+    const t0 = Date.now();
+    const log = new SqliteEventStore(this.file(EVENTS_FILE), { readonly: true });
+    try {
+      await rebuildVectorIndex({
+        embedding: { settings: this.settings },
+        log,
+        dir: this.file(VECTORS_UPGRADE_DIR),
+        graphFile: this.file(VECTORS_UPGRADE_GRAPH_FILE),
+        yieldBetweenBatches: true,
+      });
+      if (this.closed) return;
+      const position = this.takeOver(VECTORS_UPGRADE_DIR);
+      this.log.log(`rebuilt the vector index from the log and swapped it in at position ${position} (${Date.now() - t0} ms)`);
+    } catch (err) {
+      this.log.error(`rebuild of the vector index failed, still serving the previous version: ${(err as Error).message}`);
+    } finally {
+      await log.close();
+      fs.rmSync(this.file(VECTORS_UPGRADE_DIR), { recursive: true, force: true });
+    }
+  }
+
+  // ---- hand-over of an index rebuilt beside this one (`strata projections rebuild vectors`) ----
+
+  private file(name: string): string {
+    return path.join(this.storage.dataDir, name);
+  }
+
+  /** Only the process announced as the data dir's service takes requests (not a CLI's context). */
+  private watchHandover(): void {
+    if (this.closed || !fs.existsSync(this.file(VECTORS_REQUEST_FILE))) return;
+    if (readJson<ServicePresence>(this.file(SERVICE_FILE))?.pid !== process.pid) return;
+    const req = readJson<HandoverRequest>(this.file(VECTORS_REQUEST_FILE));
+    fs.rmSync(this.file(VECTORS_REQUEST_FILE), { force: true });
+    if (!req || typeof req.id !== 'string') return;
+    const result: HandoverResult = { id: req.id, ok: false, finished_at: '' };
+    try {
+      result.position = this.takeOver();
+      result.ok = true;
+    } catch (err) {
+      result.error = (err as Error).message;
+      this.log.error(`vector index hand-over failed, still serving the previous index: ${result.error}`);
+    } finally {
+      result.finished_at = new Date().toISOString();
+      writeJsonAtomic(this.file(VECTORS_RESULT_FILE), result);
+    }
+  }
+
+  /**
+   * Swaps the rebuilt index in, synchronously: no commit is delivered and no read answered
+   * in between. Commits delivered before are applied to the old index first (its listeners
+   * see them once); the new one then catches up from its checkpoint with the committed log,
+   * and commits delivered later are applied to it (those it already has are skipped by position).
+   */
+  private takeOver(built = VECTORS_NEXT_DIR): number {
+    const t0 = Date.now();
+    this.settle();
+    const dataDir = this.storage.dataDir;
+    const dir = this.file(VECTORS_DIR);
+    swapInVectorDirs(dataDir, built);
+    let index: EmbeddedVectorIndex | null = null;
+    let projection: VectorProjection;
+    // a connection of its own: the write queue's may hold an uncommitted batch
+    const log = new SqliteEventStore(this.file(EVENTS_FILE), { readonly: true });
+    try {
+      index = new EmbeddedVectorIndex(dir);
+      projection = new VectorProjection(index, this.storage.graph, this.settings, dir);
+      const from = projection.position;
+      applyLog(projection, log, from);
+      projection.flush(true);
+    } catch (err) {
+      index?.clearSync(); // never saved: its directory goes back to the previous index
+      restorePreviousVectors(dataDir);
+      throw err;
+    } finally {
+      void log.close();
+    }
+    const old = this.index;
+    this.index = index;
+    this.projection = projection;
+    // its files are gone: it must never be saved again; emptying it also stops its indexing
+    old.clearSync();
+    dropPreviousVectors(dataDir);
+    this.log.log(`took over the vector index rebuilt beside, at position ${projection.position} (${Date.now() - t0} ms)`);
+    for (const org of projection.backfillsPending()) this.startBackfill(org);
+    return projection.position;
   }
 
   /**
@@ -180,6 +296,20 @@ export class VectorStore implements OnApplicationShutdown {
     }
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.handoverTimer);
     this.safeFlush();
   }
+}
+
+/** Applies the log after `from` to the projection, 5,000 events at a time. */
+function applyLog(projection: VectorProjection, log: { iterateAll(after: number, batchSize?: number): Iterable<RecordedEvent> }, from: number): void {
+  let batch: RecordedEvent[] = [];
+  for (const e of log.iterateAll(from, 5000)) {
+    batch.push(e);
+    if (batch.length >= 5000) {
+      projection.apply(batch);
+      batch = [];
+    }
+  }
+  projection.apply(batch);
 }

@@ -15,7 +15,7 @@ export const VECTORS_PROVIDER: FactoryProvider<Vectors> = {
   provide: VECTORS,
   inject: [EMBEDDED_STORAGE, SERVER_STORAGE, EmbeddingSettings, JobRegistry, HttpAdapterHost],
   useFactory: async (embedded: EmbeddedStorage | null, servers: ServerStorage | null, settings: EmbeddingSettings, jobs: JobRegistry, http: HttpAdapterHost) => {
-    if (embedded) return new EmbeddedVectors(new VectorStore(embedded, settings, jobs));
+    if (embedded) return new EmbeddedVectors(new VectorStore(embedded, settings, jobs, { serving: Boolean(http?.httpAdapter) }));
     const { serverVectors } = await import('./server-vectors.factory');
     // an application context (the CLI) serves no writes of its own: it never takes the
     // automatic-embedding feed from a running API replica
