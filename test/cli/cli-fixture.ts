@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api, api, signUpWithKey } from '../support/http';
 import { TestApp, TestAppOptions, startTestApp } from '../support/test-app';
@@ -49,3 +50,21 @@ export function tamperProjections(dataDir: string, sql: string, ...params: unkno
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Edits an organization's saved vector space (vectors/org-*.json and .f32, as the index writes
+ * them) behind the service's back: `edit` gets the ids per slot and the raw vectors.
+ */
+export function tamperVectors(dataDir: string, org: string, edit: (uids: string[], vectors: Float32Array, dimensions: number) => void): void {
+  const dir = path.join(dataDir, 'vectors');
+  const name = fs.readdirSync(dir).find((f) => /^org-[0-9a-f]{40}\.json$/.test(f) && JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).org === org);
+  if (!name) throw new Error(`no saved vector space for ${org} in ${dir}`);
+  const metaFile = path.join(dir, name);
+  const f32 = metaFile.replace(/\.json$/, '.f32');
+  const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
+  const raw = fs.readFileSync(f32);
+  const vectors = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length));
+  edit(meta.uids, vectors, meta.dimensions);
+  fs.writeFileSync(f32, Buffer.from(vectors.buffer));
+  fs.writeFileSync(metaFile, JSON.stringify(meta));
+}

@@ -25,6 +25,10 @@ describe('strata projections status', () => {
         expect(byName[name].checkpoint).toBe(byName[name].head);
         expect(byName[name].head).toBeGreaterThan(20);
       }
+      // the vector index is listed with the checkpoint the service last saved it at
+      expect(byName.vectors).toMatchObject({ version: expect.any(Number), last_error: null, head: byName.graph.head });
+      expect(byName.vectors.note).toMatch(/saved/);
+      expect(table).toMatch(/^vectors\s/m);
     } finally {
       await t.close();
     }
@@ -55,10 +59,14 @@ describe('strata projections rebuild and verify (no service running)', () => {
       expectExit(await runCli(['projections', 'verify', 'text', 'accounts', '--data-dir', dataDir]), 0);
 
       const rebuilt = expectExit(await runCli(['projections', 'rebuild', '--data-dir', dataDir]), 0);
-      expect(rebuilt.stdout).toMatch(/^rebuilt graph, text, accounts from [\d,]+ events in .*; swapped in at position \d+\n$/);
+      expect(rebuilt.stdout).toMatch(
+        /^rebuilt graph, text, accounts from [\d,]+ events in .*; swapped in at position \d+\nrebuilt vectors from [\d,]+ events in .*: 49 vectors in 1 organization; swapped in at position \d+\n$/,
+      );
       expect(rebuilt.stderr).toMatch(/rebuilding graph, text, accounts .*100%/);
+      expect(rebuilt.stderr).toMatch(/rebuilding vectors .*100%/);
       expectExit(await runCli(['projections', 'verify', '--data-dir', dataDir]), 0);
       expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('projections.') && f !== 'projections.db' && !f.startsWith('projections.db-'))).toEqual([]);
+      expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('vectors.'))).toEqual([]);
 
       // the service starts on the rebuilt projections and serves them
       const t2 = await startService({ dataDir });
@@ -97,7 +105,10 @@ describe('strata projections rebuild and verify (no service running)', () => {
     try {
       const r = await runCli(['projections', 'rebuild', 'grpah', '--data-dir', t.dataDir]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe("strata: unknown projection 'grpah'; projections: graph, text, accounts\n");
+      expect(r.stderr).toBe("strata: unknown projection 'grpah'; projections: graph, text, accounts, vectors\n");
+      const v = await runCli(['projections', 'verify', 'vector', '--data-dir', t.dataDir]);
+      expect(v.code).toBe(1);
+      expect(v.stderr).toBe("strata: unknown projection 'vector'; projections: graph, text, accounts, vectors\n");
       const missing = await runCli(['projections', 'verify', '--data-dir', path.join(t.dataDir, 'nope')]);
       expect(missing.code).toBe(1);
       expect(missing.stderr.trim().split('\n')).toHaveLength(1);

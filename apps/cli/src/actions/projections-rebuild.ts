@@ -22,12 +22,23 @@ import {
   writeJsonAtomic,
 } from '../../../api/src/operations/projections/handover-files';
 import { openProjectionSet } from '../../../api/src/operations/projections/projection-set';
+import {
+  VECTORS_NEXT_DIR,
+  VECTORS_PROJECTION,
+  VECTORS_REBUILD_GRAPH_FILE,
+  VECTORS_REQUEST_FILE,
+  VECTORS_RESULT_FILE,
+  dropPreviousVectors,
+  swapInVectorDirs,
+} from '../../../api/src/retrieval/embeddings/vector-handover-files';
+import { rebuildVectorIndex } from '../../../api/src/retrieval/embeddings/vector-rebuild';
 import { formatCount, formatDuration } from '../progress/progress-format';
 import { ProgressReporter } from '../progress/progress-reporter';
 import { CliError } from '../support/cli-error';
-import { GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
+import { EmbeddedPaths, GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
 import { writeOut } from '../support/output';
-import { resolveProjectionNames } from './projection-names';
+import { resolveProjectionNames, resolveServerProjectionNames } from './projection-names';
+import { requestServerRebuild } from './server-rebuild-request';
 
 export interface RebuildOptions {
   handoverTimeout: string;
@@ -35,17 +46,29 @@ export interface RebuildOptions {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The request/result pair of one hand-over channel (the SQLite projections', the vector index's). */
+interface HandoverChannel {
+  what: string;
+  requestFile: string;
+  resultFile: string;
+  /** what the service takes the result from, in the data dir */
+  file: string;
+}
+
+const PROJECTIONS_CHANNEL: HandoverChannel = { what: 'projections', requestFile: REQUEST_FILE, resultFile: RESULT_FILE, file: NEXT_PROJECTIONS_FILE };
+const VECTORS_CHANNEL: HandoverChannel = { what: 'vector index', requestFile: VECTORS_REQUEST_FILE, resultFile: VECTORS_RESULT_FILE, file: VECTORS_NEXT_DIR };
+
 /**
- * Hands the rebuilt file to the running service and waits for its answer. Returns null when
+ * Hands the rebuilt result to the running service and waits for its answer. Returns null when
  * the service went away before taking the request (the caller then swaps itself).
  */
-async function handOver(dataDir: string, service: ServicePresence, names: string[], timeoutMs: number): Promise<HandoverResult | null> {
-  const requestFile = path.join(dataDir, REQUEST_FILE);
-  const resultFile = path.join(dataDir, RESULT_FILE);
+async function handOver(dataDir: string, service: ServicePresence, channel: HandoverChannel, names: string[], timeoutMs: number): Promise<HandoverResult | null> {
+  const requestFile = path.join(dataDir, channel.requestFile);
+  const resultFile = path.join(dataDir, channel.resultFile);
   fs.rmSync(resultFile, { force: true });
-  const req: HandoverRequest = { id: randomUUID(), file: NEXT_PROJECTIONS_FILE, names, requested_at: new Date().toISOString() };
+  const req: HandoverRequest = { id: randomUUID(), file: channel.file, names, requested_at: new Date().toISOString() };
   writeJsonAtomic(requestFile, req);
-  process.stderr.write(`handing the rebuilt projections over to the running service (pid ${service.pid})…\n`);
+  process.stderr.write(`handing the rebuilt ${channel.what} over to the running service (pid ${service.pid})…\n`);
   // the timeout covers taking the request; once taken, the swap is awaited while the service lives
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -61,24 +84,22 @@ async function handOver(dataDir: string, service: ServicePresence, names: string
         fs.rmSync(requestFile, { force: true });
         return null;
       }
-      throw new CliError(`the service (pid ${service.pid}) stopped while swapping the projections in; start it again: it catches up from the log`);
+      throw new CliError(`the service (pid ${service.pid}) stopped while swapping the ${channel.what} in; start it again: it catches up from the log`);
     }
     if (!taken && Date.now() > deadline) {
       fs.rmSync(requestFile, { force: true });
-      throw new CliError(`the service (pid ${service.pid}) did not take the rebuilt projections within ${timeoutMs / 1000} s (is it older than this CLI?)`);
+      throw new CliError(`the service (pid ${service.pid}) did not take the rebuilt ${channel.what} within ${timeoutMs / 1000} s (is it older than this CLI?)`);
     }
   }
 }
 
-async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildOptions): Promise<string> {
-  const paths = embeddedPaths(cfg);
-  const { names } = resolveProjectionNames(args);
-  const timeoutMs = Number(opts.handoverTimeout) * 1000;
-  if (!(timeoutMs > 0)) throw new CliError(`--handover-timeout must be a positive number of seconds, got '${opts.handoverTimeout}'`);
-  const lockFile = path.join(paths.dataDir, REBUILD_LOCK_FILE);
-  const release = tryLock(lockFile);
-  if (!release) throw new CliError(`another rebuild (pid ${lockOwner(lockFile) ?? '?'}) is running on ${paths.dataDir}`);
-  const log = new SqliteEventStore(paths.events, { readonly: true });
+function rateSummary(what: string, events: number, t0: number): string {
+  const seconds = (Date.now() - t0) / 1000;
+  const rate = seconds > 0 ? events / seconds : events;
+  return `rebuilt ${what} from ${formatCount(events)} events in ${formatDuration(seconds)} (${formatCount(rate)} events/s)`;
+}
+
+async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names: string[], timeoutMs: number): Promise<string> {
   const nextFile = path.join(paths.dataDir, NEXT_PROJECTIONS_FILE);
   try {
     const t0 = Date.now();
@@ -91,14 +112,12 @@ async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildO
       onProgress: (p) => progress.update(p.done, p.total),
     });
     progress.finish(built.progress.done, built.progress.total);
-    const seconds = (Date.now() - t0) / 1000;
-    const rate = seconds > 0 ? built.progress.done / seconds : built.progress.done;
-    const summary = `rebuilt ${built.rebuilt.join(', ')} from ${formatCount(built.progress.done)} events in ${formatDuration(seconds)} (${formatCount(rate)} events/s)`;
+    const summary = rateSummary(built.rebuilt.join(', '), built.progress.done, t0);
 
     const service = runningService(paths.dataDir);
     if (service) {
       built.set.close();
-      const result = await handOver(paths.dataDir, service, built.rebuilt, timeoutMs);
+      const result = await handOver(paths.dataDir, service, PROJECTIONS_CHANNEL, built.rebuilt, timeoutMs);
       if (result && !result.ok) throw new CliError(`the service could not swap the rebuilt projections in: ${result.error ?? 'unknown error'}`);
       if (result) return `${summary}; swapped in by the running service (pid ${service.pid}) at position ${result.position}`;
       // the service stopped before taking over: nobody else writes the projections now
@@ -118,30 +137,73 @@ async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildO
     }
   } finally {
     removeDatabaseFiles(nextFile);
+  }
+}
+
+/**
+ * The vector index is built into `vectors.next/` (with a scratch graph replayed alongside),
+ * then handed to the running service, or put in place of `vectors/` when none runs: a
+ * service started later catches up from the rebuilt index's checkpoint.
+ */
+async function rebuildVectors(cfg: StrataConfig, paths: EmbeddedPaths, log: SqliteEventStore, timeoutMs: number): Promise<string> {
+  const next = path.join(paths.dataDir, VECTORS_NEXT_DIR);
+  try {
+    const t0 = Date.now();
+    const progress = new ProgressReporter(`rebuilding ${VECTORS_PROJECTION}`);
+    const built = await rebuildVectorIndex({
+      embedding: { config: cfg },
+      log,
+      dir: next,
+      graphFile: path.join(paths.dataDir, VECTORS_REBUILD_GRAPH_FILE),
+      onProgress: (p) => progress.update(p.done, p.total),
+    });
+    progress.finish(built.progress.done, built.progress.total);
+    const summary = `${rateSummary(VECTORS_PROJECTION, built.progress.done, t0)}: ${formatCount(built.vectors)} vectors in ${formatCount(built.organizations)} organization${built.organizations === 1 ? '' : 's'}`;
+    const service = runningService(paths.dataDir);
+    if (service) {
+      const result = await handOver(paths.dataDir, service, VECTORS_CHANNEL, [VECTORS_PROJECTION], timeoutMs);
+      if (result && !result.ok) throw new CliError(`the service could not swap the rebuilt vector index in: ${result.error ?? 'unknown error'}`);
+      if (result) return `${summary}; swapped in by the running service (pid ${service.pid}) at position ${result.position}`;
+    }
+    swapInVectorDirs(paths.dataDir);
+    dropPreviousVectors(paths.dataDir);
+    return `${summary}; swapped in at position ${built.position}`;
+  } finally {
+    fs.rmSync(next, { recursive: true, force: true });
+  }
+}
+
+async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildOptions): Promise<string> {
+  const paths = embeddedPaths(cfg);
+  const { names, vectors } = resolveProjectionNames(args);
+  const timeoutMs = Number(opts.handoverTimeout) * 1000;
+  if (!(timeoutMs > 0)) throw new CliError(`--handover-timeout must be a positive number of seconds, got '${opts.handoverTimeout}'`);
+  const lockFile = path.join(paths.dataDir, REBUILD_LOCK_FILE);
+  const release = tryLock(lockFile);
+  if (!release) throw new CliError(`another rebuild (pid ${lockOwner(lockFile) ?? '?'}) is running on ${paths.dataDir}`);
+  const log = new SqliteEventStore(paths.events, { readonly: true });
+  try {
+    const lines: string[] = [];
+    if (names.length) lines.push(await rebuildSqlite(paths, log, names, timeoutMs));
+    if (vectors) lines.push(await rebuildVectors(cfg, paths, log, timeoutMs));
+    return lines.join('\n');
+  } finally {
     await log.close();
     release();
   }
 }
 
-/**
- * Servers mode: the worker owns the read models. Marking a checkpoint with version -1 makes
- * the worker holding the lease drop that projection and replay it from the log.
- */
+/** Servers mode: the projection worker owns the read models; the rebuild is its to run. */
 async function rebuildServers(cfg: StrataConfig, args: string[]): Promise<string> {
+  resolveServerProjectionNames(args); // a typo fails before connecting
   const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-cli', serverSelectionTimeoutMS: 5000 }).connect();
   try {
-    const store = new MongoCheckpointStore(mongo.db(cfg.mongoDb));
-    const known = (await store.all()).map((d) => d._id);
-    const names = args.length ? args : known;
-    const unknown = names.filter((n) => !known.includes(n));
-    if (unknown.length) throw new CliError(`unknown projection ${unknown.join(', ')}; projections: ${known.join(', ') || '(none has run yet)'}`);
-    for (const n of names) await store.reset(n, -1);
+    const names = await requestServerRebuild(new MongoCheckpointStore(mongo.db(cfg.mongoDb)), args);
     return `asked the projection worker to rebuild ${names.join(', ')} (it replays them from the log; watch \`strata projections status\`)`;
   } finally {
     await mongo.close();
   }
 }
-
 
 /** `strata projections rebuild [name…]` */
 export async function projectionsRebuild(args: string[], opts: RebuildOptions, globals: GlobalOptions): Promise<void> {

@@ -5,12 +5,16 @@ import { MongoClient } from 'mongodb';
 import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { MongoCheckpointStore } from '@strata/graph-store/mongo/mongo-checkpoint-store';
+import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
 import { Checkpoint } from '@strata/projections/embedded/checkpoint-store';
 import { StrataConfig } from '../../../api/src/platform/config/strata-config';
 import { NEXT_PROJECTIONS_FILE, REBUILD_LOCK_FILE, lockOwner, runningService } from '../../../api/src/operations/projections/handover-files';
 import { pendingRebuilds } from '../../../api/src/operations/projections/pending-rebuilds';
 import { projectionCatalogue } from '../../../api/src/operations/projections/projection-set';
+import { MANIFEST_FILE, VECTORS_DIR, VECTORS_NEXT_DIR, VECTORS_PROJECTION } from '../../../api/src/retrieval/embeddings/vector-handover-files';
+import { STATE_FILE, VECTOR_PROJECTION_VERSION } from '../../../api/src/retrieval/embeddings/vector-projection';
 import { CliError } from '../support/cli-error';
+import { serverStatusRows } from './server-status-rows';
 import { GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
 import { writeOut } from '../support/output';
 
@@ -29,7 +33,7 @@ export interface StatusRow {
   note: string | null;
 }
 
-const VECTORS_MANIFEST = path.join('vectors', 'manifest.json');
+const VECTORS_MANIFEST = path.join(VECTORS_DIR, MANIFEST_FILE);
 
 function readCheckpoints(file: string): { checkpoints: Checkpoint[]; pending: string[] } {
   if (!fs.existsSync(file)) return { checkpoints: [], pending: [] };
@@ -48,6 +52,16 @@ function vectorCheckpoint(dataDir: string): number | null {
   try {
     const m = JSON.parse(fs.readFileSync(path.join(dataDir, VECTORS_MANIFEST), 'utf8')) as { checkpoint?: number | null };
     return typeof m.checkpoint === 'number' ? m.checkpoint : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The projection version the saved index was built by (state files from before the field: 1); null when never saved. */
+function vectorBuiltVersion(dataDir: string): number | null {
+  try {
+    const s = JSON.parse(fs.readFileSync(path.join(dataDir, VECTORS_DIR, STATE_FILE), 'utf8')) as { projection_version?: number };
+    return typeof s.projection_version === 'number' ? s.projection_version : 1;
   } catch {
     return null;
   }
@@ -74,15 +88,20 @@ export function embeddedStatus(cfg: StrataConfig): StatusRow[] {
     return { name: p.name, version: p.version, stored_version: cp?.version ?? null, checkpoint: position, head, lag: Math.max(0, head - position), last_error: cp?.last_error ?? null, note };
   });
   const vectors = vectorCheckpoint(paths.dataDir);
+  const built = vectorBuiltVersion(paths.dataDir);
+  let note = 'checkpoint as last saved by the service (every 60 s and at shutdown)';
+  if (vectors === null) note = 'not saved yet: the service builds it from the log';
+  else if (built !== null && built !== VECTOR_PROJECTION_VERSION) note = `built by version ${built}: the service rebuilds it beside at start-up`;
   rows.push({
-    name: 'vectors',
-    version: null,
-    stored_version: null,
+    name: VECTORS_PROJECTION,
+    version: VECTOR_PROJECTION_VERSION,
+    stored_version: built,
     checkpoint: vectors ?? 0,
     head,
     lag: Math.max(0, head - (vectors ?? 0)),
     last_error: null,
-    note: vectors === null ? 'no vector index yet' : 'kept by the service (written every 30 s and at shutdown)',
+    // the service indexes every commit at once but saves the index (and this checkpoint) now and then
+    note,
   });
   return rows;
 }
@@ -92,17 +111,7 @@ async function serverStatus(cfg: StrataConfig): Promise<StatusRow[]> {
   const log = new KurrentDbEventStore(cfg.kurrentdbUrl!);
   try {
     const head = await log.headPosition();
-    const docs = await new MongoCheckpointStore(mongo.db(cfg.mongoDb)).all();
-    return docs.map((d) => ({
-      name: d._id,
-      version: null,
-      stored_version: d.version,
-      checkpoint: d.position,
-      head,
-      lag: Math.max(0, head - d.position),
-      last_error: d.last_error,
-      note: d.version < 0 ? 'rebuild requested: the worker rebuilds it' : null,
-    }));
+    return serverStatusRows(SERVER_PROJECTION_NAMES, await new MongoCheckpointStore(mongo.db(cfg.mongoDb)).all(), head);
   } finally {
     await log.close();
     await mongo.close();
@@ -141,7 +150,7 @@ export async function projectionsStatus(opts: { json?: boolean }, globals: Globa
     const service = runningService(cfg.dataDir);
     extra.push(service ? `service: running (pid ${service.pid}${service.url ? `, ${service.url}` : ''})` : 'service: not running');
     const rebuilding = lockOwner(path.join(cfg.dataDir, REBUILD_LOCK_FILE));
-    if (rebuilding) extra.push(`rebuild in progress (pid ${rebuilding}) into ${NEXT_PROJECTIONS_FILE}`);
+    if (rebuilding) extra.push(`rebuild in progress (pid ${rebuilding}) into ${NEXT_PROJECTIONS_FILE} or ${VECTORS_NEXT_DIR}/`);
   }
   await writeOut(opts.json ? JSON.stringify(rows, null, 2) + '\n' : table(rows, extra));
 }

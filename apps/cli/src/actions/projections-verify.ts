@@ -12,10 +12,15 @@ import { Checkpoint } from '@strata/projections/embedded/checkpoint-store';
 import { StrataConfig } from '../../../api/src/platform/config/strata-config';
 import { openProjectionSet } from '../../../api/src/operations/projections/projection-set';
 import { tablesToVerify } from '../../../api/src/operations/projections/projection-tables';
+import { VECTORS_DIR, VECTORS_PROJECTION } from '../../../api/src/retrieval/embeddings/vector-handover-files';
+import { STATE_FILE, VECTOR_PROJECTION_VERSION } from '../../../api/src/retrieval/embeddings/vector-projection';
+import { readVectorIndexSnapshot } from '../../../api/src/retrieval/embeddings/vector-index-snapshot';
+import { rebuildVectorIndex } from '../../../api/src/retrieval/embeddings/vector-rebuild';
+import { diffVectorSnapshots } from '../../../api/src/retrieval/embeddings/vector-snapshot-diff';
 import { formatCount } from '../progress/progress-format';
 import { ProgressReporter } from '../progress/progress-reporter';
 import { CliError } from '../support/cli-error';
-import { GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
+import { EmbeddedPaths, GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
 import { writeOut } from '../support/output';
 import { resolveProjectionNames } from './projection-names';
 
@@ -47,9 +52,7 @@ function compareTable(live: Database.Database, scratch: Database.Database, l: Du
  * at (both pinned in read transactions, so a running service may keep writing), then
  * compares them table by table in canonical order.
  */
-async function verifyEmbedded(cfg: StrataConfig, args: string[], limit: number): Promise<VerifyReport> {
-  const paths = embeddedPaths(cfg);
-  const { names, all } = resolveProjectionNames(args);
+async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[], limit: number): Promise<VerifyReport> {
   if (!fs.existsSync(paths.projections)) throw new CliError(`no projections at ${paths.projections}: start the service or run \`strata projections rebuild\``);
   const lines: string[] = [];
   let ok = true;
@@ -121,6 +124,78 @@ async function verifyEmbedded(cfg: StrataConfig, args: string[], limit: number):
   return { ok, lines };
 }
 
+
+/**
+ * Rebuilds the vector index into a scratch directory up to the checkpoint of the live index
+ * as last saved (a running service saves it every minute and at shutdown; its files are read,
+ * not its memory) and compares the two vector by vector.
+ */
+async function verifyVectors(cfg: StrataConfig, paths: EmbeddedPaths, limit: number): Promise<VerifyReport> {
+  const live = readVectorIndexSnapshot(path.join(paths.dataDir, VECTORS_DIR));
+  if (live.checkpoint === null && !live.spaces.size)
+    return { ok: true, lines: [`${VECTORS_PROJECTION}: not saved by the service yet (it saves every 60 s and at shutdown): nothing to compare`] };
+  // a different projection version computes different vectors: comparing would list them all
+  const built = savedState(path.join(paths.dataDir, VECTORS_DIR)).projection_version ?? 1;
+  if (built !== VECTOR_PROJECTION_VERSION)
+    return { ok: false, lines: [`${VECTORS_PROJECTION}: built by version ${built}, the code is at version ${VECTOR_PROJECTION_VERSION}: run \`strata projections rebuild ${VECTORS_PROJECTION}\``] };
+  const position = live.checkpoint ?? 0;
+  const log = new SqliteEventStore(paths.events, { readonly: true });
+  const scratch = path.join(paths.dataDir, `${VECTORS_DIR}.verify-${process.pid}`);
+  try {
+    const head = log.headPositionSync();
+    if (position > head) return { ok: false, lines: [`${VECTORS_PROJECTION}: the live index is at position ${position}, past the head of the log (${head})`] };
+    const progress = new ProgressReporter(`rebuilding ${VECTORS_PROJECTION} into a scratch copy`);
+    const scratchBuild = await rebuildVectorIndex({
+      embedding: { config: cfg },
+      log,
+      dir: scratch,
+      graphFile: `${scratch}.graph.db`,
+      until: position,
+      onProgress: (p) => progress.update(p.done, p.total),
+    });
+    const rebuilt = readVectorIndexSnapshot(scratch);
+    progress.finish(scratchBuild.progress.done, scratchBuild.progress.total);
+    const d = diffVectorSnapshots(live, rebuilt, limit);
+    const orgs = [...live.spaces.values()].filter((s) => s.vectors.size).length;
+    if (!d.differing)
+      return { ok: true, lines: [`${VECTORS_PROJECTION}: identical to a fresh rebuild (${formatCount(d.liveVectors)} vectors in ${formatCount(orgs)} organization${orgs === 1 ? '' : 's'}, up to position ${position})`] };
+    const lines = [`${VECTORS_PROJECTION}: differ from a fresh rebuild of the log (${formatCount(d.differing)} differences, up to position ${position}):`, ...d.first];
+    if (d.differing > d.first.length) lines.push(`${VECTORS_PROJECTION}: … ${formatCount(d.differing - d.first.length)} more differing vectors`);
+    const backfilling = backfillsPending(path.join(paths.dataDir, VECTORS_DIR));
+    if (backfilling.length)
+      lines.push(`${VECTORS_PROJECTION}: note: re-embedding after a configuration change was still running in ${backfilling.map((o) => `"${o}"`).join(', ')} when the index was saved`);
+    return { ok: false, lines };
+  } finally {
+    await log.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+    removeDatabaseFiles(`${scratch}.graph.db`);
+  }
+}
+
+/** The vector projection's saved state (empty when unreadable). */
+function savedState(dir: string): { projection_version?: number; orgs?: Record<string, { backfill?: boolean }> } {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, STATE_FILE), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** Organizations the saved projection state marks for a backfill. */
+function backfillsPending(dir: string): string[] {
+  return Object.entries(savedState(dir).orgs ?? {})
+    .filter(([, s]) => s.backfill)
+    .map(([o]) => o);
+}
+
+async function verifyEmbedded(cfg: StrataConfig, args: string[], limit: number): Promise<VerifyReport> {
+  const paths = embeddedPaths(cfg);
+  const { names, all, vectors } = resolveProjectionNames(args);
+  const reports: VerifyReport[] = [];
+  if (names.length) reports.push(await verifySqlite(paths, names, all, limit));
+  if (vectors) reports.push(await verifyVectors(cfg, paths, limit));
+  return { ok: reports.every((r) => r.ok), lines: reports.flatMap((r) => r.lines) };
+}
 
 /** `strata projections verify [name…]`: exit code 1 when the projections differ. */
 export async function projectionsVerify(args: string[], opts: VerifyOptions, globals: GlobalOptions): Promise<void> {

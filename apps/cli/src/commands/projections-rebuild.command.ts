@@ -3,23 +3,32 @@ import type { RebuildOptions } from '../actions/projections-rebuild';
 import type { GlobalOptions } from '../support/cli-config';
 
 const NEXT_PROJECTIONS_FILE = 'projections.next.db';
+const VECTORS_NEXT_DIR = 'vectors.next';
 
 export function registerProjectionsRebuild(projections: Command): void {
   projections
     .command('rebuild')
     .description('rebuild projections from the event log, beside the live ones, then swap them in')
-    .argument('[name...]', 'projections to rebuild (default: all)')
-    .option('--handover-timeout <seconds>', 'how long to wait for a running service to swap the result in', '600')
+    .argument('[name...]', 'projections to rebuild: graph, text, accounts, vectors (default: all)')
+    .option('--handover-timeout <seconds>', 'how long to wait for a running service to take the result', '600')
     .addHelpText(
       'after',
       `
-On the embedded default the new projections are built into ${NEXT_PROJECTIONS_FILE} while
-a running service keeps answering from the live ones; the service then applies the events
-written meanwhile and swaps the new file in between two write batches. With no service
-running, the CLI swaps the file in itself. Progress goes to stderr.
+On the embedded default the SQLite projections (graph, text, accounts) are built into
+${NEXT_PROJECTIONS_FILE} and the vector index ("vectors") into ${VECTORS_NEXT_DIR}/, from the
+log, while a running service keeps answering from the live ones; the service then applies
+the events written meanwhile and swaps the new ones in between two writes. With no service
+running, the CLI swaps them in itself. Vectors from providers and clients are in the log, and
+the built-in embedder runs locally: a rebuild never calls an embedding provider. Use the
+service's STRATA_EMBEDDING_* settings (its default configuration applies). Progress goes to
+stderr.
+
+In servers mode (STRATA_STORE=servers) the projection worker rebuilds graph, text and vectors
+(the Qdrant collections) from the log under its lease; the command asks it to.
 
 Examples:
   strata projections rebuild
+  strata projections rebuild vectors
   strata projections rebuild text --data-dir /var/lib/strata`,
     )
     .action(async (args: string[], opts: RebuildOptions, cmd: Command) => {

@@ -4,7 +4,7 @@ import type { GlobalOptions } from '../support/cli-config';
 export function registerProjectionsStatus(projections: Command): void {
   projections
     .command('status')
-    .description("every projection's version, checkpoint, the log's head, lag and last error")
+    .description("every projection's version, checkpoint, the log's head, lag and last error (vectors included)")
     .option('--json', 'print JSON instead of a table')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { projectionsStatus } = await import('../actions/projections-status');
