@@ -18,6 +18,10 @@ describeVectorIndexConformance('EmbeddedVectorIndex', () => new EmbeddedVectorIn
 describeVectorIndexConformance('EmbeddedVectorIndex (no exact scan for filters)', () =>
   new EmbeddedVectorIndex(tempDir(), { exactScanLimit: 0 }),
 );
+// cosine spaces this small are searched by the 8-bit scan by default: the contract through the graph
+describeVectorIndexConformance('EmbeddedVectorIndex (HNSW graph for every metric)', () =>
+  new EmbeddedVectorIndex(tempDir(), { scanLimit: 0, exactScanLimit: 0 }),
+);
 
 describe('EmbeddedVectorIndex specifics', () => {
   let seed = 99;
@@ -90,14 +94,14 @@ describe('EmbeddedVectorIndex specifics', () => {
 
   it('rebuilds the graph from stored vectors when the index file is missing or damaged', async () => {
     const dir = tempDir();
-    const a = new EmbeddedVectorIndex(dir);
+    const a = new EmbeddedVectorIndex(dir, { scanLimit: 0 });
     a.configureSync('o', { dimensions: 8, metric: 'cosine' });
     const items = Array.from({ length: 200 }, (_, i) => ({ uid: `n${i}`, vector: vec(8), node_type: 'Note', layer: 'reality' }));
     a.upsertSync('o', items);
     await a.close();
     const indexFile = readdirSync(dir).find((f) => f.endsWith('.usearch'))!;
     writeFileSync(join(dir, indexFile), 'garbage');
-    const b = new EmbeddedVectorIndex(dir);
+    const b = new EmbeddedVectorIndex(dir, { scanLimit: 0 });
     expect(b.countSync('o')).toBe(200);
     const query = vec(8);
     const expected = exactSearch(items.map((it) => it.vector), query, 'cosine', 5).map((h) => items[h.index].uid);
@@ -107,8 +111,11 @@ describe('EmbeddedVectorIndex specifics', () => {
     expect(existsSync(join(dir, indexFile))).toBe(true);
   });
 
-  it('stays exact under heavy churn (updates and removals)', () => {
-    const index = new EmbeddedVectorIndex(tempDir());
+  it.each([
+    ['the 8-bit scan', {}],
+    ['the graph', { scanLimit: 0 }],
+  ])('stays exact under heavy churn (updates and removals) through %s', (_, options) => {
+    const index = new EmbeddedVectorIndex(tempDir(), options);
     const d = 16;
     index.configureSync('o', { dimensions: d, metric: 'cosine' });
     const live = new Map<string, number[]>();
@@ -163,7 +170,7 @@ describe('EmbeddedVectorIndex specifics', () => {
   });
 
   it('finds vectors the graph has not indexed yet, and indexes them in the background', async () => {
-    const index = new EmbeddedVectorIndex(tempDir());
+    const index = new EmbeddedVectorIndex(tempDir(), { scanLimit: 0 });
     const d = 16;
     index.configureSync('o', { dimensions: d, metric: 'cosine' });
     const items = Array.from({ length: 300 }, (_, i) => ({ uid: `n${i}`, vector: Array.from(vec(d)), node_type: 'N', layer: 'r' }));
@@ -185,13 +192,13 @@ describe('EmbeddedVectorIndex specifics', () => {
   it('persists vectors still waiting for the graph and indexes them after reopening', async () => {
     const dir = tempDir();
     const d = 8;
-    const index = new EmbeddedVectorIndex(dir);
+    const index = new EmbeddedVectorIndex(dir, { scanLimit: 0 });
     index.configureSync('o', { dimensions: d, metric: 'cosine' });
     const items = Array.from({ length: 50 }, (_, i) => ({ uid: `p${i}`, vector: vec(d), node_type: 'N', layer: 'r' }));
     index.upsertSync('o', items);
     expect(index.pendingCount()).toBeGreaterThan(0);
     await index.close();
-    const reopened = new EmbeddedVectorIndex(dir);
+    const reopened = new EmbeddedVectorIndex(dir, { scanLimit: 0 });
     expect(reopened.countSync('o')).toBe(50);
     const q = vec(d);
     const expected = exactSearch(items.map((it) => Float32Array.from(it.vector)), q, 'cosine', 5).map((h) => items[h.index].uid);
@@ -200,5 +207,56 @@ describe('EmbeddedVectorIndex specifics', () => {
     expect(reopened.pendingCount()).toBe(0);
     expect(reopened.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
     await reopened.close();
+  });
+
+  it('finds the exact top-k of small-magnitude cosine vectors through the 8-bit scan, filtered or not', () => {
+    const index = new EmbeddedVectorIndex(tempDir(), { exactScanLimit: 0 });
+    const d = 32;
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    // components of ±0.001: a fixed ×127 scale would round every one of them to 0
+    const items = Array.from({ length: 2000 }, (_, i) => ({ uid: `n${i}`, vector: vec(d).map((x) => x / 1000), node_type: i % 4 ? 'Note' : 'Goal', layer: 'r' }));
+    index.upsertSync('o', items);
+    index.removeSync('o', ['n0', 'n4']);
+    const live = items.filter((it) => it.uid !== 'n0' && it.uid !== 'n4');
+    const goals = live.filter((it) => it.node_type === 'Goal');
+    for (let n = 0; n < 10; n++) {
+      const q = vec(d);
+      const expected = exactSearch(live.map((it) => it.vector), q, 'cosine', 10).map((h) => live[h.index].uid);
+      expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
+      const expectedGoals = exactSearch(goals.map((it) => it.vector), q, 'cosine', 10).map((h) => goals[h.index].uid);
+      expect(index.searchSync({ org: 'o', vector: q, k: 10, node_types: ['Goal'] }).map((h) => h.uid)).toEqual(expectedGoals);
+    }
+  });
+
+  it('scans vectors reloaded from disk like fresh ones', async () => {
+    const dir = tempDir();
+    const a = new EmbeddedVectorIndex(dir);
+    a.configureSync('o', { dimensions: 8, metric: 'cosine' });
+    const items = Array.from({ length: 300 }, (_, i) => ({ uid: `n${i}`, vector: vec(8), node_type: 'N', layer: 'r' }));
+    a.upsertSync('o', items);
+    await a.close();
+    const b = new EmbeddedVectorIndex(dir);
+    const q = vec(8);
+    const expected = exactSearch(items.map((it) => it.vector), q, 'cosine', 5).map((h) => items[h.index].uid);
+    expect(b.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
+    await b.close();
+  });
+
+  it('builds no graph while the scan serves a space, and builds it once the space outgrows the scan', async () => {
+    const d = 8;
+    const index = new EmbeddedVectorIndex(tempDir(), { scanLimit: 100 * d });
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    const items = Array.from({ length: 400 }, (_, i) => ({ uid: `n${i}`, vector: vec(d), node_type: 'N', layer: 'r' }));
+    index.upsertSync('o', items.slice(0, 100));
+    expect(index.pendingCount()).toBe(0);
+    index.upsertSync('o', items.slice(100));
+    expect(index.pendingCount()).toBe(400);
+    const q = vec(d);
+    const expected = exactSearch(items.map((it) => it.vector), q, 'cosine', 10).map((h) => items[h.index].uid);
+    expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
+    for (let i = 0; i < 500 && index.pendingCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(index.pendingCount()).toBe(0);
+    expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
+    await index.close();
   });
 });

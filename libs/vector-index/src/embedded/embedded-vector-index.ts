@@ -5,6 +5,7 @@ import { Index, MetricKind, ScalarKind } from 'usearch';
 import { DomainError } from '@strata/domain/errors';
 import { checkVector, notConfigured } from '../vector-validation';
 import type { DistanceMetric, VectorHit, VectorIndex, VectorItem, VectorQuery, VectorSpaceConfig } from '../vector-index.port';
+import { QuantizedVectors } from './quantized-vectors';
 import { TopK, norm, similarity } from './vector-math';
 
 /**
@@ -22,7 +23,24 @@ export interface EmbeddedVectorIndexOptions {
   expansionSearch?: number;
   /** filtered sets at most this large are scanned exactly instead of via HNSW (default 2048) */
   exactScanLimit?: number;
+  /**
+   * cosine spaces holding at most this many components (vectors × dimensions) are searched
+   * by a full scan of an 8-bit copy plus exact re-ranking instead of via HNSW (default
+   * SCAN_LIMIT_DEFAULT; 0 always uses the graph)
+   */
+  scanLimit?: number;
 }
+
+/**
+ * 2²⁶ components: 100k vectors at 384 dimensions or 40k at 1536, a scan of ≤ 64 MiB taking
+ * ~2 ms per 100k × 384 on one core. There it beats an HNSW beam wide enough for 0.95 recall on
+ * hard (lexical) vectors, and its recall is ~1.0 on any data.
+ */
+export const SCAN_LIMIT_DEFAULT = 1 << 26;
+/** Candidates from the 8-bit scan re-scored exactly: at least this many, or 4 × what is wanted. */
+const SCAN_RERANK_MIN = 64;
+
+type HnswOptions = Required<Omit<EmbeddedVectorIndexOptions, 'exactScanLimit' | 'scanLimit'>>;
 
 const FORMAT_VERSION = 1;
 const MANIFEST = 'manifest.json';
@@ -69,20 +87,37 @@ class Space {
    * searches score these slots exactly, so results never miss a fresh vector.
    */
   readonly pending = new Set<number>();
+  /** 8-bit copy for full scans (cosine only: per-vector scaling would change dot and L2) */
+  readonly quantized: QuantizedVectors | null;
 
   constructor(
     readonly org: string,
     readonly dimensions: number,
     readonly metric: DistanceMetric,
-    private readonly hnsw: Required<Omit<EmbeddedVectorIndexOptions, 'exactScanLimit'>>,
+    private readonly hnsw: HnswOptions,
+    private readonly scanLimit: number,
   ) {
     this.index = this.newIndex();
     this.vectors = new Float32Array(dimensions * 16);
     this.norms = new Float32Array(16);
+    this.quantized = metric === 'cosine' ? new QuantizedVectors(dimensions, 16) : null;
   }
 
   get size(): number {
     return this.slotOf.size;
+  }
+
+  /**
+   * Whether searches take their candidates from the 8-bit scan. The graph is not needed then,
+   * so vectors wait in `pending` until the space outgrows the scan and the graph is built.
+   */
+  get scanned(): boolean {
+    return this.quantized !== null && this.uids.length * this.dimensions <= this.scanLimit;
+  }
+
+  /** Vectors still to be put into the graph, when searches go through it. */
+  get backlog(): number {
+    return this.scanned ? 0 : this.pending.size;
   }
 
   newIndex(): Index {
@@ -107,6 +142,15 @@ class Space {
     norms.set(this.norms);
     this.vectors = vectors;
     this.norms = norms;
+    this.quantized?.ensureCapacity(cap);
+  }
+
+  /** Stores a slot's vector (capacity already ensured). */
+  setVector(slot: number, vector: ArrayLike<number>): void {
+    const d = this.dimensions;
+    this.vectors.set(vector, slot * d);
+    this.norms[slot] = norm(this.vectors, slot * d, d);
+    this.quantized?.set(slot, this.vectors, slot * d);
   }
 
   tag(slot: number): string {
@@ -127,6 +171,7 @@ class Space {
     this.uids[slot] = '';
     this.types[slot] = '';
     this.layers[slot] = '';
+    this.quantized?.clear(slot);
     this.free.push(slot);
   }
 
@@ -148,6 +193,14 @@ class Space {
     this.pending.clear();
     const index = this.newIndex();
     const slots = [...this.slotOf.values()].sort((a, b) => a - b);
+    if (this.scanned) {
+      // no graph needed yet: an empty one, every vector waiting for it
+      for (const slot of slots) this.pending.add(slot);
+      this.index = index;
+      this.churn = 0;
+      this.dirty = true;
+      return;
+    }
     for (let i = 0; i < slots.length; i += 4096) addSlots(index, this, slots.slice(i, i + 4096));
     this.index = index;
     this.churn = 0;
@@ -176,23 +229,29 @@ function addSlots(index: Index, space: Space, slots: number[]): void {
  * `<name>.json` (uid/type/layer per slot), plus `manifest.json` (written last, holds the
  * projection checkpoint). Keys in the graph are slot numbers.
  *
- * Search is exact where it matters: candidates from the graph are re-scored from the stored
- * vectors; filtered searches over-fetch and post-filter, and scan the filtered set exactly
- * when it is small or when too few candidates survive; a graph that returns fewer hits than
- * exist (possible after heavy removal) is backed by an exact scan too. Removal deletes the
+ * Search is exact where it matters: candidates are re-scored from the stored vectors. Cosine
+ * spaces up to `scanLimit` components take their candidates from a full scan of an 8-bit copy
+ * (QuantizedVectors), larger ones and other metrics from the graph. Filtered searches
+ * over-fetch and post-filter, and scan the filtered set exactly when it is small or when too
+ * few candidates survive; a graph that returns fewer hits than exist (possible after heavy
+ * removal) is backed by an exact scan too. Removal deletes the
  * graph node and the stored vector; after very heavy churn the graph is rebuilt on flush
  * (`compactSync` does it on demand).
  */
 /** Background graph insertion: at most this long per slice, this many vectors per add call. */
 const INDEXING_SLICE_MS = 4;
-const INDEXING_BATCH = 64;
+// small enough that one add call fits the slice: 64 vectors (~30–60 ms) blocked writes for
+// longer than the 50 ms "busy" window, so under load the index stayed in catch-up mode and
+// took most of the thread (POST /epistemic/argument: ~2.8 instead of ~1.4 ms CPU per request)
+const INDEXING_BATCH = 4;
 /** Past this many unindexed vectors, exact scans of the backlog would slow searches: catch up. */
 const BACKLOG_SOFT_LIMIT = 20_000;
 
 export class EmbeddedVectorIndex implements VectorIndex {
   private readonly spaces = new Map<string, Space>();
-  private readonly hnsw: Required<Omit<EmbeddedVectorIndexOptions, 'exactScanLimit'>>;
+  private readonly hnsw: HnswOptions;
   private readonly exactScanLimit: number;
+  private readonly scanLimit: number;
   private removedOrgs = new Set<string>();
   private checkpoint: number | undefined;
   private closed = false;
@@ -207,6 +266,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
       expansionSearch: options.expansionSearch ?? HNSW_DEFAULTS.expansionSearch,
     };
     this.exactScanLimit = options.exactScanLimit ?? 2048;
+    this.scanLimit = options.scanLimit ?? SCAN_LIMIT_DEFAULT;
     mkdirSync(dir, { recursive: true });
     this.load();
   }
@@ -223,7 +283,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     const current = this.spaces.get(org);
     if (current && current.dimensions === config.dimensions && current.metric === config.metric) return;
-    this.spaces.set(org, new Space(org, config.dimensions, config.metric, this.hnsw));
+    this.spaces.set(org, new Space(org, config.dimensions, config.metric, this.hnsw, this.scanLimit));
     this.removedOrgs.delete(org);
   }
 
@@ -254,8 +314,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
         space.uids[slot] = item.uid;
         space.slotOf.set(item.uid, slot);
       }
-      space.vectors.set(item.vector, slot * d);
-      space.norms[slot] = norm(space.vectors, slot * d, d);
+      space.setVector(slot, item.vector);
       space.types[slot] = item.node_type;
       space.layers[slot] = item.layer;
       space.countTag(slot, +1);
@@ -264,20 +323,23 @@ export class EmbeddedVectorIndex implements VectorIndex {
     for (const slot of added) space.pending.add(slot);
     space.dirty = true;
     this.lastWrite = Date.now();
-    this.scheduleIndexing();
+    if (space.backlog) this.scheduleIndexing();
   }
 
-  /** Pending vectors still to be put into the HNSW graph of one organization, or of all. */
+  /**
+   * Vectors still to be put into the HNSW graph of one organization, or of all, counting only
+   * spaces searched through their graph (a scanned space finds every stored vector already).
+   */
   pendingCount(org?: string): number {
-    if (org !== undefined) return this.spaces.get(org)?.pending.size ?? 0;
+    if (org !== undefined) return this.spaces.get(org)?.backlog ?? 0;
     let n = 0;
-    for (const space of this.spaces.values()) n += space.pending.size;
+    for (const space of this.spaces.values()) n += space.backlog;
     return n;
   }
 
-  /** Puts every pending vector into the graph now (flush, tests, benchmarks). */
+  /** Puts every pending vector of graph-searched spaces into the graph now (flush, tests, benchmarks). */
   indexAllPendingSync(): void {
-    for (const space of this.spaces.values()) while (space.indexPending(4096) > 0);
+    for (const space of this.spaces.values()) while (space.backlog > 0 && space.indexPending(4096) > 0);
   }
 
   private indexingScheduled = false;
@@ -299,7 +361,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
       const deadline = Date.now() + (busy ? 1 : INDEXING_SLICE_MS);
       for (const space of this.spaces.values()) {
         // one graph insertion costs ~0.3–3 ms: while busy, take them a couple at a time
-        while (space.pending.size && Date.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
+        while (space.backlog && Date.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
       }
       if (this.pendingCount() > 0) this.scheduleIndexing();
     };
@@ -385,24 +447,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
     let top: TopK | undefined;
     if (!filtered || (matching > this.exactScanLimit && matching / space.size >= 0.01)) {
-      // over-fetch in proportion to how much of the space the filter keeps
-      const fetch = Math.min(space.size, filtered ? Math.ceil((want * space.size) / matching) * 2 + 16 : want);
-      const result = space.index.search(query, Math.max(fetch, 1), 1);
-      const candidates = new TopK(k);
-      let survivors = 0;
-      for (let i = 0; i < result.keys.length; i++) {
-        const slot = Number(result.keys[i]);
-        if (!space.uids[slot] || !passes(slot) || space.pending.has(slot)) continue;
-        survivors++;
-        candidates.push(slot, this.score(space, query, qNorm, slot));
-      }
-      // vectors not yet in the graph are scored exactly
-      for (const slot of space.pending) {
-        if (filtered && !passes(slot)) continue;
-        survivors++;
-        candidates.push(slot, this.score(space, query, qNorm, slot));
-      }
-      if (survivors >= want) top = candidates;
+      // a graph still catching up on a large backlog would leave too much to score exactly
+      top =
+        space.quantized && qNorm > 0 && (space.scanned || space.pending.size > this.exactScanLimit)
+          ? this.scanCandidates(space, query, qNorm, k, want, matching, filtered ? passes : null)
+          : this.graphCandidates(space, query, qNorm, k, want, matching, filtered ? passes : null);
     }
     if (!top) {
       top = new TopK(k);
@@ -420,6 +469,66 @@ export class EmbeddedVectorIndex implements VectorIndex {
     // equal scores: order by uid, as the API sorts
     hits.sort((a, b) => b.score - a.score || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
     return hits;
+  }
+
+  /**
+   * Top-k from a full 8-bit scan: the best `4 × wanted` candidates (at least SCAN_RERANK_MIN)
+   * by quantized cosine, re-scored exactly. Filters apply to the candidates, which are
+   * over-fetched in proportion to how much of the space the filter keeps; undefined when too
+   * few survive (the caller scans the filtered set exactly).
+   */
+  private scanCandidates(
+    space: Space,
+    query: Float32Array,
+    qNorm: number,
+    k: number,
+    want: number,
+    matching: number,
+    passes: ((slot: number) => boolean) | null,
+  ): TopK | undefined {
+    const perHit = passes ? Math.ceil((want * space.size) / matching) : want;
+    const slots = space.quantized!.nearest(query, space.uids.length, Math.max(SCAN_RERANK_MIN, 4 * perHit));
+    const top = new TopK(k);
+    let survivors = 0;
+    for (const slot of slots) {
+      if (!space.uids[slot] || (passes && !passes(slot))) continue;
+      survivors++;
+      top.push(slot, this.score(space, query, qNorm, slot));
+    }
+    return survivors >= want ? top : undefined;
+  }
+
+  /**
+   * Top-k from the HNSW graph, re-scored exactly, plus the vectors not yet in the graph
+   * (scored exactly). Filtered searches over-fetch and post-filter; undefined when too few
+   * candidates survive.
+   */
+  private graphCandidates(
+    space: Space,
+    query: Float32Array,
+    qNorm: number,
+    k: number,
+    want: number,
+    matching: number,
+    passes: ((slot: number) => boolean) | null,
+  ): TopK | undefined {
+    // over-fetch in proportion to how much of the space the filter keeps
+    const fetch = Math.min(space.size, passes ? Math.ceil((want * space.size) / matching) * 2 + 16 : want);
+    const result = space.index.search(query, Math.max(fetch, 1), 1);
+    const candidates = new TopK(k);
+    let survivors = 0;
+    for (let i = 0; i < result.keys.length; i++) {
+      const slot = Number(result.keys[i]);
+      if (!space.uids[slot] || (passes && !passes(slot)) || space.pending.has(slot)) continue;
+      survivors++;
+      candidates.push(slot, this.score(space, query, qNorm, slot));
+    }
+    for (const slot of space.pending) {
+      if (passes && !passes(slot)) continue;
+      survivors++;
+      candidates.push(slot, this.score(space, query, qNorm, slot));
+    }
+    return survivors >= want ? candidates : undefined;
   }
 
   /** Saves every changed space, then the manifest (with `checkpoint` when given). */
@@ -545,7 +654,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
       if (!/^org-[0-9a-f]{40}\.json$/.test(name)) continue;
       const meta = JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as SpaceMeta;
       if (meta.version !== FORMAT_VERSION) continue;
-      const space = new Space(meta.org, meta.dimensions, meta.metric, this.hnsw);
+      const space = new Space(meta.org, meta.dimensions, meta.metric, this.hnsw, this.scanLimit);
       const d = meta.dimensions;
       const raw = existsSync(this.vectorsPath(meta.org)) ? readFileSync(this.vectorsPath(meta.org)) : Buffer.alloc(0);
       if (raw.length !== meta.uids.length * d * 4) {
@@ -569,6 +678,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
         }
         space.slotOf.set(uid, slot);
         space.norms[slot] = norm(space.vectors, slot * d, d);
+        space.quantized?.set(slot, space.vectors, slot * d);
         space.countTag(slot, +1);
       }
       space.free.reverse(); // pop() hands out the lowest free slot first
