@@ -28,8 +28,11 @@ export function createGraphSchema(db: Database): void {
       version INTEGER NOT NULL, vcount INTEGER NOT NULL, rev INTEGER NOT NULL, doc TEXT NOT NULL,
       PRIMARY KEY (org, uid)
     );
-    CREATE INDEX IF NOT EXISTS edges_from ON edges(org, from_uid, edge_type);
-    CREATE INDEX IF NOT EXISTS edges_to ON edges(org, to_uid, edge_type);
+    -- adjacency indexes carry every column traversal reads, so a hop never touches the table rows
+    DROP INDEX IF EXISTS edges_from;
+    DROP INDEX IF EXISTS edges_to;
+    CREATE INDEX IF NOT EXISTS edges_out ON edges(org, from_uid, edge_type, to_uid, uid, weight, confidence, tombstone_at);
+    CREATE INDEX IF NOT EXISTS edges_in ON edges(org, to_uid, edge_type, from_uid, uid, weight, confidence, tombstone_at);
     CREATE INDEX IF NOT EXISTS edges_type ON edges(org, edge_type, created_at);
     CREATE INDEX IF NOT EXISTS edges_tomb ON edges(org, tombstone_at) WHERE tombstone_at IS NOT NULL;
 

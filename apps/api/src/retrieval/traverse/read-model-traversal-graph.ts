@@ -17,14 +17,15 @@ export interface NodeLabel {
   layer: string;
 }
 
-// a whole frontier per statement (uids passed as one JSON array), same rows as adjacencySync
-const ADJACENCY_SQL: Record<StepDirection, string> = {
+// a whole frontier per statement (uids passed as one JSON array), same rows as adjacencySync;
+// adjacency is answered from covering indexes (edges_out/edges_in), heads by primary key
+export const ADJACENCY_SQL: Record<StepDirection, string> = {
   outgoing: `SELECT uid, from_uid, to_uid, edge_type, weight, confidence FROM edges
     WHERE org = ? AND from_uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`,
   incoming: `SELECT uid, from_uid, to_uid, edge_type, weight, confidence FROM edges
     WHERE org = ? AND to_uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`,
 };
-const HEADS_SQL = `SELECT uid, node_type, layer, tombstone_at, json_extract(doc, '$.label') AS label
+export const HEADS_SQL = `SELECT uid, node_type, layer, tombstone_at, json_extract(doc, '$.label') AS label
   FROM nodes WHERE org = ? AND uid IN (SELECT value FROM json_each(?))`;
 
 /**
