@@ -1,4 +1,5 @@
 import { ProjectScopeWorld, seedProjectScope } from '../support/project-scope';
+import { graphSize } from '../cognitive/cognitive-fixture';
 import { expectError, startRetrieval, RetrievalFixture } from '../retrieval/retrieval-fixture';
 
 /**
@@ -56,5 +57,18 @@ describe('Project-scoped credentials on the generic graph routes', () => {
     expect((await f.w.get(`/edges?from_uid=${u.inside}`)).body.map((e: any) => e.uid).sort()).toEqual([u.extracted, u.crossing].sort());
     // inside the scope the same writes work
     expect((await scoped.patch(`/node/${u.inside}`, { salience: 0.9 })).status).toBe(200);
+  });
+
+  it('refuses /batch edges and cognitive triggers naming what it cannot see, writing nothing', async () => {
+    const before = await graphSize(f.w);
+    const batch = await scoped.post('/batch', { nodes: [{ ref: 'n', label: 'New note', node_type: 'Note' }], edges: [{ from_ref: 'n', to_uid: u.outside, edge_type: 'RelatedTo' }] });
+    expectError(batch, 404, 'not_found', 'to_uid');
+    expect(batch.body.index).toBe('edges[0].to_uid');
+    const argue = await scoped.post('/epistemic/argument', { claim: { label: 'Budget is wrong' }, refutes_uid: u.outside });
+    expectError(argue, 404, 'not_found', 'refutes_uid');
+    expect(await graphSize(f.w)).toEqual(before);
+    // the same calls naming visible nodes are written
+    const ok = await scoped.post('/epistemic/argument', { claim: { label: 'Ablation is well modelled' }, extends_uid: u.inside });
+    expect(ok.status).toBe(201);
   });
 });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { GraphModule } from '../graph/graph.module';
 import { CognitiveHandler } from './shared/cognitive.command';
 import { RealityCaptureController } from './reality-capture/reality-capture.controller';
 import { RealitySeriesController } from './reality-series/reality-series.controller';
@@ -23,7 +24,7 @@ import { AgentExecutionController } from './agent-execution/agent-execution.cont
  * controller per path, one generic handler driven by each endpoint's action table.
  */
 @Module({
-  imports: [CqrsModule],
+  imports: [CqrsModule, GraphModule],
   controllers: [
     RealityCaptureController,
     RealitySeriesController,

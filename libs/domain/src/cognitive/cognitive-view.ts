@@ -5,6 +5,8 @@ export interface NodeQuery {
   node_types: readonly string[];
   props_equals?: Record<string, unknown>;
   props_in?: Record<string, readonly unknown[]>;
+  /** only these nodes (a Space/Project-scoped caller's visible set) */
+  uids?: readonly string[];
 }
 
 export type NodeQueryOrder = 'created_desc' | 'updated_desc' | 'salience_desc';

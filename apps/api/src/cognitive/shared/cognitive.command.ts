@@ -2,14 +2,16 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthContext } from '@strata/auth/auth-context';
 import { assertCanWrite } from '@strata/auth/request-context.decorator';
-import { Decision, EndpointDef, resolveAction } from '@strata/domain/cognitive';
+import { CognitiveView, Decision, EndpointDef, resolveAction } from '@strata/domain/cognitive';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ReadScopeService } from '../../retrieval/shared/read-scope';
 import { applyChanges } from './apply-changes';
 import { ReadModelView } from './read-model-view';
+import { ScopedView } from './scoped-view';
 import { TxView } from './tx-view';
 
 /** One call of a cognitive endpoint: the endpoint's action table picks the decider. */
@@ -32,18 +34,21 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly scopes: ReadScopeService,
   ) {}
 
   async execute({ endpoint, auth, requestId, body }: CognitiveCommand): Promise<Decision> {
     const { name, def } = resolveAction(endpoint, body);
+    const scope = auth.space_uids === null && auth.project_uids === null ? null : await this.scopes.of(auth);
+    const scoped = (view: CognitiveView) => (scope ? new ScopedView(view, scope) : view);
     if (!def.writes) {
       const ctx = { now: this.clock.now(), agent_id: auth.bound_agent_id, principal_id: auth.principal.id, uuid: () => '' };
-      return def.decide(body, new ReadModelView(this.graph, auth.org_id), ctx, name);
+      return def.decide(body, scoped(new ReadModelView(this.graph, auth.org_id)), ctx, name);
     }
     assertCanWrite(auth);
     const cmd = commandContext(auth, requestId, body);
     return this.uow.run(cmd, async (tx) => {
-      const decision = await def.decide(body, new TxView(tx), { ...tx.write, uuid: () => tx.uuid() }, name);
+      const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, uuid: () => tx.uuid() }, name);
       await applyChanges(tx, decision.changes);
       return decision;
     });

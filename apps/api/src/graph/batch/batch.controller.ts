@@ -6,12 +6,16 @@ import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { GraphScope } from '../scope/graph-scope';
 import { BatchCreateCommand } from './batch-create.handler';
 
 @ApiTags('graph: batch')
 @Controller()
 export class BatchController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly scope: GraphScope,
+  ) {}
 
   @Post('batch')
   @ApiKeyOrJwt()
@@ -19,6 +23,7 @@ export class BatchController {
   async batch(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
+    await this.scope.assertBatchEndpoints(auth, body.edges);
     return this.commands.execute(new BatchCreateCommand(commandContext(auth, rid, body), body));
   }
 }

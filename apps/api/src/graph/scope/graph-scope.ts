@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
-import { Errors } from '@strata/domain/errors';
+import { DomainError, Errors } from '@strata/domain/errors';
 import { EdgeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { ReadScope, ReadScopeService } from '../../retrieval/shared/read-scope';
@@ -32,6 +32,20 @@ export class GraphScope {
   async assertRef(auth: AuthContext, field: string, uid: unknown): Promise<void> {
     if (unrestricted(auth) || typeof uid !== 'string') return;
     if (!(await this.scopes.of(auth)).allows(uid)) throw Errors.refNotFound(field, uid);
+  }
+
+  /** `/batch`: an edge endpoint named by uid (not by ref) outside the grants is 404 naming `edges[i].field`. */
+  async assertBatchEndpoints(auth: AuthContext, edges: unknown): Promise<void> {
+    if (unrestricted(auth) || !Array.isArray(edges)) return;
+    const scope = await this.scopes.of(auth);
+    edges.forEach((e: Record<string, unknown> | null, i) => {
+      for (const field of ['from_uid', 'to_uid']) {
+        const uid = e?.[field];
+        if (typeof uid !== 'string' || scope.allows(uid)) continue;
+        const err = Errors.refNotFound(field, uid);
+        throw new DomainError(err.status, err.code, `edges[${i}]: ${err.message}`, { ...err.context, index: `edges[${i}].${field}` });
+      }
+    });
   }
 
   /** 404 `not_found` for an edge unless both endpoints are visible (an unknown edge is left to the handler). */

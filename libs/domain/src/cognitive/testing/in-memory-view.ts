@@ -24,6 +24,7 @@ export class InMemoryView implements CognitiveView {
       (n) =>
         n.tombstone_at === null &&
         q.node_types.includes(n.node_type) &&
+        (!q.uids || q.uids.includes(n.uid)) &&
         Object.entries(q.props_equals ?? {}).every(([k, v]) => (n.props[k] ?? null) === v) &&
         Object.entries(q.props_in ?? {}).every(([k, vs]) => vs.includes(n.props[k] ?? null)),
     );
