@@ -10,9 +10,21 @@ function compact(db: Database, what: string): void {
     return;
   }
   db.exec('VACUUM');
-  // VACUUM goes through the WAL in WAL mode: fold it back and truncate it
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  // VACUUM goes through the WAL in WAL mode: fold it back and truncate it. The background WAL
+  // checkpointer may hold the checkpoint lock at that moment (the pragma then reports busy
+  // instead of waiting), so retry briefly until a truncating checkpoint has gone through.
+  for (let attempt = 0; attempt < TRUNCATE_ATTEMPTS; attempt++) {
+    const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (!r || r.busy === 0) return;
+    Atomics.wait(PAUSE, 0, 0, TRUNCATE_PAUSE_MS);
+  }
+  log.warn(`${what}: the WAL could not be truncated after VACUUM (checkpoint busy); it shrinks at a later checkpoint`);
 }
+
+const TRUNCATE_ATTEMPTS = 100;
+const TRUNCATE_PAUSE_MS = 20;
+/** a synchronous pause: compaction runs in the unit of work's exclusive slot, nothing else writes meanwhile */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Gives freed pages back to the file system after a clear (REFERENCE §8.9). Run it where no
