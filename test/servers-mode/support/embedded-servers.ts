@@ -16,7 +16,7 @@ import { withDeliveryLatency } from '../../accounts/support/servers-replica';
 import { EmbeddedServerVectorIndex } from './embedded-server-vector-index';
 import { MemoryCheckpointStore } from './memory-checkpoint-store';
 import { LeaseTable } from './memory-lease-store';
-import { SqliteMaintenanceReads, openSqliteSnapshot } from './sqlite-maintenance-reads';
+import { SqliteMaintenanceReads, openSqliteSnapshot } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
 import { SqliteServerGraph } from './sqlite-server-graph';
 import { withSparsePositions } from './sparse-positions';
 

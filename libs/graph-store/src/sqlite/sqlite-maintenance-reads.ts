@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { DecayCandidateRow } from '../maintenance-reads.port';
+import type { DecayCandidateRow, DecayScope, MaintenanceReads, SnapshotSource } from '../maintenance-reads.port';
+import { SqliteSnapshotReader } from './sqlite-snapshot-reader';
 
 /**
  * Bulk reads of graph maintenance (decay, purge) on the SQLite read model: narrow column
@@ -37,4 +38,37 @@ export function tombstonedUidsSync(db: Database, table: 'nodes' | 'edges', org: 
   const sql = `SELECT uid FROM ${table} WHERE org = ? AND tombstone_at IS NOT NULL${cutoff === null ? '' : ' AND tombstone_at <= ?'} ORDER BY uid`;
   const stmt = db.prepare(sql).pluck();
   return (cutoff === null ? stmt.all(org) : stmt.all(org, cutoff)) as string[];
+}
+
+/** The MaintenanceReads port on the SQLite read model (MongoMaintenanceReads in servers mode). */
+export class SqliteMaintenanceReads implements MaintenanceReads {
+  constructor(private readonly db: Database) {}
+
+  async decayCandidates(org: string, scope: DecayScope): Promise<DecayCandidateRow[]> {
+    return decayCandidatesSync(this.db, org, scope);
+  }
+
+  async tombstonedUids(kind: 'nodes' | 'edges', org: string, cutoff: number | null): Promise<string[]> {
+    return tombstonedUidsSync(this.db, kind, org, cutoff);
+  }
+
+  async graphUids(org: string): Promise<{ nodes: string[]; edges: string[] }> {
+    const uids = (table: 'nodes' | 'edges') => this.db.prepare(`SELECT uid FROM ${table} WHERE org = ? ORDER BY uid`).pluck().all(org) as string[];
+    return { nodes: uids('nodes'), edges: uids('edges') };
+  }
+}
+
+/** A SnapshotSource pinned on the read-model file: writes made while an export streams are not in it. */
+export function openSqliteSnapshot(file: string): SnapshotSource {
+  const reader = SqliteSnapshotReader.open(file);
+  return {
+    count: async (what, org, scope) => reader.count(what, org, scope),
+    embeddingConfig: async (org) => reader.embeddingConfig(org),
+    nodeDocs: (org, scope) => reader.nodeDocs(org, scope),
+    edgeDocs: (org, scope) => reader.edgeDocs(org, scope),
+    aliases: (org, scope) => reader.aliases(org, scope),
+    embeddings: (org, scope) => reader.embeddings(org, scope),
+    seriesPoints: (org, scope) => reader.seriesPoints(org, scope),
+    close: async () => reader.close(),
+  };
 }

@@ -1,8 +1,7 @@
 import { Streams } from '@strata/domain/events';
 import { streamsWithPrefixSync } from '@strata/event-store/sqlite/sqlite-stream-listing';
 import type { DecayCandidateRow, DecayScope, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
-import { decayCandidatesSync, tombstonedUidsSync } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
-import { SqliteSnapshotReader } from '@strata/graph-store/sqlite/sqlite-snapshot-reader';
+import { SqliteMaintenanceReads, openSqliteSnapshot } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
 import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
 import type { EmbeddedUnitOfWork } from '../../platform/unit-of-work/embedded-unit-of-work';
 import type { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
@@ -11,37 +10,30 @@ import { compactEmbeddedStorage } from './storage-compaction';
 
 /** The embedded default: bulk reads of the SQLite projections file, streams listed from the SQLite log. */
 export class EmbeddedMaintenanceStore implements MaintenanceStore {
+  private readonly reads: SqliteMaintenanceReads;
+
   constructor(
     private readonly storage: EmbeddedStorage,
     private readonly uow: UnitOfWork,
-  ) {}
+  ) {
+    this.reads = new SqliteMaintenanceReads(storage.graph.db);
+  }
 
   async decayCandidates(org: string, scope: DecayScope): Promise<DecayCandidateRow[]> {
-    return decayCandidatesSync(this.storage.graph.db, org, scope);
+    return this.reads.decayCandidates(org, scope);
   }
 
   async tombstonedUids(kind: 'nodes' | 'edges', org: string, cutoff: number | null): Promise<string[]> {
-    return tombstonedUidsSync(this.storage.graph.db, kind, org, cutoff);
+    return this.reads.tombstonedUids(kind, org, cutoff);
   }
 
   async graphUids(org: string): Promise<{ nodes: string[]; edges: string[] }> {
-    const uids = (table: 'nodes' | 'edges') => this.storage.graph.db.prepare(`SELECT uid FROM ${table} WHERE org = ? ORDER BY uid`).pluck().all(org) as string[];
-    return { nodes: uids('nodes'), edges: uids('edges') };
+    return this.reads.graphUids(org);
   }
 
   /** The read is pinned here: writes made while the export streams are not in it. */
   openSnapshot(): SnapshotSource {
-    const reader = SqliteSnapshotReader.open(this.storage.projections.name);
-    return {
-      count: async (what, org, scope) => reader.count(what, org, scope),
-      embeddingConfig: async (org) => reader.embeddingConfig(org),
-      nodeDocs: (org, scope) => reader.nodeDocs(org, scope),
-      edgeDocs: (org, scope) => reader.edgeDocs(org, scope),
-      aliases: (org, scope) => reader.aliases(org, scope),
-      embeddings: (org, scope) => reader.embeddings(org, scope),
-      seriesPoints: (org, scope) => reader.seriesPoints(org, scope),
-      close: async () => reader.close(),
-    };
+    return openSqliteSnapshot(this.storage.projections.name);
   }
 
   /** Exactly the streams the log holds (the SQLite log lists them by prefix). */
