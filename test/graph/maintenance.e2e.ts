@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api, api, createApiKey, request, signUp, signUpWithKey } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
+import { populateSnapshotWorld } from '../support/snapshot-world';
 
 /** GET /stats, GET /export, POST /import, /decay, /purge, /clear (REFERENCE §7.2, §7.3, §8.1, §8.6, §8.9). */
 
@@ -31,25 +32,7 @@ describe('graph maintenance routes', () => {
   };
   const withoutTime = (snapshot: any) => ({ ...snapshot, exported_at: undefined });
 
-  /** A small graph using every part of a snapshot: types, edges, tombstones, aliases, vectors, series points. */
-  async function populate(c: Api) {
-    // configured first: with vectors present, a change of dimensions would be refused
-    await ok(c.post('/embeddings/configure', { provider: 'builtin', dimensions: 4, distance_metric: 'cosine' }));
-    const claim = await node(c, { label: 'Water boils at 100C', node_type: 'Claim', props: { content: 'at sea level' }, salience: 0.7, agent_id: 'agent-1' });
-    const evidence = await node(c, { label: 'Kettle test', node_type: 'Evidence', props: { description: 'measured' } });
-    const person = await node(c, { label: 'Ada Lovelace', node_type: 'Person', props: { full_name: 'Ada Lovelace' } });
-    const custom = await node(c, { label: 'Topic', node_type: 'research_topic', layer: 'intent', props: { free: [1, 2] } });
-    const gone = await node(c, { label: 'Old idea', node_type: 'Idea' });
-    const supports = await link(c, evidence.uid, claim.uid, 'Supports');
-    await link(c, person.uid, claim.uid, 'Endorses');
-    await link(c, gone.uid, claim.uid, 'RelatedTo');
-    await ok(c.patch(`/node/${claim.uid}`, { props: { certainty_degree: 0.9 } }));
-    await ok(c.delete(`/node/${gone.uid}`));
-    await ok(c.post('/alias', { text: 'Countess of Lovelace', canonical_uid: person.uid, score: 0.9 }), 201);
-    await ok(c.put(`/node/${evidence.uid}/embedding`, { vector: [0.5, 0.25, 0.125, 1] }));
-    const series = await ok(c.post('/reality/series', { action: 'create', label: 'kettle temperature', points: [{ ts: 10, value: 20 }, { ts: 20, value: 60, note: 'warming' }] }), 201);
-    return { claim, evidence, person, custom, gone, supports, series };
-  }
+  const populate = populateSnapshotWorld;
 
   beforeAll(async () => {
     app = await startTestApp();

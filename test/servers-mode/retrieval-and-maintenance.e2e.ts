@@ -2,6 +2,7 @@ import { READ_LAG_HEADER } from '../../apps/api/src/platform/http/read-lag';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
 import { Replica, Worker, startReplica, startWorker } from './support/servers-mode-app';
+import { populateSnapshotWorld } from '../support/snapshot-world';
 
 /**
  * Retrieval and graph-wide maintenance in servers mode, end to end: text and vectors written
@@ -46,24 +47,7 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
   const exportOf = (c: Api, query = '') => ok(c.get(`/export${query}`));
   const withoutTime = (snapshot: any) => ({ ...snapshot, exported_at: undefined });
 
-  /** The graph of test/graph/maintenance.e2e.ts: types, edges, tombstones, aliases, vectors, series points. */
-  async function populate(c: Api) {
-    await ok(c.post('/embeddings/configure', { provider: 'builtin', dimensions: 4, distance_metric: 'cosine' }));
-    const claim = await node(c, { label: 'Water boils at 100C', node_type: 'Claim', props: { content: 'at sea level' }, salience: 0.7, agent_id: 'agent-1' });
-    const evidence = await node(c, { label: 'Kettle test', node_type: 'Evidence', props: { description: 'measured' } });
-    const person = await node(c, { label: 'Ada Lovelace', node_type: 'Person', props: { full_name: 'Ada Lovelace' } });
-    const custom = await node(c, { label: 'Topic', node_type: 'research_topic', layer: 'intent', props: { free: [1, 2] } });
-    const gone = await node(c, { label: 'Old idea', node_type: 'Idea' });
-    const supports = await link(c, evidence.uid, claim.uid, 'Supports');
-    await link(c, person.uid, claim.uid, 'Endorses');
-    await link(c, gone.uid, claim.uid, 'RelatedTo');
-    await ok(c.patch(`/node/${claim.uid}`, { props: { certainty_degree: 0.9 } }));
-    await ok(c.delete(`/node/${gone.uid}`));
-    await ok(c.post('/alias', { text: 'Countess of Lovelace', canonical_uid: person.uid, score: 0.9 }), 201);
-    await ok(c.put(`/node/${evidence.uid}/embedding`, { vector: [0.5, 0.25, 0.125, 1] }));
-    const series = await ok(c.post('/reality/series', { action: 'create', label: 'kettle temperature', points: [{ ts: 10, value: 20 }, { ts: 20, value: 60, note: 'warming' }] }), 201);
-    return { claim, evidence, person, custom, gone, supports, series };
-  }
+  const populate = populateSnapshotWorld;
 
   it('/search finds what the text projection indexed; tombstoned nodes leave the index', async () => {
     const c = await freshOrg();
