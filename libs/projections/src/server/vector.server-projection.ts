@@ -102,10 +102,10 @@ export class VectorServerProjection implements ServerProjection {
     for (let offset = 0; ; offset += BACKFILL_PAGE) {
       const page = await this.source.liveNodes(org, { limit: BACKFILL_PAGE, offset });
       const pinned = await this.source.pinned(org, page.items.map((n) => n.uid));
-      const todo = page.items.filter((n) => !pinned.has(n.uid));
-      if (todo.length) {
-        const vectors = this.source.embed(space, todo.map(embeddingTextOf));
-        await this.index.upsert(org, todo.map((n, i) => ({ uid: n.uid, node_type: n.node_type, layer: n.layer, vector: vectors[i] })));
+      const toEmbed = page.items.filter((n) => !pinned.has(n.uid));
+      if (toEmbed.length) {
+        const vectors = this.source.embed(space, toEmbed.map(embeddingTextOf));
+        await this.index.upsert(org, toEmbed.map((n, i) => ({ uid: n.uid, node_type: n.node_type, layer: n.layer, vector: vectors[i] })));
       }
       if (!page.has_more) return;
     }
