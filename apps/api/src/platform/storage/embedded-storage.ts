@@ -56,12 +56,6 @@ export class EmbeddedStorage {
     ]);
   }
 
-  /**
-   * Set by the vector index owner: vectors held for an organization and the backlog not yet
-   * in the ANN graph. Lets /stats report them without a module cycle.
-   */
-  vectorStats: (org: string) => { count: number; backlog: number } = () => ({ count: 0, backlog: 0 });
-
   /** Listeners for committed events (vector index, auto-embedding, live tails). */
   onCommitted(listener: (events: RecordedEvent[]) => void): void {
     this.committedListeners.push(listener);

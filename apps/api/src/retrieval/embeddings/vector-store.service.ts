@@ -66,7 +66,6 @@ export class VectorStore implements OnApplicationShutdown {
     const dir = path.join(storage.dataDir, VECTORS_DIR);
     this.index = new EmbeddedVectorIndex(dir);
     this.projection = new VectorProjection(this.index, storage.graph, settings, dir);
-    storage.vectorStats = (org) => ({ count: this.index.countSync(org), backlog: this.index.pendingCount(org) });
     storage.onCaughtUp(() => this.catchUp());
     storage.onCommitted((events) => this.onCommitted(events));
     this.timer = setInterval(() => this.safeFlush(), FLUSH_EVERY_MS);
