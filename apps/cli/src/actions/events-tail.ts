@@ -1,4 +1,4 @@
-import { AUDIT_FORMATS, AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
+import { AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
 import { toAuditRecord } from '../audit/audit-record';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';

@@ -10,7 +10,7 @@ import {
   decideRefresh,
 } from '@strata/domain/accounts';
 import { Streams } from '@strata/domain/events';
-import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
+import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { AuthErrors } from '@strata/auth/auth-errors';
 import { formatRefreshToken, generateRefreshSecret, parseRefreshToken, sameHex, sha256Hex } from '@strata/auth/tokens/secrets';
 import { TokenService } from '@strata/auth/tokens/token.service';
@@ -42,7 +42,6 @@ export class AuthHandlers {
   constructor(
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(CLOCK) private readonly clock: Clock,
     private readonly accounts: AccountsReadModel,
     private readonly tokens: TokenService,
     private readonly hasher: PasswordHasher,
