@@ -125,7 +125,9 @@ export class EdgesController {
 
   /** Endpoints outside the caller's grants answer like missing ones (404 naming the field). */
   private async assertEndpoints(auth: AuthContext, body: Body): Promise<void> {
-    await this.scope.assertRef(auth, 'from_uid', body.from_uid);
-    await this.scope.assertRef(auth, 'to_uid', body.to_uid);
+    await this.scope.assertRefs(auth, [
+      { field: 'from_uid', uid: body.from_uid },
+      { field: 'to_uid', uid: body.to_uid },
+    ]);
   }
 }

@@ -28,10 +28,11 @@ export class GraphScope {
     if (!(await this.scopes.of(auth)).allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
   }
 
-  /** 404 `not_found` (naming the field) for a node a write refers to outside the caller's grants. */
-  async assertRef(auth: AuthContext, field: string, uid: unknown): Promise<void> {
-    if (unrestricted(auth) || typeof uid !== 'string') return;
-    if (!(await this.scopes.of(auth)).allows(uid)) throw Errors.refNotFound(field, uid);
+  /** 404 `not_found` (naming the field) for the first node a write refers to outside the caller's grants. */
+  async assertRefs(auth: AuthContext, refs: { field: string; uid: unknown }[]): Promise<void> {
+    if (unrestricted(auth)) return;
+    const scope = await this.scopes.of(auth); // once per request: resolving grants reads the graph
+    for (const { field, uid } of refs) if (typeof uid === 'string' && !scope.allows(uid)) throw Errors.refNotFound(field, uid);
   }
 
   /** `/batch`: an edge endpoint named by uid (not by ref) outside the grants is 404 naming `edges[i].field`. */
