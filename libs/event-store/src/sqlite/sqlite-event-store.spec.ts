@@ -279,4 +279,33 @@ describe('SqliteEventStore (SQLite specifics)', () => {
       void s.close();
     }
   });
+
+  it('lists the streams of a family once each, and nothing just outside it', () => {
+    const names = ['node-o1:a', 'node-o1:b', 'node-o1:b', 'node-o10:a', 'node-o1;x', 'node-o1', 'edge-o1:a', 'node-o2:a', 'node-o1:z.9'];
+    for (const stream of names) store.appendSync([{ stream, expectedRevision: 'any', events: [ev('E'), ev('E')] }]);
+    expect(store.streamsOfFamilySync('node-o1:')).toEqual(['node-o1:a', 'node-o1:b', 'node-o1:z.9']);
+    expect(store.streamsOfFamilySync('edge-o1:')).toEqual(['edge-o1:a']);
+    expect(store.streamsOfFamilySync('node-o3:')).toEqual([]);
+    expect(() => store.streamsOfFamilySync('node-o1:a')).toThrow(/not a stream family/);
+  });
+
+  it('keeps streams apart when their index keys collide', () => {
+    const collide = new SqliteEventStore(tempFile(), { streamKeys: { key: () => 42, familyRange: () => ({ from: 42, to: 43 }) } });
+    try {
+      collide.appendSync([{ stream: 'node-o:a', expectedRevision: 'no_stream', events: [ev('A0'), ev('A1')] }]);
+      collide.appendSync([{ stream: 'node-o:b', expectedRevision: 'no_stream', events: [ev('B0')] }]);
+      collide.appendSync([{ stream: 'edge-o:c', expectedRevision: 'no_stream', events: [ev('C0')] }]);
+      expect(collide.readStreamSync('node-o:a').map((e) => e.type)).toEqual(['A0', 'A1']);
+      expect(collide.streamRevisionSync('node-o:b')).toBe(0);
+      expect(collide.streamRevisionSync('node-o:none')).toBe(-1);
+      expect(() => collide.appendSync([{ stream: 'node-o:b', expectedRevision: 'no_stream', events: [ev('B1')] }])).toThrow(WrongExpectedRevisionError);
+      expect(() => collide.appendSync([{ stream: 'node-o:a', expectedRevision: 0, events: [ev('A2')] }])).toThrow(WrongExpectedRevisionError);
+      expect(collide.streamsOfFamilySync('node-o:')).toEqual(['node-o:a', 'node-o:b']);
+      collide.deleteStreamsSync(['node-o:a']);
+      expect(collide.readStreamSync('node-o:a')).toEqual([]);
+      expect(collide.readStreamSync('node-o:b').map((e) => e.type)).toEqual(['B0']);
+    } finally {
+      void collide.close();
+    }
+  });
 });

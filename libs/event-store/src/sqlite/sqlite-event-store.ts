@@ -12,6 +12,8 @@ import {
 } from '../event-store.port';
 import { assertValidAppends, checkExpectedRevision } from '../expected-revision';
 import { setRawData } from './raw-event-data';
+import { migrateToStreamKeys, STREAM_KEY_FUNCTION } from './stream-key-migration';
+import { DEFAULT_STREAM_KEYS, StreamKeys, streamFamily } from './stream-key';
 
 export interface SqliteEventStoreOptions {
   /** open an existing file read-only (e.g. `strata events tail`); appends and deletes throw */
@@ -22,6 +24,8 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /** event id generator (DESIGN rule 8); random UUIDs by default */
   ids?: IdGenerator;
+  /** how stream names map to index keys; tests inject colliding ones */
+  streamKeys?: StreamKeys;
 }
 
 export interface SubscribeOptions {
@@ -85,6 +89,10 @@ class RowDecoder {
  * IMMEDIATE), so transactions commit in position order and readers always see a gap-free
  * prefix of the log (apart from deleted streams).
  *
+ * Streams are found through an index on an integer key derived from the name (see
+ * stream-key.ts) and the name itself; appends check revisions under the write lock, so each
+ * (stream, revision) is written once.
+ *
  * Do not call appendSync inside an outer transaction opened on `db`: subscribers would be
  * woken before that outer transaction commits.
  */
@@ -93,6 +101,9 @@ export class SqliteEventStore implements EventStore {
   private readonly readOnly: boolean;
   private readonly pollIntervalMs: number;
   private readonly ids: IdGenerator;
+  private readonly keys: StreamKeys;
+  /** a read-only handle on a log written before the stream-key index (stream reads refuse) */
+  private readonly legacy: boolean;
   private readonly stmts = new Map<string, Statement>();
   /** wake-up callbacks of idle subscriptions; called after each local commit */
   private readonly waiters = new Set<() => void>();
@@ -107,17 +118,22 @@ export class SqliteEventStore implements EventStore {
     this.readOnly = opts.readonly === true;
     this.pollIntervalMs = opts.pollIntervalMs ?? 200;
     this.ids = opts.ids ?? randomIds;
+    this.keys = opts.streamKeys ?? DEFAULT_STREAM_KEYS;
     this.database = this.readOnly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
     this.database.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+    // appends probe the stream index at random places: keep it in memory
+    this.database.pragma('cache_size = -32768');
+    this.database.function(STREAM_KEY_FUNCTION, { deterministic: true }, (stream: unknown) => this.keys.key(String(stream)));
     if (!this.readOnly) {
       this.database.pragma('journal_mode = WAL');
       this.database.pragma('synchronous = FULL');
       this.createSchema();
     }
+    this.legacy = !this.hasStreamKeys();
     this.appendTx = this.database.transaction((appends: StreamAppend[]) => this.appendInTx(appends)).immediate;
     this.deleteTx = this.database.transaction((streams: string[]) => {
-      const del = this.stmt('DELETE FROM events WHERE stream = ?');
-      for (const s of streams) del.run(s);
+      const del = this.stmt('DELETE FROM events WHERE stream_key = ? AND stream = ?');
+      for (const s of streams) del.run(this.keys.key(s), s);
     }).immediate;
   }
 
@@ -127,17 +143,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   private createSchema(): void {
+    // a log from before the stream-key index is rebuilt into today's schema first
+    if (!this.hasStreamKeys()) migrateToStreamKeys(this.database);
     this.database.exec(`
       CREATE TABLE IF NOT EXISTS events (
-        position INTEGER PRIMARY KEY,
-        id       TEXT    NOT NULL,
-        stream   TEXT    NOT NULL,
-        revision INTEGER NOT NULL,
-        type     TEXT    NOT NULL,
-        data     TEXT    NOT NULL,
-        metadata TEXT    NOT NULL,
-        UNIQUE (stream, revision)
+        position   INTEGER PRIMARY KEY,
+        id         TEXT    NOT NULL,
+        stream     TEXT    NOT NULL,
+        revision   INTEGER NOT NULL,
+        type       TEXT    NOT NULL,
+        data       TEXT    NOT NULL,
+        metadata   TEXT    NOT NULL,
+        stream_key INTEGER NOT NULL
       );
+      CREATE INDEX IF NOT EXISTS events_stream ON events(stream_key, revision);
       -- one row: the last position ever handed out (never decreases, survives deletes)
       CREATE TABLE IF NOT EXISTS event_log_state (
         id            INTEGER PRIMARY KEY CHECK (id = 1),
@@ -146,8 +165,19 @@ export class SqliteEventStore implements EventStore {
       INSERT OR IGNORE INTO event_log_state (id, last_position)
         VALUES (1, (SELECT COALESCE(MAX(position), 0) FROM events));
     `);
-    // The UNIQUE (stream, revision) index serves stream reads and revision checks; $all and
+    // events_stream serves stream reads, revision checks and family listings; $all and
     // prefix reads walk the position primary key, so no further index is needed.
+  }
+
+  /** true when the events table has the stream_key column (or does not exist yet) */
+  private hasStreamKeys(): boolean {
+    const columns = this.database.prepare("SELECT name FROM pragma_table_info('events')").pluck().all() as string[];
+    return columns.length === 0 || columns.includes('stream_key');
+  }
+
+  private assertStreamKeys(): void {
+    if (this.legacy)
+      throw new Error(`event log ${this.file} predates the stream index; open it once read-write (start the service) to upgrade it`);
   }
 
   /** prepared statements cached by SQL text (a bounded set of shapes) */
@@ -190,7 +220,7 @@ export class SqliteEventStore implements EventStore {
 
   private appendInTx(appends: StreamAppend[]): AppendResult & { wrote: boolean } {
     const state = this.stmt('SELECT last_position FROM event_log_state WHERE id = 1').pluck();
-    const insert = this.stmt(`INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const insert = this.stmt(`INSERT INTO events (${COLUMNS}, stream_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const start = state.get() as number;
     let position = start;
     const revisions: Record<string, number> = {};
@@ -198,10 +228,13 @@ export class SqliteEventStore implements EventStore {
     let lastMeta: unknown;
     let lastMetaJson = '';
     for (const a of appends) {
-      // A new stream needs no look-up: streams are only ever deleted whole, so one exists
-      // exactly when its revision 0 does, and UNIQUE (stream, revision) refuses that insert.
+      const key = this.keys.key(a.stream);
+      // A new stream only needs to be absent: streams are only ever deleted whole, so one exists
+      // exactly when any of its events does.
       const fresh = a.expectedRevision === 'no_stream' && a.events.length > 0;
-      let revision = fresh ? -1 : this.streamRevisionSync(a.stream);
+      if (fresh && this.stmt('SELECT 1 FROM events WHERE stream_key = ? AND stream = ? LIMIT 1').pluck().get(key, a.stream) !== undefined)
+        throw new WrongExpectedRevisionError(a.stream, 'no_stream', this.revisionOf(key, a.stream));
+      let revision = fresh ? -1 : this.revisionOf(key, a.stream);
       if (!fresh) checkExpectedRevision(a.stream, a.expectedRevision, revision);
       for (const e of a.events) {
         revision++;
@@ -212,13 +245,7 @@ export class SqliteEventStore implements EventStore {
         }
         const data = JSON.stringify(e.data ?? null);
         setRawData(e, data); // the projection of this event stores parts of it again
-        try {
-          insert.run(position, this.ids.uuid(), a.stream, revision, e.type, data, lastMetaJson);
-        } catch (err) {
-          if (fresh && revision === 0 && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
-            throw new WrongExpectedRevisionError(a.stream, 'no_stream', this.streamRevisionSync(a.stream));
-          throw err;
-        }
+        insert.run(position, this.ids.uuid(), a.stream, revision, e.type, data, lastMetaJson, key);
       }
       revisions[a.stream] = revision;
     }
@@ -229,16 +256,40 @@ export class SqliteEventStore implements EventStore {
 
   /** events of one stream from a revision (inclusive), in order; [] when it does not exist */
   readStreamSync(stream: string, fromRevision = 0): RecordedEvent[] {
+    this.assertStreamKeys();
     const rows = this.rawStmt(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
-    ).all(stream, fromRevision) as EventRow[];
+      `SELECT ${COLUMNS} FROM events WHERE stream_key = ? AND revision >= ? AND stream = ? ORDER BY revision`,
+    ).all(this.keys.key(stream), fromRevision, stream) as EventRow[];
     return new RowDecoder().all(rows);
   }
 
   /** current revision of a stream, or -1 when it does not exist */
   streamRevisionSync(stream: string): number {
-    const r = this.stmt('SELECT MAX(revision) FROM events WHERE stream = ?').pluck().get(stream) as number | null;
+    this.assertStreamKeys();
+    return this.revisionOf(this.keys.key(stream), stream);
+  }
+
+  private revisionOf(key: number, stream: string): number {
+    // walks the key's index entries newest first; colliding streams are skipped by name
+    const r = this.stmt('SELECT revision FROM events WHERE stream_key = ? AND stream = ? ORDER BY revision DESC LIMIT 1')
+      .pluck()
+      .get(key, stream) as number | undefined;
     return r ?? -1;
+  }
+
+  /**
+   * Names of the streams of one family (`node-<org>:`, see stream-key.ts), found through the
+   * family's key range of the stream index rather than a scan of the log.
+   */
+  streamsOfFamilySync(family: string): string[] {
+    this.assertStreamKeys();
+    if (streamFamily(family) !== family) throw new Error(`not a stream family: ${family}`);
+    const { from, to } = this.keys.familyRange(family);
+    return this.stmt(
+      'SELECT DISTINCT stream FROM events WHERE stream_key >= ? AND stream_key < ? AND substr(stream, 1, length(?)) = ? ORDER BY stream',
+    )
+      .pluck()
+      .all(from, to, family, family) as string[];
   }
 
   /**
@@ -299,6 +350,7 @@ export class SqliteEventStore implements EventStore {
   /** permanently removes streams; their positions are never handed out again */
   deleteStreamsSync(streams: string[]): void {
     this.assertWritable();
+    this.assertStreamKeys();
     if (streams.length > 0) this.deleteTx([...new Set(streams)]);
   }
 

@@ -1,5 +1,4 @@
 import { Streams } from '@strata/domain/events';
-import { streamsWithPrefixSync } from '@strata/event-store/sqlite/sqlite-stream-listing';
 import type { DecayCandidateRow, DecayScope, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
 import { SqliteMaintenanceReads, openSqliteSnapshot } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
 import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
@@ -36,12 +35,12 @@ export class EmbeddedMaintenanceStore implements MaintenanceStore {
     return openSqliteSnapshot(this.storage.projections.name);
   }
 
-  /** Exactly the streams the log holds (the SQLite log lists them by prefix). */
+  /** Exactly the streams the log holds (the SQLite log lists them by stream family). */
   async graphStreams(org: string): Promise<string[]> {
-    const db = this.storage.events.db;
-    // a per-object stream name with an empty uid is the prefix of all of them
-    const prefixes = [Streams.node(org, ''), Streams.edge(org, ''), Streams.embedding(org, ''), Streams.series(org, '')];
-    return [...prefixes.flatMap((p) => streamsWithPrefixSync(db, p)), Streams.graph(org)];
+    const log = this.storage.events;
+    // a per-object stream name with an empty uid is its family (`node-<org>:`)
+    const families = [Streams.node(org, ''), Streams.edge(org, ''), Streams.embedding(org, ''), Streams.series(org, '')];
+    return [...families.flatMap((f) => log.streamsOfFamilySync(f)), Streams.graph(org)];
   }
 
   /** Compacts both SQLite files between write batches, so no transaction is open on either. */
