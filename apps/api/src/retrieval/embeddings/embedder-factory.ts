@@ -24,7 +24,7 @@ export class EmbedderFactory {
   create(provider: 'builtin' | 'openai', model: string, dimensions: number): Embedder {
     if (provider === 'builtin') {
       const lexical = new LexicalEmbedder({ dimensions });
-      return Object.assign(lexical, { embedSync: (texts: string[]) => texts.map((t) => Array.from(lexical.embedOne(t))) });
+      return Object.assign(lexical, { embedSync: (texts: string[]) => texts.map((t) => lexical.embedVector(t)) });
     }
     if (!this.config.embeddingUrl) throw new Error('internal: openai embedder without STRATA_EMBEDDING_URL');
     return new OpenAIEmbeddingProvider({
