@@ -1,3 +1,4 @@
+import { fmix32 } from '@strata/domain/hashing/fmix32';
 import { LexicalEmbedder, lightStem, normalisedWords } from './lexical-embedder';
 
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
@@ -22,14 +23,7 @@ function referenceEmbed(text: string, dimensions: number): number[] {
     }
     return h >>> 0;
   };
-  const mix = (h: number) => {
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  };
+  const mix = fmix32; // unchanged murmur3 finaliser
   const counts = new Map<string, number>();
   const add = (feature: string, weight: number) => counts.set(feature, (counts.get(feature) ?? 0) + weight);
   for (const word of normalisedWords(text ?? '')) {

@@ -1,3 +1,4 @@
+import { fmix32 } from '@strata/domain/hashing/fmix32';
 import type { EmbeddingProvider } from '../embedding-provider.port';
 import { FeatureCounts } from './feature-counts';
 
@@ -118,7 +119,8 @@ export class LexicalEmbedder implements EmbeddingProvider {
       // (which is exactly `unit`: 1 + ln 1 = 1, so the log is skipped for single occurrences)
       const tf = counts.tfs[f];
       const weight = tf === unit ? unit : unit * (1 + Math.log(tf / unit));
-      const sign = mix(h) & 1 ? -1 : 1;
+      // the finaliser decorrelates the sign bit from the slot
+      const sign = fmix32(h) & 1 ? -1 : 1;
       const slot = h % d;
       acc[slot] += sign * weight;
       touched[slot >>> 5] |= 1 << (slot & 31);
@@ -210,14 +212,4 @@ export function lightStem(word: string): string {
     }
   }
   return w;
-}
-
-/** murmur3 finaliser: decorrelates the sign bit from the slot. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }

@@ -1,3 +1,5 @@
+import { fmix32 } from '@strata/domain/hashing/fmix32';
+
 /**
  * The SQLite log indexes streams by a 53-bit integer rather than by name. Stream names are
  * long and random (`node-<org>:<uuid>`), so every append inserts at a random place of the
@@ -47,12 +49,7 @@ function hash32(s: string, start: number, end: number, seed: number): number {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix32(h);
 }
 
 /** How the log maps names to keys; the default is the hash above (tests inject colliding keys). */
