@@ -13,6 +13,7 @@ import {
 import { assertValidAppends, checkExpectedRevision } from '../expected-revision';
 import { setRawData } from './raw-event-data';
 import { migrateToStreamKeys, STREAM_KEY_FUNCTION } from './stream-key-migration';
+import { EVENTS_STREAM_INDEX_SQL, eventsTableSql } from './events-table';
 import { DEFAULT_STREAM_KEYS, StreamKeys, streamFamily } from './stream-key';
 
 export interface SqliteEventStoreOptions {
@@ -146,17 +147,8 @@ export class SqliteEventStore implements EventStore {
     // a log from before the stream-key index is rebuilt into today's schema first
     if (!this.hasStreamKeys()) migrateToStreamKeys(this.database);
     this.database.exec(`
-      CREATE TABLE IF NOT EXISTS events (
-        position   INTEGER PRIMARY KEY,
-        id         TEXT    NOT NULL,
-        stream     TEXT    NOT NULL,
-        revision   INTEGER NOT NULL,
-        type       TEXT    NOT NULL,
-        data       TEXT    NOT NULL,
-        metadata   TEXT    NOT NULL,
-        stream_key INTEGER NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS events_stream ON events(stream_key, revision);
+      ${eventsTableSql('events', true)}
+      ${EVENTS_STREAM_INDEX_SQL}
       -- one row: the last position ever handed out (never decreases, survives deletes)
       CREATE TABLE IF NOT EXISTS event_log_state (
         id            INTEGER PRIMARY KEY CHECK (id = 1),

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { EVENTS_STREAM_INDEX_SQL, eventsTableSql } from './events-table';
 
 /** SQL function (registered on every log connection) that computes a stream's index key. */
 export const STREAM_KEY_FUNCTION = 'strata_stream_key';
@@ -15,21 +16,12 @@ export function migrateToStreamKeys(db: Database): void {
     const columns = db.prepare("SELECT name FROM pragma_table_info('events')").pluck().all() as string[];
     if (columns.length === 0 || columns.includes('stream_key')) return; // someone else got here first
     db.exec(`
-      CREATE TABLE events_with_keys (
-        position   INTEGER PRIMARY KEY,
-        id         TEXT    NOT NULL,
-        stream     TEXT    NOT NULL,
-        revision   INTEGER NOT NULL,
-        type       TEXT    NOT NULL,
-        data       TEXT    NOT NULL,
-        metadata   TEXT    NOT NULL,
-        stream_key INTEGER NOT NULL
-      );
+      ${eventsTableSql('events_with_keys')}
       INSERT INTO events_with_keys (position, id, stream, revision, type, data, metadata, stream_key)
         SELECT position, id, stream, revision, type, data, metadata, ${STREAM_KEY_FUNCTION}(stream) FROM events ORDER BY position;
       DROP TABLE events;
       ALTER TABLE events_with_keys RENAME TO events;
-      CREATE INDEX events_stream ON events(stream_key, revision);
+      ${EVENTS_STREAM_INDEX_SQL}
     `);
   }).immediate();
 }
