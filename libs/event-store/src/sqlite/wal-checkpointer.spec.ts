@@ -55,4 +55,23 @@ describe('WalCheckpointer', () => {
     // the service's connection was the last one: closing it checkpointed and removed the WAL
     expect(() => statSync(`${file}-wal`)).toThrow();
   });
+
+  it('restarts a growing WAL from its beginning between the writer\'s transactions, without the writer checkpointing', async () => {
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'NORMAL' }], { intervalMs: 10, safetyNetPages: 100_000, restartPages: 100 });
+    try {
+      const insert = db.prepare('INSERT INTO t VALUES (?)');
+      // 60 transactions of ~100 pages each, 1 ms apart: a passive checkpoint never finds the
+      // WAL fully copied when the next one starts, so without restarts it reaches ~27 MB
+      for (let round = 0; round < 60; round++) {
+        db.transaction(() => {
+          for (let i = 0; i < 2000; i++) insert.run('y'.repeat(200));
+        })();
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      expect(statSync(`${file}-wal`).size).toBeLessThan(8 * 1024 * 1024);
+      expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 120_000 });
+    } finally {
+      await checkpointer.close();
+    }
+  });
 });

@@ -17,6 +17,11 @@ export interface WalCheckpointerOptions {
    * automatic checkpoint), should the worker fall behind
    */
   safetyNetPages?: number;
+  /**
+   * WAL pages past which the worker also tries to restart the WAL from its beginning (see
+   * WORKER_SOURCE); below the safety net, so the service's connection rarely has to
+   */
+  restartPages?: number;
 }
 
 // Plain JavaScript, so it runs the same from dist/ and under ts-jest/swc.
@@ -32,7 +37,13 @@ const dbs = workerData.files.map((f) => {
 const tick = () => {
   for (const db of dbs) {
     try {
-      db.pragma('wal_checkpoint(PASSIVE)');
+      const passive = db.pragma('wal_checkpoint(PASSIVE)')[0];
+      // A WAL only starts again from its beginning when a writer finds it fully copied, which
+      // a busy writer never does: it would grow until the writer's own (inline) checkpoint.
+      // RESTART takes the write lock between the writer's transactions (busy_timeout 0: it
+      // falls back to passive when the writer is busy), copies the few pages left and lets
+      // the writer's next transaction start the WAL over.
+      if (passive.busy === 0 && passive.log > workerData.restartPages) db.pragma('wal_checkpoint(RESTART)');
     } catch (err) {
       // busy (another checkpoint or a backup running): the next tick tries again
     }
@@ -51,8 +62,9 @@ parentPort.on('message', (m) => {
  * Checkpoints SQLite WAL files on a worker thread with its own connections, so that copying
  * WAL pages into the database and the fsyncs around it never block the event loop; writers
  * on the main thread only append to the WAL (and fsync it on commit where the connection says
- * so). A PASSIVE checkpoint never waits for, nor blocks, the writer. SQLite's automatic
- * checkpoint stays on as a safety net at a much larger WAL size.
+ * so). A PASSIVE checkpoint never waits for, nor blocks, the writer; past `restartPages`
+ * a RESTART checkpoint may hold the writer back for the few pages the passive ones left.
+ * SQLite's automatic checkpoint stays on as a safety net at a much larger WAL size.
  */
 export class WalCheckpointer {
   private worker: Worker | null;
@@ -60,6 +72,7 @@ export class WalCheckpointer {
 
   constructor(files: CheckpointedFile[], opts: WalCheckpointerOptions = {}) {
     const safetyNet = Math.max(1000, Math.floor(opts.safetyNetPages ?? 20_000));
+    const restartPages = Math.max(1, Math.floor(opts.restartPages ?? Math.min(4_000, safetyNet / 2)));
     for (const f of files) f.db.pragma(`wal_autocheckpoint = ${safetyNet}`);
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -67,6 +80,7 @@ export class WalCheckpointer {
         driver: require.resolve('better-sqlite3'),
         files: files.map((f) => ({ file: f.file, synchronous: f.synchronous })),
         intervalMs: Math.max(10, Math.floor(opts.intervalMs ?? 200)),
+        restartPages,
       },
     });
     // a failed worker only means checkpoints happen inline again (the safety net)
