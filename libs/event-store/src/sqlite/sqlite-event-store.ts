@@ -27,6 +27,8 @@ export interface SqliteEventStoreOptions {
   ids?: IdGenerator;
   /** how stream names map to index keys; tests inject colliding ones */
   streamKeys?: StreamKeys;
+  /** told before a one-time upgrade of an older log file starts (it takes ~9 s per million events) */
+  onUpgrade?: (message: string) => void;
 }
 
 export interface SubscribeOptions {
@@ -128,7 +130,7 @@ export class SqliteEventStore implements EventStore {
     if (!this.readOnly) {
       this.database.pragma('journal_mode = WAL');
       this.database.pragma('synchronous = FULL');
-      this.createSchema();
+      this.createSchema(opts.onUpgrade);
     }
     this.legacy = !this.hasStreamKeys();
     this.appendTx = this.database.transaction((appends: StreamAppend[]) => this.appendInTx(appends)).immediate;
@@ -143,9 +145,12 @@ export class SqliteEventStore implements EventStore {
     return this.database;
   }
 
-  private createSchema(): void {
+  private createSchema(onUpgrade?: (message: string) => void): void {
     // a log from before the stream-key index is rebuilt into today's schema first
-    if (!this.hasStreamKeys()) migrateToStreamKeys(this.database);
+    if (!this.hasStreamKeys()) {
+      onUpgrade?.(`upgrading the event log ${this.file} (${this.headPositionSync()} events) to the stream-key index; this runs once`);
+      migrateToStreamKeys(this.database);
+    }
     this.database.exec(`
       ${eventsTableSql('events', true)}
       ${EVENTS_STREAM_INDEX_SQL}

@@ -39,8 +39,10 @@ describe('upgrading a log written before the stream-key index', () => {
   it('keeps every event, position, id and revision, and appends carry on where the log stopped', async () => {
     const file = join(dir, 'events.db');
     writeLegacyLog(file);
-    const store = new SqliteEventStore(file);
+    const told: string[] = [];
+    const store = new SqliteEventStore(file, { onUpgrade: (m) => told.push(m) });
     try {
+      expect(told).toEqual([expect.stringMatching(/upgrading the event log .* \(6 events\) to the stream-key index/)]);
       const all = store.readAllSync({ after: 0, limit: 100 });
       expect(all.map((e) => [e.position, e.id, e.stream, e.revision, e.type, e.data])).toEqual([
         [1, 'id-1', 'node-o:a', 0, 'A0', { t: 'A0' }],
@@ -59,9 +61,10 @@ describe('upgrading a log written before the stream-key index', () => {
       await store.close();
     }
     // a second open finds nothing to do
-    const again = new SqliteEventStore(file);
+    const again = new SqliteEventStore(file, { onUpgrade: (m) => told.push(m) });
     try {
       expect(again.readStreamSync('node-o:a').map((e) => e.type)).toEqual(['A0', 'A1', 'A2']);
+      expect(told).toHaveLength(1);
     } finally {
       await again.close();
     }

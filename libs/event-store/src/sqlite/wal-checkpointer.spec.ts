@@ -68,7 +68,7 @@ describe('WalCheckpointer', () => {
         })();
         await new Promise((r) => setTimeout(r, 1));
       }
-      expect(statSync(`${file}-wal`).size).toBeLessThan(8 * 1024 * 1024);
+      expect(statSync(`${file}-wal`).size).toBeLessThan(16 * 1024 * 1024);
       expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 120_000 });
     } finally {
       await checkpointer.close();

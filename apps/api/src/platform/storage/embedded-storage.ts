@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
@@ -40,7 +41,7 @@ export class EmbeddedStorage {
 
   constructor(readonly dataDir: string, opts: { projectionsFile?: string } = {}) {
     fs.mkdirSync(dataDir, { recursive: true });
-    this.events = new SqliteEventStore(path.join(dataDir, EVENTS_FILE));
+    this.events = new SqliteEventStore(path.join(dataDir, EVENTS_FILE), { onUpgrade: (m) => new Logger('EventLog').warn(m) });
     this.projections = openProjectionsDb(opts.projectionsFile ?? path.join(dataDir, PROJECTIONS_FILE));
     this.graph = new SqliteGraphStore(this.projections);
     this.text = new SqliteTextIndex(this.projections);
