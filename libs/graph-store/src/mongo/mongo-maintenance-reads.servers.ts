@@ -7,10 +7,9 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import type { SnapshotScope, SnapshotSource } from '../maintenance-reads.port';
-import { decayCandidatesSync, tombstonedUidsSync } from '../sqlite/sqlite-maintenance-reads';
+import { decayCandidatesSync, openSqliteSnapshot, tombstonedUidsSync } from '../sqlite/sqlite-maintenance-reads';
 import { SqliteGraphStore } from '../sqlite/sqlite-graph-store';
 import { SqliteGraphWriter } from '../sqlite/sqlite-graph-writer';
-import { SqliteSnapshotReader } from '../sqlite/sqlite-snapshot-reader';
 import { GraphEventLog } from '../testing/graph-event-log.fixture';
 import { MongoGraphStore } from './mongo-graph-store';
 import { MongoGraphWriter } from './mongo-graph-writer';
@@ -107,27 +106,14 @@ if (url) {
     it('exports the same snapshot sections, live only and with tombstoned objects', async () => {
       for (const scope of [{ include_tombstoned: false }, { include_tombstoned: true }]) {
         const m = MongoSnapshotReader.open(mongo);
-        const s = SqliteSnapshotReader.open(file);
+        const s = openSqliteSnapshot(file);
         try {
           const fromMongo = await snapshotOf(m, org, scope);
-          const fromSqlite = await snapshotOf(
-            {
-              count: async (w, o, sc) => s.count(w, o, sc),
-              embeddingConfig: async (o) => s.embeddingConfig(o),
-              nodeDocs: (o, sc) => s.nodeDocs(o, sc),
-              edgeDocs: (o, sc) => s.edgeDocs(o, sc),
-              aliases: (o, sc) => s.aliases(o, sc),
-              embeddings: (o, sc) => s.embeddings(o, sc),
-              seriesPoints: (o, sc) => s.seriesPoints(o, sc),
-              close: async () => undefined,
-            },
-            org,
-            scope,
-          );
+          const fromSqlite = await snapshotOf(s, org, scope);
           expect(fromMongo).toEqual(fromSqlite);
         } finally {
           await m.close();
-          s.close();
+          await s.close();
         }
       }
     });
