@@ -1,7 +1,6 @@
 import { requestServerRebuild } from '../../apps/cli/src/actions/server-rebuild-request';
-import { EmbeddedServers } from '../servers-mode/support/embedded-servers';
 import { eventually } from '../servers-mode/support/eventually';
-import { Replica, Worker, startReplica, startWorker } from '../servers-mode/support/servers-mode-app';
+import { useServersStack } from '../servers-mode/support/servers-mode-app';
 import { api, signUpWithKey } from '../support/http';
 import { seedGraph } from './cli-fixture';
 
@@ -11,56 +10,43 @@ import { seedGraph } from './cli-fixture';
  * the checkpoint store, and what the worker holding the lease does with it.
  */
 describe('strata projections rebuild vectors in servers mode', () => {
-  let servers: EmbeddedServers;
-  let worker: Worker;
-  let replica: Replica;
-
-  beforeAll(async () => {
-    servers = new EmbeddedServers();
-    worker = startWorker(servers, 'w1');
-    replica = await startReplica(servers);
-  });
-  afterAll(async () => {
-    await replica?.close();
-    await worker?.stop();
-    await servers?.close();
-  });
+  const stack = useServersStack();
 
   it('the worker holding the lease empties the vector index and replays it from the log, with no write to wake it', async () => {
-    const s = await signUpWithKey(replica.url);
-    const c = api(replica.url, s.key);
+    const s = await signUpWithKey(stack.replica.url);
+    const c = api(stack.replica.url, s.key);
     const { nodes } = await seedGraph(c, 40);
     const vector = (await c.get(`/node/${nodes[3]}/embedding`)).body.vector as number[];
     expect(vector).toHaveLength(384);
-    const head = await servers.head();
-    await eventually(async () => (await servers.checkpoints.get('vectors'))?.position === head, 'vectors caught up');
-    const graphBefore = await servers.checkpoints.get('graph');
+    const head = await stack.servers.head();
+    await eventually(async () => (await stack.servers.checkpoints.get('vectors'))?.position === head, 'vectors caught up');
+    const graphBefore = await stack.servers.checkpoints.get('graph');
     let emptied = 0;
-    const removeAll = servers.vectors.removeAll.bind(servers.vectors);
-    servers.vectors.removeAll = async () => {
+    const removeAll = stack.servers.vectors.removeAll.bind(stack.servers.vectors);
+    stack.servers.vectors.removeAll = async () => {
       emptied++;
       return removeAll();
     };
 
-    expect(await requestServerRebuild(servers.checkpoints, ['vectors'])).toEqual(['vectors']);
+    expect(await requestServerRebuild(stack.servers.checkpoints, ['vectors'])).toEqual(['vectors']);
     await eventually(async () => {
-      const cp = await servers.checkpoints.get('vectors');
+      const cp = await stack.servers.checkpoints.get('vectors');
       return cp?.version === 1 && cp.position >= head;
     }, 'vectors rebuilt');
 
     expect(emptied).toBe(1);
-    expect(worker.logs.join('\n')).toMatch(/projection vectors: version -1 → 1; building from the start of the log/);
-    expect(worker.problems.join('\n')).toMatch(/checkpoint of vectors was reset: rebuilding it/);
+    expect(stack.worker.logs.join('\n')).toMatch(/projection vectors: version -1 → 1; building from the start of the log/);
+    expect(stack.worker.problems.join('\n')).toMatch(/checkpoint of vectors was reset: rebuilding it/);
     // only the named projection was rebuilt
-    expect(worker.logs.join('\n')).not.toMatch(/projection (graph|text): version/);
-    expect((await servers.checkpoints.get('graph'))?.version).toBe(graphBefore?.version);
+    expect(stack.worker.logs.join('\n')).not.toMatch(/projection (graph|text): version/);
+    expect((await stack.servers.checkpoints.get('graph'))?.version).toBe(graphBefore?.version);
     expect((await c.get(`/node/${nodes[3]}/embedding`)).body.vector).toEqual(vector);
     expect((await c.post('/embeddings/search', { vector, k: 1 })).body[0].node.uid).toBe(nodes[3]);
   }, 60_000);
 
   it('refuses a name the worker does not run, before touching any checkpoint', async () => {
-    const before = await servers.checkpoints.get('graph');
-    await expect(requestServerRebuild(servers.checkpoints, ['graph', 'accounts'])).rejects.toThrow("unknown projection 'accounts'; projections: graph, text, vectors");
-    expect(await servers.checkpoints.get('graph')).toEqual(before);
+    const before = await stack.servers.checkpoints.get('graph');
+    await expect(requestServerRebuild(stack.servers.checkpoints, ['graph', 'accounts'])).rejects.toThrow("unknown projection 'accounts'; projections: graph, text, vectors");
+    expect(await stack.servers.checkpoints.get('graph')).toEqual(before);
   });
 });

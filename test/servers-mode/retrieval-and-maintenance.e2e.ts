@@ -1,7 +1,6 @@
 import { READ_LAG_HEADER } from '../../apps/api/src/platform/http/read-lag';
 import { Api, api, signUpWithKey } from '../support/http';
-import { EmbeddedServers } from './support/embedded-servers';
-import { Replica, Worker, startReplica, startWorker } from './support/servers-mode-app';
+import { useServersStack } from './support/servers-mode-app';
 import { populateSnapshotWorld } from '../support/snapshot-world';
 
 /**
@@ -23,24 +22,11 @@ async function ok<T = any>(p: Promise<{ status: number; body: T; text: string; h
 }
 
 describe('servers mode: retrieval and maintenance on the worker-written read models', () => {
-  let servers: EmbeddedServers;
-  let app: Replica;
-  let worker: Worker;
-
-  beforeAll(async () => {
-    servers = new EmbeddedServers();
-    worker = startWorker(servers, 'w1');
-    app = await startReplica(servers);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await worker?.stop();
-    await servers?.close();
-  });
-  afterEach(() => expect(worker.problems).toEqual([]));
+  const stack = useServersStack();
+  afterEach(() => expect(stack.worker.problems).toEqual([]));
 
   async function freshOrg(): Promise<Api> {
-    return api(app.url, (await signUpWithKey(app.url)).key);
+    return api(stack.replica.url, (await signUpWithKey(stack.replica.url)).key);
   }
   const node = (c: Api, body: Record<string, unknown>) => ok(c.post('/node', body), 201);
   const link = (c: Api, from: string, to: string, edge_type = 'Supports') => ok(c.post('/edge', { from_uid: from, to_uid: to, edge_type }), 201);
@@ -103,7 +89,7 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
     expect((await ok(c.get(`/node/${dup}`))).tombstone_at).not.toBeNull();
   });
 
-  it('semantic /retrieve with the built-in lexical embedder: vectors computed by the worker, best match first', async () => {
+  it('semantic /retrieve with the built-in lexical embedder: vectors computed by the stack.worker, best match first', async () => {
     const c = await freshOrg();
     const uids: Record<string, string> = {};
     for (const [k, label] of Object.entries({

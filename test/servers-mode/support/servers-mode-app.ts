@@ -70,3 +70,22 @@ export function startWorker(servers: EmbeddedServers, owner: string, extra: Part
   runner.start();
   return { owner, runner, problems, logs, stop: () => runner.stop() };
 }
+
+/**
+ * Stand-in servers, one projection worker and one API replica for the enclosing describe
+ * block, started before its tests and stopped after them. Read the fields inside tests.
+ */
+export function useServersStack(): { readonly servers: EmbeddedServers; readonly worker: Worker; readonly replica: Replica } {
+  const stack = {} as { servers: EmbeddedServers; worker: Worker; replica: Replica };
+  beforeAll(async () => {
+    stack.servers = new EmbeddedServers();
+    stack.worker = startWorker(stack.servers, 'w1');
+    stack.replica = await startReplica(stack.servers);
+  });
+  afterAll(async () => {
+    await stack.replica?.close();
+    await stack.worker?.stop();
+    await stack.servers?.close();
+  });
+  return stack;
+}
