@@ -1,35 +1,9 @@
-import { RecordedEvent } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
+import { noteRecord, recordedEvent } from '../testing/projection-event-fixtures';
 import { planTextWrites } from './text-writes';
 
-let position = 0;
-const ev = (type: string, data: unknown, org = 'o'): RecordedEvent => ({
-  id: `e${++position}`,
-  type,
-  data,
-  stream: 's',
-  revision: 0,
-  position,
-  metadata: { org_id: org, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: 1 },
-});
-const node = (uid: string, label: string, tombstoned = false): NodeRecord => ({
-  uid,
-  label,
-  summary: '',
-  node_type: 'Note',
-  layer: 'reality',
-  confidence: 1,
-  salience: 0.5,
-  privacy_level: 'private',
-  props: { _type: 'Note' },
-  agent_id: null,
-  created_at: 1,
-  updated_at: 1,
-  tombstone_at: tombstoned ? 2 : null,
-  tombstone_reason: null,
-  tombstone_by: null,
-  version: 1,
-});
+const ev = recordedEvent;
+const node = (uid: string, label: string, tombstoned = false): NodeRecord => noteRecord(uid, label, { tombstone_at: tombstoned ? 2 : null });
 
 describe('planTextWrites', () => {
   it('sends runs of live nodes as one upsert holding each uid’s latest version', () => {

@@ -1,39 +1,12 @@
-import { RecordedEvent } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import type { VectorHit, VectorIndex, VectorItem, VectorQuery, VectorSpaceConfig } from '@strata/vector-index/vector-index.port';
+import { noteRecord, recordedEvent } from '../testing/projection-event-fixtures';
 import { VectorProjectionSource, VectorServerProjection } from './vector.server-projection';
 import { VectorSpaceOf, planVectorWrites } from './vector-writes';
 
-let position = 0;
-const ev = (type: string, data: unknown, org = 'o'): RecordedEvent => ({
-  id: `e${++position}`,
-  type,
-  data,
-  stream: 's',
-  revision: 0,
-  position,
-  metadata: { org_id: org, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: 1 },
-});
-const node = (uid: string, label: string, over: Partial<NodeRecord> = {}): NodeRecord => ({
-  uid,
-  label,
-  summary: '',
-  node_type: 'Note',
-  layer: 'reality',
-  confidence: 1,
-  salience: 0.5,
-  privacy_level: 'private',
-  props: { _type: 'Note' },
-  agent_id: null,
-  created_at: 1,
-  updated_at: 1,
-  tombstone_at: null,
-  tombstone_reason: null,
-  tombstone_by: null,
-  version: 1,
-  ...over,
-});
+const ev = recordedEvent;
+const node = noteRecord;
 const created = (n: NodeRecord, org = 'o') => ev('NodeCreated', { node: n, reason: null }, org);
 
 /** The VectorIndex port in memory: what was written, per organization, and every call in order. */
