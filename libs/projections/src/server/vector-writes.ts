@@ -2,6 +2,7 @@ import { EmbeddingDeletedData, EmbeddingSetData, GraphPurgedData, NodeVersionedD
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import type { DistanceMetric } from '@strata/vector-index/vector-index.port';
+import { MergedRuns } from './merged-runs';
 
 /**
  * What a batch of events does to the vector index (Qdrant in server mode), the same effects
@@ -33,10 +34,13 @@ export interface PlannedItem {
   text?: string;
 }
 
+type PlannedUpsert = { kind: 'upsert'; org: string; items: PlannedItem[] };
+type PlannedRemove = { kind: 'remove'; org: string; uids: string[] };
+
 export type VectorWrite =
   | { kind: 'configure'; org: string; space: VectorSpaceOf }
-  | { kind: 'upsert'; org: string; items: PlannedItem[] }
-  | { kind: 'remove'; org: string; uids: string[] }
+  | PlannedUpsert
+  | PlannedRemove
   | { kind: 'removeOrg'; org: string }
   | { kind: 'backfill'; org: string };
 
@@ -86,6 +90,16 @@ export function vectorFactsNeeded(events: RecordedEvent[]): VectorFactsNeeded {
 
 export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): VectorWrite[] {
   const out: VectorWrite[] = [];
+  const upserts = new MergedRuns<PlannedUpsert, PlannedItem>((w, items) => (w.items = items));
+  const removes = new MergedRuns<PlannedRemove, string>((w, uids) => (w.uids = uids));
+  // one item per uid in a call: the later one replaces the earlier
+  const upsert = (org: string, item: PlannedItem) =>
+    upserts.run(out, (w) => w.org === org, () => ({ kind: 'upsert', org, items: [] })).put(item.uid, item);
+  const remove = (org: string, uids: string[]) => {
+    if (!uids.length) return;
+    const run = removes.run(out, (w) => w.org === org, () => ({ kind: 'remove', org, uids: [] }));
+    for (const u of uids) run.add(u, u);
+  };
   const configured = new Set<string>();
   const backfills: string[] = [];
   const configure = (org: string, space: VectorSpaceOf, force = false) => {
@@ -101,7 +115,7 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
       case 'NodeRestored': {
         const n = (e.data as NodeVersionedData).node;
         if (n.tombstone_at !== null) {
-          pushRemove(out, org, [n.uid]);
+          remove(org, [n.uid]);
           break;
         }
         const space = facts.space(org);
@@ -110,16 +124,16 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
           const stored = e.type === 'NodeRestored' ? facts.stored(org, n.uid) : undefined;
           if (stored && stored.length === space.dimensions) {
             configure(org, space);
-            pushUpsert(out, org, { uid: n.uid, node_type: n.node_type, layer: n.layer, vector: stored });
+            upsert(org, { uid: n.uid, node_type: n.node_type, layer: n.layer, vector: stored });
           }
           break;
         }
         configure(org, space);
-        pushUpsert(out, org, { uid: n.uid, node_type: n.node_type, layer: n.layer, text: embeddingTextOf(n) });
+        upsert(org, { uid: n.uid, node_type: n.node_type, layer: n.layer, text: embeddingTextOf(n) });
         break;
       }
       case 'NodeTombstoned':
-        pushRemove(out, org, [(e.data as NodeVersionedData).node.uid]);
+        remove(org, [(e.data as NodeVersionedData).node.uid]);
         break;
       case 'EmbeddingSet': {
         const d = e.data as EmbeddingSetData;
@@ -127,11 +141,11 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
         const n = facts.node(org, d.uid);
         if (!space || !n || n.tombstone_at !== null || d.vector.length !== space.dimensions) break;
         configure(org, space);
-        pushUpsert(out, org, { uid: d.uid, node_type: n.node_type, layer: n.layer, vector: d.vector });
+        upsert(org, { uid: d.uid, node_type: n.node_type, layer: n.layer, vector: d.vector });
         break;
       }
       case 'EmbeddingDeleted':
-        pushRemove(out, org, [(e.data as EmbeddingDeletedData).uid]);
+        remove(org, [(e.data as EmbeddingDeletedData).uid]);
         break;
       case 'EmbeddingConfigured': {
         const space = facts.space(org);
@@ -142,7 +156,7 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
         break;
       }
       case 'GraphPurged':
-        pushRemove(out, org, (e.data as GraphPurgedData).node_uids);
+        remove(org, (e.data as GraphPurgedData).node_uids);
         break;
       case 'GraphCleared':
         out.push({ kind: 'removeOrg', org });
@@ -152,24 +166,7 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
   }
   // once per organization, after the batch: it embeds the live nodes as they are now
   for (const org of backfills) out.push({ kind: 'backfill', org });
+  upserts.finish();
+  removes.finish();
   return out;
-}
-
-function pushUpsert(out: VectorWrite[], org: string, item: PlannedItem): void {
-  const last = out[out.length - 1];
-  if (last?.kind === 'upsert' && last.org === org) {
-    // one item per uid in a call: the later one replaces the earlier
-    const i = last.items.findIndex((x) => x.uid === item.uid);
-    if (i >= 0) last.items.splice(i, 1);
-    last.items.push(item);
-  } else out.push({ kind: 'upsert', org, items: [item] });
-}
-
-function pushRemove(out: VectorWrite[], org: string, uids: string[]): void {
-  if (!uids.length) return;
-  const last = out[out.length - 1];
-  if (last?.kind === 'remove' && last.org === org) {
-    const have = new Set(last.uids);
-    for (const u of uids) if (!have.has(u)) last.uids.push(u);
-  } else out.push({ kind: 'remove', org, uids: [...uids] });
 }
