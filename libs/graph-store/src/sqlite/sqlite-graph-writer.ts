@@ -1,4 +1,3 @@
-import { normaliseText } from '@strata/domain/catalogue';
 import {
   AliasRemovedData,
   AliasSetData,
@@ -14,7 +13,7 @@ import {
   SeriesPointsAppendedData,
 } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
-import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-event-data';
+import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeRow, recordJson } from './graph-rows';
 import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
 
 /**
@@ -104,35 +103,12 @@ export class SqliteGraphWriter {
   }
 
   private putNode(org: string, n: NodeRecord, rev: number, created: boolean, doc: string): void {
-    const st = this.store.stmt(
-      `INSERT INTO nodes(org, uid, node_type, layer, label_norm, label_lower, agent_id, privacy_level, confidence, salience,
-         created_at, updated_at, tombstone_at, last_decayed_at, version, vcount, rev, doc)
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,?,1,?,?)
-       ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, layer = excluded.layer, label_norm = excluded.label_norm,
-         label_lower = excluded.label_lower, agent_id = excluded.agent_id, privacy_level = excluded.privacy_level,
-         confidence = excluded.confidence, salience = excluded.salience, created_at = excluded.created_at,
-         updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at, version = excluded.version,
-         vcount = CASE WHEN ? THEN 1 ELSE vcount + 1 END, rev = excluded.rev, doc = excluded.doc`,
-    );
-    st.run(
-      org,
-      n.uid,
-      n.node_type,
-      n.layer,
-      normaliseText(n.label),
-      n.label.toLowerCase(),
-      n.agent_id,
-      n.privacy_level,
-      n.confidence,
-      n.salience,
-      n.created_at,
-      n.updated_at,
-      n.tombstone_at,
-      n.version,
-      rev,
-      doc,
-      created ? 1 : 0,
-    );
+    this.putNodeRow(nodeRow(org, n, rev, created, doc));
+  }
+
+  /** Writes a row built by `nodeRow` (here or on a replay's reading thread). */
+  putNodeRow(row: NodeRow): void {
+    this.store.stmt(NODE_UPSERT).run(row);
   }
 
   /** Aliases live on their node's stream: keep the node's revision in step for concurrency checks. */
@@ -162,34 +138,12 @@ export class SqliteGraphWriter {
   }
 
   private putEdge(org: string, ed: EdgeRecord, rev: number, created: boolean, doc: string): void {
-    this.store
-      .stmt(
-        `INSERT INTO edges(org, uid, from_uid, to_uid, edge_type, layer, weight, confidence, created_at, updated_at,
-           tombstone_at, tombstone_reason, version, vcount, rev, doc)
-         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,1,?,?)
-         ON CONFLICT(org, uid) DO UPDATE SET from_uid = excluded.from_uid, to_uid = excluded.to_uid, edge_type = excluded.edge_type,
-           layer = excluded.layer, weight = excluded.weight, confidence = excluded.confidence, created_at = excluded.created_at,
-           updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at, tombstone_reason = excluded.tombstone_reason,
-           version = excluded.version, vcount = CASE WHEN ? THEN 1 ELSE vcount + 1 END, rev = excluded.rev, doc = excluded.doc`,
-      )
-      .run(
-        org,
-        ed.uid,
-        ed.from_uid,
-        ed.to_uid,
-        ed.edge_type,
-        ed.layer,
-        ed.weight,
-        ed.confidence,
-        ed.created_at,
-        ed.updated_at,
-        ed.tombstone_at,
-        ed.tombstone_reason,
-        ed.version,
-        rev,
-        doc,
-        created ? 1 : 0,
-      );
+    this.putEdgeRow(edgeRow(org, ed, rev, created, doc));
+  }
+
+  /** Writes a row built by `edgeRow`. */
+  putEdgeRow(row: EdgeRow): void {
+    this.store.stmt(EDGE_UPSERT).run(row);
   }
 
   private purge(org: string, d: GraphPurgedData): void {
@@ -206,11 +160,4 @@ export class SqliteGraphWriter {
     const delEdge = this.store.stmt('DELETE FROM edges WHERE org = ? AND uid = ?');
     for (const uid of d.edge_uids) delEdge.run(org, uid);
   }
-}
-
-/** The record's JSON for the `doc` column: sliced from the stored event text when it rides along, else serialised. */
-function recordJson(e: RecordedEvent, key: 'node' | 'edge'): string {
-  const raw = rawDataOf(e);
-  const sliced = raw === undefined ? undefined : versionedRecordJson(raw, e.data, key);
-  return sliced ?? JSON.stringify((e.data as Record<string, unknown>)[key]);
 }

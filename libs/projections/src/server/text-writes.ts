@@ -1,6 +1,6 @@
 import { GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
 import { TextDocument } from '@strata/text-index/text-index.port';
-import { textDocumentOf } from '../embedded/text.projection';
+import { textDocumentOf } from '../embedded/text-document';
 import { MergedRuns } from './merged-runs';
 
 /**
