@@ -1,4 +1,5 @@
 import { RecordedEvent } from '@strata/domain/events';
+import type { ReplayPlannerName } from './embedded/replay-plan';
 
 /**
  * A projection on the embedded default: applies events synchronously inside the runner's
@@ -11,6 +12,19 @@ export interface EmbeddedProjection {
   apply(event: RecordedEvent): void;
   /** drops every row this projection owns (before a rebuild) */
   reset(): void;
+}
+
+/**
+ * An embedded projection whose replay can be planned on the log-reading thread: the planner
+ * of that name (replay-plan.ts) turns each event into a plan, and `applyPlanned` writes it.
+ */
+export interface PlannedProjection extends EmbeddedProjection {
+  readonly replayPlanner: ReplayPlannerName;
+  applyPlanned(plan: unknown): void;
+}
+
+export function isPlanned(p: EmbeddedProjection): p is PlannedProjection {
+  return typeof (p as Partial<PlannedProjection>).replayPlanner === 'string' && typeof (p as Partial<PlannedProjection>).applyPlanned === 'function';
 }
 
 /** Status line for `strata projections status`. */

@@ -5,6 +5,8 @@ import { CheckpointStore } from './checkpoint-store';
 
 /** The part of the SQLite event store the runner reads (kept narrow for tests). */
 export interface EmbeddedLogReader {
+  /** the log's SQLite file, when it has one: a long replay then reads it on a second thread */
+  readonly file?: string;
   headPositionSync(): number;
   /** with `ids: false` the reader may leave event ids empty (projections never use them) */
   iterateAll(after: number, batchSize?: number, options?: { ids?: boolean }): Generator<RecordedEvent>;

@@ -2,12 +2,14 @@ import { RecordedEvent } from '@strata/domain/events';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { SqliteGraphWriter } from '@strata/graph-store/sqlite/sqlite-graph-writer';
 import { GRAPH_TABLES } from '@strata/graph-store/sqlite/sqlite-graph-schema';
-import { EmbeddedProjection } from '../projection';
+import { PlannedProjection } from '../projection';
+import { GraphPlan } from './replay-plan';
 
 /** The graph read model: nodes, edges, aliases, embeddings, series points. */
-export class GraphProjection implements EmbeddedProjection {
+export class GraphProjection implements PlannedProjection {
   readonly name = 'graph';
   readonly version = 1;
+  readonly replayPlanner = 'graph';
   private readonly writer: SqliteGraphWriter;
 
   constructor(private readonly store: SqliteGraphStore) {
@@ -15,6 +17,10 @@ export class GraphProjection implements EmbeddedProjection {
   }
   apply(event: RecordedEvent): void {
     this.writer.apply(event);
+  }
+  applyPlanned(plan: GraphPlan): void {
+    if (plan[0] === 1) this.writer.putNodeRow(plan[1]);
+    else this.writer.putEdgeRow(plan[1]);
   }
   reset(): void {
     for (const t of GRAPH_TABLES) this.store.db.prepare(`DELETE FROM ${t}`).run();

@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import { EmbeddedProjection } from '../projection';
+import { RecordedEvent } from '@strata/domain/events';
+import { EmbeddedProjection, PlannedProjection, isPlanned } from '../projection';
 import { CheckpointStore } from './checkpoint-store';
 import { EmbeddedLogReader } from './embedded-projection-runner';
+import { APPLY_EVENT } from './replay-plan';
+import { ReplayReader } from './replay-reader';
 
 /** The projections a replay writes, in one database, with their checkpoints. */
 export interface ReplayTarget {
@@ -33,10 +36,20 @@ export interface ReplayOptions {
   onProgress?: (p: ReplayProgress) => void;
   /** give the event loop a turn between transactions, so a service keeps answering meanwhile */
   yieldBetweenBatches?: boolean;
+  /**
+   * read and plan the log on a second thread (replay-reader.ts). By default a replay does so
+   * when it has at least PARALLEL_FROM events, every projection can be planned and the log
+   * is a file; `true` asks for it whatever the length, `false` never.
+   */
+  parallel?: boolean;
 }
 
 const DEFAULT_BATCH = 5_000;
 const DEFAULT_PAGE = 1_000;
+/** below this many events a second thread costs more to start than it saves */
+const PARALLEL_FROM = 20_000;
+/** pages of events the reading thread may run ahead */
+const READ_AHEAD = 16;
 
 /**
  * Applies the log to projections from their checkpoints (a projection at checkpoint 0 is
@@ -53,7 +66,6 @@ export async function replayLog(target: ReplayTarget, log: EmbeddedLogReader, op
   const progress: ReplayProgress = { done: 0, total: Math.max(0, until - from), position: from, until };
   if (from >= until) return progress;
 
-  // each event is applied as soon as it is read (so it dies young), inside one transaction per batch
   const db = target.db;
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
@@ -67,16 +79,46 @@ export async function replayLog(target: ReplayTarget, log: EmbeddedLogReader, op
     inBatch = 0;
     opts.onProgress?.(progress);
   };
+  const page = Math.max(1, opts.page ?? DEFAULT_PAGE);
+  const planned = ps.every(isPlanned) ? (ps as PlannedProjection[]) : null;
+  const parallel = planned && log.file !== undefined && opts.parallel !== false && (opts.parallel === true || until - from >= PARALLEL_FROM);
   try {
-    for (const e of log.iterateAll(from, Math.max(1, opts.page ?? DEFAULT_PAGE), { ids: false })) {
-      const pos = e.position;
-      if (pos > until) break;
-      if (inBatch === 0) begin.run();
-      for (let i = 0; i < ps.length; i++) if (pos > starts[i] && pos <= ends[i]) ps[i].apply(e);
-      last = pos;
-      if (++inBatch >= batchSize) {
-        commitBatch();
-        if (opts.yieldBetweenBatches) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (parallel) {
+      // the same loop as below, with events read, decoded and planned on another thread
+      const reader = new ReplayReader({ file: log.file!, from, until, planners: planned.map((p) => p.replayPlanner), page, window: READ_AHEAD });
+      try {
+        for await (const entries of reader) {
+          for (const entry of entries) {
+            const pos = entry[0];
+            if (inBatch === 0) begin.run();
+            for (let i = 0; i < ps.length; i++) {
+              if (pos <= starts[i] || pos > ends[i]) continue;
+              const plan = entry[2 + i];
+              if (plan === APPLY_EVENT) ps[i].apply(entry[1] as RecordedEvent);
+              else if (plan !== null) planned[i].applyPlanned(plan);
+            }
+            last = pos;
+            if (++inBatch >= batchSize) {
+              commitBatch();
+              if (opts.yieldBetweenBatches) await new Promise<void>((resolve) => setImmediate(resolve));
+            }
+          }
+        }
+      } finally {
+        await reader.close();
+      }
+    } else {
+      // each event is applied as soon as it is read (so it dies young), inside one transaction per batch
+      for (const e of log.iterateAll(from, page, { ids: false })) {
+        const pos = e.position;
+        if (pos > until) break;
+        if (inBatch === 0) begin.run();
+        for (let i = 0; i < ps.length; i++) if (pos > starts[i] && pos <= ends[i]) ps[i].apply(e);
+        last = pos;
+        if (++inBatch >= batchSize) {
+          commitBatch();
+          if (opts.yieldBetweenBatches) await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       }
     }
     if (inBatch > 0) commitBatch();

@@ -1,27 +1,14 @@
-import { getNodeType, searchableText } from '@strata/domain/catalogue';
 import { GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
-import { NodeRecord } from '@strata/domain/records';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
-import { TextDocument } from '@strata/text-index/text-index.port';
-import { EmbeddedProjection } from '../projection';
-
-/** What the full-text index holds for a live node; which props count comes from the catalogue. */
-export function textDocumentOf(org: string, n: NodeRecord): TextDocument {
-  return {
-    org,
-    uid: n.uid,
-    node_type: n.node_type,
-    layer: n.layer,
-    label: n.label,
-    summary: n.summary ?? '',
-    body: searchableText(getNodeType(n.node_type) ?? null, n.props),
-  };
-}
+import { PlannedProjection } from '../projection';
+import { TextPlan } from './replay-plan';
+import { textDocumentOf } from './text-document';
 
 /** Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return). */
-export class TextProjection implements EmbeddedProjection {
+export class TextProjection implements PlannedProjection {
   readonly name = 'text';
   readonly version = 1;
+  readonly replayPlanner = 'text';
 
   constructor(private readonly index: SqliteTextIndex) {}
 
@@ -44,6 +31,10 @@ export class TextProjection implements EmbeddedProjection {
         this.index.removeOrgSync(org);
         return;
     }
+  }
+  applyPlanned(plan: TextPlan): void {
+    if (plan[0] === 1) this.index.upsertSync([plan[1]]);
+    else this.index.removeSync(plan[1], [plan[2]]);
   }
   reset(): void {
     this.index.clearSync();

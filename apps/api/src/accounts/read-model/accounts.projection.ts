@@ -17,7 +17,7 @@ import {
 } from '@strata/domain/accounts';
 import { RecordedEvent } from '@strata/domain/events';
 import { CredentialChange } from '@strata/auth/accounts-directory.port';
-import { EmbeddedProjection } from '@strata/projections/projection';
+import { PlannedProjection } from '@strata/projections/projection';
 import { monthPeriod } from '@strata/auth/plans/plan-limits';
 import { ACCOUNTS_DDL, ACCOUNT_TABLES } from './accounts-schema';
 
@@ -29,9 +29,11 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
  * rebuild gives the same rows. Listeners hear about changes that make cached credentials
  * stale (revocation, rotation, plan, membership) as they are applied.
  */
-export class AccountsProjection implements EmbeddedProjection {
+export class AccountsProjection implements PlannedProjection {
   readonly name = 'accounts';
   readonly version = 1;
+  /** a replay skips node and edge streams for it: nothing here reads them (keep it so) */
+  readonly replayPlanner = 'outsideGraphObjects';
   private readonly listeners: ((c: CredentialChange) => void)[] = [];
   private readonly stmts = new Map<string, Statement>();
 
@@ -56,6 +58,10 @@ export class AccountsProjection implements EmbeddedProjection {
   apply(e: RecordedEvent): void {
     this.applyEvent(e);
     this.trackRevision(e);
+  }
+
+  applyPlanned(): void {
+    throw new Error('the accounts projection is only ever planned as whole events');
   }
 
   /** the stream revision each aggregate row was decided from (expected revision of the next write) */

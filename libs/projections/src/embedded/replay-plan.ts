@@ -1,0 +1,58 @@
+import { EdgeVersionedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { EdgeRow, NodeRow, edgeRow, nodeRow, recordJson } from '@strata/graph-store/sqlite/graph-rows';
+import { TextDocument } from '@strata/text-index/text-index.port';
+import { textDocumentOf } from './text-document';
+
+/**
+ * Replay plans: what a projection will write for an event, worked out from the event alone on
+ * the thread that reads the log (see parallel-replay.ts), so the thread that owns the
+ * projections database only binds and runs statements. Planners are pure. An event a planner
+ * cannot settle without the database (read-modify-write events, maintenance events, any type
+ * it does not know) plans as APPLY_EVENT: the writing thread applies the event itself, the
+ * same way a sequential replay would.
+ */
+export const APPLY_EVENT = 0;
+export type ApplyEvent = typeof APPLY_EVENT;
+
+export type GraphPlan = [kind: 1, row: NodeRow] | [kind: 2, row: EdgeRow];
+export type TextPlan = [kind: 1, doc: TextDocument] | [kind: 2, org: string, uid: string];
+/** null: the event does not concern the projection */
+export type Plan<P> = P | ApplyEvent | null;
+
+function isNodeVersion(type: string): boolean {
+  return type === 'NodeCreated' || type === 'NodeUpdated' || type === 'NodeTombstoned' || type === 'NodeRestored';
+}
+
+function isEdgeVersion(type: string): boolean {
+  return type === 'EdgeCreated' || type === 'EdgeUpdated' || type === 'EdgeTombstoned' || type === 'EdgeRestored';
+}
+
+export function planGraph(e: RecordedEvent): Plan<GraphPlan> {
+  if (isNodeVersion(e.type))
+    return [1, nodeRow(e.metadata.org_id, (e.data as NodeVersionedData).node, e.revision, e.type === 'NodeCreated', recordJson(e, 'node'))];
+  if (isEdgeVersion(e.type))
+    return [2, edgeRow(e.metadata.org_id, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'))];
+  return APPLY_EVENT;
+}
+
+export function planText(e: RecordedEvent): Plan<TextPlan> {
+  if (isNodeVersion(e.type)) {
+    const n = (e.data as NodeVersionedData).node;
+    return n.tombstone_at === null ? [1, textDocumentOf(e.metadata.org_id, n)] : [2, e.metadata.org_id, n.uid];
+  }
+  // the full-text index holds nodes only
+  if (isEdgeVersion(e.type)) return null;
+  return APPLY_EVENT;
+}
+
+/**
+ * For a projection that never reacts to the events of node and edge streams (the accounts
+ * read model): those are the bulk of a log, and are skipped; the rest is applied as it is.
+ */
+export function planOutsideGraphObjects(e: RecordedEvent): Plan<never> {
+  return e.stream.startsWith('node-') || e.stream.startsWith('edge-') ? null : APPLY_EVENT;
+}
+
+/** The planners a replay's reading thread knows, by the name a projection gives. */
+export const REPLAY_PLANNERS = { graph: planGraph, text: planText, outsideGraphObjects: planOutsideGraphObjects } as const;
+export type ReplayPlannerName = keyof typeof REPLAY_PLANNERS;
