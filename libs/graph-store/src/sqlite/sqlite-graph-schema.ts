@@ -14,12 +14,6 @@ export function createGraphSchema(db: Database): void {
       version INTEGER NOT NULL, vcount INTEGER NOT NULL, rev INTEGER NOT NULL, doc TEXT NOT NULL,
       PRIMARY KEY (org, uid)
     );
-    CREATE INDEX IF NOT EXISTS nodes_created ON nodes(org, created_at DESC, uid);
-    CREATE INDEX IF NOT EXISTS nodes_type ON nodes(org, node_type, created_at DESC);
-    CREATE INDEX IF NOT EXISTS nodes_layer ON nodes(org, layer, created_at DESC);
-    CREATE INDEX IF NOT EXISTS nodes_agent ON nodes(org, agent_id, created_at DESC);
-    CREATE INDEX IF NOT EXISTS nodes_label ON nodes(org, label_norm);
-    CREATE INDEX IF NOT EXISTS nodes_tomb ON nodes(org, tombstone_at) WHERE tombstone_at IS NOT NULL;
 
     CREATE TABLE IF NOT EXISTS edges (
       org TEXT NOT NULL, uid TEXT NOT NULL, from_uid TEXT NOT NULL, to_uid TEXT NOT NULL,
@@ -28,13 +22,8 @@ export function createGraphSchema(db: Database): void {
       version INTEGER NOT NULL, vcount INTEGER NOT NULL, rev INTEGER NOT NULL, doc TEXT NOT NULL,
       PRIMARY KEY (org, uid)
     );
-    -- adjacency indexes carry every column traversal reads, so a hop never touches the table rows
     DROP INDEX IF EXISTS edges_from;
     DROP INDEX IF EXISTS edges_to;
-    CREATE INDEX IF NOT EXISTS edges_out ON edges(org, from_uid, edge_type, to_uid, uid, weight, confidence, tombstone_at);
-    CREATE INDEX IF NOT EXISTS edges_in ON edges(org, to_uid, edge_type, from_uid, uid, weight, confidence, tombstone_at);
-    CREATE INDEX IF NOT EXISTS edges_type ON edges(org, edge_type, created_at);
-    CREATE INDEX IF NOT EXISTS edges_tomb ON edges(org, tombstone_at) WHERE tombstone_at IS NOT NULL;
 
     CREATE TABLE IF NOT EXISTS aliases (
       org TEXT NOT NULL, norm TEXT NOT NULL, canonical_uid TEXT NOT NULL, text TEXT NOT NULL,
@@ -58,7 +47,37 @@ export function createGraphSchema(db: Database): void {
       PRIMARY KEY (org, series_uid, ts)
     ) WITHOUT ROWID;
   `);
+  // Indexes are kept to the definitions below: one of an older shape is built again (once).
+  for (const [name, sql] of Object.entries(GRAPH_INDEXES)) {
+    const current = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name) as string | undefined;
+    if (current === sql) continue;
+    if (current !== undefined) db.exec(`DROP INDEX ${name}`);
+    db.exec(sql);
+  }
+  db.exec('DROP INDEX IF EXISTS nodes_agent');
 }
+
+/**
+ * The read model's secondary indexes. A list filtered by one value (a node type, a layer, an
+ * agent, a normalised label, an edge type) must find its index already in the list's order
+ * (created_at, then uid): SQLite has no statistics here, and otherwise prefers walking the
+ * organization's whole nodes_created index for the ORDER BY, which costs a full scan per page
+ * when the filtered value is rare.
+ */
+export const GRAPH_INDEXES: Record<string, string> = {
+  nodes_created: 'CREATE INDEX nodes_created ON nodes(org, created_at DESC, uid)',
+  nodes_type: 'CREATE INDEX nodes_type ON nodes(org, node_type, created_at DESC, uid)',
+  nodes_layer: 'CREATE INDEX nodes_layer ON nodes(org, layer, created_at DESC, uid)',
+  // most nodes carry no agent_id: they stay out of the agent index (smaller, and not written per node)
+  nodes_agent_set: 'CREATE INDEX nodes_agent_set ON nodes(org, agent_id, created_at DESC, uid) WHERE agent_id IS NOT NULL',
+  nodes_label: 'CREATE INDEX nodes_label ON nodes(org, label_norm, created_at DESC, uid)',
+  nodes_tomb: 'CREATE INDEX nodes_tomb ON nodes(org, tombstone_at) WHERE tombstone_at IS NOT NULL',
+  // adjacency indexes carry every column traversal reads, so a hop never touches the table rows
+  edges_out: 'CREATE INDEX edges_out ON edges(org, from_uid, edge_type, to_uid, uid, weight, confidence, tombstone_at)',
+  edges_in: 'CREATE INDEX edges_in ON edges(org, to_uid, edge_type, from_uid, uid, weight, confidence, tombstone_at)',
+  edges_type: 'CREATE INDEX edges_type ON edges(org, edge_type, created_at, uid)',
+  edges_tomb: 'CREATE INDEX edges_tomb ON edges(org, tombstone_at) WHERE tombstone_at IS NOT NULL',
+};
 
 /** Table names in dependency-free order, for drops and rebuild copies. */
 export const GRAPH_TABLES = ['nodes', 'edges', 'aliases', 'embedding_config', 'embeddings', 'series_points'];

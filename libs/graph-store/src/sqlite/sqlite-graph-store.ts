@@ -22,6 +22,8 @@ const ORDER_SQL: Record<NodeOrder, string> = {
   salience_desc: 'salience DESC, updated_at DESC, uid ASC',
 };
 
+/** Type lists up to this long are listed one type at a time and merged (listNodesOfTypes). */
+const MERGED_TYPES = 16;
 /** Maximum host parameters we put into one IN (…) list. */
 const CHUNK = 500;
 
@@ -141,6 +143,9 @@ export class SqliteGraphStore implements GraphReadModel {
   }
 
   listNodesSync(org: string, f: NodeFilter, page: Page, order: NodeOrder = 'created_desc'): PageResult<NodeRecord> {
+    const types = f.node_types;
+    if (types && types.length > 1 && types.length <= MERGED_TYPES && (order === 'created_desc' || order === 'created_asc'))
+      return this.listNodesOfTypes(org, f, types, page, order);
     const { sql, params } = this.nodeWhere(org, f);
     const rows = this.db
       .prepare(`SELECT doc FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ? OFFSET ?`)
@@ -148,6 +153,26 @@ export class SqliteGraphStore implements GraphReadModel {
     const has_more = rows.length > page.limit;
     if (has_more) rows.pop();
     return { items: rows.map((r) => JSON.parse(r.doc)), has_more };
+  }
+  /**
+   * A page of nodes of several types in creation order: one ordered walk of nodes_type per type,
+   * merged here. SQLite would rather walk the organization's whole nodes_created index than
+   * sort the union, which costs a full scan when the types are rare.
+   */
+  private listNodesOfTypes(org: string, f: NodeFilter, types: string[], page: Page, order: 'created_desc' | 'created_asc'): PageResult<NodeRecord> {
+    const need = page.offset + page.limit + 1;
+    const rows: { doc: string; created_at: number; uid: string }[] = [];
+    for (const t of new Set(types)) {
+      const { sql, params } = this.nodeWhere(org, { ...f, node_types: [t] });
+      const got = this.db.prepare(`SELECT doc, created_at, uid FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ?`).all(...params, need);
+      for (const r of got as typeof rows) rows.push(r);
+    }
+    const dir = order === 'created_desc' ? -1 : 1;
+    rows.sort((a, b) => dir * (a.created_at - b.created_at) || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    const slice = rows.slice(page.offset, page.offset + page.limit + 1);
+    const has_more = slice.length > page.limit;
+    if (has_more) slice.pop();
+    return { items: slice.map((r) => JSON.parse(r.doc)), has_more };
   }
   countNodesSync(org: string, f: NodeFilter): number {
     const { sql, params } = this.nodeWhere(org, f);
