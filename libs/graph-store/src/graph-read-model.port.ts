@@ -27,7 +27,8 @@ export interface NodeFilter {
   label_norm?: string;
 }
 
-export type NodeOrder = 'created_desc' | 'created_asc' | 'updated_desc' | 'salience_desc';
+/** `confidence_asc`: weakest first, then newest (the weak-claims queue). */
+export type NodeOrder = 'created_desc' | 'created_asc' | 'updated_desc' | 'salience_desc' | 'confidence_asc';
 
 export interface Page {
   limit: number;

@@ -5,7 +5,6 @@ import {
   compareOpenQuestions,
   comparePendingApprovals,
   compareScored,
-  compareWeakClaims,
   isPendingDuplicate,
   isUnresolvedContradiction,
 } from './review-queues';
@@ -71,11 +70,6 @@ describe('review queue order', () => {
   it('sorts open questions by importance descending with nulls last, then newest first', () => {
     const qs = [node('none'), node('half', { importance: 0.5 }), node('top-old', { importance: 0.9 }, { created_at: 1 }), node('top-new', { importance: 0.9 }, { created_at: 9 })];
     expect(uids(qs.sort(compareOpenQuestions))).toEqual(['top-new', 'top-old', 'half', 'none']);
-  });
-
-  it('sorts weak claims by confidence ascending', () => {
-    const cs = [node('b', {}, { confidence: 0.5 }), node('a', {}, { confidence: 0.1 })];
-    expect(uids(cs.sort(compareWeakClaims))).toEqual(['a', 'b']);
   });
 
   it('sorts pending approvals oldest request first', () => {

@@ -70,10 +70,8 @@ export function compareOpenQuestions(a: NodeRecord, b: NodeRecord): number {
   return b.created_at - a.created_at || byUid(a, b);
 }
 
-/** Confidence ascending. */
-export function compareWeakClaims(a: NodeRecord, b: NodeRecord): number {
-  return a.confidence - b.confidence || b.created_at - a.created_at || byUid(a, b);
-}
+// Weak claims are ordered by the read model itself (NodeOrder 'confidence_asc'), so that the
+// queue of a large graph is cut before it is loaded.
 
 /** Oldest request first; approvals without `requested_at` go last, by creation. */
 export function comparePendingApprovals(a: NodeRecord, b: NodeRecord): number {

@@ -16,6 +16,7 @@ export const NODE_SORT: Record<NodeOrder, Record<string, 1 | -1>> = {
   created_asc: { 'doc.created_at': 1, uid: 1 },
   updated_desc: { 'doc.updated_at': -1, uid: 1 },
   salience_desc: { 'doc.salience': -1, 'doc.updated_at': -1, uid: 1 },
+  confidence_asc: { 'doc.confidence': 1, 'doc.created_at': -1, uid: 1 },
 };
 export const EDGE_SORT: Record<string, 1 | -1> = { 'doc.created_at': 1, uid: 1 };
 

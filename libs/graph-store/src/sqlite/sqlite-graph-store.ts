@@ -20,6 +20,7 @@ const ORDER_SQL: Record<NodeOrder, string> = {
   created_asc: 'created_at ASC, uid ASC',
   updated_desc: 'updated_at DESC, uid ASC',
   salience_desc: 'salience DESC, updated_at DESC, uid ASC',
+  confidence_asc: 'confidence ASC, created_at DESC, uid ASC',
 };
 
 /** Type lists up to this long are listed one type at a time and merged (listNodesOfTypes). */

@@ -222,6 +222,10 @@ export function describeGraphReadModelConformance(name: string, factory: () => P
         expect(await list(org, {}, 'created_asc')).toEqual(['tie-a', 'tie-b', 'tie-c', later.uid]);
         expect(await list(org, {}, 'updated_desc')).toEqual(['tie-c', later.uid, 'tie-a', 'tie-b']);
         expect(await list(org, {}, 'salience_desc')).toEqual(['tie-c', later.uid, 'tie-a', 'tie-b']);
+        log.updateNode(org, 'tie-a', { confidence: 0.2 });
+        log.updateNode(org, later.uid, { confidence: 0.2 });
+        await flush();
+        expect(await list(org, {}, 'confidence_asc')).toEqual([later.uid, 'tie-a', 'tie-b', 'tie-c']);
       });
 
       it('pages with limit and offset, saying exactly when more remain', async () => {

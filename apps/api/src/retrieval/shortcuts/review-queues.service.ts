@@ -7,7 +7,6 @@ import {
   compareNewestFirst,
   compareOpenQuestions,
   comparePendingApprovals,
-  compareWeakClaims,
   isPendingDuplicate,
   isUnresolvedContradiction,
   queueFilter,
@@ -34,8 +33,10 @@ export class ReviewQueuesService {
     return this.sorted(scope, queueFilter('open_questions'), compareOpenQuestions, limit);
   }
 
-  weakClaims(scope: ReadScope, threshold: number, limit: number): Promise<NodeRecord[]> {
-    return this.sorted(scope, { node_types: ['Claim'], confidence_lt: threshold }, compareWeakClaims, limit);
+  /** Sorted and cut by the read model: the weak claims of a large graph never load whole. */
+  async weakClaims(scope: ReadScope, threshold: number, limit: number): Promise<NodeRecord[]> {
+    const f = this.scoped(scope, { node_types: ['Claim'], confidence_lt: threshold });
+    return (await this.graph.listNodes(scope.org, f, { limit, offset: 0 }, 'confidence_asc')).items;
   }
 
   pendingApprovals(scope: ReadScope, limit: number): Promise<NodeRecord[]> {
