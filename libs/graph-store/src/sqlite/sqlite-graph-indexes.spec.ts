@@ -82,6 +82,20 @@ describe('SQLite graph read model indexes', () => {
     }
   });
 
+  it('lists the nodes of a set of uids (a scoped key) by primary key, whatever else filters them', () => {
+    const { db, store, nodes } = seeded();
+    const uids = nodes.filter((_, i) => i % 50 === 1).map((n) => n.uid);
+    for (const filter of [{ uids }, { uids, node_types: ['Claim'] }, { uids, node_types: ['Claim', 'Goal'] }]) {
+      const plans = plansOf(db, () => store.listNodesSync('org', filter, page));
+      expect(plans).toEqual([expect.stringContaining('USING INDEX sqlite_autoindex_nodes_1 (org=? AND uid=?)')]);
+    }
+    const expected = nodes
+      .filter((n) => uids.includes(n.uid) && n.tombstone_at === null)
+      .sort((a, b) => b.created_at - a.created_at || (a.uid < b.uid ? -1 : 1))
+      .map((n) => n.uid);
+    expect(store.listNodesSync('org', { uids }, { limit: 1000, offset: 0 }).items.map((n) => n.uid)).toEqual(expected);
+  });
+
   it('lists edges of a type through edges_type, in order', () => {
     const { db, store } = seeded();
     const plans = plansOf(db, () => store.listEdgesSync('org', { edge_types: ['Contradicts'] }, 10));

@@ -22,6 +22,14 @@ const ORDER_SQL: Record<NodeOrder, string> = {
   salience_desc: 'salience DESC, updated_at DESC, uid ASC',
   confidence_asc: 'confidence ASC, created_at DESC, uid ASC',
 };
+/**
+ * The same orders with the first key written `+column`, which no index can give: for a list
+ * restricted to a set of uids (a scoped key) SQLite then looks the uids up by primary key and
+ * sorts them, instead of walking an ordered index of the organization to find them.
+ */
+const ORDER_SQL_BY_UIDS = Object.fromEntries(Object.entries(ORDER_SQL).map(([k, v]) => [k, `+${v}`])) as Record<NodeOrder, string>;
+/** uid sets up to this size are looked up and sorted; larger ones are found by the walk */
+const LOOKED_UP_UIDS = 5_000;
 
 /** Type lists up to this long are listed one type at a time and merged (listNodesOfTypes). */
 const MERGED_TYPES = 16;
@@ -75,61 +83,66 @@ export class SqliteGraphStore implements GraphReadModel {
     return row ? row.rev : -1;
   }
 
-  private nodeWhere(org: string, f: NodeFilter): { sql: string; params: unknown[] } {
+  /**
+   * `byUids`: the list is restricted to a small set of uids, found by primary key; every other
+   * column is then written `+column`, which no index serves, so SQLite does not walk one.
+   */
+  private nodeWhere(org: string, f: NodeFilter, byUids = false): { sql: string; params: unknown[] } {
+    const c = (column: string) => (byUids ? `+${column}` : column);
     const where: string[] = ['org = ?'];
     const params: unknown[] = [org];
-    if (f.only_tombstoned) where.push('tombstone_at IS NOT NULL');
-    else if (!f.include_tombstoned) where.push('tombstone_at IS NULL');
+    if (f.only_tombstoned) where.push(`${c('tombstone_at')} IS NOT NULL`);
+    else if (!f.include_tombstoned) where.push(`${c('tombstone_at')} IS NULL`);
     if (f.tombstoned_before !== undefined) {
-      where.push('tombstone_at IS NOT NULL AND tombstone_at <= ?');
+      where.push(`${c('tombstone_at')} IS NOT NULL AND ${c('tombstone_at')} <= ?`);
       params.push(f.tombstoned_before);
     }
     if (f.node_types && f.node_types.length) {
-      where.push(`node_type IN (${f.node_types.map(() => '?').join(',')})`);
+      where.push(`${c('node_type')} IN (${f.node_types.map(() => '?').join(',')})`);
       params.push(...f.node_types);
     }
     if (f.exclude_node_types && f.exclude_node_types.length) {
-      where.push(`node_type NOT IN (${f.exclude_node_types.map(() => '?').join(',')})`);
+      where.push(`${c('node_type')} NOT IN (${f.exclude_node_types.map(() => '?').join(',')})`);
       params.push(...f.exclude_node_types);
     }
     if (f.layer !== undefined) {
-      where.push('layer = ?');
+      where.push(`${c('layer')} = ?`);
       params.push(f.layer);
     }
     if (f.agent_id !== undefined) {
-      where.push('agent_id = ?');
+      where.push(`${c('agent_id')} = ?`);
       params.push(f.agent_id);
     }
     if (f.privacy_level !== undefined) {
-      where.push('privacy_level = ?');
+      where.push(`${c('privacy_level')} = ?`);
       params.push(f.privacy_level);
     }
     if (f.label_contains !== undefined) {
-      where.push("instr(label_lower, ?) > 0");
+      where.push(`instr(${c('label_lower')}, ?) > 0`);
       params.push(f.label_contains.toLowerCase());
     }
     if (f.label_norm !== undefined) {
-      where.push('label_norm = ?');
+      where.push(`${c('label_norm')} = ?`);
       params.push(f.label_norm);
     }
     if (f.created_after !== undefined) {
-      where.push('created_at >= ?');
+      where.push(`${c('created_at')} >= ?`);
       params.push(f.created_after);
     }
     if (f.created_before !== undefined) {
-      where.push('created_at <= ?');
+      where.push(`${c('created_at')} <= ?`);
       params.push(f.created_before);
     }
     if (f.confidence_lt !== undefined) {
-      where.push('confidence < ?');
+      where.push(`${c('confidence')} < ?`);
       params.push(f.confidence_lt);
     }
     if (f.confidence_min !== undefined) {
-      where.push('confidence >= ?');
+      where.push(`${c('confidence')} >= ?`);
       params.push(f.confidence_min);
     }
     if (f.salience_min !== undefined) {
-      where.push('salience >= ?');
+      where.push(`${c('salience')} >= ?`);
       params.push(f.salience_min);
     }
     if (f.uids) {
@@ -145,11 +158,13 @@ export class SqliteGraphStore implements GraphReadModel {
 
   listNodesSync(org: string, f: NodeFilter, page: Page, order: NodeOrder = 'created_desc'): PageResult<NodeRecord> {
     const types = f.node_types;
-    if (types && types.length > 1 && types.length <= MERGED_TYPES && (order === 'created_desc' || order === 'created_asc'))
+    if (types && types.length > 1 && types.length <= MERGED_TYPES && !f.uids && (order === 'created_desc' || order === 'created_asc'))
       return this.listNodesOfTypes(org, f, types, page, order);
-    const { sql, params } = this.nodeWhere(org, f);
+    const byUids = f.uids !== undefined && f.uids.length <= LOOKED_UP_UIDS;
+    const { sql, params } = this.nodeWhere(org, f, byUids);
+    const orderSql = byUids ? ORDER_SQL_BY_UIDS[order] : ORDER_SQL[order];
     const rows = this.db
-      .prepare(`SELECT doc FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ? OFFSET ?`)
+      .prepare(`SELECT doc FROM nodes WHERE ${sql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
       .all(...params, page.limit + 1, page.offset) as { doc: string }[];
     const has_more = rows.length > page.limit;
     if (has_more) rows.pop();
