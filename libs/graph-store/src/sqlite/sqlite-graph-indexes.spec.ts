@@ -96,6 +96,15 @@ describe('SQLite graph read model indexes', () => {
     expect(store.listNodesSync('org', { uids }, { limit: 1000, offset: 0 }).items.map((n) => n.uid)).toEqual(expected);
   });
 
+  it('takes uid sets larger than SQLite takes parameters', () => {
+    const { store, nodes } = seeded();
+    const uids = [...nodes.map((n) => n.uid), ...Array.from({ length: 40_000 }, (_, i) => `absent-${i}`)];
+    const live = nodes.filter((n) => n.tombstone_at === null).length;
+    expect(store.countNodesSync('org', { uids })).toBe(live);
+    const page1 = store.listNodesSync('org', { uids }, { limit: 5, offset: 0 });
+    expect(page1.items.map((n) => n.uid)).toEqual(store.listNodesSync('org', {}, { limit: 5, offset: 0 }).items.map((n) => n.uid));
+  });
+
   it('lists edges of a type through edges_type, in order', () => {
     const { db, store } = seeded();
     const plans = plansOf(db, () => store.listEdgesSync('org', { edge_types: ['Contradicts'] }, 10));

@@ -148,8 +148,9 @@ export class SqliteGraphStore implements GraphReadModel {
     if (f.uids) {
       if (f.uids.length === 0) where.push('0');
       else {
-        where.push(`uid IN (${f.uids.map(() => '?').join(',')})`);
-        params.push(...f.uids);
+        // one JSON parameter: a scope may hold more uids than SQLite takes parameters
+        where.push('uid IN (SELECT value FROM json_each(?))');
+        params.push(JSON.stringify(f.uids));
       }
     }
     addPropsFilters(where, params, f.props_equals, f.props_in);

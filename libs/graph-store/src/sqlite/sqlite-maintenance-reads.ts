@@ -25,8 +25,9 @@ export function decayCandidatesSync(
   }
   if (scope.uids) {
     if (!scope.uids.length) return [];
-    where.push(`uid IN (${scope.uids.map(() => '?').join(',')})`);
-    params.push(...scope.uids);
+    // one JSON parameter: a scope may hold more uids than SQLite takes parameters
+    where.push('uid IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(scope.uids));
   }
   return db
     .prepare(`SELECT uid, salience, created_at, updated_at, last_decayed_at FROM nodes WHERE ${where.join(' AND ')} ORDER BY created_at, uid`)
