@@ -133,6 +133,34 @@ describe('SQLite graph read model indexes', () => {
     }
   });
 
+  it('answers the statistics from indexes, equal to counting the rows', () => {
+    const { db, store, nodes } = seeded();
+    // versions beyond the first, and tombstoned edges
+    const bump = db.prepare('UPDATE nodes SET vcount = vcount + 2 WHERE uid = ?');
+    for (const n of nodes.filter((_, i) => i % 7 === 0)) bump.run(n.uid);
+    db.prepare("UPDATE edges SET tombstone_at = 5, vcount = 2 WHERE uid IN ('e3', 'e5', 'e8')").run();
+    const plans = plansOf(db, () => store.statsSync('org'));
+    for (const plan of plans) expect(plan).not.toMatch(/SCAN (nodes|edges)\b/);
+    const stats = store.statsSync('org');
+    const rows = (table: string) => db.prepare(`SELECT node_type, layer, tombstone_at, vcount FROM ${table === 'nodes' ? 'nodes' : 'edges'}`).all() as { node_type: string; layer: string; tombstone_at: number | null; vcount: number }[];
+    const edgeRows = db.prepare('SELECT edge_type, tombstone_at, vcount FROM edges').all() as { edge_type: string; tombstone_at: number | null; vcount: number }[];
+    const count = <T>(xs: T[], key: (x: T) => string) => xs.reduce<Record<string, number>>((a, x) => ({ ...a, [key(x)]: (a[key(x)] ?? 0) + 1 }), {});
+    const liveNodes = rows('nodes').filter((r) => r.tombstone_at === null);
+    const liveEdges = edgeRows.filter((r) => r.tombstone_at === null);
+    expect(stats).toMatchObject({
+      total_nodes: nodes.length,
+      live_nodes: liveNodes.length,
+      tombstoned_nodes: nodes.length - liveNodes.length,
+      total_edges: edgeRows.length,
+      live_edges: liveEdges.length,
+      tombstoned_edges: 3,
+      nodes_by_type: count(liveNodes, (r) => r.node_type),
+      nodes_by_layer: count(liveNodes, (r) => r.layer),
+      edges_by_type: count(liveEdges, (r) => r.edge_type),
+      total_versions: [...rows('nodes'), ...edgeRows].reduce((a, r) => a + r.vcount, 0),
+    });
+  });
+
   it('builds indexes of an older shape again when it opens a database', () => {
     const db = new Database(':memory:');
     new SqliteGraphStore(db);

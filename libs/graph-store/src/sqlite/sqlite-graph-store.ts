@@ -404,21 +404,24 @@ export class SqliteGraphStore implements GraphReadModel {
 
   // ---------- stats ----------
   statsSync(org: string): GraphStats {
-    const n = this.stmt(
-      'SELECT count(*) AS total, sum(tombstone_at IS NULL) AS live, coalesce(sum(vcount),0) AS v FROM nodes WHERE org = ?',
-    ).get(org) as { total: number; live: number | null; v: number };
-    const e = this.stmt(
-      'SELECT count(*) AS total, sum(tombstone_at IS NULL) AS live, coalesce(sum(vcount),0) AS v FROM edges WHERE org = ?',
-    ).get(org) as { total: number; live: number | null; v: number };
-    const byType = this.stmt('SELECT node_type AS k, count(*) AS n FROM nodes WHERE org = ? AND tombstone_at IS NULL GROUP BY node_type').all(
-      org,
-    ) as { k: string; n: number }[];
-    const byLayer = this.stmt('SELECT layer AS k, count(*) AS n FROM nodes WHERE org = ? AND tombstone_at IS NULL GROUP BY layer').all(
-      org,
-    ) as { k: string; n: number }[];
-    const eByType = this.stmt('SELECT edge_type AS k, count(*) AS n FROM edges WHERE org = ? AND tombstone_at IS NULL GROUP BY edge_type').all(
-      org,
-    ) as { k: string; n: number }[];
+    // every aggregate below is answered from an index (see GRAPH_INDEXES), not the rows
+    type Group = { k: string; n: number; v: number };
+    const byType = this.stmt(
+      'SELECT node_type AS k, count(*) AS n, coalesce(sum(vcount),0) AS v FROM nodes WHERE org = ? AND tombstone_at IS NULL GROUP BY node_type',
+    ).all(org) as Group[];
+    const byLayer = this.stmt('SELECT layer AS k, count(*) AS n, 0 AS v FROM nodes WHERE org = ? AND tombstone_at IS NULL GROUP BY layer').all(org) as Group[];
+    const eByType = this.stmt(
+      'SELECT edge_type AS k, count(*) AS n, coalesce(sum(vcount),0) AS v FROM edges WHERE org = ? AND tombstone_at IS NULL GROUP BY edge_type',
+    ).all(org) as Group[];
+    const tomb = (table: 'nodes' | 'edges') =>
+      this.stmt(`SELECT count(*) AS n, coalesce(sum(vcount),0) AS v FROM ${table} WHERE org = ? AND tombstone_at IS NOT NULL`).get(org) as { n: number; v: number };
+    const sum = (rows: Group[]) => rows.reduce((a, r) => ({ n: a.n + r.n, v: a.v + r.v }), { n: 0, v: 0 });
+    const liveNodes = sum(byType);
+    const liveEdges = sum(eByType);
+    const tombNodes = tomb('nodes');
+    const tombEdges = tomb('edges');
+    const n = { total: liveNodes.n + tombNodes.n, live: liveNodes.n, v: liveNodes.v + tombNodes.v };
+    const e = { total: liveEdges.n + tombEdges.n, live: liveEdges.n, v: liveEdges.v + tombEdges.v };
     const aliases = (this.stmt('SELECT count(*) AS n FROM aliases WHERE org = ?').get(org) as { n: number }).n;
     const points = (this.stmt('SELECT count(*) AS n FROM series_points WHERE org = ?').get(org) as { n: number }).n;
     const toObj = (rows: { k: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.k, r.n]));
