@@ -4,7 +4,7 @@ import { EmbeddedProjection, PlannedProjection, isPlanned } from '../projection'
 import { CheckpointStore } from './checkpoint-store';
 import { EmbeddedLogReader } from './embedded-projection-runner';
 import { APPLY_EVENT } from './replay-plan';
-import { ReplayReader } from './replay-reader';
+import { ReplayEntry, ReplayReader } from './replay-reader';
 
 /** The projections a replay writes, in one database, with their checkpoints. */
 export interface ReplayTarget {
@@ -80,45 +80,41 @@ export async function replayLog(target: ReplayTarget, log: EmbeddedLogReader, op
     opts.onProgress?.(progress);
   };
   const page = Math.max(1, opts.page ?? DEFAULT_PAGE);
+  /** applies one event (through `apply(i)` for each projection it concerns); true when that closed a batch */
+  const step = (pos: number, apply: (i: number) => void): boolean => {
+    if (inBatch === 0) begin.run();
+    for (let i = 0; i < ps.length; i++) if (pos > starts[i] && pos <= ends[i]) apply(i);
+    last = pos;
+    if (++inBatch < batchSize) return false;
+    commitBatch();
+    return true;
+  };
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   const planned = ps.every(isPlanned) ? (ps as PlannedProjection[]) : null;
   const parallel = planned && log.file !== undefined && opts.parallel !== false && (opts.parallel === true || until - from >= PARALLEL_FROM);
   try {
     if (parallel) {
-      // the same loop as below, with events read, decoded and planned on another thread
+      // events read, decoded and planned on another thread; most arrive as rows to write
       const reader = new ReplayReader({ file: log.file!, from, until, planners: planned.map((p) => p.replayPlanner), page, window: READ_AHEAD });
+      let entry: ReplayEntry;
+      const applyPlan = (i: number) => {
+        const plan = entry[2 + i];
+        if (plan === APPLY_EVENT) ps[i].apply(entry[1] as RecordedEvent);
+        else if (plan !== null) planned[i].applyPlanned(plan);
+      };
       try {
-        for await (const entries of reader) {
-          for (const entry of entries) {
-            const pos = entry[0];
-            if (inBatch === 0) begin.run();
-            for (let i = 0; i < ps.length; i++) {
-              if (pos <= starts[i] || pos > ends[i]) continue;
-              const plan = entry[2 + i];
-              if (plan === APPLY_EVENT) ps[i].apply(entry[1] as RecordedEvent);
-              else if (plan !== null) planned[i].applyPlanned(plan);
-            }
-            last = pos;
-            if (++inBatch >= batchSize) {
-              commitBatch();
-              if (opts.yieldBetweenBatches) await new Promise<void>((resolve) => setImmediate(resolve));
-            }
-          }
-        }
+        for await (const entries of reader)
+          for (entry of entries) if (step(entry[0], applyPlan) && opts.yieldBetweenBatches) await turn();
       } finally {
         await reader.close();
       }
     } else {
-      // each event is applied as soon as it is read (so it dies young), inside one transaction per batch
-      for (const e of log.iterateAll(from, page, { ids: false })) {
-        const pos = e.position;
-        if (pos > until) break;
-        if (inBatch === 0) begin.run();
-        for (let i = 0; i < ps.length; i++) if (pos > starts[i] && pos <= ends[i]) ps[i].apply(e);
-        last = pos;
-        if (++inBatch >= batchSize) {
-          commitBatch();
-          if (opts.yieldBetweenBatches) await new Promise<void>((resolve) => setImmediate(resolve));
-        }
+      // each event is applied as soon as it is read (so it dies young)
+      let event: RecordedEvent;
+      const applyEvent = (i: number) => ps[i].apply(event);
+      for (event of log.iterateAll(from, page, { ids: false })) {
+        if (event.position > until) break;
+        if (step(event.position, applyEvent) && opts.yieldBetweenBatches) await turn();
       }
     }
     if (inBatch > 0) commitBatch();
