@@ -159,8 +159,9 @@ export class SqliteGraphStore implements GraphReadModel {
 
   listNodesSync(org: string, f: NodeFilter, page: Page, order: NodeOrder = 'created_desc'): PageResult<NodeRecord> {
     const types = f.node_types;
-    if (types && types.length > 1 && types.length <= MERGED_TYPES && !f.uids && (order === 'created_desc' || order === 'created_asc'))
-      return this.listNodesOfTypes(org, f, types, page, order);
+    // (nodes_type holds live nodes only: lists that include tombstones take the plain query)
+    const merge = types && types.length > 1 && types.length <= MERGED_TYPES && !f.uids && !f.include_tombstoned && !f.only_tombstoned;
+    if (merge && (order === 'created_desc' || order === 'created_asc')) return this.listNodesOfTypes(org, f, types, page, order);
     const byUids = f.uids !== undefined && f.uids.length <= LOOKED_UP_UIDS;
     const { sql, params } = this.nodeWhere(org, f, byUids);
     const orderSql = byUids ? ORDER_SQL_BY_UIDS[order] : ORDER_SQL[order];
@@ -172,24 +173,26 @@ export class SqliteGraphStore implements GraphReadModel {
     return { items: rows.map((r) => JSON.parse(r.doc)), has_more };
   }
   /**
-   * A page of nodes of several types in creation order: one ordered walk of nodes_type per type,
-   * merged here. SQLite would rather walk the organization's whole nodes_created index than
-   * sort the union, which costs a full scan when the types are rare.
+   * A page of nodes of several types in creation order: one ordered walk of nodes_type per type
+   * (keys only, from the index), merged here, then the page's documents. SQLite would rather
+   * walk the organization's whole nodes_created index than sort the union, which costs a full
+   * scan when the types are rare.
    */
   private listNodesOfTypes(org: string, f: NodeFilter, types: string[], page: Page, order: 'created_desc' | 'created_asc'): PageResult<NodeRecord> {
     const need = page.offset + page.limit + 1;
-    const rows: { doc: string; created_at: number; uid: string }[] = [];
+    const keys: { created_at: number; uid: string }[] = [];
     for (const t of new Set(types)) {
       const { sql, params } = this.nodeWhere(org, { ...f, node_types: [t] });
-      const got = this.db.prepare(`SELECT doc, created_at, uid FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ?`).all(...params, need);
-      for (const r of got as typeof rows) rows.push(r);
+      const got = this.db.prepare(`SELECT created_at, uid FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ?`).all(...params, need);
+      for (const k of got as typeof keys) keys.push(k);
     }
     const dir = order === 'created_desc' ? -1 : 1;
-    rows.sort((a, b) => dir * (a.created_at - b.created_at) || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-    const slice = rows.slice(page.offset, page.offset + page.limit + 1);
+    keys.sort((a, b) => dir * (a.created_at - b.created_at) || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    const slice = keys.slice(page.offset, page.offset + page.limit + 1);
     const has_more = slice.length > page.limit;
     if (has_more) slice.pop();
-    return { items: slice.map((r) => JSON.parse(r.doc)), has_more };
+    const docs = this.getNodesSync(org, slice.map((k) => k.uid));
+    return { items: slice.map((k) => docs.get(k.uid)!), has_more };
   }
   countNodesSync(org: string, f: NodeFilter): number {
     const { sql, params } = this.nodeWhere(org, f);
