@@ -430,11 +430,11 @@ export class SqliteGraphStore implements GraphReadModel {
     const toObj = (rows: { k: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.k, r.n]));
     return {
       total_nodes: n.total,
-      live_nodes: n.live ?? 0,
-      tombstoned_nodes: n.total - (n.live ?? 0),
+      live_nodes: n.live,
+      tombstoned_nodes: n.total - n.live,
       total_edges: e.total,
-      live_edges: e.live ?? 0,
-      tombstoned_edges: e.total - (e.live ?? 0),
+      live_edges: e.live,
+      tombstoned_edges: e.total - e.live,
       nodes_by_type: toObj(byType),
       nodes_by_layer: toObj(byLayer),
       edges_by_type: toObj(eByType),

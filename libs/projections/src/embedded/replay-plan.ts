@@ -1,11 +1,10 @@
 import { EdgeVersionedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
 import { EdgeRow, NodeRow, edgeRow, nodeRow, recordJson } from '@strata/graph-store/sqlite/graph-rows';
-import { TextDocument } from '@strata/text-index/text-index.port';
-import { textDocumentOf } from './text-document';
+import { TextChange, textChangeOf } from './text-document';
 
 /**
  * Replay plans: what a projection will write for an event, worked out from the event alone on
- * the thread that reads the log (see parallel-replay.ts), so the thread that owns the
+ * the thread that reads the log (replay-reader.ts), so the thread that owns the
  * projections database only binds and runs statements. Planners are pure. An event a planner
  * cannot settle without the database (read-modify-write events, maintenance events, any type
  * it does not know) plans as APPLY_EVENT: the writing thread applies the event itself, the
@@ -15,7 +14,6 @@ export const APPLY_EVENT = 0;
 export type ApplyEvent = typeof APPLY_EVENT;
 
 export type GraphPlan = [kind: 1, row: NodeRow] | [kind: 2, row: EdgeRow];
-export type TextPlan = [kind: 1, doc: TextDocument] | [kind: 2, org: string, uid: string];
 /** null: the event does not concern the projection */
 export type Plan<P> = P | ApplyEvent | null;
 
@@ -35,14 +33,9 @@ export function planGraph(e: RecordedEvent): Plan<GraphPlan> {
   return APPLY_EVENT;
 }
 
-export function planText(e: RecordedEvent): Plan<TextPlan> {
-  if (isNodeVersion(e.type)) {
-    const n = (e.data as NodeVersionedData).node;
-    return n.tombstone_at === null ? [1, textDocumentOf(e.metadata.org_id, n)] : [2, e.metadata.org_id, n.uid];
-  }
-  // the full-text index holds nodes only
-  if (isEdgeVersion(e.type)) return null;
-  return APPLY_EVENT;
+/** The full-text index is settled by the event alone (text-document.ts). */
+export function planText(e: RecordedEvent): Plan<TextChange> {
+  return textChangeOf(e);
 }
 
 /**

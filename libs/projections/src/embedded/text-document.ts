@@ -1,4 +1,5 @@
 import { getNodeType, searchableText } from '@strata/domain/catalogue';
+import { GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { TextDocument } from '@strata/text-index/text-index.port';
 
@@ -13,4 +14,34 @@ export function textDocumentOf(org: string, n: NodeRecord): TextDocument {
     summary: n.summary ?? '',
     body: searchableText(getNodeType(n.node_type) ?? null, n.props),
   };
+}
+
+/** One change to the full-text index. */
+export type TextChange =
+  | { kind: 'upsert'; doc: TextDocument }
+  | { kind: 'remove'; org: string; uids: string[] }
+  | { kind: 'removeOrg'; org: string };
+
+/**
+ * What an event changes in the full-text index, or null: live nodes are indexed, tombstones
+ * leave it, restores return, purges and clears remove. The one rule for the embedded
+ * projection, its replay planner and the servers' Meilisearch projection.
+ */
+export function textChangeOf(e: RecordedEvent): TextChange | null {
+  const org = e.metadata.org_id;
+  switch (e.type) {
+    case 'NodeCreated':
+    case 'NodeUpdated':
+    case 'NodeRestored':
+    case 'NodeTombstoned': {
+      const n = (e.data as NodeVersionedData).node;
+      return n.tombstone_at === null ? { kind: 'upsert', doc: textDocumentOf(org, n) } : { kind: 'remove', org, uids: [n.uid] };
+    }
+    case 'GraphPurged':
+      return { kind: 'remove', org, uids: (e.data as GraphPurgedData).node_uids };
+    case 'GraphCleared':
+      return { kind: 'removeOrg', org };
+    default:
+      return null;
+  }
 }

@@ -1,8 +1,7 @@
-import { GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent } from '@strata/domain/events';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { PlannedProjection } from '../projection';
-import { TextPlan } from './replay-plan';
-import { textDocumentOf } from './text-document';
+import { TextChange, textChangeOf } from './text-document';
 
 /** Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return). */
 export class TextProjection implements PlannedProjection {
@@ -13,28 +12,13 @@ export class TextProjection implements PlannedProjection {
   constructor(private readonly index: SqliteTextIndex) {}
 
   apply(e: RecordedEvent): void {
-    const org = e.metadata.org_id;
-    switch (e.type) {
-      case 'NodeCreated':
-      case 'NodeUpdated':
-      case 'NodeRestored':
-      case 'NodeTombstoned': {
-        const n = (e.data as NodeVersionedData).node;
-        if (n.tombstone_at === null) this.index.upsertSync([textDocumentOf(org, n)]);
-        else this.index.removeSync(org, [n.uid]);
-        return;
-      }
-      case 'GraphPurged':
-        this.index.removeSync(org, (e.data as GraphPurgedData).node_uids);
-        return;
-      case 'GraphCleared':
-        this.index.removeOrgSync(org);
-        return;
-    }
+    const change = textChangeOf(e);
+    if (change) this.applyPlanned(change);
   }
-  applyPlanned(plan: TextPlan): void {
-    if (plan[0] === 1) this.index.upsertSync([plan[1]]);
-    else this.index.removeSync(plan[1], [plan[2]]);
+  applyPlanned(change: TextChange): void {
+    if (change.kind === 'upsert') this.index.upsertSync([change.doc]);
+    else if (change.kind === 'remove') this.index.removeSync(change.org, change.uids);
+    else this.index.removeOrgSync(change.org);
   }
   reset(): void {
     this.index.clearSync();

@@ -1,6 +1,6 @@
-import { GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent } from '@strata/domain/events';
 import { TextDocument } from '@strata/text-index/text-index.port';
-import { textDocumentOf } from '../embedded/text-document';
+import { textChangeOf } from '../embedded/text-document';
 import { MergedRuns } from './merged-runs';
 
 /**
@@ -26,24 +26,11 @@ export function planTextWrites(events: RecordedEvent[]): TextWrite[] {
     for (const u of uids) run.add(u, u);
   };
   for (const e of events) {
-    const org = e.metadata.org_id;
-    switch (e.type) {
-      case 'NodeCreated':
-      case 'NodeUpdated':
-      case 'NodeRestored':
-      case 'NodeTombstoned': {
-        const n = (e.data as NodeVersionedData).node;
-        if (n.tombstone_at === null) upsert(textDocumentOf(org, n));
-        else remove(org, [n.uid]);
-        break;
-      }
-      case 'GraphPurged':
-        remove(org, (e.data as GraphPurgedData).node_uids);
-        break;
-      case 'GraphCleared':
-        out.push({ kind: 'removeOrg', org });
-        break;
-    }
+    const change = textChangeOf(e);
+    if (!change) continue;
+    if (change.kind === 'upsert') upsert(change.doc);
+    else if (change.kind === 'remove') remove(change.org, change.uids);
+    else out.push(change);
   }
   upserts.finish();
   removes.finish();
