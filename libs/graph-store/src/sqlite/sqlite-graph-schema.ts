@@ -47,6 +47,7 @@ export function createGraphSchema(db: Database): void {
       PRIMARY KEY (org, series_uid, ts)
     ) WITHOUT ROWID;
   `);
+  createSeriesCounts(db);
   // Indexes are kept to the definitions below: one of an older shape is built again (once).
   for (const [name, sql] of Object.entries(GRAPH_INDEXES)) {
     const current = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name) as string | undefined;
@@ -55,6 +56,24 @@ export function createGraphSchema(db: Database): void {
     db.exec(sql);
   }
   db.exec('DROP INDEX IF EXISTS nodes_agent');
+}
+
+/**
+ * Points per series, kept by the writer beside series_points: GET /stats and a series' size
+ * then read one row per series instead of counting millions of points. A database from
+ * before this table gets it filled once, from the points it holds.
+ */
+function createSeriesCounts(db: Database): void {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'series_counts'").get()) return;
+  db.transaction(() => {
+    db.exec(`
+      CREATE TABLE series_counts (
+        org TEXT NOT NULL, series_uid TEXT NOT NULL, points INTEGER NOT NULL,
+        PRIMARY KEY (org, series_uid)
+      ) WITHOUT ROWID;
+      INSERT INTO series_counts(org, series_uid, points) SELECT org, series_uid, count(*) FROM series_points GROUP BY org, series_uid;
+    `);
+  })();
 }
 
 /**
@@ -84,7 +103,7 @@ export const GRAPH_INDEXES: Record<string, string> = {
 };
 
 /** Table names in dependency-free order, for drops and rebuild copies. */
-export const GRAPH_TABLES = ['nodes', 'edges', 'aliases', 'embedding_config', 'embeddings', 'series_points'];
+export const GRAPH_TABLES = ['nodes', 'edges', 'aliases', 'embedding_config', 'embeddings', 'series_points', 'series_counts'];
 
 /**
  * Tables whose secondary indexes serve reads only: the writer finds their rows by primary key

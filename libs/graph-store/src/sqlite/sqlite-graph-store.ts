@@ -379,7 +379,7 @@ export class SqliteGraphStore implements GraphReadModel {
     return this.seriesPointsSync(org, seriesUid, { start, end, limit: 10_000_000, offset: 0 }).items;
   }
   seriesPointCountSync(org: string, seriesUid: string): number {
-    return (this.stmt('SELECT count(*) AS n FROM series_points WHERE org = ? AND series_uid = ?').get(org, seriesUid) as { n: number }).n;
+    return (this.stmt('SELECT points FROM series_counts WHERE org = ? AND series_uid = ?').pluck().get(org, seriesUid) as number | undefined) ?? 0;
   }
   *iterateSeriesPoints(org: string): Generator<SeriesPointRow> {
     yield* this.db
@@ -426,7 +426,7 @@ export class SqliteGraphStore implements GraphReadModel {
     const n = { total: liveNodes.n + tombNodes.n, live: liveNodes.n, v: liveNodes.v + tombNodes.v };
     const e = { total: liveEdges.n + tombEdges.n, live: liveEdges.n, v: liveEdges.v + tombEdges.v };
     const aliases = (this.stmt('SELECT count(*) AS n FROM aliases WHERE org = ?').get(org) as { n: number }).n;
-    const points = (this.stmt('SELECT count(*) AS n FROM series_points WHERE org = ?').get(org) as { n: number }).n;
+    const points = this.stmt('SELECT coalesce(sum(points), 0) FROM series_counts WHERE org = ?').pluck().get(org) as number;
     const toObj = (rows: { k: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.k, r.n]));
     return {
       total_nodes: n.total,

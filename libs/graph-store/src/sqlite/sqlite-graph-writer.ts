@@ -83,18 +83,30 @@ export class SqliteGraphWriter {
         return;
       case 'SeriesPointsAppended': {
         const d = e.data as SeriesPointsAppendedData;
-        const st = this.store.stmt(
+        // a point at a timestamp the series already has replaces it; only new ones are counted
+        const insert = this.store.stmt(
           `INSERT INTO series_points(org, series_uid, ts, value, source_uid, note, recorded_at) VALUES (?,?,?,?,?,?,?)
-           ON CONFLICT(org, series_uid, ts) DO UPDATE SET value = excluded.value, source_uid = excluded.source_uid,
-           note = excluded.note, recorded_at = excluded.recorded_at`,
+           ON CONFLICT(org, series_uid, ts) DO NOTHING`,
         );
-        for (const p of d.points) st.run(org, d.series_uid, p.ts, p.value, p.source_uid, p.note, p.recorded_at);
+        const replace = this.store.stmt('UPDATE series_points SET value = ?, source_uid = ?, note = ?, recorded_at = ? WHERE org = ? AND series_uid = ? AND ts = ?');
+        let added = 0;
+        for (const p of d.points) {
+          if (insert.run(org, d.series_uid, p.ts, p.value, p.source_uid, p.note, p.recorded_at).changes === 1) added++;
+          else replace.run(p.value, p.source_uid, p.note, p.recorded_at, org, d.series_uid, p.ts);
+        }
+        if (added > 0)
+          this.store
+            .stmt(
+              `INSERT INTO series_counts(org, series_uid, points) VALUES (?,?,?)
+               ON CONFLICT(org, series_uid) DO UPDATE SET points = points + excluded.points`,
+            )
+            .run(org, d.series_uid, added);
         return;
       }
       case 'GraphPurged':
         return this.purge(org, e.data as GraphPurgedData);
       case 'GraphCleared':
-        for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points'])
+        for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points', 'series_counts'])
           this.store.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
         return;
       default:
@@ -151,11 +163,13 @@ export class SqliteGraphWriter {
     const delAliases = this.store.stmt('DELETE FROM aliases WHERE org = ? AND canonical_uid = ?');
     const delEmb = this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?');
     const delPoints = this.store.stmt('DELETE FROM series_points WHERE org = ? AND series_uid = ?');
+    const delCount = this.store.stmt('DELETE FROM series_counts WHERE org = ? AND series_uid = ?');
     for (const uid of d.node_uids) {
       delNode.run(org, uid);
       delAliases.run(org, uid);
       delEmb.run(org, uid);
       delPoints.run(org, uid);
+      delCount.run(org, uid);
     }
     const delEdge = this.store.stmt('DELETE FROM edges WHERE org = ? AND uid = ?');
     for (const uid of d.edge_uids) delEdge.run(org, uid);
