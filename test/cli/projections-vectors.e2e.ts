@@ -231,7 +231,7 @@ describe('strata projections verify vectors after a configuration change', () =>
       await setVector(c, nodes[0], clientVector(4)); // 384-d: dropped with the old space
       const forced = await c.post('/embeddings/configure', { dimensions: 64, distance_metric: 'dot', force: true });
       expect(forced.status).toBe(200);
-      for (let i = 0; i < 400 && (await c.get(`/embeddings/jobs/${forced.body.job_id}`)).body.status !== 'completed'; i++) await sleep(25);
+      for (let i = 0; i < 400 && (await c.get(`/jobs/${forced.body.job_id}`)).body.status !== 'completed'; i++) await sleep(25);
       const after = Array.from({ length: 64 }, (_, i) => (i % 9 === 0 ? 1 : 0));
       await setVector(c, nodes[1], after);
       await t.close({ keepData: true });

@@ -67,7 +67,7 @@ describe('graph maintenance routes', () => {
       expect(s.generated_at).toBeGreaterThan(nowSecs() - 60);
     });
 
-    it('is all zeros and nulls for an empty organization', async () => {
+    it('is all zeros for an empty organization, and names the default embedder in force', async () => {
       const { c } = await freshOrg();
       expect(await ok(c.get('/stats'))).toMatchObject({
         total_nodes: 0,
@@ -76,8 +76,9 @@ describe('graph maintenance routes', () => {
         nodes_by_type: {},
         total_versions: 0,
         embedding_count: 0,
-        embedding_dimension: null,
-        embedding_model: null,
+        // REFERENCE §8.7: a deployment with a default embedder is configured from the start
+        embedding_dimension: 384,
+        embedding_model: 'strata-lexical-v1',
         series_point_count: 0,
       });
     });
@@ -273,7 +274,7 @@ describe('graph maintenance routes', () => {
       const snap = await exportOf(source);
 
       const { c: fresh } = await freshOrg();
-      expect((await ok(fresh.get('/stats'))).embedding_dimension).toBeNull();
+      expect(await ok(fresh.get('/stats'))).toMatchObject({ embedding_dimension: 384, embedding_model: 'strata-lexical-v1' });
       expect(await ok(fresh.post('/import', snap))).toMatchObject({ embeddings_imported: 1, embeddings_skipped: 0 });
       expect(await ok(fresh.get('/stats'))).toMatchObject({ embedding_dimension: 4, embedding_model: snap.embeddings.model });
 
@@ -553,6 +554,9 @@ describe('graph maintenance routes', () => {
       const { c: other } = await freshOrg();
       const g = await populate(c);
       const otherNode = await node(other, { label: 'elsewhere', node_type: 'Goal' });
+      // the client's vector and the built-in embedder's: every vector /stats counts
+      const vectors = (await ok(c.get('/stats'))).embedding_count;
+      expect(vectors).toBe(5);
       const r = await ok(c.post('/clear'));
       expect(r).toEqual({
         cleared: true,
@@ -560,7 +564,7 @@ describe('graph maintenance routes', () => {
         edges_removed: 3,
         versions_removed: 12,
         aliases_removed: 1,
-        embeddings_removed: 1,
+        embeddings_removed: vectors,
         series_points_removed: 2,
         jobs_cancelled: 0,
       });

@@ -116,12 +116,12 @@ describe('embeddings with the built-in lexical embedder (the default)', () => {
     expect(r.status).toBe(202);
     expect(r.body).toEqual({ job_id: expect.any(String), nodes_pending: 1 });
     const job = await until('embed-all to finish', async () => {
-      const j = await f.w.get(`/embeddings/jobs/${r.body.job_id}`);
+      const j = await f.w.get(`/jobs/${r.body.job_id}`);
       return j.body.status === 'completed' ? j.body : null;
     });
     expect(job).toMatchObject({ kind: 'embed_all', progress: { total_nodes: 1, embedded_nodes: 1 }, result: { embedded_nodes: 1 } });
     expect((await f.w.get(`/node/${n}/embedding`)).status).toBe(200);
-    expectError(await f.w.get('/embeddings/jobs/00000000-0000-4000-8000-000000000000'), 404, 'not_found');
+    expectError(await f.w.get('/jobs/00000000-0000-4000-8000-000000000000'), 404, 'not_found');
   });
 
   it('a dimension or metric change needs force while vectors exist; the re-embedding runs as a job', async () => {
@@ -134,7 +134,7 @@ describe('embeddings with the built-in lexical embedder (the default)', () => {
     expect(forced.body).toMatchObject({ dimensions: 64, distance_metric: 'dot' });
     expect(forced.body.embeddings_dropped).toBeGreaterThan(5);
     expect(forced.body.job_id).toEqual(expect.any(String));
-    await until('re-embedding', async () => (await f.w.get(`/embeddings/jobs/${forced.body.job_id}`)).body.status === 'completed');
+    await until('re-embedding', async () => (await f.w.get(`/jobs/${forced.body.job_id}`)).body.status === 'completed');
     const g = await f.w.get(`/node/${n}/embedding`);
     expect(g.body.dimension).toBe(64);
     expect((await f.w.post('/embeddings/search-text', { text: 're-embedded node', k: 1 })).body[0].node.uid).toBe(n);

@@ -150,7 +150,7 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
     let job: any;
     for (let i = 0; i < 100 && job?.status !== 'completed'; i++) {
       await sleep(25);
-      job = await ok(c.get(`/embeddings/jobs/${r.job_id}`));
+      job = await ok(c.get(`/jobs/${r.job_id}`));
     }
     expect(job).toMatchObject({ status: 'completed', kind: 'embed_all', progress: { total_nodes: 1, embedded_nodes: 1 } });
     expect(await ok(c.get(`/node/${n}/embedding`))).toMatchObject({ uid: n, dimension: 384 });

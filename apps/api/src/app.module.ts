@@ -8,10 +8,12 @@ import { AccountsModule } from './accounts/accounts.module';
 import { CognitiveModule } from './cognitive/cognitive.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 import { OperationsModule } from './operations/operations.module';
+import { JobsModule } from './jobs/jobs.module';
 
 /** One import per area of the interface (DESIGN layout). */
 const AREA_MODULES = [
   HealthModule,
+  JobsModule,
   GraphModule,
   AccountsModule,
   CognitiveModule,

@@ -21,7 +21,7 @@ import { SetAliasHandler } from './entities/set-alias.handler';
 import { DecayNodeHandler } from './evolve/evolve-decay.handler';
 import { EvolveController } from './evolve/evolve.controller';
 import { EvolveHandler } from './evolve/evolve.handler';
-import { JobRegistry } from './jobs/job-registry';
+
 import { ContextRetrievalService } from './retrieve/context-retrieval.service';
 import { NodeAnnotator } from './retrieve/node-annotator';
 import { RankingService } from './retrieve/ranking.service';
@@ -75,13 +75,12 @@ import { TraverseController } from './traverse/traverse.controller';
     ReviewQueuesService,
     TraversalService,
     EntityResolutionService,
-    // embeddings and jobs
+    // embeddings (their jobs live in the global JobRegistry)
     EmbedderFactory,
     EmbeddingSettings,
     VECTORS_PROVIDER,
     AutoEmbedder,
     EmbeddingJobs,
-    JobRegistry,
   ],
   exports: [VECTORS, EmbeddingSettings, RankingService, EntityResolutionService],
 })

@@ -1,9 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EmbeddingConfiguredData, GraphClearedData, Streams } from '@strata/domain/events';
+import { JobRegistry } from '../../jobs/job-registry';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
+import { GraphStatsService } from './graph-stats.service';
 import { deleteStreamsInSlices } from './purge-objects';
 
 export class ClearCommand {
@@ -22,7 +24,8 @@ export interface ClearResult {
 }
 
 /**
- * `POST /clear` (REFERENCE §8.9): deletes the organization's whole graph from the log (and so
+ * `POST /clear` (REFERENCE §8.9): cancels the organization's running jobs and forgets all of
+ * its jobs, deletes the organization's whole graph from the log (and so
  * from every projection, now and on any rebuild), keeps its embedding configuration by
  * recording it again after the clear, leaves one GraphCleared event with the principal,
  * then lets the storage tidy up (the embedded default compacts both SQLite files). In servers
@@ -34,9 +37,15 @@ export class ClearHandler implements ICommandHandler<ClearCommand, ClearResult> 
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(MAINTENANCE_STORE) private readonly store: MaintenanceStore,
+    private readonly jobs: JobRegistry,
+    private readonly graphStats: GraphStatsService,
   ) {}
 
   async execute({ ctx }: ClearCommand): Promise<ClearResult> {
+    // jobs first, so none of them writes into the graph being cleared (they stop between steps)
+    const jobsCancelled = this.jobs.cancelAndForget(ctx.org);
+    // built-in vectors are derived, not recorded: the stats count them from the vector index
+    const { embedding_count: vectors } = await this.graphStats.stats(ctx.org);
     const result = await this.uow.run(ctx, async (tx) => {
       const [stats, config] = await Promise.all([tx.reader.stats(tx.org), tx.reader.embeddingConfig(tx.org)]);
       deleteStreamsInSlices(tx, await this.store.graphStreams(tx.org));
@@ -52,9 +61,9 @@ export class ClearHandler implements ICommandHandler<ClearCommand, ClearResult> 
         edges_removed: stats.total_edges,
         versions_removed: stats.total_versions,
         aliases_removed: stats.total_aliases,
-        embeddings_removed: stats.embedding_count,
+        embeddings_removed: Math.max(stats.embedding_count, vectors),
         series_points_removed: stats.series_point_count,
-        jobs_cancelled: 0, // no jobs exist yet
+        jobs_cancelled: jobsCancelled,
       };
       return out;
     });

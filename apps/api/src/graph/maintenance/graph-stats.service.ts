@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel, GraphStats } from '@strata/graph-store/graph-read-model.port';
 import { VECTORS, VectorCounts, Vectors } from '../../retrieval/embeddings/vectors.port';
+import { EffectiveEmbeddingConfig, EmbeddingSettings } from '../../retrieval/embeddings/embedding-settings.service';
 
 export interface GraphStatsResponse extends GraphStats {
   embedding_dimension: number | null;
@@ -17,6 +18,7 @@ export interface GraphStatsResponse extends GraphStats {
 export class GraphStatsService {
   private readonly log = new Logger('GraphStats');
   private vectors: Vectors | null | undefined;
+  private settings: EmbeddingSettings | null | undefined;
 
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
@@ -25,7 +27,7 @@ export class GraphStatsService {
   ) {}
 
   async stats(org: string): Promise<GraphStatsResponse> {
-    const [stats, config, vectors] = await Promise.all([this.graph.stats(org), this.graph.embeddingConfig(org), this.vectorCounts(org)]);
+    const [stats, config, vectors] = await Promise.all([this.graph.stats(org), this.embeddingConfig(org), this.vectorCounts(org)]);
     return {
       ...stats,
       // built-in vectors are computed by the vector projection, not recorded: count the index
@@ -35,6 +37,18 @@ export class GraphStatsService {
       embedding_model: config?.model ?? null,
       generated_at: this.clock.now(),
     };
+  }
+
+  /** The configuration in force: the organization's own, else the server default (builtin unless disabled). */
+  private async embeddingConfig(org: string): Promise<Pick<EffectiveEmbeddingConfig, 'model' | 'dimensions'> | null> {
+    if (this.settings === undefined) {
+      try {
+        this.settings = this.modules.get(EmbeddingSettings, { strict: false });
+      } catch {
+        this.settings = null;
+      }
+    }
+    return this.settings ? this.settings.effective(org) : this.graph.embeddingConfig(org);
   }
 
   /** The vector index lives in the retrieval module (which imports this one): looked up, not injected. */

@@ -1,7 +1,7 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import type { RecordedEvent } from '@strata/domain/events';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import type { JobRecord } from '../jobs/job-registry';
+import type { JobRecord } from '../../jobs/job-registry';
 import type { VectorStore } from './vector-store.service';
 import type { VectorCounts, Vectors } from './vectors.port';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { embeddingTextOf } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { JobRecord, JobRegistry } from '../jobs/job-registry';
+import { JobRecord, JobRegistry } from '../../jobs/job-registry';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
 import { textHash } from './embedding-events';
 import { recordProviderVectors } from './embedding-writer';
@@ -60,6 +60,7 @@ export class EmbeddingJobs {
     let processed = 0;
     try {
       for (;;) {
+        if (job.status === 'cancelled') return; // POST /jobs/{id}/cancel or /clear: stop between batches
         const page = await this.graph.listNodes(org, {}, { limit: BATCH, offset }, 'created_asc');
         offset += page.items.length;
         const uids = page.items.map((n) => n.uid);
@@ -70,6 +71,8 @@ export class EmbeddingJobs {
           const texts = toEmbed.map(embeddingTextOf);
           try {
             const vecs = embedder.embedSync ? embedder.embedSync(texts) : await embedder.embed(texts);
+            // cancelled while the provider answered: the batch in hand is not recorded
+            if ((job.status as string) === 'cancelled') return;
             embedded += await recordProviderVectors(
               this.uow,
               org,

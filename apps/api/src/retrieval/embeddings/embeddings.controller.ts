@@ -11,7 +11,6 @@ import { Body, assertObjectBody, present, readNumber } from '@strata/domain/vali
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { JobRegistry } from '../jobs/job-registry';
 import { ReadScope, ReadScopeService } from '../shared/read-scope';
 import { ConfigureEmbeddingsCommand } from './configure-embeddings.handler';
 import { EmbeddingJobs } from './embedding-jobs.service';
@@ -50,7 +49,6 @@ export class EmbeddingsController {
     private readonly semantic: SemanticSearchService,
     @Inject(VECTORS) private readonly vectors: Vectors,
     private readonly jobs: EmbeddingJobs,
-    private readonly registry: JobRegistry,
     private readonly scopes: ReadScopeService,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
@@ -132,7 +130,7 @@ export class EmbeddingsController {
 
   @Post('ingest/embed-all')
   @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'Embed every live node without a vector, as a job (202 {job_id, nodes_pending}; poll GET /embeddings/jobs/{id})' })
+  @ApiOperation({ summary: 'Embed every live node without a vector, as a job (202 {job_id, nodes_pending}; poll GET /jobs/{id})' })
   async embedAll(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     assertCanWrite(auth);
     assertObjectBody(raw);
@@ -142,14 +140,6 @@ export class EmbeddingsController {
     const job = await this.jobs.startEmbedAll(auth.org_id, cfg);
     reply.status(202);
     return { job_id: job.id, nodes_pending: pending };
-  }
-
-  @Get('embeddings/jobs/:id')
-  @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'An embedding job (embed-all, re-embedding after a configuration change)' })
-  async job(@Auth() auth: AuthContext, @Param('id') id: string) {
-    pathUid(id, 'id');
-    return this.registry.get(auth.org_id, id);
   }
 
   private async vectorOf(scope: ReadScope, uid: string) {

@@ -8,7 +8,7 @@ import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.p
 import { HandoverRequest, HandoverResult, SERVICE_FILE, ServicePresence, readJson, writeJsonAtomic } from '../../operations/projections/handover-files';
 import { EVENTS_FILE, EmbeddedStorage } from '../../platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
-import { JobRecord, JobRegistry } from '../jobs/job-registry';
+import { JobRecord, JobRegistry } from '../../jobs/job-registry';
 import { EmbeddingSettings } from './embedding-settings.service';
 import {
   VECTORS_DIR,
@@ -258,6 +258,11 @@ export class VectorStore implements OnApplicationShutdown {
     let offset = 0;
     const step = () => {
       if (this.closed) return;
+      if (job.status === 'cancelled') {
+        // the organization stays marked for backfill, so the re-embedding resumes at the next start
+        this.backfilling.delete(org);
+        return;
+      }
       try {
         if (offset === 0) this.jobs.update(job, { status: 'processing' });
         const page = this.storage.graph.listNodesSync(org, {}, { limit: BACKFILL_CHUNK, offset }, 'created_asc');

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@strata/domain/events';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import type { JobRecord } from '../jobs/job-registry';
+import type { JobRecord } from '../../jobs/job-registry';
 
 export const VECTORS = Symbol('VECTORS');
 

@@ -4,7 +4,7 @@ import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from '../../platform/storage/storage.tokens';
 // type only: the server clients load only in servers mode
 import type { ServerStorage } from '../../platform/storage/server-storage';
-import { JobRegistry } from '../jobs/job-registry';
+import { JobRegistry } from '../../jobs/job-registry';
 import { EmbeddedVectors } from './embedded-vectors';
 import { EmbeddingSettings } from './embedding-settings.service';
 import { VectorStore } from './vector-store.service';

@@ -1,0 +1,40 @@
+import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { readJobListQuery } from '@strata/domain/jobs';
+import { Body, assertObjectBody, coerceQuery } from '@strata/domain/validation';
+import { pathUid } from '../platform/http/path-params';
+import { JobRegistry } from './job-registry';
+
+/** Background jobs (REFERENCE §9.4): list, poll, cancel. */
+@ApiTags('jobs')
+@Controller('jobs')
+export class JobsController {
+  constructor(private readonly jobs: JobRegistry) {}
+
+  @Get()
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: "The organization's jobs, newest first (filters: status, kind, document_uid; limit 50, at most 1000)" })
+  list(@Auth() auth: AuthContext, @Query() query: Body) {
+    return this.jobs.list(auth.org_id, readJobListQuery(coerceQuery(query, ['limit', 'offset'])));
+  }
+
+  @Get(':id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'A job record: status, progress, result or error' })
+  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.jobs.get(auth.org_id, pathUid(id, 'id'));
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Cancel a pending or processing job; it stops after the step in progress (409 invalid_transition once finished)' })
+  cancel(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    assertObjectBody(raw);
+    return this.jobs.cancel(auth.org_id, pathUid(id, 'id'));
+  }
+}
