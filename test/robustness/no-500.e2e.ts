@@ -15,7 +15,12 @@ const BODIES: unknown[] = [
   { action: 'text', query: '"*" NEAR( :', limit: 1e9 },
   { nodes: 'x', edges: [null], points: [{ ts: 'now', value: 'NaN' }], series_uid: null },
   JSON.parse('{"a":' + '['.repeat(200) + ']'.repeat(200) + '}'),
+  // offsets past any list, and past what a store takes as an integer
+  { action: 'recent', offset: 1e20, limit: 5 },
+  { action: 'list', offset: 1e20, limit: 5 },
+  { action: 'layer', layer: 'intent', offset: 1e20 },
 ];
+const GET_QUERIES = ['?limit=-5&offset=abc&depth=x&max_depth=1e9&text=&from=a&to=b&threshold=z', '?limit=10&offset=1e20'];
 
 describe('hostile input on every route', () => {
   let app: TestApp;
@@ -46,8 +51,9 @@ describe('hostile input on every route', () => {
     const statuses = new Map<number, number>();
     for (const r of routes) {
       if (r.path === '/clear' || r.path.endsWith('/purge')) continue; // valid on {}: destructive but not a 5xx risk
-      for (const body of r.method === 'GET' || r.method === 'DELETE' ? [undefined] : BODIES) {
-        const q = r.method === 'GET' ? '?limit=-5&offset=abc&depth=x&max_depth=1e9&text=&from=a&to=b&threshold=z' : '';
+      const calls: [string, unknown][] =
+        r.method === 'GET' ? GET_QUERIES.map((q) => [q, undefined]) : r.method === 'DELETE' ? [['', undefined]] : BODIES.map((b) => ['', b]);
+      for (const [q, body] of calls) {
         const res = await (c as any)[r.method.toLowerCase()](r.path + q, body);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500) failures.push(`${r.method} ${r.path} ${JSON.stringify(body)?.slice(0, 80)} → ${res.status} ${res.text.slice(0, 120)}`);

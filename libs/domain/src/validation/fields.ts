@@ -147,11 +147,17 @@ export function readObject(body: Body, field: string, opts: { required?: boolean
   return v as Body;
 }
 
-/** limit/offset per REFERENCE §1.9: clamped to max, negative or non-integer → 400. */
+/**
+ * The largest offset applied. Any list ends long before it; beyond it, an offset would reach
+ * the stores as a number they cannot take as an integer (SQLite refuses 2^63 and up).
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+/** limit/offset per REFERENCE §1.9: clamped to max (offset to MAX_OFFSET), negative or non-integer → 400. */
 export function readPage(body: Body, defaults: { limit: number; max: number }): { limit: number; offset: number } {
   const limit = readNumber(body, 'limit', { integer: true, min: 0 }) ?? defaults.limit;
   const offset = readNumber(body, 'offset', { integer: true, min: 0 }) ?? 0;
-  return { limit: Math.min(limit, defaults.max), offset };
+  return { limit: Math.min(limit, defaults.max), offset: Math.min(offset, MAX_OFFSET) };
 }
 
 /**
