@@ -149,6 +149,13 @@ describe('generic node routes', () => {
     expect(b.body.nodes.map((n: any) => n.uid)).toEqual([y.uid, x.uid]);
     expect(b.body.missing).toEqual(['nope']);
     expect((await c.post('/nodes/delete', {})).body.code).toBe('missing_field');
+    // selectors that select nothing in particular would tombstone the whole graph
+    for (const filter of [{}, { label_contains: '  ' }, { prop_equals: {} }, { node_types: [] }]) {
+      const r = await c.post('/nodes/delete', { filter });
+      expect([r.status, r.body.code, r.body.field]).toEqual([400, 'missing_field', 'filter']);
+      expect((await c.post('/nodes/delete', { filter, dry_run: true })).status).toBe(400);
+    }
+    expect((await c.get(`/node/${x.uid}`)).body.tombstone_at).toBeNull();
     const dry = await c.post('/nodes/delete', { agent_id: 'sweeper', dry_run: true });
     expect(dry.body).toMatchObject({ matched: 2, nodes_tombstoned: 0 });
     const del = await c.post('/nodes/delete', { agent_id: 'sweeper', filter: { node_type: 'task' }, uids: [x.uid, 'ghost'] });

@@ -23,8 +23,6 @@ export class DeleteNodesHandler implements ICommandHandler<DeleteNodesCommand> {
     const uids = readUids(body, 'uids', { max: 1000 });
     const agentId = readString(body, 'agent_id', { max: 128 });
     const filterBody = readObject(body, 'filter');
-    if (uids === undefined && agentId === undefined && filterBody === undefined)
-      throw Errors.missingField('uids', 'give at least one selector: uids, agent_id or filter');
     const reason = readString(body, 'reason', { max: 1000 }) ?? null;
     const hardPurge = readBoolean(body, 'hard_purge') ?? false;
     const dryRun = readBoolean(body, 'dry_run') ?? false;
@@ -38,14 +36,20 @@ export class DeleteNodesHandler implements ICommandHandler<DeleteNodesCommand> {
       if (types.length) filter.node_types = types.map(canonicalNodeTypeName);
       if (present(filterBody, 'layer')) filter.layer = assertLayer(filterBody.layer, 'filter.layer');
       const lc = readString(filterBody, 'label_contains', { label: 'filter.label_contains' });
-      if (lc !== undefined) filter.label_contains = lc;
+      if (lc !== undefined && lc.trim() !== '') filter.label_contains = lc;
       const pe = readObject(filterBody, 'prop_equals', { label: 'filter.prop_equals' });
-      if (pe) {
+      if (pe && Object.keys(pe).length) {
         for (const k of Object.keys(pe))
           if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw Errors.invalidField('filter.prop_equals', `invalid props field name '${k}'`);
         filter.props_equals = pe;
       }
     }
+    // a selector that selects nothing in particular would tombstone the whole graph (§8.2)
+    if (uids === undefined && Object.keys(filter).length === 0)
+      throw Errors.missingField(
+        filterBody === undefined ? 'uids' : 'filter',
+        'give at least one selector: uids, agent_id, or a filter with node_type, node_types, layer, label_contains or prop_equals',
+      );
     return this.uow.run(ctx, async (tx) => {
       const missing: string[] = [];
       if (uids !== undefined) {
