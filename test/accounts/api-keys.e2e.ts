@@ -254,4 +254,41 @@ describe('API keys', () => {
     const m = await api(t.url, plain.key).post('/node', { label: 'attributed', node_type: 'Concept', agent_id: 'helper' });
     expect(m.body.agent_id).toBe('helper');
   });
+
+  it('an agent-bound key is its own principal: history shows the key as changed_by / tombstone_by and the agent as agent_id', async () => {
+    const s = await signUp(t.url);
+    const k = await createApiKey(t.url, s.access_token, { agent_id: 'agent-9' });
+    const c = api(t.url, k.key);
+    const n = await c.post('/node', { label: 'bound', node_type: 'Concept' });
+    expect(n.status).toBe(201);
+    expect((await c.delete(`/node/${n.body.uid}`)).status).toBe(200);
+    const h = await c.get(`/node/${n.body.uid}/history`);
+    expect(h.body.map((v: any) => [v.change_type, v.changed_by, v.agent_id])).toEqual([
+      ['create', k.id, 'agent-9'],
+      ['tombstone', k.id, 'agent-9'],
+    ]);
+    expect((await c.get(`/node/${n.body.uid}`)).body).toMatchObject({ agent_id: 'agent-9', tombstone_by: k.id });
+  });
+
+  it('a key cannot be bound to "system", a principal form or a user or key id (400 invalid_field); nothing is created', async () => {
+    const owner = await signUp(t.url);
+    const admin = await signUp(t.url);
+    await api(t.url, owner.access_token).post(`/v1/orgs/${owner.org_id}/members`, { email: admin.email, role: 'admin' });
+    const existing = await createApiKey(t.url, owner.access_token);
+    const asAdmin = api(t.url, admin.access_token, { org: owner.org_id });
+    for (const agent of ['system', 'SYSTEM', ' system ', 'system:decay', 'user:' + owner.user_id, 'api_key:' + existing.id, 'agent:x', owner.user_id, admin.user_id, existing.id]) {
+      const r = await asAdmin.post('/v1/api-keys', { name: 'imp', scopes: ['read', 'write'], agent_id: agent });
+      expect([agent, r.status, r.body.code, r.body.field]).toEqual([agent, 400, 'invalid_field', 'agent_id']);
+    }
+    const bad = await asAdmin.post('/v1/api-keys', { name: 'imp', scopes: ['read'], agent_id: 'has space' });
+    expect([bad.status, bad.body.code, bad.body.field]).toEqual([400, 'invalid_field', 'agent_id']);
+    expect((await asAdmin.get('/v1/api-keys')).body.items).toHaveLength(1);
+    // an agent id that only looks like something else is fine, and still no impersonation
+    const ok = await asAdmin.post('/v1/api-keys', { name: 'bot', scopes: ['read', 'write'], agent_id: 'systems-bot' });
+    expect(ok.status).toBe(201);
+    const n = await api(t.url, ok.body.key).post('/node', { label: 'x', node_type: 'Concept' });
+    const h = await api(t.url, ok.body.key).get(`/node/${n.body.uid}/history`);
+    expect(h.body[0]).toMatchObject({ changed_by: ok.body.id, agent_id: 'systems-bot' });
+    expect(h.body[0].changed_by).not.toBe(owner.user_id);
+  });
 });

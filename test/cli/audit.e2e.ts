@@ -59,7 +59,8 @@ describe('strata audit replay', () => {
     expect(created.request_id).toBeTruthy();
     expect(Date.parse(created.at)).toBeGreaterThan(Date.now() - 600_000);
     const byAgent = records.find((r) => r.action === 'EdgeCreated')!;
-    expect(byAgent).toMatchObject({ target: edge, principal: 'agent:planner-7', agent_id: 'planner-7', credential_id: agentKey.id });
+    // an agent-bound key is its own principal; the agent it acts for is the attribution
+    expect(byAgent).toMatchObject({ target: edge, principal: `api_key:${agentKey.id}`, agent_id: 'planner-7', credential_id: agentKey.id });
     expect(records.some((r) => r.action === 'MemberAdded' && r.principal === `user:${a.user_id}`)).toBe(true);
     expect((await replay('--org', b.org_id)).every((r) => r.org === b.org_id)).toBe(true);
   });

@@ -60,11 +60,13 @@ describe('CredentialResolver: API keys', () => {
     expect(a).toMatchObject({ org_id: 'o1', credential: 'api_key', api_key_id: 'k1', principal: { kind: 'api_key', id: 'k1' }, scopes: ['read'], plan: 'free' });
   });
 
-  it('an agent-bound key acts as the agent', () => {
+  it('an agent-bound key acts for the agent (attribution) but its principal is the key itself', () => {
     const { dir, resolver } = setup();
-    const s = generateApiKeySecret();
-    dir.keys.set(sha256Hex(s), { key_id: 'k2', org_id: 'o1', scopes: ['read', 'write'], expires_at: null, revoked_at: null, overlap_until: null, agent_id: 'ag', space_uids: null, project_uids: null });
-    expect(resolver.resolve(s)).toMatchObject({ principal: { kind: 'agent', id: 'ag' }, bound_agent_id: 'ag', api_key_id: 'k2' });
+    for (const agent of ['ag', 'system', 'u-owner']) {
+      const s = generateApiKeySecret();
+      dir.keys.set(sha256Hex(s), { key_id: `k-${agent}`, org_id: 'o1', scopes: ['read', 'write'], expires_at: null, revoked_at: null, overlap_until: null, agent_id: agent, space_uids: null, project_uids: null });
+      expect(resolver.resolve(s)).toMatchObject({ principal: { kind: 'api_key', id: `k-${agent}` }, bound_agent_id: agent, api_key_id: `k-${agent}` });
+    }
   });
 
   it('unknown keys are invalid_token', () => {

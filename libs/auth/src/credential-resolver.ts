@@ -88,7 +88,9 @@ export class CredentialResolver {
     const plan = this.directory.planOf(row.org_id) ?? 'free';
     return freeze({
       org_id: row.org_id,
-      principal: row.agent_id ? { kind: 'agent', id: row.agent_id } : { kind: 'api_key', id: row.key_id },
+      // the key itself is the acting principal, bound to an agent or not: a bound agent_id is
+      // attribution (recorded as agent_id) and never makes the key act as another principal
+      principal: { kind: 'api_key', id: row.key_id },
       credential: 'api_key',
       user_id: null,
       api_key_id: row.key_id,

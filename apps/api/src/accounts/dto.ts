@@ -1,6 +1,6 @@
 import { DomainError, Errors } from '@strata/domain/errors';
 import { KEY_SCOPES, KeyScope, PLAN_IDS, PlanId, ROLES, Role, normaliseEmail } from '@strata/domain/accounts';
-import { Body, readEnum, readNumber, readString, readStringArray, readUids, readUid } from '@strata/domain/validation';
+import { Body, isWellFormedUid, readEnum, readNumber, readString, readStringArray, readUids } from '@strata/domain/validation';
 
 /** Request readers for the accounts routes; errors are `{error, code, field}` (REFERENCE §1.10). */
 
@@ -92,8 +92,16 @@ export function readApiKey(body: Body, now: number): ApiKeyInput {
     expires_at: readFutureTime(body, 'expires_at', now) ?? null,
     space_uids: readUids(body, 'space_uids', { max: 1000 }) ?? null,
     project_uids: readUids(body, 'project_uids', { max: 1000 }) ?? null,
-    agent_id: readUid(body, 'agent_id') ?? null,
+    agent_id: readAgentId(body),
   };
+}
+
+/** The agent a key is bound to (REFERENCE §1.5: at most 128 characters; 400 invalid_field). */
+export function readAgentId(body: Body): string | null {
+  const v = readString(body, 'agent_id', { trim: true, max: 128 });
+  if (v === undefined) return null;
+  if (!isWellFormedUid(v)) throw Errors.invalidField('agent_id', 'agent_id must be 1 to 128 characters from A-Z, a-z, 0-9, ".", "_", ":" and "-"');
+  return v;
 }
 
 export function readOverlap(body: Body, def: number): number {

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import { decideKeyAccess, decideRevoke, decideRotate, keyStatus, replacementExpiry } from './api-key-decider';
+import { decideAgentBinding, decideKeyAccess, decideRevoke, decideRotate, keyStatus, replacementExpiry } from './api-key-decider';
 
 const active = { expires_at: null, revoked_at: null, overlap_until: null };
 
@@ -49,5 +49,27 @@ describe('replacementExpiry / decideRevoke', () => {
   it('revocation is idempotent', () => {
     expect(decideRevoke(active)).toBe(true);
     expect(decideRevoke({ ...active, revoked_at: 3 })).toBe(false);
+  });
+});
+
+describe('decideAgentBinding', () => {
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return [(e as { code?: string }).code, (e as { context?: { field?: string } }).context?.field];
+    }
+    return undefined;
+  };
+  const none = () => false;
+  it('refuses "system" and principal forms, in any case', () => {
+    for (const id of ['system', 'System', 'system:decay', 'user:u1', 'API_KEY:k1', 'agent:a1'])
+      expect([id, codeOf(() => decideAgentBinding(id, none))]).toEqual([id, ['invalid_field', 'agent_id']]);
+  });
+  it('refuses the id of a user or key', () => {
+    expect(codeOf(() => decideAgentBinding('u-1', (id) => id === 'u-1'))).toEqual(['invalid_field', 'agent_id']);
+  });
+  it('accepts other agent ids', () => {
+    for (const id of ['agent-7', 'systems-bot', 'my.agent:1', 'subsystem']) expect(decideAgentBinding(id, none)).toBe(id);
   });
 });

@@ -48,6 +48,25 @@ export function replacementExpiry(old: { created_at: number; expires_at: number 
   return old.expires_at === null ? null : now + (old.expires_at - old.created_at);
 }
 
+/**
+ * Agent ids a key may not be bound to. `"system"` is the principal of server processes
+ * (REFERENCE §1.6) and `kind:id` is how audit names principals, so a key bound to either would
+ * be read as someone else in history and audit. Case-insensitive.
+ */
+const RESERVED_AGENT_ID_RE = /^(system|(system|user|api_key|agent):.*)$/i;
+
+/**
+ * The agent a new key is bound to. A bound agent is attribution only (the key stays the acting
+ * principal), and it must not pass for a principal: not a reserved id, and not the id of a
+ * user or an API key (`isPrincipalId`).
+ */
+export function decideAgentBinding(agentId: string, isPrincipalId: (id: string) => boolean): string {
+  if (RESERVED_AGENT_ID_RE.test(agentId))
+    throw Errors.invalidField('agent_id', `agent_id '${agentId}' is reserved: "system" and "<kind>:<id>" name principals, not agents`);
+  if (isPrincipalId(agentId)) throw Errors.invalidField('agent_id', 'agent_id must name an agent, not a user or an API key');
+  return agentId;
+}
+
 /** Revocation is idempotent: false when already revoked. */
 export function decideRevoke(k: KeyLifecycle): boolean {
   return k.revoked_at === null;

@@ -12,7 +12,7 @@ export interface Principal {
 export interface EventMetadata {
   org_id: string;
   principal: Principal;
-  /** the credential used (api key id) when the principal is an agent acting through a key */
+  /** the API key used, if any (for a key, also the principal); null for a user JWT */
   credential_id?: string | null;
   agent_id?: string | null;
   request_id: string;

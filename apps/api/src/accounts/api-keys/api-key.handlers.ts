@@ -4,6 +4,7 @@ import {
   ApiKeyCreatedData,
   ApiKeyRevokedData,
   ApiKeyRotatedData,
+  decideAgentBinding,
   decideRevoke,
   decideRotate,
   keyNotFound,
@@ -66,6 +67,7 @@ export class ApiKeyHandlers {
   }
 
   async create(auth: AuthContext, input: ApiKeyInput, requestId: string) {
+    if (input.agent_id !== null) decideAgentBinding(input.agent_id, (id) => this.accounts.user(id) !== null || this.accounts.key(id) !== null);
     return this.uow.run(accountContext(auth, requestId), async (tx) => {
       const { data, secret } = this.stageKey(tx, auth, input, null);
       return this.created(data, secret, tx.now);
