@@ -37,6 +37,14 @@ describe('generic node routes', () => {
     expect(got.body).toEqual(r.body);
   });
 
+  it('counts a label in characters, so 1000 emoji fit and 1001 do not', async () => {
+    const fits = await c.post('/node', { label: '😀'.repeat(1000), node_type: 'Concept' });
+    expect(fits.status).toBe(201);
+    expect(fits.body.label).toBe('😀'.repeat(1000));
+    const over = await c.post('/node', { label: '😀'.repeat(1001), node_type: 'Concept' });
+    expect([over.status, over.body.code, over.body.field]).toEqual([400, 'invalid_field', 'label']);
+  });
+
   it('infers the type from props._type and accepts every spelling of a built-in', async () => {
     const a = await c.post('/node', { label: 'Q', props: { _type: 'open_question', text: 'why?' } });
     expect(a.status).toBe(201);

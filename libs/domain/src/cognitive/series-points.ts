@@ -1,6 +1,6 @@
 import { Errors } from '../errors';
 import { SeriesPoint } from '../events';
-import { Body, isWellFormedUid } from '../validation';
+import { Body, characterCount, isWellFormedUid } from '../validation';
 
 export const MAX_POINTS_PER_CALL = 10_000;
 
@@ -36,7 +36,7 @@ export function readPoints(body: Body, opts: { required: boolean }): PointInput[
       if (typeof p[f] !== 'number' || !Number.isFinite(p[f])) throw Errors.invalidField(`${name}.${f}`, `${name}.${f} must be a finite number`);
     }
     if (p.note !== undefined && p.note !== null && typeof p.note !== 'string') throw Errors.invalidField(`${name}.note`, `${name}.note must be a string`);
-    if (typeof p.note === 'string' && p.note.length > 10_000) throw Errors.invalidField(`${name}.note`, `${name}.note must be at most 10000 characters`);
+    if (typeof p.note === 'string' && p.note.length > 10_000 && characterCount(p.note) > 10_000) throw Errors.invalidField(`${name}.note`, `${name}.note must be at most 10000 characters`);
     const ts = p.ts as number;
     byTs.delete(ts); // re-insert so the map keeps the last occurrence's position
     byTs.set(ts, { ts, value: p.value as number, source_uid: (p.source_uid ?? null) as string | null, note: (p.note ?? null) as string | null, index });

@@ -14,6 +14,24 @@ export function present(body: Body, field: string): boolean {
   return body[field] !== undefined && body[field] !== null;
 }
 
+/**
+ * Characters as REFERENCE counts them (§1.5: a label of 1–1000 characters): code points, so
+ * an emoji is one character, not the two UTF-16 units of `length`.
+ */
+export function characterCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // a high surrogate followed by a low one is one code point
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
 export function readString(
   body: Body,
   field: string,
@@ -31,7 +49,8 @@ export function readString(
     if (opts.required) throw Errors.missingField(name);
     return opts.trim ? undefined : s;
   }
-  if (opts.max !== undefined && s.length > opts.max) throw Errors.invalidField(name, `${name} must be at most ${opts.max} characters`);
+  if (opts.max !== undefined && s.length > opts.max && characterCount(s) > opts.max)
+    throw Errors.invalidField(name, `${name} must be at most ${opts.max} characters`);
   return s;
 }
 
