@@ -73,11 +73,12 @@ describe('sign-up, sign-in and refresh', () => {
 
     const wrongPw = await request(t.url, 'POST', '/v1/auth/login', { body: { email: s.email, password: 'wrong password!' } });
     const wrongEmail = await request(t.url, 'POST', '/v1/auth/login', { body: { email: uniqueEmail('nobody'), password: s.password } });
-    expect(wrongPw.status).toBe(401);
-    expect(wrongEmail.status).toBe(401);
+    // a public route never answers 401 (REFERENCE §1.11): bad credentials are a bad field value
+    expect(wrongPw.status).toBe(400);
+    expect(wrongEmail.status).toBe(400);
     expect(wrongPw.body).toEqual(wrongEmail.body);
-    expect(wrongPw.body).toEqual({ error: 'invalid email or password', code: 'invalid_credentials' });
-    expect(wrongPw.headers.get('www-authenticate')).toMatch(/^Bearer realm="strata"/);
+    expect(wrongPw.body).toEqual({ error: 'invalid email or password', code: 'invalid_field' });
+    expect(wrongPw.headers.get('www-authenticate')).toBeNull();
     // e-mail is case-insensitive
     expect((await request(t.url, 'POST', '/v1/auth/login', { body: { email: s.email.toUpperCase(), password: s.password } })).status).toBe(200);
   });
@@ -86,7 +87,7 @@ describe('sign-up, sign-in and refresh', () => {
     const s = await signUp(t.url);
     for (let i = 0; i < 5; i++) {
       const r = await request(t.url, 'POST', '/v1/auth/login', { body: { email: s.email, password: `wrong password ${i}` } });
-      expect(r.status).toBe(401);
+      expect([r.status, r.body.code]).toEqual([400, 'invalid_field']);
     }
     const blocked = await request(t.url, 'POST', '/v1/auth/login', { body: { email: s.email, password: s.password } });
     expect(blocked.status).toBe(429);
@@ -108,13 +109,13 @@ describe('sign-up, sign-in and refresh', () => {
     const r2 = await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: r1.body.refresh_token } });
     expect(r2.status).toBe(200);
 
-    // the first token again: reuse → 401, and the family's live token (r2) stops working too
+    // the first token again: reuse → 400 (never 401 on a public route), and the family's live token (r2) stops working too
     const reuse = await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: s.refresh_token } });
-    expect(reuse.status).toBe(401);
-    expect(reuse.body).toEqual({ error: 'invalid token', code: 'invalid_token' });
-    expect(reuse.headers.get('www-authenticate')).toBe('Bearer realm="strata", error="invalid_token"');
+    expect(reuse.status).toBe(400);
+    expect(reuse.body).toEqual({ error: 'invalid refresh token: unknown, expired, revoked or already used; sign in again', code: 'invalid_field', field: 'refresh_token' });
+    expect(reuse.headers.get('www-authenticate')).toBeNull();
     const afterRevoke = await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: r2.body.refresh_token } });
-    expect(afterRevoke.status).toBe(401);
+    expect([afterRevoke.status, afterRevoke.body.code]).toEqual([400, 'invalid_field']);
 
     // another session (a new sign-in) is a different family and still works
     const again = await login(t.url, s.email, s.password);
@@ -126,7 +127,7 @@ describe('sign-up, sign-in and refresh', () => {
     const [id] = s.refresh_token.split('.');
     for (const token of ['garbage', `${id}.${'x'.repeat(43)}`, `00000000-0000-4000-8000-000000000000.${'a'.repeat(43)}`]) {
       const r = await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: token } });
-      expect([r.status, r.body.code]).toEqual([401, 'invalid_token']);
+      expect([r.status, r.body.code, r.body.field]).toEqual([400, 'invalid_field', 'refresh_token']);
     }
     // a forged secret for a real id does not burn the real token
     expect((await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: s.refresh_token } })).status).toBe(200);
@@ -161,9 +162,11 @@ describe('sign-up, sign-in and refresh', () => {
       const noToken = await request(t.url, method, p, { body });
       const badToken = await request(t.url, method, p, { body, token: 'bogus' });
       if (p === '/v1/auth/login' || p === '/v1/auth/refresh') {
-        // their own 401s are about the credentials in the body, never about the header
-        expect(noToken.body.code).not.toBe('unauthorized');
+        // refused credentials in the body are 400 invalid_field, never a 401, with or without a header
+        expect([noToken.status, noToken.body.code]).toEqual([400, 'invalid_field']);
+        expect(badToken.status).toBe(400);
         expect(badToken.body).toEqual(noToken.body);
+        expect(badToken.headers.get('www-authenticate')).toBeNull();
       } else {
         expect(noToken.status).toBe(200);
         expect(badToken.status).toBe(200);

@@ -62,8 +62,8 @@ describe('accounts projection rebuild', () => {
         expect((await api(t2.url, rotated.key).get('/nodes')).status).toBe(200); // still in its overlap
         expect((await api(t2.url, replacement.key).get('/nodes')).status).toBe(200);
         // the used refresh token is still known as used: reuse detection survives the rebuild
-        expect((await request(t2.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: a.refresh_token } })).status).toBe(401);
-        expect((await request(t2.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: r1.refresh_token } })).status).toBe(401);
+        expect((await request(t2.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: a.refresh_token } })).status).toBe(400);
+        expect((await request(t2.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: r1.refresh_token } })).status).toBe(400);
       } finally {
         await t2.close({ keepData: true });
       }

@@ -26,5 +26,11 @@ export const AuthErrors = {
   noOrganization: () => new DomainError(403, 'forbidden', 'you are not a member of any organization'),
   rateLimited: (retryAfter: number) =>
     new DomainError(429, 'rate_limited', 'rate limit exceeded; retry later', { retry_after: retryAfter }),
-  invalidCredentials: () => new DomainError(401, 'invalid_credentials', 'invalid email or password'),
+  // Sign-in and refresh are public routes, which never answer 401 (§1.11), and §1.10 has no
+  // code for rejected credentials in a body: they are a request field with an invalid value.
+  /** wrong e-mail or password: the same answer for both, so it does not tell which */
+  invalidCredentials: () => new DomainError(400, 'invalid_field', 'invalid email or password'),
+  /** unknown, malformed, expired, revoked or already used refresh token */
+  invalidRefreshToken: () =>
+    new DomainError(400, 'invalid_field', 'invalid refresh token: unknown, expired, revoked or already used; sign in again', { field: 'refresh_token' }),
 };

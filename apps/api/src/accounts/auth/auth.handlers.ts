@@ -115,19 +115,19 @@ export class AuthHandlers {
 
   /**
    * Rotates a refresh token. A token presented a second time revokes its whole family
-   * (committed) and the caller gets 401 like any other refused token.
+   * (committed) and the caller gets 400 like any other refused refresh token.
    */
   async refresh(token: string, requestId: string): Promise<TokenPair> {
     const parsed = parseRefreshToken(token);
-    if (!parsed) throw AuthErrors.invalidToken();
+    if (!parsed) throw AuthErrors.invalidRefreshToken();
     const pre = this.accounts.refreshToken(parsed.token_id);
-    if (!pre) throw AuthErrors.invalidToken();
+    if (!pre) throw AuthErrors.invalidRefreshToken();
     const org = this.accounts.memberships(pre.user_id)[0]?.org_id ?? '';
     const result = await this.uow.run(userContext(pre.user_id, org, requestId), async (tx) => {
       const row = this.accounts.refreshToken(parsed.token_id);
       const matches = row !== null && sameHex(sha256Hex(parsed.secret), row.token_sha256);
       const decision = decideRefresh(row, matches, tx.now);
-      if (decision.kind === 'rejected') throw AuthErrors.invalidToken();
+      if (decision.kind === 'rejected') throw AuthErrors.invalidRefreshToken();
       const r = row!;
       if (decision.kind === 'reuse_detected') {
         const data: RefreshFamilyRevokedData = { user_id: r.user_id, family_id: r.family_id, reason: 'reuse_detected', at: tx.now };
@@ -145,7 +145,7 @@ export class AuthHandlers {
       tx.emit(Streams.user(r.user_id), T.RefreshTokenUsed, used);
       return { user_id: r.user_id, refresh: next };
     });
-    if (result === null) throw AuthErrors.invalidToken();
+    if (result === null) throw AuthErrors.invalidRefreshToken();
     return this.pair(result.user_id, result.refresh);
   }
 }
