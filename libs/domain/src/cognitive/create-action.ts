@@ -4,6 +4,7 @@ import { Layer, NodeRecord } from '../records';
 import { Body, readString } from '../validation';
 import { ActionDef, writes } from './action';
 import { CognitiveView } from './cognitive-view';
+import { requirePresent } from './required';
 import { ActionContext, ChangeSet } from './decision';
 import {
   checkRequiredTriggers,
@@ -82,10 +83,11 @@ export function readLabel(body: Body, defaultLabel?: string): string {
  */
 export async function planCreate(spec: CreateSpec, body: Body, view: CognitiveView, ctx: ActionContext, opts: PlanOptions = {}): Promise<PlannedCreate> {
   const defs = spec.triggers ?? [];
-  // 3. required fields
-  const label = readLabel(body, spec.defaultLabel);
+  // 3. required fields, present whatever their type (a label of the wrong type is step 4)
+  if (spec.defaultLabel === undefined) requirePresent(body, ['label']);
   checkRequiredTriggers(body, defs);
   // 4. field types
+  const label = readLabel(body, spec.defaultLabel);
   checkTriggerShapes(body, defs);
   spec.validate?.(body);
   // 4–5. node fields and props

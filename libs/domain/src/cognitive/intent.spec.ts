@@ -58,6 +58,9 @@ describe('/intent/deliberation', () => {
   it('add_option needs a Decision', async () => {
     const view = new InMemoryView();
     expect(await failure(when(INTENT_DELIBERATION, { action: 'add_option', label: 'o' }, view, testContext()))).toMatchObject({ code: 'missing_field', field: 'decision_uid' });
+    // §4.0: a missing required field (step 3) is reported before a wrong type (step 4)
+    expect(await failure(when(INTENT_DELIBERATION, { action: 'add_option', label: 5 }, view, testContext()))).toMatchObject({ code: 'missing_field', field: 'decision_uid' });
+    expect(await failure(when(INTENT_DELIBERATION, { action: 'add_option', label: '  ' }, view, testContext()))).toMatchObject({ code: 'missing_field', field: 'label' });
     const goal = givenNode(view, 'Goal', 'g');
     expect(await failure(when(INTENT_DELIBERATION, { action: 'add_option', label: 'o', decision_uid: goal.uid }, view, testContext()))).toMatchObject({
       code: 'wrong_node_type',
