@@ -48,8 +48,10 @@ describe('/reality/series', () => {
   it('create: one live series per (entity, metric)', async () => {
     const view = new InMemoryView();
     const org = givenNode(view, 'Organization', 'ACME');
-    const first = await given(REALITY_SERIES, { action: 'create', label: 'revenue', entity_uid: org.uid }, view, testContext());
-    expect(await failure(when(REALITY_SERIES, { action: 'create', label: 'Revenue 2', entity_uid: org.uid, props: { metric: 'revenue' } }, view, testContext({ now: 2e9 })))).toMatchObject({
+    const ctx = testContext(); // one context: fresh uids for the second create
+    const first = await given(REALITY_SERIES, { action: 'create', label: 'revenue', entity_uid: org.uid }, view, ctx);
+    ctx.tick(300);
+    expect(await failure(when(REALITY_SERIES, { action: 'create', label: 'Revenue 2', entity_uid: org.uid, props: { metric: 'revenue' } }, view, ctx))).toMatchObject({
       status: 409,
       code: 'duplicate',
       existing_uid: (first.body as { uid: string }).uid,

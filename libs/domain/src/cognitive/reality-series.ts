@@ -1,5 +1,5 @@
 import { Errors } from '../errors';
-import { decideTombstoneEdge, decideTombstoneNode } from '../graph';
+import { assertSeriesKeysFree, decideTombstoneEdge, decideTombstoneNode, SeriesKey } from '../graph';
 import { NodeRecord } from '../records';
 import { Body, readEnum, readNumber, readPage, readString, readUid, readUids } from '../validation';
 import { EndpointDef, reads, writes } from './action';
@@ -34,6 +34,11 @@ function pointSourceRefs(points: readonly PointInput[]): RefCheck[] {
   return refs;
 }
 
+/** The live Series holding (entity_uid, metric). */
+function liveSeriesWithKey(view: CognitiveView, key: SeriesKey): Promise<NodeRecord[]> {
+  return allNodes(view, { node_types: SERIES, props_equals: { entity_uid: key.entity_uid, metric: key.metric } });
+}
+
 /** The incoming ts values the series already holds (so they count as replaced). */
 async function storedAmong(view: CognitiveView, seriesUid: string, points: readonly { ts: number }[]): Promise<Set<number>> {
   if (!points.length) return new Set();
@@ -66,11 +71,8 @@ const create = writes(async (body, view, ctx, action) => {
       guard: async ({ node }) => {
         checkPointUids(points);
         await loadLive(view, pointSourceRefs(points));
-        const entity = node.props.entity_uid;
-        if (typeof entity !== 'string') return;
-        const twin = (await allNodes(view, { node_types: SERIES, props_equals: { entity_uid: entity, metric: node.props.metric } }))[0];
-        if (twin)
-          throw Errors.duplicate(`entity ${entity} already has a live Series for metric '${String(node.props.metric)}'`, { existing_uid: twin.uid });
+        // the same rule every write path is held to at commit (GraphTx); here it answers before the points are checked
+        await assertSeriesKeysFree([{ before: null, after: node }], (key) => liveSeriesWithKey(view, key));
       },
     },
   );

@@ -72,7 +72,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot): Promise<ImportCou
       counts.nodes_skipped++;
       continue;
     }
-    tx.emit(Streams.node(org, n.uid), 'NodeCreated', { node: n, reason: IMPORT_REASON }, 'no_stream');
+    tx.createNode(n, IMPORT_REASON);
     imported.add(n.uid);
     counts.nodes_imported++;
   }

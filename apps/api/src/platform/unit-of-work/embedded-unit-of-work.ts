@@ -102,6 +102,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
         let result: unknown;
         try {
           result = await job.fn(tx);
+          await tx.verify(); // rules on the whole request (one live Series per entity and metric)
         } catch (err) {
           this.settle(job, () => job.reject(err)); // nothing of this request was staged
           continue;

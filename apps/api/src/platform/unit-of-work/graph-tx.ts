@@ -1,6 +1,6 @@
 import { Errors } from '@strata/domain/errors';
 import { EventMetadata, NewEvent, Streams } from '@strata/domain/events';
-import { WriteContext } from '@strata/domain/graph';
+import { assertSeriesKeysFree, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { IdGenerator } from '@strata/domain/time';
 import { EdgeFilter, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -21,6 +21,10 @@ export class GraphTx {
   private readonly edgeOverlay = new Map<string, EdgeRecord>();
   private readonly revisions = new Map<string, ExpectedRevision>();
   private readonly appends = new Map<string, StreamAppend>();
+  /** nodes as the read model held them before this request (first read); absent: created here */
+  private readonly storedNodes = new Map<string, NodeRecord | null>();
+  /** Series this request creates or changes, in first-touched order (checked by `verify`) */
+  private readonly seriesChanged = new Set<string>();
 
   constructor(
     readonly ctx: CommandContext,
@@ -44,6 +48,7 @@ export class GraphTx {
     const staged = this.nodeOverlay.get(uid);
     if (staged) return staged;
     const n = await this.reader.getNode(this.org, uid);
+    if (!this.storedNodes.has(uid)) this.storedNodes.set(uid, n);
     if (n) {
       const stream = Streams.node(this.org, uid);
       if (!this.revisions.has(stream)) this.revisions.set(stream, await this.reader.nodeRevision(this.org, uid));
@@ -100,19 +105,42 @@ export class GraphTx {
   }
 
   // ---------- writes ----------
-  createNode(n: NodeRecord): NodeRecord {
+  /** A new node (`reason`: `import` for a snapshot's nodes, which keep their uid and state). */
+  createNode(n: NodeRecord, reason: string | null = null): NodeRecord {
     const stream = Streams.node(this.org, n.uid);
     this.revisions.set(stream, 'no_stream');
-    this.stage(stream, 'NodeCreated', { node: n, reason: null });
-    this.nodeOverlay.set(n.uid, n);
+    this.stage(stream, 'NodeCreated', { node: n, reason });
+    this.overlayNode(n);
     return n;
   }
 
   /** Stages a versioned node change; the node must have been read through this tx. */
   putNode(n: NodeRecord, type: NodeEventType, reason: string | null): NodeRecord {
     this.stage(Streams.node(this.org, n.uid), type, { node: n, reason });
-    this.nodeOverlay.set(n.uid, n);
+    this.overlayNode(n);
     return n;
+  }
+
+  private overlayNode(n: NodeRecord): void {
+    this.nodeOverlay.set(n.uid, n);
+    if (n.node_type === 'Series') this.seriesChanged.add(n.uid);
+  }
+
+  /**
+   * Rules on the request's outcome as a whole, whatever route staged it: the unit of work
+   * calls this after the handler and before the append, and a throw writes nothing. One live
+   * Series per (entity_uid, metric) (REFERENCE §4.3), for every create, update, restore and
+   * import that makes a Series live or moves its key.
+   */
+  async verify(): Promise<void> {
+    if (!this.seriesChanged.size) return;
+    const changes = [...this.seriesChanged].map((uid) => ({ before: this.storedNodes.get(uid) ?? null, after: this.nodeOverlay.get(uid)! }));
+    await assertSeriesKeysFree(changes, (key) => this.liveSeriesWithKey(key));
+  }
+
+  private async liveSeriesWithKey(key: SeriesKey): Promise<NodeRecord[]> {
+    const filter = { node_types: ['Series'], props_equals: { entity_uid: key.entity_uid, metric: key.metric } };
+    return (await this.reader.listNodes(this.org, filter, { limit: 1000, offset: 0 })).items;
   }
 
   /** Non-versioned maintained fields (counters): moves updated_at only. */

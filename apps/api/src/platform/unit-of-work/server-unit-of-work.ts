@@ -47,6 +47,7 @@ export class ServerUnitOfWork implements UnitOfWork {
       const tx = new GraphTx(ctx, new RevisionPinningReader(this.graph), this.ids, this.clock.now());
       const result = await fn(tx);
       if (!tx.hasChanges()) return result;
+      await tx.verify(); // rules on the whole request (one live Series per entity and metric)
       let position: number | null;
       try {
         position = await this.commit(tx);
