@@ -1,5 +1,6 @@
 import { ProjectScopeWorld, seedProjectScope } from '../support/project-scope';
-import { expectError, startRetrieval, RetrievalFixture } from './retrieval-fixture';
+import { graphSize } from '../cognitive/cognitive-fixture';
+import { expectError, link, mk, startRetrieval, RetrievalFixture } from './retrieval-fixture';
 
 /**
  * A Project-scoped key sees its Project and what the Project admits (documents, their chunks,
@@ -46,5 +47,49 @@ describe('Project-scoped credentials on retrieval routes', () => {
     expect(res.body.fuzzy.map((m: any) => m.uid)).not.toContain(u.outside);
     expectError(await scoped.post('/evolve', { action: 'decay' }), 403, 'scope_denied');
     expect((await f.w.get(`/node/${u.outside}`)).body.tombstone_at).toBeNull();
+  });
+
+  it('merge, aliases and /reality/entity never reach a node out of scope, nor reveal its type', async () => {
+    const q1 = await mk(f.w, 'Organization', 'Hidden Holdings');
+    const q2 = await mk(f.w, 'Organization', 'Hidden Holdings Inc');
+    const person = await mk(f.w, 'Person', 'Hidden Person');
+    const before = await graphSize(f.w);
+    expectError(await scoped.get(`/node/${q1}`), 404, 'not_found');
+
+    // 404 naming the field, never 200 nor a 400 wrong_node_type telling the hidden node's type
+    expectError(await scoped.post('/entities/merge', { keep_uid: q1, merge_uid: q2 }), 404, 'not_found', 'keep_uid');
+    expectError(await scoped.post('/entities/merge', { keep_uid: q1, merge_uid: person }), 404, 'not_found', 'keep_uid');
+    expectError(await scoped.post('/entities/merge', { keep_uid: u.inside, merge_uid: person }), 404, 'not_found', 'merge_uid');
+    expectError(await scoped.post('/alias', { text: 'injected', canonical_uid: q1 }), 404, 'not_found', 'canonical_uid');
+    const entity = (body: Record<string, unknown>) => scoped.post('/reality/entity', body);
+    expectError(await entity({ action: 'merge', keep_uid: q1, merge_uid: q2 }), 404, 'not_found', 'keep_uid');
+    expectError(await entity({ action: 'merge', keep_uid: u.inside, merge_uid: person }), 404, 'not_found', 'merge_uid');
+    expectError(await entity({ action: 'alias', text: 'injected', canonical_uid: q1 }), 404, 'not_found', 'canonical_uid');
+    expectError(await entity({ action: 'relate', source_uid: q1, target_uid: u.inside, edge_type: 'RelatedTo' }), 404, 'not_found', 'source_uid');
+    expectError(await entity({ action: 'relate', source_uid: u.inside, target_uid: q1, edge_type: 'RelatedTo' }), 404, 'not_found', 'target_uid');
+    // the same answer as for a uid that never existed
+    const ghost = '00000000-0000-4000-8000-000000000000';
+    expect((await scoped.post('/entities/merge', { keep_uid: ghost, merge_uid: q2 })).body.code).toBe('not_found');
+    expect(await graphSize(f.w)).toEqual(before);
+    expect((await f.w.get(`/aliases/${q1}`)).body).toEqual([]);
+    for (const uid of [q1, q2, person]) expect((await f.w.get(`/node/${uid}`)).body).toMatchObject({ version: 1, tombstone_at: null });
+
+    // resolution never offers hidden nodes, and find-or-create neither returns one nor aliases it
+    expect((await entity({ action: 'resolve', text: 'Hidden Holdings' })).body).toEqual({ uid: null });
+    expect((await entity({ action: 'fuzzy_resolve', text: 'Hidden Holdings', min_score: 0 })).body.matches).toEqual([]);
+    expect((await scoped.get('/resolve?text=Hidden%20Holdings&min_score=0')).body).toMatchObject({ exact: null, fuzzy: [] });
+    const created = await entity({ action: 'create', label: 'Hidden Holdings', props: { entity_type: 'organization' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ created: true, matched_by: null, node_type: 'Organization' });
+    expect(created.body.uid).not.toBe(q1);
+    expect((await f.w.get(`/aliases/${q1}`)).body).toEqual([]);
+
+    // inside the scope the same calls work
+    const ally = await mk(f.w, 'Claim', 'Heat shield ablates at reentry (copy)');
+    await link(f.w, ally, u.chunk, 'ExtractedFrom');
+    expect((await scoped.post('/alias', { text: 'ablation claim', canonical_uid: u.inside })).status).toBe(201);
+    const merged = await scoped.post('/entities/merge', { keep_uid: u.inside, merge_uid: ally });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({ keep_uid: u.inside, merge_uid: ally });
   });
 });

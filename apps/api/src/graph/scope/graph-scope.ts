@@ -32,7 +32,7 @@ export class GraphScope {
   async assertRefs(auth: AuthContext, refs: { field: string; uid: unknown }[]): Promise<void> {
     if (unrestricted(auth)) return;
     const scope = await this.scopes.of(auth); // once per request: resolving grants reads the graph
-    for (const { field, uid } of refs) if (typeof uid === 'string' && !scope.allows(uid)) throw Errors.refNotFound(field, uid);
+    scope.assertVisible(refs.filter((r): r is { field: string; uid: string } => typeof r.uid === 'string'));
   }
 
   /** `/batch`: an edge endpoint named by uid (not by ref) outside the grants is 404 naming `edges[i].field`. */

@@ -37,7 +37,9 @@ export class EntitiesController {
     const { text, norm } = readAliasText(body);
     const canonical = readUid(body, 'canonical_uid', { required: true })!;
     const score = readAliasScore(body);
-    const r: SetAliasResult = await this.commands.execute(new SetAliasCommand(commandContext(auth, rid, body), canonical, text, norm, score));
+    const r: SetAliasResult = await this.commands.execute(
+      new SetAliasCommand(commandContext(auth, rid, body), canonical, text, norm, score, await this.scopes.of(auth)),
+    );
     reply.status(r.created ? 201 : 200);
     return { text: r.text, canonical_uid: r.canonical_uid, score: r.score, created_at: r.created_at };
   }
@@ -75,6 +77,6 @@ export class EntitiesController {
   async merge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
-    return this.commands.execute(new MergeEntitiesCommand(commandContext(auth, rid, body), body));
+    return this.commands.execute(new MergeEntitiesCommand(commandContext(auth, rid, body), body, await this.scopes.of(auth)));
   }
 }

@@ -8,10 +8,12 @@ import { pickAliasMatch, planEntityCreation } from '@strata/domain/retrieval';
 import { Body, readString } from '@strata/domain/validation';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '../shared/read-scope';
 import { stageAlias } from './alias-ops';
 
 export class FindOrCreateEntityCommand {
-  constructor(readonly ctx: CommandContext, readonly body: Body) {}
+  /** `scope`: only nodes the caller may see are found (§1.8); others never match nor gain an alias */
+  constructor(readonly ctx: CommandContext, readonly body: Body, readonly scope: ReadScope) {}
 }
 
 export type FindOrCreateResult = NodeRecord & { created: boolean; matched_by: 'alias' | 'label' | null };
@@ -19,13 +21,14 @@ export type FindOrCreateResult = NodeRecord & { created: boolean; matched_by: 'a
 /**
  * `/reality/entity create` (REFERENCE §4.2): find-or-create over the WHOLE resolved type —
  * a matching alias first (highest score, then oldest node), then a matching normalised label
- * (an index look-up, no sampling), else a new node; the label becomes an alias (1.0).
+ * (an index look-up, no sampling), else a new node; the label becomes an alias (1.0). A
+ * Space/Project-scoped caller only finds nodes inside its grants: what it cannot see does not exist.
  */
 @CommandHandler(FindOrCreateEntityCommand)
 export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEntityCommand, FindOrCreateResult> {
   constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
 
-  execute({ ctx, body }: FindOrCreateEntityCommand): Promise<FindOrCreateResult> {
+  execute({ ctx, body, scope }: FindOrCreateEntityCommand): Promise<FindOrCreateResult> {
     const label = readString(body, 'label', { required: true, trim: true, max: 1000 })!;
     const norm = normaliseText(label);
     if (!norm) throw Errors.invalidField('label', 'label must contain at least one letter or digit to be matched');
@@ -40,12 +43,12 @@ export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEn
       const byAlias = pickAliasMatch(
         aliases
           .map((a) => ({ ...a, node: owners.get(a.canonical_uid) }))
-          .filter((a) => a.node && a.node.tombstone_at === null && a.node.node_type === plan.node_type)
+          .filter((a) => a.node && a.node.tombstone_at === null && a.node.node_type === plan.node_type && scope.allows(a.canonical_uid))
           .map((a) => ({ canonical_uid: a.canonical_uid, score: a.score, node_created_at: a.node!.created_at, node: a.node! })),
       );
       if (byAlias) return { ...byAlias.node, created: false, matched_by: 'alias' as const };
 
-      const byLabel = await tx.reader.listNodes(tx.org, { node_types: [plan.node_type], label_norm: norm }, { limit: 1, offset: 0 }, 'created_asc');
+      const byLabel = await tx.reader.listNodes(tx.org, { node_types: [plan.node_type], label_norm: norm, uids: scope.uidList() }, { limit: 1, offset: 0 }, 'created_asc');
       if (byLabel.items.length) {
         const node = (await tx.node(byLabel.items[0].uid))!;
         await stageAlias(tx, node, label, norm, 1.0);

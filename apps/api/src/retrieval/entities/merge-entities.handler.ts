@@ -5,11 +5,13 @@ import { assertMergeableTypes, decideMerge } from '@strata/domain/retrieval';
 import { Body, readString, readUid } from '@strata/domain/validation';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '../shared/read-scope';
 import { stageAliasRemoval } from './alias-ops';
 import { Streams } from '@strata/domain/events';
 
 export class MergeEntitiesCommand {
-  constructor(readonly ctx: CommandContext, readonly body: Body) {}
+  /** `scope`: what the caller may see; a uid outside it is a 404, like a missing node (§1.8) */
+  constructor(readonly ctx: CommandContext, readonly body: Body, readonly scope: ReadScope) {}
 }
 
 export interface MergeResult {
@@ -27,16 +29,18 @@ export interface MergeResult {
 export class MergeEntitiesHandler implements ICommandHandler<MergeEntitiesCommand, MergeResult> {
   constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
 
-  execute({ ctx, body }: MergeEntitiesCommand): Promise<MergeResult> {
+  execute({ ctx, body, scope }: MergeEntitiesCommand): Promise<MergeResult> {
     const keepUid = readUid(body, 'keep_uid', { required: true })!;
     const mergeUid = readUid(body, 'merge_uid', { required: true })!;
     readString(body, 'reason', { max: 1000 });
     if (keepUid === mergeUid) throw Errors.invalidField('merge_uid', 'keep_uid and merge_uid must differ: a node cannot be merged into itself');
+    const refs = [
+      { uid: keepUid, field: 'keep_uid' },
+      { uid: mergeUid, field: 'merge_uid' },
+    ];
     return this.uow.run(ctx, async (tx) => {
-      const [keep, merge] = await tx.liveNodes([
-        { uid: keepUid, field: 'keep_uid' },
-        { uid: mergeUid, field: 'merge_uid' },
-      ]);
+      scope.assertVisible(refs); // before the type check: an invisible node's type is not revealed
+      const [keep, merge] = await tx.liveNodes(refs);
       assertMergeableTypes(keep, merge);
       const [mergeEdges, keepEdges, keepAliases, mergeAliases] = await Promise.all([
         tx.edges({ touching: mergeUid }),

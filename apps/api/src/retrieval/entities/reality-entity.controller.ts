@@ -41,9 +41,10 @@ export class RealityEntityController {
     if (typeof action !== 'string' || !ACTIONS.includes(action)) throw Errors.unknownAction(body.action, ACTIONS);
     if (WRITES.has(action)) assertCanWrite(auth);
     const ctx = () => commandContext(auth, rid, body);
+    const scope = () => this.scopes.of(auth); // uids outside the caller's grants read as missing (§1.8)
     switch (action) {
       case 'create': {
-        const r: FindOrCreateResult = await this.commands.execute(new FindOrCreateEntityCommand(ctx(), body));
+        const r: FindOrCreateResult = await this.commands.execute(new FindOrCreateEntityCommand(ctx(), body, await scope()));
         reply.status(r.created ? 201 : 200);
         return r;
       }
@@ -51,7 +52,7 @@ export class RealityEntityController {
         const { text, norm } = readAliasText(body);
         const canonical = readUid(body, 'canonical_uid', { required: true })!;
         const score = readAliasScore(body);
-        const r: SetAliasResult = await this.commands.execute(new SetAliasCommand(ctx(), canonical, text, norm, score));
+        const r: SetAliasResult = await this.commands.execute(new SetAliasCommand(ctx(), canonical, text, norm, score, await scope()));
         reply.status(200);
         return { status: 'ok', text: r.text, canonical_uid: r.canonical_uid, alias_score: r.score };
       }
@@ -59,7 +60,7 @@ export class RealityEntityController {
         const { text } = readAliasText(body);
         const types = readNodeTypes(body) ?? null;
         reply.status(200);
-        return (await this.resolution.exact(await this.scopes.of(auth), text, types)) ?? { uid: null };
+        return (await this.resolution.exact(await scope(), text, types)) ?? { uid: null };
       }
       case 'fuzzy_resolve': {
         const { text } = readAliasText(body);
@@ -67,14 +68,14 @@ export class RealityEntityController {
         const min_score = readNumber(body, 'min_score', { min: 0, max: 1 }) ?? 0.3;
         const types = readNodeTypes(body) ?? null;
         reply.status(200);
-        return { matches: await this.resolution.fuzzy(await this.scopes.of(auth), text, { limit, min_score, types }) };
+        return { matches: await this.resolution.fuzzy(await scope(), text, { limit, min_score, types }) };
       }
       case 'merge':
         reply.status(200);
-        return this.commands.execute(new MergeEntitiesCommand(ctx(), body));
+        return this.commands.execute(new MergeEntitiesCommand(ctx(), body, await scope()));
       case 'relate':
         reply.status(201);
-        return this.commands.execute(new RelateEntitiesCommand(ctx(), body));
+        return this.commands.execute(new RelateEntitiesCommand(ctx(), body, await scope()));
     }
   }
 }

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '../shared/read-scope';
 import { stageAlias } from './alias-ops';
 
 export class SetAliasCommand {
@@ -11,6 +12,8 @@ export class SetAliasCommand {
     readonly text: string,
     readonly norm: string,
     readonly score: number,
+    /** what the caller may see: an alias of a node outside it is a 404 (§1.8) */
+    readonly scope: ReadScope,
   ) {}
 }
 
@@ -27,8 +30,9 @@ export interface SetAliasResult {
 export class SetAliasHandler implements ICommandHandler<SetAliasCommand, SetAliasResult> {
   constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
 
-  execute({ ctx, canonicalUid, text, norm, score }: SetAliasCommand): Promise<SetAliasResult> {
+  execute({ ctx, canonicalUid, text, norm, score, scope }: SetAliasCommand): Promise<SetAliasResult> {
     return this.uow.run(ctx, async (tx) => {
+      scope.assertVisible([{ field: 'canonical_uid', uid: canonicalUid }]);
       const node = await tx.liveNode(canonicalUid, 'canonical_uid');
       const r = await stageAlias(tx, node, text, norm, score);
       return { text, canonical_uid: canonicalUid, score, created_at: r.created_at, created: r.created };

@@ -20,6 +20,16 @@ export class ReadScope {
     return this.visible === null || this.visible.has(uid);
   }
 
+  /**
+   * 404 `not_found` naming the field for the first uid a request refers to outside the scope,
+   * exactly as for a missing node (REFERENCE §1.8). Call it where liveness is checked, before
+   * any type check, so nothing about an invisible node (its type included) is revealed.
+   */
+  assertVisible(refs: readonly { field: string; uid: string }[]): void {
+    if (this.visible === null) return;
+    for (const { field, uid } of refs) if (!this.visible.has(uid)) throw Errors.refNotFound(field, uid);
+  }
+
   /** Intersects with another restriction (a request's `project_uid`). */
   narrow(other: ReadonlySet<string> | null): ReadScope {
     if (other === null) return this;
