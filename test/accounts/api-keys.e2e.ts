@@ -186,6 +186,18 @@ describe('API keys', () => {
     expect((await api(t.url, rot.body.key).get('/nodes')).status).toBe(200);
   });
 
+  it('rotation keeps the absolute expiry: the replacement expires when the old key would have', async () => {
+    const s = await signUp(t.url);
+    const old = await createApiKey(t.url, s.access_token, { expires_at: '2099-06-01T00:00:00Z' });
+    expect(old.expires_at).toBe('2099-06-01T00:00:00.000Z');
+    await sleep(1100);
+    const rot = await api(t.url, s.access_token).post(`/v1/api-keys/${old.id}/rotate`, {});
+    expect(rot.status).toBe(201);
+    expect(rot.body.expires_at).toBe('2099-06-01T00:00:00.000Z');
+    const listed = (await api(t.url, s.access_token).get('/v1/api-keys')).body.items.find((x: { id: string }) => x.id === rot.body.id);
+    expect(listed.expires_at).toBe('2099-06-01T00:00:00.000Z');
+  });
+
   it('rotation with no overlap stops the old key at once', async () => {
     const s = await signUp(t.url);
     const old = await createApiKey(t.url, s.access_token);

@@ -43,9 +43,12 @@ export function decideRotate(k: KeyLifecycle, overlapSeconds: number, now: numbe
   return { overlap_until: k.expires_at !== null ? Math.min(until, k.expires_at) : until };
 }
 
-/** Expiry of the replacement: the same lifetime the old key was given, from now. */
-export function replacementExpiry(old: { created_at: number; expires_at: number | null }, now: number): number | null {
-  return old.expires_at === null ? null : now + (old.expires_at - old.created_at);
+/**
+ * Expiry of the replacement: the old key's own `expires_at`. A rotation swaps the secret under
+ * the same policy; it never extends the time the credential was granted for.
+ */
+export function replacementExpiry(old: { expires_at: number | null }): number | null {
+  return old.expires_at;
 }
 
 /**

@@ -97,7 +97,7 @@ export class ApiKeyHandlers {
       const input: ApiKeyInput = {
         name: old.name,
         scopes: old.scopes,
-        expires_at: replacementExpiry(old, tx.now),
+        expires_at: replacementExpiry(old),
         space_uids: old.space_uids,
         project_uids: old.project_uids,
         agent_id: old.agent_id,
