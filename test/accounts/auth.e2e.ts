@@ -144,6 +144,15 @@ describe('sign-up, sign-in and refresh', () => {
     const basic = await request(t.url, 'GET', '/nodes', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect([basic.status, basic.body.code]).toEqual([401, 'unauthorized']);
 
+    // a Bearer header whose token is malformed is invalid_token, not a missing header
+    for (const authorization of ['Bearer x y', 'Bearer']) {
+      for (const p of ['/nodes', '/node/some-uid']) {
+        const bad = await request(t.url, 'GET', p, { headers: { authorization } });
+        expect([authorization, p, bad.status, bad.body]).toEqual([authorization, p, 401, { error: 'invalid token', code: 'invalid_token' }]);
+        expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="strata", error="invalid_token"');
+      }
+    }
+
     for (const token of ['not-a-jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bad', 'strata_unknownkey0000000000000000000000000000']) {
       const bad = await request(t.url, 'GET', '/nodes', { token });
       expect(bad.status).toBe(401);

@@ -9,6 +9,8 @@ export interface RouteAuth {
 }
 
 const BEARER_RE = /^Bearer +(\S+) *$/i;
+/** the Bearer scheme, whatever follows it */
+const BEARER_SCHEME_RE = /^Bearer(?:\s|$)/i;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JWT_ONLY = new Set<AuthTag>(['user_jwt', 'owner_admin_jwt', 'owner_jwt']);
 
@@ -16,11 +18,16 @@ export function isReadMethod(method: string): boolean {
   return READ_METHODS.has(method);
 }
 
-/** The token of `Authorization: Bearer <token>`, or 401 unauthorized. */
+/**
+ * The token of `Authorization: Bearer <token>`. No header, or another scheme: 401
+ * unauthorized. A Bearer header whose token is not one token (`Bearer`, `Bearer x y`): 401
+ * invalid_token, a malformed token (REFERENCE §1.11).
+ */
 export function bearerTokenOf(header: unknown): string {
-  const m = typeof header === 'string' ? BEARER_RE.exec(header) : null;
-  if (!m) throw AuthErrors.unauthorized();
-  return m[1];
+  if (typeof header !== 'string') throw AuthErrors.unauthorized();
+  const m = BEARER_RE.exec(header);
+  if (m) return m[1];
+  throw BEARER_SCHEME_RE.test(header) ? AuthErrors.invalidToken() : AuthErrors.unauthorized();
 }
 
 /** `X-Org-Id`: which organization a user with several means; API keys ignore it. */
