@@ -175,6 +175,28 @@ describe('graph maintenance routes', () => {
   });
 
   describe('POST /import', () => {
+    it('keeps custom type names as stored, although the naming rule applied twice would change them', async () => {
+      const { c: source } = await freshOrg();
+      // §3.2 makes 'a b  c' ABC, and would make ABC Abc
+      const a = await node(source, { label: 'a', node_type: 'x y' });
+      const b = await node(source, { label: 'b', node_type: 'x y' });
+      expect(a.node_type).toBe('XY');
+      const e = await link(source, a.uid, b.uid, 'a b  c');
+      expect(e.edge_type).toBe('ABC');
+      const snap = await exportOf(source);
+      const { c: target } = await freshOrg();
+      await ok(target.post('/import', snap));
+      expect((await target.get(`/node/${a.uid}`)).body).toMatchObject({ node_type: 'XY', props: { _type: 'XY' } });
+      expect((await target.get(`/edges?from_uid=${a.uid}`)).body).toEqual([expect.objectContaining({ uid: e.uid, edge_type: 'ABC', props: { _type: 'ABC' } })]);
+      expect(withoutTime(await exportOf(target))).toEqual(withoutTime(snap));
+      // a hand-written snapshot still gets canonical names, and built-ins their own spelling
+      const { c: other } = await freshOrg();
+      const hand = { ...snap, nodes: snap.nodes.map((n: any) => ({ ...n, node_type: 'x_y', props: { ...n.props, _type: 'x_y' } })), edges: snap.edges.map((x: any) => ({ ...x, edge_type: 'SUPPORTS', props: { _type: 'SUPPORTS' } })) };
+      await ok(other.post('/import', hand));
+      expect((await other.get(`/node/${a.uid}`)).body.node_type).toBe('XY');
+      expect((await other.get(`/edges?from_uid=${a.uid}`)).body.map((x: any) => x.edge_type)).toEqual(['Supports']);
+    });
+
     it('export → import into a fresh organization gives the same graph, one "import" version per object', async () => {
       const { c: source } = await freshOrg();
       const g = await populate(source);

@@ -1,4 +1,4 @@
-import { getNodeType, normaliseText, validateNodeProps } from '../catalogue';
+import { findEdgeTypeBySpelling, findNodeTypeBySpelling, getNodeType, normaliseText, typeKey, validateNodeProps } from '../catalogue';
 import { DomainError, Errors } from '../errors';
 import { assertLayer, decideCreateNode, readEdgeInput } from '../graph';
 import { EdgeRecord, Layer, NodeRecord } from '../records';
@@ -86,12 +86,27 @@ function readVersion(item: Body, index: string): number {
   return readNumber(item, 'version', { integer: true, min: 1, label: `${index}.version` }) ?? 1;
 }
 
+/** How the server emits custom type names: PascalCase, nothing but letters and digits. */
+const EMITTED_NAME_RE = /^[A-Z][A-Za-z0-9]*$/;
+
+/**
+ * The custom type name to import. §3.2's PascalCase rule is not idempotent (`a b c` → `ABC`,
+ * and `ABC` → `Abc`), so a name already in the form the server emits is kept as stored, and
+ * a snapshot round-trips its types unchanged; any other spelling is canonicalised as on create.
+ */
+function importedTypeName(given: unknown, resolved: string, builtin: boolean): string {
+  if (builtin || typeof given !== 'string' || !EMITTED_NAME_RE.test(given) || typeKey(given) !== typeKey(resolved)) return resolved;
+  return given;
+}
+
 /** A node record as exported: validated like a create (props per type), then its stored state kept. */
 export function readSnapshotNode(item: Body, index: string, now: number): NodeRecord {
   const uid = readUid(item, 'uid', { required: true, label: `${index}.uid` })!;
   const agentId = readString(item, 'agent_id', { max: 128, label: `${index}.agent_id` }) ?? null;
   const createdAt = readTime(item, 'created_at', index, now);
-  const base = decideCreateNode(item, uid, { now: createdAt, agent_id: agentId, principal_id: 'import' }, { keepSkillStatus: true, prefix: index });
+  const created = decideCreateNode(item, uid, { now: createdAt, agent_id: agentId, principal_id: 'import' }, { keepSkillStatus: true, prefix: index });
+  const nodeType = importedTypeName(item.node_type ?? (item.props as Body | undefined)?._type, created.node_type, findNodeTypeBySpelling(created.node_type) !== undefined);
+  const base = nodeType === created.node_type ? created : { ...created, node_type: nodeType, props: { ...created.props, _type: nodeType } as NodeRecord['props'] };
   // stored props keep their server-maintained values (Series cache fields), unlike a client create
   const raw = (item.props ?? {}) as Body;
   const props = validateNodeProps(base.node_type, getNodeType(base.node_type) ?? null, { ...raw, _type: base.node_type }, {
@@ -119,7 +134,9 @@ export function readSnapshotEdge(item: Body, index: string, now: number): Import
   const uid = readUid(item, 'uid', { required: true, label: `${index}.uid` })!;
   const from = readUid(item, 'from_uid', { required: true, label: `${index}.from_uid` })!;
   const to = readUid(item, 'to_uid', { required: true, label: `${index}.to_uid` })!;
-  const input = readEdgeInput(item, { prefix: index });
+  const read = readEdgeInput(item, { prefix: index });
+  const edgeType = importedTypeName(item.edge_type ?? (item.props as Body | undefined)?._type, read.edge_type, findEdgeTypeBySpelling(read.edge_type) !== undefined);
+  const input = edgeType === read.edge_type ? read : { ...read, edge_type: edgeType, props: { ...read.props, _type: edgeType } };
   const layer = present(item, 'layer') ? assertLayer(item.layer, `${index}.layer`) : null;
   const createdAt = readTime(item, 'created_at', index, now);
   const tombstoneAt = readNumber(item, 'tombstone_at', { min: 0, label: `${index}.tombstone_at` }) ?? null;
