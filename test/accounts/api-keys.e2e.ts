@@ -65,12 +65,20 @@ describe('API keys', () => {
       [{ name: 'x', scopes: ['admin'] }, 'invalid_field', 'scopes'],
       [{ name: 'x', scopes: ['read'], expires_at: 'tomorrow' }, 'invalid_field', 'expires_at'],
       [{ name: 'x', scopes: ['read'], expires_at: '2001-01-01T00:00:00Z' }, 'invalid_field', 'expires_at'],
+      // impossible calendar dates are refused, not rolled over into the next month
+      [{ name: 'x', scopes: ['read'], expires_at: '2031-02-31T10:00:00Z' }, 'invalid_field', 'expires_at'],
+      [{ name: 'x', scopes: ['read'], expires_at: '2031-02-29' }, 'invalid_field', 'expires_at'],
+      [{ name: 'x', scopes: ['read'], expires_at: '2031-04-31T00:00:00Z' }, 'invalid_field', 'expires_at'],
+      [{ name: 'x', scopes: ['read'], expires_at: '2031-01-01T25:00:00Z' }, 'invalid_field', 'expires_at'],
       [{ name: 'x', scopes: ['read'], space_uids: ['bad uid'] }, 'invalid_uid', 'space_uids[0]'],
     ];
     for (const [body, code, field] of cases) {
       const r = await k.post('/v1/api-keys', body);
       expect([r.status, r.body.code, r.body.field]).toEqual([400, code, field]);
     }
+    expect((await k.get('/v1/api-keys')).body.items).toHaveLength(0);
+    // a real date is kept exactly; an offset is converted to UTC
+    expect((await k.post('/v1/api-keys', { name: 'leap', scopes: ['read'], expires_at: '2032-02-29T10:00:00+02:00' })).body.expires_at).toBe('2032-02-29T08:00:00.000Z');
     // write implies read
     expect((await k.post('/v1/api-keys', { name: 'w', scopes: ['write'] })).body.scopes).toEqual(['read', 'write']);
   });

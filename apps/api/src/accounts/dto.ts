@@ -1,6 +1,6 @@
 import { DomainError, Errors } from '@strata/domain/errors';
 import { KEY_SCOPES, KeyScope, PLAN_IDS, PlanId, ROLES, Role, normaliseEmail } from '@strata/domain/accounts';
-import { Body, isWellFormedUid, readEnum, readNumber, readString, readStringArray, readUids } from '@strata/domain/validation';
+import { Body, isWellFormedUid, parseIsoDateTime, readEnum, readNumber, readString, readStringArray, readUids } from '@strata/domain/validation';
 
 /** Request readers for the accounts routes; errors are `{error, code, field}` (REFERENCE §1.10). */
 
@@ -59,8 +59,8 @@ export function readPlan(body: Body): PlanId {
 export function readFutureTime(body: Body, field: string, now: number): number | undefined {
   const s = readString(body, field, { trim: true, max: 64 });
   if (s === undefined) return undefined;
-  const ms = Date.parse(s);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(s) || Number.isNaN(ms)) throw Errors.invalidField(field, `${field} must be an ISO 8601 date-time`);
+  const ms = parseIsoDateTime(s); // strict: an impossible date such as 2031-02-31 is refused, not rolled over
+  if (ms === null) throw Errors.invalidField(field, `${field} must be an ISO 8601 date-time of a real calendar date (e.g. 2031-02-28T10:00:00Z)`);
   if (ms / 1000 <= now) throw Errors.invalidField(field, `${field} must be in the future`);
   return ms / 1000;
 }
