@@ -3,17 +3,7 @@ import * as path from 'node:path';
 import { ScriptedOpenAIServer } from '@strata/ai/testing/scripted-openai-server';
 import { api } from '../support/http';
 import { startTestApp } from '../support/test-app';
-import { expectError, mk, newOrg, startRetrieval, RetrievalFixture } from './retrieval-fixture';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { expectError, mk, newOrg, startRetrieval, RetrievalFixture, until } from './retrieval-fixture';
 
 const zeros = (n: number) => Array.from({ length: n }, () => 0);
 const unit = (n: number, i: number) => zeros(n).map((_, j) => (j === i ? 1 : 0));

@@ -1,17 +1,7 @@
 import { ScriptedOpenAIServer } from '@strata/ai/testing/scripted-openai-server';
-import { expectError, mk, newOrg, startRetrieval, RetrievalFixture } from './retrieval-fixture';
+import { expectError, mk, newOrg, startRetrieval, RetrievalFixture, until } from './retrieval-fixture';
 
 /** GET /jobs, GET /jobs/{id}, POST /jobs/{id}/cancel (REFERENCE §9.4) and how POST /clear treats jobs (§8.9). */
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

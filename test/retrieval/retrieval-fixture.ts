@@ -43,3 +43,14 @@ export function expectError(r: { status: number; body: any; text: string }, stat
   if (r.status !== status || r.body?.code !== code || (field !== undefined && r.body?.field !== field))
     throw new Error(`expected ${status} ${code}${field ? ` (${field})` : ''}, got ${r.status}: ${r.text}`);
 }
+
+/** Polls `fn` until it returns something truthy (background work: jobs, automatic embedding). */
+export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
