@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { StrataConfig, loadConfig } from './platform/config/strata-config';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
-import { BODY_LIMIT, configureHttp } from './platform/http/configure-http';
+import { configureHttp, fastifyOptions } from './platform/http/configure-http';
 import { FastRoutes } from './platform/http/fast-routes';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { Readiness } from './platform/http/readiness';
@@ -37,7 +37,7 @@ export async function startApp(
   /** `module`: AppModule.forRoot(config) unless given (the servers-mode e2e harness binds its stores) */
   opts: { logger?: boolean | LoggerService; module?: DynamicModule } = {},
 ): Promise<RunningApp> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true });
+  const adapter = new FastifyAdapter(fastifyOptions());
   const app = await NestFactory.create<NestFastifyApplication>(opts.module ?? AppModule.forRoot(config), adapter, {
     logger: opts.logger === false ? false : typeof opts.logger === 'object' ? opts.logger : LEVELS[config.logLevel],
     abortOnError: false,

@@ -16,7 +16,7 @@ import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { AppModule } from '../../../apps/api/src/app.module';
 import { StrataConfig, loadConfig } from '../../../apps/api/src/platform/config/strata-config';
 import { AllExceptionsFilter } from '../../../apps/api/src/platform/http/all-exceptions.filter';
-import { BODY_LIMIT, configureHttp } from '../../../apps/api/src/platform/http/configure-http';
+import { configureHttp, fastifyOptions } from '../../../apps/api/src/platform/http/configure-http';
 import { FastRoutes } from '../../../apps/api/src/platform/http/fast-routes';
 import { Readiness } from '../../../apps/api/src/platform/http/readiness';
 import { RouteTable } from '../../../apps/api/src/platform/http/route-table';
@@ -163,7 +163,7 @@ export interface Replica {
 export async function startReplica(servers: SharedServers, extra: Partial<StrataConfig> = {}): Promise<Replica> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-replica-'));
   const config = serversConfig(dataDir, extra);
-  const app = await NestFactory.create<NestFastifyApplication>(serversModule(config, servers.storage()), new FastifyAdapter({ bodyLimit: BODY_LIMIT, logger: false }), {
+  const app = await NestFactory.create<NestFastifyApplication>(serversModule(config, servers.storage()), new FastifyAdapter(fastifyOptions()), {
     logger: false,
     abortOnError: false,
     bodyParser: false,

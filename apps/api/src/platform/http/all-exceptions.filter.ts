@@ -57,7 +57,8 @@ export function toErrorResponse(
     if (status === 415) return { status, body: { error: 'request body must be application/json', code: 'unsupported_media_type' }, headers };
     if (status === 413) return { status, body: { error: 'request body is too large (limit 10 MiB)', code: 'payload_too_large' }, headers };
     if (status === 400) return { status, body: { error: `invalid JSON body: ${fst.message ?? ''}`.trim(), code: 'invalid_json' }, headers };
-    return { status, body: { error: fst.message ?? 'bad request', code: DEFAULT_CODE_BY_STATUS[status] ?? 'error' }, headers };
+    // any other Fastify error (FST_ERR_*) still answers in the Strata shape with a §1.10 code
+    return { status, body: { error: fst.message ?? 'bad request', code: DEFAULT_CODE_BY_STATUS[status] ?? 'invalid_field' }, headers };
   }
   const requestId = (req as unknown as { strata?: { request_id?: string } }).strata?.request_id;
   log.error(`unhandled error on ${req.method} ${req.url.split('?')[0]} [${requestId}]: ${(exception as Error)?.stack ?? String(exception)}`);

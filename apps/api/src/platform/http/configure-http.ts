@@ -1,10 +1,60 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { Readiness } from './readiness';
 import { RouteTable } from './route-table';
 
 export const BODY_LIMIT = 10 * 1024 * 1024;
+/**
+ * Longest path parameter the router matches. Fastify's default (100) is below the 128
+ * characters a uid may have (REFERENCE §1.4); longer well-formed-looking values reach the
+ * handlers, which answer 400 invalid_uid.
+ */
+export const MAX_PARAM_LENGTH = 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request id of REFERENCE §1.1: the client's X-Request-Id when well-formed, else a new one. */
+function assignRequestId(req: FastifyRequest, reply: FastifyReply): string {
+  const r = req as unknown as { strata?: { request_id: string } };
+  if (r.strata?.request_id) return r.strata.request_id;
+  const sent = req.headers['x-request-id'];
+  const id = typeof sent === 'string' && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
+  r.strata = { request_id: id };
+  reply.header('X-Request-Id', id);
+  return id;
+}
+
+/**
+ * Errors the router raises before any hook runs (no route context yet): a path parameter
+ * over MAX_PARAM_LENGTH or with bad percent-encoding. Every path parameter is an id, so both
+ * are 400 invalid_uid, in the Strata shape and with X-Request-Id like every other answer.
+ */
+function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const requestId = assignRequestId(req, reply);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.code(400).send({ error: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters: ids are 1–128 characters from [A-Za-z0-9._:-]`, code: 'invalid_uid' });
+    return;
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    reply.code(400).send({ error: 'a path parameter is not valid percent-encoding: ids are 1–128 characters from [A-Za-z0-9._:-]', code: 'invalid_uid' });
+    return;
+  }
+  reply.code(500).send({ error: 'internal error', code: 'internal_error', request_id: requestId });
+}
+
+/**
+ * Options of the Fastify instance: the body limit of REFERENCE §1.13, path parameters long
+ * enough for every uid, router errors in the Strata shape. No built-in 503 while closing (its
+ * body is Fastify's): the readiness hook answers 503 unavailable with Retry-After instead.
+ */
+export function fastifyOptions(): FastifyServerOptions {
+  return {
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+  };
+}
 
 /**
  * Fastify-level behaviour that sits before Nest: JSON parsing rules (REFERENCE §1.1), request
@@ -34,11 +84,15 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
     done(Object.assign(new Error('unsupported media type'), { statusCode: 415 }), undefined);
   });
 
+  // shutting down (app.close or a signal): answer 503 unavailable from here on, as at start-up
+  fastify.addHook('preClose', (done) => {
+    readiness.ready = false;
+    readiness.draining = true;
+    done();
+  });
+
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done) => {
-    const sent = req.headers['x-request-id'];
-    const id = typeof sent === 'string' && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
-    (req as unknown as { strata: { request_id: string } }).strata = { request_id: id };
-    reply.header('X-Request-Id', id);
+    assignRequestId(req, reply);
     if (!readiness.ready && req.url !== '/health') {
       reply.header('Retry-After', '2');
       reply.code(503).send({ error: readiness.draining ? 'the server is shutting down' : 'the server is starting', code: 'unavailable', retry_after: 2 });
