@@ -65,4 +65,30 @@ describe('HTTP edges', () => {
       }
     });
   });
+
+  describe('prototype-pollution keys (REFERENCE §1.1, §1.10)', () => {
+    it('a body with a __proto__ key is 400 invalid_json naming it, and nothing is written', async () => {
+      const o = await signUp(t.url);
+      const k = api(t.url, (await createApiKey(t.url, o.access_token)).key);
+      for (const [path, raw] of [
+        ['/reality/capture', '{"action":"source","label":"p","props":{"__proto__":{"polluted":1}}}'],
+        ['/reality/capture', '{"action":"source","label":"p","__proto__":{"polluted":1}}'],
+        ['/node', '{"label":"p","node_type":"Concept","props":{"\\u005f_proto__":{"polluted":1}}}'],
+        ['/node', '{"label":"p","node_type":"Concept","props":{"constructor":{"prototype":{"polluted":1}}}}'],
+        ['/batch', '{"nodes":[{"label":"p","node_type":"Concept","props":{"__proto__":{"x":1}}}]}'],
+      ]) {
+        const r = await k.post(path, undefined, { raw });
+        expect([path, raw, r.status, r.body?.code]).toEqual([path, raw, 400, 'invalid_json']);
+        expect(r.body.error).toMatch(/__proto__|prototype/);
+        expect(r.headers.get('x-request-id')).toBeTruthy();
+      }
+      expect((await k.get('/nodes')).body.items).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('"constructor" and "prototype" as ordinary keys or values still work', async () => {
+      const r = await c.post('/reality/capture', { action: 'source', label: 'constructor', props: { title: 'prototype' } });
+      expect(r.status).toBe(201);
+    });
+  });
 });
