@@ -91,4 +91,54 @@ describe('HTTP edges', () => {
       expect(r.status).toBe(201);
     });
   });
+
+  describe('deeply nested bodies (one guard in the JSON parser)', () => {
+    // an object nested `levels` deep, counting the innermost {} as one level
+    const deep = (levels: number): unknown => {
+      let v: unknown = {};
+      for (let i = 1; i < levels; i++) v = { a: v };
+      return v;
+    };
+    const deepText = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+
+    it('POST /node: 64 levels in all are accepted; deeper is 400 invalid_json naming the limit, and nothing is written', async () => {
+      const o = await signUp(t.url);
+      const k = api(t.url, (await createApiKey(t.url, o.access_token)).key);
+      // root (1) → props (2) → input_snapshot (3) → … : 62 levels inside input_snapshot make 64
+      const ok = await k.post('/node', { label: 'deep ok', node_type: 'Execution', props: { description: 'd', input_snapshot: deep(62) } });
+      expect(ok.status).toBe(201);
+      for (const levels of [63, 1000, 5000]) {
+        const raw = `{"label":"too deep","node_type":"Execution","props":{"description":"d","input_snapshot":${deepText(levels)}}}`;
+        const r = await k.post('/node', undefined, { raw });
+        expect([levels, r.status, r.body?.code]).toEqual([levels, 400, 'invalid_json']);
+        expect(r.body.error).toMatch(/deeper than 64 levels/);
+      }
+      const arrays = await k.post('/node', undefined, { raw: '{"label":"x","node_type":"Concept","props":{"definition":' + '['.repeat(1000) + ']'.repeat(1000) + '}}' });
+      expect([arrays.status, arrays.body.code]).toEqual([400, 'invalid_json']);
+      expect((await k.get('/nodes')).body.items.map((n: { label: string }) => n.label)).toEqual(['deep ok']);
+      // later reads that go through SQLite's JSON functions keep working
+      const fuzzy = await k.post('/reality/entity', { action: 'fuzzy_resolve', text: 'deep' });
+      expect(fuzzy.status).toBe(200);
+    });
+
+    it('a huge, deeply nested body is refused quickly', async () => {
+      const raw = '{"label":"x","props":{"a":' + '['.repeat(4_000_000) + ']'.repeat(4_000_000) + '}}';
+      const started = Date.now();
+      const r = await c.post('/node', undefined, { raw });
+      expect([r.status, r.body.code]).toEqual([400, 'invalid_json']);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('POST /import goes through the same guard', async () => {
+      const o = await signUp(t.url);
+      const k = api(t.url, (await createApiKey(t.url, o.access_token)).key);
+      const node = { uid: 'deep-1', node_type: 'Execution', layer: 'agent', label: 'deep', props: { _type: 'Execution', description: 'd', input_snapshot: JSON.parse(deepText(1000)) } };
+      const r = await k.post('/import', { format: 'strata.graph', format_version: 1, nodes: [node] });
+      expect([r.status, r.body.code]).toEqual([400, 'invalid_json']);
+      expect(r.body.error).toMatch(/deeper than 64 levels/);
+      const proto = await k.post('/import', undefined, { raw: '{"format":"strata.graph","format_version":1,"nodes":[{"uid":"p-1","__proto__":{"x":1}}]}' });
+      expect([proto.status, proto.body.code]).toEqual([400, 'invalid_json']);
+      expect((await k.get('/nodes')).body.items).toEqual([]);
+    });
+  });
 });

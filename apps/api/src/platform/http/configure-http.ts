@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { jsonBodyProblem } from './json-body';
+import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
 import { Readiness } from './readiness';
 import { RouteTable } from './route-table';
 
@@ -68,11 +68,13 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
 
   fastify.removeAllContentTypeParsers();
   // the one JSON parser of every route (import included): 400 invalid_json for text that does
-  // not parse, a root that is not an object and prototype-pollution keys (json-body.ts)
+  // not parse, a root that is not an object, nesting deeper than MAX_JSON_DEPTH (checked on
+  // the text, before parsing) and prototype-pollution keys (json-body.ts)
   const invalid = (message: string) => Object.assign(new Error(message), { statusCode: 400 });
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, {});
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(invalid(`the body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -80,7 +82,7 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
       return done(invalid((err as Error).message), undefined);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return done(invalid('the root of the body must be a JSON object'), undefined);
-    const problem = jsonBodyProblem(parsed);
+    const problem = jsonBodyProblem(parsed, MAX_JSON_DEPTH);
     if (problem !== null) return done(invalid(problem), undefined);
     done(null, parsed);
   });
