@@ -141,4 +141,69 @@ describe('HTTP edges', () => {
       expect((await k.get('/nodes')).body.items).toEqual([]);
     });
   });
+
+  describe('authentication before the body (REFERENCE §4.0 step 1, §1.11)', () => {
+    const bad: [string, Record<string, string>][] = [
+      ['{bad', { 'content-type': 'application/json' }],
+      ['{"a":' + '['.repeat(100) + ']'.repeat(100) + '}', { 'content-type': 'application/json' }],
+      ['{"__proto__":{}}', { 'content-type': 'application/json' }],
+      ['plain text', { 'content-type': 'text/plain' }],
+      ['{}', {}],
+    ];
+    const send = (method: string, path: string, raw: string, headers: Record<string, string>) =>
+      fetch(t.url + path, { method, headers, body: raw }).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers }));
+
+    it('no credential: 401 unauthorized whatever the body, on every protected route kind', async () => {
+      for (const [method, path] of [
+        ['POST', '/reality/capture'],
+        ['POST', '/node'],
+        ['PATCH', '/node/some-uid'],
+        ['DELETE', '/node/some-uid'],
+        ['POST', '/import'],
+        ['POST', '/v1/api-keys'],
+        ['POST', '/v1/orgs'],
+      ]) {
+        for (const [raw, headers] of bad) {
+          const r = await send(method, path, raw, headers);
+          expect([method, path, raw.slice(0, 20), r.status, r.body]).toEqual([method, path, raw.slice(0, 20), 401, { error: 'missing Authorization: Bearer <token> header', code: 'unauthorized' }]);
+          expect(r.headers.get('www-authenticate')).toBe('Bearer realm="strata"');
+          expect(r.headers.get('x-request-id')).toBeTruthy();
+        }
+      }
+    });
+
+    it('a bad or malformed credential: 401 invalid_token whatever the body', async () => {
+      for (const authorization of ['Bearer strata_unknownkey0000000000000000000000000000', 'Bearer not-a-jwt', 'Bearer x y']) {
+        for (const [raw, headers] of bad) {
+          const r = await send('POST', '/reality/capture', raw, { ...headers, authorization });
+          expect([authorization, raw.slice(0, 20), r.status, r.body.code]).toEqual([authorization, raw.slice(0, 20), 401, 'invalid_token']);
+          expect(r.headers.get('www-authenticate')).toBe('Bearer realm="strata", error="invalid_token"');
+        }
+      }
+    });
+
+    it('an unauthenticated body over the size limit is 401, not 413: it is not read', async () => {
+      const r = await send('POST', '/node', '{"label":"' + 'x'.repeat(11 * 1024 * 1024) + '"}', { 'content-type': 'application/json' });
+      expect([r.status, r.body.code]).toEqual([401, 'unauthorized']);
+    });
+
+    it('authenticated: the body errors are unchanged', async () => {
+      const authorization = `Bearer ${key}`;
+      expect((await send('POST', '/reality/capture', '{bad', { 'content-type': 'application/json', authorization })).body.code).toBe('invalid_json');
+      expect((await send('POST', '/reality/capture', 'x', { 'content-type': 'text/plain', authorization })).status).toBe(415);
+      const big = await send('POST', '/node', '{"label":"' + 'x'.repeat(11 * 1024 * 1024) + '"}', { 'content-type': 'application/json', authorization });
+      expect([big.status, big.body.code]).toEqual([413, 'payload_too_large']);
+    });
+
+    it('public routes and unknown routes are not affected', async () => {
+      for (const path of ['/v1/auth/signup', '/v1/auth/login', '/v1/auth/refresh']) {
+        const r = await send('POST', path, '{bad', { 'content-type': 'application/json' });
+        expect([path, r.status, r.body.code]).toEqual([path, 400, 'invalid_json']);
+        const typed = await send('POST', path, 'x', { 'content-type': 'text/plain', authorization: 'Bearer bogus' });
+        expect([path, typed.status]).toEqual([path, 415]);
+      }
+      const unknown = await send('POST', '/no/such/route', '{}', { 'content-type': 'application/json' });
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'route_not_found']);
+    });
+  });
 });

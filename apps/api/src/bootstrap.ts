@@ -45,7 +45,7 @@ export async function startApp(
   });
   const routes = app.get(RouteTable);
   const readiness = app.get(Readiness);
-  configureHttp(app.getHttpAdapter().getInstance(), routes, readiness);
+  configureHttp(app.getHttpAdapter().getInstance(), routes, readiness, app.get(DirectAuthenticator));
   app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
   app.useGlobalFilters(new AllExceptionsFilter(routes));
   setupOpenApi(app);

@@ -19,6 +19,16 @@ export class DirectAuthenticator {
     private readonly throttler: PlanThrottlerGuard,
   ) {}
 
+  /**
+   * Authentication alone, before the body is read (the early hook of configure-http.ts): a
+   * missing, malformed, unknown or expired credential is refused before any body error
+   * (REFERENCE §4.0, step 1). Route rules and the rate limit stay with the guard, which
+   * resolves the credential again from the resolver's cache.
+   */
+  resolveCredential(req: FastifyRequest): AuthContext {
+    return this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id']));
+  }
+
   async authenticate(req: FastifyRequest, reply: FastifyReply, route: RouteAuth): Promise<AuthContext> {
     const r = req as unknown as { strata?: StrataRequestState; method: string };
     const state: StrataRequestState = r.strata ?? (r.strata = { request_id: '' });

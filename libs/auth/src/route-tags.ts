@@ -1,4 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 
 /**
  * Route tags that read like the interface spec's "Auth" column. Every route carries exactly
@@ -11,7 +12,20 @@ export type AuthTag = 'public' | 'api_key_or_jwt' | 'user_jwt' | 'owner_admin_jw
 export const ACCESS_KIND = 'strata:access-kind';
 export type AccessKind = 'read' | 'write' | 'by_action';
 
-export const Public = () => SetMetadata(AUTH_TAG, 'public' satisfies AuthTag);
+/**
+ * Key of the Fastify route config that marks a public route. The early authentication hook
+ * (configure-http.ts), which runs before Nest knows the route, reads it.
+ */
+export const PUBLIC_ROUTE_CONFIG = 'strata_public';
+
+/**
+ * A public route. On handlers only (a method decorator): the Fastify route config it also
+ * sets is read per handler, so a class-level tag would not reach Fastify.
+ */
+export const Public = (): MethodDecorator => (target, key, descriptor) => {
+  SetMetadata(AUTH_TAG, 'public' satisfies AuthTag)(target, key, descriptor);
+  RouteConfig({ [PUBLIC_ROUTE_CONFIG]: true })(target, key, descriptor);
+};
 export const ApiKeyOrJwt = () => SetMetadata(AUTH_TAG, 'api_key_or_jwt' satisfies AuthTag);
 export const UserJwt = () => SetMetadata(AUTH_TAG, 'user_jwt' satisfies AuthTag);
 export const OwnerAdminJwt = () => SetMetadata(AUTH_TAG, 'owner_admin_jwt' satisfies AuthTag);

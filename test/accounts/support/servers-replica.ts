@@ -170,7 +170,7 @@ export async function startReplica(servers: SharedServers, extra: Partial<Strata
   });
   const routes = app.get(RouteTable);
   const readiness = app.get(Readiness);
-  configureHttp(app.getHttpAdapter().getInstance(), routes, readiness);
+  configureHttp(app.getHttpAdapter().getInstance(), routes, readiness, app.get(DirectAuthenticator));
   app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
   app.useGlobalFilters(new AllExceptionsFilter(routes));
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
+import { PUBLIC_ROUTE_CONFIG } from '@strata/auth/route-tags';
 import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
 import { Readiness } from './readiness';
 import { RouteTable } from './route-table';
@@ -12,6 +14,8 @@ export const BODY_LIMIT = 10 * 1024 * 1024;
  */
 export const MAX_PARAM_LENGTH = 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+/** methods Fastify never reads a body for */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 
 /** The request id of REFERENCE §1.1: the client's X-Request-Id when well-formed, else a new one. */
 function assignRequestId(req: FastifyRequest, reply: FastifyReply): string {
@@ -59,12 +63,28 @@ export function fastifyOptions(): FastifyServerOptions {
 
 /**
  * Fastify-level behaviour that sits before Nest: JSON parsing rules (REFERENCE §1.1), request
- * ids and the 503 while starting. Failures raised before a handler runs (parsing, body size)
+ * ids, the 503 while starting and authentication before the body is read. Failures raised before a handler runs (parsing, body size)
  * reach Nest's exception layer, hence AllExceptionsFilter. Must run before the application
  * registers its routes.
  */
-export function configureHttp(fastify: FastifyInstance, routes: RouteTable, readiness: Readiness): void {
+export function configureHttp(fastify: FastifyInstance, routes: RouteTable, readiness: Readiness, authenticator: DirectAuthenticator): void {
   fastify.addHook('onRoute', (opts) => routes.add(opts.method as string | string[], opts.url));
+
+  // Authentication comes first (REFERENCE §4.0): on a protected route, the credential of a
+  // request that may carry a body is checked before the body is read, so a missing or bad
+  // credential answers 401 (not 400 invalid_json, 413 or 415) and an unauthenticated client
+  // never has its body read. Public routes, unknown routes and bodyless methods (GET: the
+  // fast lane) skip it; the guard still does the full check, from the resolver's cache.
+  fastify.addHook('preParsing', (req, _reply, payload, done) => {
+    const config = req.routeOptions.config as unknown as Record<string, unknown> | undefined;
+    if (BODYLESS_METHODS.has(req.method) || req.is404 || config?.[PUBLIC_ROUTE_CONFIG] === true) return done(null, payload);
+    try {
+      authenticator.resolveCredential(req);
+    } catch (err) {
+      return done(err as Error, payload);
+    }
+    done(null, payload);
+  });
 
   fastify.removeAllContentTypeParsers();
   // the one JSON parser of every route (import included): 400 invalid_json for text that does
