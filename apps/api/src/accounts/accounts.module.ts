@@ -41,11 +41,12 @@ import { AccountsMirror } from './read-model/accounts-mirror';
 import { AccountsReadModel } from './read-model/accounts-read-model';
 import { ServerUsageCounters } from './usage/server-usage-counters';
 import { EmbeddedUsageCounters } from './usage/usage-counters';
+import { nodeLimitCheck } from './usage/node-limit.check';
 
 /**
  * Accounts, organizations, API keys, plans and authentication. Global: the auth guard applies
- * to every route of every area, and `PlanLimits` is injectable anywhere (graph writes call
- * `assertCanAddNodes`, managed agents `assertManagedAgentsAllowed`).
+ * to every route of every area, and `PlanLimits` is injectable anywhere (managed agents call
+ * `assertManagedAgentsAllowed`; the node limit is a check of the unit of work, registered here).
  */
 @Global()
 @Module({
@@ -146,7 +147,12 @@ export class AccountsModule implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(USAGE_COUNTERS) private readonly counters: UsageCounters,
     @Inject(AccountsMirror) private readonly mirror: AccountsMirror | null,
-  ) {}
+    @Inject(UNIT_OF_WORK) uow: UnitOfWork,
+    limits: PlanLimits,
+  ) {
+    // the node limit is the unit of work's, not each route's: no write path can forget it
+    uow.addCommitCheck(nodeLimitCheck(limits));
+  }
 
   /**
    * Servers mode: the accounts mirror replays the log before the service listens (nobody can

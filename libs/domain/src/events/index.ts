@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './graph-events';
 export * from './streams';
+export * from './live-node-delta';

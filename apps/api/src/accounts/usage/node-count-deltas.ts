@@ -1,16 +1,13 @@
-import { RecordedEvent } from '@strata/domain/events';
-
-/** How an event moves its organization's live-node count (undefined: it does not). */
-export const LIVE_NODE_DELTA: Readonly<Record<string, number>> = { NodeCreated: 1, NodeTombstoned: -1, NodeRestored: 1 };
+import { liveNodeDelta, RecordedEvent } from '@strata/domain/events';
 
 /** What an event means for a cached live-node count. */
 export type CountEffect = { kind: 'none' } | { kind: 'delta'; delta: number } | { kind: 'reset_to_zero' } | { kind: 'recount' };
 
-export function countEffect(e: Pick<RecordedEvent, 'type'>): CountEffect {
+export function countEffect(e: Pick<RecordedEvent, 'type'> & { data?: unknown }): CountEffect {
   if (e.type === 'GraphCleared') return { kind: 'reset_to_zero' };
   if (e.type === 'GraphPurged') return { kind: 'recount' };
-  const delta = LIVE_NODE_DELTA[e.type];
-  return delta === undefined ? { kind: 'none' } : { kind: 'delta', delta };
+  const delta = liveNodeDelta(e.type, e.data);
+  return delta === 0 ? { kind: 'none' } : { kind: 'delta', delta };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '@strata/domain/events';
+import { liveNodeDelta, RecordedEvent } from '@strata/domain/events';
 import { UsageCounters } from '@strata/auth/plans/plan-limits';
 import type { EmbeddedStorage } from '../../platform/storage/embedded-storage';
 import { AccountsReadModel } from '../read-model/accounts-read-model';
@@ -10,13 +10,14 @@ interface Cached {
   loaded_at: number;
 }
 
-const DELTA: Record<string, number> = { NodeCreated: 1, NodeTombstoned: -1, NodeRestored: 1 };
-/** recount now and then so nothing (a rolled-back batch) can make the cache drift for long */
+/** recount now and then so nothing can make the cache drift for long */
 const MAX_AGE_MS = 60_000;
 
 /**
  * Live-node counts per organization for plan limits: counted once from the graph read model,
- * then moved by committed NodeCreated/Tombstoned/Restored events; purge and clear drop the entry.
+ * then moved by each event as it is projected inside the open write batch (so the requests
+ * later in one group commit see what the earlier ones added, as a count of the read model
+ * would); a rolled-back batch drops every entry, and purge and clear drop the organization's.
  */
 export class EmbeddedUsageCounters implements UsageCounters {
   private readonly live = new Map<string, Cached>();
@@ -25,7 +26,8 @@ export class EmbeddedUsageCounters implements UsageCounters {
     private readonly storage: EmbeddedStorage,
     private readonly accounts: AccountsReadModel,
   ) {
-    storage.onCommitted((events) => this.onCommitted(events));
+    storage.onApplied((events) => this.onApplied(events));
+    storage.onRolledBack(() => this.live.clear());
   }
 
   liveNodes(org: string, exact: boolean): number {
@@ -40,7 +42,7 @@ export class EmbeddedUsageCounters implements UsageCounters {
     return this.accounts.creditsUsed(org, period);
   }
 
-  private onCommitted(events: RecordedEvent[]): void {
+  private onApplied(events: RecordedEvent[]): void {
     for (const e of events) {
       const org = e.metadata.org_id;
       const c = this.live.get(org);
@@ -49,8 +51,8 @@ export class EmbeddedUsageCounters implements UsageCounters {
         this.live.delete(org);
         continue;
       }
-      const d = DELTA[e.type];
-      if (d !== undefined && e.position > c.position) c.count += d;
+      const d = liveNodeDelta(e.type, e.data);
+      if (d !== 0 && e.position > c.position) c.count += d;
     }
   }
 }

@@ -1,10 +1,9 @@
-import { Inject, Optional } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
 import { decideUpdateNode } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, readString } from '@strata/domain/validation';
-import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { createNode, tombstoneNode } from '../../platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
@@ -21,12 +20,10 @@ export class DeleteNodeCommand {
 
 @CommandHandler(CreateNodeCommand)
 export class CreateNodeHandler implements ICommandHandler<CreateNodeCommand, NodeRecord> {
-  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork, @Optional() private readonly limits?: PlanLimits) {}
+  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
   execute({ ctx, body }: CreateNodeCommand): Promise<NodeRecord> {
-    return this.uow.run(ctx, async (tx) => {
-      this.limits?.assertCanAddNodes(ctx, 1); // plan node limit (403 plan_limit_reached)
-      return createNode(tx, body);
-    });
+    // the plan's node limit is checked by the unit of work for every write (nodeLimitCheck)
+    return this.uow.run(ctx, async (tx) => createNode(tx, body));
   }
 }
 

@@ -65,6 +65,26 @@ export class EmbeddedStorage {
     for (const l of this.committedListeners) l(events);
   }
 
+  private readonly appliedListeners: ((events: RecordedEvent[]) => void)[] = [];
+  private readonly rolledBackListeners: (() => void)[] = [];
+  /**
+   * Listeners for events just projected inside the open write batch, before it commits (the
+   * live-node counts the plan limit reads must include the earlier requests of the batch).
+   * If the batch then rolls back, `onRolledBack` listeners hear of it.
+   */
+  onApplied(listener: (events: RecordedEvent[]) => void): void {
+    this.appliedListeners.push(listener);
+  }
+  notifyApplied(events: RecordedEvent[]): void {
+    for (const l of this.appliedListeners) l(events);
+  }
+  onRolledBack(listener: () => void): void {
+    this.rolledBackListeners.push(listener);
+  }
+  notifyRolledBack(): void {
+    for (const l of this.rolledBackListeners) l();
+  }
+
   private readonly caughtUpListeners: (() => void)[] = [];
   /** Work that must follow the start-up catch-up (the vector index replays from its own checkpoint). */
   onCaughtUp(listener: () => void): void {

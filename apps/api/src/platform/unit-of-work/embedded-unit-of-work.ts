@@ -4,7 +4,7 @@ import { RecordedEvent } from '@strata/domain/events';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
 import { CommandContext } from './command-context';
-import { GraphTx } from './graph-tx';
+import { CommitCheck, GraphTx } from './graph-tx';
 import { UnitOfWork } from './unit-of-work.port';
 import { recordedFromAppend } from './recorded-from-append';
 import type { EmbeddedStorage } from '../storage/embedded-storage';
@@ -31,12 +31,17 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
   private exclusives: (() => Promise<void>)[] = [];
   private scheduled = false;
   private running = false;
+  private readonly checks: CommitCheck[] = [];
 
   constructor(
     private readonly storage: EmbeddedStorage,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
+
+  addCommitCheck(check: CommitCheck): void {
+    this.checks.push(check);
+  }
 
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -102,7 +107,9 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
         let result: unknown;
         try {
           result = await job.fn(tx);
-          await tx.verify(); // rules on the whole request (one live Series per entity and metric)
+          // rules on the whole request (plan node limit, one live Series per entity and metric),
+          // against the state the earlier requests of this batch left: race-free
+          await tx.verify(this.checks);
         } catch (err) {
           this.settle(job, () => job.reject(err)); // nothing of this request was staged
           continue;
@@ -117,12 +124,14 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           const appends = tx.staged();
           const recorded = appends.length ? recordedFromAppend(appends, events.appendSync(appends)) : [];
           runner.applyInline(recorded);
+          this.storage.notifyApplied(recorded);
           done.push({ job, result });
           for (const e of recorded) committed.push(e); // a spread overflows the call stack past ~120k events
         } catch (err) {
           safe(() => events.db.exec('ROLLBACK'));
           safe(() => projections.exec('ROLLBACK'));
           runner.resetPosition(startPosition);
+          this.storage.notifyRolledBack();
           if (!isolated) return 'isolate';
           this.settle(job, () => job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : err));
           return 'ok';
@@ -136,6 +145,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       safe(() => events.db.exec('ROLLBACK'));
       safe(() => projections.exec('ROLLBACK'));
       runner.resetPosition(startPosition);
+      this.storage.notifyRolledBack();
       const unavailable = new DomainError(503, 'unavailable', 'storage is temporarily unavailable; nothing was written', { retry_after: 1 });
       for (const d of done) this.settle(d.job, () => d.job.reject(unavailable));
       return 'ok';

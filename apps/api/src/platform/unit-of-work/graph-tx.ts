@@ -1,11 +1,17 @@
 import { Errors } from '@strata/domain/errors';
-import { EventMetadata, NewEvent, Streams } from '@strata/domain/events';
+import { EventMetadata, liveNodeDelta, NewEvent, Streams } from '@strata/domain/events';
 import { assertSeriesKeysFree, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { IdGenerator } from '@strata/domain/time';
 import { EdgeFilter, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ExpectedRevision, StreamAppend } from '@strata/event-store/event-store.port';
 import { CommandContext } from './command-context';
+
+/**
+ * A rule the unit of work checks on every request's staged changes after its handler and
+ * before the append (the plan's node limit); a throw refuses the request, nothing written.
+ */
+export type CommitCheck = (tx: GraphTx) => void;
 
 type NodeEventType = 'NodeCreated' | 'NodeUpdated' | 'NodeTombstoned' | 'NodeRestored';
 type EdgeEventType = 'EdgeCreated' | 'EdgeUpdated' | 'EdgeTombstoned' | 'EdgeRestored';
@@ -25,6 +31,7 @@ export class GraphTx {
   private readonly storedNodes = new Map<string, NodeRecord | null>();
   /** Series this request creates or changes, in first-touched order (checked by `verify`) */
   private readonly seriesChanged = new Set<string>();
+  private nodesAdded = 0;
 
   constructor(
     readonly ctx: CommandContext,
@@ -128,11 +135,13 @@ export class GraphTx {
 
   /**
    * Rules on the request's outcome as a whole, whatever route staged it: the unit of work
-   * calls this after the handler and before the append, and a throw writes nothing. One live
-   * Series per (entity_uid, metric) (REFERENCE §4.3), for every create, update, restore and
-   * import that makes a Series live or moves its key.
+   * calls this after the handler and before the append, and a throw writes nothing. First the
+   * checks registered on the unit of work (the plan's node limit), then one live Series per
+   * (entity_uid, metric) (REFERENCE §4.3), for every create, update, restore and import that
+   * makes a Series live or moves its key.
    */
-  async verify(): Promise<void> {
+  async verify(checks: readonly CommitCheck[] = []): Promise<void> {
+    for (const check of checks) check(this);
     if (!this.seriesChanged.size) return;
     const changes = [...this.seriesChanged].map((uid) => ({ before: this.storedNodes.get(uid) ?? null, after: this.nodeOverlay.get(uid)! }));
     await assertSeriesKeysFree(changes, (key) => this.liveSeriesWithKey(key));
@@ -182,6 +191,14 @@ export class GraphTx {
     for (const s of streams) this.streamsToDelete.push(s); // no spread: arrays may be huge
   }
 
+  /**
+   * Live nodes this request adds to its organization (created live or restored, minus
+   * tombstoned), from the staged events themselves: every route counts, whatever it calls.
+   */
+  get liveNodesAdded(): number {
+    return this.nodesAdded;
+  }
+
   hasChanges(): boolean {
     return this.appends.size > 0 || this.streamsToDelete.length > 0;
   }
@@ -213,6 +230,7 @@ export class GraphTx {
       a = { stream, expectedRevision: expected, events: [] };
       this.appends.set(stream, a);
     }
+    if (type.startsWith('Node')) this.nodesAdded += liveNodeDelta(type, data);
     const ev: NewEvent = { type, data, metadata: this.metadata() };
     a.events.push(ev);
   }

@@ -5,7 +5,7 @@ import { EventStore, WrongExpectedRevisionError } from '@strata/event-store/even
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { markReadLag } from '../http/read-lag';
 import { CommandContext } from './command-context';
-import { GraphTx } from './graph-tx';
+import { CommitCheck, GraphTx } from './graph-tx';
 import { RevisionPinningReader, RevisionedReads } from './revision-pinning-reader';
 import { UnitOfWork } from './unit-of-work.port';
 
@@ -32,6 +32,7 @@ const MAX_ATTEMPTS = 3;
  */
 export class ServerUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
+  private readonly checks: CommitCheck[] = [];
 
   constructor(
     private readonly events: EventStore,
@@ -42,12 +43,16 @@ export class ServerUnitOfWork implements UnitOfWork {
     private readonly readWaitMs: number,
   ) {}
 
+  addCommitCheck(check: CommitCheck): void {
+    this.checks.push(check);
+  }
+
   async run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const tx = new GraphTx(ctx, new RevisionPinningReader(this.graph), this.ids, this.clock.now());
       const result = await fn(tx);
       if (!tx.hasChanges()) return result;
-      await tx.verify(); // rules on the whole request (one live Series per entity and metric)
+      await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)
       let position: number | null;
       try {
         position = await this.commit(tx);

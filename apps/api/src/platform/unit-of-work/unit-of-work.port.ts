@@ -1,5 +1,5 @@
 import { CommandContext } from './command-context';
-import { GraphTx } from './graph-tx';
+import { CommitCheck, GraphTx } from './graph-tx';
 
 export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
 
@@ -10,4 +10,9 @@ export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
  */
 export interface UnitOfWork {
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T>;
+  /**
+   * Adds a rule checked on every request that staged changes, whatever its route, after the
+   * handler and before the append (accounts register the plan's node limit here).
+   */
+  addCommitCheck(check: CommitCheck): void;
 }
