@@ -49,6 +49,20 @@ describe('Project-scoped credentials on retrieval routes', () => {
     expect((await f.w.get(`/node/${u.outside}`)).body.tombstone_at).toBeNull();
   });
 
+  it('cannot configure or bulk-embed the organization\'s embeddings: graph-wide routes are 403 scope_denied', async () => {
+    const before = (await f.w.get('/stats')).body;
+    // `force` would drop every vector of the organization, not only what the key can see
+    expectError(await scoped.post('/embeddings/configure', { dimensions: 16, force: true }), 403, 'scope_denied');
+    expectError(await scoped.post('/embeddings/configure', { provider: 'builtin', dimensions: before.embedding_dimension ?? 384 }), 403, 'scope_denied');
+    // embed-all embeds (and counts) every live node of the organization
+    expectError(await scoped.post('/ingest/embed-all', {}), 403, 'scope_denied');
+    const after = (await f.w.get('/stats')).body;
+    expect(after.embedding_dimension).not.toBe(16);
+    expect([after.embedding_dimension, after.embedding_model]).toEqual([before.embedding_dimension, before.embedding_model]);
+    // organization-wide credentials still may
+    expect((await f.w.post('/ingest/embed-all', {})).status).toBe(202);
+  });
+
   it('merge, aliases and /reality/entity never reach a node out of scope, nor reveal its type', async () => {
     const q1 = await mk(f.w, 'Organization', 'Hidden Holdings');
     const q2 = await mk(f.w, 'Organization', 'Hidden Holdings Inc');

@@ -11,6 +11,7 @@ import { Body, assertObjectBody, present, readNumber } from '@strata/domain/vali
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { assertGraphWide } from '../../graph/maintenance/graph-wide';
 import { ReadScope, ReadScopeService } from '../shared/read-scope';
 import { ConfigureEmbeddingsCommand } from './configure-embeddings.handler';
 import { EmbeddingJobs } from './embedding-jobs.service';
@@ -58,6 +59,8 @@ export class EmbeddingsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Configure provider (builtin lexical or openai), model, dimensions, metric; re-embedding runs as a job' })
   async configure(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    // the configuration is the organization's, and `force` drops every vector it has
+    assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new ConfigureEmbeddingsCommand(commandContext(auth, rid), body));
@@ -132,6 +135,8 @@ export class EmbeddingsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Embed every live node without a vector, as a job (202 {job_id, nodes_pending}; poll GET /jobs/{id})' })
   async embedAll(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    // embeds every live node of the organization (and reports how many): not a scoped operation
+    assertGraphWide(auth);
     assertCanWrite(auth);
     assertObjectBody(raw);
     const cfg = await this.settings.effective(auth.org_id);
