@@ -99,6 +99,32 @@ describe('embeddings with the built-in lexical embedder (the default)', () => {
     expect((await f.ro.post('/embeddings/search-text', { text: 'x' })).status).toBe(200);
   });
 
+  it('refuses values beyond the float32 range on every route taking a vector (they would be stored as Infinity)', async () => {
+    const n = await mk(f.w, 'Claim', 'Float32 range target');
+    const big: number[] = unit(384, 0);
+    big[3] = 1e39;
+    const put = await f.w.put(`/node/${n}/embedding`, { vector: big });
+    expectError(put, 400, 'invalid_field', 'vector');
+    expect(put.body.error).toBe('vector must contain numbers within the float32 range only (magnitude at most 3.4028234663852886e38)');
+    expectError(await f.w.put(`/node/${n}/embedding`, { embedding: big.map((x) => -x) }), 400, 'invalid_field', 'embedding');
+    expectError(await f.w.post('/embeddings/search', { vector: big }), 400, 'invalid_field', 'vector');
+    expectError(await f.w.post('/embeddings/search', { query: big }), 400, 'invalid_field', 'query');
+    const imported = await f.w.post('/import', {
+      format_version: 1,
+      embeddings: { model: 'strata-lexical-v1', dimension: 384, metric: 'cosine', items: [{ uid: n, vector: big }] },
+    });
+    expectError(imported, 400, 'invalid_field', 'embeddings.items[0].vector');
+    // nothing was stored: the node keeps a vector without nulls, and it is still found
+    const kept = await f.w.get(`/node/${n}/embedding`);
+    expect(kept.status).toBe(200);
+    expect(kept.body.vector).not.toContain(null);
+    // the largest float32 is a value like any other
+    const max: number[] = unit(384, 0);
+    max[1] = 3.4028234663852886e38;
+    expect((await f.w.put(`/node/${n}/embedding`, { vector: max })).status).toBe(200);
+    expect((await f.w.get(`/node/${n}/embedding`)).body.vector.slice(0, 2)).toEqual([1, 3.4028234663852886e38]);
+  });
+
   it('embed-all is a job that embeds live nodes without a vector', async () => {
     const n = await mk(f.w, 'Claim', 'Needs a vector again');
     await f.w.delete(`/node/${n}/embedding`);

@@ -184,6 +184,15 @@ describe('parseSnapshot: aliases, embeddings, series points', () => {
     expect(e.context.index).toBe('embeddings.items[0]');
   });
 
+  it('refuses a vector value a float32 cannot hold (it would be stored as Infinity), like a non-finite one', () => {
+    const emb = { model: 'm', dimension: 2, metric: 'cosine', items: [{ uid: 'a', vector: [0.5, 1e39] }] };
+    const e = errorOf(() => parseSnapshot(snap({ nodes: [wire(a)], embeddings: emb }), NOW));
+    expect([e.status, e.code, e.context.field, e.context.index]).toEqual([400, 'invalid_field', 'embeddings.items[0].vector', 'embeddings.items[0]']);
+    expect(e.message).toMatch(/float32/);
+    const max = { ...emb, items: [{ uid: 'a', vector: [-3.4028234663852886e38, 3.4028234663852886e38] }] };
+    expect(parseSnapshot(snap({ nodes: [wire(a)], embeddings: max }), NOW).embeddings!.items).toEqual(max.items);
+  });
+
   it.each([
     [{ model: 'm', dimension: 0, metric: 'cosine' }, 'embeddings.dimension'],
     [{ model: 'm', dimension: 2, metric: 'manhattan' }, 'embeddings.metric'],

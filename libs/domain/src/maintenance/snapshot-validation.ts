@@ -3,6 +3,7 @@ import { DomainError, Errors } from '../errors';
 import { assertLayer, decideCreateNode, readEdgeInput } from '../graph';
 import { EdgeRecord, Layer, NodeRecord } from '../records';
 import { Body, present, readNumber, readString, readUid, readUnit } from '../validation';
+import { vectorValuesProblem } from '../retrieval/vector-values';
 import {
   DISTANCE_METRICS,
   DistanceMetric,
@@ -189,6 +190,8 @@ export function readSnapshotEmbeddings(v: unknown): SnapshotEmbeddings | null {
       const vector = item.vector ?? item.embedding;
       if (!Array.isArray(vector) || vector.some((x) => typeof x !== 'number' || !Number.isFinite(x)))
         throw Errors.invalidField(`${index}.vector`, `${index}.vector must be an array of finite numbers`);
+      const problem = vectorValuesProblem(vector);
+      if (problem) throw Errors.invalidField(`${index}.vector`, `${index}.vector must contain ${problem}`);
       if (vector.length !== dimension)
         throw new DomainError(400, 'dimension_mismatch', `${index}.vector has ${vector.length} dimensions, expected ${dimension}`, {
           field: `${index}.vector`,

@@ -7,6 +7,7 @@ import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { readNodeTypes, readOptionalLayer, readQueryText, readSearchCount } from '@strata/domain/retrieval';
+import { vectorValuesProblem } from '@strata/domain/retrieval/vector-values';
 import { Body, assertObjectBody, present, readNumber } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
@@ -20,13 +21,14 @@ import { DeleteNodeEmbeddingCommand, SetNodeEmbeddingCommand } from './node-embe
 import { SemanticSearchService, VectorSearchOptions } from './semantic-search.service';
 import { VECTORS, Vectors } from './vectors.port';
 
-/** A vector from the body: an array of 1–8192 finite numbers. */
+/** A vector from the body: an array of 1–8192 finite numbers a float32 can hold. */
 function readVector(body: Body, fields: string[]): number[] {
   const field = fields.find((f) => present(body, f)) ?? fields[0];
   const v = body[field];
   if (v === undefined || v === null) throw Errors.missingField(fields[0]);
   if (!Array.isArray(v) || v.length === 0 || v.length > 8192) throw Errors.invalidField(field, `${field} must be an array of 1 to 8192 numbers`);
-  for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) throw Errors.invalidField(field, `${field} must contain finite numbers only`);
+  const problem = vectorValuesProblem(v);
+  if (problem) throw Errors.invalidField(field, `${field} must contain ${problem}`);
   return v as number[];
 }
 
