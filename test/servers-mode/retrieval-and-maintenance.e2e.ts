@@ -219,13 +219,16 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
     const other = await freshOrg();
     const g = await populate(c);
     const otherNode = await node(other, { label: 'elsewhere', node_type: 'Goal' });
+    // the client's vector and the built-in embedder's: every vector /stats counts
+    const vectors = (await ok(c.get('/stats'))).embedding_count;
+    expect(vectors).toBe(5);
     expect(await ok(c.post('/clear'))).toEqual({
       cleared: true,
       nodes_removed: 6,
       edges_removed: 3,
       versions_removed: 12,
       aliases_removed: 1,
-      embeddings_removed: 1,
+      embeddings_removed: vectors,
       series_points_removed: 2,
       jobs_cancelled: 0,
     });
