@@ -307,6 +307,31 @@ describe('graph maintenance routes', () => {
       expect(await ok(other.get('/stats'))).toMatchObject({ embedding_dimension: 8, embedding_count: 5 });
     });
 
+    it('carries the client vectors of an organization that never configured embeddings, under the server default, both ways', async () => {
+      const { c: source } = await freshOrg();
+      const pinned = await node(source, { label: 'Client vector node', node_type: 'Claim' });
+      const derived = await node(source, { label: 'Lexical vector node', node_type: 'Claim' });
+      const v = Array.from({ length: 384 }, (_, i) => (i % 7) / 8 - 0.25);
+      await ok(source.put(`/node/${pinned.uid}/embedding`, { vector: v }));
+      expect((await source.get(`/node/${pinned.uid}/embedding`)).body).toMatchObject({ dimension: 384, model: 'strata-lexical-v1' });
+
+      const snap = await exportOf(source);
+      expect(snap.counts.embeddings).toBe(1);
+      // the client's vector is carried; the built-in embedder's are derived from each node's text,
+      // so they are recomputed where the snapshot is imported rather than carried
+      expect(snap.embeddings).toEqual({ provider: 'builtin', model: 'strata-lexical-v1', dimension: 384, metric: 'cosine', items: [{ uid: pinned.uid, vector: v }] });
+      expect((await exportOf(source, '?include_embeddings=false')).embeddings).toBeNull();
+
+      const { c: target } = await freshOrg();
+      expect(await ok(target.post('/import', snap))).toMatchObject({ nodes_imported: 2, embeddings_imported: 1, embeddings_skipped: 0 });
+      expect((await target.get(`/node/${pinned.uid}/embedding`)).body).toMatchObject({ vector: v, dimension: 384, model: 'strata-lexical-v1' });
+      expect((await target.get(`/node/${derived.uid}/embedding`)).body).toEqual((await source.get(`/node/${derived.uid}/embedding`)).body);
+      expect(withoutTime(await exportOf(target))).toEqual(withoutTime(snap));
+      // still the client's vector there: a text change does not replace it
+      await ok(target.patch(`/node/${pinned.uid}`, { label: 'Client vector node, renamed' }));
+      expect((await target.get(`/node/${pinned.uid}/embedding`)).body.vector).toEqual(v);
+    });
+
     it('merges series points into an existing series and updates its cached counts', async () => {
       const { c } = await freshOrg();
       const s = await ok(c.post('/reality/series', { action: 'create', label: 'rainfall', points: [{ ts: 1, value: 5 }] }), 201);

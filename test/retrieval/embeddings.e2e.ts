@@ -253,6 +253,32 @@ describe('embeddings from an OpenAI-compatible provider', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('exports the provider vectors of an organization on the server default, and an import does not call the provider again', async () => {
+    const f = await startRetrieval({ embeddingProvider: 'openai', embeddingUrl: server.baseUrl, embeddingKey: 'sk-test', embeddingModel: 'test-embed', embeddingDimensions: 8 });
+    try {
+      // never configured: the server default (the provider) is in force
+      const n = await mk(f.w, 'Claim', 'Provider vector to carry');
+      const vector = await until('automatic embedding', async () => {
+        const g = await f.w.get(`/node/${n}/embedding`);
+        return g.status === 200 ? g.body.vector : null;
+      });
+      const snap = (await f.w.get('/export')).body;
+      expect(snap.counts.embeddings).toBe(1);
+      expect(snap.embeddings).toEqual({ provider: 'openai', model: 'test-embed', dimension: 8, metric: 'cosine', items: [{ uid: n, vector }] });
+
+      const target = await newOrg(f.app);
+      const calls = server.requests.length;
+      expect((await target.w.post('/import', snap)).body).toMatchObject({ nodes_imported: 1, embeddings_imported: 1, embeddings_skipped: 0 });
+      expect((await target.w.get(`/node/${n}/embedding`)).body).toMatchObject({ vector, dimension: 8, model: 'test-embed' });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(server.requests.length).toBe(calls);
+      const back = (await target.w.get('/export')).body;
+      expect({ ...back, exported_at: 0 }).toEqual({ ...snap, exported_at: 0 });
+    } finally {
+      await f.close();
+    }
+  }, 30_000);
 });
 
 describe('the vector index survives restarts and rebuilds from the log', () => {

@@ -5,6 +5,7 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { Body, coerceQuery, readBoolean } from '@strata/domain/validation';
 import type { SnapshotScope, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
 import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
+import { EmbeddingSpace, ServerEmbeddingDefault } from './server-embedding-default';
 
 export interface ExportOptions {
   include_tombstoned: boolean;
@@ -46,11 +47,25 @@ async function* mapIter<T>(items: AsyncIterable<T> | Iterable<T>, f: (t: T) => s
  * one consistent read of the graph. Node and edge records go out as stored, without a
  * parse/serialise round trip. Version history is not exported. The reader is closed when the
  * text ends, fails or is abandoned (a generator's finally runs on return()).
+ *
+ * The embeddings section names the configuration in force — the organization's own, else the
+ * server default it runs on when it never configured one (`serverDefault`; null when the
+ * operator turned embeddings off) — and carries every RECORDED vector of an exported node:
+ * those set by clients (`PUT /node/{uid}/embedding`) and those from an external provider
+ * (`EmbeddingSet` events). Those cannot be recomputed from the snapshot, so they are never
+ * left out. The built-in lexical embedder's vectors are not recorded: they are derived from
+ * each node's text and recomputed wherever the snapshot is imported, so they are not carried.
  */
-async function* snapshotText(reader: SnapshotSource, org: string, opts: ExportOptions, exportedAt: number): AsyncGenerator<string> {
+async function* snapshotText(
+  reader: SnapshotSource,
+  org: string,
+  opts: ExportOptions,
+  exportedAt: number,
+  serverDefault: EmbeddingSpace | null,
+): AsyncGenerator<string> {
   try {
     const scope: SnapshotScope = { include_tombstoned: opts.include_tombstoned };
-    const config = opts.include_embeddings ? await reader.embeddingConfig(org) : null;
+    const config = opts.include_embeddings ? ((await reader.embeddingConfig(org)) ?? serverDefault) : null;
     const counts: SnapshotCounts = {
       nodes: await reader.count('nodes', org, scope),
       edges: await reader.count('edges', org, scope),
@@ -90,6 +105,7 @@ export class ExportService {
   constructor(
     @Inject(MAINTENANCE_STORE) private readonly store: MaintenanceStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly embeddingDefault: ServerEmbeddingDefault,
   ) {}
 
   /**
@@ -98,7 +114,7 @@ export class ExportService {
    */
   stream(org: string, opts: ExportOptions = { include_tombstoned: false, include_embeddings: true }): Readable {
     const reader = this.store.openSnapshot();
-    return Readable.from(snapshotText(reader, org, opts, this.clock.now()), { objectMode: false, highWaterMark: CHUNK_CHARS });
+    return Readable.from(snapshotText(reader, org, opts, this.clock.now(), this.embeddingDefault.get()), { objectMode: false, highWaterMark: CHUNK_CHARS });
   }
 
   /** The whole snapshot as an object (small graphs, tests). */

@@ -11,6 +11,7 @@ import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { GraphTx } from '../../platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { RecordedEmbedding, textHash } from '../../retrieval/embeddings/embedding-events';
+import { EmbeddingSpace, ServerEmbeddingDefault, sameEmbeddingSpace } from './server-embedding-default';
 
 export const IMPORT_REASON = 'import';
 const LOOKUP_CHUNK = 500;
@@ -47,8 +48,10 @@ async function vectorSource(tx: GraphTx, provider: string, uid: string, imported
  * Stages an import (REFERENCE §8.6) on one transaction: additive — objects that exist are
  * skipped, never changed — and idempotent, so a second import of the same snapshot writes
  * nothing. Each imported node and edge gets one version record: create, reason `import`.
+ * `serverDefault` is the embedding configuration in force for an organization that never
+ * configured its own (null: embeddings off).
  */
-async function stageImport(tx: GraphTx, snap: ParsedSnapshot): Promise<ImportCounts> {
+async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: EmbeddingSpace | null): Promise<ImportCounts> {
   const { org, reader } = tx;
   const counts: ImportCounts = {
     nodes_imported: 0,
@@ -101,11 +104,18 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot): Promise<ImportCou
 
   if (snap.embeddings) {
     const s = snap.embeddings;
-    let config = await reader.embeddingConfig(org);
+    let config: EmbeddingSpace | null = await reader.embeddingConfig(org);
     if (!config) {
-      // no configuration yet: the snapshot's is adopted
-      config = { provider: s.provider, model: s.model, dimensions: s.dimension, distance_metric: s.metric, configured_at: tx.now };
-      tx.emit(Streams.graph(org), 'EmbeddingConfigured', { ...config, dropped: false });
+      const snapshotSpace: EmbeddingSpace = { provider: s.provider, model: s.model, dimensions: s.dimension, distance_metric: s.metric };
+      if (serverDefault && sameEmbeddingSpace(serverDefault, snapshotSpace)) {
+        // the server default the organization runs on already is the snapshot's: nothing to adopt
+        config = serverDefault;
+      } else {
+        // no configuration yet: the snapshot's is adopted
+        const adopted = { ...snapshotSpace, configured_at: tx.now };
+        tx.emit(Streams.graph(org), 'EmbeddingConfigured', { ...adopted, dropped: false });
+        config = adopted;
+      }
     }
     // vectors of another model or space would be meaningless here: skipped
     const matches = config.model === s.model && config.dimensions === s.dimension && config.distance_metric === s.metric;
@@ -152,10 +162,11 @@ export class ImportService {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly embeddingDefault: ServerEmbeddingDefault,
   ) {}
 
   async importSnapshot(ctx: CommandContext, body: Body): Promise<ImportCounts> {
     const parsed = parseSnapshot(body, this.clock.now());
-    return this.uow.run(ctx, (tx) => stageImport(tx, parsed));
+    return this.uow.run(ctx, (tx) => stageImport(tx, parsed, this.embeddingDefault.get()));
   }
 }

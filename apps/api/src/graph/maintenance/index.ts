@@ -6,6 +6,7 @@ import { ImportSnapshotHandler } from './import-snapshot.handler';
 import { ImportService } from './import.service';
 import { MAINTENANCE_STORE_PROVIDER } from './maintenance-store.provider';
 import { PurgeHandler } from './purge.handler';
+import { ServerEmbeddingDefault } from './server-embedding-default';
 
 export { MaintenanceController } from './maintenance.controller';
 export { ExportService, ImportService };
@@ -23,4 +24,5 @@ export const MAINTENANCE_PROVIDERS = [
   GraphStatsService,
   ExportService,
   ImportService,
+  ServerEmbeddingDefault,
 ];
