@@ -92,6 +92,25 @@ describe('HTTP edges', () => {
     });
   });
 
+  describe('bodies that are not UTF-8 (REFERENCE §1.1)', () => {
+    it('are 400 invalid_json saying so, and nothing is written', async () => {
+      const before = (await c.get('/stats')).body.total_nodes;
+      for (const bytes of [Buffer.from([0xff]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80])]) {
+        const body = Buffer.concat([Buffer.from('{"label":"'), bytes, Buffer.from('","node_type":"Goal"}')]);
+        const res = await fetch(`${t.url}/node`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+        const json = (await res.json()) as { code: string; error: string };
+        expect([res.status, json.code]).toEqual([400, 'invalid_json']);
+        expect(json.error).toMatch(/UTF-8/);
+        expect(res.headers.get('x-request-id')).toBeTruthy();
+      }
+      // real multi-byte characters are fine
+      const ok = await fetch(`${t.url}/node`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: Buffer.from('{"label":"Ça marche 😀","node_type":"Goal"}') });
+      expect(ok.status).toBe(201);
+      expect(((await ok.json()) as { label: string }).label).toBe('Ça marche 😀');
+      expect((await c.get('/stats')).body.total_nodes).toBe(before + 1);
+    });
+  });
+
   describe('deeply nested bodies (one guard in the JSON parser)', () => {
     // an object nested `levels` deep, counting the innermost {} as one level
     const deep = (levels: number): unknown => {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { PUBLIC_ROUTE_CONFIG } from '@strata/auth/route-tags';
@@ -87,12 +88,15 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
   });
 
   fastify.removeAllContentTypeParsers();
-  // the one JSON parser of every route (import included): 400 invalid_json for text that does
-  // not parse, a root that is not an object, nesting deeper than MAX_JSON_DEPTH (checked on
+  // the one JSON parser of every route (import included): 400 invalid_json for bytes that are
+  // not UTF-8, text that does not parse, a root that is not an object, nesting deeper than MAX_JSON_DEPTH (checked on
   // the text, before parsing) and prototype-pollution keys (json-body.ts)
   const invalid = (message: string) => Object.assign(new Error(message), { statusCode: 400 });
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    const text = (body as string).trim();
+  // read as bytes: decoding while reading would turn bytes that are not UTF-8 into U+FFFD and
+  // then trip Fastify's length check (a misleading 400 about Content-Length)
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    if (!isUtf8(body as Buffer)) return done(invalid('the body is not valid UTF-8'), undefined);
+    const text = (body as Buffer).toString('utf8').trim();
     if (text === '') return done(null, {});
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(invalid(`the body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     let parsed: unknown;
