@@ -278,6 +278,22 @@ describe('POST /retrieve/context', () => {
     expect(r.body.articles).toEqual([]);
   });
 
+  it('graph_max_depth bounds the expansion: 0 means the direct hits only; it is a whole number, at most 4', async () => {
+    const body = { query: 'honeybees', node_limit: 2, graph_expansion_limit: 1, article_limit: 0, node_types: ['Claim'] };
+    const one = await f.w.post('/retrieve/context', { ...body, graph_max_depth: 1 });
+    expect(one.body.graph.nodes.map((n: any) => n.retrieval.via)).toEqual(['direct', 'expansion']);
+    const zero = await f.w.post('/retrieve/context', { ...body, graph_max_depth: 0 });
+    expect(zero.status).toBe(200);
+    expect(zero.body.graph.nodes.length).toBeGreaterThan(0);
+    for (const n of zero.body.graph.nodes) expect(n.retrieval).toMatchObject({ via: 'direct', depth: 0, path_cost: 0 });
+    expect(zero.body.graph.nodes.map((n: any) => n.uid)).not.toContain(u.evidence);
+    expect(zero.body.graph.nodes[0].uid).toBe(one.body.graph.nodes[0].uid);
+    // more than 4 is held to 4
+    expect((await f.w.post('/retrieve/context', { ...body, graph_max_depth: 9 })).status).toBe(200);
+    for (const bad of [-1, 1.5, '2', true])
+      expectError(await f.w.post('/retrieve/context', { ...body, graph_max_depth: bad }), 400, 'invalid_field', 'graph_max_depth');
+  });
+
   it('says whether nodes with a validity window are valid now, or at valid_at', async () => {
     const rule = await mk(f.w, 'Regulation', 'Almond export quota rule', { props: { valid_from: '2020-01-01', valid_until: '2020-12' } });
     const now = await f.w.post('/retrieve/context', { query: 'almond export quota', node_limit: 1, article_limit: 0 });

@@ -47,7 +47,8 @@ export class ContextRetrievalService {
     const includeGraph = readBoolean(body, 'include_graph') ?? true;
     const minSimilarity = readNumber(body, 'min_similarity', { min: 0 }) ?? 0;
     const expansionLimit = Math.min(count(body, 'graph_expansion_limit', 0, 100), nodeLimit);
-    const maxDepth = Math.max(1, count(body, 'graph_max_depth', 2, 4));
+    // hops from a direct hit (default 2, at most 4); 0 means no expansion at all (REFERENCE §9.5)
+    const maxDepth = count(body, 'graph_max_depth', 2, 4);
     const validAt = readValidAt(body);
     const scope = await this.scopes.withProject(baseScope, readUid(body, 'project_uid'));
 
@@ -58,7 +59,7 @@ export class ContextRetrievalService {
 
     // expansion: nodes reached from the direct hits, cheapest path first
     const expansion: { node: NodeRecord; depth: number; cost: number }[] = [];
-    if (expansionLimit > 0 && kept.length) {
+    if (expansionLimit > 0 && maxDepth > 0 && kept.length) {
       const reached = await cheapestPaths(new ReadModelTraversalGraph(this.graph, scope), kept.map((r) => r.node.uid), {
         max_depth: maxDepth,
         direction: 'both',
