@@ -18,9 +18,20 @@ export interface SourceDocument {
 export class ProvenanceService {
   constructor(@Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel) {}
 
-  /** The Project, its live admitted Documents, their Chunks and the nodes extracted from them. */
+  /**
+   * What a Project-scoped credential sees: the Project itself, plus its provenance (below).
+   */
   async admittedBy(org: string, projectUid: string): Promise<Set<string>> {
-    const out = new Set<string>([projectUid]);
+    return (await this.withProvenanceIn(org, projectUid)).add(projectUid);
+  }
+
+  /**
+   * The `project_uid` filter of searches and retrieval (REFERENCE §5.1): the Project's live
+   * admitted Documents, their live Chunks and the nodes extracted from those Chunks. The
+   * Project node itself is not among them unless it too was extracted from such a Chunk.
+   */
+  async withProvenanceIn(org: string, projectUid: string): Promise<Set<string>> {
+    const out = new Set<string>();
     const docEdges = await this.graph.listEdges(org, { to_uid: projectUid, edge_types: ['PartOfProject'] });
     const docs = await this.liveOnly(org, docEdges.map((e) => e.from_uid));
     for (const d of docs) {

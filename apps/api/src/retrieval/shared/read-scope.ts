@@ -62,13 +62,17 @@ export class ReadScopeService {
     return new ReadScope(auth.org_id, visible);
   }
 
-  /** The scope narrowed to a request's `project_uid` (which must be a live, visible Project). */
+  /**
+   * The scope narrowed to a request's `project_uid` (which must be a live, visible Project):
+   * only nodes with provenance in the Project's admitted Documents, plus those Documents and
+   * their Chunks (§5.1) — not the Project node itself.
+   */
   async withProject(scope: ReadScope, projectUid: string | undefined, field = 'project_uid'): Promise<ReadScope> {
     if (projectUid === undefined) return scope;
     const p = await this.graph.getNode(scope.org, projectUid);
     if (!p || p.tombstone_at !== null || !scope.allows(projectUid)) throw Errors.refNotFound(field, projectUid);
     if (p.node_type !== 'Project') throw Errors.wrongNodeType(field, projectUid, p.node_type, ['Project']);
-    return scope.narrow(await this.provenance.admittedBy(scope.org, projectUid));
+    return scope.narrow(await this.provenance.withProvenanceIn(scope.org, projectUid));
   }
 
   /** A node a read names by uid: live and in scope, else 404 naming the field. */
