@@ -81,6 +81,10 @@ describe('strata export / strata import', () => {
       const notJson = await runCli(['import', '--org', a.org_id, '--data-dir', dataDir], { input: '{"format": "strata.graph", ' });
       expect(notJson.code).toBe(1);
       expect(notJson.stderr).toMatch(/^strata: the snapshot is not valid JSON: .*\n$/);
+      // the parser quotes the input, line break included: the error is still one line
+      const notJsonLine = await runCli(['import', '--org', a.org_id, '--data-dir', dataDir], { input: 'not json\n' });
+      expect(notJsonLine.code).toBe(1);
+      expect(notJsonLine.stderr).toMatch(/^strata: the snapshot is not valid JSON: [^\n]*"not json " is not valid JSON\n$/);
       const notObject = await runCli(['import', '--org', a.org_id, '--data-dir', dataDir], { input: '[1, 2]' });
       expect(notObject.stderr).toBe('strata: the snapshot must be a JSON object (a strata.graph snapshot, as written by `strata export`)\n');
       const invalid = await runCli(['import', '--org', a.org_id, '--data-dir', dataDir], { input: JSON.stringify({ format: 'strata.graph', format_version: 1, nodes: [{ uid: 'x' }] }) });

@@ -1,24 +1,10 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { CommanderError } from 'commander';
-import { DomainError } from '@strata/domain/errors';
 import { buildProgram } from './program';
 import { CliError } from './support/cli-error';
+import { errorLine } from './support/error-line';
 import { exitQuietlyOnEpipe } from './support/output';
-
-/** One line an operator can act on; details only with STRATA_DEBUG=1. */
-export function errorLine(err: unknown): string {
-  if (err instanceof CliError) return err.message;
-  if (err instanceof DomainError) {
-    const f = err.context.field;
-    const field = typeof f === 'string' && !err.message.includes(f) ? ` (${f})` : '';
-    return `${err.message}${field} [${err.code}]`;
-  }
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'SQLITE_BUSY') return 'the data directory is busy (another process holds a write lock); try again';
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return `permission denied: ${e.message}`;
-  return (e?.message ?? String(err)).split('\n')[0];
-}
 
 function exitCodeOf(err: unknown): number {
   return err instanceof CliError ? err.exitCode : 1;

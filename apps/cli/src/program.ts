@@ -8,6 +8,7 @@ import { registerImport } from './commands/import.command';
 import { registerProjectionsRebuild } from './commands/projections-rebuild.command';
 import { registerProjectionsStatus } from './commands/projections-status.command';
 import { registerProjectionsVerify } from './commands/projections-verify.command';
+import { oneLine } from './support/error-line';
 
 /** The `strata` command tree; every command answers `--help`. */
 export function buildProgram(): Command {
@@ -18,7 +19,9 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     // usage errors: commander prints one line; the exit code is handled in main
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text.startsWith('error: ') ? `strata: ${text.slice(7)}` : text) })
+    // one line, like every other error: commander adds "(Did you mean …?)" on a line of its own
+    // and quotes bad values as given (line breaks included)
+    .configureOutput({ outputError: (text, write) => write(`strata: ${oneLine(text.replace(/^error: /, ''))}\n`) })
     .addHelpText(
       'after',
       `
