@@ -19,7 +19,7 @@ export async function createOwner(opts: CreateOwnerOptions, globals: GlobalOptio
   const password = opts.passwordStdin
     ? (await readInput(undefined, 'password', "printf '%s' \"$PASSWORD\" | strata admin create-owner … --password-stdin")).toString('utf8').replace(/\r?\n$/, '')
     : null;
-  const r = await withAppContext(cfg, { writes: true }, (app) =>
+  const r = await withAppContext(cfg, { writes: true, create: true }, (app) =>
     app.get(CreateOwnerService, { strict: false }).createOwner({
       email: opts.email,
       org: opts.org,

@@ -3,7 +3,7 @@ import { ImportService } from '../../../api/src/graph/maintenance/import.service
 import { CommandContext } from '../../../api/src/platform/unit-of-work/command-context';
 import { countOf } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
-import { GlobalOptions, cliConfig } from '../support/cli-config';
+import { GlobalOptions, cliConfig, requireInstallation } from '../support/cli-config';
 import { withAppContext } from '../support/app-context';
 import { orgExists } from '../support/org-exists';
 import { cliRequestId, operatorId } from '../support/operator';
@@ -29,6 +29,7 @@ function describeSnapshot(body: unknown): string {
 /** `strata import`: the counts of POST /import on stdout; either store (servers: appended to KurrentDB, projected by the worker). */
 export async function importGraph(opts: ImportOptions, globals: GlobalOptions): Promise<void> {
   const cfg = cliConfig(globals);
+  requireInstallation(cfg); // before reading the snapshot: a mistyped --data-dir fails at once
   const raw = await readInput(opts.input, 'snapshot', `strata import --org ${opts.org} < graph.json`);
   let parsed: unknown;
   try {

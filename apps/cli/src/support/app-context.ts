@@ -5,11 +5,18 @@ import { AppModule } from '../../../api/src/app.module';
 import { StrataConfig } from '../../../api/src/platform/config/strata-config';
 import { PlatformModule } from '../../../api/src/platform/platform.module';
 import { runningService } from '../../../api/src/operations/projections/handover-files';
+import { requireInstallation } from './cli-config';
 import { CliError } from './cli-error';
 
 export interface ContextOptions {
   /** the command appends events: refused while a service runs on the same embedded data dir */
   writes: boolean;
+  /**
+   * the command may start a new installation (admin create-owner): opening an embedded data dir
+   * without an event log creates one. Every other command refuses such a dir before anything is
+   * written, so a typo in --data-dir leaves no files behind.
+   */
+  create?: boolean;
 }
 
 /**
@@ -18,6 +25,7 @@ export interface ContextOptions {
  * projections are caught up with the log first, unless a running service keeps them.
  */
 export async function withAppContext<T>(cfg: StrataConfig, opts: ContextOptions, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  if (!opts.create) requireInstallation(cfg);
   const service = cfg.store === 'embedded' ? runningService(cfg.dataDir) : null;
   if (service && opts.writes)
     throw new CliError(

@@ -36,3 +36,12 @@ export function embeddedPaths(cfg: StrataConfig): EmbeddedPaths {
     throw new CliError(`no event log at ${events}: pass --data-dir (or set STRATA_DATA_DIR) to the service's data directory`);
   return { dataDir: cfg.dataDir, events, projections: path.join(cfg.dataDir, PROJECTIONS_FILE) };
 }
+
+/**
+ * Fails unless the command works on an existing installation: on the embedded default, a data
+ * dir with an event log. Called before anything is opened (opening the service's storage would
+ * create a fresh installation in a mistyped --data-dir). Servers: nothing to check here.
+ */
+export function requireInstallation(cfg: StrataConfig): void {
+  if (cfg.store === 'embedded') embeddedPaths(cfg);
+}
