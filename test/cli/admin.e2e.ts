@@ -7,6 +7,9 @@ import { startService, tenant } from './cli-fixture';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
 
+/** Has the form of an organization id, names none. */
+const UNKNOWN_ORG = '6d0c2a5e-0000-4000-8000-00000000abcd';
+
 describe('strata admin create-owner', () => {
   it('bootstraps an owner on a fresh install with a one-time password that signs in', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-cli-admin-'));
@@ -43,6 +46,16 @@ describe('strata admin create-owner', () => {
       expect(busy.stderr).toMatch(/a Strata service \(pid \d+\) is running/);
       await t.close({ keepData: true });
 
+      // an --org of the form of an id names an existing organization: an unknown one is an error, never a new org's name
+      const head = async () => JSON.parse(expectExit(await runCli(['projections', 'status', '--json', '--data-dir', dataDir]), 0).stdout)[0].head;
+      const before = await head();
+      for (let i = 0; i < 2; i++) {
+        const unknown = await runCli(['admin', 'create-owner', '--email', 'f3@example.test', '--org', UNKNOWN_ORG, '--data-dir', dataDir]);
+        expect([unknown.code, unknown.stdout]).toEqual([1, '']);
+        expect(unknown.stderr).toMatch(new RegExp(`^strata: organization ${UNKNOWN_ORG} not found \\(--org takes an existing organization's id, or the name of a new organization, which cannot have the form of an id\\) \\[not_found\\]\n$`));
+      }
+      expect(await head()).toBe(before);
+
       const short = await runCli(['admin', 'create-owner', '--email', 'second@example.test', '--org', founder.org_id, '--password-stdin', '--data-dir', dataDir], { input: 'short\n' });
       expect(short.stderr).toBe('strata: password must be at least 10 characters [invalid_field]\n');
       const r = expectExit(
@@ -63,6 +76,20 @@ describe('strata admin create-owner', () => {
       }
     } finally {
       await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses an organization id on a data dir without a log, writing nothing there', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-cli-admin-'));
+    try {
+      const r = await runCli(['admin', 'create-owner', '--email', 'f3@example.test', '--org', UNKNOWN_ORG.toUpperCase(), '--data-dir', dataDir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `strata: organization ${UNKNOWN_ORG.toUpperCase()} not found: there is no event log at ${path.join(dataDir, 'events.db')}, so no organization yet (pass --data-dir to the installation, or give a name to create a new organization)\n`,
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,8 @@
-import { CreateOwnerService } from '../../../api/src/operations/admin/create-owner.service';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CreateOwnerService, looksLikeOrgId } from '../../../api/src/operations/admin/create-owner.service';
+import { EVENTS_FILE } from '../../../api/src/platform/storage/embedded-storage';
+import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { withAppContext } from '../support/app-context';
 import { cliRequestId, operatorId } from '../support/operator';
@@ -16,6 +20,9 @@ export interface CreateOwnerOptions {
 /** `strata admin create-owner` */
 export async function createOwner(opts: CreateOwnerOptions, globals: GlobalOptions): Promise<void> {
   const cfg = cliConfig(globals);
+  // an id names an existing organization: a data dir without a log has none, and must stay untouched
+  if (cfg.store === 'embedded' && looksLikeOrgId(opts.org) && !fs.existsSync(path.join(cfg.dataDir, EVENTS_FILE)))
+    throw new CliError(`organization ${opts.org.trim()} not found: there is no event log at ${path.join(cfg.dataDir, EVENTS_FILE)}, so no organization yet (pass --data-dir to the installation, or give a name to create a new organization)`);
   const password = opts.passwordStdin
     ? (await readInput(undefined, 'password', "printf '%s' \"$PASSWORD\" | strata admin create-owner … --password-stdin")).toString('utf8').replace(/\r?\n$/, '')
     : null;

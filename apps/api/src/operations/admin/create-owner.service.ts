@@ -40,6 +40,26 @@ export interface CreateOwnerResult {
   one_time_password: string | null;
 }
 
+/** The shape of the ids the service gives organizations (UUIDs), whatever their version. */
+const ORG_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `--org` has the form of an organization id. Such a value always means an existing
+ * organization, never the name of a new one: a mistyped or foreign id must fail, not create an
+ * organization named after it.
+ */
+export function looksLikeOrgId(org: string): boolean {
+  return ORG_ID_SHAPE.test(org.trim());
+}
+
+/** `organization … not found`, for an `--org` that has the form of an id and matches none. */
+export function unknownOrgId(org: string): DomainError {
+  return Errors.notFound(
+    `organization ${org} not found (--org takes an existing organization's id, or the name of a new organization, which cannot have the form of an id)`,
+    { field: 'org' },
+  );
+}
+
 /** Long enough for the password rules, and typeable: 20 characters of base64url. */
 export function oneTimePassword(): string {
   return randomBytes(15).toString('base64url');
@@ -48,7 +68,9 @@ export function oneTimePassword(): string {
 /**
  * `strata admin create-owner`: bootstraps an owner without the HTTP sign-up, recorded under
  * the system principal. A new e-mail gets a user (with the given password or a one-time
- * one); `org` names an existing organization (the user becomes its owner) or a new one.
+ * one); `org` is an existing organization's id (the user becomes its owner) or the name of a
+ * new one. A value with the form of an id that matches no organization is refused (404
+ * not_found), before anything is written.
  */
 @Injectable()
 export class CreateOwnerService {
@@ -65,6 +87,8 @@ export class CreateOwnerService {
     const orgArg = input.org.trim();
     if (!orgArg) throw Errors.missingField('org');
     if (orgArg.length > 200) throw Errors.invalidField('org', 'org must be an organization id or a name of at most 200 characters');
+    const existingOrg = this.accounts.org(orgArg);
+    if (!existingOrg && looksLikeOrgId(orgArg)) throw unknownOrgId(orgArg);
     const existingUser = this.accounts.userByEmail(email_norm);
     if (existingUser && input.password !== null)
       throw new DomainError(409, 'duplicate', `a user with e-mail ${email} already exists; create-owner does not change passwords (leave out --password-stdin)`, { field: 'email' });
@@ -72,7 +96,6 @@ export class CreateOwnerService {
     const password = existingUser ? null : readNewPassword({ password: input.password ?? generated });
     const passwordHash = password === null ? null : await this.hasher.hash(password);
 
-    const existingOrg = this.accounts.org(orgArg);
     const userId = existingUser?.user_id ?? this.ids.uuid();
     const orgId = existingOrg?.org_id ?? this.ids.uuid();
     const ctx: CommandContext = {
