@@ -109,5 +109,10 @@ describe('strata audit replay', () => {
     expect(format.stderr.trim().split('\n')).toHaveLength(1);
     const reversed = await runCli(['audit', 'replay', '--org', a.org_id, '--from', '10', '--to', '5', '--data-dir', t.dataDir]);
     expect(reversed.stderr).toBe('strata: --from (10) is after --to (5)\n');
-  });
+    // an organization the log never heard of is an error, not an empty trail
+    for (const org of ['no-such-org', '6d0c2a5e-0000-4000-8000-00000000abcd']) {
+      const unknown = await runCli(['audit', 'replay', '--org', org, '--data-dir', t.dataDir]);
+      expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([1, '', `strata: organization ${org} not found\n`]);
+    }
+  }, 60_000);
 });

@@ -68,9 +68,16 @@ describe('strata events tail', () => {
       const code = await new Promise<number | null>((resolve) => bad.on('close', resolve));
       expect(code).toBe(1);
       expect(wb.out.stderr).toBe("strata: --after must be a log position (a whole number), got 'soon'\n");
+      // an unknown organization is an error at once, not a tail that waits forever
+      const unknown = spawnCli(['events', 'tail', '--org', 'no-such-org', '--data-dir', t.dataDir]);
+      const wu = watch(unknown);
+      const timer = setTimeout(() => unknown.kill('SIGKILL'), 15_000);
+      const unknownCode = await new Promise<number | null>((resolve) => unknown.on('close', resolve));
+      clearTimeout(timer);
+      expect([unknownCode, wu.out.stdout, wu.out.stderr]).toEqual([1, '', 'strata: organization no-such-org not found\n']);
     } finally {
       child?.kill('SIGKILL');
       await t.close();
     }
-  });
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import { formatCount } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { logUnavailable, openEventLog, readLog } from '../support/event-log';
+import { requireOrgInLog } from '../support/org-exists';
 import { writeOut } from '../support/output';
 
 export interface ReplayOptions {
@@ -41,6 +42,7 @@ export async function auditReplay(opts: ReplayOptions, globals: GlobalOptions): 
   let shown = 0;
   let header = opts.format === 'table';
   try {
+    await requireOrgInLog(log, q.org!);
     for await (const e of readLog(log, readAfter(q))) {
       if (pastEnd(e, q)) break;
       read++;
