@@ -26,6 +26,8 @@ describe('strata audit replay', () => {
   let goal: string;
   let claim: string;
   let edge: string;
+  let claimedByKey: string;
+  let claimedByUser: string;
   let firstPosition: number;
 
   const replay = async (...args: string[]): Promise<Record[]> => {
@@ -45,6 +47,9 @@ describe('strata audit replay', () => {
     await a.c.patch(`/node/${goal}`, { label: 'Ship the strata CLI' });
     await a.c.delete(`/node/${claim}`);
     await b.c.post('/node', { label: 'Other tenant', node_type: 'Goal' });
+    // a plain key and a user's JWT state an agent_id in the body: attribution, not identity
+    claimedByKey = (await a.c.post('/node', { label: 'Claimed by key', node_type: 'Goal', agent_id: 'agent-007' })).body.uid;
+    claimedByUser = (await api(t.url, a.access_token).post('/node', { label: 'Claimed by user', node_type: 'Goal', agent_id: 'agent-007' })).body.uid;
     firstPosition = (await replay('--org', a.org_id, '--kind', 'node')).find((r) => r.target === goal)!.position;
   });
   afterAll(() => t.close());
@@ -70,11 +75,32 @@ describe('strata audit replay', () => {
     expect(tombstones.map((r) => [r.action, r.target])).toEqual([['NodeTombstoned', claim]]);
     const graph = await replay('--org', a.org_id, '--kind', 'node,edge');
     expect(new Set(graph.map((r) => r.kind))).toEqual(new Set(['node', 'edge']));
-    const agent = await replay('--org', a.org_id, '--principal', 'agent:planner-7');
-    expect(agent.map((r) => r.action)).toEqual(['NodeCreated', 'EdgeCreated']);
+    // the agent a key is bound to is attribution: the key is the principal
+    expect(await replay('--org', a.org_id, '--principal', 'agent:planner-7')).toEqual([]);
+    const agent = await replay('--org', a.org_id, '--agent', 'planner-7');
+    expect(agent.map((r) => [r.action, r.principal])).toEqual([
+      ['NodeCreated', `api_key:${agentKey.id}`],
+      ['EdgeCreated', `api_key:${agentKey.id}`],
+    ]);
+    expect((await replay('--org', a.org_id, '--principal', `api_key:${agentKey.id}`)).map((r) => r.action)).toEqual(['NodeCreated', 'EdgeCreated']);
     const owner = await replay('--org', a.org_id, '--principal', `api_key:${a.key_id}`, '--kind', 'node');
-    expect(owner.map((r) => r.action)).toEqual(['NodeCreated', 'NodeUpdated', 'NodeTombstoned']);
-  });
+    expect(owner.map((r) => r.action)).toEqual(['NodeCreated', 'NodeUpdated', 'NodeTombstoned', 'NodeCreated']);
+  }, 60_000);
+
+  it('never takes an agent_id from the request for who acted: --principal and the identity fields ignore it', async () => {
+    for (const w of ['agent:agent-007', 'agent-007', 'agent']) expect(await replay('--org', a.org_id, '--principal', w)).toEqual([]);
+    const claimed = await replay('--org', a.org_id, '--agent', 'agent-007');
+    expect(claimed.map((r) => [r.target, r.principal, r.credential_id, r.agent_id])).toEqual([
+      [claimedByKey, `api_key:${a.key_id}`, a.key_id, 'agent-007'],
+      [claimedByUser, `user:${a.user_id}`, null, 'agent-007'],
+    ]);
+    const table = expectExit(await runCli(['audit', 'replay', '--org', a.org_id, '--agent', 'agent-007', '--data-dir', t.dataDir]), 0).stdout.trimEnd().split('\n');
+    const cell = (row: string, from: string, to: string) => row.slice(table[0].indexOf(from), table[0].indexOf(to)).trim();
+    expect(table.slice(1).map((row) => [cell(row, 'PRINCIPAL', 'VIA'), cell(row, 'VIA', 'AGENT'), cell(row, 'AGENT', 'ACTION')])).toEqual([
+      [`api_key:${a.key_id}`.slice(0, 27) + '…', `key:${a.key_id}`.slice(0, 23) + '…', 'agent-007'],
+      [`user:${a.user_id}`.slice(0, 27) + '…', '-', 'agent-007'],
+    ]);
+  }, 60_000);
 
   it('filters by position and by time window', async () => {
     const from = await replay('--org', a.org_id, '--from', String(firstPosition), '--to', String(firstPosition + 1));
@@ -85,15 +111,16 @@ describe('strata audit replay', () => {
     expect(await replay('--org', a.org_id, '--from', '2999-01-01')).toEqual([]);
     expect((await replay('--org', a.org_id, '--from', lastAt)).map((r) => r.at).every((at) => at >= lastAt)).toBe(true);
     expect(await replay('--org', a.org_id, '--to', '2001-01-01T00:00:00Z')).toEqual([]);
-  });
+  }, 60_000);
 
   it('prints an aligned table by default, with a count on stderr', async () => {
     const r = expectExit(await runCli(['audit', 'replay', '--org', a.org_id, '--kind', 'EdgeCreated', '--data-dir', t.dataDir]), 0);
     const [header, row, ...rest] = r.stdout.trimEnd().split('\n');
     expect(rest).toEqual([]);
-    expect(header).toMatch(/^POSITION\s+TIME\s+PRINCIPAL\s+VIA\s+ACTION\s+TARGET\s+REQUEST$/);
+    expect(header).toMatch(/^POSITION\s+TIME\s+PRINCIPAL\s+VIA\s+AGENT\s+ACTION\s+TARGET\s+REQUEST$/);
     expect(row.indexOf('EdgeCreated')).toBe(header.indexOf('ACTION'));
-    expect(row).toContain('agent:planner-7');
+    expect(row.slice(header.indexOf('AGENT'), header.indexOf('ACTION')).trim()).toBe('planner-7');
+    expect(row).not.toContain('agent:planner-7');
     expect(r.stderr).toMatch(/^1 audit records \([\d,]+ events read\)\n$/);
   });
 

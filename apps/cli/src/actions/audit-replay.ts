@@ -13,6 +13,7 @@ export interface ReplayOptions {
   from?: string;
   to?: string;
   principal?: string[];
+  agent?: string[];
   kind?: string[];
   format: AuditFormat;
 }
@@ -25,6 +26,7 @@ export function auditQuery(opts: Omit<ReplayOptions, 'format'>): AuditQuery {
     from: opts.from !== undefined ? parseBound(opts.from, '--from') : undefined,
     to: opts.to !== undefined ? parseBound(opts.to, '--to') : undefined,
     principals: listOption(opts.principal),
+    agents: listOption(opts.agent),
     kinds: listOption(opts.kind),
   };
   if (q.from && q.to && 'position' in q.from && 'position' in q.to && q.from.position > q.to.position)

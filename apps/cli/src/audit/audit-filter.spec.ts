@@ -46,10 +46,25 @@ describe('auditMatches', () => {
     expect(auditMatches(ev(1), { org: 'o1', from: { time: t + 1 } })).toBe(false);
   });
 
-  it('matches a principal by kind:id, by id, by kind, or by the agent or key it acted through', () => {
-    const byKey = ev(1, { principal: { kind: 'agent', id: 'a1' }, agent_id: 'a1', credential_id: 'k1' });
-    for (const w of ['agent:a1', 'a1', 'agent', 'api_key:k1', 'K1']) expect(auditMatches(byKey, { org: 'o1', principals: [w] })).toBe(true);
+  it('matches a principal by kind:id, by id, by kind, or by the key it acted through', () => {
+    const byKey = ev(1, { principal: { kind: 'api_key', id: 'k1' }, agent_id: 'a1', credential_id: 'k1' });
+    for (const w of ['api_key:k1', 'K1', 'api_key']) expect(auditMatches(byKey, { org: 'o1', principals: [w] })).toBe(true);
     expect(auditMatches(byKey, { org: 'o1', principals: ['user:u1'] })).toBe(false);
+  });
+
+  it('never takes the agent_id a write is attributed to for its principal', () => {
+    // a plain key or a user's JWT may state any agent_id in the body: attribution, not identity
+    const claimed = [
+      ev(1, { principal: { kind: 'api_key', id: 'k1' }, credential_id: 'k1', agent_id: 'agent-007' }),
+      ev(2, { principal: { kind: 'user', id: 'u1' }, credential_id: null, agent_id: 'agent-007' }),
+    ];
+    for (const e of claimed) {
+      for (const w of ['agent:agent-007', 'agent-007', 'agent']) expect(auditMatches(e, { org: 'o1', principals: [w] })).toBe(false);
+      expect(auditMatches(e, { org: 'o1', agents: ['agent-007'] })).toBe(true);
+      expect(auditMatches(e, { org: 'o1', agents: ['agent:AGENT-007'] })).toBe(true);
+      expect(auditMatches(e, { org: 'o1', agents: ['agent-8'] })).toBe(false);
+    }
+    expect(auditMatches(ev(3), { org: 'o1', agents: ['agent-007'] })).toBe(false);
   });
 
   it('matches kinds by event type or stream category, case-insensitively', () => {

@@ -11,8 +11,10 @@ export interface AuditQuery {
   from?: Bound;
   /** inclusive */
   to?: Bound;
-  /** `kind:id`, an id, or a principal kind; any match keeps the event */
+  /** `kind:id`, an id, or a principal kind, of the principal or the credential; any match keeps the event */
   principals?: string[];
+  /** agent ids the events are attributed to (metadata `agent_id`); any match keeps the event */
+  agents?: string[];
   /** event types or stream categories (case-insensitive); any match keeps the event */
   kinds?: string[];
 }
@@ -54,13 +56,25 @@ export function pastEnd(e: Pick<RecordedEvent, 'position'>, q: AuditQuery): bool
   return !!q.to && 'position' in q.to && e.position > q.to.position;
 }
 
+/**
+ * Whether the event was made by `wanted`: the acting principal (`kind:id`, its id or its kind)
+ * or the credential used (`api_key:<id>` or the id). Never the `agent_id`: that is attribution,
+ * which a request may state for itself (interface.md, Authentication), not an identity.
+ */
 function principalMatches(m: RecordedEvent['metadata'], wanted: string): boolean {
   const w = wanted.toLowerCase();
   const p = m.principal;
   if (p && (`${p.kind}:${p.id}`.toLowerCase() === w || p.id.toLowerCase() === w || p.kind === w)) return true;
-  if (m.agent_id && (`agent:${m.agent_id}`.toLowerCase() === w || m.agent_id.toLowerCase() === w)) return true;
   if (m.credential_id && (`api_key:${m.credential_id}`.toLowerCase() === w || m.credential_id.toLowerCase() === w)) return true;
   return false;
+}
+
+/** Whether the event is attributed to the agent `wanted` (`agent:<id>` or the id). */
+function agentMatches(m: RecordedEvent['metadata'], wanted: string): boolean {
+  if (!m.agent_id) return false;
+  const w = wanted.toLowerCase();
+  const a = m.agent_id.toLowerCase();
+  return a === w || `agent:${a}` === w;
 }
 
 /** Whether an event belongs in the replay (the org, the time/position window, principal and kind). */
@@ -75,6 +89,7 @@ export function auditMatches(e: RecordedEvent, q: AuditQuery): boolean {
     if ('position' in q.to ? e.position > q.to.position : m.occurred_at > q.to.time) return false;
   }
   if (q.principals && !q.principals.some((w) => principalMatches(m, w))) return false;
+  if (q.agents && !q.agents.some((w) => agentMatches(m, w))) return false;
   if (q.kinds) {
     const type = e.type.toLowerCase();
     const category = streamCategory(e.stream).toLowerCase();

@@ -17,12 +17,22 @@ const rec: AuditRecord = {
 };
 
 describe('audit output', () => {
-  it('lines table rows up under the header, the agent shown as the way the change came', () => {
+  it('lines table rows up under the header: the key used under VIA, the attributed agent apart', () => {
     const header = tableHeader();
     const row = formatRecord(rec, 'table');
     expect(row.indexOf('NodeTombstoned')).toBe(header.indexOf('ACTION'));
-    expect(row.indexOf('agent:planner')).toBe(header.indexOf('VIA'));
+    expect(row.slice(header.indexOf('VIA'), header.indexOf('AGENT')).trim()).toBe('key:k1');
+    expect(row.slice(header.indexOf('AGENT'), header.indexOf('ACTION')).trim()).toBe('planner');
+    expect(row).not.toContain('agent:planner');
     expect(row.endsWith('req-1')).toBe(true);
+  });
+
+  it('never shows a claimed agent as the way a change came: a user JWT has no VIA', () => {
+    const byUser = { ...rec, principal: 'user:u1', credential_id: null, agent_id: 'agent-007' };
+    const header = tableHeader();
+    const row = formatRecord(byUser, 'table');
+    expect(row.slice(header.indexOf('VIA'), header.indexOf('AGENT')).trim()).toBe('-');
+    expect(row.slice(header.indexOf('AGENT'), header.indexOf('ACTION')).trim()).toBe('agent-007');
   });
 
   it('cuts long cells with an ellipsis so columns stay aligned', () => {

@@ -14,7 +14,10 @@ const COLUMNS: Column[] = [
   { title: 'POSITION', width: 9, value: (r) => String(r.position) },
   { title: 'TIME', width: 24, value: (r) => r.at },
   { title: 'PRINCIPAL', width: 28, value: (r) => r.principal },
-  { title: 'VIA', width: 24, value: (r) => (r.agent_id ? `agent:${r.agent_id}` : r.credential_id ? `key:${r.credential_id}` : '-') },
+  // the credential used: identity, from the metadata; a user's JWT has none
+  { title: 'VIA', width: 24, value: (r) => (r.credential_id ? `key:${r.credential_id}` : '-') },
+  // attribution only (the key's bound agent, or the request's own agent_id): never an identity
+  { title: 'AGENT', width: 16, value: (r) => r.agent_id ?? '-' },
   { title: 'ACTION', width: 22, value: (r) => r.action },
   { title: 'TARGET', width: 38, value: (r) => r.target ?? '-' },
   { title: 'REQUEST', width: 0, value: (r) => r.request_id || '-' },

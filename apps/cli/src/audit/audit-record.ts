@@ -1,14 +1,22 @@
 import { RecordedEvent } from '@strata/domain/events';
 
-/** One event as governance reads it: who, as which credential or agent, did what to which uid, when. */
+/**
+ * One event as governance reads it: who (principal), with which credential, did what to which
+ * uid, when, attributed to which agent.
+ */
 export interface AuditRecord {
   position: number;
   /** ISO 8601 time the change was made */
   at: string;
   org: string;
-  /** `kind:id` of the acting principal */
+  /** `kind:id` of the acting principal: the identity, from the event's metadata */
   principal: string;
+  /** the API key used (metadata); null for a user's JWT and for system writes */
   credential_id: string | null;
+  /**
+   * attribution only: the agent an agent-bound key acts for, else the `agent_id` the request
+   * stated. Any caller may state one, so it never says who acted.
+   */
   agent_id: string | null;
   /** the event type, e.g. NodeCreated */
   action: string;
