@@ -128,6 +128,12 @@ describe('strata audit replay', () => {
     const bad = await runCli(['audit', 'replay', '--org', a.org_id, '--from', 'last tuesday', '--data-dir', t.dataDir]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe("strata: --from must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got 'last tuesday'\n");
+    // impossible dates are refused, not rolled over into the next month
+    for (const [flag, date] of [['--from', '2026-02-30'], ['--to', '2026-11-31']]) {
+      const impossible = await runCli(['audit', 'replay', '--org', a.org_id, flag, date, '--data-dir', t.dataDir]);
+      expect([impossible.code, impossible.stdout]).toEqual([1, '']);
+      expect(impossible.stderr).toBe(`strata: ${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${date}': there is no such date or time\n`);
+    }
     const noOrg = await runCli(['audit', 'replay', '--data-dir', t.dataDir]);
     expect(noOrg.code).toBe(1);
     expect(noOrg.stderr).toBe("strata: required option '--org <id>' not specified\n");

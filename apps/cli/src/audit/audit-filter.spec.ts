@@ -25,6 +25,13 @@ describe('parseBound', () => {
     expect(parseBound('2025-01-31T12:30:00+02:00', '--to')).toEqual({ time: Date.parse('2025-01-31T10:30:00Z') / 1000 });
   });
 
+  it('refuses impossible dates and times instead of rolling them over', () => {
+    for (const bad of ['2026-02-30', '2026-11-31', '2025-02-29', '2026-11-22T24:00:00Z', '2026-11-22T12:60', '2026-13-01']) {
+      expect(() => parseBound(bad, '--from')).toThrow(new CliError(`--from must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${bad}': there is no such date or time`));
+    }
+    expect(parseBound('2024-02-29', '--from')).toEqual({ time: Date.parse('2024-02-29T00:00:00Z') / 1000 });
+  });
+
   it('refuses anything else with a message naming the flag', () => {
     expect(() => parseBound('yesterday', '--from')).toThrow(CliError);
     expect(() => parseBound('yesterday', '--from')).toThrow(/--from must be a log position .* got 'yesterday'/);

@@ -1,4 +1,5 @@
 import { RecordedEvent } from '@strata/domain/events';
+import { parseIsoDateTime } from '@strata/domain/validation';
 import { CliError } from '../support/cli-error';
 import { streamCategory } from './audit-record';
 
@@ -19,21 +20,24 @@ export interface AuditQuery {
   kinds?: string[];
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+)?(Z|[+-]\d{2}:?\d{2})?$/i;
+/** Something shaped like a date (and maybe a time), so a refusal can say the date is the problem. */
+const DATE_LIKE = /^\d{4}-\d{2}-\d{2}(?:$|[T ])/i;
 
-/** `1200` is a log position; `2025-01-31` or `2025-01-31T12:00:00Z` a time (UTC when no zone is given). */
+/**
+ * `1200` is a log position; `2025-01-31` or `2025-01-31T12:00:00Z` a time (UTC when no zone is
+ * given), read by the strict reader: an impossible date (`2026-02-30`) or time is refused, never
+ * rolled over into the next month as Date.parse does.
+ */
 export function parseBound(raw: string, flag: string): Bound {
   const s = raw.trim();
   if (/^\d+$/.test(s)) {
     const position = Number(s);
     if (Number.isSafeInteger(position)) return { position };
   }
-  if (ISO.test(s)) {
-    const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(s) || !s.includes(':') ? s : `${s}Z`;
-    const ms = Date.parse(zoned.replace(' ', 'T'));
-    if (!Number.isNaN(ms)) return { time: ms / 1000 };
-  }
-  throw new CliError(`${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${raw}'`);
+  const ms = parseIsoDateTime(s);
+  if (ms !== null) return { time: ms / 1000 };
+  const why = DATE_LIKE.test(s) ? ': there is no such date or time' : '';
+  throw new CliError(`${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${raw}'${why}`);
 }
 
 /** Values of a repeatable, comma-separable option. */
