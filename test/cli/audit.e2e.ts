@@ -111,6 +111,13 @@ describe('strata audit replay', () => {
     expect(await replay('--org', a.org_id, '--from', '2999-01-01')).toEqual([]);
     expect((await replay('--org', a.org_id, '--from', lastAt)).map((r) => r.at).every((at) => at >= lastAt)).toBe(true);
     expect(await replay('--org', a.org_id, '--to', '2001-01-01T00:00:00Z')).toEqual([]);
+    // a date alone names the whole day (UTC), as --to too
+    const day = all[0].at.slice(0, 10);
+    const onThatDay = all.filter((r) => r.at.startsWith(day));
+    expect(onThatDay.length).toBeGreaterThan(0);
+    expect(await replay('--org', a.org_id, '--from', day, '--to', day)).toEqual(onThatDay);
+    // a clock time is an instant: the last record's own time takes it in, as --to and as --from
+    expect(await replay('--org', a.org_id, '--to', lastAt)).toEqual(all);
   }, 60_000);
 
   it('prints an aligned table by default, with a count on stderr', async () => {

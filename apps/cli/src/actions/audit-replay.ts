@@ -31,7 +31,8 @@ export function auditQuery(opts: Omit<ReplayOptions, 'format'>): AuditQuery {
   };
   if (q.from && q.to && 'position' in q.from && 'position' in q.to && q.from.position > q.to.position)
     throw new CliError(`--from (${q.from.position}) is after --to (${q.to.position})`);
-  if (q.from && q.to && 'time' in q.from && 'time' in q.to && q.from.time > q.to.time) throw new CliError('--from is later than --to');
+  if (q.from && q.to && 'time' in q.from && 'time' in q.to && (q.to.before ? q.from.time >= q.to.time : q.from.time > q.to.time))
+    throw new CliError('--from is later than --to');
   return q;
 }
 

@@ -20,9 +20,16 @@ describe('parseBound', () => {
   });
 
   it('reads dates and times as UTC unless they carry a zone', () => {
-    expect(parseBound('2025-01-31', '--to')).toEqual({ time: Date.parse('2025-01-31T00:00:00Z') / 1000 });
+    expect(parseBound('2025-01-31', '--from')).toEqual({ time: Date.parse('2025-01-31T00:00:00Z') / 1000 });
     expect(parseBound('2025-01-31T12:30:00', '--to')).toEqual({ time: Date.parse('2025-01-31T12:30:00Z') / 1000 });
     expect(parseBound('2025-01-31T12:30:00+02:00', '--to')).toEqual({ time: Date.parse('2025-01-31T10:30:00Z') / 1000 });
+  });
+
+  it('reads a date-only --to as the whole day: up to the next midnight (UTC), not including it', () => {
+    expect(parseBound('2025-01-31', '--to')).toEqual({ time: Date.parse('2025-02-01T00:00:00Z') / 1000, before: true });
+    expect(parseBound('2024-12-31', '--to')).toEqual({ time: Date.parse('2025-01-01T00:00:00Z') / 1000, before: true });
+    // with a clock time it is that instant, inclusive
+    expect(parseBound('2025-01-31T00:00', '--to')).toEqual({ time: Date.parse('2025-01-31T00:00:00Z') / 1000 });
   });
 
   it('refuses impossible dates and times instead of rolling them over', () => {
@@ -51,6 +58,16 @@ describe('auditMatches', () => {
     const t = Date.parse('2025-03-01T00:00:00Z') / 1000;
     expect(auditMatches(ev(1), { org: 'o1', from: { time: t }, to: { time: t } })).toBe(true);
     expect(auditMatches(ev(1), { org: 'o1', from: { time: t + 1 } })).toBe(false);
+  });
+
+  it('keeps every event of the day named by date-only bounds, and none of the next', () => {
+    const q = { org: 'o1', from: parseBound('2026-11-22', '--from'), to: parseBound('2026-11-22', '--to') };
+    const at = (iso: string) => ev(1, { occurred_at: Date.parse(iso) / 1000 });
+    expect(auditMatches(at('2026-11-22T00:00:00.000Z'), q)).toBe(true);
+    expect(auditMatches(at('2026-11-22T16:34:22.398Z'), q)).toBe(true);
+    expect(auditMatches(at('2026-11-22T23:59:59.999Z'), q)).toBe(true);
+    expect(auditMatches(at('2026-11-23T00:00:00.000Z'), q)).toBe(false);
+    expect(auditMatches(at('2026-11-21T23:59:59.999Z'), q)).toBe(false);
   });
 
   it('matches a principal by kind:id, by id, by kind, or by the key it acted through', () => {

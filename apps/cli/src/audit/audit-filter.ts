@@ -3,8 +3,12 @@ import { parseIsoDateTime } from '@strata/domain/validation';
 import { CliError } from '../support/cli-error';
 import { streamCategory } from './audit-record';
 
-/** A bound of `--from`/`--to`: a log position, or a time (Unix seconds). */
-export type Bound = { position: number } | { time: number };
+/**
+ * A bound of `--from`/`--to`: a log position, or a time (Unix seconds). A time bound is
+ * inclusive, unless `before` is set: then it is the first instant past the window (a date-only
+ * `--to` ends before the next day's midnight).
+ */
+export type Bound = { position: number } | { time: number; before?: boolean };
 
 export interface AuditQuery {
   org?: string;
@@ -23,19 +27,26 @@ export interface AuditQuery {
 /** Something shaped like a date (and maybe a time), so a refusal can say the date is the problem. */
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}(?:$|[T ])/i;
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
 /**
  * `1200` is a log position; `2025-01-31` or `2025-01-31T12:00:00Z` a time (UTC when no zone is
  * given), read by the strict reader: an impossible date (`2026-02-30`) or time is refused, never
  * rolled over into the next month as Date.parse does.
+ *
+ * A date alone names the whole day (UTC): as `--from` it starts at its midnight, as `--to` it
+ * takes every event of that day, up to (not including) the next midnight. A date with a clock
+ * time is that instant, to the millisecond, inclusive either way.
  */
-export function parseBound(raw: string, flag: string): Bound {
+export function parseBound(raw: string, flag: '--from' | '--to'): Bound {
   const s = raw.trim();
   if (/^\d+$/.test(s)) {
     const position = Number(s);
     if (Number.isSafeInteger(position)) return { position };
   }
   const ms = parseIsoDateTime(s);
-  if (ms !== null) return { time: ms / 1000 };
+  if (ms !== null) return flag === '--to' && DATE_ONLY.test(s) ? { time: (ms + DAY_MS) / 1000, before: true } : { time: ms / 1000 };
   const why = DATE_LIKE.test(s) ? ': there is no such date or time' : '';
   throw new CliError(`${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${raw}'${why}`);
 }
@@ -90,7 +101,7 @@ export function auditMatches(e: RecordedEvent, q: AuditQuery): boolean {
     if ('position' in q.from ? e.position < q.from.position : m.occurred_at < q.from.time) return false;
   }
   if (q.to) {
-    if ('position' in q.to ? e.position > q.to.position : m.occurred_at > q.to.time) return false;
+    if ('position' in q.to ? e.position > q.to.position : q.to.before ? m.occurred_at >= q.to.time : m.occurred_at > q.to.time) return false;
   }
   if (q.principals && !q.principals.some((w) => principalMatches(m, w))) return false;
   if (q.agents && !q.agents.some((w) => agentMatches(m, w))) return false;
