@@ -134,11 +134,30 @@ function table(rows: StatusRow[], extra: string[]): string {
   return [line(head), ...cells.map(line), ...extra].join('\n') + '\n';
 }
 
+/** What runs on the embedded data dir, as `--json` reports it on every row (the table says it below the rows). */
+export interface DataDirActivity {
+  /** a Strata service on this data dir (it announces itself in service.json) */
+  service: { running: boolean; pid: number | null; url: string | null };
+  /** a `strata projections rebuild` holding the rebuild lock */
+  rebuild: { running: boolean; pid: number | null };
+}
+
+function dataDirActivity(dataDir: string): DataDirActivity {
+  const service = runningService(dataDir);
+  const rebuilding = lockOwner(path.join(dataDir, REBUILD_LOCK_FILE));
+  return {
+    service: { running: service !== null, pid: service?.pid ?? null, url: service?.url ?? null },
+    rebuild: { running: rebuilding !== null, pid: rebuilding },
+  };
+}
+
 /** `strata projections status` */
 export async function projectionsStatus(opts: { json?: boolean }, globals: GlobalOptions): Promise<void> {
   const cfg = cliConfig(globals);
   let rows: StatusRow[];
   const extra: string[] = [];
+  // servers mode: API replicas and workers run elsewhere; the CLI cannot tell (null in --json)
+  let activity: DataDirActivity | { service: null; rebuild: null } = { service: null, rebuild: null };
   if (cfg.store === 'servers') {
     try {
       rows = await serverStatus(cfg);
@@ -147,10 +166,10 @@ export async function projectionsStatus(opts: { json?: boolean }, globals: Globa
     }
   } else {
     rows = embeddedStatus(cfg);
-    const service = runningService(cfg.dataDir);
-    extra.push(service ? `service: running (pid ${service.pid}${service.url ? `, ${service.url}` : ''})` : 'service: not running');
-    const rebuilding = lockOwner(path.join(cfg.dataDir, REBUILD_LOCK_FILE));
-    if (rebuilding) extra.push(`rebuild in progress (pid ${rebuilding}) into ${NEXT_PROJECTIONS_FILE} or ${VECTORS_NEXT_DIR}/`);
+    const a = dataDirActivity(cfg.dataDir);
+    activity = a;
+    extra.push(a.service.running ? `service: running (pid ${a.service.pid}${a.service.url ? `, ${a.service.url}` : ''})` : 'service: not running');
+    if (a.rebuild.running) extra.push(`rebuild in progress (pid ${a.rebuild.pid}) into ${NEXT_PROJECTIONS_FILE} or ${VECTORS_NEXT_DIR}/`);
   }
-  await writeOut(opts.json ? JSON.stringify(rows, null, 2) + '\n' : table(rows, extra));
+  await writeOut(opts.json ? JSON.stringify(rows.map((r) => ({ ...r, ...activity })), null, 2) + '\n' : table(rows, extra));
 }

@@ -5,7 +5,7 @@ export function registerProjectionsStatus(projections: Command): void {
   projections
     .command('status')
     .description("every projection's version, checkpoint, the log's head, lag and last error (vectors included)")
-    .option('--json', 'print JSON instead of a table')
+    .option('--json', 'print JSON instead of a table: one object per projection, each with the service and rebuild running on the data dir')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { projectionsStatus } = await import('../actions/projections-status');
       await projectionsStatus(opts, cmd.optsWithGlobals<GlobalOptions>());
