@@ -1,4 +1,4 @@
-import { countOf, etaSeconds, formatCount, formatDuration, progressBar, progressLine, ratePerSecond } from './progress-format';
+import { countOf, etaSeconds, formatCount, formatDuration, progressBar, progressLine, ratePerSecond, terminalProgressLine } from './progress-format';
 
 describe('progress formatting', () => {
   it('computes events per second and the time left at that rate', () => {
@@ -35,5 +35,25 @@ describe('progress formatting', () => {
     expect(countOf(2, 'alias')).toBe('2 aliases');
     expect(countOf(1200, 'series point')).toBe('1,200 series points');
     expect(countOf(0, 'node')).toBe('0 nodes');
+  });
+
+  it('fits the terminal: the bar shrinks or goes before the counts, rate and ETA are cut', () => {
+    const p = { done: 420_000, total: 1_000_000, elapsedMs: 4_200 };
+    const tail = '42%  420,000/1,000,000 events  100,000 events/s  ETA 0:06';
+    const wide = terminalProgressLine('rebuilding text', p, 200);
+    expect(wide).toMatch(/^rebuilding text  \[[#-]{24}\]   42%/);
+    expect(wide).toHaveLength(199);
+    // a narrower terminal: a shorter bar, the numbers whole
+    const hundred = terminalProgressLine('rebuilding text', p, 90);
+    expect(hundred).toHaveLength(89);
+    expect(hundred).toMatch(/^rebuilding text  \[[#-]{5,23}\]   42%/);
+    expect(hundred.trimEnd().endsWith(tail)).toBe(true);
+    // too narrow for a bar: the numbers alone
+    const eighty = terminalProgressLine('rebuilding text', p, 80);
+    expect(eighty).toHaveLength(79);
+    expect(eighty.trimEnd()).toBe(`rebuilding text   ${tail}`);
+    // a terminal that reports no width is taken as 80 columns
+    expect(terminalProgressLine('rebuilding text', p, 0)).toBe(eighty);
+    expect(terminalProgressLine('rebuilding text', p, undefined)).toBe(eighty);
   });
 });

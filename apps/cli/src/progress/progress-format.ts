@@ -65,3 +65,21 @@ export function progressLine(label: string, p: ProgressSnapshot, opts: { bar: bo
   ];
   return parts.join('  ');
 }
+
+/** Terminal width used when the terminal reports none (0 or undefined, e.g. some CI ptys). */
+export const FALLBACK_COLUMNS = 80;
+const MAX_BAR = 24;
+const MIN_BAR = 5;
+
+/**
+ * The progress line for a terminal `columns` wide (0 or undefined: 80), padded to fill it: the
+ * counts, rate and ETA always fit before the bar does, so the bar shrinks (down to 5) or goes
+ * on a narrow terminal instead of cutting them off. Lines that still do not fit are cut.
+ */
+export function terminalProgressLine(label: string, p: ProgressSnapshot, columns: number | undefined): string {
+  const width = (columns !== undefined && Number.isFinite(columns) && columns > 0 ? Math.floor(columns) : FALLBACK_COLUMNS) - 1;
+  const plain = progressLine(label, p, { bar: false });
+  const room = width - plain.length - 4; // the bar takes its width, two brackets and two spaces
+  const line = room >= MIN_BAR ? progressLine(label, p, { bar: true, width: Math.min(MAX_BAR, room) }) : plain;
+  return line.length > width ? line.slice(0, width) : line.padEnd(width);
+}

@@ -34,4 +34,16 @@ describe('ProgressReporter', () => {
     expect(out.text.split('\n')).toHaveLength(2);
     expect(out.text).toContain('[########################]');
   });
+
+  it.each([0, undefined])('falls back to 80 columns when the terminal reports %s, keeping counts, rate and ETA', (columns) => {
+    let now = 0;
+    const out = { isTTY: true, columns, text: '', write: (t: string) => (out.text += t) };
+    const r = new ProgressReporter('rebuilding text', out, () => now);
+    now = 2000;
+    r.update(250_000, 1_000_000);
+    const line = out.text.split('\r')[1];
+    expect(line).toHaveLength(79);
+    // 80 columns leave no room for a bar beside the numbers: the numbers stay whole
+    expect(line.trimEnd()).toBe('rebuilding text   25%  250,000/1,000,000 events  125,000 events/s  ETA 0:06');
+  });
 });

@@ -1,4 +1,4 @@
-import { ProgressSnapshot, progressLine } from './progress-format';
+import { ProgressSnapshot, progressLine, terminalProgressLine } from './progress-format';
 
 /** Where progress goes: stderr, so stdout stays clean for data. */
 export interface ProgressStream {
@@ -41,9 +41,7 @@ export class ProgressReporter {
 
   private draw(p: ProgressSnapshot, final: boolean): void {
     if (this.tty) {
-      const line = progressLine(this.label, p, { bar: true });
-      const width = Math.max(20, (this.out.columns ?? 100) - 1);
-      this.out.write('\r' + line.slice(0, width).padEnd(width) + (final ? '\n' : ''));
+      this.out.write('\r' + terminalProgressLine(this.label, p, this.out.columns) + (final ? '\n' : ''));
     } else {
       this.out.write(progressLine(this.label, p, { bar: false }) + '\n');
     }
