@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { request } from '../support/http';
@@ -56,6 +57,10 @@ describe('strata export / strata import', () => {
 
       t = await startService({ dataDir });
       expect(await exported(t.url, b.key)).toEqual(await exported(t.url, a.key));
+      // the CLI does not open the vector index: the service brings it up to date from the log at start-up
+      const stats = async (key: string) => (await request(t.url, 'GET', '/stats', { token: key })).body;
+      expect((await stats(a.key)).embedding_count).toBeGreaterThan(700);
+      expect((await stats(b.key)).embedding_count).toBe((await stats(a.key)).embedding_count);
       // the import is on the audit trail as the operator's
       const audit = expectExit(await runCli(['audit', 'replay', '--org', b.org_id, '--kind', 'NodeCreated', '--format', 'jsonl', '--data-dir', dataDir]), 0);
       const first = JSON.parse(audit.stdout.split('\n')[0]);
@@ -66,6 +71,41 @@ describe('strata export / strata import', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('reports progress in the right units: megabytes read, objects staged, then the write and the commit', async () => {
+    const t = await startService();
+    const dataDir = t.dataDir;
+    try {
+      const a = await tenant(t.url);
+      const b = await tenant(t.url);
+      await seedGraph(a.c, 1, 'template');
+      const base = (await request(t.url, 'GET', '/export', { token: a.key })).body;
+      await t.close({ keepData: true });
+      // over 4 MB, so reading the file shows progress
+      const template = base.nodes[0];
+      const nodes = Array.from({ length: 2500 }, (_, i) => ({ ...template, uid: randomUUID(), label: `bulk ${i}`, props: { ...template.props, description: `${i} ${'x'.repeat(2000)}` } }));
+      const file = path.join(dataDir, 'bulk.snapshot.json');
+      fs.writeFileSync(file, JSON.stringify({ ...base, counts: { ...base.counts, nodes: nodes.length, edges: 0 }, nodes, edges: [] }));
+      expect(fs.statSync(file).size).toBeGreaterThan(4 * 1024 * 1024);
+
+      const r = expectExit(await runCli(['import', '--org', b.org_id, '-i', file, '--data-dir', dataDir]), 0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ nodes_imported: 2500 });
+      const lines = r.stderr.trim().split('\n');
+      const reading = lines.filter((l) => l.startsWith('reading snapshot'));
+      expect(reading.length).toBeGreaterThan(0);
+      expect(reading.every((l) => /\d+\/\d+ MB {2}[\d,]+ MB\/s/.test(l) && !l.includes('events'))).toBe(true);
+      expect(reading[reading.length - 1]).toMatch(/^reading snapshot {2}100% {2}(\d+)\/\1 MB/);
+      expect(lines).toContain(`importing 2,500 nodes, 0 edges, 0 aliases, 0 embeddings, 0 series points into organization ${b.org_id} (validated; one atomic write)…`);
+      expect(lines.filter((l) => l.startsWith('staging')).pop()).toMatch(/^staging {2}100% {2}2,500\/2,500 objects/);
+      const wrote = lines.findIndex((l) => /^wrote 2,500 events \(positions \d+–\d+\) to the log and the projections in \d+\.\d s$/.test(l));
+      expect(wrote).toBeGreaterThan(0);
+      expect(lines[lines.length - 2]).toMatch(/^committed in \d+\.\d s$/);
+      expect(lines[lines.length - 1]).toMatch(new RegExp(`^imported into organization ${b.org_id} in \\d+\\.\\d s$`));
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('answers an unknown organization, bad JSON and an invalid snapshot with one line, writing nothing', async () => {
     const t = await startService();

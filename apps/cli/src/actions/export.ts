@@ -20,7 +20,7 @@ const COUNTS = /"counts":(\{[^}]*\})/;
 /** `strata export`: the snapshot on stdout (or a file), progress on stderr; either store (servers: from MongoDB). */
 export async function exportGraph(opts: ExportOptions, globals: GlobalOptions): Promise<void> {
   const cfg = cliConfig(globals);
-  await withAppContext(cfg, { writes: false }, async (app) => {
+  await withAppContext(cfg, { writes: false, modules: 'snapshot' }, async (app) => {
     if (!(await orgExists(app, cfg, opts.org))) throw new CliError(`organization ${opts.org} not found`);
     const stream = app
       .get(ExportService, { strict: false })

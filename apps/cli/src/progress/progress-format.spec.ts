@@ -56,4 +56,10 @@ describe('progress formatting', () => {
     expect(terminalProgressLine('rebuilding text', p, 0)).toBe(eighty);
     expect(terminalProgressLine('rebuilding text', p, undefined)).toBe(eighty);
   });
+
+  it('names what it counts: megabytes while reading a snapshot, not events', () => {
+    const p = { done: 57, total: 115, elapsedMs: 500 };
+    expect(progressLine('reading snapshot', p, { bar: false, unit: 'MB' })).toBe('reading snapshot   49%  57/115 MB  114 MB/s  ETA 0:01');
+    expect(terminalProgressLine('staging', { done: 10, total: 20, elapsedMs: 1000 }, 120, 'objects')).toMatch(/^staging {2}\[[#-]+\] {3}50% {2}10\/20 objects {2}10 objects\/s {2}ETA 0:01 *$/);
+  });
 });

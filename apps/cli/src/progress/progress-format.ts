@@ -51,16 +51,18 @@ export function progressBar(f: number, width: number): string {
 
 /**
  * `label [####------]  42% 420,000/1,000,000 events  123,456 events/s  ETA 0:05` on a
- * terminal; the same without the bar on plain output (logs, pipes).
+ * terminal; the same without the bar on plain output (logs, pipes). `unit` names what is
+ * counted (events unless said: `MB` while reading a file, `objects` while staging an import).
  */
-export function progressLine(label: string, p: ProgressSnapshot, opts: { bar: boolean; width?: number }): string {
+export function progressLine(label: string, p: ProgressSnapshot, opts: { bar: boolean; width?: number; unit?: string }): string {
   const pct = `${Math.floor(fraction(p) * 100)}%`.padStart(4);
+  const unit = opts.unit ?? 'events';
   const parts = [
     label,
     ...(opts.bar ? [progressBar(fraction(p), opts.width ?? 24)] : []),
     pct,
-    `${formatCount(p.done)}/${formatCount(p.total)} events`,
-    `${formatCount(ratePerSecond(p))} events/s`,
+    `${formatCount(p.done)}/${formatCount(p.total)} ${unit}`,
+    `${formatCount(ratePerSecond(p))} ${unit}/s`,
     `ETA ${formatDuration(etaSeconds(p))}`,
   ];
   return parts.join('  ');
@@ -69,6 +71,11 @@ export function progressLine(label: string, p: ProgressSnapshot, opts: { bar: bo
 /** Terminal width used when the terminal reports none (0 or undefined, e.g. some CI ptys). */
 export const FALLBACK_COLUMNS = 80;
 const MAX_BAR = 24;
+
+/** The terminal's width, or 80 when it reports none (0 or undefined). */
+export function terminalWidth(columns: number | undefined): number {
+  return columns !== undefined && Number.isFinite(columns) && columns > 0 ? Math.floor(columns) : FALLBACK_COLUMNS;
+}
 const MIN_BAR = 5;
 
 /**
@@ -76,10 +83,10 @@ const MIN_BAR = 5;
  * counts, rate and ETA always fit before the bar does, so the bar shrinks (down to 5) or goes
  * on a narrow terminal instead of cutting them off. Lines that still do not fit are cut.
  */
-export function terminalProgressLine(label: string, p: ProgressSnapshot, columns: number | undefined): string {
-  const width = (columns !== undefined && Number.isFinite(columns) && columns > 0 ? Math.floor(columns) : FALLBACK_COLUMNS) - 1;
-  const plain = progressLine(label, p, { bar: false });
+export function terminalProgressLine(label: string, p: ProgressSnapshot, columns: number | undefined, unit?: string): string {
+  const width = terminalWidth(columns) - 1;
+  const plain = progressLine(label, p, { bar: false, unit });
   const room = width - plain.length - 4; // the bar takes its width, two brackets and two spaces
-  const line = room >= MIN_BAR ? progressLine(label, p, { bar: true, width: Math.min(MAX_BAR, room) }) : plain;
+  const line = room >= MIN_BAR ? progressLine(label, p, { bar: true, width: Math.min(MAX_BAR, room), unit }) : plain;
   return line.length > width ? line.slice(0, width) : line.padEnd(width);
 }

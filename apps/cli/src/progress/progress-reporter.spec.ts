@@ -46,4 +46,17 @@ describe('ProgressReporter', () => {
     // 80 columns leave no room for a bar beside the numbers: the numbers stay whole
     expect(line.trimEnd()).toBe('rebuilding text   25%  250,000/1,000,000 events  125,000 events/s  ETA 0:06');
   });
+
+  it('draws no line before a rate can be told (the first one waits like the next ones), and says the unit', () => {
+    let now = 0;
+    const out = sink(false);
+    const r = new ProgressReporter('reading snapshot', out, () => now, 'MB');
+    now = 10;
+    r.update(1, 115);
+    expect(out.text).toBe('');
+    now = 1000;
+    r.update(60, 115);
+    r.finish(115, 115);
+    expect(out.text.trim().split('\n')).toEqual(['reading snapshot   52%  60/115 MB  60 MB/s  ETA 0:01', 'reading snapshot  100%  115/115 MB  115 MB/s  ETA 0:00']);
+  });
 });

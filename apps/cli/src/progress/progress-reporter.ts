@@ -13,15 +13,19 @@ export interface ProgressStream {
  */
 export class ProgressReporter {
   private readonly started: number;
-  private lastDraw = 0;
+  /** the first line waits as long as the next ones: a rate and an ETA need some time behind them */
+  private lastDraw: number;
   private drawn = false;
 
   constructor(
     private readonly label: string,
     private readonly out: ProgressStream = process.stderr,
     private readonly clock: () => number = Date.now,
+    /** what is counted: events unless said (`MB`, `objects`) */
+    private readonly unit = 'events',
   ) {
     this.started = clock();
+    this.lastDraw = this.started;
   }
 
   private get tty(): boolean {
@@ -41,9 +45,9 @@ export class ProgressReporter {
 
   private draw(p: ProgressSnapshot, final: boolean): void {
     if (this.tty) {
-      this.out.write('\r' + terminalProgressLine(this.label, p, this.out.columns) + (final ? '\n' : ''));
+      this.out.write('\r' + terminalProgressLine(this.label, p, this.out.columns, this.unit) + (final ? '\n' : ''));
     } else {
-      this.out.write(progressLine(this.label, p, { bar: false }) + '\n');
+      this.out.write(progressLine(this.label, p, { bar: false, unit: this.unit }) + '\n');
     }
     this.drawn = true;
   }

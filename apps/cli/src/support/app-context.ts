@@ -7,6 +7,7 @@ import { PlatformModule } from '../../../api/src/platform/platform.module';
 import { runningService } from '../../../api/src/operations/projections/handover-files';
 import { requireInstallation } from './cli-config';
 import { CliError } from './cli-error';
+import { SnapshotModule } from './snapshot-module';
 
 export interface ContextOptions {
   /** the command appends events: refused while a service runs on the same embedded data dir */
@@ -17,6 +18,11 @@ export interface ContextOptions {
    * written, so a typo in --data-dir leaves no files behind.
    */
   create?: boolean;
+  /**
+   * `snapshot`: on the embedded default, only the modules export and import use
+   * (SnapshotModule: no vector index in memory); `all` (default): the whole service.
+   */
+  modules?: 'all' | 'snapshot';
 }
 
 /**
@@ -33,7 +39,8 @@ export async function withAppContext<T>(cfg: StrataConfig, opts: ContextOptions,
     );
   let app: INestApplicationContext;
   try {
-    app = await NestFactory.createApplicationContext(AppModule.forRoot(cfg), { logger: false, abortOnError: false });
+    const root = opts.modules === 'snapshot' && cfg.store === 'embedded' ? SnapshotModule.forRoot(cfg) : AppModule.forRoot(cfg);
+    app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   } catch (err) {
     throw new CliError(`could not open the ${cfg.store} store: ${(err as Error).message}`);
   }

@@ -23,7 +23,7 @@ export async function readInput(file: string | undefined, what: string, example:
     stream = process.stdin;
   }
   // a file's size is known: a bar; a pipe's is not: a line per second once it gets large
-  const progress = size > 4 * MB ? new ProgressReporter(`reading ${what} (MB)`) : null;
+  const progress = size > 4 * MB ? new ProgressReporter(`reading ${what}`, process.stderr, Date.now, 'MB') : null;
   const parts: Buffer[] = [];
   let read = 0;
   let lastLine = Date.now();

@@ -51,7 +51,7 @@ async function vectorSource(tx: GraphTx, provider: string, uid: string, imported
  * `serverDefault` is the embedding configuration in force for an organization that never
  * configured its own (null: embeddings off).
  */
-async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: EmbeddingSpace | null): Promise<ImportCounts> {
+async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: EmbeddingSpace | null, progress: (n?: number) => void = () => undefined): Promise<ImportCounts> {
   const { org, reader } = tx;
   const counts: ImportCounts = {
     nodes_imported: 0,
@@ -70,6 +70,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
   const imported = new Set<string>();
   const layerOf = new Map<string, Layer>();
   for (const n of snap.nodes) {
+    progress();
     layerOf.set(n.uid, n.layer);
     if (present.has(n.uid)) {
       counts.nodes_skipped++;
@@ -81,6 +82,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
   }
 
   for (const e of snap.edges) {
+    progress();
     if ((await reader.edgeRevision(org, e.uid)) >= 0) {
       counts.edges_skipped++;
       continue;
@@ -93,6 +95,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
 
   const knownAliases = new Map<string, Set<string>>();
   for (const a of snap.aliases) {
+    progress();
     if (!imported.has(a.canonical_uid)) {
       let norms = knownAliases.get(a.canonical_uid);
       if (!norms) knownAliases.set(a.canonical_uid, (norms = new Set((await reader.aliasesOf(org, a.canonical_uid)).map((x) => x.norm))));
@@ -121,6 +124,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
     const matches = config.model === s.model && config.dimensions === s.dimension && config.distance_metric === s.metric;
     const importedNodes = new Map<string, NodeRecord>(snap.nodes.filter((n) => imported.has(n.uid)).map((n) => [n.uid, n]));
     for (const item of s.items) {
+      progress();
       if (!matches || (!imported.has(item.uid) && (await reader.getEmbedding(org, item.uid)) !== null)) {
         counts.embeddings_skipped++;
         continue;
@@ -132,6 +136,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
   }
 
   for (const [seriesUid, points] of snap.series) {
+    progress(points.length);
     let fresh = points;
     let have: Set<number> | null = null;
     if (!imported.has(seriesUid)) {
@@ -152,6 +157,13 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
   return counts;
 }
 
+/** Objects of a validated snapshot, as the staging progress counts them (each series point counts). */
+export function snapshotObjectCount(snap: ParsedSnapshot): number {
+  let points = 0;
+  for (const p of snap.series.values()) points += p.length;
+  return snap.nodes.length + snap.edges.length + snap.aliases.length + (snap.embeddings?.items.length ?? 0) + points;
+}
+
 /**
  * Imports a `strata.graph` snapshot into an organization: validated in full first (nothing
  * is written on any error), then committed as one atomic append. Used by `POST /import` and
@@ -166,7 +178,25 @@ export class ImportService {
   ) {}
 
   async importSnapshot(ctx: CommandContext, body: Body): Promise<ImportCounts> {
-    const parsed = parseSnapshot(body, this.clock.now());
-    return this.uow.run(ctx, (tx) => stageImport(tx, parsed, this.embeddingDefault.get()));
+    return this.importParsed(ctx, this.parse(body));
+  }
+
+  /**
+   * Validates a whole snapshot (REFERENCE §8.6: before anything is written). The result holds
+   * no reference to `body`, so a caller that drops the request body frees it for the write.
+   */
+  parse(body: Body): ParsedSnapshot {
+    return parseSnapshot(body, this.clock.now());
+  }
+
+  /**
+   * Imports a snapshot validated by `parse`, as one atomic append. `onStaged` is told the
+   * objects staged so far (of `snapshotObjectCount`), for progress reports.
+   */
+  importParsed(ctx: CommandContext, parsed: ParsedSnapshot, onStaged?: (done: number, total: number) => void): Promise<ImportCounts> {
+    const total = onStaged ? snapshotObjectCount(parsed) : 0;
+    let done = 0;
+    const progress = onStaged ? (n = 1) => onStaged((done += n), total) : undefined;
+    return this.uow.run(ctx, (tx) => stageImport(tx, parsed, this.embeddingDefault.get(), progress));
   }
 }
