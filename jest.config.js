@@ -9,8 +9,9 @@ const base = { moduleNameMapper, transform, testEnvironment: 'node', moduleFileE
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    // e2e tests start services and CLI processes: 5 s (jest's default) is too tight on a loaded 2-core CI box
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.ts'], testTimeout: 30_000 },
+    // e2e tests start services and CLI processes: 30 s each (test/support/e2e-timeout.ts; a
+    // project cannot set testTimeout itself)
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'] },
     { ...base, displayName: 'servers', testMatch: ['<rootDir>/libs/**/*.servers.ts'] },
   ],
 };
