@@ -220,7 +220,7 @@ export class VectorStore implements OnApplicationShutdown {
    */
   private onCommitted(events: RecordedEvent[]): void {
     if (this.closed) return;
-    this.pending.push(...events);
+    for (const e of events) this.pending.push(e); // no spread: a large import commits >120k events at once
     if (!this.drainScheduled) {
       this.drainScheduled = true;
       setImmediate(() => this.settle());
