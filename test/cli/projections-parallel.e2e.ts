@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { dumpRows, dumpSources } from '@strata/projections/embedded/canonical-dump';
+import { TEXT_ORG_TABLE_RE } from '@strata/text-index/sqlite/sqlite-text-index';
 import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
 import { startService, tenant } from './cli-fixture';
 
@@ -13,7 +14,7 @@ import { startService, tenant } from './cli-fixture';
 function dumpOf(dataDir: string): string {
   const db = new Database(path.join(dataDir, 'projections.db'));
   try {
-    const sources = dumpSources(db).filter((s) => ['nodes', 'edges', 'aliases', 'text_docs', 'text_fts', 'acct_orgs', 'acct_users', 'acct_keys'].includes(s.table));
+    const sources = dumpSources(db).filter((s) => ['nodes', 'edges', 'aliases', 'text_orgs', 'acct_orgs', 'acct_users', 'acct_keys'].includes(s.table) || TEXT_ORG_TABLE_RE.test(s.table));
     return JSON.stringify(sources.map((s) => ({ table: s.table, rows: [...dumpRows(db, s)] })));
   } finally {
     db.close();
@@ -39,6 +40,7 @@ describe('strata projections rebuild of a long log', () => {
       await t.close({ keepData: true });
       const before = dumpOf(dataDir);
       expect(before).toContain('Renamed after the batches');
+      expect(before).toMatch(/"table":"text_fts_[0-9a-f]{16}"/);
 
       const rebuilt = expectExit(await runCli(['projections', 'rebuild', 'graph', 'text', 'accounts', '--data-dir', dataDir]), 0);
       expect(rebuilt.stdout).toMatch(/^rebuilt graph, text, accounts from [\d,]+ events/);

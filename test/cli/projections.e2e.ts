@@ -1,10 +1,23 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import Database from 'better-sqlite3';
 import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
 import { api } from '../support/http';
 import { seedGraph, sleep, startService, tamperProjections, tenant } from './cli-fixture';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
+
+/** The table name suffix of the one organization with full-text rows. */
+function textTablesOf(dataDir: string): string {
+  const db = new Database(path.join(dataDir, 'projections.db'), { readonly: true });
+  try {
+    const names = db.prepare('SELECT name FROM text_orgs').pluck().all() as string[];
+    expect(names).toHaveLength(1);
+    return names[0];
+  } finally {
+    db.close();
+  }
+}
 
 const statusOf = async (dataDir: string) => JSON.parse(expectExit(await runCli(['projections', 'status', '--json', '--data-dir', dataDir]), 0).stdout);
 
@@ -89,10 +102,37 @@ describe('strata projections rebuild and verify (no service running)', () => {
       const { c } = await tenant(t.url);
       await seedGraph(c, 30);
       await t.close({ keepData: true });
-      tamperProjections(dataDir, "DELETE FROM text_docs WHERE id IN (SELECT id FROM text_docs LIMIT 5)");
+      // the organization's own full-text tables (one set per organization, named in text_orgs)
+      const name = textTablesOf(dataDir);
+      expect(tamperProjections(dataDir, `DELETE FROM text_docs_${name} WHERE id IN (SELECT id FROM text_docs_${name} LIMIT 5)`)).toBe(5);
       expect((await runCli(['projections', 'verify', 'text', '--data-dir', dataDir])).code).toBe(1);
       const r = expectExit(await runCli(['projections', 'rebuild', 'text', '--data-dir', dataDir]), 0);
       expect(r.stdout).toMatch(/^rebuilt text from/);
+      expectExit(await runCli(['projections', 'verify', '--data-dir', dataDir]), 0);
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("reports an organization's full-text tables missing from the live projections", async () => {
+    const t = await startService();
+    const dataDir = t.dataDir;
+    try {
+      const { c } = await tenant(t.url);
+      await seedGraph(c, 10);
+      await t.close({ keepData: true });
+      const name = textTablesOf(dataDir);
+      tamperProjections(dataDir, `DELETE FROM text_orgs WHERE name = ?`, name);
+      tamperProjections(dataDir, `DROP TABLE text_vocab_${name}`);
+      tamperProjections(dataDir, `DROP TABLE text_fts_${name}`);
+      tamperProjections(dataDir, `DROP TABLE text_docs_${name}`);
+      const bad = await runCli(['projections', 'verify', 'text', '--data-dir', dataDir]);
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toContain(`text_docs_${name}: missing from the live projections`);
+      expect(bad.stdout).toContain(`text_fts_${name}: missing from the live projections`);
+      expect(bad.stdout).toMatch(/text_orgs \(.*\): in rebuilt, missing from live/);
+      expectExit(await runCli(['projections', 'rebuild', 'text', '--data-dir', dataDir]), 0);
       expectExit(await runCli(['projections', 'verify', '--data-dir', dataDir]), 0);
     } finally {
       await t.close();

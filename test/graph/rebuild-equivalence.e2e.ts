@@ -29,8 +29,11 @@ function rng(seed: number) {
 }
 
 const PROJECTIONS = 'projections.db';
-/** FTS5 shadow tables hold segment layouts that depend on write history; their vocabulary is compared instead. */
-const FTS_SHADOW = /^text_fts(_|$)/;
+/**
+ * FTS5 tables (one per organization) and their shadow tables hold segment layouts that depend
+ * on write history; their vocabularies (text_vocab_*) are compared instead.
+ */
+const FTS_SHADOW = /^text_fts_/;
 
 /** Every read-model table as sorted rows, in one string; FTS5 by its vocabulary. */
 function canonicalDump(dataDir: string): { tables: string[]; dump: string } {
@@ -41,12 +44,11 @@ function canonicalDump(dataDir: string): { tables: string[]; dump: string } {
     );
     const out: Record<string, unknown[]> = {};
     for (const t of tables) {
-      // text_docs.id is a rowid handed out in insertion order, not data
-      const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(t) as string[]).filter((c) => !(t === 'text_docs' && c === 'id'));
+      // text_docs_*.id is a rowid handed out in insertion order, not data
+      const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(t) as string[]).filter((c) => !(t.startsWith('text_docs_') && c === 'id'));
       const list = cols.map((c) => `"${c}"`).join(', ');
       out[t] = db.prepare(`SELECT ${list} FROM "${t}" ORDER BY ${list}`).raw().all();
     }
-    out.text_fts_vocab = db.prepare('SELECT term, doc, cnt FROM text_fts_vocab ORDER BY term').raw().all();
     const dump = JSON.stringify(out, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
     return { tables, dump };
   } finally {
@@ -194,7 +196,8 @@ describe('rebuild equivalence', () => {
       const viewsBefore = await views(t.url);
       await t.close({ keepData: true });
       const before = canonicalDump(dataDir);
-      expect(before.tables).toEqual(expect.arrayContaining(['nodes', 'edges', 'aliases', 'embeddings', 'embedding_config', 'series_points', 'text_docs', 'checkpoints']));
+      expect(before.tables).toEqual(expect.arrayContaining(['nodes', 'edges', 'aliases', 'embeddings', 'embedding_config', 'series_points', 'text_orgs', 'checkpoints']));
+      expect(before.tables.filter((t) => /^text_(docs|vocab)_[0-9a-f]{16}$/.test(t)).length).toBeGreaterThanOrEqual(2);
       const rows = JSON.parse(before.dump);
       expect(rows.nodes.length).toBeGreaterThan(20);
       expect(rows.edges.length).toBeGreaterThan(5);

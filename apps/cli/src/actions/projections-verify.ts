@@ -96,8 +96,10 @@ async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[]
           lines.push(`${n}: built by version ${cp.version}, the code is at version ${code}: run \`strata projections rebuild ${n}\``);
         }
       }
+      // tables may be made at run time (the text index has some per organization): both sides count
       const liveTables = dumpSources(live).map((s) => s.table);
-      const tables = tablesToVerify(built, all, liveTables);
+      const scratchTables = dumpSources(scratch.db).map((s) => s.table);
+      const tables = tablesToVerify(built, all, [...new Set([...liveTables, ...scratchTables])].sort());
       const liveSources = dumpSources(live, tables);
       const scratchSources = new Map(dumpSources(scratch.db, tables).map((s) => [s.table, s]));
       let rows = 0;
@@ -108,6 +110,12 @@ async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[]
           ok = false;
           lines.push(...(scratchSources.has(l.table) ? describeDiff(d) : [`${l.table}: live table not created by the projection code`]));
         }
+      }
+      const liveNames = new Set(liveSources.map((l) => l.table));
+      for (const s of scratchSources.values()) {
+        if (liveNames.has(s.table)) continue;
+        ok = false;
+        lines.push(`${s.table}: missing from the live projections (the rebuild creates it)`);
       }
       if (ok) lines.push(`${built.join(', ')}: identical to a fresh rebuild (${liveSources.length} tables, ${formatCount(rows)} rows, up to position ${Math.max(0, ...bounds.values())})`);
       else lines.unshift(`${built.join(', ') || names.join(', ')}: differ from a fresh rebuild of the log:`);

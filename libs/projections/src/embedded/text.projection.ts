@@ -3,10 +3,14 @@ import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { PlannedProjection } from '../projection';
 import { TextChange, textChangeOf } from './text-document';
 
-/** Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return). */
+/**
+ * Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return).
+ * Version 2: one FTS5 table per organization (BM25 statistics per organization); version 1
+ * shared one table, which the rebuild this bump starts drops (SqliteTextIndex.clearSync).
+ */
 export class TextProjection implements PlannedProjection {
   readonly name = 'text';
-  readonly version = 1;
+  readonly version = 2;
   readonly replayPlanner = 'text';
 
   constructor(private readonly index: SqliteTextIndex) {}

@@ -51,6 +51,11 @@ export function loadMeilisearchModule(): MeilisearchModule {
  * Meilisearch ranking scores (0..1 per matched term), not BM25; Meilisearch is typo-tolerant
  * and prefix-matches the last word. Stemming and diacritic folding match because we index and
  * query analysed words. Writes wait for their task, so a completed upsert is searchable.
+ *
+ * One index can serve every organization: Meilisearch's ranking score uses no corpus
+ * statistics (no IDF; a document's score does not depend on the other documents of the
+ * index), so unlike a shared BM25 index, another organization's documents never change a
+ * score or an order here.
  */
 export class MeilisearchTextIndex implements TextIndex {
   private readonly client: Meilisearch;

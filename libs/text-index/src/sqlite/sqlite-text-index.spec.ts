@@ -1,6 +1,23 @@
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
+import type { TextDocument } from '../text-index.port';
 import { describeTextIndexConformance } from '../testing/text-index.conformance';
 import { SqliteTextIndex } from './sqlite-text-index';
+
+const note = (org: string, uid: string, label: string, fields: Partial<TextDocument> = {}): TextDocument => ({
+  org,
+  uid,
+  node_type: 'Note',
+  layer: 'reality',
+  label,
+  summary: '',
+  body: '',
+  ...fields,
+});
+
+/** The text index's tables in the database (catalogue excepted), sorted. */
+const textTables = (db: Database.Database) =>
+  db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'text\\_%' ESCAPE '\\' AND name <> 'text_orgs' ORDER BY name").pluck().all() as string[];
 
 describeTextIndexConformance('SqliteTextIndex', () => new SqliteTextIndex(new Database(':memory:')));
 
@@ -27,6 +44,7 @@ describe('SqliteTextIndex specifics', () => {
     ]);
     index.clearSync();
     expect(index.countSync('a') + index.countSync('b')).toBe(0);
+    expect(textTables((index as unknown as { db: Database.Database }).db)).toEqual([]);
     expect(index.searchSync({ org: 'a', query: 'otter', limit: 5 })).toEqual([]);
     index.upsertSync([{ org: 'a', uid: 'u2', node_type: 'Note', layer: 'reality', label: 'otter', summary: '', body: '' }]);
     expect(index.searchSync({ org: 'a', query: 'otter', limit: 5 }).map((h) => h.uid)).toEqual(['u2']);
@@ -40,6 +58,102 @@ describe('SqliteTextIndex specifics', () => {
     const again = new SqliteTextIndex(db);
     expect(again.countSync('o')).toBe(1);
     expect(again.searchSync({ org: 'o', query: 'narwhal', limit: 5 }).map((h) => h.uid)).toEqual(['u1']);
+  });
+
+  it("scores with the caller's organization's statistics only (another organization's rows change nothing)", () => {
+    const own = [note('b', 'quokka', 'quokka'), note('b', 'zebra', 'zebra')];
+    const alone = new SqliteTextIndex(new Database(':memory:'));
+    alone.upsertSync(own);
+    const expected = alone.searchSync({ org: 'b', query: 'quokka zebra', limit: 10 });
+    // alone, two one-word rows with one match each score the same
+    expect(expected[0].score).toBeCloseTo(expected[1].score, 12);
+
+    const shared = new SqliteTextIndex(new Database(':memory:'));
+    shared.upsertSync(own);
+    shared.upsertSync(Array.from({ length: 4 }, (_, i) => note('a', `a${i}`, 'quokka')));
+    shared.upsertSync(Array.from({ length: 40 }, (_, i) => note('a', `f${i}`, `filler ${i}`)));
+    expect(shared.searchSync({ org: 'b', query: 'quokka zebra', limit: 10 })).toEqual(expected);
+    // the planned (MaxScore) path too: its N and document frequencies are the organization's
+    const many = Array.from({ length: 30 }, (_, i) => note('b', `m${i}`, `marmot ${i % 3 ? 'wombat' : ''}`));
+    alone.upsertSync(many);
+    shared.upsertSync(many);
+    shared.upsertSync(Array.from({ length: 300 }, (_, i) => note('a', `w${i}`, 'wombat marmot')));
+    for (const query of ['marmot wombat quokka', 'wombat zebra', 'marmot']) {
+      for (const limit of [1, 3, 50]) expect(shared.searchSync({ org: 'b', query, limit })).toEqual(alone.searchSync({ org: 'b', query, limit }));
+    }
+  });
+
+  it('keeps each organization in its own catalogued tables and drops them on removeOrg', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync([note('a', 'u1', 'otter'), note('b', 'u1', 'otter')]);
+    const names = db.prepare('SELECT org, name FROM text_orgs ORDER BY org').all() as { org: string; name: string }[];
+    const hash = (org: string) => createHash('sha256').update(org).digest('hex').slice(0, 16);
+    expect(names).toEqual([
+      { org: 'a', name: hash('a') },
+      { org: 'b', name: hash('b') },
+    ]);
+    expect(textTables(db).filter((t) => !/_(data|idx|docsize|config)$/.test(t))).toEqual(
+      [`text_docs_${hash('a')}`, `text_docs_${hash('b')}`, `text_fts_${hash('a')}`, `text_fts_${hash('b')}`, `text_vocab_${hash('a')}`, `text_vocab_${hash('b')}`].sort(),
+    );
+    index.removeOrgSync('a');
+    expect(textTables(db).some((t) => t.includes(hash('a')))).toBe(false);
+    expect(db.prepare('SELECT org FROM text_orgs').pluck().all()).toEqual(['b']);
+    expect(index.searchSync({ org: 'a', query: 'otter', limit: 5 })).toEqual([]);
+    expect(index.countSync('a')).toBe(0);
+    // written again, the organization gets the same tables back
+    index.upsertSync([note('a', 'u2', 'otter')]);
+    expect(index.searchSync({ org: 'a', query: 'otter', limit: 5 }).map((h) => h.uid)).toEqual(['u2']);
+    expect(db.prepare("SELECT name FROM text_orgs WHERE org = 'a'").pluck().get()).toBe(hash('a'));
+  });
+
+  it('takes another name when the hashed one is taken', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    const taken = createHash('sha256').update('o').digest('hex').slice(0, 16);
+    db.prepare('INSERT INTO text_orgs (org, name) VALUES (?, ?)').run('squatter', taken);
+    index.upsertSync([note('o', 'u1', 'heron')]);
+    expect(db.prepare("SELECT name FROM text_orgs WHERE org = 'o'").pluck().get()).toBe(`${taken}_2`);
+    expect(index.searchSync({ org: 'o', query: 'heron', limit: 5 }).map((h) => h.uid)).toEqual(['u1']);
+  });
+
+  it("rolls the organization's new tables back with the caller's transaction", () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    expect(() =>
+      db.transaction(() => {
+        index.upsertSync([note('o', 'u1', 'ibis')]);
+        throw new Error('projection failed');
+      })(),
+    ).toThrow('projection failed');
+    expect(textTables(db)).toEqual([]);
+    expect(index.searchSync({ org: 'o', query: 'ibis', limit: 5 })).toEqual([]);
+    expect(index.countSync('o')).toBe(0);
+    index.upsertSync([note('o', 'u1', 'ibis')]);
+    expect(index.searchSync({ org: 'o', query: 'ibis', limit: 5 }).map((h) => h.uid)).toEqual(['u1']);
+  });
+
+  it('serves the version-1 shared table read-only until a clear drops it', () => {
+    const db = new Database(':memory:');
+    db.exec(`
+      CREATE TABLE text_docs (id INTEGER PRIMARY KEY, org TEXT NOT NULL, uid TEXT NOT NULL, node_type TEXT NOT NULL, layer TEXT NOT NULL, UNIQUE (org, uid));
+      CREATE VIRTUAL TABLE text_fts USING fts5(label, summary, body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
+      CREATE VIRTUAL TABLE text_fts_vocab USING fts5vocab(text_fts, 'row');
+      INSERT INTO text_docs VALUES (1, 'old', 'n1', 'Note', 'reality'), (2, 'other', 'n2', 'Note', 'reality');
+      INSERT INTO text_fts (rowid, label, summary, body) VALUES (1, 'puffin colony', '', ''), (2, 'puffin', '', '');
+    `);
+    const index = new SqliteTextIndex(db);
+    expect(index.searchSync({ org: 'old', query: 'puffins', limit: 5 }).map((h) => h.uid)).toEqual(['n1']);
+    expect(index.searchSync({ org: 'old', query: 'puffin colony', limit: 5, node_types: ['Note'] }).map((h) => h.uid)).toEqual(['n1']);
+    expect(index.countSync('old')).toBe(1);
+    // a write goes to the organization's own tables, which from then on answer for it
+    index.upsertSync([note('old', 'n3', 'puffin')]);
+    expect(index.searchSync({ org: 'old', query: 'puffin', limit: 5 }).map((h) => h.uid)).toEqual(['n3']);
+    expect(index.searchSync({ org: 'other', query: 'puffin', limit: 5 }).map((h) => h.uid)).toEqual(['n2']);
+    index.clearSync();
+    expect(textTables(db)).toEqual([]);
+    expect(index.searchSync({ org: 'other', query: 'puffin', limit: 5 })).toEqual([]);
+    expect(index.countSync('other')).toBe(0);
   });
 
   it.each([5_000, 200, 20])('planned ranking equals plain BM25 over all terms (essential df budget %d)', (budget) => {
@@ -61,15 +175,16 @@ describe('SqliteTextIndex specifics', () => {
       body: text(30),
     }));
     index.upsertSync(docs);
+    const name = db.prepare("SELECT name FROM text_orgs WHERE org = 'o'").pluck().get() as string;
     const exact = db.prepare(
-      `SELECT d.uid AS uid, -bm25(text_fts, 10.0, 4.0, 1.0) AS score
-         FROM text_fts CROSS JOIN text_docs d ON d.id = text_fts.rowid
-        WHERE text_fts MATCH ? AND d.org = ? ORDER BY score DESC, d.uid`,
+      `SELECT d.uid AS uid, -bm25(text_fts_${name}, 10.0, 4.0, 1.0) AS score
+         FROM text_fts_${name} CROSS JOIN text_docs_${name} d ON d.id = text_fts_${name}.rowid
+        WHERE text_fts_${name} MATCH ? ORDER BY score DESC, d.uid`,
     );
     for (let n = 0; n < 150; n++) {
       const terms = [...new Set(Array.from({ length: 2 + Math.floor(rand() * 3) }, word))];
       const limit = [1, 5, 20][n % 3];
-      const all = exact.all(terms.map((t) => `"${t}"`).join(' OR '), 'o') as Array<{ uid: string; score: number }>;
+      const all = exact.all(terms.map((t) => `"${t}"`).join(' OR ')) as Array<{ uid: string; score: number }>;
       const expected = new Map(all.map((r) => [r.uid, r.score]));
       const got = index.searchSync({ org: 'o', query: terms.join(' '), limit });
       expect(got.length).toBe(Math.min(limit, all.length));

@@ -1,37 +1,64 @@
+import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { queryTerms } from '../analysis/text-analysis';
 import type { TextDocument, TextHit, TextIndex, TextQuery } from '../text-index.port';
 
 /** Column weights for bm25(): label, summary, body. */
 const BM25_WEIGHTS = '10.0, 4.0, 1.0';
-/** Upper bound on one result page whatever the caller asks (REFERENCE §1.13 clamps at 1000). */
-const MAX_LIMIT = 10_000;
+/** SQLite's LIMIT is a 64-bit integer; callers asking for more simply get every match. */
+const MAX_LIMIT = 2 ** 31 - 1;
+const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS text_docs (
-  id        INTEGER PRIMARY KEY,
-  org       TEXT NOT NULL,
-  uid       TEXT NOT NULL,
-  node_type TEXT NOT NULL,
-  layer     TEXT NOT NULL,
-  UNIQUE (org, uid)
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS text_fts USING fts5(
-  label, summary, body,
-  tokenize = 'porter unicode61 remove_diacritics 2',
-  content = '', contentless_delete = 1
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS text_fts_vocab USING fts5vocab(text_fts, 'row');
+/** Which organization's rows live in which tables (see the class comment). */
+const CATALOGUE = `
+CREATE TABLE IF NOT EXISTS text_orgs (
+  org  TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+) WITHOUT ROWID;
 `;
+
+/**
+ * Names of one organization's tables. `name` is 16 hex digits of SHA-256(org) (plus `_<n>`
+ * in the unlikely event that another organization holds them already), so any org id makes a
+ * safe identifier and a replay of the log gives every organization the same names.
+ */
+export const TEXT_ORG_TABLE_RE = /^text_(docs|fts|vocab)_[0-9a-f]{16}(_[0-9]+)?$/;
+const docsTable = (name: string) => `text_docs_${name}`;
+const ftsTable = (name: string) => `text_fts_${name}`;
+const vocabTable = (name: string) => `text_vocab_${name}`;
+
+function orgTablesDdl(name: string): string {
+  return `
+CREATE TABLE ${docsTable(name)} (
+  id        INTEGER PRIMARY KEY,
+  uid       TEXT NOT NULL UNIQUE,
+  node_type TEXT NOT NULL,
+  layer     TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE ${ftsTable(name)} USING fts5(label, summary, body, ${TOKENIZE}, content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE ${vocabTable(name)} USING fts5vocab(${ftsTable(name)}, 'row');
+`;
+}
+
+/**
+ * The layout of text projection version 1: one FTS5 table for every organization, so BM25
+ * statistics mixed organizations. The code of version 2 drops it on reset (the rebuild that
+ * the version bump starts) and meanwhile only reads it, for organizations not written since.
+ */
+const LEGACY = { docs: 'text_docs', fts: 'text_fts', vocab: 'text_fts_vocab' };
 
 // A scratch FTS5 table with the same tokenizer, used to learn exactly which token(s) FTS5
 // makes of a query term (so document-frequency look-ups never depend on our own stemmer).
 const SCRATCH = `
-CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_tokenizer USING fts5(
-  x, tokenize = 'porter unicode61 remove_diacritics 2'
-);
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_tokenizer USING fts5(x, ${TOKENIZE});
 CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_tokenizer_vocab USING fts5vocab(temp, text_tokenizer, 'row');
 `;
+
+/**
+ * Organizations whose prepared statements are kept (least recently used ones are dropped; a
+ * miss costs a few prepares, well under a millisecond).
+ */
+const CACHED_ORGS = 64;
 
 interface FilterShape {
   types: boolean;
@@ -51,6 +78,31 @@ type RankedRow = { uid: string; rank: number };
 /** FTS5's bm25 k1; a term adds at most idf·(k1+1) to a score. */
 const K1_PLUS_1 = 2.2;
 
+/** Statements writing one organization's tables. */
+interface OrgWrites {
+  findId: Statement<[string], { id: number }>;
+  insertDoc: Statement<[string, string, string]>;
+  updateDoc: Statement<[string, string, number]>;
+  deleteDoc: Statement<[number]>;
+  insertFts: Statement<[number, string, string, string]>;
+  deleteFts: Statement<[number]>;
+  count: Statement<[], { n: number }>;
+}
+
+/** One organization's tables (or the version-1 shared ones) and statements on them. */
+interface OrgTables {
+  docs: string;
+  fts: string;
+  vocab: string;
+  /** the version-1 shared tables, whose rows carry their org: read-only, no planning */
+  legacy: boolean;
+  /** prepared on first use (never for the version-1 tables) */
+  w?: OrgWrites;
+  maxId?: Statement<[], { n: number | null }>;
+  docFreq?: Statement<[string], { doc: number }>;
+  search: Map<string, Statement>;
+}
+
 export interface SqliteTextIndexOptions {
   /**
    * Query planning knob: the rarest terms, matching at most this many rows together, are
@@ -62,37 +114,33 @@ export interface SqliteTextIndexOptions {
 /**
  * Full-text index in SQLite FTS5, living in the projections database so the graph projection
  * and the text index commit in one transaction (the caller owns the handle and its
- * transactions; every write here nests as a savepoint when a transaction is already open).
+ * transactions; a write joins the caller's transaction when one is open, else opens its own).
  *
- * Layout: `text_docs` holds org/uid/node_type/layer per row; `text_fts` is contentless (the
- * text already lives in the graph read model) and shares its rowid. Queries walk FTS matches
- * and keep those whose `text_docs` row is in the organization. (An org token inside the FTS
- * row was tried: bm25() then computes that token's IDF over the whole org on every query,
- * a fixed ~3 ms at 100k rows, more than the cross-org rows it saves in practice.)
- * BM25 statistics (N, document frequency) are therefore global, as in Meilisearch.
+ * Layout: one set of tables per organization, created by its first write and recorded in
+ * `text_orgs` (org → table name suffix): `text_docs_<name>` (uid, node_type, layer per row),
+ * `text_fts_<name>` (contentless FTS5 sharing its rowid; the text already lives in the graph
+ * read model) and `text_vocab_<name>` (its fts5vocab, for document frequencies). bm25() and
+ * the query planner's N and document frequencies therefore come from the caller's
+ * organization alone: another organization's data can neither change a score nor be inferred
+ * from one. A clear drops the organization's tables. The catalogue is read on every call
+ * (one primary-key look-up) rather than cached, so rolled-back transactions and a database
+ * swapped in under this handle (projection rebuilds) are always seen as they are.
  */
 export class SqliteTextIndex implements TextIndex {
   private readonly stmts: {
-    findId: Statement<[string, string], { id: number }>;
-    insertDoc: Statement<[string, string, string, string]>;
-    updateDoc: Statement<[string, string, number]>;
-    deleteDoc: Statement<[number]>;
-    insertFts: Statement<[number, string, string, string]>;
-    deleteFts: Statement<[number]>;
-    orgIds: Statement<[string], { id: number }>;
-    deleteOrgDocs: Statement<[string]>;
-    count: Statement<[string], { n: number }>;
-    maxId: Statement<[], { n: number | null }>;
-    docFreq: Statement<[string], { doc: number }>;
+    orgName: Statement<[string], string>;
+    nameTaken: Statement<[string], number>;
+    insertOrg: Statement<[string, string]>;
+    deleteOrg: Statement<[string]>;
     scratchInsert: Statement<[string]>;
     scratchTokens: Statement<[], { term: string }>;
     scratchClear: Statement<[]>;
   };
   private readonly tokenCache = new Map<string, string[]>();
-  private readonly searchStmts = new Map<string, Statement>();
-  private readonly upsertTx: (docs: TextDocument[]) => void;
-  private readonly removeTx: (org: string, uids: string[]) => void;
-  private readonly removeOrgTx: (org: string) => void;
+  /** by table name suffix (statements name their tables, so they stay right for that name) */
+  private readonly orgCache = new Map<string, OrgTables>();
+  /** undefined: not looked for yet; null: gone (see `legacy`) */
+  private legacyTables?: OrgTables | null;
 
   private readonly essentialDfBudget: number;
 
@@ -101,64 +149,89 @@ export class SqliteTextIndex implements TextIndex {
     options: SqliteTextIndexOptions = {},
   ) {
     this.essentialDfBudget = options.essentialDfBudget ?? 5_000;
-    db.exec(SCHEMA);
+    db.exec(CATALOGUE);
     db.exec(SCRATCH);
     this.stmts = {
-      findId: db.prepare('SELECT id FROM text_docs WHERE org = ? AND uid = ?'),
-      insertDoc: db.prepare('INSERT INTO text_docs (org, uid, node_type, layer) VALUES (?, ?, ?, ?)'),
-      updateDoc: db.prepare('UPDATE text_docs SET node_type = ?, layer = ? WHERE id = ?'),
-      deleteDoc: db.prepare('DELETE FROM text_docs WHERE id = ?'),
-      insertFts: db.prepare('INSERT INTO text_fts (rowid, label, summary, body) VALUES (?, ?, ?, ?)'),
-      deleteFts: db.prepare('DELETE FROM text_fts WHERE rowid = ?'),
-      orgIds: db.prepare('SELECT id FROM text_docs WHERE org = ?'),
-      deleteOrgDocs: db.prepare('DELETE FROM text_docs WHERE org = ?'),
-      count: db.prepare('SELECT count(*) AS n FROM text_docs WHERE org = ?'),
-      maxId: db.prepare('SELECT max(id) AS n FROM text_docs'),
-      docFreq: db.prepare('SELECT doc FROM text_fts_vocab WHERE term = ?'),
+      orgName: db.prepare<[string], string>('SELECT name FROM text_orgs WHERE org = ?').pluck(),
+      nameTaken: db.prepare<[string], number>('SELECT 1 FROM text_orgs WHERE name = ?').pluck(),
+      insertOrg: db.prepare('INSERT INTO text_orgs (org, name) VALUES (?, ?)'),
+      deleteOrg: db.prepare('DELETE FROM text_orgs WHERE org = ?'),
       scratchInsert: db.prepare('INSERT INTO temp.text_tokenizer (rowid, x) VALUES (1, ?)'),
       scratchTokens: db.prepare('SELECT term FROM temp.text_tokenizer_vocab'),
       scratchClear: db.prepare('DELETE FROM temp.text_tokenizer'),
     };
-    this.upsertTx = db.transaction((docs: TextDocument[]) => {
-      for (const doc of docs) this.upsertOne(doc);
-    });
-    this.removeTx = db.transaction((org: string, uids: string[]) => this.removeRows(org, uids));
-    this.removeOrgTx = db.transaction((org: string) => {
-      for (const row of this.stmts.orgIds.all(org)) this.stmts.deleteFts.run(row.id);
-      this.stmts.deleteOrgDocs.run(org);
-    });
+  }
+
+  /**
+   * Runs a write atomically. Inside the caller's transaction (the projection runner's) it runs
+   * directly: a nested savepoint per call would make FTS5 flush its pending terms every time.
+   */
+  private atomically(fn: () => void): void {
+    if (this.db.inTransaction) fn();
+    else this.db.transaction(fn)();
   }
 
   // ---- synchronous API (embedded hot path: runs inside the projection's transaction) ----
 
-  // Inside the caller's transaction (the projection runner's) the loops run directly: a
-  // nested savepoint per call would make FTS5 flush its pending terms every time.
   upsertSync(docs: TextDocument[]): void {
     if (!docs.length) return;
-    if (this.db.inTransaction) for (const doc of docs) this.upsertOne(doc);
-    else this.upsertTx(docs);
+    this.atomically(() => {
+      let org: string | undefined;
+      let t: OrgWrites | undefined;
+      for (const doc of docs) {
+        if (doc.org !== org || !t) {
+          org = doc.org;
+          t = this.writes(this.orgTables(org, true)!);
+        }
+        this.upsertOne(t, doc);
+      }
+    });
   }
 
   removeSync(org: string, uids: string[]): void {
     if (!uids.length) return;
-    if (this.db.inTransaction) this.removeRows(org, uids);
-    else this.removeTx(org, uids);
+    this.atomically(() => {
+      const tables = this.orgTables(org, false);
+      if (!tables || tables.legacy) return;
+      const t = this.writes(tables);
+      for (const uid of uids) {
+        const row = t.findId.get(uid);
+        if (!row) continue;
+        t.deleteFts.run(row.id);
+        t.deleteDoc.run(row.id);
+      }
+    });
   }
 
+  /** Drops the organization's tables (a clear, or the purge of an organization). */
   removeOrgSync(org: string): void {
-    this.removeOrgTx(org);
+    this.atomically(() => {
+      const name = this.stmts.orgName.get(org);
+      if (name === undefined) return;
+      this.dropOrgTables(name);
+      this.stmts.deleteOrg.run(org);
+    });
   }
 
-  /** Empties the whole index, every organization (projection rebuild). */
+  /** Empties the whole index, every organization (projection rebuild), and the v1 layout. */
   clearSync(): void {
-    this.db.transaction(() => {
-      this.db.prepare("INSERT INTO text_fts (text_fts) VALUES ('delete-all')").run();
-      this.db.prepare('DELETE FROM text_docs').run();
-    })();
+    this.atomically(() => {
+      const names = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'text\\_docs\\_%' ESCAPE '\\'").pluck().all() as string[];
+      const catalogued = this.db.prepare('SELECT name FROM text_orgs').pluck().all() as string[];
+      const suffixes = new Set(catalogued);
+      for (const n of names) if (TEXT_ORG_TABLE_RE.test(n)) suffixes.add(n.slice('text_docs_'.length));
+      for (const name of suffixes) this.dropOrgTables(name);
+      this.db.prepare('DELETE FROM text_orgs').run();
+      this.db.exec(`DROP TABLE IF EXISTS ${LEGACY.vocab}; DROP TABLE IF EXISTS ${LEGACY.fts}; DROP TABLE IF EXISTS ${LEGACY.docs};`);
+      this.legacyTables = undefined; // looked for again: a rolled-back reset leaves them
+    });
   }
 
   countSync(org: string): number {
-    return this.stmts.count.get(org)?.n ?? 0;
+    const t = this.orgTables(org, false);
+    if (!t) return 0;
+    if (!t.legacy) return this.writes(t).count.get()?.n ?? 0;
+    return this.db.prepare(`SELECT count(*) FROM ${t.docs} WHERE org = ?`).pluck().get(org) as number;
   }
 
   searchSync(q: TextQuery): TextHit[] {
@@ -168,6 +241,8 @@ export class SqliteTextIndex implements TextIndex {
     if (q.uids && q.uids.length === 0) return [];
     const terms = queryTerms(q.query ?? '');
     if (terms.length === 0) return [];
+    const t = this.orgTables(q.org, false);
+    if (!t) return [];
 
     const shape: FilterShape = {
       types: !!q.node_types?.length,
@@ -175,12 +250,12 @@ export class SqliteTextIndex implements TextIndex {
       layer: q.layer !== undefined && q.layer !== null,
       uids: !!q.uids,
     };
-    const filterParams: unknown[] = [q.org];
+    const filterParams: unknown[] = t.legacy ? [q.org] : [];
     if (shape.types) filterParams.push(JSON.stringify(q.node_types));
     if (shape.exclude) filterParams.push(JSON.stringify(q.exclude_node_types));
     if (shape.layer) filterParams.push(q.layer);
     if (shape.uids) filterParams.push(JSON.stringify(q.uids));
-    const rows = this.rankedRows(terms, shape, filterParams, limit);
+    const rows = this.rankedRows(t, terms, shape, filterParams, limit);
 
     const hits: TextHit[] = [];
     for (const row of rows) {
@@ -216,31 +291,93 @@ export class SqliteTextIndex implements TextIndex {
 
   /** The database handle belongs to the caller (the projections module), so it stays open. */
   async close(): Promise<void> {
-    this.searchStmts.clear();
+    this.orgCache.clear();
+    this.legacyTables = undefined;
   }
 
   // ---- internals ----
 
-  private removeRows(org: string, uids: string[]): void {
-    for (const uid of uids) {
-      const row = this.stmts.findId.get(org, uid);
-      if (!row) continue;
-      this.stmts.deleteFts.run(row.id);
-      this.stmts.deleteDoc.run(row.id);
+  /**
+   * The organization's tables: from the catalogue, created when `create` (a write) and
+   * missing. A read of an organization without tables falls back to the version-1 shared
+   * table while that still exists (until the rebuild its version bump started is swapped in).
+   */
+  private orgTables(org: string, create: boolean): OrgTables | undefined {
+    let name = this.stmts.orgName.get(org);
+    if (name === undefined) {
+      if (!create) return this.legacy() ?? undefined;
+      name = this.createOrgTables(org);
     }
+    let t = this.orgCache.get(name);
+    if (t) {
+      this.orgCache.delete(name); // most recently used last
+    } else {
+      t = this.prepareOrg(docsTable(name), ftsTable(name), vocabTable(name), false);
+      if (this.orgCache.size >= CACHED_ORGS) this.orgCache.delete(this.orgCache.keys().next().value!);
+    }
+    this.orgCache.set(name, t);
+    return t;
   }
 
-  private upsertOne(doc: TextDocument): void {
-    const existing = this.stmts.findId.get(doc.org, doc.uid);
+  private createOrgTables(org: string): string {
+    const base = createHash('sha256').update(org, 'utf8').digest('hex').slice(0, 16);
+    let name = base;
+    for (let i = 2; this.stmts.nameTaken.get(name) !== undefined; i++) name = `${base}_${i}`;
+    this.db.exec(orgTablesDdl(name));
+    this.stmts.insertOrg.run(org, name);
+    return name;
+  }
+
+  private dropOrgTables(name: string): void {
+    this.orgCache.delete(name);
+    this.db.exec(`DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
+  }
+
+  /**
+   * The version-1 shared tables while they exist (read-only use). Once gone they never come
+   * back (every later layout is built by this code); while present they are looked up again
+   * each time, since a swap can replace the database under this handle.
+   */
+  private legacy(): OrgTables | null {
+    if (this.legacyTables === null) return null;
+    const present =
+      this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?)").pluck().get(LEGACY.docs, LEGACY.fts, LEGACY.vocab) === 3 &&
+      (this.db.prepare(`SELECT name FROM pragma_table_info('${LEGACY.docs}')`).pluck().all() as string[]).includes('org');
+    if (!present) this.legacyTables = null;
+    else this.legacyTables ??= this.prepareOrg(LEGACY.docs, LEGACY.fts, LEGACY.vocab, true);
+    return this.legacyTables;
+  }
+
+  private prepareOrg(docs: string, fts: string, vocab: string, legacy: boolean): OrgTables {
+    return { docs, fts, vocab, legacy, search: new Map() };
+  }
+
+  /** The organization's write statements, prepared on its first write through this handle. */
+  private writes(t: OrgTables): OrgWrites {
+    if (t.legacy) throw new Error('internal: the version-1 full-text tables are read-only');
+    const { docs, fts } = t;
+    return (t.w ??= {
+      findId: this.db.prepare(`SELECT id FROM ${docs} WHERE uid = ?`),
+      insertDoc: this.db.prepare(`INSERT INTO ${docs} (uid, node_type, layer) VALUES (?, ?, ?)`),
+      updateDoc: this.db.prepare(`UPDATE ${docs} SET node_type = ?, layer = ? WHERE id = ?`),
+      deleteDoc: this.db.prepare(`DELETE FROM ${docs} WHERE id = ?`),
+      insertFts: this.db.prepare(`INSERT INTO ${fts} (rowid, label, summary, body) VALUES (?, ?, ?, ?)`),
+      deleteFts: this.db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`),
+      count: this.db.prepare(`SELECT count(*) AS n FROM ${docs}`),
+    });
+  }
+
+  private upsertOne(t: OrgWrites, doc: TextDocument): void {
+    const existing = t.findId.get(doc.uid);
     let id: number;
     if (existing) {
       id = existing.id;
-      this.stmts.updateDoc.run(doc.node_type, doc.layer, id);
-      this.stmts.deleteFts.run(id);
+      t.updateDoc.run(doc.node_type, doc.layer, id);
+      t.deleteFts.run(id);
     } else {
-      id = Number(this.stmts.insertDoc.run(doc.org, doc.uid, doc.node_type, doc.layer).lastInsertRowid);
+      id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer).lastInsertRowid);
     }
-    this.stmts.insertFts.run(id, doc.label ?? '', doc.summary ?? '', doc.body ?? '');
+    t.insertFts.run(id, doc.label ?? '', doc.summary ?? '', doc.body ?? '');
   }
 
   /**
@@ -255,7 +392,7 @@ export class SqliteTextIndex implements TextIndex {
    * Exact BM25 top-`limit`, planned to avoid scoring every row of a common term. bm25() costs
    * ~0.6 µs per matching row, so a term in 30% of 100k rows costs ~20 ms however few hits
    * are wanted. Two exact short-cuts, each falling back to the plain query when it cannot
-   * prove its answer:
+   * prove its answer (N and document frequencies are the organization's own, as bm25()'s):
    *
    * 1. FTS5 floors the IDF of a term in ≥ half of all rows at 1e-6, so it adds ≤ 2.2e-6 to a
    *    score: with other terms present it is left out (unless the page comes back short).
@@ -264,45 +401,49 @@ export class SqliteTextIndex implements TextIndex {
    *    none of them scores at most Σ idf·(k1+1) over the other terms; when the page is full
    *    and its last score beats that bound, no other row can enter the page.
    */
-  private rankedRows(terms: string[], shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
-    const plain = this.searchStatement(shape, false);
+  private rankedRows(t: OrgTables, terms: string[], shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
+    const plain = this.searchStatement(t, shape, false);
     const run = (ts: TermStat[]) =>
-      plain.all(this.matchExpression(ts.map((t) => t.term)), ...filterParams, limit) as RankedRow[];
-    if (terms.length === 1) return run([{ term: terms[0], df: null }]);
+      plain.all(this.matchExpression(ts.map((x) => x.term)), ...filterParams, limit) as RankedRow[];
+    // the v1 shared table's statistics span organizations: no planning on it
+    if (terms.length === 1 || t.legacy) return run(terms.map((term) => ({ term, df: null })));
 
     // max(id) ≥ row count N; the IDF bound grows with N, so this only ever loosens bounds.
-    const rowsUpperBound = this.stmts.maxId.get()?.n ?? 0;
+    t.maxId ??= this.db.prepare(`SELECT max(id) AS n FROM ${t.docs}`);
+    t.docFreq ??= this.db.prepare(`SELECT doc FROM ${t.vocab} WHERE term = ?`);
+    const docFreq = t.docFreq;
+    const rowsUpperBound = t.maxId.get()?.n ?? 0;
     if (rowsUpperBound === 0) return [];
     const stats: TermStat[] = terms.map((term) => {
       const tokens = this.ftsTokens(term);
-      return { term, df: tokens.length === 1 ? (this.stmts.docFreq.get(tokens[0])?.doc ?? 0) : null };
+      return { term, df: tokens.length === 1 ? (docFreq.get(tokens[0])?.doc ?? 0) : null };
     });
 
-    const floorIdf = (t: TermStat) => t.df !== null && t.df * 2 >= rowsUpperBound;
-    let scoring = stats.filter((t) => !floorIdf(t));
+    const floorIdf = (x: TermStat) => x.df !== null && x.df * 2 >= rowsUpperBound;
+    let scoring = stats.filter((x) => !floorIdf(x));
     if (scoring.length === 0) scoring = stats;
 
     // rarest first; multi-token terms (unknown df) are always essential
     const sorted = [...scoring].sort((a, b) => (a.df ?? -1) - (b.df ?? -1));
     const essential: TermStat[] = [];
     let budget = 0;
-    for (const t of sorted) {
-      if (essential.length && (t.df === null ? 0 : budget + t.df) > this.essentialDfBudget) break;
-      essential.push(t);
-      budget += t.df ?? 0;
+    for (const x of sorted) {
+      if (essential.length && (x.df === null ? 0 : budget + x.df) > this.essentialDfBudget) break;
+      essential.push(x);
+      budget += x.df ?? 0;
     }
 
     let rows: RankedRow[] | undefined;
     if (essential.length < sorted.length) {
       const others = sorted.slice(essential.length);
       let bound = 0;
-      for (const t of others) {
-        const df = t.df ?? 0;
+      for (const x of others) {
+        const df = x.df ?? 0;
         bound += K1_PLUS_1 * Math.max(1e-6, Math.log((rowsUpperBound - df + 0.5) / (df + 0.5)));
       }
-      const restricted = this.searchStatement(shape, true).all(
-        this.matchExpression(scoring.map((t) => t.term)),
-        this.matchExpression(essential.map((t) => t.term)),
+      const restricted = this.searchStatement(t, shape, true).all(
+        this.matchExpression(scoring.map((x) => x.term)),
+        this.matchExpression(essential.map((x) => x.term)),
         ...filterParams,
         limit,
       ) as RankedRow[];
@@ -328,28 +469,29 @@ export class SqliteTextIndex implements TextIndex {
     return tokens;
   }
 
-  private searchStatement(shape: FilterShape, restricted: boolean): Statement {
+  private searchStatement(t: OrgTables, shape: FilterShape, restricted: boolean): Statement {
     const key = `${+shape.types}${+shape.exclude}${+shape.layer}${+shape.uids}${+restricted}`;
-    let stmt = this.searchStmts.get(key);
+    let stmt = t.search.get(key);
     if (!stmt) {
-      const where = ['text_fts MATCH ?'];
+      const fts = t.fts;
+      const where = [`${fts} MATCH ?`];
       // `+rowid` keeps this a filter on the walk rather than one FTS5 query per rowid (which
       // would recompute every IDF per row); bm25() then runs only on rows that pass.
-      if (restricted) where.push('+text_fts.rowid IN (SELECT rowid FROM text_fts WHERE text_fts MATCH ?)');
-      where.push('d.org = ?');
+      if (restricted) where.push(`+${fts}.rowid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`);
+      if (t.legacy) where.push('d.org = ?');
       if (shape.types) where.push('d.node_type IN (SELECT value FROM json_each(?))');
       if (shape.exclude) where.push('d.node_type NOT IN (SELECT value FROM json_each(?))');
       if (shape.layer) where.push('d.layer = ?');
       if (shape.uids) where.push('d.uid IN (SELECT value FROM json_each(?))');
-      // CROSS JOIN pins FTS as the outer loop: we walk matches, never the whole org.
+      // CROSS JOIN pins FTS as the outer loop: we walk matches, never the whole table.
       stmt = this.db.prepare(
-        `SELECT d.uid AS uid, bm25(text_fts, ${BM25_WEIGHTS}) AS rank
-           FROM text_fts CROSS JOIN text_docs d ON d.id = text_fts.rowid
+        `SELECT d.uid AS uid, bm25(${fts}, ${BM25_WEIGHTS}) AS rank
+           FROM ${fts} CROSS JOIN ${t.docs} d ON d.id = ${fts}.rowid
           WHERE ${where.join(' AND ')}
           ORDER BY rank, d.uid
           LIMIT ?`,
       );
-      this.searchStmts.set(key, stmt);
+      t.search.set(key, stmt);
     }
     return stmt;
   }
