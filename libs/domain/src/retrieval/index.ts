@@ -6,3 +6,4 @@ export * from './entity-merge';
 export * from './stale-derivations';
 export * from './retrieve-request';
 export * from './embedding-text';
+export * from './ranked-page';

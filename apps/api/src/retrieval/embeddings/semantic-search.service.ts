@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@strata/domain/errors';
-import { compareScored } from '@strata/domain/retrieval';
+import { fetchThroughTies } from '@strata/domain/retrieval';
+import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import type { VectorHit } from '@strata/vector-index/vector-index.port';
-import { liveNodesInOrder } from '../shared/node-loader';
+import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
 import { ReadScope } from '../shared/read-scope';
-import { ScoredNode } from '../search/text-search.service';
+import { ScoredNode, rankedNodePage } from '../search/ranked-nodes';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
 import { Embedder } from './embedder-factory';
 import { VECTORS, Vectors } from './vectors.port';
@@ -17,6 +17,18 @@ export interface VectorSearchOptions {
   layer?: string;
   threshold?: number;
 }
+
+/** A vector hit of a ranked page, with its (live, in-scope) node. */
+export interface RankedVectorHit extends VectorHit {
+  node: NodeRecord;
+}
+
+/**
+ * A scoped search filters the index's answer, so it asks for more: this many times what it
+ * needs, growing by the same factor, up to SCOPED_FETCH_MAX hits per query.
+ */
+const SCOPED_FETCH_FACTOR = 4;
+const SCOPED_FETCH_MAX = 10_000;
 
 /** Vector similarity over live nodes in scope (REFERENCE §8.7, §5.2 `semantic`). */
 @Injectable()
@@ -49,31 +61,42 @@ export class SemanticSearchService {
     }
   }
 
-  /** Raw hits for a query vector; the caller checked its length against the configuration. */
-  async vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): Promise<VectorHit[]> {
+  /**
+   * The first k results of the order score, then salience, then uid, for a query vector (the
+   * caller checked its length against the configuration): exactly that prefix of the full
+   * ranking whatever k is. Hits carry their nodes.
+   */
+  async vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): Promise<RankedVectorHit[]> {
     if (o.k <= 0) return [];
-    const fetch = scope.restricted ? Math.min(Math.max(o.k * 4, o.k + 16), 10_000) : o.k;
-    const hits = await this.vectors.search({
-      org: scope.org,
-      vector,
-      k: fetch,
-      node_types: o.node_types,
-      exclude_node_types: o.exclude_node_types,
-      layer: o.layer,
-      threshold: o.threshold,
-    });
-    return (scope.restricted ? hits.filter((h) => scope.allows(h.uid)) : hits).slice(0, o.k);
+    const q = { org: scope.org, vector, node_types: o.node_types, exclude_node_types: o.exclude_node_types, layer: o.layer, threshold: o.threshold };
+    const hits = await fetchThroughTies((n) => this.topInScope(scope, q, n), o.k);
+    const page = await rankedNodePage(this.graph, scope, hits, 0, o.k);
+    return page.map(({ node, score }) => ({ uid: node.uid, score, node }));
   }
 
-  async textHits(scope: ReadScope, text: string, o: VectorSearchOptions): Promise<VectorHit[]> {
+  async textHits(scope: ReadScope, text: string, o: VectorSearchOptions): Promise<RankedVectorHit[]> {
     const { embedder } = await this.textEmbedder(scope.org, 'semantic search');
     return this.vectorHits(scope, await this.embedQuery(embedder, text), o);
   }
 
-  /** Hits as `{node, score}`, live nodes only, ordered by score, salience, uid. */
-  async toNodes(scope: ReadScope, hits: VectorHit[]): Promise<ScoredNode[]> {
-    const score = new Map(hits.map((h) => [h.uid, h.score]));
-    const nodes = await liveNodesInOrder(this.graph, scope, hits.map((h) => h.uid));
-    return nodes.map((node) => ({ node, score: score.get(node.uid)! })).sort(compareScored);
+  /** A ranked page as `{node, score}` (the order is already the §5.1 one). */
+  toNodes(_scope: ReadScope, hits: RankedVectorHit[]): ScoredNode[] {
+    return hits.map(({ node, score }) => ({ node, score }));
+  }
+
+  /**
+   * The best `n` in-scope hits by score (fewer only when no more exist, or when a scoped
+   * search reached SCOPED_FETCH_MAX hits without finding `n`).
+   */
+  private async topInScope(scope: ReadScope, q: Omit<VectorQuery, 'k'>, n: number): Promise<VectorHit[]> {
+    if (!scope.restricted) return this.vectors.search({ ...q, k: n });
+    const cap = Math.max(SCOPED_FETCH_MAX, n);
+    let fetch = Math.min(n * SCOPED_FETCH_FACTOR, cap);
+    for (;;) {
+      const hits = await this.vectors.search({ ...q, k: fetch });
+      const kept = hits.filter((h) => scope.allows(h.uid));
+      if (kept.length >= n || hits.length < fetch || fetch >= cap) return kept.slice(0, n);
+      fetch = Math.min(fetch * SCOPED_FETCH_FACTOR, cap);
+    }
   }
 }

@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { FusedHit, LegRank, compareScored, fuseByRank, hybridLegSize, searchTypeFilter } from '@strata/domain/retrieval';
+import { Injectable } from '@nestjs/common';
+import { LegHit, LegRank, compareScored, fuseByRank, hybridLegSize, searchTypeFilter } from '@strata/domain/retrieval';
 import { NodeRecord } from '@strata/domain/records';
 import { SemanticSearchService } from '../embeddings/semantic-search.service';
 import { ScoredNode, TextSearchService } from '../search/text-search.service';
-import { liveNodesInOrder } from '../shared/node-loader';
 import { ReadScope } from '../shared/read-scope';
 
 export interface RankingQuery {
@@ -18,13 +16,16 @@ export interface FusedNode extends ScoredNode {
   legs: LegRank[];
 }
 
-/** The search-like rankings of `/retrieve` (REFERENCE §5.2): text, semantic and hybrid. */
+/**
+ * The search-like rankings of `/retrieve` (REFERENCE §5.2): text, semantic and hybrid. Each
+ * returns the first results of its full order (§5.1: score, then salience, then uid), so a
+ * smaller page is always a prefix of a larger one.
+ */
 @Injectable()
 export class RankingService {
   constructor(
     private readonly text: TextSearchService,
     private readonly semantic: SemanticSearchService,
-    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
   /** Whether the vector leg can run (an embedder for the organization's configuration). */
@@ -44,24 +45,24 @@ export class RankingService {
 
   /**
    * Reciprocal rank fusion (k = 60) of the `fts` and `vec` legs, each fetching max(5k, 50)
-   * candidates. Without an embedding provider only the `fts` leg runs (not an error).
+   * candidates ranked as in `text` and `semantic` (ties by salience, then uid). Without an
+   * embedding provider only the `fts` leg runs (not an error).
    */
   async hybridRank(scope: ReadScope, q: RankingQuery, k: number): Promise<{ results: FusedNode[]; vector_leg: boolean }> {
     const size = hybridLegSize(k);
-    const fts = await this.text.hits(scope, { ...q, limit: size });
+    const nodes = new Map<string, NodeRecord>();
+    const leg = (ranked: ScoredNode[]): LegHit[] =>
+      ranked.map(({ node, score }) => {
+        nodes.set(node.uid, node);
+        return { uid: node.uid, score };
+      });
+    const legs = [{ leg: 'fts', hits: leg(await this.text.search(scope, { ...q, limit: size })) }];
     const vectorLeg = await this.semantic.canEmbedText(scope.org);
-    const legs = [{ leg: 'fts', hits: fts }];
-    if (vectorLeg) legs.push({ leg: 'vec', hits: await this.semantic.textHits(scope, q.query, { k: size, ...searchTypeFilter(q.node_types), layer: q.layer }) });
-    const fused = fuseByRank(legs);
-    return { results: await this.fusedNodes(scope, fused, k), vector_leg: vectorLeg };
-  }
-
-  private async fusedNodes(scope: ReadScope, fused: FusedHit[], k: number): Promise<FusedNode[]> {
-    const byUid = new Map(fused.map((f) => [f.uid, f]));
-    const nodes: NodeRecord[] = await liveNodesInOrder(this.graph, scope, fused.map((f) => f.uid));
-    return nodes
-      .map((node) => ({ node, score: byUid.get(node.uid)!.score, legs: byUid.get(node.uid)!.legs }))
+    if (vectorLeg) legs.push({ leg: 'vec', hits: leg(await this.semanticRank(scope, q, size)) });
+    const results = fuseByRank(legs)
+      .map((f) => ({ node: nodes.get(f.uid)!, score: f.score, legs: f.legs }))
       .sort(compareScored)
       .slice(0, k);
+    return { results, vector_leg: vectorLeg };
   }
 }

@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { compareScored, searchTypeFilter } from '@strata/domain/retrieval';
-import { NodeRecord } from '@strata/domain/records';
+import { fetchThroughTies, searchTypeFilter } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { TEXT_INDEX, TextHit, TextIndex } from '@strata/text-index/text-index.port';
-import { liveNodesInOrder } from '../shared/node-loader';
+import { TEXT_INDEX, TextIndex } from '@strata/text-index/text-index.port';
 import { ReadScope } from '../shared/read-scope';
+import { ScoredNode, rankedNodePage } from './ranked-nodes';
 
-export interface ScoredNode {
-  node: NodeRecord;
-  score: number;
-}
+export type { ScoredNode } from './ranked-nodes';
 
 export interface TextSearchQuery {
   query: string;
@@ -28,27 +24,16 @@ export class TextSearchService {
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
-  /** Raw hits (uid + BM25), best first: the `fts` leg of hybrid ranking. */
-  async hits(scope: ReadScope, q: TextSearchQuery): Promise<TextHit[]> {
+  /**
+   * The first `limit` results of the order score, then salience, then uid: exactly that
+   * prefix of the full ranking whatever the page size (also the `fts` leg of hybrid).
+   */
+  async search(scope: ReadScope, q: TextSearchQuery): Promise<ScoredNode[]> {
     if (!q.query.trim() || q.limit <= 0) return [];
     const uids = scope.uidList();
     if (uids && !uids.length) return [];
-    return this.text.search({
-      org: scope.org,
-      query: q.query,
-      ...searchTypeFilter(q.node_types),
-      layer: q.layer,
-      limit: q.limit,
-      min_score: q.min_score,
-      uids,
-    });
-  }
-
-  /** Ranked nodes: score, then salience, then uid. */
-  async search(scope: ReadScope, q: TextSearchQuery): Promise<ScoredNode[]> {
-    const hits = await this.hits(scope, q);
-    const score = new Map(hits.map((h) => [h.uid, h.score]));
-    const nodes = await liveNodesInOrder(this.graph, scope, hits.map((h) => h.uid));
-    return nodes.map((node) => ({ node, score: score.get(node.uid)! })).sort(compareScored);
+    const filter = { org: scope.org, query: q.query, ...searchTypeFilter(q.node_types), layer: q.layer, min_score: q.min_score, uids };
+    const hits = await fetchThroughTies((n) => this.text.search({ ...filter, limit: n }), q.limit);
+    return rankedNodePage(this.graph, scope, hits, 0, q.limit);
   }
 }
