@@ -1,16 +1,16 @@
 import { Api } from '../support/http';
-import { mk, startRetrieval, until, RetrievalFixture } from './retrieval-fixture';
+import { expectError, mk, startRetrieval, until, RetrievalFixture } from './retrieval-fixture';
 
 type Ranked = { node: { uid: string; salience: number }; score: number; legs?: { leg: string; rank: number; score: number }[] };
 const uids = (xs: any[]): string[] => xs.map((x) => x.node?.uid ?? x.uid);
 
 /**
  * REFERENCE §5.1: search-like results are sorted by score, then salience, then uid, and a page
- * of N is that order's first N whatever N is. The indexes rank by score
+ * is that order's [offset, offset + limit) whatever the page size. The indexes rank by score
  * alone and cut among equal scores in orders of their own (uid, insertion), so the boundary of
  * a page is where this goes wrong.
  */
-describe('search pages are exact prefixes of the score, salience, uid order', () => {
+describe('search pages are exact slices of the score, salience, uid order', () => {
   let f: RetrievalFixture;
   /** four nodes with equal text (equal BM25 and equal vectors), in the expected order */
   let order: string[];
@@ -73,9 +73,30 @@ describe('search pages are exact prefixes of the score, salience, uid order', ()
     const r = await page(f.w, { action: 'preferences', query: 'pref theme' });
     expect(uids(r)).toEqual([second, first]);
     expect(uids(await page(f.w, { action: 'preferences', query: 'pref theme', k: 1 }))).toEqual([second]);
+    expect(uids(await page(f.w, { action: 'preferences', query: 'pref theme', k: 1, offset: 1 }))).toEqual([first]);
   });
 
-  it('many ties: every page size is a prefix of the largest', async () => {
+  it('limit/offset: text, semantic and hybrid return items [offset, offset + limit)', async () => {
+    expect(uids(await page(f.w, { action: 'text', query: 'quokka', limit: 2, offset: 1 }))).toEqual(order.slice(1, 3));
+    expect(uids(await page(f.w, { action: 'text', query: 'quokka', limit: 2, offset: 3 }))).toEqual(order.slice(3));
+    expect(await page(f.w, { action: 'text', query: 'quokka', offset: 4 })).toEqual([]);
+    expect(uids((await f.w.post('/search', { query: 'quokka', limit: 1, offset: 2 })).body)).toEqual([order[2]]);
+    expect(uids(await page(f.w, { action: 'semantic', query: 'quokka', k: 2, offset: 1 }))).toEqual(order.slice(1, 3));
+    expect(uids(await page(f.w, { action: 'semantic', query: 'quokka', limit: 1, offset: 3 }))).toEqual([order[3]]);
+    expect(uids(await page(f.w, { action: 'hybrid', query: 'quokka', k: 2, offset: 2 }))).toEqual(order.slice(2, 4));
+    expect(uids(await page(f.w, { action: 'hybrid', query: 'quokka', k: 1, offset: 1 }))).toEqual([order[1]]);
+  });
+
+  it('limit/offset: a negative or fractional offset is 400 invalid_field', async () => {
+    for (const action of ['text', 'semantic', 'hybrid', 'preferences']) {
+      expectError(await retrieve({ action, query: 'quokka', offset: -1 }), 400, 'invalid_field', 'offset');
+      expectError(await retrieve({ action, query: 'quokka', offset: 1.5 }), 400, 'invalid_field', 'offset');
+      expectError(await retrieve({ action, query: 'quokka', offset: 'two' }), 400, 'invalid_field', 'offset');
+    }
+    expectError(await f.w.post('/search', { query: 'quokka', offset: -1 }), 400, 'invalid_field', 'offset');
+  });
+
+  it('many ties: every page size is a prefix of the largest, and pages concatenate to it', async () => {
     const labels = ['marmot alpine', 'marmot valley', 'marmot'];
     for (let i = 0; i < 45; i++) await mk(f.w, 'Idea', labels[i % 3], { salience: ((i * 7) % 5) / 5 });
     const query = 'marmot alpine';
@@ -91,6 +112,17 @@ describe('search pages are exact prefixes of the score, salience, uid order', ()
     // hybrid legs are max(5·k, 50) long: the same for every k ≤ 10
     const hybridTen = uids(await page(f.w, { action: 'hybrid', query, k: 10 }));
     for (const k of [1, 3, 7]) expect(uids(await page(f.w, { action: 'hybrid', query, k }))).toEqual(hybridTen.slice(0, k));
+    for (const size of [7, 10]) {
+      const textPages: string[] = [];
+      const semPages: string[] = [];
+      for (let offset = 0; offset < 60; offset += size) {
+        textPages.push(...uids(await page(f.w, { action: 'text', query, limit: size, offset })));
+        semPages.push(...uids(await page(f.w, { action: 'semantic', query, k: size, offset })));
+      }
+      expect(textPages).toEqual(textAll);
+      expect(semPages).toEqual(semAll.slice(0, semPages.length));
+      expect(semPages.length).toBe(Math.min(semAll.length, 60));
+    }
     // and each full list is in the §5.1 order
     for (const list of [await page(f.w, { action: 'text', query, limit: 1000 }), await page(f.w, { action: 'semantic', query, k: 1000 })]) {
       for (let i = 1; i < list.length; i++) {

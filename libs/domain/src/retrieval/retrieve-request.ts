@@ -2,7 +2,7 @@ import { NODE_TYPE_NAME_RE, canonicalNodeTypeName } from '../catalogue';
 import { Errors } from '../errors';
 import { assertLayer } from '../graph/node-decider';
 import { Layer } from '../records';
-import { Body, present, readNumber, readString } from '../validation';
+import { Body, present, readNumber, readPage, readString } from '../validation';
 
 export const RETRIEVE_ACTIONS = [
   'text',
@@ -38,6 +38,14 @@ export function readQueryText(body: Body, field = 'query', opts: { required?: bo
 export function readSearchCount(body: Body, field: string, def: number, max = SEARCH_MAX, allowZero = false): number {
   const v = readNumber(body, field, { integer: true, min: allowZero ? 0 : 1 });
   return v === undefined ? def : Math.min(v, max);
+}
+
+/**
+ * `offset` of a search-like result (§1.9, §5.1): an integer ≥ 0, else 400 `invalid_field`;
+ * 0 when absent. The page is then results [offset, offset + limit) of the full order.
+ */
+export function readSearchOffset(body: Body): number {
+  return readPage(body, { limit: SEARCH_MAX, max: SEARCH_MAX }).offset;
 }
 
 /** `node_types` (or an alias) as canonical names: an array, or one name, or comma-separated. */

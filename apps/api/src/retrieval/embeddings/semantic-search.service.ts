@@ -12,6 +12,8 @@ import { VECTORS, Vectors } from './vectors.port';
 
 export interface VectorSearchOptions {
   k: number;
+  /** results skipped in the full order (default 0) */
+  offset?: number;
   node_types?: string[];
   exclude_node_types?: string[];
   layer?: string;
@@ -62,15 +64,16 @@ export class SemanticSearchService {
   }
 
   /**
-   * The first k results of the order score, then salience, then uid, for a query vector (the
-   * caller checked its length against the configuration): exactly that prefix of the full
-   * ranking whatever k is. Hits carry their nodes.
+   * Results [offset, offset + k) of the order score, then salience, then uid, for a query
+   * vector (the caller checked its length against the configuration): exactly that slice of
+   * the full ranking whatever k is. Hits carry their nodes.
    */
   async vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): Promise<RankedVectorHit[]> {
     if (o.k <= 0) return [];
+    const offset = o.offset ?? 0;
     const q = { org: scope.org, vector, node_types: o.node_types, exclude_node_types: o.exclude_node_types, layer: o.layer, threshold: o.threshold };
-    const hits = await fetchThroughTies((n) => this.topInScope(scope, q, n), o.k);
-    const page = await rankedNodePage(this.graph, scope, hits, 0, o.k);
+    const hits = await fetchThroughTies((n) => this.topInScope(scope, q, n), offset + o.k);
+    const page = await rankedNodePage(this.graph, scope, hits, offset, o.k);
     return page.map(({ node, score }) => ({ uid: node.uid, score, node }));
   }
 

@@ -18,8 +18,8 @@ export interface FusedNode extends ScoredNode {
 
 /**
  * The search-like rankings of `/retrieve` (REFERENCE §5.2): text, semantic and hybrid. Each
- * returns the first results of its full order (§5.1: score, then salience, then uid), so a
- * smaller page is always a prefix of a larger one.
+ * returns results [offset, offset + limit) of its full order (§5.1: score, then salience,
+ * then uid), so a smaller page is always a prefix of a larger one.
  */
 @Injectable()
 export class RankingService {
@@ -33,23 +33,24 @@ export class RankingService {
     return this.semantic.canEmbedText(org);
   }
 
-  textRank(scope: ReadScope, q: RankingQuery, limit: number, minScore?: number): Promise<ScoredNode[]> {
-    return this.text.search(scope, { ...q, limit, min_score: minScore });
+  textRank(scope: ReadScope, q: RankingQuery, limit: number, minScore?: number, offset = 0): Promise<ScoredNode[]> {
+    return this.text.search(scope, { ...q, limit, offset, min_score: minScore });
   }
 
   /** Needs a provider able to embed text: 501 `embedding_not_configured` otherwise. */
-  async semanticRank(scope: ReadScope, q: RankingQuery, k: number, threshold?: number): Promise<ScoredNode[]> {
-    const hits = await this.semantic.textHits(scope, q.query, { k, ...searchTypeFilter(q.node_types), layer: q.layer, threshold });
+  async semanticRank(scope: ReadScope, q: RankingQuery, k: number, threshold?: number, offset = 0): Promise<ScoredNode[]> {
+    const hits = await this.semantic.textHits(scope, q.query, { k, offset, ...searchTypeFilter(q.node_types), layer: q.layer, threshold });
     return this.semantic.toNodes(scope, hits);
   }
 
   /**
-   * Reciprocal rank fusion (k = 60) of the `fts` and `vec` legs, each fetching max(5k, 50)
-   * candidates ranked as in `text` and `semantic` (ties by salience, then uid). Without an
-   * embedding provider only the `fts` leg runs (not an error).
+   * Reciprocal rank fusion (k = 60) of the `fts` and `vec` legs, each fetching
+   * max(5·(offset + k), 50) candidates ranked as in `text` and `semantic` (ties by salience,
+   * then uid); results [offset, offset + k) of the fused order. Without an embedding provider
+   * only the `fts` leg runs (not an error).
    */
-  async hybridRank(scope: ReadScope, q: RankingQuery, k: number): Promise<{ results: FusedNode[]; vector_leg: boolean }> {
-    const size = hybridLegSize(k);
+  async hybridRank(scope: ReadScope, q: RankingQuery, k: number, offset = 0): Promise<{ results: FusedNode[]; vector_leg: boolean }> {
+    const size = hybridLegSize(offset + k);
     const nodes = new Map<string, NodeRecord>();
     const leg = (ranked: ScoredNode[]): LegHit[] =>
       ranked.map(({ node, score }) => {
@@ -62,7 +63,7 @@ export class RankingService {
     const results = fuseByRank(legs)
       .map((f) => ({ node: nodes.get(f.uid)!, score: f.score, legs: f.legs }))
       .sort(compareScored)
-      .slice(0, k);
+      .slice(offset, offset + k);
     return { results, vector_leg: vectorLeg };
   }
 }

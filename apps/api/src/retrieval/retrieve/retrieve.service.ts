@@ -10,6 +10,7 @@ import {
   readOptionalLayer,
   readQueryText,
   readSearchCount,
+  readSearchOffset,
 } from '@strata/domain/retrieval';
 import { Body, present, readBoolean, readNumber, readPage, readUid, readUnit } from '@strata/domain/validation';
 import { CLOCK, Clock } from '@strata/domain/time';
@@ -83,13 +84,16 @@ export class RetrieveService {
     const scope = await this.scopes.withProject(baseScope, readUid(body, 'project_uid'));
     const q = { query, node_types, layer };
     let results: Scored[];
-    if (action === 'text') results = await this.ranking.textRank(scope, q, readSearchCount(body, 'limit', 20), readNumber(body, 'min_score'));
-    else {
+    if (action === 'text') {
+      const limit = readSearchCount(body, 'limit', 20);
+      results = await this.ranking.textRank(scope, q, limit, readNumber(body, 'min_score'), readSearchOffset(body));
+    } else {
       const k = readK(body);
-      if (action === 'semantic') results = await this.ranking.semanticRank(scope, q, k, readNumber(body, present(body, 'threshold') ? 'threshold' : 'min_score'));
+      const offset = readSearchOffset(body);
+      if (action === 'semantic') results = await this.ranking.semanticRank(scope, q, k, readNumber(body, present(body, 'threshold') ? 'threshold' : 'min_score'), offset);
       else {
         const explain = readBoolean(body, 'explain') ?? false;
-        const fused = (await this.ranking.hybridRank(scope, q, k)).results;
+        const fused = (await this.ranking.hybridRank(scope, q, k, offset)).results;
         results = fused.map((r) => (explain ? r : { node: r.node, score: r.score }));
       }
     }
@@ -101,18 +105,17 @@ export class RetrieveService {
   private async preferences(baseScope: ReadScope, body: Body): Promise<Scored[]> {
     const query = readQueryText(body, 'query', { required: false });
     const k = readK(body);
-    const offset = readPage(body, { limit: 10, max: 1000 }).offset;
+    const offset = readSearchOffset(body);
     const layer = readOptionalLayer(body);
     const scope = await this.scopes.withProject(baseScope, readUid(body, 'project_uid'));
     let results: Scored[];
     if (query) {
-      results = (await this.ranking.hybridRank(scope, { query, node_types: ['Preference'], layer }, offset + k)).results.map((r) => ({ node: r.node, score: r.score }));
+      results = (await this.ranking.hybridRank(scope, { query, node_types: ['Preference'], layer }, k, offset)).results.map((r) => ({ node: r.node, score: r.score }));
     } else {
       const f: NodeFilter = { node_types: ['Preference'], ...(layer ? { layer } : {}), ...(scope.restricted ? { uids: scope.uidList() } : {}) };
       const all = (await this.graph.listNodes(scope.org, f, { limit: 1_000_000, offset: 0 }, 'salience_desc')).items.sort(compareSalience);
-      results = all.slice(0, offset + k).map((node) => ({ node, score: node.salience }));
+      results = all.slice(offset, offset + k).map((node) => ({ node, score: node.salience }));
     }
-    results = results.slice(offset, offset + k);
     if (readBoolean(body, 'include_sources')) await this.addSources(scope, results);
     return results;
   }

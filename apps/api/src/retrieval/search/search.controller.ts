@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
-import { readNodeTypes, readOptionalLayer, readQueryText, readSearchCount } from '@strata/domain/retrieval';
+import { readNodeTypes, readOptionalLayer, readQueryText, readSearchCount, readSearchOffset } from '@strata/domain/retrieval';
 import { assertObjectBody, readBoolean, readNumber, readUid } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ReadScopeService } from '../shared/read-scope';
@@ -34,13 +34,14 @@ export class SearchController {
     const node_types = readNodeTypes(body, 'node_type', ['node_types']);
     const layer = readOptionalLayer(body);
     const limit = readSearchCount(body, 'limit', 100);
+    const offset = readSearchOffset(body);
     const min_score = readNumber(body, 'min_score');
     const includeEdges = readBoolean(body, 'include_edges') ?? false;
     const includeChunks = readBoolean(body, 'include_chunks') ?? false;
     const projectUid = readUid(body, 'project_uid');
     const scope = await this.scopes.withProject(await this.scopes.of(auth), projectUid);
 
-    const ranked = await this.search.search(scope, { query, node_types, layer, limit, min_score });
+    const ranked = await this.search.search(scope, { query, node_types, layer, limit, offset, min_score });
     const results = ranked.map(({ node, score }) => ({
       uid: node.uid,
       label: node.label,

@@ -13,6 +13,8 @@ export interface TextSearchQuery {
   node_types?: string[];
   layer?: string;
   limit: number;
+  /** results skipped in the full order (default 0) */
+  offset?: number;
   min_score?: number;
 }
 
@@ -25,15 +27,16 @@ export class TextSearchService {
   ) {}
 
   /**
-   * The first `limit` results of the order score, then salience, then uid: exactly that
-   * prefix of the full ranking whatever the page size (also the `fts` leg of hybrid).
+   * Results [offset, offset + limit) of the order score, then salience, then uid: exactly
+   * that slice of the full ranking whatever the page size (also the `fts` leg of hybrid).
    */
   async search(scope: ReadScope, q: TextSearchQuery): Promise<ScoredNode[]> {
+    const offset = q.offset ?? 0;
     if (!q.query.trim() || q.limit <= 0) return [];
     const uids = scope.uidList();
     if (uids && !uids.length) return [];
     const filter = { org: scope.org, query: q.query, ...searchTypeFilter(q.node_types), layer: q.layer, min_score: q.min_score, uids };
-    const hits = await fetchThroughTies((n) => this.text.search({ ...filter, limit: n }), q.limit);
-    return rankedNodePage(this.graph, scope, hits, 0, q.limit);
+    const hits = await fetchThroughTies((n) => this.text.search({ ...filter, limit: n }), offset + q.limit);
+    return rankedNodePage(this.graph, scope, hits, offset, q.limit);
   }
 }
