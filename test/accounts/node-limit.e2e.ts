@@ -1,25 +1,6 @@
 import { api, Api, createApiKey, signUp } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
-
-/** Every cognitive write that creates nodes, with a minimal body (cognitive-shared-rules.e2e.ts). */
-const CREATING_CALLS: [string, Record<string, unknown>][] = [
-  ['/reality/capture', { action: 'observation', label: 'x' }],
-  ['/reality/series', { action: 'create', label: 'x' }],
-  ['/epistemic/argument', { claim: { label: 'x' }, evidence: [{ label: 'e' }] }],
-  ['/epistemic/inquiry', { action: 'hypothesis', label: 'x' }],
-  ['/epistemic/structure', { action: 'concept', label: 'x' }],
-  ['/intent/commitment', { action: 'goal', label: 'x' }],
-  ['/intent/deliberation', { action: 'open_decision', label: 'x' }],
-  ['/action/procedure', { action: 'create_flow', label: 'x' }],
-  ['/action/risk', { action: 'assess' }],
-  ['/action/skill', { action: 'propose', label: 'x' }],
-  ['/memory/session', { action: 'open' }],
-  ['/memory/distill', { label: 'x' }],
-  ['/memory/config', { action: 'set_policy', label: 'x' }],
-  ['/agent/plan', { action: 'create_task' }],
-  ['/agent/governance', { action: 'create_policy', label: 'x' }],
-  ['/agent/execution', { action: 'start' }],
-];
+import { WRITE_CALLS } from '../cognitive/cognitive-fixture';
 
 /**
  * docs/auth.md: going over the plan's node limit answers 403 plan_limit_reached — on every
@@ -68,7 +49,7 @@ describe('plan node limit on every route that creates nodes', () => {
       for (const l of ['Ada', 'Bob', 'Cy']) existing.push((await c.post('/node', { label: l, node_type: 'Person' })).body.uid);
     });
 
-    it.each(CREATING_CALLS)('%s: 403 plan_limit_reached, nothing written', async (path, body) => {
+    it.each(WRITE_CALLS)('%s: 403 plan_limit_reached, nothing written', async (path, body) => {
       const r = await c.post(path, body);
       refused(r);
       expect(await allCount(c)).toBe(3);

@@ -63,3 +63,24 @@ export async function call(c: Api, path: string, body: Record<string, unknown>, 
   if (r.status !== status) throw new Error(`POST ${path} ${JSON.stringify(body).slice(0, 300)}: expected ${status}, got ${r.status}: ${r.text}`);
   return r.body;
 }
+
+/** One minimal write per cognitive endpoint; each creates at least one node. */
+export const WRITE_CALLS: [string, Record<string, unknown>][] = [
+  ['/reality/capture', { action: 'source', label: 'x' }],
+  ['/reality/series', { action: 'create', label: 'x' }],
+  ['/epistemic/argument', { claim: { label: 'x' } }],
+  ['/epistemic/inquiry', { action: 'hypothesis', label: 'x' }],
+  ['/epistemic/structure', { action: 'concept', label: 'x' }],
+  ['/intent/commitment', { action: 'goal', label: 'x' }],
+  ['/intent/deliberation', { action: 'open_decision', label: 'x' }],
+  ['/action/procedure', { action: 'create_flow', label: 'x' }],
+  ['/action/risk', { action: 'assess' }],
+  ['/action/skill', { action: 'propose', label: 'x' }],
+  ['/memory/session', { action: 'open' }],
+  ['/memory/distill', { label: 'x' }],
+  ['/memory/config', { action: 'set_policy', label: 'x' }],
+  ['/agent/plan', { action: 'create_task' }],
+  ['/agent/governance', { action: 'create_policy', label: 'x' }],
+  ['/agent/execution', { action: 'start' }],
+];
+

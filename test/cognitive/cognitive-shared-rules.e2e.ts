@@ -1,24 +1,6 @@
 import { api, createApiKey, signUp } from '../support/http';
-import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
+import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive, WRITE_CALLS } from './cognitive-fixture';
 
-const WRITE_CALLS: [string, Record<string, unknown>][] = [
-  ['/reality/capture', { action: 'source', label: 'x' }],
-  ['/reality/series', { action: 'create', label: 'x' }],
-  ['/epistemic/argument', { claim: { label: 'x' } }],
-  ['/epistemic/inquiry', { action: 'hypothesis', label: 'x' }],
-  ['/epistemic/structure', { action: 'concept', label: 'x' }],
-  ['/intent/commitment', { action: 'goal', label: 'x' }],
-  ['/intent/deliberation', { action: 'open_decision', label: 'x' }],
-  ['/action/procedure', { action: 'create_flow', label: 'x' }],
-  ['/action/risk', { action: 'assess' }],
-  ['/action/skill', { action: 'propose', label: 'x' }],
-  ['/memory/session', { action: 'open' }],
-  ['/memory/distill', { label: 'x' }],
-  ['/memory/config', { action: 'set_policy', label: 'x' }],
-  ['/agent/plan', { action: 'create_task' }],
-  ['/agent/governance', { action: 'create_policy', label: 'x' }],
-  ['/agent/execution', { action: 'start' }],
-];
 
 const READ_CALLS: [string, Record<string, unknown>][] = [
   ['/intent/deliberation', { action: 'get_open' }],
