@@ -44,10 +44,9 @@ export class ClearHandler implements ICommandHandler<ClearCommand, ClearResult> 
   async execute({ ctx }: ClearCommand): Promise<ClearResult> {
     // jobs first, so none of them writes into the graph being cleared (they stop between steps)
     const jobsCancelled = this.jobs.cancelAndForget(ctx.org);
-    // built-in vectors are derived, not recorded: the stats count them from the vector index
-    const { embedding_count: vectors } = await this.graphStats.stats(ctx.org);
     const result = await this.uow.run(ctx, async (tx) => {
       const [stats, config] = await Promise.all([tx.reader.stats(tx.org), tx.reader.embeddingConfig(tx.org)]);
+      const vectors = await this.graphStats.embeddingCount(tx.org, stats.embedding_count);
       deleteStreamsInSlices(tx, await this.store.graphStreams(tx.org));
       const cleared: GraphClearedData = { at: tx.now };
       tx.emit(Streams.graph(tx.org), 'GraphCleared', cleared);
@@ -61,7 +60,7 @@ export class ClearHandler implements ICommandHandler<ClearCommand, ClearResult> 
         edges_removed: stats.total_edges,
         versions_removed: stats.total_versions,
         aliases_removed: stats.total_aliases,
-        embeddings_removed: Math.max(stats.embedding_count, vectors),
+        embeddings_removed: vectors,
         series_points_removed: stats.series_point_count,
         jobs_cancelled: jobsCancelled,
       };

@@ -13,6 +13,11 @@ export interface GraphStatsResponse extends GraphStats {
   generated_at: number;
 }
 
+/** Built-in vectors are computed by the vector projection, not recorded: the index's count, when larger, is the truth. */
+function vectorsHeld(recorded: number, vectors: VectorCounts | null): number {
+  return vectors ? Math.max(recorded, vectors.count) : recorded;
+}
+
 /** `GET /stats` (REFERENCE §8.1): counts over the read model, type keys canonical PascalCase. */
 @Injectable()
 export class GraphStatsService {
@@ -30,13 +35,17 @@ export class GraphStatsService {
     const [stats, config, vectors] = await Promise.all([this.graph.stats(org), this.embeddingConfig(org), this.vectorCounts(org)]);
     return {
       ...stats,
-      // built-in vectors are computed by the vector projection, not recorded: count the index
-      embedding_count: vectors ? Math.max(stats.embedding_count, vectors.count) : stats.embedding_count,
+      embedding_count: vectorsHeld(stats.embedding_count, vectors),
       embedding_index_backlog: vectors?.backlog ?? 0,
       embedding_dimension: config?.dimensions ?? null,
       embedding_model: config?.model ?? null,
       generated_at: this.clock.now(),
     };
+  }
+
+  /** The vectors an organization holds (what /stats reports), given the recorded count the caller already has. */
+  async embeddingCount(org: string, recorded: number): Promise<number> {
+    return vectorsHeld(recorded, await this.vectorCounts(org));
   }
 
   /** The configuration in force: the organization's own, else the server default (builtin unless disabled). */
