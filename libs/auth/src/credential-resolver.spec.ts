@@ -1,4 +1,5 @@
 import { FixedClock } from '@strata/domain/time';
+import { codeOf } from './testing/error-code';
 import { AccountsDirectory, CredentialChange, DirectoryKey, DirectoryMembership } from './accounts-directory.port';
 import { CredentialResolver } from './credential-resolver';
 import { generateApiKeySecret, sha256Hex } from './tokens/secrets';
@@ -38,15 +39,6 @@ function setup() {
   const key: DirectoryKey = { key_id: 'k1', org_id: 'o1', scopes: ['read'], expires_at: null, revoked_at: null, overlap_until: null, agent_id: null, space_uids: null, project_uids: null };
   dir.keys.set(sha256Hex(secret), key);
   return { clock, dir, tokens, resolver, secret, key };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return undefined;
 }
 
 describe('CredentialResolver: API keys', () => {

@@ -1,13 +1,5 @@
 import { bearerTokenOf } from './route-access';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return undefined;
-}
+import { codeOf } from './testing/error-code';
 
 describe('bearerTokenOf', () => {
   it('returns the token of a Bearer header (scheme in any case, spaces around)', () => {
