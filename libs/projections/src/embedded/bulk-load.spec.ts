@@ -16,6 +16,7 @@ describe('beginBulkLoad', () => {
                CREATE TABLE aliases (a TEXT PRIMARY KEY, b TEXT);
                CREATE INDEX aliases_b ON aliases(b);`);
       const indexes = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all();
+      db.pragma('cache_size = -4000');
       const finish = beginBulkLoad(db, ['nodes']);
       expect(indexes()).toEqual(['aliases_b']);
       expect(db.pragma('journal_mode', { simple: true })).toBe('memory');
@@ -23,6 +24,9 @@ describe('beginBulkLoad', () => {
       finish();
       expect(indexes()).toEqual(['aliases_b', 'nodes_t']);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      // the index builds' sorter settings do not outlive them
+      expect(db.pragma('threads', { simple: true })).toBe(0);
+      expect(db.pragma('cache_size', { simple: true })).toBe(-4000);
       // the TEMP database was left alone, so a checkpoint of every database still works
       expect(() => db.pragma('wal_checkpoint(TRUNCATE)')).not.toThrow();
       expect(db.prepare("SELECT uid FROM nodes INDEXED BY nodes_t WHERE org = 'o' AND t = 'Goal'").pluck().all()).toEqual(['u']);
