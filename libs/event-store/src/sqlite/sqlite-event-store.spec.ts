@@ -110,13 +110,20 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     expect(caught).toMatchObject({ stream: 'a', expected: 'no_stream', actual: 1 });
     expect(store.streamRevisionSync('fresh')).toBe(-1);
     expect(store.headPositionSync()).toBe(2);
-    // and inside an open transaction the failed append leaves no rows either
+  });
+
+  it('inside a transaction the caller opened, an append joins it (no savepoint) and a failure is rolled back by the caller', () => {
+    store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1')] }]);
     store.db.exec('BEGIN IMMEDIATE');
     expect(() => store.appendSync([{ stream: 'fresh', expectedRevision: 'no_stream', events: [ev('F0')] }, { stream: 'a', expectedRevision: 'no_stream', events: [ev('X')] }])).toThrow(
       WrongExpectedRevisionError,
     );
-    store.db.exec('COMMIT');
+    // the rows written before the mismatch are still in the caller's transaction...
+    expect(store.streamRevisionSync('fresh')).toBe(0);
+    // ...and its rollback takes them away with everything else
+    store.db.exec('ROLLBACK');
     expect(store.streamRevisionSync('fresh')).toBe(-1);
+    expect(store.headPositionSync()).toBe(2);
   });
 
   it('hands the stored data text to the appended and the read events', () => {

@@ -205,12 +205,18 @@ export class SqliteEventStore implements EventStore {
   /**
    * Appends to one or more streams in one SQLite transaction: every expected revision is
    * checked first-to-last inside the transaction; any mismatch throws WrongExpectedRevisionError
-   * and nothing is written. Durable on return.
+   * and nothing is written. Durable on return. Called inside a transaction the caller opened,
+   * it joins that transaction, and after a throw the caller must roll it back.
    */
   appendSync(appends: StreamAppend[]): AppendResult {
     this.assertWritable();
     assertValidAppends(appends);
-    const { wrote, position, revisions } = this.appendTx(appends);
+    // Inside a transaction the caller opened (the unit of work's group commit) the append runs
+    // in it directly: better-sqlite3 would wrap it in a SAVEPOINT, whose journal copied every
+    // page the append touched (and spilled to a temp file) only for a partial rollback the
+    // caller never asks for. A throw then leaves this call's earlier rows in that transaction,
+    // and the caller rolls it back whole (EmbeddedUnitOfWork does).
+    const { wrote, position, revisions } = this.database.inTransaction ? this.appendInTx(appends) : this.appendTx(appends);
     if (wrote && !this.database.inTransaction) this.notify();
     return { position, revisions };
   }
