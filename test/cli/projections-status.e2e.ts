@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
+import { api } from '../support/http';
 import { startService, tenant } from './cli-fixture';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
@@ -23,6 +25,31 @@ describe('strata projections status --json', () => {
       for (const row of stopped) expect(row.service).toEqual({ running: false, pid: null, url: null });
       const table = expectExit(await runCli(['projections', 'status', '--data-dir', dataDir]), 0).stdout;
       expect(table).toContain('service: not running');
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("notes projections past the log's head (a log older than its projections), which the service rebuilds", async () => {
+    const t = await startService();
+    const dataDir = t.dataDir;
+    const backup = path.join(dataDir, 'events.db.backup');
+    try {
+      const who = await tenant(t.url);
+      await t.close({ keepData: true });
+      fs.copyFileSync(path.join(dataDir, 'events.db'), backup);
+      const later = await startService({ dataDir });
+      expect((await api(later.url, who.key).post('/node', { node_type: 'Claim', label: 'after the backup' })).status).toBe(201);
+      await later.close({ keepData: true });
+      // the older log comes back beside the newer projections
+      for (const s of ['-wal', '-shm']) fs.rmSync(path.join(dataDir, `events.db${s}`), { force: true });
+      fs.copyFileSync(backup, path.join(dataDir, 'events.db'));
+      const rows = await statusJson(dataDir);
+      const graph = rows.find((r: { name: string }) => r.name === 'graph');
+      expect(graph.checkpoint).toBeGreaterThan(graph.head);
+      expect(graph.lag).toBe(0);
+      expect(graph.note).toMatch(/past the log's head .*rebuilds it at start-up/);
     } finally {
       await t.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

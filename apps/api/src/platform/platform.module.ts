@@ -79,7 +79,12 @@ export class PlatformModule implements OnApplicationShutdown {
   startUp(): void {
     if (!this.storage) return; // servers mode: the projection worker keeps the read models
     const t0 = Date.now();
-    this.storage.runner.catchUp((done, head) => this.log.log(`projections catching up: ${done}/${head}`));
+    this.storage.runner.catchUp(
+      (done, head) => this.log.log(`projections catching up: ${done}/${head}`),
+      undefined,
+      (name, checkpoint, head) =>
+        this.log.warn(`projection ${name} is at position ${checkpoint}, past the event log's head ${head} (a log older than its projections?): rebuilding it from the log`),
+    );
     this.storage.notifyCaughtUp();
     this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Date.now() - t0} ms)`);
   }

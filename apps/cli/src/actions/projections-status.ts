@@ -85,6 +85,7 @@ export function embeddedStatus(cfg: StrataConfig): StatusRow[] {
     if (!cp) note = 'not built yet: the service builds it at start-up';
     else if (pending.includes(p.name)) note = 'rebuild pending: the service rebuilds it beside the live copy';
     else if (cp.version !== p.version) note = `built by version ${cp.version}: the service rebuilds it at start-up`;
+    else if (position > head) note = "past the log's head (a log older than its projections): the service rebuilds it at start-up";
     return { name: p.name, version: p.version, stored_version: cp?.version ?? null, checkpoint: position, head, lag: Math.max(0, head - position), last_error: cp?.last_error ?? null, note };
   });
   const vectors = vectorCheckpoint(paths.dataDir);
@@ -92,6 +93,7 @@ export function embeddedStatus(cfg: StrataConfig): StatusRow[] {
   let note = 'checkpoint as last saved by the service (every 60 s and at shutdown)';
   if (vectors === null) note = 'not saved yet: the service builds it from the log';
   else if (built !== null && built !== VECTOR_PROJECTION_VERSION) note = `built by version ${built}: the service rebuilds it beside at start-up`;
+  else if (vectors > head) note = "past the log's head (a log older than its index): the service rebuilds it beside at start-up";
   rows.push({
     name: VECTORS_PROJECTION,
     version: VECTOR_PROJECTION_VERSION,

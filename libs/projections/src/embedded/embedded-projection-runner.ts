@@ -35,19 +35,24 @@ export class EmbeddedProjectionRunner {
 
   /**
    * Brings every projection up to the head of the log. A projection whose stored version
-   * differs from its code version is reset and rebuilt from position 0.
+   * differs from its code version is reset and rebuilt from position 0, and so is one whose
+   * checkpoint lies past the head: it holds events this log does not have (a log restored
+   * from an older backup beside newer projections), and left as it was it would skip the
+   * log's next events as already applied. `onReset` hears of the latter.
    */
-  catchUp(onProgress?: (done: number, head: number) => void, batch = 5000): void {
+  catchUp(onProgress?: (done: number, head: number) => void, batch = 5000, onReset?: (name: string, checkpoint: number, head: number) => void): void {
+    const head = this.log.headPositionSync();
     for (const p of this.projections) {
       const cp = this.checkpoints.get(p.name);
-      if (!cp || cp.version !== p.version) {
+      const ahead = !!cp && cp.position > head;
+      if (!cp || cp.version !== p.version || ahead) {
+        if (ahead) onReset?.(p.name, cp.position, head);
         this.db.transaction(() => {
           p.reset();
           this.checkpoints.set(p.name, p.version, 0);
         })();
       }
     }
-    const head = this.log.headPositionSync();
     // projections may sit at different checkpoints (one was just reset): replay from the lowest
     const starts = new Map(this.projections.map((p) => [p.name, this.checkpoints.get(p.name)!.position]));
     const from = Math.min(...starts.values(), head);

@@ -116,17 +116,22 @@ export class VectorStore implements OnApplicationShutdown {
       this.log.log(`vector index caught up from ${from} to ${this.projection.position} (${Date.now() - t0} ms)`);
     }
     for (const org of this.projection.backfillsPending()) this.startBackfill(org);
-    if (this.opts.serving && this.projection.builtVersion !== VECTOR_PROJECTION_VERSION) void this.rebuildOutdated();
+    if (!this.opts.serving) return;
+    // an index past the log's head holds events this log does not have (a log restored from
+    // an older backup) and would skip the log's next events as already applied
+    if (from > head) void this.rebuildOutdated(`the vector index is at position ${from}, past the event log's head ${head}`);
+    else if (this.projection.builtVersion !== VECTOR_PROJECTION_VERSION)
+      void this.rebuildOutdated(`vector index built by projection version ${this.projection.builtVersion}, the code is at ${VECTOR_PROJECTION_VERSION}`);
   }
 
   /**
-   * The stored index was built by another version of the projection: it keeps serving (far
-   * better than no vector search) while a new one is built from the log beside it, between
-   * requests, and then swapped in like one the CLI hands over.
+   * The stored index cannot be kept (built by another version of the projection, or ahead
+   * of the log): it keeps serving (far better than no vector search) while a new one is
+   * built from the log beside it, between requests, and then swapped in like one the CLI
+   * hands over.
    */
-  private async rebuildOutdated(): Promise<void> {
-    const from = this.projection.builtVersion;
-    this.log.warn(`vector index built by projection version ${from}, the code is at ${VECTOR_PROJECTION_VERSION}: serving it while a copy is rebuilt beside`);
+  private async rebuildOutdated(why: string): Promise<void> {
+    this.log.warn(`${why}: serving it while a copy is rebuilt beside`);
     const t0 = Date.now();
     const log = new SqliteEventStore(this.file(EVENTS_FILE), { readonly: true });
     try {
