@@ -225,4 +225,40 @@ describe('HTTP edges', () => {
       expect([unknown.status, unknown.body.code]).toEqual([404, 'route_not_found']);
     });
   });
+
+  describe('trailing slashes and wrong methods (REFERENCE §1.10)', () => {
+    it('a path with a trailing slash is no route: 404 route_not_found, never a 405 whose Allow lists the method', async () => {
+      const uid = (await c.post('/node', { label: 'slash', node_type: 'Concept' })).body.uid;
+      for (const [method, path, token] of [
+        ['GET', '/nodes/', key],
+        ['GET', '/stats/', key],
+        ['GET', '/goals/', key],
+        ['GET', '/jobs/', key],
+        ['GET', `/node/${uid}/`, key],
+        ['GET', `/node/${uid}/history/`, key],
+        ['PATCH', `/node/${uid}/`, key],
+        ['PUT', `/node/${uid}/`, key],
+        ['GET', '/v1/account/', jwt],
+        ['POST', '/node/', key],
+        ['POST', '/search/', key],
+        ['POST', '/retrieve/', key],
+      ]) {
+        const r = await request(t.url, method, path, { token, body: method === 'GET' ? undefined : {} });
+        expect([method, path, r.status, r.body?.code, r.headers.get('allow')]).toEqual([method, path, 404, 'route_not_found', null]);
+        expect(r.headers.get('x-request-id')).toBeTruthy();
+      }
+      // the documented paths still answer, and a real method mismatch is still a 405 whose Allow omits the method
+      expect((await c.get('/nodes')).status).toBe(200);
+      expect((await c.get(`/node/${uid}`)).status).toBe(200);
+      for (const [method, path, allow] of [
+        ['DELETE', '/nodes', 'GET'],
+        ['PUT', `/node/${uid}`, 'DELETE, GET, PATCH'],
+        ['GET', '/search', 'POST'],
+      ]) {
+        const r = await request(t.url, method, path, { token: key });
+        expect([method, path, r.status, r.body?.code, r.headers.get('allow')]).toEqual([method, path, 405, 'method_not_allowed', allow]);
+        expect(allow.split(', ')).not.toContain(method);
+      }
+    });
+  });
 });
