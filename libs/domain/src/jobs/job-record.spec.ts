@@ -25,7 +25,7 @@ describe('job records', () => {
     expect(() => readJobListQuery({ status: 'done' })).toThrow(expect.objectContaining({ code: 'invalid_field', status: 400 }));
     expect(() => readJobListQuery({ kind: 'x' })).toThrow(expect.objectContaining({ code: 'invalid_field' }));
     for (const status of ['completed', 'failed', 'cancelled'] as const)
-      expect(() => assertCancellable(job('j', 1, { status }))).toThrow(expect.objectContaining({ code: 'invalid_transition', status: 409 }));
+      expect(() => assertCancellable(job('j', 1, { status }))).toThrow(expect.objectContaining({ code: 'invalid_transition', status: 409, context: { from_status: status, allowed: [] } }));
     expect(() => assertCancellable(job('j', 1, { status: 'processing' }))).not.toThrow();
     expect(() => assertCancellable(job('j', 1, { status: 'pending' }))).not.toThrow();
   });

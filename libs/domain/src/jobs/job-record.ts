@@ -38,9 +38,12 @@ export function isActive(job: Pick<JobRecord, 'status'>): boolean {
   return job.status === 'pending' || job.status === 'processing';
 }
 
-/** Cancelling is possible from pending or processing only (REFERENCE §9.4). */
+/**
+ * Cancelling is possible from pending or processing only (REFERENCE §9.4). `allowed` lists
+ * the actions still valid from the job's state (§1.10, as for skills): none once finished.
+ */
 export function assertCancellable(job: JobRecord): void {
-  if (!isActive(job)) throw Errors.invalidTransition(`job ${job.id} is already ${job.status}`, job.status, ['pending', 'processing']);
+  if (!isActive(job)) throw Errors.invalidTransition(`job ${job.id} is already ${job.status}`, job.status, []);
 }
 
 export interface JobListQuery {
