@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import { Api, api, createApiKey, request, signUp } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -259,6 +260,50 @@ describe('HTTP edges', () => {
         expect([method, path, r.status, r.body?.code, r.headers.get('allow')]).toEqual([method, path, 405, 'method_not_allowed', allow]);
         expect(allow.split(', ')).not.toContain(method);
       }
+    });
+  });
+
+  describe('requests the HTTP parser refuses (REFERENCE §1.10, §1.1)', () => {
+    /** one raw request on its own connection; the answer as read until the server closes */
+    const rawExchange = (text: string) =>
+      new Promise<{ status: number; headers: Record<string, string>; body: any }>((resolve, reject) => {
+        const u = new URL(t.url);
+        const socket = net.connect(Number(u.port), u.hostname, () => socket.write(text));
+        const chunks: Buffer[] = [];
+        socket.on('data', (d) => chunks.push(d));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const all = Buffer.concat(chunks).toString('utf8');
+          const [head, ...rest] = all.split('\r\n\r\n');
+          const [statusLine, ...lines] = head.split('\r\n');
+          const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+          let body: unknown = null;
+          try {
+            body = JSON.parse(rest.join('\r\n\r\n'));
+          } catch {
+            body = rest.join('\r\n\r\n');
+          }
+          resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+        });
+      });
+
+    it('answer in the Strata shape with a code and X-Request-Id', async () => {
+      for (const [what, text, status, code] of [
+        ['header too large', `GET /nodes?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`, 431, 'payload_too_large'],
+        ['query string too long', `GET /nodes?${'q'.repeat(20_000)}=1 HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'payload_too_large'],
+        ['bad Content-Length', 'GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'invalid_field'],
+        ['Content-Length and Transfer-Encoding', 'POST /node HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}', 400, 'invalid_field'],
+        ['bad request line', 'GET /health HTTP/9z\r\nHost: x\r\n\r\n', 400, 'invalid_field'],
+      ] as const) {
+        const r = await rawExchange(text);
+        expect([what, r.status, r.body?.code, typeof r.body?.error]).toEqual([what, status, code, 'string']);
+        expect(Object.keys(r.body).sort()).toEqual(['code', 'error']);
+        expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+        expect(r.headers['content-type']).toMatch(/^application\/json/);
+        expect(Number(r.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(r.body)));
+      }
+      // the server is unaffected
+      expect((await c.get('/nodes?limit=1')).status).toBe(200);
     });
   });
 });

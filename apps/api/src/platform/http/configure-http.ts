@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { PUBLIC_ROUTE_CONFIG } from '@strata/auth/route-tags';
+import { strataClientErrorHandler } from './client-errors';
 import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
 import { Readiness } from './readiness';
 import { RouteTable } from './route-table';
@@ -49,7 +50,7 @@ function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: Fastif
 
 /**
  * Options of the Fastify instance: the body limit of REFERENCE §1.13, path parameters long
- * enough for every uid, router errors in the Strata shape. No built-in 503 while closing (its
+ * enough for every uid, router and HTTP-parser errors in the Strata shape. No built-in 503 while closing (its
  * body is Fastify's): the readiness hook answers 503 unavailable with Retry-After instead.
  */
 export function fastifyOptions(): FastifyServerOptions {
@@ -59,6 +60,7 @@ export function fastifyOptions(): FastifyServerOptions {
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
+    clientErrorHandler: strataClientErrorHandler,
   };
 }
 
