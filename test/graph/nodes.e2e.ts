@@ -149,6 +149,29 @@ describe('generic node routes', () => {
     expect((await c.get('/nodes?agent=pager&limit=10')).body.items).toHaveLength(3);
   });
 
+  it('validates the type and privacy_level filters as every other route does (400 invalid_field naming the field)', async () => {
+    for (const [query, field] of [
+      ['type=1bad', 'type'],
+      ['node_type=%21%21', 'node_type'],
+      ['type=Goal,1bad', 'type'],
+      ['privacy_level=zzz', 'privacy_level'],
+      ['privacy_level=PUBLIC', 'privacy_level'],
+    ]) {
+      const r = await c.get(`/nodes?${query}`);
+      expect([query, r.status, r.body.code, r.body.field]).toEqual([query, 400, 'invalid_field', field]);
+    }
+    // good values still filter: spellings of a built-in, lists, repeated parameters, each privacy level
+    const goal = (await c.post('/node', { label: 'Filter goal', node_type: 'Goal', privacy_level: 'public' })).body;
+    const risk = (await c.post('/node', { label: 'Filter risk', node_type: 'Risk' })).body;
+    const uids = async (q: string) => (await c.get(`/nodes?limit=1000&${q}`)).body.items.map((n: any) => n.uid);
+    expect(await uids('node_type=goal')).toContain(goal.uid);
+    expect(await uids('type=Goal,Risk')).toEqual(expect.arrayContaining([goal.uid, risk.uid]));
+    expect(await uids('type=Goal&type=Risk')).toEqual(expect.arrayContaining([goal.uid, risk.uid]));
+    expect(await uids('privacy_level=public')).toEqual([goal.uid]);
+    expect(await uids('privacy_level=private')).toContain(risk.uid);
+    expect(await uids('privacy_level=shared')).toEqual([]);
+  });
+
   it('fetches many by uid in input order and deletes by selectors', async () => {
     const x = (await c.post('/node', { label: 'X', node_type: 'Task', agent_id: 'sweeper' })).body;
     const y = (await c.post('/node', { label: 'Y', node_type: 'Task', agent_id: 'sweeper' })).body;

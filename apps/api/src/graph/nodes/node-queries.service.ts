@@ -4,7 +4,8 @@ import { Errors } from '@strata/domain/errors';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, readBoolean, readNumber, readPage, readString } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
-import { assertLayer } from '@strata/domain/graph';
+import { assertLayer, readPrivacy } from '@strata/domain/graph';
+import { readNodeTypes } from '@strata/domain/retrieval';
 
 const BUILTIN_BY_KEY = new Map<string, string>(BUILTIN_NODE_TYPE_NAMES.map((n: string) => [typeKey(n), n]));
 
@@ -13,18 +14,22 @@ export function canonicalNodeTypeName(name: string): string {
   return BUILTIN_BY_KEY.get(typeKey(name)) ?? (getNodeType(name) ? name : canonicalCustomName(name));
 }
 
-/** Reads the node-list filters shared by GET /nodes and GET /agent/{id}/nodes. */
+/**
+ * Reads the node-list filters shared by GET /nodes and GET /agent/{id}/nodes. Type names and
+ * privacy levels go through the readers of every other route, so a value they refuse is 400
+ * invalid_field here too rather than a filter that silently matches nothing.
+ */
 export function readNodeListFilter(q: Body): NodeFilter {
   const f: NodeFilter = {};
   const layer = readString(q, 'layer');
   if (layer !== undefined) f.layer = assertLayer(layer);
-  const type = readString(q, 'type') ?? readString(q, 'node_type');
-  if (type !== undefined) f.node_types = type.split(',').map((t) => canonicalNodeTypeName(t.trim()));
+  const types = readNodeTypes(q, 'type', ['node_type']);
+  if (types !== undefined) f.node_types = types;
   const agent = readString(q, 'agent');
   if (agent !== undefined) f.agent_id = agent;
   const lc = readString(q, 'label_contains');
   if (lc !== undefined) f.label_contains = lc;
-  const pl = readString(q, 'privacy_level');
+  const pl = readPrivacy(q);
   if (pl !== undefined) f.privacy_level = pl;
   const ca = readNumber(q, 'created_after');
   if (ca !== undefined) f.created_after = ca;
