@@ -12,6 +12,6 @@ module.exports = {
     // e2e tests start services and CLI processes: 30 s each (test/support/e2e-timeout.ts; a
     // project cannot set testTimeout itself)
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'] },
-    { ...base, displayName: 'servers', testMatch: ['<rootDir>/libs/**/*.servers.ts'] },
+    { ...base, displayName: 'servers', testMatch: ['<rootDir>/libs/**/*.servers.ts', '<rootDir>/apps/**/*.servers.ts'] },
   ],
 };

@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
+import { SqliteJobStore } from '../../../apps/api/src/jobs/store/sqlite-job-store';
+import { sharedJobs } from '../../../apps/api/src/jobs/testing/shared-job-store';
 import type { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import type { EventStore } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
@@ -66,6 +68,7 @@ export class EmbeddedServers {
   readonly checkpoints = new MemoryCheckpointStore();
   readonly leases = new LeaseTable();
   readonly activity = new SqliteActivityStore(':memory:');
+  readonly jobs = new SqliteJobStore(':memory:');
 
   constructor(readonly latencyMs = DELIVERY_LATENCY_MS) {}
 
@@ -101,6 +104,7 @@ export class EmbeddedServers {
       projections,
       readWaitMs,
       activity: shared,
+      jobs: sharedJobs(this.jobs),
       maintenance: this.maintenance,
       openSnapshot: () => openSqliteSnapshot(this.readModelFile),
       leases: (terms) => this.leases.store(terms),
@@ -126,6 +130,7 @@ export class EmbeddedServers {
 
   async close(): Promise<void> {
     await this.activity.close();
+    await this.jobs.close();
     await this.vectors.close();
     await this.log.close();
     this.readModelDb.close();

@@ -1,27 +1,63 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { Errors } from '@strata/domain/errors';
 import { JobKind, JobListQuery, JobRecord, assertCancellable, isActive, pageOfJobs } from '@strata/domain/jobs';
-import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
+import { Clock, IdGenerator } from '@strata/domain/time';
+import { JobStore } from './store/job-store.port';
 
 export type { JobRecord } from '@strata/domain/jobs';
 
 /** How long finished jobs are kept (REFERENCE §9.4: at least 7 days). */
 const RETENTION_SECS = 8 * 86_400;
 
+export interface JobRegistryOptions {
+  /**
+   * This process is the only one running jobs on its store (the embedded default: one
+   * service per data dir), so jobs the store still has as pending or processing at start-up
+   * were interrupted by a stop. In servers mode other replicas may be running them.
+   */
+  ownsAllJobs: boolean;
+}
+
 /**
- * In-process registry of background jobs (embed-all, re-embedding after a model change).
- * Jobs live as long as the process: they only derive data that the log can rebuild, and a
- * restart resumes what matters (the vector projection re-runs pending backfills). A job's
- * runner checks `cancelled` between steps and stops there.
+ * Background jobs (embed-all, re-embedding after a model change). The jobs this process runs
+ * live in memory, where their runners update them and check `cancelled` between steps; every
+ * change is written through to the job store, so records outlive the process (REFERENCE §9.4
+ * retention) and, in servers mode, can be read on every replica. Reads look in memory first,
+ * then in the store.
  */
-@Injectable()
 export class JobRegistry {
+  private readonly log = new Logger('Jobs');
   private readonly jobs = new Map<string, { org: string; job: JobRecord }>();
+  /** store writes, in order (a job's later state never lands before an earlier one) */
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly store: JobStore,
+    private readonly opts: JobRegistryOptions,
   ) {}
+
+  /**
+   * At start-up: jobs a stopped process left pending or processing are failed (their work, a
+   * re-embedding, resumes as a new job where it matters), and expired records are dropped.
+   */
+  async recover(): Promise<void> {
+    if (this.opts.ownsAllJobs) {
+      const now = this.clock.now();
+      for (const { org, job } of await this.store.active()) {
+        if (this.jobs.has(job.id)) continue; // started by this process meanwhile
+        const failed: JobRecord = { ...job, status: 'failed', error: 'interrupted: the service stopped before the job finished', updated_at: now, completed_at: now };
+        await this.store.save(org, failed);
+      }
+    }
+    await this.store.removeFinishedBefore(this.clock.now() - RETENTION_SECS);
+  }
+
+  /** Waits for every store write made so far (shutdown, tests). */
+  flush(): Promise<void> {
+    return this.writes;
+  }
 
   create(org: string, kind: JobKind, title: string, totalNodes: number): JobRecord {
     this.prune();
@@ -41,22 +77,25 @@ export class JobRegistry {
       completed_at: null,
     };
     this.jobs.set(job.id, { org, job });
+    this.persist(org, job);
     return job;
   }
 
   /** The job as the wire shows it (`queue_position` while pending). */
-  get(org: string, id: string): JobRecord {
-    return this.wire(org, this.find(org, id));
+  async get(org: string, id: string): Promise<JobRecord> {
+    const job = await this.find(org, id);
+    return job.status === 'pending' ? this.wire(job, await this.ofOrg(org)) : this.wire(job, []);
   }
 
-  list(org: string, q: JobListQuery): { items: JobRecord[]; has_more: boolean; limit: number; offset: number } {
-    const page = pageOfJobs(this.ofOrg(org), q);
-    return { ...page, items: page.items.map((j) => this.wire(org, j)) };
+  async list(org: string, q: JobListQuery): Promise<{ items: JobRecord[]; has_more: boolean; limit: number; offset: number }> {
+    const all = await this.ofOrg(org);
+    const page = pageOfJobs(all, q);
+    return { ...page, items: page.items.map((j) => this.wire(j, all)) };
   }
 
-  /** The organization's active job of a kind, if any (one embedding job at a time). */
+  /** The organization's active job of a kind that this process runs, if any (one embedding job at a time). */
   active(org: string, kind: JobKind): JobRecord | null {
-    for (const j of this.ofOrg(org)) if (j.kind === kind && isActive(j)) return j;
+    for (const j of this.jobs.values()) if (j.org === org && j.job.kind === kind && isActive(j.job)) return j.job;
     return null;
   }
 
@@ -71,14 +110,29 @@ export class JobRegistry {
     if (change.error !== undefined) job.error = change.error;
     if (change.progress) Object.assign(job.progress, change.progress);
     job.updated_at = now;
+    const entry = this.jobs.get(job.id);
+    if (entry) this.persist(entry.org, job);
   }
 
-  /** `POST /jobs/{id}/cancel`: 409 `invalid_transition` once the job has finished. */
-  cancel(org: string, id: string): JobRecord {
-    const job = this.find(org, id);
-    assertCancellable(job);
-    this.update(job, { status: 'cancelled' });
-    return this.wire(org, job);
+  /**
+   * `POST /jobs/{id}/cancel`: 409 `invalid_transition` once the job has finished. A job run
+   * by another replica (servers mode) is marked cancelled in the store; its runner only
+   * checks its own copy, so it finishes the job (documented in docs/operations.md).
+   */
+  async cancel(org: string, id: string): Promise<JobRecord> {
+    const entry = this.jobs.get(id);
+    if (entry && entry.org === org) {
+      assertCancellable(entry.job);
+      this.update(entry.job, { status: 'cancelled' });
+      return this.wire(entry.job, []);
+    }
+    const stored = await this.find(org, id);
+    assertCancellable(stored);
+    const now = this.clock.now();
+    const cancelled: JobRecord = { ...stored, status: 'cancelled', updated_at: now, completed_at: now };
+    this.persist(org, cancelled);
+    await this.writes;
+    return this.wire(cancelled, []);
   }
 
   /** `POST /clear`: cancels the organization's active jobs, then forgets all its jobs. Returns how many were cancelled. */
@@ -92,28 +146,47 @@ export class JobRegistry {
       }
       this.jobs.delete(id);
     }
+    this.enqueue(() => this.store.removeOrg(org), `forgetting the jobs of ${org}`);
     return cancelled;
   }
 
-  private find(org: string, id: string): JobRecord {
+  private async find(org: string, id: string): Promise<JobRecord> {
     const j = this.jobs.get(id);
-    if (!j || j.org !== org) throw Errors.notFound(`job ${id} not found`, { id });
-    return j.job;
+    if (j && j.org === org) return j.job;
+    const stored = j ? null : await this.store.get(org, id);
+    if (!stored) throw Errors.notFound(`job ${id} not found`, { id });
+    return stored;
   }
 
-  private *ofOrg(org: string): Generator<JobRecord> {
-    for (const j of this.jobs.values()) if (j.org === org) yield j.job;
+  /** The organization's jobs: those of this process as they are now, and the stored ones. */
+  private async ofOrg(org: string): Promise<JobRecord[]> {
+    await this.writes; // the store then holds everything this process wrote
+    const out = new Map<string, JobRecord>();
+    for (const j of await this.store.ofOrg(org)) out.set(j.id, j);
+    for (const j of this.jobs.values()) if (j.org === org) out.set(j.job.id, j.job);
+    return [...out.values()];
   }
 
-  private wire(org: string, job: JobRecord): JobRecord {
-    if (job.status !== 'pending') return { ...job, progress: { ...job.progress } };
+  private wire(job: JobRecord, orgJobs: readonly JobRecord[]): JobRecord {
+    const { queue_position: _stored, ...rest } = job;
+    if (job.status !== 'pending') return { ...rest, progress: { ...job.progress } };
     let ahead = 0;
-    for (const j of this.ofOrg(org)) if (j.status === 'pending' && (j.created_at < job.created_at || (j.created_at === job.created_at && j.id < job.id))) ahead++;
-    return { ...job, progress: { ...job.progress }, queue_position: ahead + 1 };
+    for (const j of orgJobs) if (j.status === 'pending' && (j.created_at < job.created_at || (j.created_at === job.created_at && j.id < job.id))) ahead++;
+    return { ...rest, progress: { ...job.progress }, queue_position: ahead + 1 };
+  }
+
+  private persist(org: string, job: JobRecord): void {
+    const snapshot: JobRecord = { ...job, progress: { ...job.progress } };
+    this.enqueue(() => this.store.save(org, snapshot), `saving job ${job.id}`);
+  }
+
+  private enqueue(write: () => Promise<void>, what: string): void {
+    this.writes = this.writes.then(write).catch((err: Error) => this.log.error(`${what} failed: ${err.message}`));
   }
 
   private prune(): void {
     const cutoff = this.clock.now() - RETENTION_SECS;
     for (const [id, j] of this.jobs) if (j.job.completed_at !== null && j.job.completed_at < cutoff) this.jobs.delete(id);
+    this.enqueue(() => this.store.removeFinishedBefore(cutoff), 'removing expired jobs');
   }
 }

@@ -17,14 +17,14 @@ export class JobsController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "The organization's jobs, newest first (filters: status, kind, document_uid; limit 50, at most 1000)" })
-  list(@Auth() auth: AuthContext, @Query() query: Body) {
+  async list(@Auth() auth: AuthContext, @Query() query: Body) {
     return this.jobs.list(auth.org_id, readJobListQuery(coerceQuery(query, ['limit', 'offset'])));
   }
 
   @Get(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'A job record: status, progress, result or error' })
-  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+  async get(@Auth() auth: AuthContext, @Param('id') id: string) {
     return this.jobs.get(auth.org_id, pathUid(id, 'id'));
   }
 
@@ -32,7 +32,7 @@ export class JobsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Cancel a pending or processing job; it stops after the step in progress (409 invalid_transition once finished)' })
-  cancel(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() raw: unknown) {
+  async cancel(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     assertObjectBody(raw);
     return this.jobs.cancel(auth.org_id, pathUid(id, 'id'));

@@ -1,12 +1,48 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import * as path from 'node:path';
+import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
+import { OPS_FILE } from '../accounts/activity/request-activity';
+import { STRATA_CONFIG, StrataConfig } from '../platform/config/strata-config';
+import { SERVER_STORAGE } from '../platform/storage/storage.tokens';
+import type { ServerStores } from '../platform/storage/server-stores';
 import { JobRegistry } from './job-registry';
 import { JobsController } from './jobs.controller';
+import { JOB_STORE, JobStore } from './store/job-store.port';
+import { SqliteJobStore } from './store/sqlite-job-store';
 
 /** Background jobs: global, so that the areas that start jobs and `POST /clear` share one registry. */
 @Global()
 @Module({
   controllers: [JobsController],
-  providers: [JobRegistry],
+  providers: [
+    {
+      provide: JOB_STORE,
+      inject: [STRATA_CONFIG, SERVER_STORAGE],
+      // embedded: ops.db beside the data; servers: MongoDB, shared by the replicas
+      useFactory: (cfg: StrataConfig, servers: ServerStores | null): JobStore => servers?.jobs ?? new SqliteJobStore(path.join(cfg.dataDir, OPS_FILE)),
+    },
+    {
+      provide: JobRegistry,
+      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE],
+      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null) => new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }),
+    },
+  ],
   exports: [JobRegistry],
 })
-export class JobsModule {}
+export class JobsModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    private readonly jobs: JobRegistry,
+    @Inject(JOB_STORE) private readonly store: JobStore,
+    @Inject(SERVER_STORAGE) private readonly servers: ServerStores | null,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.jobs.recover();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.jobs.flush();
+    // the servers' store belongs to the server storage, which closes its client
+    if (!this.servers) await this.store.close();
+  }
+}

@@ -14,6 +14,8 @@ import { MeilisearchTextIndex } from '@strata/text-index/meilisearch/meilisearch
 import { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-index';
 import { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { MongoActivityStore } from '@strata/auth/activity/mongo-activity-store';
+import { JobStore } from '../../jobs/store/job-store.port';
+import { MongoJobStore } from '../../jobs/store/mongo-job-store';
 import { StrataConfig } from '../config/strata-config';
 import type { ServerStores } from './server-stores';
 
@@ -40,6 +42,8 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
     readonly readWaitMs: number,
     /** request activity of API keys, shared by the replicas */
     readonly activity: ActivityStore,
+    /** job records, shared by the replicas */
+    readonly jobs: JobStore,
   ) {
     this.maintenance = new MongoMaintenanceReads(graph);
   }
@@ -67,7 +71,7 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
       const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl!, apiKey: cfg.qdrantKey ?? undefined });
       const projections = new CheckpointWatcher(() => checkpoints.lowest(SERVER_PROJECTION_NAMES));
       log.log(`servers mode: MongoDB database ${cfg.mongoDb}, reads wait up to ${cfg.readWaitMs} ms for projections`);
-      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs, new MongoActivityStore(db));
+      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs, new MongoActivityStore(db), new MongoJobStore(db));
     } catch (err) {
       await mongo.close();
       throw err;

@@ -1,4 +1,5 @@
 import type { ActivityStore } from '@strata/auth/activity/activity-store.port';
+import type { JobStore } from '../../jobs/store/job-store.port';
 import type { EventStore } from '@strata/event-store/event-store.port';
 import type { GraphReadModel, StoredEmbedding } from '@strata/graph-store/graph-read-model.port';
 import type { MaintenanceReads, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
@@ -54,6 +55,8 @@ export interface ServerStores {
   readonly readWaitMs: number;
   /** request activity of API keys, shared by the replicas */
   readonly activity: ActivityStore;
+  /** job records, shared by the replicas (a job started on one is polled on another) */
+  readonly jobs: JobStore;
   /** whole-graph reads of decay, purge, clear */
   readonly maintenance: MaintenanceReads;
   /** a point-in-time view of the read model for one export; the caller closes it */
