@@ -8,6 +8,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
+import { SqliteJobStore } from '../../../apps/api/src/jobs/store/sqlite-job-store';
+import { sharedJobs } from '../../../apps/api/src/jobs/testing/shared-job-store';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
@@ -37,6 +39,7 @@ export class SharedServers {
   readonly graph = new SqliteGraphStore(this.readModelDb);
   readonly text = new SqliteTextIndex(this.readModelDb);
   readonly activity = new SqliteActivityStore(':memory:');
+  readonly jobs = new SqliteJobStore(':memory:');
 
   /** one store for every replica, as MongoDB is; closed by `close()`, not by a replica stopping */
   private readonly sharedActivity: ActivityStore = {
@@ -58,12 +61,14 @@ export class SharedServers {
       projections: new CheckpointWatcher(() => this.log.headPosition()),
       readWaitMs: 2000,
       activity: this.sharedActivity,
+      jobs: sharedJobs(this.jobs),
       onApplicationShutdown: async () => undefined,
     };
   }
 
   async close(): Promise<void> {
     await this.activity.close();
+    await this.jobs.close();
     await this.log.close();
     this.readModelDb.close();
     fs.rmSync(this.dir, { recursive: true, force: true });
