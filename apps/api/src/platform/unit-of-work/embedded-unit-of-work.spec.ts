@@ -1,12 +1,36 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Errors } from '@strata/domain/errors';
 import { FixedClock, randomIds } from '@strata/domain/time';
 import { EmbeddedStorage } from '../storage/embedded-storage';
 import { CommandContext } from './command-context';
 import { EmbeddedUnitOfWork } from './embedded-unit-of-work';
 import { createNode, createTriggerEdge } from './graph-ops';
+
+/**
+ * Holds a SQLite file's write lock from another thread (as the WAL checkpointer's RESTART or an
+ * operator tool does) for `ms`; resolves once the lock is held, `released` once it is let go.
+ */
+async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const db = new (require(workerData.driver))(workerData.file);
+     db.exec('BEGIN IMMEDIATE');
+     parentPort.postMessage('locked');
+     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+     db.exec('COMMIT');
+     db.close();`,
+    { eval: true, workerData: { driver: require.resolve('better-sqlite3'), file, ms } },
+  );
+  const released = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  return { released };
+}
 
 const ctx: CommandContext = { org: 'org-1', principal: { kind: 'user', id: 'u1' }, credential_id: null, agent_id: null, request_id: 'r1' };
 
@@ -72,5 +96,30 @@ describe('EmbeddedUnitOfWork', () => {
     storage.runner.catchUp();
     expect(storage.graph.countNodesSync('org-1', {})).toBe(20);
     expect(storage.runner.status().map((s) => s.lag)).toEqual(storage.runner.status().map(() => 0));
+  });
+
+  it('waits for a projections write lock held elsewhere instead of failing a request that reads before it writes', async () => {
+    const first = await uow.run(ctx, async (tx) => createNode(tx, { label: 'read me', node_type: 'Task' }));
+    const lock = await holdWriteLock(storage.projections.name, 150);
+    const t0 = Date.now();
+    const next = await uow.run(ctx, async (tx) => {
+      await tx.node(first.uid); // a read first: a deferred transaction would upgrade later, and fail
+      return createNode(tx, { label: 'written after the wait', node_type: 'Task' });
+    });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+    expect(storage.graph.getNodeSync('org-1', next.uid)?.label).toBe('written after the wait');
+    await lock.released;
+  });
+
+  it('answers 503 unavailable, writing nothing, when a lock stays held past the busy timeout', async () => {
+    storage.projections.pragma('busy_timeout = 50');
+    const lock = await holdWriteLock(storage.projections.name, 600);
+    const refused = uow.run(ctx, async (tx) => createNode(tx, { label: 'refused', node_type: 'Task' }));
+    await expect(refused).rejects.toMatchObject({ status: 503, code: 'unavailable', context: { retry_after: 1 } });
+    expect(storage.events.headPositionSync()).toBe(0);
+    await lock.released;
+    const later = await uow.run(ctx, async (tx) => createNode(tx, { label: 'later', node_type: 'Task' }));
+    expect(storage.graph.getNodeSync('org-1', later.uid)?.label).toBe('later');
+    expect(storage.events.headPositionSync()).toBe(1);
   });
 });

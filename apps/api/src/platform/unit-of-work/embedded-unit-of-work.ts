@@ -99,8 +99,20 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     const done: { job: Job; result: unknown }[] = [];
     const committed: RecordedEvent[] = [];
     const startPosition = runner.appliedPosition;
-    events.db.exec('BEGIN IMMEDIATE');
-    projections.exec('BEGIN');
+    // IMMEDIATE on both: the write locks are taken now, waiting (busy_timeout) while the WAL
+    // checkpointer's RESTART or an operator tool holds one. A deferred BEGIN read first and
+    // upgraded later, and an upgrade that finds the lock held fails at once (SQLITE_BUSY)
+    try {
+      events.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      return this.refuseBatch(batch, err);
+    }
+    try {
+      projections.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      safe(() => events.db.exec('ROLLBACK'));
+      return this.refuseBatch(batch, err);
+    }
     try {
       for (const job of batch) {
         const tx = new GraphTx(job.ctx, graph, this.ids, this.clock.now());
@@ -133,7 +145,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           runner.resetPosition(startPosition);
           this.storage.notifyRolledBack();
           if (!isolated) return 'isolate';
-          this.settle(job, () => job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : err));
+          this.settle(job, () => job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : isStorageBusy(err) ? storageBusy() : err));
           return 'ok';
         }
       }
@@ -146,7 +158,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       safe(() => projections.exec('ROLLBACK'));
       runner.resetPosition(startPosition);
       this.storage.notifyRolledBack();
-      const unavailable = new DomainError(503, 'unavailable', 'storage is temporarily unavailable; nothing was written', { retry_after: 1 });
+      const unavailable = storageBusy();
       for (const d of done) this.settle(d.job, () => d.job.reject(unavailable));
       return 'ok';
     }
@@ -170,6 +182,14 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     return 'ok';
   }
 
+  /** No transaction could start: every request of the batch is refused, nothing written (503 when storage is locked). */
+  private refuseBatch(batch: Job[], err: unknown): 'ok' {
+    this.log.error(`write batch refused: ${(err as Error).message}`);
+    const answer = isStorageBusy(err) ? storageBusy() : err;
+    for (const job of batch) if (!this.settled.has(job)) this.settle(job, () => job.reject(answer));
+    return 'ok';
+  }
+
   private settle(job: Job, answer: () => void): void {
     this.settled.add(job);
     answer();
@@ -179,6 +199,17 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     this.running = false;
     if (this.queue.length || this.exclusives.length) this.schedule();
   }
+}
+
+/** REFERENCE §1.12: storage briefly locked is a 503 with Retry-After; nothing was written. */
+function storageBusy(): DomainError {
+  return new DomainError(503, 'unavailable', 'storage is temporarily unavailable; nothing was written', { retry_after: 1 });
+}
+
+/** SQLite's "database is locked" family (a lock held past busy_timeout, or one it may not wait for). */
+function isStorageBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 function safe(fn: () => void): void {
