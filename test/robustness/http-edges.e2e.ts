@@ -306,4 +306,50 @@ describe('HTTP edges', () => {
       expect((await c.get('/nodes?limit=1')).status).toBe(200);
     });
   });
+
+  describe('request ids (REFERENCE §1.1)', () => {
+    it('echo any value the client sent, byte for byte, on success and error answers and on the fast lane', async () => {
+      const uid = (await c.post('/node', { label: 'rid', node_type: 'Concept' })).body.uid;
+      // fetch sends and reads header text one byte per character (latin1)
+      for (const id of ['has space', 'semi;colon', 'a,b "quoted"', 'tab\there', 'ünï', 'x'.repeat(129), 'y'.repeat(1024)]) {
+        for (const [path, token] of [['/nodes?limit=0', key], [`/node/${uid}`, key], ['/no/such/route', key], ['/nodes', undefined], ['/health', undefined]] as const) {
+          const r = await request(t.url, 'GET', path, { token, headers: { 'x-request-id': id } });
+          expect([id.slice(0, 20), path, r.headers.get('x-request-id')]).toEqual([id.slice(0, 20), path, id]);
+        }
+      }
+    });
+
+    it('echo UTF-8 bytes (as curl sends them) byte for byte', async () => {
+      const u = new URL(t.url);
+      const id = Buffer.from('ünï 😀 日本', 'utf8');
+      for (const path of ['/health', '/nodes?limit=0', '/no/such/route']) {
+        const head = Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${key}\r\nX-Request-Id: `), id, Buffer.from('\r\n\r\n')]);
+        const answer = await new Promise<Buffer>((resolve, reject) => {
+          const socket = net.connect(Number(u.port), u.hostname, () => socket.write(head));
+          const chunks: Buffer[] = [];
+          socket.on('data', (d) => chunks.push(d));
+          socket.on('error', reject);
+          socket.on('close', () => resolve(Buffer.concat(chunks)));
+        });
+        const at = answer.indexOf('x-request-id: ', 0, 'latin1');
+        expect([path, at > 0]).toEqual([path, true]);
+        expect(answer.subarray(at + 'x-request-id: '.length, answer.indexOf('\r\n', at)).equals(id)).toBe(true);
+      }
+    });
+
+    it('over 1024 bytes is refused with 400 invalid_field naming the header, not silently replaced', async () => {
+      const r = await request(t.url, 'GET', '/nodes?limit=0', { token: key, headers: { 'x-request-id': 'z'.repeat(1025) } });
+      expect([r.status, r.body.code, r.body.field]).toEqual([400, 'invalid_field', 'X-Request-Id']);
+      expect(r.body.error).toMatch(/1024/);
+      expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('a blank or absent header gets a generated id', async () => {
+      for (const headers of [{}, { 'x-request-id': '' }, { 'x-request-id': '   ' }] as Record<string, string>[]) {
+        const r = await request(t.url, 'GET', '/nodes?limit=0', { token: key, headers });
+        expect(r.status).toBe(200);
+        expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      }
+    });
+  });
 });
