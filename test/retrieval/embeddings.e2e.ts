@@ -184,6 +184,13 @@ describe('embeddings turned off by the operator', () => {
     expectError(await f.w.post('/embeddings/search', { vector: [1] }), 501, 'embedding_not_configured');
     expectError(await f.w.post('/ingest/embed-all', {}), 501, 'embedding_not_configured');
     expectError(await f.w.put(`/node/${n}/embedding`, { vector: [1] }), 501, 'embedding_not_configured');
+    // reading or deleting a node's vector is a vector route too (REFERENCE §8.7), with the same context
+    for (const r of [await f.w.get(`/node/${n}/embedding`), await f.w.delete(`/node/${n}/embedding`)]) {
+      expectError(r, 501, 'embedding_not_configured');
+      expect(r.body).toMatchObject({ embedding_model: null, distance_metric: null });
+    }
+    // a malformed uid is still 400 first
+    expectError(await f.w.get('/node/bad%20uid/embedding'), 400, 'invalid_uid');
     const h = await f.w.post('/retrieve', { action: 'hybrid', query: 'offline', explain: true });
     expect(h.status).toBe(200);
     expect(h.body[0].legs).toEqual([{ leg: 'fts', rank: 1, score: expect.any(Number) }]);

@@ -16,7 +16,7 @@ import { assertGraphWide } from '../../graph/maintenance/graph-wide';
 import { ReadScope, ReadScopeService } from '../shared/read-scope';
 import { ConfigureEmbeddingsCommand } from './configure-embeddings.handler';
 import { EmbeddingJobs } from './embedding-jobs.service';
-import { EmbeddingSettings } from './embedding-settings.service';
+import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
 import { DeleteNodeEmbeddingCommand, SetNodeEmbeddingCommand } from './node-embedding.handlers';
 import { SemanticSearchService, VectorSearchOptions } from './semantic-search.service';
 import { VECTORS, Vectors } from './vectors.port';
@@ -118,10 +118,13 @@ export class EmbeddingsController {
   @ApiOperation({ summary: "A node's vector, dimension and model" })
   async get(@Auth() auth: AuthContext, @Param('uid') uid: string) {
     pathUid(uid);
+    // a vector route: 501 before configuration (REFERENCE §8.7), as PUT, whatever the node
+    const cfg = await this.settings.effective(auth.org_id);
+    if (!cfg) throw this.settings.notConfigured(cfg, 'embeddings are not configured');
     const scope = await this.scopes.of(auth);
     const node = await this.graph.getNode(auth.org_id, uid);
     if (!node || !scope.allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
-    return this.vectorOf(scope, uid);
+    return this.vectorOf(scope, uid, cfg);
   }
 
   @Delete('node/:uid/embedding')
@@ -149,11 +152,10 @@ export class EmbeddingsController {
     return { job_id: job.id, nodes_pending: pending };
   }
 
-  private async vectorOf(scope: ReadScope, uid: string) {
-    const cfg = await this.settings.effective(scope.org);
+  private async vectorOf(scope: ReadScope, uid: string, cfg: EffectiveEmbeddingConfig) {
     const stored = await this.graph.getEmbedding(scope.org, uid);
     const live = await this.vectors.vectorOf(scope.org, uid);
-    if (live) return { uid, vector: live, dimension: live.length, model: stored && stored.dimension === live.length ? stored.model : (cfg?.model ?? null) };
+    if (live) return { uid, vector: live, dimension: live.length, model: stored && stored.dimension === live.length ? stored.model : cfg.model };
     // tombstoned nodes keep a recorded vector (restored with them), outside the index
     if (stored) return { uid, vector: stored.vector, dimension: stored.dimension, model: stored.model };
     throw Errors.notFound(`node ${uid} has no embedding`, { uid });

@@ -44,15 +44,18 @@ export class SetNodeEmbeddingHandler implements ICommandHandler<SetNodeEmbedding
   }
 }
 
-/** `DELETE /node/{uid}/embedding`: 404 when the node has no vector. */
+/** `DELETE /node/{uid}/embedding`: 501 before configuration (a vector route, §8.7), 404 when the node has no vector. */
 @CommandHandler(DeleteNodeEmbeddingCommand)
 export class DeleteNodeEmbeddingHandler implements ICommandHandler<DeleteNodeEmbeddingCommand> {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(VECTORS) private readonly vectors: Vectors,
+    private readonly settings: EmbeddingSettings,
   ) {}
 
-  execute({ ctx, uid, scope }: DeleteNodeEmbeddingCommand) {
+  async execute({ ctx, uid, scope }: DeleteNodeEmbeddingCommand) {
+    const cfg = await this.settings.effective(ctx.org);
+    if (!cfg) throw this.settings.notConfigured(cfg, 'embeddings are not configured');
     return this.uow.run(ctx, async (tx) => {
       const n = await tx.node(uid);
       if (!n || !scope.allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
