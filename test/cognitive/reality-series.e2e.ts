@@ -46,6 +46,11 @@ describe('POST /reality/series', () => {
     expect(await call(f.w, S, { action: 'latest', series_uid: c.uid }, 200)).toEqual({ series_uid: c.uid, ts: 5190, value: 499, source_uid: null });
     const tooMany = await f.w.post(S, { action: 'aggregate', series_uid: c.uid, bucket_secs: 0.001, start: 0, end: 100 });
     expect(tooMany.body).toMatchObject({ code: 'invalid_field', field: 'bucket_secs' });
+    // `end` is exclusive: [0, 10000) in 1-second buckets is exactly the 10,000 allowed
+    const exactly = await call(f.w, S, { action: 'aggregate', series_uid: c.uid, fn: 'count', start: 0, end: 10_000, bucket_secs: 1 }, 200);
+    expect(exactly.buckets.length).toBeGreaterThan(0);
+    const oneMore = await f.w.post(S, { action: 'aggregate', series_uid: c.uid, fn: 'count', start: 0, end: 10_001, bucket_secs: 1 });
+    expect(oneMore.body).toMatchObject({ code: 'invalid_field', field: 'bucket_secs' });
   });
 
   it('one series per (entity, metric); list_for_entity; batch reads in input order', async () => {

@@ -55,9 +55,13 @@ export interface Bucket {
  */
 export function bucketize(fn: SeriesFn, points: readonly TsValue[], size: number, origin: number, window: { start?: number; end?: number }): Bucket[] {
   const lo = window.start ?? points[0]?.ts;
-  const hi = window.end ?? points[points.length - 1]?.ts;
-  if (lo !== undefined && hi !== undefined) {
-    const spanned = Math.floor((hi - origin) / size) - Math.floor((lo - origin) / size) + 1;
+  const lastTs = points[points.length - 1]?.ts;
+  if (lo !== undefined && (window.end !== undefined || lastTs !== undefined)) {
+    const first = Math.floor((lo - origin) / size);
+    // `end` is exclusive (REFERENCE §4.3): the last bucket is the one just below it, not the
+    // one starting at it; without an end, the last point itself is in the window
+    const last = window.end !== undefined ? Math.ceil((window.end - origin) / size) - 1 : Math.floor((lastTs! - origin) / size);
+    const spanned = last - first + 1;
     if (spanned > MAX_BUCKETS)
       throw Errors.invalidField('bucket_secs', `bucket_secs ${size} gives ${spanned} buckets over the window; at most ${MAX_BUCKETS} are allowed`);
   }
