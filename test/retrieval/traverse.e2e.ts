@@ -174,7 +174,14 @@ describe('traversal routes', () => {
     expectError(await f.w.post('/traverse', { action: 'neighborhood', start_uid: u.claim, weight_threshold: 2 }), 400, 'invalid_field', 'weight_threshold');
     expectError(await f.w.get(`/path?from=${u.claim}`), 400, 'missing_field', 'to');
     expectError(await f.w.get(`/path?from=bad!&to=${u.claim}`), 400, 'invalid_uid', 'from');
-    expectError(await f.w.get(`/neighborhood/${u.claim}?depth=abc`), 400, 'invalid_field', 'max_depth');
+    // GET /neighborhood's parameter is depth (REFERENCE §6.2): errors name it, not max_depth
+    for (const depth of ['abc', '0', '-1', '1.5']) {
+      const r = await f.w.get(`/neighborhood/${u.claim}?depth=${depth}`);
+      expectError(r, 400, 'invalid_field', 'depth');
+      expect([depth, r.body.error]).toEqual([depth, expect.stringMatching(/^depth /)]);
+    }
+    expectError(await f.w.get(`/chain/${u.claim}?max_depth=abc`), 400, 'invalid_field', 'max_depth');
+    expectError(await f.w.get(`/path?from=${u.claim}&to=${u.claim}&max_depth=0`), 400, 'invalid_field', 'max_depth');
     expectError(await f.w.post('/subgraph', {}), 400, 'missing_field', 'start_uids');
     expectError(await f.w.post('/subgraph', { start_uids: Array.from({ length: 101 }, (_, i) => `n${i}`) }), 400, 'invalid_field', 'start_uids');
     expectError(await f.w.post('/subgraph', { start_uids: [u.claim, u.dead] }), 404, 'not_found', 'start_uids[1]');

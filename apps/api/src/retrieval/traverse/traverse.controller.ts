@@ -58,8 +58,13 @@ export class TraverseController {
   async neighborhood(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() query: Body) {
     const q = coerceQuery(query, NUMERIC, BOOLEANS);
     const body: Body = { ...q, start_uid: pathUid(uid) };
-    if (present(q, 'depth')) body.max_depth = q.depth;
-    return this.traversal.run(await this.scopes.of(auth), readTraversalRequest('neighborhood', body));
+    const sentDepth = present(q, 'depth');
+    if (sentDepth) body.max_depth = q.depth;
+    try {
+      return await this.traversal.run(await this.scopes.of(auth), readTraversalRequest('neighborhood', body));
+    } catch (e) {
+      throw sentDepth ? renameField(e, { max_depth: 'depth' }) : e;
+    }
   }
 
   @Get('path')
@@ -98,7 +103,7 @@ export class TraverseController {
   }
 }
 
-/** GET /path names its parameters `from` and `to`: errors must name them too. */
+/** GET /path names its parameters `from` and `to`, GET /neighborhood `depth`: errors must name them too. */
 function renameField(e: unknown, names: Record<string, string>): unknown {
   const ctx = (e as { context?: Record<string, unknown> }).context;
   if (ctx && typeof ctx.field === 'string' && names[ctx.field]) {
