@@ -186,6 +186,11 @@ describe('generic node routes', () => {
       expect([r.status, r.body.code, r.body.field]).toEqual([400, 'missing_field', 'filter']);
       expect((await c.post('/nodes/delete', { filter, dry_run: true })).status).toBe(400);
     }
+    // a type name no type can have is refused like on every other route, naming the field
+    for (const [filter, field] of [[{ node_type: '1bad' }, 'filter.node_type'], [{ node_types: ['Task', '!!'] }, 'filter.node_types[1]']] as const) {
+      const r = await c.post('/nodes/delete', { filter });
+      expect([r.status, r.body.code, r.body.field]).toEqual([400, 'invalid_field', field]);
+    }
     expect((await c.get(`/node/${x.uid}`)).body.tombstone_at).toBeNull();
     const dry = await c.post('/nodes/delete', { agent_id: 'sweeper', dry_run: true });
     expect(dry.body).toMatchObject({ matched: 2, nodes_tombstoned: 0 });

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { NODE_TYPE_NAME_RE, canonicalNodeTypeName } from '@strata/domain/catalogue';
 import { Errors } from '@strata/domain/errors';
 import { assertLayer } from '@strata/domain/graph';
 import { Body, present, readBoolean, readObject, readString, readStringArray, readUids } from '@strata/domain/validation';
@@ -8,7 +9,6 @@ import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { tombstoneNode } from '../../platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { purgeObjects } from '../maintenance/purge-objects';
-import { canonicalNodeTypeName } from './node-queries.service';
 
 export class DeleteNodesCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}
@@ -29,11 +29,12 @@ export class DeleteNodesHandler implements ICommandHandler<DeleteNodesCommand> {
     const filter: NodeFilter = {};
     if (agentId !== undefined) filter.agent_id = agentId;
     if (filterBody) {
-      const types = [
-        ...(readString(filterBody, 'node_type', { label: 'filter.node_type' }) ? [filterBody.node_type as string] : []),
-        ...(readStringArray(filterBody, 'node_types', { label: 'filter.node_types' }) ?? []),
-      ];
-      if (types.length) filter.node_types = types.map(canonicalNodeTypeName);
+      const one = readString(filterBody, 'node_type', { label: 'filter.node_type' });
+      const many = readStringArray(filterBody, 'node_types', { label: 'filter.node_types' }) ?? [];
+      // the type-name syntax of every other route: a name no type can have is 400, not a filter matching nothing
+      const named = [...(one ? [{ field: 'filter.node_type', name: one }] : []), ...many.map((name, i) => ({ field: `filter.node_types[${i}]`, name }))];
+      for (const t of named) if (!NODE_TYPE_NAME_RE.test(t.name)) throw Errors.invalidField(t.field, `${t.field} is not a valid node type name`);
+      if (named.length) filter.node_types = [...new Set(named.map((t) => canonicalNodeTypeName(t.name)))];
       if (present(filterBody, 'layer')) filter.layer = assertLayer(filterBody.layer, 'filter.layer');
       const lc = readString(filterBody, 'label_contains', { label: 'filter.label_contains' });
       if (lc !== undefined && lc.trim() !== '') filter.label_contains = lc;

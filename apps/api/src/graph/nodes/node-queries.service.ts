@@ -1,18 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { getNodeType, canonicalCustomName, typeKey, BUILTIN_NODE_TYPE_NAMES } from '@strata/domain/catalogue';
 import { Errors } from '@strata/domain/errors';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, readBoolean, readNumber, readPage, readString } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { assertLayer, readPrivacy } from '@strata/domain/graph';
 import { readNodeTypes } from '@strata/domain/retrieval';
-
-const BUILTIN_BY_KEY = new Map<string, string>(BUILTIN_NODE_TYPE_NAMES.map((n: string) => [typeKey(n), n]));
-
-/** A type name as a filter: every spelling of a built-in matches it (REFERENCE §2.5). */
-export function canonicalNodeTypeName(name: string): string {
-  return BUILTIN_BY_KEY.get(typeKey(name)) ?? (getNodeType(name) ? name : canonicalCustomName(name));
-}
 
 /**
  * Reads the node-list filters shared by GET /nodes and GET /agent/{id}/nodes. Type names and
