@@ -29,6 +29,8 @@ describe('strata export / strata import', () => {
       expect((await a.c.post('/reality/series', { action: 'create', label: 'kettle temperature', points: [{ ts: 10, value: 20 }, { ts: 20, value: 60, note: 'warming' }] })).status).toBe(201);
       expect((await a.c.post('/edge', { from_uid: person, to_uid: nodes[0], edge_type: 'RelatedTo' })).status).toBe(201);
       await a.c.delete(`/node/${nodes[5]}`);
+      // every live node gets a decay clock, which the snapshot carries and the import restores (audit J3)
+      expect((await a.c.post('/decay', { half_life_secs: 1e9 })).body).toMatchObject({ nodes_decayed: 701 });
       const snapshotFile = path.join(dataDir, 'a.snapshot.json');
 
       // export is a read: allowed while the service runs
@@ -37,6 +39,8 @@ describe('strata export / strata import', () => {
       const snapshot = JSON.parse(fs.readFileSync(snapshotFile, 'utf8'));
       expect(snapshot).toMatchObject({ format: 'strata.graph', format_version: 1 });
       expect(snapshot.nodes).toHaveLength(702);
+      expect(snapshot.nodes.filter((n: any) => typeof n.last_decayed_at === 'number')).toHaveLength(701);
+      expect(snapshot.nodes.find((n: any) => n.uid === nodes[5])).not.toHaveProperty('last_decayed_at');
 
       // the same bytes as GET /export, apart from the time it was taken
       const viaHttp = await exported(t.url, a.key);
@@ -56,6 +60,7 @@ describe('strata export / strata import', () => {
       expect(JSON.parse(again.stdout)).toMatchObject({ nodes_imported: 0, nodes_skipped: 702, edges_imported: 0 });
 
       t = await startService({ dataDir });
+      // the same graph, decay clocks included
       expect(await exported(t.url, b.key)).toEqual(await exported(t.url, a.key));
       // the CLI does not open the vector index: the service brings it up to date from the log at start-up
       const stats = async (key: string) => (await request(t.url, 'GET', '/stats', { token: key })).body;

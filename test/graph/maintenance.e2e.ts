@@ -278,6 +278,55 @@ describe('graph maintenance routes', () => {
       ]);
     });
 
+    it('keeps the decay clock: the first decay after an import decays as in the source, not again from updated_at (audit J3)', async () => {
+      const { c: source } = await freshOrg();
+      const half = 1;
+      const n = await node(source, { label: 'decay round trip', node_type: 'Claim', props: { content: 'x' }, salience: 0.8 });
+      await sleep(1500);
+      const d0 = nowSecs();
+      await ok(source.post('/decay', { half_life_secs: half }));
+      const d1 = nowSecs();
+      const fresh = await node(source, { label: 'never decayed', node_type: 'Goal', salience: 0.8 });
+
+      const snap = await exportOf(source);
+      const decayed = snap.nodes.find((x: any) => x.uid === n.uid);
+      // the record as GET /node returns it, plus the clock; a node never decayed has none
+      const { last_decayed_at: clock, ...record } = decayed;
+      expect(record).toEqual((await source.get(`/node/${n.uid}`)).body);
+      expect(clock).toBeGreaterThanOrEqual(d0 - 1e-3);
+      expect(clock).toBeLessThanOrEqual(d1 + 1e-3);
+      expect(record.updated_at).toBe(n.updated_at);
+      expect(snap.nodes.find((x: any) => x.uid === fresh.uid)).not.toHaveProperty('last_decayed_at');
+
+      const { c: target } = await freshOrg();
+      expect(await ok(target.post('/import', snap))).toMatchObject({ nodes_imported: 2 });
+      const imported = (await target.get(`/node/${n.uid}`)).body;
+      expect(imported).toEqual(record);
+      expect(imported).not.toHaveProperty('last_decayed_at');
+      // the imported organization exports the same clock again
+      expect(withoutTime(await exportOf(target))).toEqual(withoutTime(snap));
+
+      // decay both with the same parameters: each decays only since the clock
+      await sleep(500);
+      const decayBoth = async (c: Api) => {
+        const t0 = nowSecs();
+        await ok(c.post('/decay', { half_life_secs: half }));
+        const t1 = nowSecs();
+        return { t0, t1, salience: (await c.get(`/node/${n.uid}`)).body.salience as number };
+      };
+      const a = await decayBoth(source);
+      const z = await decayBoth(target);
+      for (const side of [a, z]) {
+        expect(side.salience).toBeGreaterThanOrEqual(record.salience * Math.pow(0.5, (side.t1 - clock + 1e-3) / half) - 1e-9);
+        expect(side.salience).toBeLessThanOrEqual(record.salience * Math.pow(0.5, (side.t0 - clock - 1e-3) / half) + 1e-9);
+      }
+      // equal but for the moment each decay ran: log2(sa / sz) · half is the time between them
+      const between = Math.log2(a.salience / z.salience) * half;
+      expect(between).toBeGreaterThanOrEqual(z.t0 - a.t1 - 1e-3);
+      expect(between).toBeLessThanOrEqual(z.t1 - a.t0 + 1e-3);
+      expect((await target.get(`/node/${fresh.uid}`)).body.salience).toBeLessThan(0.8);
+    });
+
     it('keeps a Skill status, which a client create would reset to candidate', async () => {
       const { c } = await freshOrg();
       const skill = {

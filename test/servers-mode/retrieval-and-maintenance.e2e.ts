@@ -194,6 +194,31 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
     expect(await ok(c.get(`/node/${n.uid}/history`))).toHaveLength(1);
   });
 
+  it('export → import keeps the decay clock, so the next decay is the same on both sides (audit J3)', async () => {
+    const source = await freshOrg();
+    const n = await node(source, { label: 'decay round trip', node_type: 'Claim', props: { content: 'x' }, salience: 0.8 });
+    await sleep(1200);
+    await ok(source.post('/decay', { half_life_secs: 1 }));
+    const snap = await exportOf(source);
+    const clock = snap.nodes[0].last_decayed_at;
+    expect(clock).toBeGreaterThan(n.updated_at + 1);
+    const target = await freshOrg();
+    expect(await ok(target.post('/import', snap))).toMatchObject({ nodes_imported: 1 });
+    expect(withoutTime(await exportOf(target))).toEqual(withoutTime(snap));
+    await sleep(300);
+    const decayed = async (c: Api) => {
+      const t0 = nowSecs();
+      await ok(c.post('/decay', { half_life_secs: 1 }));
+      const t1 = nowSecs();
+      const s = (await ok(c.get(`/node/${n.uid}`))).salience;
+      // decayed since the clock only, not again since updated_at
+      expect(s).toBeGreaterThanOrEqual(snap.nodes[0].salience * Math.pow(0.5, t1 - clock + 1e-3) - 1e-9);
+      expect(s).toBeLessThanOrEqual(snap.nodes[0].salience * Math.pow(0.5, t0 - clock - 1e-3) + 1e-9);
+    };
+    await decayed(source);
+    await decayed(target);
+  });
+
   it('purge removes tombstoned data for good, vectors included', async () => {
     const c = await freshOrg();
     await ok(c.post('/embeddings/configure', { provider: 'builtin', dimensions: 3 }));

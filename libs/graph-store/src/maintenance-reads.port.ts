@@ -52,6 +52,7 @@ export type SnapshotSection = 'nodes' | 'edges' | 'aliases' | 'embeddings' | 'se
 export interface SnapshotSource {
   count(what: SnapshotSection, org: string, scope: SnapshotScope): Promise<number>;
   embeddingConfig(org: string): Promise<EmbeddingConfig | null>;
+  /** node records as stored, each with `last_decayed_at` appended when set (snapshot-node.ts) */
   nodeDocs(org: string, scope: SnapshotScope): AsyncIterable<string> | Iterable<string>;
   edgeDocs(org: string, scope: SnapshotScope): AsyncIterable<string> | Iterable<string>;
   aliases(org: string, scope: SnapshotScope): AsyncIterable<SnapshotAliasRow> | Iterable<SnapshotAliasRow>;

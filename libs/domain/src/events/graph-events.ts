@@ -31,6 +31,12 @@ export type ChangeType = 'create' | 'update' | 'tombstone' | 'restore';
 export interface NodeVersionedData {
   node: NodeRecord;
   reason: string | null;
+  /**
+   * NodeCreated of an import only, when the snapshot gave one: the decay clock the node had
+   * where it was exported (REFERENCE §7.2, §8.6), so a decay here never decays again a period
+   * its salience was already decayed for. Absent everywhere else: the clock is unchanged.
+   */
+  last_decayed_at?: number;
 }
 export interface EdgeVersionedData {
   edge: EdgeRecord;

@@ -43,12 +43,21 @@ export interface SnapshotSeriesPoint {
   recorded_at: number;
 }
 
+/**
+ * A node as a snapshot carries it: the node record, plus its decay clock when it has one.
+ * `last_decayed_at` (unix s) is when `POST /decay` last changed the node's salience (REFERENCE
+ * §7.2); an import restores it, so decay counts from the same moment as in the source. Added
+ * within format version 1 (like `embeddings.provider`): absent in older snapshots, and for
+ * nodes never decayed; an importer that does not know it ignores it.
+ */
+export type SnapshotNode = NodeRecord & { last_decayed_at?: number };
+
 export interface GraphSnapshot {
   format: typeof SNAPSHOT_FORMAT;
   format_version: typeof SNAPSHOT_FORMAT_VERSION;
   exported_at: number;
   counts: SnapshotCounts;
-  nodes: NodeRecord[];
+  nodes: SnapshotNode[];
   edges: EdgeRecord[];
   aliases: SnapshotAlias[];
   embeddings: SnapshotEmbeddings | null;

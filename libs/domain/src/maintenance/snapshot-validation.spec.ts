@@ -1,6 +1,7 @@
 import { decideCreateEdge, decideCreateNode } from '../graph';
 import { EdgeRecord, NodeRecord } from '../records';
 import { checkReferences, parseSnapshot } from './snapshot-validation';
+import { decideNodeDecay } from './decay';
 import { domainErrorOf as errorOf } from '../testing/domain-error-of';
 
 const NOW = 1_700_000_000;
@@ -110,6 +111,50 @@ describe('parseSnapshot: nodes keep their stored state', () => {
     const e = errorOf(() => parseSnapshot(snap({ nodes: [wire(claim('a')), wire(claim('a'))] }), NOW));
     expect(e.code).toBe('invalid_snapshot');
     expect(e.context).toMatchObject({ index: 'nodes[1]', uid: 'a' });
+  });
+});
+
+describe('parseSnapshot: the decay clock of a node (REFERENCE §7.2, §8.6; audit J3)', () => {
+  const HALF = 2;
+  const req = { half_life_secs: HALF, min_salience: null, min_age_secs: null, layer: null, node_types: null, dry_run: false };
+
+  it('keeps last_decayed_at beside the record, not in it', () => {
+    const n = claim('n-1', { salience: 0.2 });
+    const p = parseSnapshot(snap({ nodes: [{ ...wire(n), last_decayed_at: T0 + 4 }, wire(claim('n-2'))] }), NOW);
+    expect(p.nodes[0]).toEqual(n);
+    expect('last_decayed_at' in p.nodes[0]).toBe(false);
+    expect([...p.decay_clocks]).toEqual([['n-1', T0 + 4]]);
+  });
+
+  it('an older snapshot, or a node never decayed (absent or null), has no clock: imported as before', () => {
+    const p = parseSnapshot(snap({ nodes: [wire(claim('a')), { ...wire(claim('b')), last_decayed_at: null }] }), NOW);
+    expect(p.decay_clocks.size).toBe(0);
+  });
+
+  it.each([['yesterday'], [-1], [true]])('refuses last_decayed_at %j with 400 invalid_field naming the item', (v) => {
+    const e = errorOf(() => parseSnapshot(snap({ nodes: [wire(claim('a')), { ...wire(claim('b')), last_decayed_at: v }] }), NOW));
+    expect(e).toMatchObject({ status: 400, code: 'invalid_field' });
+    expect(e.context).toMatchObject({ index: 'nodes[1]', field: 'nodes[1].last_decayed_at' });
+  });
+
+  it('with the clock, the next decay of the imported node equals the source\'s; without it, it decays the same period twice', () => {
+    // the audit's scenario: salience 0.8 at T0, decayed 4 s later (half-life 2 s), exported,
+    // imported, and decayed again 1 s later on both sides
+    const decayedAt = T0 + 4;
+    const source = { uid: 'n-1', salience: 0.8, created_at: T0, updated_at: T0, last_decayed_at: null };
+    const once = decideNodeDecay(source, req, decayedAt).salience;
+    expect(once).toBeCloseTo(0.2, 12);
+    const exported = { ...wire(claim('n-1', { salience: once })), last_decayed_at: decayedAt };
+    const p = parseSnapshot(snap({ nodes: [exported] }), NOW);
+    const imported = p.nodes[0];
+    const later = decayedAt + 1;
+    const inSource = decideNodeDecay({ ...source, salience: once, last_decayed_at: decayedAt }, req, later).salience;
+    const inImport = decideNodeDecay({ ...imported, last_decayed_at: p.decay_clocks.get('n-1') ?? null }, req, later).salience;
+    expect(inImport).toBe(inSource);
+    expect(inSource).toBeCloseTo(0.2 * Math.SQRT1_2, 12);
+    // what the import did before: the clock lost, decay counted again from updated_at
+    const lost = decideNodeDecay({ ...imported, last_decayed_at: null }, req, later).salience;
+    expect(lost / inSource).toBeCloseTo(0.25, 12);
   });
 });
 

@@ -43,6 +43,8 @@ export interface SnapshotReference {
 
 export interface ParsedSnapshot {
   nodes: NodeRecord[];
+  /** uid → decay clock (`last_decayed_at`), for the nodes whose snapshot item carries one */
+  decay_clocks: Map<string, number>;
   edges: ImportedEdge[];
   /** one per (text norm, canonical uid); the last one given wins */
   aliases: ImportedAlias[];
@@ -129,6 +131,14 @@ export function readSnapshotNode(item: Body, index: string, now: number): NodeRe
     tombstone_reason: tombstoneAt === null ? null : tombstoneReason,
     tombstone_by: tombstoneAt === null ? null : tombstoneBy,
   };
+}
+
+/**
+ * A snapshot node's decay clock (`last_decayed_at`, REFERENCE §7.2): when decay last changed
+ * its salience in the source; null when absent (older snapshots, nodes never decayed).
+ */
+export function readSnapshotDecayClock(item: Body, index: string): number | null {
+  return readNumber(item, 'last_decayed_at', { min: 0, label: `${index}.last_decayed_at` }) ?? null;
 }
 
 export function readSnapshotEdge(item: Body, index: string, now: number): ImportedEdge {
@@ -233,13 +243,18 @@ export function parseSnapshot(body: Body, now: number): ParsedSnapshot {
     );
 
   const nodes: NodeRecord[] = [];
+  const decayClocks = new Map<string, number>();
   const types = new Map<string, string>();
   readArray(body, 'nodes').forEach((raw, i) => {
     const index = `nodes[${i}]`;
-    const n = atItem(index, () => readSnapshotNode(asItem(raw, index), index, now));
+    const [n, clock] = atItem(index, () => {
+      const item = asItem(raw, index);
+      return [readSnapshotNode(item, index, now), readSnapshotDecayClock(item, index)] as const;
+    });
     if (types.has(n.uid)) throw invalidSnapshot(`${index}: node ${n.uid} appears twice`, { index, field: `${index}.uid`, uid: n.uid });
     types.set(n.uid, n.node_type);
     nodes.push(n);
+    if (clock !== null) decayClocks.set(n.uid, clock);
   });
 
   const references: SnapshotReference[] = [];
@@ -287,6 +302,7 @@ export function parseSnapshot(body: Body, now: number): ParsedSnapshot {
 
   return {
     nodes,
+    decay_clocks: decayClocks,
     edges,
     aliases: [...aliases.values()],
     embeddings,

@@ -91,6 +91,15 @@ describe('writesForEvent', () => {
     expect(parts[1].last_decayed_at).toEqual({ $ifNull: ['$last_decayed_at', null] });
   });
 
+  it("sets an imported node's decay clock from its NodeCreated, as on SQLite (audit J3)", () => {
+    const e = ev('NodeCreated', { node: node(), reason: 'import', last_decayed_at: 250.5 }, { revision: 0, position: 42 });
+    const [w] = writesForEvent(e);
+    const { parts } = guarded((w.op as { updateOne: Document }).updateOne.update);
+    expect(parts[1].last_decayed_at).toEqual({ $literal: 250.5 });
+    // the clock is beside the record, not in it
+    expect(parts[0].$literal.doc).toEqual(node());
+  });
+
   it('counts one more version for every later versioned node event', () => {
     for (const type of ['NodeUpdated', 'NodeTombstoned', 'NodeRestored']) {
       const [w] = writesForEvent(ev(type, { node: node({ version: 2 }), reason: null }, { revision: 1 }));

@@ -155,8 +155,10 @@ export function writesForEvent(e: RecordedEvent): GraphWrite[] {
     case 'NodeCreated':
     case 'NodeUpdated':
     case 'NodeTombstoned':
-    case 'NodeRestored':
-      return [nodeWrite(org, (e.data as NodeVersionedData).node, e.revision, pos, e.type === 'NodeCreated')];
+    case 'NodeRestored': {
+      const d = e.data as NodeVersionedData;
+      return [nodeWrite(org, d.node, e.revision, pos, e.type === 'NodeCreated', typeof d.last_decayed_at === 'number' ? d.last_decayed_at : null)];
+    }
     case 'NodeTouched':
       return [touchWrite(org, e.data as NodeTouchedData, e.revision, pos)];
     case 'EdgeCreated':
@@ -220,7 +222,11 @@ function versionCount(created: boolean): Document {
   return created ? lit(1) : { $add: [{ $ifNull: ['$vcount', 0] }, 1] };
 }
 
-export function nodeWrite(org: string, n: NodeRecord, rev: number, pos: number, created: boolean): GraphWrite {
+/**
+ * A versioned node write. `lastDecayedAt` sets the decay clock (an imported node's NodeCreated,
+ * REFERENCE §8.6); null keeps the stored one (null on a new document), as on SQLite.
+ */
+export function nodeWrite(org: string, n: NodeRecord, rev: number, pos: number, created: boolean, lastDecayedAt: number | null = null): GraphWrite {
   return {
     collection: 'nodes',
     op: {
@@ -229,7 +235,7 @@ export function nodeWrite(org: string, n: NodeRecord, rev: number, pos: number, 
         upsert: true,
         update: guardedMerge(pos, [
           lit({ org, uid: n.uid, label_norm: normaliseText(n.label), label_lower: n.label.toLowerCase(), rev, pos, doc: plain(n) }),
-          { vcount: versionCount(created), last_decayed_at: { $ifNull: ['$last_decayed_at', null] } },
+          { vcount: versionCount(created), last_decayed_at: lastDecayedAt === null ? { $ifNull: ['$last_decayed_at', null] } : lit(lastDecayedAt) },
         ]),
       },
     },

@@ -4,6 +4,7 @@ import {
   decayCandidatesQuery,
   exportedNodeFilter,
   sectionPipeline,
+  snapshotNodeFromDocument,
   tombstonedQuery,
 } from './mongo-maintenance-queries';
 
@@ -52,8 +53,15 @@ describe('MongoDB maintenance queries', () => {
       expect(exportedNodeFilter('o', all)).toEqual({ org: 'o' });
       const p = sectionPipeline('nodes', 'o', live);
       expect(p.collection).toBe('nodes');
-      expect(p.rows).toEqual([{ $match: { org: 'o', 'doc.tombstone_at': null } }, { $sort: { 'doc.created_at': 1, uid: 1 } }, { $project: { _id: 0, doc: 1 } }]);
+      expect(p.rows).toEqual([{ $match: { org: 'o', 'doc.tombstone_at': null } }, { $sort: { 'doc.created_at': 1, uid: 1 } }, { $project: { _id: 0, doc: 1, last_decayed_at: 1 } }]);
       expect(p.count).toEqual([{ $match: { org: 'o', 'doc.tombstone_at': null } }, { $count: 'n' }]);
+    });
+
+    it("writes each node's record with its decay clock when it has one, as SQLite does (audit J3)", () => {
+      const doc = { uid: 'a', label: 'x', salience: 0.2, props: { _type: 'Note' } };
+      expect(snapshotNodeFromDocument({ doc })).toBe(JSON.stringify(doc));
+      expect(snapshotNodeFromDocument({ doc, last_decayed_at: null })).toBe(JSON.stringify(doc));
+      expect(JSON.parse(snapshotNodeFromDocument({ doc, last_decayed_at: 1_700_000_000.5 }))).toEqual({ ...doc, last_decayed_at: 1_700_000_000.5 });
     });
 
     it('keeps an edge only when both endpoints are exported nodes of the same org', () => {

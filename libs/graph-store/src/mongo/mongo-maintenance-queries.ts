@@ -1,5 +1,6 @@
 import { Document } from 'mongodb';
 import type { DecayCandidateRow, DecayScope, SnapshotScope, SnapshotSection } from '../maintenance-reads.port';
+import { snapshotNodeJson } from '../snapshot-node';
 import { GRAPH_COLLECTIONS } from './mongo-documents';
 
 /**
@@ -77,6 +78,11 @@ function joinExportedNode(org: string, field: string, scope: SnapshotScope, as: 
   ];
 }
 
+/** A row of the nodes section as the snapshot writes it: the record, with its decay clock when set (as on SQLite). */
+export function snapshotNodeFromDocument(d: Document): string {
+  return snapshotNodeJson(JSON.stringify(d.doc), d.last_decayed_at ?? null);
+}
+
 export interface SectionPipeline {
   collection: keyof typeof GRAPH_COLLECTIONS;
   /** the rows in export order, with only the fields the snapshot writes */
@@ -100,7 +106,8 @@ export function sectionPipeline(what: SnapshotSection, org: string, scope: Snaps
   const records = { _id: 0, doc: 1 };
   switch (what) {
     case 'nodes':
-      return section('nodes', exportedNodeFilter(org, scope), [], { 'doc.created_at': 1, uid: 1 }, records);
+      // with the decay clock, which the snapshot carries beside the record
+      return section('nodes', exportedNodeFilter(org, scope), [], { 'doc.created_at': 1, uid: 1 }, { ...records, last_decayed_at: 1 });
     case 'edges':
       return section(
         'edges',

@@ -3,7 +3,7 @@ import type { EmbeddingConfig, SeriesPointRow } from '../graph-read-model.port';
 import type { SnapshotAliasRow, SnapshotScope, SnapshotSection, SnapshotSource } from '../maintenance-reads.port';
 import { embeddingConfigFromDocument, seriesPointFromDocument, vectorFromBinary } from './mongo-documents';
 import { MongoGraphStore } from './mongo-graph-store';
-import { sectionPipeline } from './mongo-maintenance-queries';
+import { sectionPipeline, snapshotNodeFromDocument } from './mongo-maintenance-queries';
 
 /**
  * An export's view of the MongoDB read model: every read goes through one snapshot session,
@@ -36,7 +36,7 @@ export class MongoSnapshotReader implements SnapshotSource {
   }
 
   async *nodeDocs(org: string, scope: SnapshotScope): AsyncGenerator<string> {
-    for await (const d of this.rows('nodes', org, scope)) yield JSON.stringify(d.doc);
+    for await (const d of this.rows('nodes', org, scope)) yield snapshotNodeFromDocument(d);
   }
 
   async *edgeDocs(org: string, scope: SnapshotScope): AsyncGenerator<string> {

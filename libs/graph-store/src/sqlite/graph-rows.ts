@@ -1,5 +1,5 @@
 import { normaliseText } from '@strata/domain/catalogue';
-import { RecordedEvent } from '@strata/domain/events';
+import { NodeVersionedData, RecordedEvent } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-event-data';
 
@@ -10,8 +10,8 @@ import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-e
 export type NodeRow = [
   org: string, uid: string, node_type: string, layer: string, label_norm: string, label_lower: string,
   agent_id: string | null, privacy_level: string, confidence: number, salience: number,
-  created_at: number, updated_at: number, tombstone_at: number | null, version: number, rev: number, doc: string,
-  created: 0 | 1,
+  created_at: number, updated_at: number, tombstone_at: number | null, last_decayed_at: number | null, version: number,
+  rev: number, doc: string, created: 0 | 1,
 ];
 export type EdgeRow = [
   org: string, uid: string, from_uid: string, to_uid: string, edge_type: string, layer: string,
@@ -21,11 +21,12 @@ export type EdgeRow = [
 
 export const NODE_UPSERT = `INSERT INTO nodes(org, uid, node_type, layer, label_norm, label_lower, agent_id, privacy_level, confidence, salience,
     created_at, updated_at, tombstone_at, last_decayed_at, version, vcount, rev, doc)
-  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,?,1,?,?)
+  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,?,?)
   ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, layer = excluded.layer, label_norm = excluded.label_norm,
     label_lower = excluded.label_lower, agent_id = excluded.agent_id, privacy_level = excluded.privacy_level,
     confidence = excluded.confidence, salience = excluded.salience, created_at = excluded.created_at,
-    updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at, version = excluded.version,
+    updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at,
+    last_decayed_at = coalesce(excluded.last_decayed_at, last_decayed_at), version = excluded.version,
     vcount = CASE WHEN ? THEN 1 ELSE vcount + 1 END, rev = excluded.rev, doc = excluded.doc`;
 
 export const EDGE_UPSERT = `INSERT INTO edges(org, uid, from_uid, to_uid, edge_type, layer, weight, confidence, created_at, updated_at,
@@ -36,12 +37,27 @@ export const EDGE_UPSERT = `INSERT INTO edges(org, uid, from_uid, to_uid, edge_t
     updated_at = excluded.updated_at, tombstone_at = excluded.tombstone_at, tombstone_reason = excluded.tombstone_reason,
     version = excluded.version, vcount = CASE WHEN ? THEN 1 ELSE vcount + 1 END, rev = excluded.rev, doc = excluded.doc`;
 
-/** `doc` is the record's JSON; `created` restarts the version count (a NodeCreated event). */
-export function nodeRow(org: string, n: NodeRecord, rev: number, created: boolean, doc: string): NodeRow {
+/**
+ * `doc` is the record's JSON; `created` restarts the version count (a NodeCreated event).
+ * `lastDecayedAt` sets the decay clock (an imported node's, REFERENCE §8.6); null keeps the
+ * stored one (a new row starts without).
+ */
+export function nodeRow(org: string, n: NodeRecord, rev: number, created: boolean, doc: string, lastDecayedAt: number | null = null): NodeRow {
   return [
     org, n.uid, n.node_type, n.layer, normaliseText(n.label), n.label.toLowerCase(), n.agent_id, n.privacy_level,
-    n.confidence, n.salience, n.created_at, n.updated_at, n.tombstone_at, n.version, rev, doc, created ? 1 : 0,
+    n.confidence, n.salience, n.created_at, n.updated_at, n.tombstone_at, lastDecayedAt, n.version, rev, doc, created ? 1 : 0,
   ];
+}
+
+/** The decay clock a versioned node event sets (an import's NodeCreated), else null. */
+export function decayClockOf(data: NodeVersionedData): number | null {
+  return typeof data.last_decayed_at === 'number' ? data.last_decayed_at : null;
+}
+
+/** The row of a versioned node event (NodeCreated, NodeUpdated, NodeTombstoned, NodeRestored). */
+export function nodeEventRow(e: RecordedEvent): NodeRow {
+  const d = e.data as NodeVersionedData;
+  return nodeRow(e.metadata.org_id, d.node, e.revision, e.type === 'NodeCreated', recordJson(e, 'node'), decayClockOf(d));
 }
 
 export function edgeRow(org: string, e: EdgeRecord, rev: number, created: boolean, doc: string): EdgeRow {

@@ -7,13 +7,12 @@ import {
   EmbeddingSetData,
   GraphPurgedData,
   NodeTouchedData,
-  NodeVersionedData,
   RecordedEvent,
   SalienceDecayedData,
   SeriesPointsAppendedData,
 } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
-import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeRow, recordJson } from './graph-rows';
+import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeEventRow, recordJson } from './graph-rows';
 import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
 
 /**
@@ -30,7 +29,7 @@ export class SqliteGraphWriter {
       case 'NodeUpdated':
       case 'NodeTombstoned':
       case 'NodeRestored':
-        return this.putNode(org, (e.data as NodeVersionedData).node, e.revision, e.type === 'NodeCreated', recordJson(e, 'node'));
+        return this.putNodeRow(nodeEventRow(e));
       case 'NodeTouched':
         return this.touchNode(org, e.data as NodeTouchedData, e.revision);
       case 'EdgeCreated':
@@ -112,10 +111,6 @@ export class SqliteGraphWriter {
       default:
         return; // not a graph event
     }
-  }
-
-  private putNode(org: string, n: NodeRecord, rev: number, created: boolean, doc: string): void {
-    this.putNodeRow(nodeRow(org, n, rev, created, doc));
   }
 
   /** Writes a row built by `nodeRow` (here or on a replay's reading thread). */

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { EmbeddingConfig, SeriesPointRow } from '../graph-read-model.port';
 import type { SnapshotAliasRow, SnapshotScope } from '../maintenance-reads.port';
+import { snapshotNodeJson } from '../snapshot-node';
 import { blobToVector } from './sqlite-graph-store';
 
 /**
@@ -61,9 +62,13 @@ export class SqliteSnapshotReader {
     );
   }
 
-  /** Node records as stored (JSON text), oldest first. */
-  nodeDocs(org: string, scope: SnapshotScope): IterableIterator<string> {
-    return this.db.prepare(`SELECT doc FROM nodes WHERE ${this.nodeWhere(scope)} ORDER BY created_at, uid`).pluck().iterate(org) as IterableIterator<string>;
+  /** Node records as stored (JSON text), each with its decay clock when it has one, oldest first. */
+  *nodeDocs(org: string, scope: SnapshotScope): Generator<string> {
+    const rows = this.db
+      .prepare(`SELECT doc, last_decayed_at FROM nodes WHERE ${this.nodeWhere(scope)} ORDER BY created_at, uid`)
+      .raw()
+      .iterate(org) as IterableIterator<[doc: string, lastDecayedAt: number | null]>;
+    for (const [doc, lastDecayedAt] of rows) yield snapshotNodeJson(doc, lastDecayedAt);
   }
 
   edgeDocs(org: string, scope: SnapshotScope): IterableIterator<string> {

@@ -1,5 +1,5 @@
-import { EdgeVersionedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
-import { EdgeRow, NodeRow, edgeRow, nodeRow, recordJson } from '@strata/graph-store/sqlite/graph-rows';
+import { EdgeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { EdgeRow, NodeRow, edgeRow, nodeEventRow, recordJson } from '@strata/graph-store/sqlite/graph-rows';
 import { TextChange, textChangeOf } from './text-document';
 
 /**
@@ -27,7 +27,7 @@ function isEdgeVersion(type: string): boolean {
 
 export function planGraph(e: RecordedEvent): Plan<GraphPlan> {
   if (isNodeVersion(e.type))
-    return [1, nodeRow(e.metadata.org_id, (e.data as NodeVersionedData).node, e.revision, e.type === 'NodeCreated', recordJson(e, 'node'))];
+    return [1, nodeEventRow(e)];
   if (isEdgeVersion(e.type))
     return [2, edgeRow(e.metadata.org_id, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'))];
   return APPLY_EVENT;

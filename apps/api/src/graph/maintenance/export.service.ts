@@ -45,8 +45,9 @@ async function* mapIter<T>(items: AsyncIterable<T> | Iterable<T>, f: (t: T) => s
 /**
  * Writes a `strata.graph` v1 snapshot (REFERENCE §8.6) as JSON text, section by section, from
  * one consistent read of the graph. Node and edge records go out as stored, without a
- * parse/serialise round trip. Version history is not exported. The reader is closed when the
- * text ends, fails or is abandoned (a generator's finally runs on return()).
+ * parse/serialise round trip; a node decayed by `POST /decay` also carries its decay clock,
+ * `last_decayed_at`, which import restores. Version history is not exported. The reader is
+ * closed when the text ends, fails or is abandoned (a generator's finally runs on return()).
  *
  * The embeddings section names the configuration in force — the organization's own, else the
  * server default it runs on when it never configured one (`serverDefault`; null when the

@@ -47,7 +47,8 @@ async function vectorSource(tx: GraphTx, provider: string, uid: string, imported
 /**
  * Stages an import (REFERENCE §8.6) on one transaction: additive — objects that exist are
  * skipped, never changed — and idempotent, so a second import of the same snapshot writes
- * nothing. Each imported node and edge gets one version record: create, reason `import`.
+ * nothing. Each imported node and edge gets one version record: create, reason `import`;
+ * a node keeps the decay clock (`last_decayed_at`) the snapshot gives it.
  * `serverDefault` is the embedding configuration in force for an organization that never
  * configured its own (null: embeddings off).
  */
@@ -76,7 +77,8 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
       counts.nodes_skipped++;
       continue;
     }
-    tx.createNode(n, IMPORT_REASON);
+    // the node's decay clock comes along, so decay here counts from where the source's stopped
+    tx.createNode(n, IMPORT_REASON, snap.decay_clocks.get(n.uid) ?? null);
     imported.add(n.uid);
     counts.nodes_imported++;
   }

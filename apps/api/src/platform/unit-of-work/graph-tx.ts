@@ -1,5 +1,5 @@
 import { Errors } from '@strata/domain/errors';
-import { EventMetadata, liveNodeDelta, NewEvent, Streams } from '@strata/domain/events';
+import { EventMetadata, liveNodeDelta, NewEvent, NodeVersionedData, Streams } from '@strata/domain/events';
 import { assertSeriesKeysFree, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { IdGenerator } from '@strata/domain/time';
@@ -112,11 +112,15 @@ export class GraphTx {
   }
 
   // ---------- writes ----------
-  /** A new node (`reason`: `import` for a snapshot's nodes, which keep their uid and state). */
-  createNode(n: NodeRecord, reason: string | null = null): NodeRecord {
+  /**
+   * A new node (`reason`: `import` for a snapshot's nodes, which keep their uid and state,
+   * their decay clock `lastDecayedAt` included when the snapshot carries one).
+   */
+  createNode(n: NodeRecord, reason: string | null = null, lastDecayedAt: number | null = null): NodeRecord {
     const stream = Streams.node(this.org, n.uid);
     this.revisions.set(stream, 'no_stream');
-    this.stage(stream, 'NodeCreated', { node: n, reason });
+    const data: NodeVersionedData = lastDecayedAt === null ? { node: n, reason } : { node: n, reason, last_decayed_at: lastDecayedAt };
+    this.stage(stream, 'NodeCreated', data);
     this.overlayNode(n);
     return n;
   }
