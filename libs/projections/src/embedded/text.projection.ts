@@ -5,12 +5,15 @@ import { TextChange, textChangeOf } from './text-document';
 
 /**
  * Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return).
- * Version 2: one FTS5 table per organization (BM25 statistics per organization); version 1
- * shared one table, which the rebuild this bump starts drops (SqliteTextIndex.clearSync).
+ * Version 3: the FTS5 tables keep their text, so deletes and updates keep BM25's statistics
+ * exact (version 2's contentless_delete tables kept counting deleted rows: scores depended on
+ * edit history and purges). Version 2: one FTS5 table per organization (BM25 statistics per
+ * organization); version 1 shared one table, which the rebuild that bump started drops
+ * (SqliteTextIndex.clearSync).
  */
 export class TextProjection implements PlannedProjection {
   readonly name = 'text';
-  readonly version = 2;
+  readonly version = 3;
   readonly replayPlanner = 'text';
 
   constructor(private readonly index: SqliteTextIndex) {}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { TextDocument } from '../text-index.port';
 import { describeTextIndexConformance } from '../testing/text-index.conformance';
+import { decodeFts5Averages } from './fts5-averages';
 import { SqliteTextIndex } from './sqlite-text-index';
 
 const note = (org: string, uid: string, label: string, fields: Partial<TextDocument> = {}): TextDocument => ({
@@ -93,7 +94,7 @@ describe('SqliteTextIndex specifics', () => {
       { org: 'a', name: hash('a') },
       { org: 'b', name: hash('b') },
     ]);
-    expect(textTables(db).filter((t) => !/_(data|idx|docsize|config)$/.test(t))).toEqual(
+    expect(textTables(db).filter((t) => !/_(data|idx|content|docsize|config)$/.test(t))).toEqual(
       [`text_docs_${hash('a')}`, `text_docs_${hash('b')}`, `text_fts_${hash('a')}`, `text_fts_${hash('b')}`, `text_vocab_${hash('a')}`, `text_vocab_${hash('b')}`].sort(),
     );
     index.removeOrgSync('a');
@@ -105,6 +106,62 @@ describe('SqliteTextIndex specifics', () => {
     index.upsertSync([note('a', 'u2', 'otter')]);
     expect(index.searchSync({ org: 'a', query: 'otter', limit: 5 }).map((h) => h.uid)).toEqual(['u2']);
     expect(db.prepare("SELECT name FROM text_orgs WHERE org = 'a'").pluck().get()).toBe(hash('a'));
+  });
+
+  it("keeps BM25's statistics exact: after updates and removals they are a fresh index's with the same documents", () => {
+    const averages = (db: Database.Database, org: string) => {
+      const name = db.prepare('SELECT name FROM text_orgs WHERE org = ?').pluck().get(org) as string;
+      return decodeFts5Averages(db.prepare(`SELECT block FROM text_fts_${name}_data WHERE id = 1`).pluck().get() as Buffer, 3);
+    };
+    const present = [note('o', 'a', 'kiwi kiwi alpha beta', { summary: 'gamma' }), note('o', 'b', 'kiwi'), note('o', 'c', 'filler', { body: 'delta epsilon' })];
+    const freshDb = new Database(':memory:');
+    new SqliteTextIndex(freshDb).upsertSync(present);
+    expect(averages(freshDb, 'o')).toEqual({ rows: 3, tokens: [6, 1, 2] });
+
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync([...present, note('o', 'gone', 'kiwi purged later', { body: 'many words in this body' })]);
+    for (let i = 0; i < 31; i++) index.upsertSync([note('o', 'c', `filler draft ${i}`, { summary: 'x '.repeat(i) })]);
+    index.upsertSync([present[2], note('o', 'b', 'kiwi', { node_type: 'Goal' })]);
+    index.removeSync('o', ['gone']);
+    expect(averages(db, 'o')).toEqual(averages(freshDb, 'o'));
+    const fresh = new SqliteTextIndex(freshDb);
+    fresh.upsertSync([note('o', 'b', 'kiwi', { node_type: 'Goal' })]);
+    expect(index.searchSync({ org: 'o', query: 'kiwi filler delta', limit: 10 })).toEqual(fresh.searchSync({ org: 'o', query: 'kiwi filler delta', limit: 10 }));
+  });
+
+  it('leaves the index alone when an update keeps the text, and still follows node_type and layer', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync([note('o', 'u1', 'lynx'), note('o', 'u2', 'lynx den')]);
+    const name = db.prepare('SELECT name FROM text_orgs').pluck().get() as string;
+    const segments = () => db.prepare(`SELECT count(*) FROM text_fts_${name}_data`).pluck().get();
+    const before = segments();
+    index.upsertSync([note('o', 'u1', 'lynx', { node_type: 'Goal', layer: 'intent' })]);
+    expect(segments()).toBe(before);
+    expect(index.searchSync({ org: 'o', query: 'lynx', limit: 5, node_types: ['Goal'], layer: 'intent' }).map((h) => h.uid)).toEqual(['u1']);
+  });
+
+  it('writes version-2 tables (contentless_delete, no text kept) with the same statements until the rebuild replaces them', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    const name = createHash('sha256').update('o').digest('hex').slice(0, 16);
+    // what text projection version 2 created for an organization
+    db.exec(`
+      INSERT INTO text_orgs (org, name) VALUES ('o', '${name}');
+      CREATE TABLE text_docs_${name} (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, node_type TEXT NOT NULL, layer TEXT NOT NULL);
+      CREATE VIRTUAL TABLE text_fts_${name} USING fts5(label, summary, body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
+      CREATE VIRTUAL TABLE text_vocab_${name} USING fts5vocab(text_fts_${name}, 'row');
+      INSERT INTO text_docs_${name} VALUES (1, 'old', 'Note', 'reality');
+      INSERT INTO text_fts_${name} (rowid, label, summary, body) VALUES (1, 'puffin colony', '', '');
+    `);
+    index.upsertSync([note('o', 'new', 'puffin'), note('o', 'old', 'puffin burrow')]);
+    index.upsertSync([note('o', 'old', 'puffin burrow')]);
+    expect(index.searchSync({ org: 'o', query: 'colony', limit: 5 })).toEqual([]);
+    expect(index.searchSync({ org: 'o', query: 'burrow', limit: 5 }).map((h) => h.uid)).toEqual(['old']);
+    index.removeSync('o', ['new']);
+    expect(index.searchSync({ org: 'o', query: 'puffin', limit: 5 }).map((h) => h.uid)).toEqual(['old']);
+    expect(index.countSync('o')).toBe(1);
   });
 
   it('takes another name when the hashed one is taken', () => {

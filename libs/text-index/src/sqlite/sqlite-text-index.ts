@@ -8,6 +8,8 @@ const BM25_WEIGHTS = '10.0, 4.0, 1.0';
 /** SQLite's LIMIT is a 64-bit integer; callers asking for more simply get every match. */
 const MAX_LIMIT = 2 ** 31 - 1;
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
+/** The FTS5 columns, in table order. */
+export const TEXT_FTS_COLUMNS = ['label', 'summary', 'body'] as const;
 
 /** Which organization's rows live in which tables (see the class comment). */
 const CATALOGUE = `
@@ -35,7 +37,7 @@ CREATE TABLE ${docsTable(name)} (
   node_type TEXT NOT NULL,
   layer     TEXT NOT NULL
 );
-CREATE VIRTUAL TABLE ${ftsTable(name)} USING fts5(label, summary, body, ${TOKENIZE}, content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE ${ftsTable(name)} USING fts5(${TEXT_FTS_COLUMNS.join(', ')}, ${TOKENIZE});
 CREATE VIRTUAL TABLE ${vocabTable(name)} USING fts5vocab(${ftsTable(name)}, 'row');
 `;
 }
@@ -80,7 +82,9 @@ const K1_PLUS_1 = 2.2;
 
 /** Statements writing one organization's tables. */
 interface OrgWrites {
-  findId: Statement<[string], { id: number }>;
+  findDoc: Statement<[string], { id: number; node_type: string; layer: string }>;
+  /** the text as indexed (all null in a version-2 contentless table, which keeps none) */
+  indexedText: Statement<[number], { label: string | null; summary: string | null; body: string | null }>;
   insertDoc: Statement<[string, string, string]>;
   updateDoc: Statement<[string, string, number]>;
   deleteDoc: Statement<[number]>;
@@ -118,13 +122,19 @@ export interface SqliteTextIndexOptions {
  *
  * Layout: one set of tables per organization, created by its first write and recorded in
  * `text_orgs` (org → table name suffix): `text_docs_<name>` (uid, node_type, layer per row),
- * `text_fts_<name>` (contentless FTS5 sharing its rowid; the text already lives in the graph
- * read model) and `text_vocab_<name>` (its fts5vocab, for document frequencies). bm25() and
- * the query planner's N and document frequencies therefore come from the caller's
- * organization alone: another organization's data can neither change a score nor be inferred
- * from one. A clear drops the organization's tables. The catalogue is read on every call
- * (one primary-key look-up) rather than cached, so rolled-back transactions and a database
- * swapped in under this handle (projection rebuilds) are always seen as they are.
+ * `text_fts_<name>` (FTS5 sharing its rowid) and `text_vocab_<name>` (its fts5vocab, for
+ * document frequencies). bm25() and the query planner's N and document frequencies therefore
+ * come from the caller's organization alone: another organization's data can neither change a
+ * score nor be inferred from one. A clear drops the organization's tables. The catalogue is
+ * read on every call (one primary-key look-up) rather than cached, so rolled-back transactions
+ * and a database swapped in under this handle (projection rebuilds) are always seen as they are.
+ *
+ * The FTS5 table keeps the text it indexed (in its own content table), so an update or delete
+ * removes exactly that text and takes it out of the row count and token totals: scores depend
+ * on the documents present, never on their edit history, and a rebuild from the log (which
+ * never sees purged nodes) scores the same. A contentless_delete table, as version 2 made,
+ * only marks a row deleted and keeps counting it; such tables take the same statements until
+ * the rebuild started by the version bump is swapped in.
  */
 export class SqliteTextIndex implements TextIndex {
   private readonly stmts: {
@@ -195,7 +205,7 @@ export class SqliteTextIndex implements TextIndex {
       if (!tables || tables.legacy) return;
       const t = this.writes(tables);
       for (const uid of uids) {
-        const row = t.findId.get(uid);
+        const row = t.findDoc.get(uid);
         if (!row) continue;
         t.deleteFts.run(row.id);
         t.deleteDoc.run(row.id);
@@ -357,7 +367,8 @@ export class SqliteTextIndex implements TextIndex {
     if (t.legacy) throw new Error('internal: the version-1 full-text tables are read-only');
     const { docs, fts } = t;
     return (t.w ??= {
-      findId: this.db.prepare(`SELECT id FROM ${docs} WHERE uid = ?`),
+      findDoc: this.db.prepare(`SELECT id, node_type, layer FROM ${docs} WHERE uid = ?`),
+      indexedText: this.db.prepare(`SELECT label, summary, body FROM ${fts} WHERE rowid = ?`),
       insertDoc: this.db.prepare(`INSERT INTO ${docs} (uid, node_type, layer) VALUES (?, ?, ?)`),
       updateDoc: this.db.prepare(`UPDATE ${docs} SET node_type = ?, layer = ? WHERE id = ?`),
       deleteDoc: this.db.prepare(`DELETE FROM ${docs} WHERE id = ?`),
@@ -368,16 +379,22 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   private upsertOne(t: OrgWrites, doc: TextDocument): void {
-    const existing = t.findId.get(doc.uid);
+    const label = doc.label ?? '';
+    const summary = doc.summary ?? '';
+    const body = doc.body ?? '';
+    const existing = t.findDoc.get(doc.uid);
     let id: number;
     if (existing) {
       id = existing.id;
-      t.updateDoc.run(doc.node_type, doc.layer, id);
+      if (existing.node_type !== doc.node_type || existing.layer !== doc.layer) t.updateDoc.run(doc.node_type, doc.layer, id);
+      // an update that keeps the text (salience, props outside it) has nothing to re-index
+      const old = t.indexedText.get(id);
+      if (old && old.label === label && old.summary === summary && old.body === body) return;
       t.deleteFts.run(id);
     } else {
       id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer).lastInsertRowid);
     }
-    t.insertFts.run(id, doc.label ?? '', doc.summary ?? '', doc.body ?? '');
+    t.insertFts.run(id, label, summary, body);
   }
 
   /**

@@ -206,6 +206,32 @@ export function describeTextIndexConformance(
       expect(await index.count(org)).toBe(12);
     });
 
+    it('scores by the documents present alone: after updates and removals exactly as an organization written once with them', async () => {
+      const edited = newOrg();
+      const fresh = newOrg();
+      const present = (org: string) => [
+        ...filler(org),
+        doc(org, 'long', { label: 'kiwi kiwi orchard harvest crates tractor', summary: 'fruit farm', body: 'kiwi vines on wires' }),
+        doc(org, 'short', { label: 'kiwi' }),
+        doc(org, 'edited', { label: 'orchard notes', summary: 'weekly' }),
+      ];
+      // the edited organization's history: superseded texts, removed documents, a removal undone
+      await index.upsert([...present(edited), ...Array.from({ length: 8 }, (_, i) => doc(edited, `gone-${i}`, { label: `kiwi kiwi crate ${i}`, body: 'orchard '.repeat(i) }))]);
+      for (let i = 0; i < 31; i++) await index.upsert([doc(edited, 'edited', { label: `draft ${i} ${'kiwi '.repeat(i % 4)}`, summary: 'orchard '.repeat(i), body: 'tractor' })]);
+      await index.upsert([doc(edited, 'long', { label: 'kiwi', node_type: 'Goal' }), doc(edited, 'short', { label: 'kiwi', node_type: 'Goal' })]);
+      await index.remove(edited, ['short', ...Array.from({ length: 8 }, (_, i) => `gone-${i}`)]);
+      await index.upsert(present(edited).slice(-3));
+      await index.upsert(present(fresh));
+
+      expect(await index.count(edited)).toBe(await index.count(fresh));
+      for (const query of ['kiwi', 'kiwi orchard', 'orchard notes', 'fruit tractor wires', 'weekly crates']) {
+        const want = await index.search({ org: fresh, query, limit: 20 });
+        const got = await index.search({ org: edited, query, limit: 20 });
+        expect(uids(got)).toEqual(uids(want));
+        got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i].score, 9));
+      }
+    });
+
     it('removeOrg drops only that organization', async () => {
       const a = newOrg();
       const b = newOrg();
