@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
+import { TextDocument } from '@strata/text-index/text-index.port';
 import { dumpRows, dumpSources } from './canonical-dump';
 
 function fts(db: Database.Database) {
@@ -40,6 +42,40 @@ describe('dumpSources', () => {
     expect(a.map((s) => s.table)).toEqual(['t_fts']);
     expect([...dumpRows(one, a[0])]).toEqual([...dumpRows(two, b[0])]);
     expect([...dumpRows(one, a[0])]).toContainEqual(['graph', 1, 'label', 0]);
+  });
+
+  it("reads the full-text index by node uid, not by its row ids, with bm25()'s statistics", () => {
+    const doc = (uid: string, label: string): TextDocument => ({ org: 'o', uid, node_type: 'Note', layer: 'reality', label, summary: '', body: 'shared words' });
+    const dump = (db: Database.Database) => dumpSources(db).map((s) => ({ table: s.table, columns: s.columns, rows: [...dumpRows(db, s)] }));
+    const one = new Database(':memory:');
+    new SqliteTextIndex(one).upsertSync([doc('a', 'alpha'), doc('b', 'beta gamma'), doc('c', 'gamma')]);
+    // the same documents, numbered otherwise: written in another order, one purged meanwhile
+    const two = new Database(':memory:');
+    const index = new SqliteTextIndex(two);
+    index.upsertSync([doc('gone', 'purged later'), doc('c', 'draft'), doc('b', 'beta gamma'), doc('a', 'alpha')]);
+    index.upsertSync([doc('c', 'gamma')]);
+    index.removeSync('o', ['gone']);
+    const a = dump(one);
+    expect(dump(two)).toEqual(a);
+    const name = one.prepare('SELECT name FROM text_orgs').pluck().get() as string;
+    const byTable = Object.fromEntries(a.map((s) => [s.table, s]));
+    expect(Object.keys(byTable).sort()).toEqual(['text_orgs', `text_docs_${name}`, `text_fts_${name}`, `text_fts_${name}_content`, `text_fts_${name}_data`].sort());
+    expect(byTable[`text_docs_${name}`].rows).toEqual([['a', 'Note', 'reality'], ['b', 'Note', 'reality'], ['c', 'Note', 'reality']]);
+    expect(byTable[`text_fts_${name}`].rows).toContainEqual(['gamma', 'b', 'label', 1]);
+    expect(byTable[`text_fts_${name}_content`].rows[0]).toEqual(['a', 'alpha', '', 'shared words']);
+    expect(byTable[`text_fts_${name}_data`].rows).toEqual([['rows', 3], ['tokens in body', 6], ['tokens in label', 4], ['tokens in summary', 0]]);
+    // a version-2 table (contentless_delete) kept counting the removed row: the statistics differ
+    const v2 = new Database(':memory:');
+    const v2Index = new SqliteTextIndex(v2);
+    v2.exec(`
+      INSERT INTO text_orgs (org, name) VALUES ('o', '${name}');
+      CREATE TABLE text_docs_${name} (id INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, node_type TEXT NOT NULL, layer TEXT NOT NULL);
+      CREATE VIRTUAL TABLE text_fts_${name} USING fts5(label, summary, body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);`);
+    v2Index.upsertSync([doc('gone', 'purged later'), doc('a', 'alpha'), doc('b', 'beta gamma'), doc('c', 'gamma')]);
+    v2Index.removeSync('o', ['gone']);
+    const v2Dump = dump(v2);
+    expect(v2Dump.find((s) => s.table === `text_fts_${name}`)).toEqual(byTable[`text_fts_${name}`]);
+    expect(v2Dump.find((s) => s.table === `text_fts_${name}_data`)!.rows).toEqual([['rows', 4], ['tokens in body', 8], ['tokens in label', 6], ['tokens in summary', 0]]);
   });
 
   it('limits the dump to the tables asked for', () => {

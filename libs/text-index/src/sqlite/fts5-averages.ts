@@ -1,0 +1,40 @@
+/**
+ * FTS5's "averages" record (row 1 of `<table>_data`): the row count, then the token total of
+ * each column, as SQLite varints. bm25() takes N and the average column lengths from it.
+ */
+export interface Fts5Averages {
+  rows: number;
+  /** tokens per column, in column order */
+  tokens: number[];
+}
+
+/** Decodes the record; an absent one (a table never written) counts as empty. */
+export function decodeFts5Averages(block: Uint8Array | null | undefined, columns: number): Fts5Averages {
+  const out: Fts5Averages = { rows: 0, tokens: new Array<number>(columns).fill(0) };
+  if (!block?.length) return out;
+  let pos = 0;
+  const next = (): number => {
+    const [value, end] = readVarint(block, pos);
+    pos = end;
+    return value;
+  };
+  out.rows = next();
+  for (let i = 0; i < columns && pos < block.length; i++) out.tokens[i] = next();
+  return out;
+}
+
+/**
+ * SQLite's varint: big-endian groups of 7 bits, the high bit saying another byte follows; a
+ * ninth byte carries 8 bits. Returns the value and the offset after it.
+ */
+export function readVarint(buf: Uint8Array, pos: number): [number, number] {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    if (pos + i >= buf.length) throw new Error('truncated varint');
+    const b = buf[pos + i];
+    value = value * 128 + (b & 0x7f);
+    if (!(b & 0x80)) return [value, pos + i + 1];
+  }
+  if (pos + 8 >= buf.length) throw new Error('truncated varint');
+  return [value * 256 + buf[pos + 8], pos + 9];
+}
