@@ -311,4 +311,15 @@ describe('API keys', () => {
     expect(h.body[0]).toMatchObject({ changed_by: ok.body.id, agent_id: 'systems-bot' });
     expect(h.body[0].changed_by).not.toBe(owner.user_id);
   });
+
+  it("another organization's user and key ids are answered like any agent id, so they are not confirmed to exist", async () => {
+    const mine = await signUp(t.url);
+    const theirs = await signUp(t.url);
+    const theirKey = await createApiKey(t.url, theirs.access_token);
+    const me = api(t.url, mine.access_token);
+    for (const agent of [theirs.user_id, theirKey.id, '00000000-0000-4000-8000-00000000abcd']) {
+      const r = await me.post('/v1/api-keys', { name: 'bot', scopes: ['read'], agent_id: agent });
+      expect([agent, r.status, r.body.agent_id]).toEqual([agent, 201, agent]);
+    }
+  });
 });

@@ -67,7 +67,10 @@ export class ApiKeyHandlers {
   }
 
   async create(auth: AuthContext, input: ApiKeyInput, requestId: string) {
-    if (input.agent_id !== null) decideAgentBinding(input.agent_id, (id) => this.accounts.user(id) !== null || this.accounts.key(id) !== null);
+    // only this organization's principals could be mistaken for the key's (REFERENCE §1.4: each
+    // organization sees only its own); refusing another's ids would confirm they exist
+    if (input.agent_id !== null)
+      decideAgentBinding(input.agent_id, (id) => this.accounts.membership(auth.org_id, id) !== null || this.accounts.key(id)?.org_id === auth.org_id);
     return this.uow.run(accountContext(auth, requestId), async (tx) => {
       const { data, secret } = this.stageKey(tx, auth, input, null);
       return this.created(data, secret, tx.now);
