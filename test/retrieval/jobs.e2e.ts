@@ -1,4 +1,5 @@
 import { ScriptedOpenAIServer } from '@strata/ai/testing/scripted-openai-server';
+import { seedProjectScope } from '../support/project-scope';
 import { expectError, mk, newOrg, startRetrieval, RetrievalFixture, until } from './retrieval-fixture';
 
 /** GET /jobs, GET /jobs/{id}, POST /jobs/{id}/cancel (REFERENCE §9.4) and how POST /clear treats jobs (§8.9). */
@@ -82,6 +83,14 @@ describe('jobs', () => {
     expectError(await other.w.get(`/jobs/${id}`), 404, 'not_found');
     expectError(await other.w.post(`/jobs/${id}/cancel`, {}), 404, 'not_found');
     expect((await other.w.get('/jobs')).body.items).toEqual([]);
+  });
+
+  it('Project-scoped keys, which may not start an organization-wide job, neither see nor cancel one (403 scope_denied)', async () => {
+    const world = await seedProjectScope(f, 'Outside the scoped world');
+    const job = (await f.w.post('/ingest/embed-all', {})).body.job_id as string;
+    for (const r of [await world.scoped.get('/jobs'), await world.scoped.get(`/jobs/${job}`), await world.scoped.post(`/jobs/${job}/cancel`, {})])
+      expect([r.status, r.body.code]).toEqual([403, 'scope_denied']);
+    expect((await f.w.get(`/jobs/${job}`)).body.status).not.toBe('cancelled');
   });
 
   it('cancelling a running job stops it before it records the batch in hand; a finished job cannot be cancelled', async () => {

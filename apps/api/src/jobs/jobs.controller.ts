@@ -5,10 +5,15 @@ import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { readJobListQuery } from '@strata/domain/jobs';
 import { Body, assertObjectBody, coerceQuery } from '@strata/domain/validation';
+import { assertGraphWide } from '../graph/maintenance/graph-wide';
 import { pathUid } from '../platform/http/path-params';
 import { JobRegistry } from './job-registry';
 
-/** Background jobs (REFERENCE §9.4): list, poll, cancel. */
+/**
+ * Background jobs (REFERENCE §9.4): list, poll, cancel. Jobs work on the whole organization
+ * (embed-all counts and embeds every live node), so Space- or Project-scoped credentials,
+ * which may not start one, may not see or cancel one either (403 scope_denied, as /stats).
+ */
 @ApiTags('jobs')
 @Controller('jobs')
 export class JobsController {
@@ -18,6 +23,7 @@ export class JobsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "The organization's jobs, newest first (filters: status, kind, document_uid; limit 50, at most 1000)" })
   async list(@Auth() auth: AuthContext, @Query() query: Body) {
+    assertGraphWide(auth);
     return this.jobs.list(auth.org_id, readJobListQuery(coerceQuery(query, ['limit', 'offset'])));
   }
 
@@ -25,6 +31,7 @@ export class JobsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'A job record: status, progress, result or error' })
   async get(@Auth() auth: AuthContext, @Param('id') id: string) {
+    assertGraphWide(auth);
     return this.jobs.get(auth.org_id, pathUid(id, 'id'));
   }
 
@@ -34,6 +41,7 @@ export class JobsController {
   @ApiOperation({ summary: 'Cancel a pending or processing job; it stops after the step in progress (409 invalid_transition once finished)' })
   async cancel(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
+    assertGraphWide(auth);
     assertObjectBody(raw);
     return this.jobs.cancel(auth.org_id, pathUid(id, 'id'));
   }
