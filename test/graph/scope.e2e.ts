@@ -1,6 +1,6 @@
 import { ProjectScopeWorld, seedProjectScope } from '../support/project-scope';
 import { graphSize } from '../cognitive/cognitive-fixture';
-import { expectError, startRetrieval, RetrievalFixture } from '../retrieval/retrieval-fixture';
+import { expectError, link, mk, startRetrieval, RetrievalFixture } from '../retrieval/retrieval-fixture';
 
 /**
  * A Project-scoped key on the generic graph routes: what its Project admits reads as usual;
@@ -70,5 +70,37 @@ describe('Project-scoped credentials on the generic graph routes', () => {
     // the same calls naming visible nodes are written
     const ok = await scoped.post('/epistemic/argument', { claim: { label: 'Ablation is well modelled' }, extends_uid: u.inside });
     expect(ok.status).toBe(201);
+  });
+});
+
+/**
+ * A scoped key's writes to nodes it may see also move the edges those nodes have to hidden
+ * ones (a cascade or a merge keeps the graph whole), but the counts it is answered with only
+ * include the edges it may see, so they do not reveal the others (REFERENCE §1.8).
+ */
+describe('Project-scoped credentials: counts of cascades and merges', () => {
+  let f: RetrievalFixture;
+  beforeAll(async () => {
+    f = await startRetrieval();
+  }, 60_000);
+  afterAll(() => f.close());
+
+  it('a merge and a delete count only visible edges, while every edge follows', async () => {
+    const u = await seedProjectScope(f, 'Hidden budget figures');
+    const twin = await mk(f.w, 'Claim', 'Heat shield ablation at reentry');
+    await link(f.w, twin, u.chunk, 'ExtractedFrom'); // admitted, like u.inside
+    const hiddenMove = await link(f.w, twin, u.outside, 'Contradicts'); // moves to u.inside: hidden
+    await link(f.w, twin, u.outside, 'Supports'); // duplicates u.crossing: dropped, hidden
+    expect((await u.scoped.get(`/edges?from_uid=${twin}`)).body).toHaveLength(1);
+
+    const merge = await u.scoped.post('/entities/merge', { keep_uid: u.inside, merge_uid: twin });
+    expect(merge.status).toBe(200);
+    expect(merge.body).toMatchObject({ edges_retargeted: 0, edges_dropped: 1 });
+    expect((await f.w.get(`/edges?from_uid=${u.inside}`)).body.map((e: { uid: string }) => e.uid)).toContain(hiddenMove);
+
+    const del = await u.scoped.delete(`/node/${u.inside}`);
+    expect(del.body).toMatchObject({ tombstoned: true, edges_tombstoned: 1 });
+    // the hidden edges went with the node: no live edge to a tombstoned node
+    for (const e of [u.crossing, hiddenMove]) expect((await f.w.get(`/edge/${e}/history`)).body.at(-1).change_type).toBe('tombstone');
   });
 });

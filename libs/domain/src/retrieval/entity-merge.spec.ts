@@ -41,6 +41,22 @@ describe('decideMerge', () => {
     expect(plan.mergedNode).toMatchObject({ uid: 'm', tombstone_reason: 'merged into k', version: 4 });
   });
 
+  it("changes every edge but counts only those 'counted' admits (a scoped caller's view)", () => {
+    const input = {
+      keep: node('k'),
+      merge: node('m'),
+      mergeEdges: [edge('seen', 'm', 'x'), edge('hidden', 'm', 'h'), edge('hidden-dup', 'm', 'h2')],
+      keepEdges: [edge('k-h2', 'k', 'h2')],
+      keepAliases: [],
+      mergeAliases: [],
+    };
+    const all = decideMerge(input, ctx);
+    const scoped = decideMerge(input, ctx, (e) => e.to_uid !== 'h' && e.to_uid !== 'h2');
+    expect(scoped.edgeChanges).toEqual(all.edgeChanges);
+    expect(all.counts).toMatchObject({ edges_retargeted: 2, edges_dropped: 1 });
+    expect(scoped.counts).toMatchObject({ edges_retargeted: 1, edges_dropped: 0 });
+  });
+
   it('marks a PossibleDuplicate between the pair as merged and tombstones it', () => {
     const plan = decideMerge(
       { keep: node('k'), merge: node('m'), mergeEdges: [edge('pd', 'm', 'k', 'PossibleDuplicate', { status: 'pending' })], keepEdges: [], keepAliases: [], mergeAliases: [] },

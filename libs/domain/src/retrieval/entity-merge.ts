@@ -57,9 +57,11 @@ const edgeKey = (from: string, to: string, type: string) => `${from}\u0000${to}\
  * kept node, except self-loops and duplicates of live edges (tombstoned instead); a
  * PossibleDuplicate between the two is marked merged and tombstoned; aliases move (the
  * higher score wins on shared text); the merged label becomes an alias at 0.8 unless a
- * higher one exists; the merged node is tombstoned without cascade.
+ * higher one exists; the merged node is tombstoned without cascade. `counted` says which edges
+ * the counts include: a scoped caller's merge moves every edge, but counts only those it may see
+ * (REFERENCE §1.8: a count must not reveal hidden edges).
  */
-export function decideMerge(input: MergeInput, ctx: WriteContext): MergePlan {
+export function decideMerge(input: MergeInput, ctx: WriteContext, counted: (e: EdgeRecord) => boolean = () => true): MergePlan {
   const { keep, merge } = input;
   if (keep.uid === merge.uid) throw new Error('internal: merge of a node into itself');
   const mergedReason = `merged into ${keep.uid}`;
@@ -76,7 +78,7 @@ export function decideMerge(input: MergeInput, ctx: WriteContext): MergePlan {
       const marked: EdgeRecord = { ...e, props: { ...e.props, status: 'merged' }, updated_at: ctx.now, version: e.version + 1 };
       edgeChanges.push({ edge: marked, type: 'EdgeUpdated', reason: 'merge' });
       edgeChanges.push({ edge: decideTombstoneEdge(marked, mergedReason, ctx)!, type: 'EdgeTombstoned', reason: mergedReason });
-      dropped++;
+      if (counted(e)) dropped++;
       continue;
     }
     const from = e.from_uid === merge.uid ? keep.uid : e.from_uid;
@@ -84,12 +86,12 @@ export function decideMerge(input: MergeInput, ctx: WriteContext): MergePlan {
     const key = edgeKey(from, to, e.edge_type);
     if ((from === keep.uid && to === keep.uid) || live.has(key)) {
       edgeChanges.push({ edge: decideTombstoneEdge(e, mergedReason, ctx)!, type: 'EdgeTombstoned', reason: mergedReason });
-      dropped++;
+      if (counted(e)) dropped++;
       continue;
     }
     live.add(key);
     edgeChanges.push({ edge: decideRetargetEdge(e, from, to, ctx), type: 'EdgeUpdated', reason: 'merge' });
-    retargeted++;
+    if (counted(e)) retargeted++;
   }
 
   const keepByNorm = new Map(input.keepAliases.map((a) => [a.norm, a]));

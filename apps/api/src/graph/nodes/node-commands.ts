@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
 import { decideUpdateNode } from '@strata/domain/graph';
-import { NodeRecord } from '@strata/domain/records';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { Body, readString } from '@strata/domain/validation';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { createNode, tombstoneNode } from '../../platform/unit-of-work/graph-ops';
@@ -15,7 +15,13 @@ export class UpdateNodeCommand {
   constructor(readonly ctx: CommandContext, readonly uid: string, readonly body: Body) {}
 }
 export class DeleteNodeCommand {
-  constructor(readonly ctx: CommandContext, readonly uid: string, readonly reason: string | null) {}
+  /** `counted`: the edges a scoped caller may see, the only ones `edges_tombstoned` counts */
+  constructor(
+    readonly ctx: CommandContext,
+    readonly uid: string,
+    readonly reason: string | null,
+    readonly counted: (e: EdgeRecord) => boolean = () => true,
+  ) {}
 }
 
 @CommandHandler(CreateNodeCommand)
@@ -43,9 +49,9 @@ export class UpdateNodeHandler implements ICommandHandler<UpdateNodeCommand, Nod
 @CommandHandler(DeleteNodeCommand)
 export class DeleteNodeHandler implements ICommandHandler<DeleteNodeCommand> {
   constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
-  execute({ ctx, uid, reason }: DeleteNodeCommand) {
+  execute({ ctx, uid, reason, counted }: DeleteNodeCommand) {
     return this.uow.run(ctx, async (tx) => {
-      const r = await tombstoneNode(tx, uid, { reason, cascade: true });
+      const r = await tombstoneNode(tx, uid, { reason, cascade: true, counted });
       return { uid, tombstoned: true, version: r.node.version, edges_tombstoned: r.edges_tombstoned };
     });
   }

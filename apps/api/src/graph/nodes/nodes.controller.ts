@@ -53,7 +53,7 @@ export class NodesController {
     assertCanWrite(auth);
     const reason = readString(q, 'reason', { max: 1000 }) ?? null;
     await this.scope.assertNode(auth, pathUid(uid));
-    return this.commands.execute(new DeleteNodeCommand(commandContext(auth, rid), uid, reason));
+    return this.commands.execute(new DeleteNodeCommand(commandContext(auth, rid), uid, reason, await this.scope.edgeCounter(auth)));
   }
 
   @Get('node/:uid/history')

@@ -71,6 +71,13 @@ export class GraphScope {
     return uids.filter((u) => scope.allows(u));
   }
 
+  /** Which edges a count in a response may include: those the caller may see (all, when unrestricted). */
+  async edgeCounter(auth: AuthContext): Promise<(e: EdgeRecord) => boolean> {
+    if (unrestricted(auth)) return () => true;
+    const scope = await this.scopes.of(auth);
+    return (e) => visibleEdge(scope, e);
+  }
+
   /** The edges whose endpoints are both visible. */
   async edges(auth: AuthContext, edges: EdgeRecord[]): Promise<EdgeRecord[]> {
     if (unrestricted(auth)) return edges;

@@ -53,12 +53,14 @@ export interface TombstoneResult {
 
 /**
  * Tombstones a node; with `cascade`, every live edge touching it too, with reason
- * `cascade:<uid>` so a restore can bring exactly those back.
+ * `cascade:<uid>` so a restore can bring exactly those back. `counted` limits the count to
+ * the edges a scoped caller may see: the cascade keeps the graph whole (no live edge to a
+ * tombstoned node) and the count does not reveal the others (REFERENCE §1.8).
  */
 export async function tombstoneNode(
   tx: GraphTx,
   uid: string,
-  opts: { reason: string | null; cascade: boolean; by?: string },
+  opts: { reason: string | null; cascade: boolean; by?: string; counted?: (e: EdgeRecord) => boolean },
 ): Promise<TombstoneResult> {
   const current = await tx.node(uid);
   if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
@@ -71,14 +73,19 @@ export async function tombstoneNode(
       const t = decideTombstoneEdge(e, `cascade:${uid}`, tx.write);
       if (t) {
         tx.putEdge(t, 'EdgeTombstoned', `cascade:${uid}`);
-        n++;
+        if (!opts.counted || opts.counted(e)) n++;
       }
     }
   }
   return { node: next, changed: true, edges_tombstoned: n };
 }
 
-export async function restoreNode(tx: GraphTx, uid: string, reason: string | null): Promise<{ node: NodeRecord; changed: boolean; edges_restored: number }> {
+export async function restoreNode(
+  tx: GraphTx,
+  uid: string,
+  reason: string | null,
+  counted: (e: EdgeRecord) => boolean = () => true,
+): Promise<{ node: NodeRecord; changed: boolean; edges_restored: number }> {
   const current = await tx.node(uid);
   if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
   const next = decideRestoreNode(current, tx.write);
@@ -92,7 +99,7 @@ export async function restoreNode(tx: GraphTx, uid: string, reason: string | nul
     const r = decideRestoreEdge(e, tx.write);
     if (r) {
       tx.putEdge(r, 'EdgeRestored', reason);
-      n++;
+      if (counted(e)) n++;
     }
   }
   return { node: next, changed: true, edges_restored: n };

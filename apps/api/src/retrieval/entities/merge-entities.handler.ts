@@ -48,7 +48,7 @@ export class MergeEntitiesHandler implements ICommandHandler<MergeEntitiesComman
         tx.reader.aliasesOf(tx.org, keepUid),
         tx.reader.aliasesOf(tx.org, mergeUid),
       ]);
-      const plan = decideMerge({ keep, merge, mergeEdges, keepEdges, keepAliases, mergeAliases }, tx.write);
+      const plan = decideMerge({ keep, merge, mergeEdges, keepEdges, keepAliases, mergeAliases }, tx.write, (e) => scope.allowsEdge(e));
       for (const c of plan.edgeChanges) tx.putEdge(c.edge, c.type, c.reason);
       for (const a of plan.keepAliasSets)
         tx.emit(Streams.node(tx.org, keepUid), 'AliasSet', { text: a.text, norm: a.norm, canonical_uid: keepUid, score: a.score, created_at: a.created_at });

@@ -44,11 +44,11 @@ export class EvolveHandler implements ICommandHandler<EvolveCommand> {
           return tx.putNode(decideUpdateNode(current, body, tx.write, { propsField: 'props_patch' }), 'NodeUpdated', reason ?? DEFAULT_UPDATE_REASON);
         case 'tombstone':
         case 'tombstone_cascade': {
-          const r = await tombstoneNode(tx, uid, { reason, cascade });
+          const r = await tombstoneNode(tx, uid, { reason, cascade, counted: (e) => scope.allowsEdge(e) });
           return { uid, action, version: r.node.version, edges_tombstoned: r.edges_tombstoned };
         }
         case 'restore': {
-          const r = await restoreNode(tx, uid, reason);
+          const r = await restoreNode(tx, uid, reason, (e) => scope.allowsEdge(e));
           return { uid, action, version: r.node.version, edges_restored: r.edges_restored };
         }
       }

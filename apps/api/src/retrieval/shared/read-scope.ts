@@ -20,6 +20,11 @@ export class ReadScope {
     return this.visible === null || this.visible.has(uid);
   }
 
+  /** An edge is visible when both of its endpoints are. */
+  allowsEdge(e: { from_uid: string; to_uid: string }): boolean {
+    return this.allows(e.from_uid) && this.allows(e.to_uid);
+  }
+
   /**
    * 404 `not_found` naming the field for the first uid a request refers to outside the scope,
    * exactly as for a missing node (REFERENCE §1.8). Call it where liveness is checked, before
