@@ -103,4 +103,24 @@ describe('Project-scoped credentials: counts of cascades and merges', () => {
     // the hidden edges went with the node: no live edge to a tombstoned node
     for (const e of [u.crossing, hiddenMove]) expect((await f.w.get(`/edge/${e}/history`)).body.at(-1).change_type).toBe('tombstone');
   });
+
+  it("a Series key held by a Series the key cannot see is refused without that Series' uid", async () => {
+    const u = await seedProjectScope(f, 'Outside, for the series test');
+    const held = await f.w.post('/reality/series', { action: 'create', label: 'Hidden thrust series', entity_uid: u.project, props: { metric: 'thrust' } });
+    expect(held.status).toBe(201);
+    const hidden = held.body.uid as string;
+    expectError(await u.scoped.get(`/node/${hidden}`), 404, 'not_found');
+    const attempts = [
+      await u.scoped.post('/reality/series', { action: 'create', label: 'Mine', entity_uid: u.project, props: { metric: 'thrust' } }),
+      await u.scoped.post('/node', { node_type: 'Series', label: 'Mine too', props: { entity_uid: u.project, metric: 'thrust' } }),
+    ];
+    for (const r of attempts) {
+      expect([r.status, r.body.code]).toEqual([409, 'duplicate']);
+      expect(r.body).not.toHaveProperty('existing_uid');
+      expect(r.text).not.toContain(hidden);
+    }
+    // an organization-wide key is told which Series holds the key
+    const org = await f.w.post('/reality/series', { action: 'create', label: 'Org', entity_uid: u.project, props: { metric: 'thrust' } });
+    expect(org.body).toMatchObject({ code: 'duplicate', existing_uid: hidden });
+  });
 });

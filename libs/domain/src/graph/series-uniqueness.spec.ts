@@ -1,7 +1,7 @@
-import { DomainError } from '../errors';
+import { DomainError, Errors } from '../errors';
 import { NodeRecord } from '../records';
 import { decideCreateNode, decideRestoreNode, decideTombstoneNode, decideUpdateNode } from './node-decider';
-import { assertSeriesKeysFree, claimedSeriesKey, SeriesChange, SeriesKey, seriesKeyOf } from './series-uniqueness';
+import { assertSeriesKeysFree, claimedSeriesKey, concealHiddenHolder, duplicateSeries, SeriesChange, SeriesKey, seriesKeyOf } from './series-uniqueness';
 
 const ctx = { now: 1000, agent_id: null, principal_id: 'user-1' };
 let seq = 0;
@@ -85,5 +85,17 @@ describe('one live Series per (entity_uid, metric)', () => {
     expect(e).toMatchObject({ code: 'duplicate', context: { existing_uid: a.uid } });
     expect(e!.message).toMatch(/this request/);
     expect(await refusal([{ before: null, after: a }, { before: null, after: series('n', 'E') }], [])).toBeNull();
+  });
+});
+
+describe('concealHiddenHolder', () => {
+  it('drops the uid of a holder the caller may not see, keeps the rest of the 409, and leaves other errors alone', () => {
+    const refusal = duplicateSeries({ entity_uid: 'E', metric: 'm' }, 'hidden-series');
+    const concealed = concealHiddenHolder(refusal, () => false) as DomainError;
+    expect(concealed).toMatchObject({ status: 409, code: 'duplicate', context: {} });
+    expect(concealed.message).not.toContain('hidden-series');
+    expect(concealHiddenHolder(refusal, (uid) => uid === 'hidden-series')).toBe(refusal);
+    const other = Errors.notFound('x');
+    expect(concealHiddenHolder(other, () => false)).toBe(other);
   });
 });

@@ -45,6 +45,20 @@ export function duplicateSeries(key: SeriesKey, existingUid: string, sameRequest
   );
 }
 
+/**
+ * The refusal as a Space- or Project-scoped caller gets it when the Series already holding the
+ * key is one it may not see: the same 409, without that Series' uid (REFERENCE §1.8). Keeping
+ * one live Series per key organization-wide leaves no answer that hides it entirely; this one
+ * reveals only that the (entity, metric) the caller named is taken.
+ */
+export function concealHiddenHolder(err: unknown, allows: (uid: string) => boolean): unknown {
+  if (!(err instanceof DomainError) || err.code !== 'duplicate') return err;
+  const holder = err.context.existing_uid;
+  if (typeof holder !== 'string' || allows(holder)) return err;
+  const { existing_uid: _hidden, ...context } = err.context;
+  return new DomainError(err.status, err.code, err.message.includes(holder) ? 'the Series key is already taken' : err.message, context);
+}
+
 /** One Series a request creates or changes: as stored before it (null if new) and as it leaves it. */
 export interface SeriesChange {
   before: NodeRecord | null;

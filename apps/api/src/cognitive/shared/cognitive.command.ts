@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthContext } from '@strata/auth/auth-context';
 import { assertCanWrite } from '@strata/auth/request-context.decorator';
 import { CognitiveView, Decision, EndpointDef, resolveAction } from '@strata/domain/cognitive';
+import { concealHiddenHolder } from '@strata/domain/graph';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -47,10 +48,14 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
     }
     assertCanWrite(auth);
     const cmd = commandContext(auth, requestId, body);
-    return this.uow.run(cmd, async (tx) => {
-      const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, uuid: () => tx.uuid() }, name);
-      await applyChanges(tx, decision.changes);
-      return decision;
-    });
+    try {
+      return await this.uow.run(cmd, async (tx) => {
+        const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, uuid: () => tx.uuid() }, name);
+        await applyChanges(tx, decision.changes);
+        return decision;
+      });
+    } catch (err) {
+      throw scope ? concealHiddenHolder(err, (uid) => scope.allows(uid)) : err;
+    }
   }
 }

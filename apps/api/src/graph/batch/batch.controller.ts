@@ -24,6 +24,6 @@ export class BatchController {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     await this.scope.assertBatchEndpoints(auth, body.edges);
-    return this.commands.execute(new BatchCreateCommand(commandContext(auth, rid, body), body));
+    return this.scope.concealing(auth, () => this.commands.execute(new BatchCreateCommand(commandContext(auth, rid, body), body)));
   }
 }

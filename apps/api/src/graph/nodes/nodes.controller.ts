@@ -33,7 +33,7 @@ export class NodesController {
   async create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
-    return this.commands.execute(new CreateNodeCommand(commandContext(auth, rid, body), body));
+    return this.scope.concealing(auth, () => this.commands.execute(new CreateNodeCommand(commandContext(auth, rid, body), body)));
   }
 
   @Patch('node/:uid')
@@ -43,7 +43,7 @@ export class NodesController {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     await this.scope.assertNode(auth, pathUid(uid));
-    return this.commands.execute(new UpdateNodeCommand(commandContext(auth, rid, body), uid, body));
+    return this.scope.concealing(auth, () => this.commands.execute(new UpdateNodeCommand(commandContext(auth, rid, body), uid, body)));
   }
 
   @Delete('node/:uid')

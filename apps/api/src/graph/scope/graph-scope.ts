@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { DomainError, Errors } from '@strata/domain/errors';
+import { concealHiddenHolder } from '@strata/domain/graph';
 import { EdgeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { ReadScope, ReadScopeService } from '../../retrieval/shared/read-scope';
@@ -69,6 +70,17 @@ export class GraphScope {
     if (unrestricted(auth)) return uids;
     const scope = await this.scopes.of(auth);
     return uids.filter((u) => scope.allows(u));
+  }
+
+  /** Runs a write; a refusal naming a Series the caller may not see loses that uid (concealHiddenHolder). */
+  async concealing<T>(auth: AuthContext, write: () => Promise<T>): Promise<T> {
+    if (unrestricted(auth)) return write();
+    const scope = await this.scopes.of(auth);
+    try {
+      return await write();
+    } catch (err) {
+      throw concealHiddenHolder(err, (uid) => scope.allows(uid));
+    }
   }
 
   /** Which edges a count in a response may include: those the caller may see (all, when unrestricted). */
