@@ -119,6 +119,12 @@ describe('Project-scoped credentials: counts of cascades and merges', () => {
       expect(r.body).not.toHaveProperty('existing_uid');
       expect(r.text).not.toContain(hidden);
     }
+    // re-keying a Series of its own onto the hidden one's key, through /evolve
+    const visible = await f.w.post('/reality/series', { action: 'create', label: 'Admitted drag series', entity_uid: u.project, props: { metric: 'drag' } });
+    await link(f.w, visible.body.uid, u.chunk, 'ExtractedFrom'); // admitted by the project
+    expect((await u.scoped.get(`/node/${visible.body.uid}`)).status).toBe(200);
+    const rekey = await u.scoped.post('/evolve', { action: 'update', uid: visible.body.uid, props_patch: { metric: 'thrust' } });
+    expect([rekey.status, rekey.body.code, rekey.text.includes(hidden)]).toEqual([409, 'duplicate', false]);
     // an organization-wide key is told which Series holds the key
     const org = await f.w.post('/reality/series', { action: 'create', label: 'Org', entity_uid: u.project, props: { metric: 'thrust' } });
     expect(org.body).toMatchObject({ code: 'duplicate', existing_uid: hidden });
