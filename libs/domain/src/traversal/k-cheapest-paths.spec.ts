@@ -38,4 +38,20 @@ describe('kCheapestPaths', () => {
     const g = diamond().node('island');
     expect((await kCheapestPaths(g, 's', 'island', opts)).paths).toEqual([]);
   });
+
+  it('stays within its budget when countless equal-cost paths tie, keeping the best k in order', async () => {
+    // s → 7 layers of 6 nodes, each fully joined to the next → t: 6^7 (~280k) equally cheap paths
+    const g = new InMemoryTraversalGraph();
+    const layers = Array.from({ length: 7 }, (_, l) => Array.from({ length: 6 }, (_, i) => `l${l}n${i}`));
+    let n = 0;
+    for (const v of layers[0]) g.edge(`e${n++}`, 's', v, 0.5);
+    for (let l = 0; l + 1 < layers.length; l++) for (const a of layers[l]) for (const b of layers[l + 1]) g.edge(`e${n++}`, a, b, 0.5);
+    for (const v of layers[layers.length - 1]) g.edge(`e${n++}`, v, 't', 0.5);
+    const r = await kCheapestPaths(g, 's', 't', { ...opts, k: 3, max_hops: 8, max_expansions: 5_000 });
+    expect(r.truncated).toBe(true);
+    expect(r.paths).toHaveLength(3);
+    expect(r.paths.map((p) => p.hops)).toEqual([8, 8, 8]);
+    const keys = r.paths.map((p) => p.node_uids.join('>'));
+    expect([...keys].sort()).toEqual(keys);
+  });
 });

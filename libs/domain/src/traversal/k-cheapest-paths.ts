@@ -10,7 +10,21 @@ export interface KCheapestPathsOptions {
   rules: EdgeFollowRules;
   /** partial paths popped before giving up (the answer is then marked truncated) */
   max_expansions?: number;
+  /** partial paths queued before giving up (each holds its node and edge lists) */
+  max_queued?: number;
 }
+
+/**
+ * The work one request may do. Simple paths multiply with every hop, and with equal edge
+ * weights countless partial and complete paths tie. On a 5,000-node graph with 20,000 edges,
+ * 25 paths between nodes 16 hops apart took over five minutes of the single thread before
+ * every pop counted against the budget and only the best k found paths were kept; with these
+ * budgets (and longer partial paths first among ties) it takes 0.5 s of CPU and answers 25
+ * paths marked `truncated` (the search stopped before proving them the cheapest). Measured
+ * with the audit's repro (/tmp/audit3/repro-K/topk.js).
+ */
+const DEFAULT_MAX_EXPANSIONS = 100_000;
+const DEFAULT_MAX_QUEUED = 500_000;
 
 export interface FoundPath {
   node_uids: string[];
@@ -74,8 +88,15 @@ export async function kCheapestPaths(
 
   const hops = new HopReader(graph, opts.direction, opts.rules);
   const live = new LivenessCache(graph);
-  const maxExpansions = opts.max_expansions ?? 200_000;
-  const heap = new MinHeap<Partial>((a, b) => compareCost(a.f, b.f) || a.nodes.length - b.nodes.length);
+  const maxExpansions = opts.max_expansions ?? DEFAULT_MAX_EXPANSIONS;
+  const maxQueued = opts.max_queued ?? DEFAULT_MAX_QUEUED;
+  // many partial paths end at the same node: read each node's hops once per request
+  const adjacencyOf = new Map<string, Hop[]>();
+  let queued = 1;
+  // among equal estimates the longer partial path first: it is nearer the end, so complete
+  // paths surface early (shorter first made equal-weight graphs a breadth-first search that
+  // spent the whole budget before finding any path)
+  const heap = new MinHeap<Partial>((a, b) => compareCost(a.f, b.f) || b.nodes.length - a.nodes.length);
   const startBound = bound(start)!;
   heap.push({ nodes: [start], edges: [], cost: 0, confidence: 1, f: startBound.cost });
   const found: FoundPath[] = [];
@@ -85,9 +106,15 @@ export async function kCheapestPaths(
   while (heap.size) {
     const p = heap.pop()!;
     if (found.length >= opts.k && compareCost(p.f, found[opts.k - 1].cost) > 0) break;
+    // every pop counts: with equal edge weights countless complete paths tie, and each is popped
+    if (++expansions > maxExpansions) {
+      truncated = true;
+      break;
+    }
     const last = p.nodes[p.nodes.length - 1];
     if (last === end) {
-      found.push({
+      // only the best k are kept (sorting every tied path found cost minutes)
+      keepBest(found, opts.k, {
         node_uids: p.nodes,
         edge_uids: p.edges.map((e) => e.edge.uid),
         edge_types: p.edges.map((e) => e.edge.edge_type),
@@ -95,22 +122,25 @@ export async function kCheapestPaths(
         cost: p.cost,
         confidence: p.confidence,
       });
-      found.sort(comparePaths);
       continue;
     }
-    if (++expansions > maxExpansions) {
-      truncated = true;
-      break;
-    }
     const used = p.edges.length;
-    const adjacency = (await hops.hopsOf([last])).get(last)!;
-    await live.load(adjacency.map((h) => h.to));
+    let adjacency = adjacencyOf.get(last);
+    if (!adjacency) {
+      adjacency = (await hops.hopsOf([last])).get(last)!;
+      await live.load(adjacency.map((h) => h.to));
+      adjacencyOf.set(last, adjacency);
+    }
     for (const hop of adjacency) {
       const b = bound(hop.to);
       if (!b || used + 1 + b.first_hop > opts.max_hops) continue;
       if (!live.isLive(hop.to) || p.nodes.includes(hop.to)) continue;
       const cost = p.cost + edgeCost(hop.edge.weight);
       if (opts.max_cost !== undefined && compareCost(cost + b.cost, opts.max_cost) > 0) continue;
+      if (++queued > maxQueued) {
+        truncated = true;
+        break;
+      }
       heap.push({
         nodes: [...p.nodes, hop.to],
         edges: [...p.edges, hop],
@@ -119,8 +149,23 @@ export async function kCheapestPaths(
         f: cost + b.cost,
       });
     }
+    if (truncated) break;
   }
   return { paths: found.slice(0, opts.k), truncated };
+}
+
+/** Inserts `path` into `best` (sorted by comparePaths) and keeps at most `k`. */
+function keepBest(best: FoundPath[], k: number, path: FoundPath): void {
+  if (best.length >= k && comparePaths(path, best[k - 1]) >= 0) return;
+  let lo = 0;
+  let hi = best.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (comparePaths(best[mid], path) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  best.splice(lo, 0, path);
+  if (best.length > k) best.length = k;
 }
 
 /** A small binary heap (the standard library has none). */
