@@ -85,6 +85,28 @@ describe('generic node routes', () => {
     expect(r.body.error).toMatch(/^unknown fields for Goal: colour\. Valid fields: /);
   });
 
+  it('pages history by from_version and limit, and by size when every version carries a large record', async () => {
+    const n = (await c.post('/node', { label: 'Paged', node_type: 'Claim' })).body;
+    for (let i = 0; i < 4; i++) expect((await c.patch(`/node/${n.uid}`, { confidence: 0.1 * (i + 1) })).status).toBe(200);
+    const versions = async (q: string, path = `/node/${n.uid}/history`) => (await c.get(path + q)).body.map((v: { version: number }) => v.version);
+    expect(await versions('')).toEqual([1, 2, 3, 4, 5]);
+    expect(await versions('?limit=2')).toEqual([1, 2]);
+    expect(await versions('?from_version=3&limit=2')).toEqual([3, 4]);
+    expect(await versions('?from_version=9')).toEqual([]);
+    expect((await c.post('/evolve', { action: 'history', uid: n.uid, from_version: 4 })).body.map((v: { version: number }) => v.version)).toEqual([4, 5]);
+    for (const q of ['?limit=0', '?from_version=0', '?limit=x']) expect((await c.get(`/node/${n.uid}/history${q}`)).body.code).toBe('invalid_field');
+    expect((await c.get('/node/00000000-0000-4000-8000-00000000beef/history?from_version=2')).status).toBe(404);
+
+    // 3 MB of props: 16 MB per page holds five versions, the next page goes on from there
+    const big = (await c.post('/node', { label: 'Big', node_type: 'Claim', props: { content: 'x'.repeat(3_000_000) } })).body;
+    for (let i = 0; i < 7; i++) expect((await c.patch(`/node/${big.uid}`, { confidence: 0.1 * (i + 1) })).status).toBe(200);
+    const first = await versions('', `/node/${big.uid}/history`);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThan(8);
+    const rest = await versions(`?from_version=${first[first.length - 1] + 1}`, `/node/${big.uid}/history`);
+    expect([...first, ...rest]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('patches props by shallow merge, bumps the version, keeps history and snapshots', async () => {
     const n = (await c.post('/node', { label: 'Ship v1', node_type: 'Goal', props: { description: 'ship it', success_criteria: ['a'] } })).body;
     const p1 = await c.patch(`/node/${n.uid}`, { props: { progress: 0.5 }, reason: 'half way' });

@@ -2,3 +2,4 @@ export * from './write-context';
 export * from './node-decider';
 export * from './edge-decider';
 export * from './series-uniqueness';
+export * from './history-page';

@@ -6,6 +6,7 @@ import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { canonicalEdgeTypeName } from '@strata/domain/catalogue';
 import { Errors } from '@strata/domain/errors';
+import { readHistoryPage } from '@strata/domain/graph';
 import { Body, assertObjectBody, coerceQuery, readBoolean, readString, readStringArray, readUid, readUids } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
@@ -79,10 +80,11 @@ export class EdgesController {
 
   @Get('edge/:uid/history')
   @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'Every version of an edge (tombstoned edges too)' })
-  async edgeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+  @ApiOperation({ summary: 'The versions of an edge (tombstoned edges too), oldest first: from_version (1), at most limit (100, ≤ 1000)' })
+  async edgeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
+    const page = readHistoryPage(coerceQuery(q, ['from_version', 'limit']));
     await this.scope.assertEdge(auth, pathUid(uid));
-    return this.history.edgeHistory(auth.org_id, uid);
+    return this.history.edgeHistory(auth.org_id, uid, page);
   }
 
   @Get('edges')

@@ -3,33 +3,52 @@ import { Errors } from '@strata/domain/errors';
 import { CHANGE_TYPE_OF, EdgeVersionedData, NodeVersionedData, RecordedEvent, Streams } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord, VersionRecord } from '@strata/domain/records';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
+import { rawDataOf } from '@strata/event-store/sqlite/raw-event-data';
+import { HISTORY_DEFAULT_LIMIT, HistoryPage, pageOfHistory } from '@strata/domain/graph';
 
-/** Node and edge history straight from their event streams (DESIGN rule 6). */
+/**
+ * Node and edge history straight from their event streams (DESIGN rule 6), a page at a time
+ * (history-page.ts): the stream is read from the page's first version on.
+ */
 @Injectable()
 export class VersionHistoryService {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
-  async nodeHistory(org: string, uid: string): Promise<VersionRecord<NodeRecord>[]> {
-    const stream = await this.events.readStream(Streams.node(org, uid));
-    const out = stream.filter((e) => CHANGE_TYPE_OF[e.type]).map((e) => toVersion<NodeRecord>(e, (e.data as NodeVersionedData).node));
-    if (!out.length) throw Errors.notFound(`node ${uid} not found`, { uid });
-    return out;
+  async nodeHistory(org: string, uid: string, page: HistoryPage = FIRST_PAGE): Promise<VersionRecord<NodeRecord>[]> {
+    return this.history(Streams.node(org, uid), page, (e) => (e.data as NodeVersionedData).node, () => Errors.notFound(`node ${uid} not found`, { uid }));
   }
 
   async nodeSnapshot(org: string, uid: string, version: number): Promise<NodeRecord> {
-    const history = await this.nodeHistory(org, uid);
-    const v = history.find((h) => h.version === version);
-    if (!v) throw Errors.notFound(`node ${uid} version ${version} not found`, { uid });
+    const [v] = await this.nodeHistory(org, uid, { from_version: version, limit: 1 });
+    if (!v || v.version !== version) throw Errors.notFound(`node ${uid} version ${version} not found`, { uid });
     return v.snapshot;
   }
 
-  async edgeHistory(org: string, uid: string): Promise<VersionRecord<EdgeRecord>[]> {
-    const stream = await this.events.readStream(Streams.edge(org, uid));
-    const out = stream.filter((e) => CHANGE_TYPE_OF[e.type]).map((e) => toVersion<EdgeRecord>(e, (e.data as EdgeVersionedData).edge));
-    if (!out.length) throw Errors.notFound(`edge ${uid} not found`, { uid });
-    return out;
+  async edgeHistory(org: string, uid: string, page: HistoryPage = FIRST_PAGE): Promise<VersionRecord<EdgeRecord>[]> {
+    return this.history(Streams.edge(org, uid), page, (e) => (e.data as EdgeVersionedData).edge, () => Errors.notFound(`edge ${uid} not found`, { uid }));
+  }
+
+  private async history<T extends { version: number }>(
+    stream: string,
+    page: HistoryPage,
+    recordOf: (e: RecordedEvent) => T,
+    missing: () => Error,
+  ): Promise<VersionRecord<T>[]> {
+    // version v is written by an event at revision v - 1 or later (other events share the stream)
+    const events = (await this.events.readStream(stream, Math.max(0, page.from_version - 1))).filter((e) => CHANGE_TYPE_OF[e.type]);
+    const sizes = new Map<number, number>();
+    const versions = events.map((e) => {
+      const v = toVersion<T>(e, recordOf(e));
+      sizes.set(v.version, rawDataOf(e)?.length ?? JSON.stringify(v.snapshot).length);
+      return v;
+    });
+    if (!versions.length && (await this.events.streamRevision(stream)) < 0) throw missing();
+    return pageOfHistory(versions, page, (v) => sizes.get(v.version)!);
   }
 }
+
+/** Every version, as far as one page holds them (callers without paging parameters). */
+const FIRST_PAGE: HistoryPage = { from_version: 1, limit: HISTORY_DEFAULT_LIMIT };
 
 function toVersion<T extends { version: number }>(e: RecordedEvent, snapshot: T): VersionRecord<T> {
   const data = e.data as { reason?: string | null };

@@ -4,6 +4,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { readHistoryPage } from '@strata/domain/graph';
 import { Body, assertObjectBody, coerceQuery, readString, readUids } from '@strata/domain/validation';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
 import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
@@ -58,10 +59,11 @@ export class NodesController {
 
   @Get('node/:uid/history')
   @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'Every version of a node, oldest first' })
-  async nodeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+  @ApiOperation({ summary: 'The versions of a node, oldest first: from_version (1), at most limit (100, ≤ 1000) and about 16 MB per page' })
+  async nodeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
+    const page = readHistoryPage(coerceQuery(q, ['from_version', 'limit']));
     await this.scope.assertNode(auth, pathUid(uid));
-    return this.history.nodeHistory(auth.org_id, uid);
+    return this.history.nodeHistory(auth.org_id, uid, page);
   }
 
   @Get('node/:uid/history/:version')

@@ -10,7 +10,7 @@ import { DecayCommand } from '../../graph/maintenance/decay.handler';
 import { assertGraphWide } from '../../graph/maintenance/graph-wide';
 import { VersionHistoryService } from '../../graph/history/version-history.service';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { concealHiddenHolder } from '@strata/domain/graph';
+import { concealHiddenHolder, readHistoryPage } from '@strata/domain/graph';
 import { ReadScopeService } from '../shared/read-scope';
 import { EVOLVE_ACTIONS, EVOLVE_READS, EvolveAction, EvolveWriteAction } from './evolve-actions';
 import { DecayNodeCommand } from './evolve-decay.handler';
@@ -50,7 +50,7 @@ export class EvolveController {
     const uid = readUid(body, 'uid', { required: true })!;
     if (action === 'history' || action === 'snapshot') {
       if (!scope.allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });
-      if (action === 'history') return this.history.nodeHistory(auth.org_id, uid);
+      if (action === 'history') return this.history.nodeHistory(auth.org_id, uid, readHistoryPage(body));
       const version = readNumber(body, 'version', { required: true, integer: true, min: 1 })!;
       return this.history.nodeSnapshot(auth.org_id, uid, version);
     }
