@@ -47,8 +47,8 @@ export interface Subscription {
  */
 export interface EventStore {
   append(appends: StreamAppend[]): Promise<AppendResult>;
-  /** events of one stream from a revision (inclusive), in order; [] when the stream does not exist */
-  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** events of one stream from a revision (inclusive), in order, at most `maxCount`; [] when the stream does not exist */
+  readStream(stream: string, fromRevision?: number, maxCount?: number): Promise<RecordedEvent[]>;
   /** current revision of a stream, or -1 when it does not exist */
   streamRevision(stream: string): Promise<number>;
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;

@@ -86,7 +86,7 @@ export const SUBSCRIPTION_LATENCY_MS = 100;
 export function withDeliveryLatency(log: EventStore, ms: number): EventStore {
   return {
     append: (a) => log.append(a),
-    readStream: (stream, from) => log.readStream(stream, from),
+    readStream: (stream, from, max) => log.readStream(stream, from, max),
     streamRevision: (stream) => log.streamRevision(stream),
     readAll: (o) => log.readAll(o),
     headPosition: () => log.headPosition(),

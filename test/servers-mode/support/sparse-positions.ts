@@ -22,7 +22,7 @@ export function withSparsePositions(log: EventStore): EventStore {
       const r = await log.append(a);
       return { ...r, position: outer(r.position) };
     },
-    readStream: async (stream, from) => (await log.readStream(stream, from)).map(event),
+    readStream: async (stream, from, max) => (await log.readStream(stream, from, max)).map(event),
     streamRevision: (stream) => log.streamRevision(stream),
     readAll: async (o) => (await log.readAll({ ...o, after: innerAfter(o.after) })).map(event),
     headPosition: async () => outer(await log.headPosition()),

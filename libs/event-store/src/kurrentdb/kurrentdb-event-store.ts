@@ -116,12 +116,14 @@ export class KurrentDbEventStore implements EventStore {
     return known.length === found.length && known.length > 0 ? Math.max(...known) : toSafeNumber(reported, 'position');
   }
 
-  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+  async readStream(stream: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
+    if (maxCount !== undefined && maxCount <= 0) return out;
     try {
       for await (const resolved of this.client.readStream(stream, {
         fromRevision: BigInt(Math.max(0, fromRevision)),
         direction: FORWARDS,
+        ...(maxCount === undefined ? {} : { maxCount: Math.floor(maxCount) }),
       })) {
         const e = this.recorded(resolved);
         if (e) out.push(e);

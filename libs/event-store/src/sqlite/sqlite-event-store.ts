@@ -257,12 +257,15 @@ export class SqliteEventStore implements EventStore {
     return { wrote: true, position, revisions };
   }
 
-  /** events of one stream from a revision (inclusive), in order; [] when it does not exist */
-  readStreamSync(stream: string, fromRevision = 0): RecordedEvent[] {
+  /** events of one stream from a revision (inclusive), in order, at most `maxCount`; [] when it does not exist */
+  readStreamSync(stream: string, fromRevision = 0, maxCount?: number): RecordedEvent[] {
     this.assertStreamKeys();
-    const rows = this.rawStmt(
-      `SELECT ${COLUMNS} FROM events WHERE stream_key = ? AND revision >= ? AND stream = ? ORDER BY revision`,
-    ).all(this.keys.key(stream), fromRevision, stream) as EventRow[];
+    const sql = `SELECT ${COLUMNS} FROM events WHERE stream_key = ? AND revision >= ? AND stream = ? ORDER BY revision`;
+    const rows = (
+      maxCount === undefined
+        ? this.rawStmt(sql).all(this.keys.key(stream), fromRevision, stream)
+        : this.rawStmt(`${sql} LIMIT ?`).all(this.keys.key(stream), fromRevision, stream, Math.max(0, Math.floor(maxCount)))
+    ) as EventRow[];
     return new RowDecoder().all(rows);
   }
 
@@ -363,8 +366,8 @@ export class SqliteEventStore implements EventStore {
     return this.appendSync(appends);
   }
 
-  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return this.readStreamSync(stream, fromRevision);
+  async readStream(stream: string, fromRevision = 0, maxCount?: number): Promise<RecordedEvent[]> {
+    return this.readStreamSync(stream, fromRevision, maxCount);
   }
 
   async streamRevision(stream: string): Promise<number> {

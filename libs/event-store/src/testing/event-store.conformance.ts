@@ -87,6 +87,14 @@ export function describeEventStoreConformance(
         expect(await store.readStream(`${p}missing`)).toEqual([]);
       });
 
+      it('reads at most maxCount events of a stream', async () => {
+        const s = `${p}counted`;
+        await store.append(one(s, 'no_stream', ev('A'), ev('B'), ev('C'), ev('D')));
+        expect((await store.readStream(s, 1, 2)).map((e) => e.type)).toEqual(['B', 'C']);
+        expect((await store.readStream(s, 3, 10)).map((e) => e.type)).toEqual(['D']);
+        expect(await store.readStream(s, 0, 0)).toEqual([]);
+      });
+
       it('assigns strictly increasing positions across appends and streams', async () => {
         const head = await store.headPosition();
         const r1 = await store.append(one(`${p}a`, 'any', ev('A'), ev('B')));

@@ -4,7 +4,7 @@ import { CHANGE_TYPE_OF, EdgeVersionedData, NodeVersionedData, RecordedEvent, St
 import { EdgeRecord, NodeRecord, VersionRecord } from '@strata/domain/records';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { rawDataOf } from '@strata/event-store/sqlite/raw-event-data';
-import { HISTORY_DEFAULT_LIMIT, HistoryPage, pageOfHistory } from '@strata/domain/graph';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_PAGE_BYTES, HistoryPage, pageOfHistory } from '@strata/domain/graph';
 
 /**
  * Node and edge history straight from their event streams (DESIGN rule 6), a page at a time
@@ -34,18 +34,32 @@ export class VersionHistoryService {
     recordOf: (e: RecordedEvent) => T,
     missing: () => Error,
   ): Promise<VersionRecord<T>[]> {
-    // version v is written by an event at revision v - 1 or later (other events share the stream)
-    const events = (await this.events.readStream(stream, Math.max(0, page.from_version - 1))).filter((e) => CHANGE_TYPE_OF[e.type]);
+    // version v is written by an event at revision v - 1 or later (other events share the
+    // stream); the stream is read in chunks until the page is full, never whole
     const sizes = new Map<number, number>();
-    const versions = events.map((e) => {
-      const v = toVersion<T>(e, recordOf(e));
-      sizes.set(v.version, rawDataOf(e)?.length ?? JSON.stringify(v.snapshot).length);
-      return v;
-    });
+    const versions: VersionRecord<T>[] = [];
+    let bytes = 0;
+    for (let revision = Math.max(0, page.from_version - 1); ; ) {
+      const chunk = await this.events.readStream(stream, revision, HISTORY_CHUNK);
+      for (const e of chunk) {
+        if (!CHANGE_TYPE_OF[e.type]) continue;
+        const v = toVersion<T>(e, recordOf(e));
+        const size = rawDataOf(e)?.length ?? JSON.stringify(v.snapshot).length;
+        sizes.set(v.version, size);
+        versions.push(v);
+        if (v.version >= page.from_version) bytes += size;
+      }
+      const full = versions.filter((v) => v.version >= page.from_version).length >= page.limit || bytes > HISTORY_PAGE_BYTES;
+      if (full || chunk.length < HISTORY_CHUNK) break;
+      revision = chunk[chunk.length - 1].revision + 1;
+    }
     if (!versions.length && (await this.events.streamRevision(stream)) < 0) throw missing();
     return pageOfHistory(versions, page, (v) => sizes.get(v.version)!);
   }
 }
+
+/** events read at a time: small enough that records of megabytes stop near the page's byte budget */
+const HISTORY_CHUNK = 32;
 
 /** Every version, as far as one page holds them (callers without paging parameters). */
 const FIRST_PAGE: HistoryPage = { from_version: 1, limit: HISTORY_DEFAULT_LIMIT };
