@@ -175,6 +175,20 @@ describe('graph maintenance routes', () => {
   });
 
   describe('POST /import', () => {
+    it('an imported node keeps its version, and its history pages and snapshots find it', async () => {
+      const { c: source } = await freshOrg();
+      const n = await node(source, { label: 'Versioned', node_type: 'Claim' });
+      for (let i = 0; i < 6; i++) await ok(source.patch(`/node/${n.uid}`, { confidence: 0.1 * (i + 1) }));
+      const { c: target } = await freshOrg();
+      await ok(target.post('/import', await exportOf(source)));
+      await ok(target.patch(`/node/${n.uid}`, { confidence: 0.9 }));
+      // the imported record is version 7 at revision 0 of its stream: versions and revisions differ
+      expect((await target.get(`/node/${n.uid}/history`)).body.map((v: any) => v.version)).toEqual([7, 8]);
+      expect((await target.get(`/node/${n.uid}/history/7`)).body).toMatchObject({ version: 7, label: 'Versioned' });
+      expect((await target.get(`/node/${n.uid}/history?from_version=8`)).body.map((v: any) => v.version)).toEqual([8]);
+      expect((await target.post('/evolve', { action: 'snapshot', uid: n.uid, version: 8 })).body).toMatchObject({ version: 8, confidence: 0.9 });
+    });
+
     it('keeps custom type names as stored, although the naming rule applied twice would change them', async () => {
       const { c: source } = await freshOrg();
       // §3.2 makes 'a b  c' ABC, and would make ABC Abc

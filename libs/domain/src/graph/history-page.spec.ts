@@ -4,9 +4,10 @@ const versions = [1, 2, 3, 4, 5].map((version) => ({ version }));
 
 describe('history pages', () => {
   it('read from_version and limit with their defaults and cap, refusing bad values', () => {
-    expect(readHistoryPage({})).toEqual({ from_version: 1, limit: 100 });
+    expect(readHistoryPage({})).toEqual({ from_version: 1, limit: 1000 });
+    expect(readHistoryPage({ limit: 0 })).toEqual({ from_version: 1, limit: 0 });
     expect(readHistoryPage({ from_version: 3, limit: 5000 })).toEqual({ from_version: 3, limit: 1000 });
-    for (const bad of [{ from_version: 0 }, { limit: 0 }, { limit: 1.5 }, { from_version: 'x' }])
+    for (const bad of [{ from_version: 0 }, { limit: -1 }, { limit: 1.5 }, { from_version: 'x' }])
       expect(() => readHistoryPage(bad)).toThrow(expect.objectContaining({ code: 'invalid_field' }));
   });
 

@@ -2,7 +2,8 @@ import { Body, readNumber } from '../validation';
 
 /**
  * One page of a node's or edge's history: versions from `from_version` on, at most `limit`
- * (default 100, at most 1,000: REFERENCE §1.9's stated cap for a bare array), and no more
+ * (default and maximum 1,000: REFERENCE §1.9's stated cap for a bare array, and every version
+ * of nearly every record, as REFERENCE's history promises), and no more
  * than about HISTORY_PAGE_BYTES of snapshots, since every version carries the whole record.
  * 200 versions of a node with 1 MB of props made one 130 MB answer that held every client up
  * for 3 s; a client asks for the next page with `from_version` = last version + 1.
@@ -12,13 +13,13 @@ export interface HistoryPage {
   limit: number;
 }
 
-export const HISTORY_DEFAULT_LIMIT = 100;
+export const HISTORY_DEFAULT_LIMIT = 1000;
 export const HISTORY_MAX_LIMIT = 1000;
 export const HISTORY_PAGE_BYTES = 16 * 1024 * 1024;
 
 export function readHistoryPage(q: Body): HistoryPage {
   const from_version = readNumber(q, 'from_version', { integer: true, min: 1 }) ?? 1;
-  const limit = Math.min(readNumber(q, 'limit', { integer: true, min: 1 }) ?? HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT);
+  const limit = Math.min(readNumber(q, 'limit', { integer: true, min: 0 }) ?? HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT);
   return { from_version, limit };
 }
 

@@ -34,26 +34,29 @@ export class VersionHistoryService {
     recordOf: (e: RecordedEvent) => T,
     missing: () => Error,
   ): Promise<VersionRecord<T>[]> {
-    // version v is written by an event at revision v - 1 or later (other events share the
-    // stream); the stream is read in chunks until the page is full, never whole
+    // The stream is read in chunks from its start until the page is full, never whole. Not
+    // from a revision derived from from_version: an imported record keeps its version, so
+    // versions and revisions need not line up.
     const sizes = new Map<number, number>();
     const versions: VersionRecord<T>[] = [];
     let bytes = 0;
-    for (let revision = Math.max(0, page.from_version - 1); ; ) {
+    let seen = false;
+    for (let revision = 0; ; ) {
       const chunk = await this.events.readStream(stream, revision, HISTORY_CHUNK);
       for (const e of chunk) {
+        seen = true;
         if (!CHANGE_TYPE_OF[e.type]) continue;
         const v = toVersion<T>(e, recordOf(e));
+        if (v.version < page.from_version) continue;
         const size = rawDataOf(e)?.length ?? JSON.stringify(v.snapshot).length;
         sizes.set(v.version, size);
         versions.push(v);
-        if (v.version >= page.from_version) bytes += size;
+        bytes += size;
       }
-      const full = versions.filter((v) => v.version >= page.from_version).length >= page.limit || bytes > HISTORY_PAGE_BYTES;
-      if (full || chunk.length < HISTORY_CHUNK) break;
+      if (versions.length >= page.limit || bytes > HISTORY_PAGE_BYTES || chunk.length < HISTORY_CHUNK) break;
       revision = chunk[chunk.length - 1].revision + 1;
     }
-    if (!versions.length && (await this.events.streamRevision(stream)) < 0) throw missing();
+    if (!seen) throw missing();
     return pageOfHistory(versions, page, (v) => sizes.get(v.version)!);
   }
 }
