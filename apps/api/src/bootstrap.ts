@@ -10,6 +10,7 @@ import { FastRoutes } from './platform/http/fast-routes';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { Readiness } from './platform/http/readiness';
 import { RouteTable } from './platform/http/route-table';
+import { JobRegistry } from './jobs/job-registry';
 import { PlatformModule } from './platform/platform.module';
 import { setupOpenApi } from './platform/http/openapi';
 
@@ -52,6 +53,9 @@ export async function startApp(
   app.enableShutdownHooks();
   await app.listen({ port: config.port, host: config.host });
   app.get(PlatformModule).startUp();
+  // only the service recovers jobs a stop interrupted: a CLI command on the same data dir
+  // (strata export) builds the same modules while the service may be running its jobs
+  await app.get(JobRegistry).recover();
   readiness.ready = true;
   const addr = app.getHttpServer().address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import * as path from 'node:path';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { OPS_FILE } from '../accounts/activity/request-activity';
@@ -29,16 +29,12 @@ import { SqliteJobStore } from './store/sqlite-job-store';
   ],
   exports: [JobRegistry],
 })
-export class JobsModule implements OnModuleInit, OnApplicationShutdown {
+export class JobsModule implements OnApplicationShutdown {
   constructor(
     private readonly jobs: JobRegistry,
     @Inject(JOB_STORE) private readonly store: JobStore,
     @Inject(SERVER_STORAGE) private readonly servers: ServerStores | null,
   ) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.jobs.recover();
-  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.jobs.flush();
