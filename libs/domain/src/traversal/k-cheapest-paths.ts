@@ -107,10 +107,7 @@ export async function kCheapestPaths(
     const p = heap.pop()!;
     if (found.length >= opts.k && compareCost(p.f, found[opts.k - 1].cost) > 0) break;
     // every pop counts: with equal edge weights countless complete paths tie, and each is popped
-    if (++expansions > maxExpansions) {
-      truncated = true;
-      break;
-    }
+    const overBudget = ++expansions > maxExpansions;
     const last = p.nodes[p.nodes.length - 1];
     if (last === end) {
       // only the best k are kept (sorting every tied path found cost minutes)
@@ -122,8 +119,12 @@ export async function kCheapestPaths(
         cost: p.cost,
         confidence: p.confidence,
       });
-      continue;
     }
+    if (overBudget) {
+      truncated = true;
+      break;
+    }
+    if (last === end) continue;
     const used = p.edges.length;
     let adjacency = adjacencyOf.get(last);
     if (!adjacency) {
