@@ -96,8 +96,9 @@ class RowDecoder {
  * stream-key.ts) and the name itself; appends check revisions under the write lock, so each
  * (stream, revision) is written once.
  *
- * Do not call appendSync inside an outer transaction opened on `db`: subscribers would be
- * woken before that outer transaction commits.
+ * Inside a transaction the caller opened on `db` (the unit of work's group commit), appendSync
+ * joins it: it wakes no subscriber then (they find the events at their next poll, after the
+ * commit), and after a throw the caller rolls the transaction back.
  */
 export class SqliteEventStore implements EventStore {
   private readonly database: Db;

@@ -4,7 +4,7 @@ import { DomainError, Errors } from '@strata/domain/errors';
 import { concealHiddenHolder } from '@strata/domain/graph';
 import { EdgeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
-import { ReadScope, ReadScopeService } from '../../retrieval/shared/read-scope';
+import { ReadScopeService } from '../../retrieval/shared/read-scope';
 
 function unrestricted(auth: AuthContext): boolean {
   return auth.space_uids === null && auth.project_uids === null;
@@ -54,7 +54,7 @@ export class GraphScope {
   async assertEdge(auth: AuthContext, uid: string): Promise<void> {
     if (unrestricted(auth)) return;
     const e = await this.graph.getEdge(auth.org_id, uid);
-    if (e && !visibleEdge(await this.scopes.of(auth), e)) throw Errors.notFound(`edge ${uid} not found`, { uid });
+    if (e && !(await this.scopes.of(auth)).allowsEdge(e)) throw Errors.notFound(`edge ${uid} not found`, { uid });
   }
 
   /** The filter narrowed to the visible nodes. */
@@ -87,17 +87,14 @@ export class GraphScope {
   async edgeCounter(auth: AuthContext): Promise<(e: EdgeRecord) => boolean> {
     if (unrestricted(auth)) return () => true;
     const scope = await this.scopes.of(auth);
-    return (e) => visibleEdge(scope, e);
+    return (e) => scope.allowsEdge(e);
   }
 
   /** The edges whose endpoints are both visible. */
   async edges(auth: AuthContext, edges: EdgeRecord[]): Promise<EdgeRecord[]> {
     if (unrestricted(auth)) return edges;
     const scope = await this.scopes.of(auth);
-    return edges.filter((e) => visibleEdge(scope, e));
+    return edges.filter((e) => scope.allowsEdge(e));
   }
 }
 
-function visibleEdge(scope: ReadScope, e: EdgeRecord): boolean {
-  return scope.allows(e.from_uid) && scope.allows(e.to_uid);
-}
