@@ -6,7 +6,7 @@ import { PUBLIC_ROUTE_CONFIG } from '@strata/auth/route-tags';
 import { strataClientErrorHandler } from './client-errors';
 import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
 import { Readiness } from './readiness';
-import { MAX_REQUEST_ID_LENGTH, readRequestId, sendHeadAsBytes } from './request-id';
+import { readRequestId, sendHeadAsBytes } from './request-id';
 import { RouteTable } from './route-table';
 
 export const BODY_LIMIT = 10 * 1024 * 1024;
@@ -21,22 +21,22 @@ const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
 
 /**
  * The request id of REFERENCE §1.1: the client's X-Request-Id echoed as sent (request-id.ts),
- * else a new one. `tooLong`: the client's was over the cap and got a new one; the caller refuses it.
+ * else a new one.
  */
-function assignRequestId(req: FastifyRequest, reply: FastifyReply): { id: string; tooLong: boolean } {
+function assignRequestId(req: FastifyRequest, reply: FastifyReply): string {
   const r = req as unknown as { strata?: { request_id: string } };
-  if (r.strata?.request_id) return { id: r.strata.request_id, tooLong: false };
+  if (r.strata?.request_id) return r.strata.request_id;
   const sent = readRequestId(req.headers['x-request-id']);
   if (sent.kind === 'echo') {
     r.strata = { request_id: sent.id };
     reply.header('X-Request-Id', sent.header);
     if (sent.nonAscii) sendHeadAsBytes(reply.raw);
-    return { id: sent.id, tooLong: false };
+    return sent.id;
   }
   const id = randomUUID();
   r.strata = { request_id: id };
   reply.header('X-Request-Id', id);
-  return { id, tooLong: sent.kind === 'too_long' };
+  return id;
 }
 
 /**
@@ -45,7 +45,7 @@ function assignRequestId(req: FastifyRequest, reply: FastifyReply): { id: string
  * are 400 invalid_uid, in the Strata shape and with X-Request-Id like every other answer.
  */
 function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const requestId = assignRequestId(req, reply).id;
+  const requestId = assignRequestId(req, reply);
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply.code(400).send({ error: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters: ids are 1–128 characters from [A-Za-z0-9._:-]`, code: 'invalid_uid' });
     return;
@@ -134,15 +134,10 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
   });
 
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done) => {
-    const { tooLong } = assignRequestId(req, reply);
+    assignRequestId(req, reply);
     if (!readiness.ready && req.url !== '/health') {
       reply.header('Retry-After', '2');
       reply.code(503).send({ error: readiness.draining ? 'the server is shutting down' : 'the server is starting', code: 'unavailable', retry_after: 2 });
-      return;
-    }
-    // an id too long to store is refused, not replaced: the client would lose its correlation
-    if (tooLong) {
-      reply.code(400).send({ error: `X-Request-Id is longer than ${MAX_REQUEST_ID_LENGTH} bytes`, code: 'invalid_field', field: 'X-Request-Id' });
       return;
     }
     done();

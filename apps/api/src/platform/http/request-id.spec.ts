@@ -14,11 +14,13 @@ describe('readRequestId', () => {
     expect(readRequestId('\xfcn\xef')).toEqual({ kind: 'echo', id: '\xfcn\xef', header: '\xfcn\xef', nonAscii: true });
   });
 
-  it('none sent or blank: generate; over the cap (in bytes): refuse', () => {
+  it('none sent or blank: generate; over the cap: echoed whole, recorded cut to the cap', () => {
     expect(readRequestId(undefined)).toEqual({ kind: 'none' });
     expect(readRequestId('')).toEqual({ kind: 'none' });
-    expect(readRequestId('x'.repeat(MAX_REQUEST_ID_LENGTH + 1))).toEqual({ kind: 'too_long' });
-    expect(readRequestId(Buffer.from('é'.repeat(513), 'utf8').toString('latin1'))).toEqual({ kind: 'too_long' });
+    const long = 'x'.repeat(MAX_REQUEST_ID_LENGTH + 1);
+    expect(readRequestId(long)).toEqual({ kind: 'echo', id: long.slice(0, MAX_REQUEST_ID_LENGTH), header: long, nonAscii: false });
+    const wide = Buffer.from('é'.repeat(1500), 'utf8').toString('latin1');
+    expect(readRequestId(wide)).toMatchObject({ kind: 'echo', id: 'é'.repeat(MAX_REQUEST_ID_LENGTH), header: wide, nonAscii: true });
   });
 
   it('never echoes what a header cannot carry (a lenient parser could pass it)', () => {

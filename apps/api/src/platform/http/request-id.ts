@@ -2,9 +2,10 @@ import { isUtf8 } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
 
 /**
- * Longest X-Request-Id echoed. The id goes into the metadata of every event a request appends
- * (a /batch appends thousands) and into log lines, so it is bounded; 1 KiB is far above any
- * tracing scheme's ids (UUIDs, W3C traceparent, cloud trace headers).
+ * Longest X-Request-Id recorded. The id goes into the metadata of every event a request
+ * appends (a /batch appends thousands) and into log lines, so what is recorded is bounded;
+ * 1 KiB is far above any tracing scheme's ids (UUIDs, W3C traceparent, cloud trace headers).
+ * The header itself is always echoed whole (REFERENCE §1.1).
  */
 export const MAX_REQUEST_ID_LENGTH = 1024;
 
@@ -15,12 +16,11 @@ const NON_ASCII = /[\x80-\xff]/;
 export type SentRequestId =
   /** none sent, or blank: the server generates one */
   | { kind: 'none' }
-  /** over MAX_REQUEST_ID_LENGTH bytes: refused (400), not silently replaced */
-  | { kind: 'too_long' }
   /**
    * echoed: `header` is the value as Node parsed it (one character per byte, latin1), so
    * setting it back sends the same bytes; `id` is what events and logs record, the text the
-   * bytes spell when they are UTF-8; `nonAscii` when some byte is ≥ 0x80 (see sendHeadAsBytes)
+   * bytes spell when they are UTF-8, its first MAX_REQUEST_ID_LENGTH characters; `nonAscii`
+   * when some byte is ≥ 0x80 (see sendHeadAsBytes)
    */
   | { kind: 'echo'; id: string; header: string; nonAscii: boolean };
 
@@ -31,10 +31,10 @@ export type SentRequestId =
 export function readRequestId(sent: unknown): SentRequestId {
   const header = Array.isArray(sent) ? sent.join(', ') : sent;
   if (typeof header !== 'string' || header === '' || UNSENDABLE.test(header)) return { kind: 'none' };
-  if (header.length > MAX_REQUEST_ID_LENGTH) return { kind: 'too_long' };
-  if (!NON_ASCII.test(header)) return { kind: 'echo', id: header, header, nonAscii: false };
+  const recorded = (id: string) => (id.length > MAX_REQUEST_ID_LENGTH ? id.slice(0, MAX_REQUEST_ID_LENGTH) : id);
+  if (!NON_ASCII.test(header)) return { kind: 'echo', id: recorded(header), header, nonAscii: false };
   const bytes = Buffer.from(header, 'latin1');
-  return { kind: 'echo', id: isUtf8(bytes) ? bytes.toString('utf8') : header, header, nonAscii: true };
+  return { kind: 'echo', id: recorded(isUtf8(bytes) ? bytes.toString('utf8') : header), header, nonAscii: true };
 }
 
 /**
