@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openOperationalDb } from '@strata/event-store/sqlite/operational-db';
 import { ACTIVITY_LIMIT, ActivityBatch, ActivityStore, KeyRequest } from './activity-store.port';
 
 /**
@@ -14,10 +15,7 @@ export class SqliteActivityStore implements ActivityStore {
 
   /** `file`: a path, or ':memory:' */
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 2000');
+    this.db = openOperationalDb(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS acct_key_requests (key_id TEXT NOT NULL, at REAL NOT NULL, method TEXT NOT NULL, route TEXT NOT NULL, status INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS acct_key_requests_key ON acct_key_requests(key_id, at);

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openOperationalDb } from '@strata/event-store/sqlite/operational-db';
 import { JobRecord } from '@strata/domain/jobs';
 import { JobStore, StoredJob } from './job-store.port';
 
@@ -9,10 +10,7 @@ export class SqliteJobStore implements JobStore {
 
   /** `file`: a path, or ':memory:' */
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 2000');
+    this.db = openOperationalDb(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS jobs (
         id TEXT PRIMARY KEY, org TEXT NOT NULL, status TEXT NOT NULL, completed_at REAL, doc TEXT NOT NULL
