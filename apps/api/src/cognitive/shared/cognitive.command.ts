@@ -3,7 +3,6 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthContext } from '@strata/auth/auth-context';
 import { assertCanWrite } from '@strata/auth/request-context.decorator';
 import { CognitiveView, Decision, EndpointDef, resolveAction } from '@strata/domain/cognitive';
-import { concealHiddenHolder } from '@strata/domain/graph';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -55,7 +54,7 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
         return decision;
       });
     } catch (err) {
-      throw scope ? concealHiddenHolder(err, (uid) => scope.allows(uid)) : err;
+      throw scope ? scope.conceal(err) : err;
     }
   }
 }

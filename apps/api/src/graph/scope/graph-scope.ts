@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { DomainError, Errors } from '@strata/domain/errors';
-import { concealHiddenHolder } from '@strata/domain/graph';
 import { EdgeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { ReadScopeService } from '../../retrieval/shared/read-scope';
@@ -79,7 +78,7 @@ export class GraphScope {
     try {
       return await write();
     } catch (err) {
-      throw concealHiddenHolder(err, (uid) => scope.allows(uid));
+      throw scope.conceal(err);
     }
   }
 

@@ -10,7 +10,7 @@ import { DecayCommand } from '../../graph/maintenance/decay.handler';
 import { assertGraphWide } from '../../graph/maintenance/graph-wide';
 import { VersionHistoryService } from '../../graph/history/version-history.service';
 import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { concealHiddenHolder, readHistoryPage } from '@strata/domain/graph';
+import { readHistoryPage } from '@strata/domain/graph';
 import { ReadScopeService } from '../shared/read-scope';
 import { EVOLVE_ACTIONS, EVOLVE_READS, EvolveAction, EvolveWriteAction } from './evolve-actions';
 import { DecayNodeCommand } from './evolve-decay.handler';
@@ -57,8 +57,7 @@ export class EvolveController {
     try {
       return await this.commands.execute(new EvolveCommand(commandContext(auth, rid, body), action as EvolveWriteAction, uid, body, scope));
     } catch (err) {
-      // a refusal naming a Series the caller may not see loses that uid (as on POST/PATCH /node)
-      throw scope.restricted ? concealHiddenHolder(err, (u) => scope.allows(u)) : err;
+      throw scope.conceal(err); // as on POST/PATCH /node
     }
   }
 }

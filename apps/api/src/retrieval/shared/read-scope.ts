@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { Errors } from '@strata/domain/errors';
+import { concealHiddenHolder } from '@strata/domain/graph';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ProvenanceService } from './provenance.service';
 
@@ -18,6 +19,11 @@ export class ReadScope {
 
   allows(uid: string): boolean {
     return this.visible === null || this.visible.has(uid);
+  }
+
+  /** A refusal as this caller may see it: one naming a Series it may not see loses that uid (concealHiddenHolder). */
+  conceal(err: unknown): unknown {
+    return this.visible === null ? err : concealHiddenHolder(err, (uid) => this.allows(uid));
   }
 
   /** An edge is visible when both of its endpoints are. */
