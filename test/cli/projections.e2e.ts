@@ -78,7 +78,7 @@ describe('strata projections rebuild and verify (no service running)', () => {
       expect(rebuilt.stderr).toMatch(/rebuilding graph, text, accounts .*100%/);
       expect(rebuilt.stderr).toMatch(/rebuilding vectors .*100%/);
       expectExit(await runCli(['projections', 'verify', '--data-dir', dataDir]), 0);
-      expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('projections.') && f !== 'projections.db' && !f.startsWith('projections.db-'))).toEqual([]);
+      expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('projections.') && f !== 'projections.db' && f !== 'projections.db.session' && !f.startsWith('projections.db-'))).toEqual([]);
       expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('vectors.'))).toEqual([]);
 
       // the service starts on the rebuilt projections and serves them

@@ -207,4 +207,50 @@ describe('crash safety', () => {
     expect(acked.nodes.length).toBeGreaterThanOrEqual(800);
     expect(acked.edges.length).toBeGreaterThan(50);
   }, 180_000);
+
+  it('rebuilds projections a power loss left torn from the log, and keeps every acknowledged write', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-power-'));
+    try {
+      let svc = await startService(entry, dir);
+      running.push(svc);
+      const owner = await signUpWithKey(svc.url);
+      const acked: Acked = { nodes: [], edges: [] };
+      let stopped = false;
+      const writers = load(svc.url, owner.key, 4, acked, () => stopped);
+      while (acked.nodes.length < 300) await new Promise((r) => setTimeout(r, 10));
+      await kill(svc);
+      stopped = true;
+      await writers;
+
+      // what a power loss leaves: the marker names the boot that wrote the file unflushed, and
+      // pages of the file never reached the disk
+      const projections = path.join(dir, 'projections.db');
+      const marker = JSON.parse(fs.readFileSync(`${projections}.session`, 'utf8'));
+      expect(marker).toMatchObject({ state: 'open', pid: svc.child.pid });
+      fs.writeFileSync(`${projections}.session`, JSON.stringify({ ...marker, boot_id: 'a-boot-before-the-power-loss' }));
+      const size = fs.statSync(projections).size;
+      const fd = fs.openSync(projections, 'r+');
+      fs.writeSync(fd, Buffer.alloc(Math.min(64 * 1024, size / 2), 0x5a), 0, undefined, Math.floor(size / 4));
+      fs.closeSync(fd);
+
+      svc = await startService(entry, dir);
+      running.push(svc);
+      expect(svc.output.join('')).toContain('projections.db was discarded and is rebuilt from the log');
+      const c = api(svc.url, owner.key);
+      const r = await c.post('/nodes/batch', { uids: acked.nodes });
+      expect(r.status).toBe(200);
+      expect(r.body.missing).toEqual([]);
+      const stats = (await c.get('/stats')).body;
+      expect({ nodes: stats.total_nodes, edges: stats.total_edges }).toEqual(createdStreams(dir, owner.org_id));
+      expect((await c.post('/search', { query: 'client write' })).body.length).toBeGreaterThan(0);
+
+      // a clean stop flushes the file and says so: a later restart of the machine keeps it
+      const exited = new Promise((res) => svc.child.once('exit', res));
+      svc.child.kill('SIGTERM');
+      await exited;
+      expect(JSON.parse(fs.readFileSync(`${projections}.session`, 'utf8'))).toMatchObject({ state: 'closed' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

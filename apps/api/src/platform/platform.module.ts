@@ -32,7 +32,7 @@ const PROVIDERS: Provider[] = [
       provide: EMBEDDED_STORAGE,
       inject: [STRATA_CONFIG],
       // null in servers mode: the stores below come from SERVER_STORAGE instead
-      useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir) : null),
+      useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync }) : null),
     },
     {
       provide: SERVER_STORES_CONNECT,

@@ -6,7 +6,7 @@ export interface CheckpointedFile {
   db: Database;
   file: string;
   /** the connection's synchronous level, which checkpoints of the file keep */
-  synchronous: 'FULL' | 'NORMAL';
+  synchronous: 'FULL' | 'NORMAL' | 'OFF';
 }
 
 export interface WalCheckpointerOptions {

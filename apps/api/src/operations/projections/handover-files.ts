@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pidAlive } from '../../platform/storage/projections-session';
 
 /**
  * Files through which `strata projections rebuild` and a running service on the same data
@@ -56,14 +57,6 @@ export function readJson<T>(file: string): T | null {
   }
 }
 
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The service serving this data dir, if one is alive (its presence file is fresh and its pid runs). */
 export function runningService(dataDir: string, now = Date.now()): ServicePresence | null {

@@ -8,6 +8,8 @@ export interface StrataConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** STRATA_PROJECTIONS_SYNC: how the embedded projections file is flushed (see projections-session.ts) */
+  projectionsSync: 'off' | 'normal';
   store: 'embedded' | 'servers';
   kurrentdbUrl: string | null;
   mongoUrl: string | null;
@@ -36,6 +38,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'PORT', default: '3000', description: 'HTTP port' },
   { name: 'HOST', default: '0.0.0.0', description: 'interface to listen on' },
   { name: 'STRATA_DATA_DIR', default: './data', description: 'embedded data: event log, projections, vector index, secrets' },
+  { name: 'STRATA_PROJECTIONS_SYNC', default: 'off', description: 'embedded: `off` flushes the projections (a cache of the log) only on a clean stop, and rebuilds them from the log after a power loss; `normal` fsyncs them at checkpoints' },
   { name: 'STRATA_STORE', default: 'embedded', description: '`embedded` (SQLite, zero set-up) or `servers` (KurrentDB, MongoDB, Meilisearch, Qdrant)' },
   { name: 'STRATA_KURRENTDB_URL', default: '—', description: 'KurrentDB connection string (servers mode), e.g. `kurrentdb://localhost:2113?tls=false`' },
   { name: 'STRATA_MONGO_URL', default: '—', description: 'MongoDB URL (servers mode), a replica set' },
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.STRATA_DATA_DIR || './data'),
+    projectionsSync: oneOf(env, 'STRATA_PROJECTIONS_SYNC', ['off', 'normal'] as const, 'off'),
     store,
     kurrentdbUrl: url(env, 'STRATA_KURRENTDB_URL'),
     mongoUrl: url(env, 'STRATA_MONGO_URL'),

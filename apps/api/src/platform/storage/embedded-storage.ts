@@ -9,16 +9,20 @@ import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store'
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { EMBEDDED_PROJECTIONS } from './embedded-projections';
+import { ProjectionsSession, ProjectionsSync, currentBootId } from './projections-session';
 
 export const EVENTS_FILE = 'events.db';
 export const PROJECTIONS_FILE = 'projections.db';
 
-/** Opens the projections database with settings for a rebuildable, checkpointed store. */
-export function openProjectionsDb(file: string): Database.Database {
+/**
+ * Opens the projections database with settings for a rebuildable, checkpointed store.
+ * `OFF` only under a ProjectionsSession that owns the file (see projections-session.ts).
+ */
+export function openProjectionsDb(file: string, synchronous: 'NORMAL' | 'OFF' = 'NORMAL'): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // rebuildable from the log and checkpointed with its data: no fsync per commit needed
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');
@@ -39,10 +43,28 @@ export class EmbeddedStorage {
   private readonly checkpointer: WalCheckpointer;
   private readonly committedListeners: ((events: RecordedEvent[]) => void)[] = [];
 
-  constructor(readonly dataDir: string, opts: { projectionsFile?: string } = {}) {
+  /** how this process flushes the projections file, and whether it found it torn */
+  readonly session: ProjectionsSession;
+
+  constructor(
+    readonly dataDir: string,
+    opts: {
+      projectionsFile?: string;
+      projectionsSync?: ProjectionsSync;
+      /** the machine's boot id (tests stand in for a reboot); default: the kernel's */
+      bootId?: string | null;
+    } = {},
+  ) {
     fs.mkdirSync(dataDir, { recursive: true });
     this.events = new SqliteEventStore(path.join(dataDir, EVENTS_FILE), { onUpgrade: (m) => new Logger('EventLog').warn(m) });
-    this.projections = openProjectionsDb(opts.projectionsFile ?? path.join(dataDir, PROJECTIONS_FILE));
+    const projectionsFile = opts.projectionsFile ?? path.join(dataDir, PROJECTIONS_FILE);
+    this.session = ProjectionsSession.begin(projectionsFile, {
+      sync: opts.projectionsSync ?? 'off',
+      bootId: opts.bootId === undefined ? currentBootId() : opts.bootId,
+    });
+    if (this.session.discarded)
+      new Logger('Projections').warn(`${path.basename(projectionsFile)} was discarded and is rebuilt from the log: ${this.session.discarded}`);
+    this.projections = openProjectionsDb(projectionsFile, this.session.synchronous);
     this.graph = new SqliteGraphStore(this.projections);
     this.text = new SqliteTextIndex(this.projections);
     const deps = { db: this.projections, graph: this.graph, text: this.text };
@@ -53,7 +75,7 @@ export class EmbeddedStorage {
     );
     this.checkpointer = new WalCheckpointer([
       { db: this.events.db, file: this.events.file, synchronous: 'FULL' },
-      { db: this.projections, file: this.projections.name, synchronous: 'NORMAL' },
+      { db: this.projections, file: this.projections.name, synchronous: this.session.synchronous },
     ]);
   }
 
@@ -97,6 +119,6 @@ export class EmbeddedStorage {
   async close(): Promise<void> {
     await this.checkpointer.close();
     await this.events.close();
-    this.projections.close();
+    this.session.end(this.projections);
   }
 }

@@ -64,6 +64,9 @@ export class VectorStore implements OnApplicationShutdown {
       fs.rmSync(path.join(storage.dataDir, VECTORS_UPGRADE_DIR), { recursive: true, force: true });
     }
     const dir = path.join(storage.dataDir, VECTORS_DIR);
+    // the machine went down with the projections unflushed: the index files, written without
+    // fsync too, may be torn as well; it is rebuilt from the log with the projections
+    if (storage.session.discarded) fs.rmSync(dir, { recursive: true, force: true });
     this.index = new EmbeddedVectorIndex(dir);
     this.projection = new VectorProjection(this.index, storage.graph, settings, dir);
     storage.onCaughtUp(() => this.catchUp());

@@ -1,0 +1,131 @@
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { ProjectionsSession, projectionsTrust, readSessionMarker, sessionMarkerFile, writeSessionMarker } from './projections-session';
+
+const BOOT = 'boot-a';
+const OTHER_BOOT = 'boot-b';
+
+/** A pid that ran and is gone (a crashed process). */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid!;
+}
+
+describe('projectionsTrust', () => {
+  const open = { state: 'open' as const, boot_id: BOOT, pid: 1, at: '' };
+
+  it('trusts a missing file, a file without a marker and a cleanly closed one', () => {
+    expect(projectionsTrust(open, OTHER_BOOT, false).trusted).toBe(true);
+    expect(projectionsTrust(null, OTHER_BOOT, true).trusted).toBe(true);
+    expect(projectionsTrust({ ...open, state: 'closed' }, OTHER_BOOT, true).trusted).toBe(true);
+  });
+
+  it('trusts a file left open in this boot: a crashed process loses nothing the kernel holds', () => {
+    expect(projectionsTrust(open, BOOT, true).trusted).toBe(true);
+  });
+
+  it('distrusts a file left open by an earlier boot, or whose marker is unreadable', () => {
+    expect(projectionsTrust(open, OTHER_BOOT, true)).toEqual({ trusted: false, reason: expect.stringContaining('before the machine restarted') });
+    expect(projectionsTrust('unreadable', BOOT, true)).toEqual({ trusted: false, reason: expect.stringContaining('cannot be read') });
+  });
+});
+
+describe('ProjectionsSession', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-session-'));
+    file = path.join(dir, 'projections.db');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function writeRows(n: number, synchronous = 'OFF'): Database.Database {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+    db.exec('CREATE TABLE IF NOT EXISTS t (x INTEGER)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < n; i++) insert.run(i);
+    return db;
+  }
+
+  it('owns a new file unflushed, marks it open, and on a clean end flushes it and marks it closed', () => {
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+    expect(s.synchronous).toBe('OFF');
+    expect(s.discarded).toBeNull();
+    expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT, pid: process.pid });
+    const db = writeRows(10);
+    s.end(db);
+    expect(db.open).toBe(false);
+    expect(readSessionMarker(file)).toMatchObject({ state: 'closed', boot_id: BOOT });
+    // the truncating checkpoint put every page into the file itself
+    expect(fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0).toBe(0);
+    const again = new Database(file, { readonly: true });
+    expect(again.prepare('SELECT count(*) FROM t').pluck().get()).toBe(10);
+    again.close();
+  });
+
+  it('discards a file an earlier boot left open, and the file is created anew', () => {
+    writeRows(5).close();
+    writeSessionMarker(file, 'open', OTHER_BOOT);
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+    expect(s.discarded).toMatch(/before the machine restarted/);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT });
+  });
+
+  it('keeps a file a crashed process of this boot left open', () => {
+    writeRows(5).close();
+    fs.writeFileSync(sessionMarkerFile(file), JSON.stringify({ state: 'open', boot_id: BOOT, pid: deadPid(), at: '' }));
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+    expect(s.discarded).toBeNull();
+    expect(fs.existsSync(file)).toBe(true);
+    expect(readSessionMarker(file)).toMatchObject({ state: 'open', pid: process.pid });
+  });
+
+  it('keeps a cleanly closed file through a restart of the machine', () => {
+    writeRows(5).close();
+    writeSessionMarker(file, 'closed', OTHER_BOOT);
+    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT }).discarded).toBeNull();
+    expect(fs.existsSync(file)).toBe(true);
+  });
+
+  it('discards a file whose marker was torn', () => {
+    writeRows(5).close();
+    fs.writeFileSync(sessionMarkerFile(file), '{"state":"op');
+    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT }).discarded).toMatch(/cannot be read/);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('is a guest beside a live owner: flushed writes, and the marker left alone', () => {
+    writeRows(5).close();
+    const owner = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(sessionMarkerFile(file), JSON.stringify({ state: 'open', boot_id: BOOT, pid: owner.pid, at: 'then' }));
+      const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+      expect(s.synchronous).toBe('NORMAL');
+      const db = new Database(file);
+      s.end(db);
+      expect(readSessionMarker(file)).toMatchObject({ state: 'open', pid: owner.pid, at: 'then' });
+    } finally {
+      owner.kill();
+    }
+  });
+
+  it('with sync normal, flushes as SQLite does and drops the marker (still discarding a torn file first)', () => {
+    writeRows(5).close();
+    writeSessionMarker(file, 'open', OTHER_BOOT);
+    const s = ProjectionsSession.begin(file, { sync: 'normal', bootId: BOOT });
+    expect(s.synchronous).toBe('NORMAL');
+    expect(s.discarded).not.toBeNull();
+    expect(fs.existsSync(sessionMarkerFile(file))).toBe(false);
+  });
+
+  it('stays flushed where the platform has no boot id', () => {
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: null });
+    expect(s.synchronous).toBe('NORMAL');
+    expect(fs.existsSync(sessionMarkerFile(file))).toBe(false);
+  });
+});

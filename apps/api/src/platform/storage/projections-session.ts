@@ -1,0 +1,179 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * How the projections database is flushed to disk. It is a cache of the event log (which is
+ * fsynced on every commit), so by default neither its commits nor its WAL checkpoints fsync
+ * (`off`): the flushes of the checkpoint that restarts the WAL held the writer back for
+ * 20–50 ms at a time, the p99 of every write route. A crashed process loses nothing that way
+ * (the kernel still holds its writes); only an OS crash or power loss can leave the file
+ * torn, and the session marker below finds that out at the next start and has the file
+ * rebuilt from the log. `normal` keeps SQLite's WAL default (fsync at checkpoints): slower
+ * writes, no rebuild after a power loss.
+ */
+export type ProjectionsSync = 'off' | 'normal';
+
+/**
+ * What the marker beside the projections file says: which boot of the machine last opened
+ * the file without flushing and closing it cleanly.
+ */
+export interface ProjectionsSessionMarker {
+  state: 'open' | 'closed';
+  /** the kernel's boot id at the time (Linux: /proc/sys/kernel/random/boot_id) */
+  boot_id: string;
+  pid: number;
+  at: string;
+}
+
+/** The marker's path for a projections file. */
+export function sessionMarkerFile(projectionsFile: string): string {
+  return `${projectionsFile}.session`;
+}
+
+/** This boot of the machine, or null where the platform does not say (then `off` is not used). */
+export function currentBootId(): string | null {
+  try {
+    const id = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return id.length > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a projections file can be trusted at start-up, from its marker. Unflushed writes
+ * survive a process crash but not the machine going down: a file some earlier boot left
+ * open (or whose marker cannot be read) may be torn, and must be rebuilt. A missing file
+ * needs nothing; a file without a marker was written by a version that always flushed.
+ */
+export function projectionsTrust(
+  marker: ProjectionsSessionMarker | 'unreadable' | null,
+  bootId: string,
+  fileExists: boolean,
+): { trusted: true } | { trusted: false; reason: string } {
+  if (!fileExists || marker === null) return { trusted: true };
+  if (marker === 'unreadable') return { trusted: false, reason: 'its session marker cannot be read' };
+  if (marker.state === 'closed' || marker.boot_id === bootId) return { trusted: true };
+  return { trusted: false, reason: `it was left open, without its writes flushed, by process ${marker.pid} before the machine restarted` };
+}
+
+export function readSessionMarker(projectionsFile: string): ProjectionsSessionMarker | 'unreadable' | null {
+  const file = sessionMarkerFile(projectionsFile);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'unreadable';
+  }
+  try {
+    const m = JSON.parse(text) as ProjectionsSessionMarker;
+    if ((m.state === 'open' || m.state === 'closed') && typeof m.boot_id === 'string') return m;
+  } catch {
+    // torn by the crash it is meant to reveal
+  }
+  return 'unreadable';
+}
+
+/** Writes the marker so that it is on disk when this returns (file, then directory entry). */
+export function writeSessionMarker(projectionsFile: string, state: ProjectionsSessionMarker['state'], bootId: string): void {
+  const file = sessionMarkerFile(projectionsFile);
+  const tmp = `${file}.${process.pid}.tmp`;
+  const marker: ProjectionsSessionMarker = { state, boot_id: bootId, pid: process.pid, at: new Date().toISOString() };
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, JSON.stringify(marker) + '\n');
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  fsyncPath(path.dirname(file));
+}
+
+/** fsync of a file or directory by path; a missing file is fine. */
+export function fsyncPath(p: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch (err) {
+    // some platforms refuse fsync on a directory; the file itself was synced
+    if (!['EINVAL', 'EISDIR', 'EPERM', 'EBADF'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether a process runs (EPERM: it does, as another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One process's use of a projections file. The process that writes it (the service, or a CLI
+ * command on a stopped service) owns the session: it checks the marker before opening the
+ * file, discards a file an earlier boot left torn, marks it open, and on a clean stop flushes
+ * it and marks it closed. A process that finds another live one owning the file (a read-only
+ * CLI command beside the running service) is a guest and leaves the marker alone.
+ */
+export class ProjectionsSession {
+  private constructor(
+    readonly file: string,
+    /** the synchronous level of this process's connection (and of its checkpoints) */
+    readonly synchronous: 'OFF' | 'NORMAL',
+    /** why the file found at start-up was discarded (it is then rebuilt from the log), or null */
+    readonly discarded: string | null,
+    private readonly bootId: string | null,
+    private readonly owner: boolean,
+  ) {}
+
+  /** Before the file is opened. `bootId` null: the platform cannot tell boots apart, so writes stay flushed. */
+  static begin(file: string, opts: { sync: ProjectionsSync; bootId: string | null }): ProjectionsSession {
+    const { bootId } = opts;
+    if (bootId === null) return new ProjectionsSession(file, 'NORMAL', null, null, false);
+    const marker = readSessionMarker(file);
+    const otherOwner = marker !== null && marker !== 'unreadable' && marker.state === 'open' && marker.boot_id === bootId && marker.pid !== process.pid && pidAlive(marker.pid);
+    if (otherOwner) return new ProjectionsSession(file, 'NORMAL', null, bootId, false);
+    const trust = projectionsTrust(marker, bootId, fs.existsSync(file));
+    let discarded: string | null = null;
+    if (!trust.trusted) {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
+      discarded = trust.reason;
+    }
+    if (opts.sync === 'normal') {
+      // flushed from now on: nothing to detect at the next start
+      fs.rmSync(sessionMarkerFile(file), { force: true });
+      return new ProjectionsSession(file, 'NORMAL', discarded, bootId, false);
+    }
+    writeSessionMarker(file, 'open', bootId);
+    return new ProjectionsSession(file, 'OFF', discarded, bootId, true);
+  }
+
+  /** Flushes the file (as the owner) and closes the connection; the owner then marks it closed. */
+  end(db: { pragma(source: string): unknown; close(): unknown; open: boolean }): void {
+    if (!this.owner || !db.open) {
+      if (db.open) db.close();
+      return;
+    }
+    db.pragma('synchronous = NORMAL');
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // a reader holds the WAL: the fsyncs below still put every page on disk
+    }
+    db.close();
+    fsyncPath(this.file);
+    fsyncPath(`${this.file}-wal`);
+    writeSessionMarker(this.file, 'closed', this.bootId!);
+  }
+}
