@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from './time-ordered-uuid';
 
 export const CLOCK = Symbol('CLOCK');
 export const ID_GENERATOR = Symbol('ID_GENERATOR');
@@ -9,10 +10,13 @@ export interface Clock {
 }
 export interface IdGenerator {
   uuid(): string;
+  /** uids of new nodes and edges (and other graph objects); uuid() when absent */
+  graphUid?(): string;
 }
 
 export const systemClock: Clock = { now: () => Date.now() / 1000 };
-export const randomIds: IdGenerator = { uuid: () => randomUUID() };
+/** Random UUIDv4 ids; graph uids time-ordered (see time-ordered-uuid.ts). */
+export const randomIds: IdGenerator = { uuid: () => randomUUID(), graphUid: () => timeOrderedUuid() };
 
 /** A clock that only moves when told to; for tests. */
 export class FixedClock implements Clock {

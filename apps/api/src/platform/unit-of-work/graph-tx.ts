@@ -46,8 +46,9 @@ export class GraphTx {
     return this.ctx.org;
   }
 
+  /** A new graph object's uid. */
   uuid(): string {
-    return this.ids.uuid();
+    return this.ids.graphUid ? this.ids.graphUid() : this.ids.uuid();
   }
 
   // ---------- reads ----------
