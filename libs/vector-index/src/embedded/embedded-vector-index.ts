@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { DomainError } from '@strata/domain/errors';
 import { checkVector, notConfigured } from '../vector-validation';
 import type { DistanceMetric, VectorHit, VectorIndex, VectorItem, VectorQuery, VectorSpaceConfig } from '../vector-index.port';
+import { ChunkedRows } from './chunked-rows';
 import { QuantizedVectors } from './quantized-vectors';
 import { TopK, norm, similarity } from './vector-math';
 
@@ -69,8 +70,8 @@ const METRIC_KIND: Record<DistanceMetric, MetricKind> = {
 /** One organization's vector space: HNSW graph + our own copy of every vector and its tags. */
 class Space {
   index: Index;
-  /** row-major, `capacity × dimensions`; slot i holds the vector of uids[i] */
-  vectors: Float32Array;
+  /** slot i holds the vector of uids[i] */
+  readonly vectors: ChunkedRows<Float32Array>;
   norms: Float32Array;
   uids: string[] = [];
   types: string[] = [];
@@ -98,7 +99,7 @@ class Space {
     private readonly scanLimit: number,
   ) {
     this.index = this.newIndex();
-    this.vectors = new Float32Array(dimensions * 16);
+    this.vectors = new ChunkedRows(dimensions, (n) => new Float32Array(n), 4);
     this.norms = new Float32Array(16);
     this.quantized = metric === 'cosine' ? new QuantizedVectors(dimensions, 16) : null;
   }
@@ -133,24 +134,29 @@ class Space {
   }
 
   ensureCapacity(slots: number): void {
+    // vectors grow by chunks, never copied; norms (4 bytes a slot) double
+    this.vectors.ensureCapacity(slots);
+    this.quantized?.ensureCapacity(slots);
     if (slots <= this.norms.length) return;
     let cap = this.norms.length;
     while (cap < slots) cap *= 2;
-    const vectors = new Float32Array(cap * this.dimensions);
-    vectors.set(this.vectors);
     const norms = new Float32Array(cap);
     norms.set(this.norms);
-    this.vectors = vectors;
     this.norms = norms;
-    this.quantized?.ensureCapacity(cap);
   }
 
   /** Stores a slot's vector (capacity already ensured). */
   setVector(slot: number, vector: ArrayLike<number>): void {
-    const d = this.dimensions;
-    this.vectors.set(vector, slot * d);
-    this.norms[slot] = norm(this.vectors, slot * d, d);
-    this.quantized?.set(slot, this.vectors, slot * d);
+    this.vectors.set(slot, vector);
+    this.refreshDerived(slot);
+  }
+
+  /** The norm and the 8-bit copy of a slot's stored vector. */
+  refreshDerived(slot: number): void {
+    const chunk = this.vectors.chunk(slot);
+    const off = this.vectors.offset(slot);
+    this.norms[slot] = norm(chunk, off, this.dimensions);
+    this.quantized?.set(slot, chunk, off);
   }
 
   tag(slot: number): string {
@@ -215,7 +221,7 @@ function addSlots(index: Index, space: Space, slots: number[]): void {
   const matrix = new Float32Array(slots.length * d);
   slots.forEach((slot, i) => {
     keys[i] = BigInt(slot);
-    matrix.set(space.vectors.subarray(slot * d, slot * d + d), i * d);
+    matrix.set(space.vectors.row(slot), i * d);
   });
   // one thread for small batches: spawning the pool costs more than the work
   // one thread: usearch 2.25's JS binding cannot reserve capacity, and a multi-threaded add
@@ -412,7 +418,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const space = this.spaces.get(org);
     const slot = space?.slotOf.get(uid);
     if (!space || slot === undefined) return undefined;
-    return Array.from(space.vectors.subarray(slot * space.dimensions, (slot + 1) * space.dimensions));
+    return Array.from(space.vectors.row(slot));
   }
 
   searchSync(q: VectorQuery): VectorHit[] {
@@ -600,8 +606,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   // ---- internals ----
 
   private score(space: Space, query: Float32Array, qNorm: number, slot: number): number {
-    const d = space.dimensions;
-    return similarity(space.metric, query, space.vectors, slot * d, d, qNorm, space.norms[slot]);
+    return similarity(space.metric, query, space.vectors.chunk(slot), space.vectors.offset(slot), space.dimensions, qNorm, space.norms[slot]);
   }
 
   private assertOpen(): void {
@@ -623,8 +628,9 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
   private saveSpace(space: Space): void {
     const highWater = space.uids.length;
-    const bytes = Buffer.from(space.vectors.buffer, space.vectors.byteOffset, highWater * space.dimensions * 4);
-    writeAtomic(this.vectorsPath(space.org), bytes);
+    // the chunks in order: the same row-major bytes one array held
+    const parts = [...space.vectors.segments(highWater)].map((seg) => Buffer.from(seg.rows.buffer, seg.rows.byteOffset, seg.rows.byteLength));
+    writeAtomic(this.vectorsPath(space.org), parts);
     const tmpIndex = `${this.indexPath(space.org)}.tmp`;
     space.index.save(tmpIndex);
     renameSync(tmpIndex, this.indexPath(space.org));
@@ -665,7 +671,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
         continue;
       }
       space.ensureCapacity(Math.max(1, meta.uids.length));
-      space.vectors.set(new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length)));
+      space.vectors.loadBytes(raw, meta.uids.length);
       space.uids = meta.uids;
       space.types = meta.types;
       space.layers = meta.layers;
@@ -677,8 +683,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
           continue;
         }
         space.slotOf.set(uid, slot);
-        space.norms[slot] = norm(space.vectors, slot * d, d);
-        space.quantized?.set(slot, space.vectors, slot * d);
+        space.refreshDerived(slot);
         space.countTag(slot, +1);
       }
       space.free.reverse(); // pop() hands out the lowest free slot first
@@ -701,8 +706,15 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 }
 
-function writeAtomic(path: string, data: string | Buffer): void {
+function writeAtomic(path: string, data: string | Buffer | Buffer[]): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, data);
+  if (Array.isArray(data)) {
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const part of data) for (let at = 0; at < part.length; ) at += writeSync(fd, part, at);
+    } finally {
+      closeSync(fd);
+    }
+  } else writeFileSync(tmp, data);
   renameSync(tmp, path);
 }

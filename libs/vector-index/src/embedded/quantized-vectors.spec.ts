@@ -42,3 +42,24 @@ describe('QuantizedVectors', () => {
     expect(q.nearest([1, 0], 4, 10)).toHaveLength(4);
   });
 });
+
+describe('QuantizedVectors across chunks', () => {
+  it('finds the same nearest slots as one scan of every row, whatever the chunk boundaries', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const d = 8;
+    const n = 300;
+    const vectors = Array.from({ length: n }, () => Array.from({ length: d }, rnd));
+    const whole = new QuantizedVectors(d, n);
+    const chunked = new QuantizedVectors(d, 1, 16 * d); // 16 rows a chunk: 19 chunks
+    chunked.ensureCapacity(n);
+    vectors.forEach((v, slot) => {
+      whole.set(slot, v, 0);
+      chunked.set(slot, v, 0);
+    });
+    for (let q = 0; q < 20; q++) {
+      const query = Array.from({ length: d }, rnd);
+      expect(chunked.nearest(query, n, 10)).toEqual(whole.nearest(query, n, 10));
+    }
+  });
+});

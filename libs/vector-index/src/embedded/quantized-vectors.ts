@@ -1,4 +1,5 @@
 import { MetricKind, exactSearch } from 'usearch';
+import { ChunkedRows } from './chunked-rows';
 
 /**
  * Scales a vector so its largest component maps to ±127 and rounds it into `dst`. Cosine
@@ -26,33 +27,31 @@ export function quantizeForCosine(src: ArrayLike<number>, srcOffset: number, dst
  * absorbs.
  */
 export class QuantizedVectors {
-  private rows: Int8Array;
+  private readonly rows: ChunkedRows<Int8Array>;
 
-  constructor(readonly dimensions: number, capacity: number) {
-    this.rows = new Int8Array(dimensions * capacity);
+  constructor(readonly dimensions: number, capacity: number, chunkBytes?: number) {
+    this.rows = new ChunkedRows(dimensions, (n) => new Int8Array(n), 1, capacity, chunkBytes);
   }
 
   ensureCapacity(slots: number): void {
-    if (slots * this.dimensions <= this.rows.length) return;
-    const rows = new Int8Array(slots * this.dimensions);
-    rows.set(this.rows);
-    this.rows = rows;
+    this.rows.ensureCapacity(slots);
   }
 
   /** Stores the vector at `src[offset…]` in `slot` (capacity already ensured). */
   set(slot: number, src: ArrayLike<number>, offset: number): void {
-    quantizeForCosine(src, offset, this.rows, slot * this.dimensions, this.dimensions);
+    quantizeForCosine(src, offset, this.rows.chunk(slot), this.rows.offset(slot), this.dimensions);
   }
 
   /** Zeroes a freed slot: it then scores 0 against any query. */
   clear(slot: number): void {
-    this.rows.fill(0, slot * this.dimensions, (slot + 1) * this.dimensions);
+    this.rows.fill(slot, 0);
   }
 
   /**
    * The `count` slots among `[0, slots)` closest to `query` by 8-bit cosine, best first. The
-   * query must not be the zero vector (every row would tie). One thread: the caller runs on
-   * the event loop and the scan is short.
+   * query must not be the zero vector (every row would tie). Each chunk is scanned natively
+   * for its own best `count`, and those are merged. One thread: the caller runs on the event
+   * loop and the scan is short.
    */
   nearest(query: ArrayLike<number>, slots: number, count: number): number[] {
     const d = this.dimensions;
@@ -60,9 +59,14 @@ export class QuantizedVectors {
     if (wanted <= 0) return [];
     const q = new Int8Array(d);
     quantizeForCosine(query, 0, q, 0, d);
-    const found = exactSearch(this.rows.subarray(0, slots * d), q, d, wanted, MetricKind.Cos, 1) as { keys: BigUint64Array };
-    const out: number[] = new Array(found.keys.length);
-    for (let i = 0; i < found.keys.length; i++) out[i] = Number(found.keys[i]);
-    return out;
+    const found: { slot: number; distance: number }[] = [];
+    for (const seg of this.rows.segments(slots)) {
+      const n = seg.rows.length / d;
+      const m = exactSearch(seg.rows, q, d, Math.min(wanted, n), MetricKind.Cos, 1) as { keys: BigUint64Array; distances: Float32Array };
+      for (let i = 0; i < m.keys.length; i++) found.push({ slot: seg.first + Number(m.keys[i]), distance: m.distances[i] });
+    }
+    // equal distances in slot order, so results do not depend on chunk boundaries
+    found.sort((a, b) => a.distance - b.distance || a.slot - b.slot);
+    return found.slice(0, wanted).map((f) => f.slot);
   }
 }
