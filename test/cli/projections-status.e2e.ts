@@ -19,12 +19,17 @@ describe('strata projections status --json', () => {
       for (const row of running) {
         expect(row.service).toEqual({ running: true, pid: process.pid, url: t.url });
         expect(row.rebuild).toEqual({ running: false, pid: null });
+        expect(row.projections_file).toMatchObject({ state: 'open', pid: process.pid });
       }
       await t.close({ keepData: true });
       const stopped = await statusJson(dataDir);
-      for (const row of stopped) expect(row.service).toEqual({ running: false, pid: null, url: null });
+      for (const row of stopped) {
+        expect(row.service).toEqual({ running: false, pid: null, url: null });
+        expect(row.projections_file).toMatchObject({ state: 'closed', pid: process.pid });
+      }
       const table = expectExit(await runCli(['projections', 'status', '--data-dir', dataDir]), 0).stdout;
       expect(table).toContain('service: not running');
+      expect(table).toContain('projections file: flushed and closed cleanly');
     } finally {
       await t.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -10,6 +10,8 @@ import { Checkpoint } from '@strata/projections/embedded/checkpoint-store';
 import { StrataConfig } from '../../../api/src/platform/config/strata-config';
 import { NEXT_PROJECTIONS_FILE, REBUILD_LOCK_FILE, lockOwner, runningService } from '../../../api/src/operations/projections/handover-files';
 import { pendingRebuilds } from '../../../api/src/operations/projections/pending-rebuilds';
+import { PROJECTIONS_FILE } from '../../../api/src/platform/storage/embedded-storage';
+import { ProjectionsFlushState, describeFlushState, projectionsFlushState } from '../../../api/src/platform/storage/projections-session';
 import { projectionCatalogue } from '../../../api/src/operations/projections/projection-set';
 import { MANIFEST_FILE, VECTORS_DIR, VECTORS_NEXT_DIR, VECTORS_PROJECTION } from '../../../api/src/retrieval/embeddings/vector-handover-files';
 import { STATE_FILE, VECTOR_PROJECTION_VERSION } from '../../../api/src/retrieval/embeddings/vector-projection';
@@ -142,6 +144,8 @@ export interface DataDirActivity {
   service: { running: boolean; pid: number | null; url: string | null };
   /** a `strata projections rebuild` holding the rebuild lock */
   rebuild: { running: boolean; pid: number | null };
+  /** whether projections.db was flushed by a clean stop (docs/operations.md, "Flushing, and power loss") */
+  projections_file: ProjectionsFlushState;
 }
 
 function dataDirActivity(dataDir: string): DataDirActivity {
@@ -150,6 +154,7 @@ function dataDirActivity(dataDir: string): DataDirActivity {
   return {
     service: { running: service !== null, pid: service?.pid ?? null, url: service?.url ?? null },
     rebuild: { running: rebuilding !== null, pid: rebuilding },
+    projections_file: projectionsFlushState(path.join(dataDir, PROJECTIONS_FILE)),
   };
 }
 
@@ -159,7 +164,7 @@ export async function projectionsStatus(opts: { json?: boolean }, globals: Globa
   let rows: StatusRow[];
   const extra: string[] = [];
   // servers mode: API replicas and workers run elsewhere; the CLI cannot tell (null in --json)
-  let activity: DataDirActivity | { service: null; rebuild: null } = { service: null, rebuild: null };
+  let activity: DataDirActivity | { service: null; rebuild: null; projections_file: null } = { service: null, rebuild: null, projections_file: null };
   if (cfg.store === 'servers') {
     try {
       rows = await serverStatus(cfg);
@@ -172,6 +177,7 @@ export async function projectionsStatus(opts: { json?: boolean }, globals: Globa
     activity = a;
     extra.push(a.service.running ? `service: running (pid ${a.service.pid}${a.service.url ? `, ${a.service.url}` : ''})` : 'service: not running');
     if (a.rebuild.running) extra.push(`rebuild in progress (pid ${a.rebuild.pid}) into ${NEXT_PROJECTIONS_FILE} or ${VECTORS_NEXT_DIR}/`);
+    extra.push(describeFlushState(a.projections_file));
   }
   await writeOut(opts.json ? JSON.stringify(rows.map((r) => ({ ...r, ...activity })), null, 2) + '\n' : table(rows, extra));
 }

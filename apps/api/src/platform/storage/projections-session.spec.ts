@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { ProjectionsSession, projectionsTrust, readSessionMarker, sessionMarkerFile, writeSessionMarker } from './projections-session';
+import { ProjectionsSession, describeFlushState, projectionsFlushState, projectionsTrust, readSessionMarker, sessionMarkerFile, writeSessionMarker } from './projections-session';
 
 const BOOT = 'boot-a';
 const OTHER_BOOT = 'boot-b';
@@ -127,5 +127,31 @@ describe('ProjectionsSession', () => {
     const s = ProjectionsSession.begin(file, { sync: 'off', bootId: null });
     expect(s.synchronous).toBe('NORMAL');
     expect(fs.existsSync(sessionMarkerFile(file))).toBe(false);
+  });
+});
+
+describe('projectionsFlushState', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-flush-'));
+    file = path.join(dir, 'projections.db');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const marker = (m: object) => fs.writeFileSync(sessionMarkerFile(file), JSON.stringify({ at: 'then', ...m }));
+
+  it('tells an operator whether the file was flushed, is being written, or will be rebuilt', () => {
+    expect(projectionsFlushState(file, BOOT).state).toBe('untracked');
+    marker({ state: 'closed', boot_id: OTHER_BOOT, pid: 12 });
+    expect(projectionsFlushState(file, BOOT)).toEqual({ state: 'closed', pid: 12, at: 'then' });
+    marker({ state: 'open', boot_id: BOOT, pid: process.pid });
+    expect(projectionsFlushState(file, BOOT).state).toBe('open');
+    marker({ state: 'open', boot_id: BOOT, pid: deadPid() });
+    expect(projectionsFlushState(file, BOOT).state).toBe('crashed');
+    marker({ state: 'open', boot_id: OTHER_BOOT, pid: process.pid });
+    expect(projectionsFlushState(file, BOOT).state).toBe('stale');
+    fs.writeFileSync(sessionMarkerFile(file), '{');
+    expect(projectionsFlushState(file, BOOT).state).toBe('stale');
+    expect(describeFlushState(projectionsFlushState(file, BOOT))).toMatch(/next start rebuilds it from the log/);
   });
 });

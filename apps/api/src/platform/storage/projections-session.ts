@@ -177,3 +177,42 @@ export class ProjectionsSession {
     writeSessionMarker(this.file, 'closed', this.bootId!);
   }
 }
+
+/** What an operator is told about a projections file's flushing (`strata projections status`). */
+export interface ProjectionsFlushState {
+  /**
+   * `closed`: flushed by a clean stop; `open`: written unflushed by a live process; `crashed`:
+   * left open by a process of this boot that stopped (kept: the kernel had its writes);
+   * `stale`: left open before the machine restarted, or a torn marker (the next start rebuilds
+   * it); `untracked`: no marker (flushed at every checkpoint, or not written yet)
+   */
+  state: 'closed' | 'open' | 'crashed' | 'stale' | 'untracked';
+  pid: number | null;
+  at: string | null;
+}
+
+export function projectionsFlushState(projectionsFile: string, bootId: string | null = currentBootId()): ProjectionsFlushState {
+  const marker = readSessionMarker(projectionsFile);
+  if (marker === null || bootId === null) return { state: 'untracked', pid: null, at: null };
+  if (marker === 'unreadable') return { state: 'stale', pid: null, at: null };
+  const { pid, at } = marker;
+  if (marker.state === 'closed') return { state: 'closed', pid, at };
+  if (marker.boot_id !== bootId) return { state: 'stale', pid, at };
+  return { state: pidAlive(pid) ? 'open' : 'crashed', pid, at };
+}
+
+/** One line for the status table. */
+export function describeFlushState(s: ProjectionsFlushState): string {
+  switch (s.state) {
+    case 'closed':
+      return `projections file: flushed and closed cleanly (pid ${s.pid}, ${s.at})`;
+    case 'open':
+      return `projections file: open, writes unflushed (pid ${s.pid}); a power loss makes the next start rebuild it`;
+    case 'crashed':
+      return `projections file: left open by pid ${s.pid}, which stopped; kept, the kernel had its writes`;
+    case 'stale':
+      return 'projections file: left unflushed before the machine restarted; the next start rebuilds it from the log';
+    default:
+      return 'projections file: flushed at every checkpoint (no session marker)';
+  }
+}
