@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { ProjectionsSession, describeFlushState, projectionsFlushState, projectionsTrust, readSessionMarker, sessionMarkerFile, writeSessionMarker } from './projections-session';
+import { ProjectionsSession, describeFlushState, projectionsFlushState, readSessionMarker, sessionMarkerFile, writeSessionMarker } from './projections-session';
 
 const BOOT = 'boot-a';
 const OTHER_BOOT = 'boot-b';
@@ -13,33 +13,26 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '0']).pid!;
 }
 
-describe('projectionsTrust', () => {
-  const open = { state: 'open' as const, boot_id: BOOT, pid: 1, at: '' };
-
-  it('trusts a missing file, a file without a marker and a cleanly closed one', () => {
-    expect(projectionsTrust(open, OTHER_BOOT, false).trusted).toBe(true);
-    expect(projectionsTrust(null, OTHER_BOOT, true).trusted).toBe(true);
-    expect(projectionsTrust({ ...open, state: 'closed' }, OTHER_BOOT, true).trusted).toBe(true);
-  });
-
-  it('trusts a file left open in this boot: a crashed process loses nothing the kernel holds', () => {
-    expect(projectionsTrust(open, BOOT, true).trusted).toBe(true);
-  });
-
-  it('distrusts a file left open by an earlier boot, or whose marker is unreadable', () => {
-    expect(projectionsTrust(open, OTHER_BOOT, true)).toEqual({ trusted: false, reason: expect.stringContaining('before the machine restarted') });
-    expect(projectionsTrust('unreadable', BOOT, true)).toEqual({ trusted: false, reason: expect.stringContaining('cannot be read') });
-  });
-});
-
-describe('ProjectionsSession', () => {
-  let dir: string;
-  let file: string;
+/** A projections file path in a fresh temporary directory per test. */
+function tempProjectionsFile(): { readonly file: string } {
+  let dir = '';
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-session-'));
-    file = path.join(dir, 'projections.db');
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return {
+    get file() {
+      return path.join(dir, 'projections.db');
+    },
+  };
+}
+
+describe('ProjectionsSession', () => {
+  const tmp = tempProjectionsFile();
+  let file: string;
+  beforeEach(() => {
+    file = tmp.file;
+  });
 
   function writeRows(n: number, synchronous = 'OFF'): Database.Database {
     const db = new Database(file);
@@ -73,6 +66,12 @@ describe('ProjectionsSession', () => {
     const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
     expect(s.discarded).toMatch(/before the machine restarted/);
     expect(fs.existsSync(file)).toBe(false);
+    expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT });
+  });
+
+  it('has nothing to discard when an earlier boot left only the marker', () => {
+    writeSessionMarker(file, 'open', OTHER_BOOT);
+    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT }).discarded).toBeNull();
     expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT });
   });
 
@@ -131,13 +130,11 @@ describe('ProjectionsSession', () => {
 });
 
 describe('projectionsFlushState', () => {
-  let dir: string;
+  const tmp = tempProjectionsFile();
   let file: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-flush-'));
-    file = path.join(dir, 'projections.db');
+    file = tmp.file;
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const marker = (m: object) => fs.writeFileSync(sessionMarkerFile(file), JSON.stringify({ at: 'then', ...m }));
 
   it('tells an operator whether the file was flushed, is being written, or will be rebuilt', () => {

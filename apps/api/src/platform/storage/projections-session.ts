@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { removeDatabaseFiles } from '@strata/projections/embedded/database-copy';
 
 /**
  * How the projections database is flushed to disk. It is a cache of the event log (which is
@@ -38,23 +39,6 @@ export function currentBootId(): string | null {
   } catch {
     return null;
   }
-}
-
-/**
- * Whether a projections file can be trusted at start-up, from its marker. Unflushed writes
- * survive a process crash but not the machine going down: a file some earlier boot left
- * open (or whose marker cannot be read) may be torn, and must be rebuilt. A missing file
- * needs nothing; a file without a marker was written by a version that always flushed.
- */
-export function projectionsTrust(
-  marker: ProjectionsSessionMarker | 'unreadable' | null,
-  bootId: string,
-  fileExists: boolean,
-): { trusted: true } | { trusted: false; reason: string } {
-  if (!fileExists || marker === null) return { trusted: true };
-  if (marker === 'unreadable') return { trusted: false, reason: 'its session marker cannot be read' };
-  if (marker.state === 'closed' || marker.boot_id === bootId) return { trusted: true };
-  return { trusted: false, reason: `it was left open, without its writes flushed, by process ${marker.pid} before the machine restarted` };
 }
 
 export function readSessionMarker(projectionsFile: string): ProjectionsSessionMarker | 'unreadable' | null {
@@ -141,15 +125,12 @@ export class ProjectionsSession {
   static begin(file: string, opts: { sync: ProjectionsSync; bootId: string | null }): ProjectionsSession {
     const { bootId } = opts;
     if (bootId === null) return new ProjectionsSession(file, 'NORMAL', null, null, false);
-    const marker = readSessionMarker(file);
-    const otherOwner = marker !== null && marker !== 'unreadable' && marker.state === 'open' && marker.boot_id === bootId && marker.pid !== process.pid && pidAlive(marker.pid);
-    if (otherOwner) return new ProjectionsSession(file, 'NORMAL', null, bootId, false);
-    const trust = projectionsTrust(marker, bootId, fs.existsSync(file));
-    let discarded: string | null = null;
-    if (!trust.trusted) {
-      for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
-      discarded = trust.reason;
-    }
+    const found = projectionsFlushState(file, bootId);
+    if (found.state === 'open' && found.pid !== process.pid) return new ProjectionsSession(file, 'NORMAL', null, bootId, false);
+    // unflushed writes survive a process crash, not the machine going down: a file an earlier
+    // boot left open (or whose marker is torn) may be torn itself
+    const discarded = found.state === 'stale' && fs.existsSync(file) ? staleReason(found) : null;
+    if (discarded) removeDatabaseFiles(file);
     if (opts.sync === 'normal') {
       // flushed from now on: nothing to detect at the next start
       fs.rmSync(sessionMarkerFile(file), { force: true });
@@ -199,6 +180,12 @@ export function projectionsFlushState(projectionsFile: string, bootId: string | 
   if (marker.state === 'closed') return { state: 'closed', pid, at };
   if (marker.boot_id !== bootId) return { state: 'stale', pid, at };
   return { state: pidAlive(pid) ? 'open' : 'crashed', pid, at };
+}
+
+function staleReason(s: ProjectionsFlushState): string {
+  return s.pid === null
+    ? 'its session marker cannot be read'
+    : `it was left open, without its writes flushed, by process ${s.pid} before the machine restarted`;
 }
 
 /** One line for the status table. */
