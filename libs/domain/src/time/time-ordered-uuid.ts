@@ -23,7 +23,7 @@ export function timeOrderedUuid(now: number = Date.now()): string {
   const ms = Math.max(Math.floor(now), lastMs);
   lastMs = ms;
   const time = (ms % 2 ** 48).toString(16).padStart(12, '0');
-  // randomUUID's text is xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: keep its version, variant and
-  // random bits from the version nibble on, and put the time in the first 48 bits
+  // from randomUUID's text keep everything from the hyphen before the version nibble (version,
+  // variant, 74 random bits), and put the time in the first 48 bits
   return `${time.slice(0, 8)}-${time.slice(8, 12)}${randomUUID().slice(13)}`;
 }

@@ -73,12 +73,9 @@ export class ChunkedRows<T extends Rows> {
     return this.chunk(row).subarray(off, off + this.width) as T;
   }
 
-  /** Copies `src[srcOffset…]` into `row`. */
-  set(row: number, src: ArrayLike<number>, srcOffset = 0): void {
-    const c = this.chunk(row);
-    const off = this.offset(row);
-    if (srcOffset === 0 && src.length === this.width) c.set(src, off);
-    else for (let i = 0; i < this.width; i++) c[off + i] = src[srcOffset + i];
+  /** Copies a whole row (`width` values) into `row`. */
+  set(row: number, src: ArrayLike<number>): void {
+    this.chunk(row).set(src, this.offset(row));
   }
 
   fill(row: number, value: number): void {
