@@ -1,7 +1,7 @@
+import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Every route the interface spec tags User JWT, Owner/admin JWT or Owner JWT (that exists today). */
@@ -23,8 +23,10 @@ const JWT_ONLY_ROUTES: [string, string, unknown?][] = [
 
 describe('API keys', () => {
   let t: TestApp;
+  // the service's time: 2030-01-01, moved by the tests that need it to pass
+  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ clock });
   });
   afterAll(() => t.close());
 
@@ -33,7 +35,7 @@ describe('API keys', () => {
     const res = await api(t.url, s.access_token).post('/v1/api-keys', {
       name: 'ingest bot',
       scopes: ['read', 'write'],
-      expires_at: new Date(Date.now() + 86400_000).toISOString(),
+      expires_at: new Date((clock.now() + 86400) * 1000).toISOString(),
       space_uids: ['space-1'],
     });
     expect(res.status).toBe(201);
@@ -42,6 +44,7 @@ describe('API keys', () => {
     expect(res.body.prefix).toBe(res.body.key.slice(0, 13));
     expect(res.body.expires_at).toMatch(ISO);
     expect(res.body.created_at).toMatch(ISO);
+    clock.advance(1);
     const other = await createApiKey(t.url, s.access_token);
     expect(other.key).not.toBe(res.body.key);
 
@@ -157,9 +160,9 @@ describe('API keys', () => {
 
   it('an expired key answers 403 api_key_expired', async () => {
     const s = await signUp(t.url);
-    const k = await createApiKey(t.url, s.access_token, { expires_at: new Date(Date.now() + 1500).toISOString() });
+    const k = await createApiKey(t.url, s.access_token, { expires_at: new Date((clock.now() + 1.5) * 1000).toISOString() });
     expect((await api(t.url, k.key).get('/nodes')).status).toBe(200);
-    await sleep(1700);
+    clock.advance(1.7);
     const r = await api(t.url, k.key).get('/nodes');
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ error: 'API key expired', code: 'api_key_expired' });
@@ -188,7 +191,7 @@ describe('API keys', () => {
     // a rotated key cannot be rotated again
     expect((await api(t.url, s.access_token).post(`/v1/api-keys/${old.id}/rotate`, {})).status).toBe(409);
 
-    await sleep(2300);
+    clock.advance(2.3);
     const gone = await api(t.url, old.key).get('/nodes');
     expect([gone.status, gone.body.code]).toEqual([401, 'invalid_token']);
     expect((await api(t.url, rot.body.key).get('/nodes')).status).toBe(200);
@@ -198,7 +201,7 @@ describe('API keys', () => {
     const s = await signUp(t.url);
     const old = await createApiKey(t.url, s.access_token, { expires_at: '2099-06-01T00:00:00Z' });
     expect(old.expires_at).toBe('2099-06-01T00:00:00.000Z');
-    await sleep(1100);
+    clock.advance(1.1);
     const rot = await api(t.url, s.access_token).post(`/v1/api-keys/${old.id}/rotate`, {});
     expect(rot.status).toBe(201);
     expect(rot.body.expires_at).toBe('2099-06-01T00:00:00.000Z');
@@ -220,8 +223,11 @@ describe('API keys', () => {
     const s = await signUp(t.url);
     const k = await createApiKey(t.url, s.access_token, { scopes: ['read'] });
     const c = api(t.url, k.key);
+    clock.advance(1);
     expect((await c.get('/nodes')).status).toBe(200);
+    clock.advance(1);
     expect((await c.post('/node', { label: 'x', node_type: 'Concept' })).status).toBe(403);
+    clock.advance(1);
     expect((await c.get('/node/no-such-node')).status).toBe(404);
     const act = await api(t.url, s.access_token).get(`/v1/api-keys/${k.id}/activity`);
     expect(act.status).toBe(200);
@@ -238,8 +244,8 @@ describe('API keys', () => {
     expect((await api(t.url, s.access_token).get('/v1/api-keys')).body.items[0].last_used_at).toMatch(ISO);
 
     for (let i = 0; i < 60; i++) await c.get('/nodes');
+    clock.advance(1);
     await api(t.url, s.access_token).delete(`/v1/api-keys/${k.id}`);
-    await sleep(1200); // let the buffer be written
     const full = await api(t.url, s.access_token).get(`/v1/api-keys/${k.id}/activity`);
     expect(full.body.items).toHaveLength(50);
     expect(full.body.items[0].type).toBe('revoked');

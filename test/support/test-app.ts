@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Clock } from '@strata/domain/time';
 import { startApp } from '../../apps/api/src/bootstrap';
 import { StrataConfig, loadConfig } from '../../apps/api/src/platform/config/strata-config';
 
@@ -12,6 +13,8 @@ export type TestAppOptions = Partial<StrataConfig> & {
   captureLogs?: boolean;
   /** environment the base config is loaded from (default: none, so tests are hermetic) */
   env?: NodeJS.ProcessEnv;
+  /** the service's clock: a FixedClock lets a test move time instead of waiting for it */
+  clock?: Clock;
 };
 
 export interface TestApp {
@@ -47,12 +50,12 @@ class CapturingLogger implements LoggerService {
  * logger off (or captured). The JWT secret is generated into the data dir unless given.
  */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const { captureLogs, env, ...cfg } = overrides;
+  const { captureLogs, env, clock, ...cfg } = overrides;
   const ownDir = cfg.dataDir === undefined;
   const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
   const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : 'error', ...cfg, dataDir };
   const logs: string[] = [];
-  const running = await startApp(config, { logger: captureLogs ? new CapturingLogger(logs) : false });
+  const running = await startApp(config, { logger: captureLogs ? new CapturingLogger(logs) : false, clock });
   let closed = false;
   return {
     url: running.url,

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import type { Clock } from '@strata/domain/time';
 import { StrataConfig } from './platform/config/strata-config';
 import { PlatformModule } from './platform/platform.module';
 import { HealthModule } from './health/health.module';
@@ -23,10 +24,10 @@ const AREA_MODULES = [
 
 @Module({})
 export class AppModule {
-  static forRoot(config?: StrataConfig): DynamicModule {
+  static forRoot(config?: StrataConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), ...AREA_MODULES],
+      imports: [PlatformModule.forRoot(config, clock), CqrsModule.forRoot(), ...AREA_MODULES],
     };
   }
 }

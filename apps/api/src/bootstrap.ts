@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DynamicModule, Logger, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Clock } from '@strata/domain/time';
 import { AppModule } from './app.module';
 import { StrataConfig, loadConfig } from './platform/config/strata-config';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
@@ -36,10 +37,11 @@ export interface RunningApp {
 export async function startApp(
   config: StrataConfig = loadConfig(),
   /** `module`: AppModule.forRoot(config) unless given (the servers-mode e2e harness binds its stores) */
-  opts: { logger?: boolean | LoggerService; module?: DynamicModule } = {},
+  /** `clock`: the service's time (tests pass a fake one); the system clock unless given */
+  opts: { logger?: boolean | LoggerService; module?: DynamicModule; clock?: Clock } = {},
 ): Promise<RunningApp> {
   const adapter = new FastifyAdapter(fastifyOptions());
-  const app = await NestFactory.create<NestFastifyApplication>(opts.module ?? AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(opts.module ?? AppModule.forRoot(config, opts.clock), adapter, {
     logger: opts.logger === false ? false : typeof opts.logger === 'object' ? opts.logger : LEVELS[config.logLevel],
     abortOnError: false,
     bodyParser: false, // configureHttp installs our JSON parser (REFERENCE §1.1 rules)

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
-import { CLOCK, Clock, ID_GENERATOR, randomIds, systemClock } from '@strata/domain/time';
+import { CLOCK, Clock, ClockIds, ID_GENERATOR, IdGenerator, systemClock } from '@strata/domain/time';
 import { EVENT_STORE } from '@strata/event-store/event-store.port';
 import { GRAPH_READ_MODEL } from '@strata/graph-store/graph-read-model.port';
 import { TEXT_INDEX } from '@strata/text-index/text-index.port';
@@ -22,8 +22,8 @@ import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
  * here, from STRATA_STORE.
  */
 const PROVIDERS: Provider[] = [
-  { provide: CLOCK, useValue: systemClock },
-    { provide: ID_GENERATOR, useValue: randomIds },
+    // ids are built on the clock, so a test that fixes the clock fixes the time in graph uids
+    { provide: ID_GENERATOR, inject: [CLOCK], useFactory: (clock: Clock) => new ClockIds(clock) },
     // factories, not values: every application instance (e2e tests start several) has its own
     { provide: RouteTable, useFactory: () => new RouteTable() },
     { provide: Readiness, useFactory: () => new Readiness() },
@@ -54,7 +54,7 @@ const PROVIDERS: Provider[] = [
     {
       provide: UNIT_OF_WORK,
       inject: [EMBEDDED_STORAGE, SERVER_STORAGE, CLOCK, ID_GENERATOR],
-      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, clock: Clock, ids: typeof randomIds) =>
+      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, clock: Clock, ids: IdGenerator) =>
         e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
     },
 ];
@@ -63,11 +63,14 @@ const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, RouteTable, Readiness, Fast
 @Global()
 @Module({})
 export class PlatformModule implements OnApplicationShutdown {
-  /** `config` comes from the environment in production and from the test in e2e runs. */
-  static forRoot(config: StrataConfig = loadConfig()): DynamicModule {
+  /**
+   * `config` comes from the environment in production and from the test in e2e runs; so does
+   * `clock` (a test's fake clock reaches every service, token and id through CLOCK).
+   */
+  static forRoot(config: StrataConfig = loadConfig(), clock: Clock = systemClock): DynamicModule {
     return {
       module: PlatformModule,
-      providers: [{ provide: STRATA_CONFIG, useValue: config }, ...PROVIDERS],
+      providers: [{ provide: STRATA_CONFIG, useValue: config }, { provide: CLOCK, useValue: clock }, ...PROVIDERS],
       exports: EXPORTS,
     };
   }

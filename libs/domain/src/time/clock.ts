@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { timeOrderedUuid } from './time-ordered-uuid';
+import { TimeOrderedUuids } from './time-ordered-uuid';
 
 export const CLOCK = Symbol('CLOCK');
 export const ID_GENERATOR = Symbol('ID_GENERATOR');
@@ -15,8 +15,23 @@ export interface IdGenerator {
 }
 
 export const systemClock: Clock = { now: () => Date.now() / 1000 };
-/** Random UUIDv4 ids; graph uids time-ordered (see time-ordered-uuid.ts). */
-export const randomIds: IdGenerator = { uuid: () => randomUUID(), graphUid: () => timeOrderedUuid() };
+
+/** Random UUIDv4 ids; graph uids time-ordered on the given clock (see time-ordered-uuid.ts). */
+export class ClockIds implements IdGenerator {
+  private readonly ordered: TimeOrderedUuids;
+  constructor(clock: Clock) {
+    this.ordered = new TimeOrderedUuids(clock);
+  }
+  uuid(): string {
+    return randomUUID();
+  }
+  graphUid(): string {
+    return this.ordered.next();
+  }
+}
+
+/** Ids for code that runs on the system clock and has no injected generator. */
+export const randomIds: IdGenerator = new ClockIds(systemClock);
 
 /** A clock that only moves when told to; for tests. */
 export class FixedClock implements Clock {
@@ -26,5 +41,8 @@ export class FixedClock implements Clock {
   }
   advance(secs: number): void {
     this.t += secs;
+  }
+  set(secs: number): void {
+    this.t = secs;
   }
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-
-let lastMs = 0;
+import type { Clock } from './clock';
 
 /**
  * A graph uid: a lowercase canonical UUID of version 4 and the RFC variant, as REFERENCE §1
@@ -16,14 +15,25 @@ let lastMs = 0;
  * within a millisecond far beyond any write rate. The time they carry is the node's or edge's
  * created_at, which anyone who can see the uid can already read. Clients must still not parse
  * uids (they are opaque): imported ones keep whatever form they had.
- *
- * The clock is held from going backwards so that a clock step does not scatter new rows.
  */
-export function timeOrderedUuid(now: number = Date.now()): string {
-  const ms = Math.max(Math.floor(now), lastMs);
-  lastMs = ms;
-  const time = (ms % 2 ** 48).toString(16).padStart(12, '0');
+export function timeOrderedUuid(ms: number): string {
+  const time = (Math.floor(ms) % 2 ** 48).toString(16).padStart(12, '0');
   // from randomUUID's text keep everything from the hyphen before the version nibble (version,
   // variant, 74 random bits), and put the time in the first 48 bits
   return `${time.slice(0, 8)}-${time.slice(8, 12)}${randomUUID().slice(13)}`;
+}
+
+/**
+ * Time-ordered uids read from a clock, held from going backwards so that a clock step does
+ * not scatter new rows. The high-water mark lives in the instance: two generators (two apps
+ * in one test process) never see each other's time.
+ */
+export class TimeOrderedUuids {
+  private lastMs = 0;
+  constructor(private readonly clock: Clock) {}
+
+  next(): string {
+    this.lastMs = Math.max(Math.floor(this.clock.now() * 1000), this.lastMs);
+    return timeOrderedUuid(this.lastMs);
+  }
 }
