@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Clock } from '@strata/domain/time';
 import { StrataConfig } from './platform/config/strata-config';
@@ -10,6 +11,7 @@ import { CognitiveModule } from './cognitive/cognitive.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 import { OperationsModule } from './operations/operations.module';
 import { JobsModule } from './jobs/jobs.module';
+import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
 const AREA_MODULES = [
@@ -28,6 +30,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(config, clock), CqrsModule.forRoot(), ...AREA_MODULES],
+      // management bodies typed as DTO classes are validated into them; other bodies pass through
+      providers: [{ provide: APP_PIPE, useClass: DtoBodyPipe }],
     };
   }
 }

@@ -47,6 +47,12 @@ export function decideRotate(k: KeyLifecycle, overlapSeconds: number, now: numbe
  * Expiry of the replacement: the old key's own `expires_at`. A rotation swaps the secret under
  * the same policy; it never extends the time the credential was granted for.
  */
+/** A new key's expiry must lie ahead of now: a key born expired would only confuse. */
+export function decideKeyExpiry(expiresAt: number | null, now: number): number | null {
+  if (expiresAt !== null && expiresAt <= now) throw Errors.invalidField('expires_at', 'expires_at must be in the future');
+  return expiresAt;
+}
+
 export function replacementExpiry(old: { expires_at: number | null }): number | null {
   return old.expires_at;
 }

@@ -5,6 +5,7 @@ import {
   ApiKeyRevokedData,
   ApiKeyRotatedData,
   decideAgentBinding,
+  decideKeyExpiry,
   decideRevoke,
   decideRotate,
   keyNotFound,
@@ -20,7 +21,7 @@ import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
 import { ACTIVITY_LIMIT, RequestActivity } from '../activity/request-activity';
 import { accountContext } from '../context';
-import { ApiKeyInput } from '../dto';
+import { ApiKeyInput } from './create-api-key.dto';
 import { iso, paginated, presentKey } from '../presenters';
 import { AccountsReadModel, KeyRow } from '../read-model/accounts-read-model';
 
@@ -67,6 +68,7 @@ export class ApiKeyHandlers {
   }
 
   async create(auth: AuthContext, input: ApiKeyInput, requestId: string) {
+    decideKeyExpiry(input.expires_at, this.clock.now());
     // only this organization's principals could be mistaken for the key's (REFERENCE §1.4: each
     // organization sees only its own); refusing another's ids would confirm they exist
     if (input.agent_id !== null)

@@ -1,28 +1,25 @@
-import { Body as ReqBody, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body as ReqBody, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { OwnerAdminJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS } from '@strata/domain/accounts';
-import { CLOCK, Clock } from '@strata/domain/time';
-import { Body, assertObjectBody, coerceQuery, readPage } from '@strata/domain/validation';
+import { Body, coerceQuery, readPage } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
-import { readApiKey, readOverlap } from '../dto';
+import { CreateApiKeyDto, apiKeyInput } from './create-api-key.dto';
+import { RotateApiKeyDto } from './rotate-api-key.dto';
 import { ApiKeyHandlers } from './api-key.handlers';
 
 @ApiTags('accounts: API keys')
 @Controller('v1/api-keys')
 export class ApiKeysController {
-  constructor(
-    private readonly handlers: ApiKeyHandlers,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(private readonly handlers: ApiKeyHandlers) {}
 
   @Post()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Create a named, scoped, optionally expiring or agent-bound key; the secret is in `key`, shown once' })
-  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    return this.handlers.create(auth, readApiKey(assertObjectBody(raw), this.clock.now()), rid);
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateApiKeyDto) {
+    return this.handlers.create(auth, apiKeyInput(body), rid);
   }
 
   @Get()
@@ -36,9 +33,8 @@ export class ApiKeysController {
   @Post(':id/rotate')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Issue a replacement with the same policy; the old key works for overlap_seconds (≤ 7 days, default 1 day)' })
-  rotate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() raw: unknown) {
-    const overlap = readOverlap(assertObjectBody(raw), DEFAULT_ROTATION_OVERLAP_SECONDS);
-    return this.handlers.rotate(auth, pathUid(id, 'id'), overlap, rid);
+  rotate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RotateApiKeyDto) {
+    return this.handlers.rotate(auth, pathUid(id, 'id'), body.overlap_seconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS, rid);
   }
 
   @Get(':id/activity')

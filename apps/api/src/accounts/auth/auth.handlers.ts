@@ -8,6 +8,7 @@ import {
   RefreshTokenUsedData,
   UserSignedUpData,
   decideRefresh,
+  normaliseEmail,
 } from '@strata/domain/accounts';
 import { Streams } from '@strata/domain/events';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
@@ -18,7 +19,8 @@ import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { GraphTx } from '../../platform/unit-of-work/graph-tx';
 import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
 import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
-import { SignupInput, duplicateEmail } from '../dto';
+import { duplicateEmail } from '../account-fields';
+import { SignupDto } from './signup.dto';
 import { presentOrg, presentUser } from '../presenters';
 import { AccountsReadModel } from '../read-model/accounts-read-model';
 import { LoginThrottle } from './login-throttle';
@@ -69,18 +71,19 @@ export class AuthHandlers {
     return { access_token, refresh_token: refresh, token_type: 'Bearer', expires_in };
   }
 
-  async signup(input: SignupInput, requestId: string) {
+  async signup(input: SignupDto, requestId: string) {
+    const emailNorm = normaliseEmail(input.email);
     const passwordHash = await this.hasher.hash(input.password);
     const userId = this.ids.uuid();
     const orgId = this.ids.uuid();
     const orgName = input.organization_name ?? `${input.name ?? input.email.split('@')[0]}'s organization`;
     const out = await this.uow.run(userContext(userId, orgId, requestId), async (tx) => {
-      if (this.accounts.userByEmail(input.email_norm)) throw duplicateEmail();
+      if (this.accounts.userByEmail(emailNorm)) throw duplicateEmail();
       const user: UserSignedUpData = {
         user_id: userId,
         email: input.email,
-        email_norm: input.email_norm,
-        name: input.name,
+        email_norm: emailNorm,
+        name: input.name ?? null,
         password_hash: passwordHash,
         created_at: tx.now,
       };

@@ -3,8 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, Public, UserJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
-import { assertObjectBody } from '@strata/domain/validation';
-import { readPlan } from '../dto';
+import { SubscribeDto } from './subscribe.dto';
 import { BillingHandlers } from './billing.handlers';
 
 @ApiTags('accounts: billing and usage')
@@ -30,8 +29,8 @@ export class BillingController {
   @HttpCode(200)
   @UserJwt()
   @ApiOperation({ summary: 'Change the plan (owners and admins); takes effect at once' })
-  subscribe(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    return this.handlers.subscribe(auth, readPlan(assertObjectBody(raw)), rid);
+  subscribe(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: SubscribeDto) {
+    return this.handlers.subscribe(auth, body.plan, rid);
   }
 
   @Get('usage')

@@ -4,9 +4,11 @@ import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { UserJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
-import { Body, assertObjectBody, coerceQuery, readPage, readString } from '@strata/domain/validation';
+import { Body, coerceQuery, readPage } from '@strata/domain/validation';
+import { normaliseEmail } from '@strata/domain/accounts';
 import { pathUid } from '../../platform/http/path-params';
-import { readEmail, readRole } from '../dto';
+import { AddMemberDto } from './add-member.dto';
+import { CreateOrgDto } from './create-org.dto';
 import { OrgHandlers } from './org.handlers';
 
 const PAGE = { limit: 100, max: 1000 };
@@ -19,9 +21,8 @@ export class OrgsController {
   @Post()
   @UserJwt()
   @ApiOperation({ summary: 'Create an organization (the caller is its owner)' })
-  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    const name = readString(assertObjectBody(raw), 'name', { required: true, trim: true, max: 200 })!;
-    return this.handlers.create(auth, name, rid);
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateOrgDto) {
+    return this.handlers.create(auth, body.name, rid);
   }
 
   @Get()
@@ -47,12 +48,10 @@ export class OrgsController {
     @Auth() auth: AuthContext,
     @RequestId() rid: string,
     @Param('org_id') orgId: string,
-    @ReqBody() raw: unknown,
+    @ReqBody() body: AddMemberDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const body = assertObjectBody(raw);
-    const { email_norm } = readEmail(body);
-    const r = await this.handlers.addMember(auth, pathUid(orgId, 'org_id'), email_norm, readRole(body, 'member'), rid);
+    const r = await this.handlers.addMember(auth, pathUid(orgId, 'org_id'), normaliseEmail(body.email), body.role ?? 'member', rid);
     reply.status(r.created ? 201 : 200);
     return r.member;
   }

@@ -11,7 +11,7 @@ import { DomainError, Errors } from '@strata/domain/errors';
 import { Streams } from '@strata/domain/events';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { PasswordHasher } from '../../accounts/auth/password-hasher';
-import { duplicateEmail, readEmail, readNewPassword } from '../../accounts/dto';
+import { duplicateEmail, readEmail, readNewPassword } from '../../accounts/account-fields';
 import { AccountsReadModel } from '../../accounts/read-model/accounts-read-model';
 import { CommandContext } from '../../platform/unit-of-work/command-context';
 import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';

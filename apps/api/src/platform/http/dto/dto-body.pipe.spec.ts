@@ -1,0 +1,60 @@
+import { DomainError } from '@strata/domain/errors';
+import { DtoBodyPipe } from './dto-body.pipe';
+import { Field } from './field.decorator';
+import { Integer, IsoDateTime, OneOf, Text, UidList } from './field-rules';
+
+class ExampleDto {
+  @Field(Text({ required: true, max: 5 })) name!: string;
+  @Field(OneOf(['a', 'b'] as const)) kind?: 'a' | 'b';
+  @Field(Integer({ min: 0 })) count?: number;
+  @Field(UidList({ max: 3 })) uids?: string[];
+  @Field(IsoDateTime()) at?: number;
+}
+
+const pipe = new DtoBodyPipe();
+const run = (body: unknown, metatype: Function = ExampleDto) => pipe.transform(body, { type: 'body', metatype: metatype as never });
+const refusal = (body: unknown) => {
+  try {
+    run(body);
+  } catch (e) {
+    return (e as DomainError).toBody();
+  }
+  throw new Error('accepted');
+};
+
+describe('DtoBodyPipe', () => {
+  it('hands the handler an instance of the DTO with parsed values and omitted fields undefined', () => {
+    const dto = run({ name: '  ada ', uids: ['x', 'x', 'y'], at: '2031-01-01T00:00:00Z' }) as ExampleDto;
+    expect(dto).toBeInstanceOf(ExampleDto);
+    expect({ ...dto }).toEqual({ name: 'ada', kind: undefined, count: undefined, uids: ['x', 'y'], at: Date.UTC(2031, 0, 1) / 1000 });
+  });
+
+  it('drops fields the DTO does not declare and counts null as omitted', () => {
+    const dto = run({ name: 'ada', kind: null, extra: 1 }) as Record<string, unknown>;
+    expect(dto.kind).toBeUndefined();
+    expect('extra' in dto).toBe(false);
+  });
+
+  it('answers the REFERENCE error of the first failing field in declaration order', () => {
+    expect(refusal({ kind: 'c', count: -1 })).toEqual({ error: 'name is required', code: 'missing_field', field: 'name' });
+    expect(refusal({ name: '   ' })).toMatchObject({ code: 'missing_field', field: 'name' });
+    expect(refusal({ name: 'toolong' })).toEqual({ error: 'name must be at most 5 characters', code: 'invalid_field', field: 'name' });
+    expect(refusal({ name: 'ok', kind: 'c', count: -1 })).toEqual({ error: 'kind must be one of: a, b', code: 'invalid_field', field: 'kind', allowed: ['a', 'b'] });
+    expect(refusal({ name: 'ok', count: 1.5 })).toMatchObject({ code: 'invalid_field', field: 'count', error: 'count must be an integer' });
+    expect(refusal({ name: 'ok', uids: ['fine', 'not a uid'] })).toMatchObject({ code: 'invalid_uid', field: 'uids[1]' });
+    expect(refusal({ name: 'ok', uids: ['a', 'b', 'c', 'd'] })).toMatchObject({ code: 'invalid_field', field: 'uids' });
+    expect(refusal({ name: 'ok', at: '2031-02-31T00:00:00Z' })).toMatchObject({ code: 'invalid_field', field: 'at' });
+  });
+
+  it('refuses a body that is not a JSON object with invalid_json, and reads a missing body as empty', () => {
+    expect(refusal([1])).toMatchObject({ code: 'invalid_json' });
+    expect(refusal('text')).toMatchObject({ code: 'invalid_json' });
+    expect(refusal(undefined)).toMatchObject({ code: 'missing_field', field: 'name' });
+  });
+
+  it('lets bodies of any other type through untouched', () => {
+    const raw = { anything: true };
+    expect(run(raw, Object)).toBe(raw);
+    expect(pipe.transform(raw, { type: 'query', metatype: ExampleDto as never })).toBe(raw);
+  });
+});
