@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Clock } from '@strata/domain/time';
-import { StrataConfig } from './platform/config/strata-config';
-import { PlatformModule } from './platform/platform.module';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import { PlatformModule } from '@strata/platform/platform.module';
 import { HealthModule } from './health/health.module';
 import { GraphModule } from './graph/graph.module';
 import { AccountsModule } from './accounts/accounts.module';

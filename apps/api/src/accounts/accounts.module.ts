@@ -17,13 +17,13 @@ import { PlanThrottlerGuard, planThrottlerOptions } from '@strata/auth/rate-limi
 import { StrataAuthGuard } from '@strata/auth/strata-auth.guard';
 import { requireSharedJwtSecret, resolveJwtSecret } from '@strata/auth/tokens/jwt-secret';
 import { TokenService } from '@strata/auth/tokens/token.service';
-import { STRATA_CONFIG, StrataConfig } from '../platform/config/strata-config';
-import { EmbeddedStorage } from '../platform/storage/embedded-storage';
-import type { ServerStores } from '../platform/storage/server-stores';
-import { EMBEDDED_STORAGE, SERVER_STORAGE } from '../platform/storage/storage.tokens';
-import { ServerUnitOfWork } from '../platform/unit-of-work/server-unit-of-work';
-import { UNIT_OF_WORK, UnitOfWork } from '../platform/unit-of-work/unit-of-work.port';
-import { ACCOUNTS_UNIT_OF_WORK } from './accounts-unit-of-work';
+import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
+import { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { ServerUnitOfWork } from '@strata/platform/unit-of-work/server-unit-of-work';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { AccountController } from './account/account.controller';
 import { OPS_FILE, RequestActivity } from './activity/request-activity';
 import { ApiKeyHandlers } from './api-keys/api-key.handlers';
@@ -31,17 +31,17 @@ import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthController } from './auth/auth.controller';
 import { AuthHandlers } from './auth/auth.handlers';
 import { LoginThrottle } from './auth/login-throttle';
-import { PasswordHasher } from './auth/password-hasher';
+import { PasswordHasher } from '@strata/accounts/password-hasher';
 import { BillingController } from './billing/billing.controller';
 import { BillingHandlers } from './billing/billing.handlers';
 import { OrgHandlers } from './orgs/org.handlers';
 import { OrgsController } from './orgs/orgs.controller';
-import { AccountsProjection } from './read-model/accounts.projection';
-import { AccountsMirror } from './read-model/accounts-mirror';
-import { AccountsReadModel } from './read-model/accounts-read-model';
-import { ServerUsageCounters } from './usage/server-usage-counters';
-import { EmbeddedUsageCounters } from './usage/usage-counters';
-import { nodeLimitCheck } from './usage/node-limit.check';
+import { AccountsProjection } from '@strata/projections/accounts/accounts.projection';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counters';
+import { EmbeddedUsageCounters } from '@strata/accounts/usage/usage-counters';
+import { nodeLimitCheck } from '@strata/accounts/usage/node-limit.check';
 
 /**
  * Accounts, organizations, API keys, plans and authentication. Global: the auth guard applies

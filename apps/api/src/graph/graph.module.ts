@@ -4,15 +4,15 @@ import { BatchController } from './batch/batch.controller';
 import { BatchCreateHandler } from './batch/batch-create.handler';
 import { CreateEdgeHandler, DeleteEdgeHandler, UpdateEdgeHandler } from './edges/edge-commands';
 import { EdgesController } from './edges/edges.controller';
-import { VersionHistoryService } from './history/version-history.service';
+import { VersionHistoryService } from '@strata/platform/history/version-history.service';
 import { MAINTENANCE_PROVIDERS, MAINTENANCE_STORE, MaintenanceController, ExportService, ImportService } from './maintenance';
 import { CreateNodeHandler, DeleteNodeHandler, UpdateNodeHandler } from './nodes/node-commands';
 import { DeleteNodesHandler } from './nodes/delete-nodes.handler';
 import { NodeQueries } from './nodes/node-queries.service';
 import { NodeReadRoute } from './nodes/node-read.route';
 import { GraphScope } from './scope/graph-scope';
-import { ProvenanceService } from '../retrieval/shared/provenance.service';
-import { ReadScopeService } from '../retrieval/shared/read-scope';
+import { ProvenanceService } from '@strata/platform/scope/provenance.service';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { NodesController } from './nodes/nodes.controller';
 
 /** Generic graph routes: nodes, edges, batch, stats, export/import, decay, purge, clear. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CreateOwnerService } from './admin/create-owner.service';
+import { CreateOwnerService } from '@strata/accounts/create-owner.service';
 import { ProjectionHandover } from './projections/projection-handover.service';
 
 /**

@@ -1,6 +1,6 @@
 import { AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
-import { AuditQuery, auditMatches, listOption, parseBound, pastEnd, readAfter } from '../audit/audit-filter';
-import { toAuditRecord } from '../audit/audit-record';
+import { AuditQuery, auditMatches, listOption, parseBound, pastEnd, readAfter } from '@strata/domain/audit/audit-filter';
+import { toAuditRecord } from '@strata/domain/audit/audit-record';
 import { formatCount } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';

@@ -3,10 +3,10 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from '../../../api/src/accounts/accounts.module';
 import { GraphModule } from '../../../api/src/graph/graph.module';
 import { JobsModule } from '../../../api/src/jobs/jobs.module';
-import { StrataConfig } from '../../../api/src/platform/config/strata-config';
-import { PlatformModule } from '../../../api/src/platform/platform.module';
-import { EmbedderFactory } from '../../../api/src/retrieval/embeddings/embedder-factory';
-import { EmbeddingSettings } from '../../../api/src/retrieval/embeddings/embedding-settings.service';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import { PlatformModule } from '@strata/platform/platform.module';
+import { EmbedderFactory } from '@strata/platform/embeddings/embedder-factory';
+import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 
 /** The server's default embedding configuration, which export names and import compares with. */
 @Module({ providers: [EmbedderFactory, EmbeddingSettings], exports: [EmbeddingSettings] })

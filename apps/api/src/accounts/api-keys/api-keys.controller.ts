@@ -7,7 +7,7 @@ import { DEFAULT_ROTATION_OVERLAP_SECONDS } from '@strata/domain/accounts';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body, assertObjectBody, coerceQuery, readPage } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
-import { readApiKey, readOverlap } from '../dto';
+import { readApiKey, readOverlap } from '@strata/domain/accounts/account-input';
 import { ApiKeyHandlers } from './api-key.handlers';
 
 @ApiTags('accounts: API keys')

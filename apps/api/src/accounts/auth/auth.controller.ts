@@ -6,7 +6,7 @@ import { RequestId } from '@strata/auth/request-context.decorator';
 import { assertObjectBody, readString } from '@strata/domain/validation';
 import { Errors } from '@strata/domain/errors';
 import { normaliseEmail } from '@strata/domain/accounts';
-import { readLoginPassword, readSignup } from '../dto';
+import { readLoginPassword, readSignup } from '@strata/domain/accounts/account-input';
 import { AuthHandlers } from './auth.handlers';
 
 @ApiTags('accounts: auth')

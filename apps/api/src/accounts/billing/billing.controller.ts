@@ -4,7 +4,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, Public, UserJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
-import { readPlan } from '../dto';
+import { readPlan } from '@strata/domain/accounts/account-input';
 import { BillingHandlers } from './billing.handlers';
 
 @ApiTags('accounts: billing and usage')

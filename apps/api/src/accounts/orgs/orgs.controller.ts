@@ -6,7 +6,7 @@ import { UserJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { Body, assertObjectBody, coerceQuery, readPage, readString } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
-import { readEmail, readRole } from '../dto';
+import { readEmail, readRole } from '@strata/domain/accounts/account-input';
 import { OrgHandlers } from './org.handlers';
 
 const PAGE = { limit: 100, max: 1000 };
