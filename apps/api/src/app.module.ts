@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import type { Clock } from '@strata/domain/time';
 import { StrataConfig } from '@strata/platform/config/strata-config';
 import { PlatformModule } from '@strata/platform/platform.module';
+import { HttpPlatformModule } from './platform/http/http-platform.module';
 import { HealthModule } from './health/health.module';
 import { GraphModule } from './graph/graph.module';
 import { AccountsModule } from './accounts/accounts.module';
@@ -27,7 +28,7 @@ export class AppModule {
   static forRoot(config?: StrataConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, clock), CqrsModule.forRoot(), ...AREA_MODULES],
+      imports: [PlatformModule.forRoot(config, clock), HttpPlatformModule, CqrsModule.forRoot(), ...AREA_MODULES],
     };
   }
 }

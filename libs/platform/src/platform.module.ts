@@ -4,9 +4,6 @@ import { EVENT_STORE } from '@strata/event-store/event-store.port';
 import { GRAPH_READ_MODEL } from '@strata/graph-store/graph-read-model.port';
 import { TEXT_INDEX } from '@strata/text-index/text-index.port';
 import { STRATA_CONFIG, StrataConfig, loadConfig } from './config/strata-config';
-import { FastRoutes } from '../../../apps/api/src/platform/http/fast-routes';
-import { Readiness } from '../../../apps/api/src/platform/http/readiness';
-import { RouteTable } from '../../../apps/api/src/platform/http/route-table';
 import { EmbeddedStorage } from './storage/embedded-storage';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from './storage/storage.tokens';
 import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
@@ -19,15 +16,12 @@ import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
 
 /**
  * Configuration, clock and ids, and the storage ports bound to their adapters — chosen once,
- * here, from STRATA_STORE.
+ * here, from STRATA_STORE. What every process needs (the API, the CLI's application context);
+ * the HTTP server's own pieces are HttpPlatformModule's, in apps/api.
  */
 const PROVIDERS: Provider[] = [
     // ids are built on the clock, so a test that fixes the clock fixes the time in graph uids
     { provide: ID_GENERATOR, inject: [CLOCK], useFactory: (clock: Clock) => new ClockIds(clock) },
-    // factories, not values: every application instance (e2e tests start several) has its own
-    { provide: RouteTable, useFactory: () => new RouteTable() },
-    { provide: Readiness, useFactory: () => new Readiness() },
-    { provide: FastRoutes, useFactory: () => new FastRoutes() },
     {
       provide: EMBEDDED_STORAGE,
       inject: [STRATA_CONFIG],
@@ -58,7 +52,7 @@ const PROVIDERS: Provider[] = [
         e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
     },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, RouteTable, Readiness, FastRoutes, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
 
 @Global()
 @Module({})

@@ -1,7 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import * as path from 'node:path';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
-import { OPS_FILE } from '../accounts/activity/request-activity';
+import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { ServerStores } from '@strata/platform/storage/server-stores';

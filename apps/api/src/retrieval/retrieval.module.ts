@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { GraphModule } from '../graph/graph.module';
+import { EmbeddingsModule } from '@strata/platform/embeddings/embeddings.module';
+import { HistoryModule } from '@strata/platform/history/history.module';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { MaintenanceModule } from '@strata/maintenance/maintenance.module';
 import { AutoEmbedder } from './embeddings/auto-embedder.service';
 import { ConfigureEmbeddingsHandler } from './embeddings/configure-embeddings.handler';
-import { EmbedderFactory } from '@strata/platform/embeddings/embedder-factory';
 import { EmbeddingJobs } from './embeddings/embedding-jobs.service';
-import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { EmbeddingsController } from './embeddings/embeddings.controller';
 import { DeleteNodeEmbeddingHandler, SetNodeEmbeddingHandler } from './embeddings/node-embedding.handlers';
 import { SemanticSearchService } from './embeddings/semantic-search.service';
@@ -41,7 +42,7 @@ import { TraverseController } from './traverse/traverse.controller';
  * embeddings and the vector index, and the GET query shortcuts.
  */
 @Module({
-  imports: [CqrsModule, GraphModule],
+  imports: [CqrsModule, ScopeModule, HistoryModule, MaintenanceModule, EmbeddingsModule],
   controllers: [
     SearchController,
     RetrieveController,
@@ -76,12 +77,10 @@ import { TraverseController } from './traverse/traverse.controller';
     TraversalService,
     EntityResolutionService,
     // embeddings (their jobs live in the global JobRegistry)
-    EmbedderFactory,
-    EmbeddingSettings,
     VECTORS_PROVIDER,
     AutoEmbedder,
     EmbeddingJobs,
   ],
-  exports: [VECTORS, EmbeddingSettings, RankingService, EntityResolutionService],
+  exports: [VECTORS, RankingService, EntityResolutionService],
 })
 export class RetrievalModule {}

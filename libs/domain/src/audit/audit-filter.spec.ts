@@ -1,5 +1,5 @@
 import { RecordedEvent } from '../events';
-import { CliError } from '../../../../apps/cli/src/support/cli-error';
+import { DomainError } from '../errors';
 import { auditMatches, listOption, parseBound, pastEnd, readAfter } from './audit-filter';
 
 function ev(position: number, over: Partial<RecordedEvent['metadata']> = {}, type = 'NodeCreated', stream = 'node-o1:n'): RecordedEvent {
@@ -34,13 +34,13 @@ describe('parseBound', () => {
 
   it('refuses impossible dates and times instead of rolling them over', () => {
     for (const bad of ['2026-02-30', '2026-11-31', '2025-02-29', '2026-11-22T24:00:00Z', '2026-11-22T12:60', '2026-13-01']) {
-      expect(() => parseBound(bad, '--from')).toThrow(new CliError(`--from must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${bad}': there is no such date or time`));
+      expect(() => parseBound(bad, '--from')).toThrow(new DomainError(400, 'invalid_field', `--from must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${bad}': there is no such date or time`));
     }
     expect(parseBound('2024-02-29', '--from')).toEqual({ time: Date.parse('2024-02-29T00:00:00Z') / 1000 });
   });
 
   it('refuses anything else with a message naming the flag', () => {
-    expect(() => parseBound('yesterday', '--from')).toThrow(CliError);
+    expect(() => parseBound('yesterday', '--from')).toThrow(DomainError);
     expect(() => parseBound('yesterday', '--from')).toThrow(/--from must be a log position .* got 'yesterday'/);
     expect(() => parseBound('-5', '--to')).toThrow(/--to/);
   });

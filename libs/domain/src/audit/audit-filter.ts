@@ -1,9 +1,13 @@
 import { RecordedEvent } from '../events';
 import { parseIsoDateTime } from '../validation';
-import { CliError } from '../../../../apps/cli/src/support/cli-error';
+import { Errors } from '../errors';
 import { streamCategory } from './audit-record';
 
 /**
+ * Which events of the log a caller asked for (an organization, a window of positions or times,
+ * principals, agents, kinds): read by `strata audit replay` from its flags, and by any route that
+ * serves the audit trail from its query.
+ *
  * A bound of `--from`/`--to`: a log position, or a time (Unix seconds). A time bound is
  * inclusive, unless `before` is set: then it is the first instant past the window (a date-only
  * `--to` ends before the next day's midnight).
@@ -38,17 +42,20 @@ const DAY_MS = 86_400_000;
  * A date alone names the whole day (UTC): as `--from` it starts at its midnight, as `--to` it
  * takes every event of that day, up to (not including) the next midnight. A date with a clock
  * time is that instant, to the millisecond, inclusive either way.
+ *
+ * `flag` names the bound in the refusal (`--from` on the command line, `from` in a query);
+ * a refusal is a 400 `invalid_field`.
  */
-export function parseBound(raw: string, flag: '--from' | '--to'): Bound {
+export function parseBound(raw: string, flag: '--from' | '--to' | 'from' | 'to'): Bound {
   const s = raw.trim();
   if (/^\d+$/.test(s)) {
     const position = Number(s);
     if (Number.isSafeInteger(position)) return { position };
   }
   const ms = parseIsoDateTime(s);
-  if (ms !== null) return flag === '--to' && DATE_ONLY.test(s) ? { time: (ms + DAY_MS) / 1000, before: true } : { time: ms / 1000 };
+  if (ms !== null) return flag.endsWith('to') && DATE_ONLY.test(s) ? { time: (ms + DAY_MS) / 1000, before: true } : { time: ms / 1000 };
   const why = DATE_LIKE.test(s) ? ': there is no such date or time' : '';
-  throw new CliError(`${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${raw}'${why}`);
+  throw Errors.invalidField(flag, `${flag} must be a log position (e.g. 1200) or an ISO 8601 time (e.g. 2025-01-31T12:00:00Z), got '${raw}'${why}`);
 }
 
 /** Values of a repeatable, comma-separable option. */

@@ -13,6 +13,8 @@ import { ProjectionsSession, ProjectionsSync, currentBootId } from './projection
 
 export const EVENTS_FILE = 'events.db';
 export const PROJECTIONS_FILE = 'projections.db';
+/** the embedded request-activity and job stores, beside the data */
+export const OPS_FILE = 'ops.db';
 
 /**
  * Opens the projections database with settings for a rebuildable, checkpointed store.

@@ -36,6 +36,7 @@ export class AccountsMirror {
   private readonly waiters = new Set<Waiter>();
   private readonly followers: ((e: RecordedEvent) => void)[] = [];
   private closed = false;
+  private starting: Promise<{ events: number; position: number }> | null = null;
   private readonly log = new Logger('AccountsMirror');
 
   constructor(private readonly events: EventStore) {
@@ -49,8 +50,15 @@ export class AccountsMirror {
     return this.applied;
   }
 
-  /** Replays the account events, then follows the log. Resolves once caught up with the log as it was. */
-  async start(): Promise<{ events: number; position: number }> {
+  /**
+   * Replays the account events, then follows the log. Resolves once caught up with the log as
+   * it was. Idempotent: every module that needs the mirror caught up awaits the same start.
+   */
+  start(): Promise<{ events: number; position: number }> {
+    return (this.starting ??= this.replayThenFollow());
+  }
+
+  private async replayThenFollow(): Promise<{ events: number; position: number }> {
     const t0 = Date.now();
     const head = await this.events.headPosition();
     let after = 0;
