@@ -4,7 +4,8 @@ import * as path from 'node:path';
 /**
  * The layering the code keeps: libs never import apps; the CLI and the worker compose libs,
  * never apps/api/src; an area of the API (a folder of apps/api/src other than platform) never
- * imports another area; the API's platform folder never imports an area. A regex over the
+ * imports another area; the API's platform folder never imports an area; the libs form no
+ * cycle among themselves. A regex over the
  * sources, resolving relative and @strata/* specifiers to repository paths.
  */
 
@@ -68,6 +69,32 @@ export function boundaryViolations(imports: Import[]): string[] {
   return out;
 }
 
+/** A cycle among the libs (one lib importing another that, through others, imports it), or null. */
+export function libCycle(imports: Import[]): string[] | null {
+  const edges = new Map<string, Set<string>>();
+  for (const i of imports) {
+    const a = /^libs\/([^/]+)\//.exec(i.from)?.[1];
+    const b = /^libs\/([^/]+)\//.exec(`${i.to}/`)?.[1];
+    if (a && b && a !== b) edges.set(a, (edges.get(a) ?? new Set()).add(b));
+  }
+  const done = new Set<string>();
+  const visit = (lib: string, trail: string[]): string[] | null => {
+    if (trail.includes(lib)) return [...trail.slice(trail.indexOf(lib)), lib];
+    if (done.has(lib)) return null;
+    for (const next of edges.get(lib) ?? []) {
+      const cycle = visit(next, [...trail, lib]);
+      if (cycle) return cycle;
+    }
+    done.add(lib);
+    return null;
+  };
+  for (const lib of edges.keys()) {
+    const cycle = visit(lib, []);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
 describe('import boundaries', () => {
   const files = [...sources('apps'), ...sources('libs')].map((file) => ({ file, text: fs.readFileSync(path.join(ROOT, file), 'utf8') }));
   const imports = importsOf(files);
@@ -79,6 +106,20 @@ describe('import boundaries', () => {
 
   it('no lib imports an app, the CLI and the worker import nothing from apps/api/src, and no area imports another', () => {
     expect(boundaryViolations(imports)).toEqual([]);
+  });
+
+  it('the libs import one another without a cycle', () => {
+    expect(libCycle(imports)).toBeNull();
+  });
+
+  it('finds a cycle among libs', () => {
+    const cyclic = importsOf([
+      { file: 'libs/a/src/x.ts', text: "import { B } from '@strata/b/y';" },
+      { file: 'libs/b/src/y.ts', text: "import { C } from '@strata/c';" },
+      { file: 'libs/c/src/index.ts', text: "import { A } from '@strata/a/x';" },
+    ]);
+    expect(libCycle(cyclic)).toEqual(['a', 'b', 'c', 'a']);
+    expect(libCycle(cyclic.slice(0, 2))).toBeNull();
   });
 
   it('names each kind of crossing', () => {
