@@ -8,7 +8,7 @@ import { PlanThrottlerGuard } from '../libs/auth/src/rate-limit/plan-throttler.g
 import { StrataAuthGuard } from '../libs/auth/src/strata-auth.guard';
 import { DirectAuthenticator } from '../libs/auth/src/direct-authenticator';
 import { startApp } from '../apps/api/src/bootstrap';
-import { loadConfig } from '../apps/api/src/platform/config/strata-config';
+import { loadConfig } from '@strata/platform/config/strata-config';
 import { NodesController } from '../apps/api/src/graph/nodes/nodes.controller';
 
 /**

@@ -17,7 +17,7 @@ import { replayLog } from '../libs/projections/src/embedded/log-replay';
 import { TextProjection } from '../libs/projections/src/embedded/text.projection';
 import { EmbeddedProjection } from '../libs/projections/src/projection';
 import { SqliteTextIndex } from '../libs/text-index/src/sqlite/sqlite-text-index';
-import { openProjectionsDb } from '../apps/api/src/platform/storage/embedded-storage';
+import { openProjectionsDb } from '@strata/platform/storage/embedded-storage';
 
 const TOTAL = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
 const APPEND_BATCH = 20_000;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { ACCOUNT_TABLES } from '../../apps/api/src/accounts/read-model/accounts-schema';
+import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
 import { startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
 

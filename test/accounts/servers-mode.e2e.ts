@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
-import { ConfigError, loadConfig } from '../../apps/api/src/platform/config/strata-config';
-import { AccountsReadModel } from '../../apps/api/src/accounts/read-model/accounts-read-model';
-import { AccountsMirror } from '../../apps/api/src/accounts/read-model/accounts-mirror';
-import { ACCOUNTS_UNIT_OF_WORK } from '../../apps/api/src/accounts/accounts-unit-of-work';
-import { ServerUsageCounters } from '../../apps/api/src/accounts/usage/server-usage-counters';
-import { CreateOwnerService } from '../../apps/api/src/operations/admin/create-owner.service';
-import { ServerUnitOfWork } from '../../apps/api/src/platform/unit-of-work/server-unit-of-work';
+import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
+import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counters';
+import { CreateOwnerService } from '@strata/accounts/create-owner.service';
+import { ServerUnitOfWork } from '@strata/platform/unit-of-work/server-unit-of-work';
 import { USAGE_COUNTERS } from '@strata/auth/plans/plan-limits';
 import { api, createApiKey, login, request, signUp } from '../support/http';
 import { Replica, SharedServers, serversContext, startReplica } from './support/servers-replica';

@@ -1,5 +1,5 @@
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
-import { READ_LAG_HEADER } from '../../apps/api/src/platform/http/read-lag';
+import { READ_LAG_HEADER } from '@strata/platform/unit-of-work/read-lag';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
 import { eventually } from './support/eventually';

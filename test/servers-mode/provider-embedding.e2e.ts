@@ -1,6 +1,6 @@
 import { ScriptedOpenAIServer } from '@strata/ai/testing/scripted-openai-server';
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
-import { StrataConfig } from '../../apps/api/src/platform/config/strata-config';
+import { StrataConfig } from '@strata/platform/config/strata-config';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
 import { eventually } from './support/eventually';

@@ -1,4 +1,4 @@
-import { READ_LAG_HEADER } from '../../apps/api/src/platform/http/read-lag';
+import { READ_LAG_HEADER } from '@strata/platform/unit-of-work/read-lag';
 import { Api, api, signUpWithKey } from '../support/http';
 import { useServersStack } from './support/servers-mode-app';
 import { populateSnapshotWorld } from '../support/snapshot-world';

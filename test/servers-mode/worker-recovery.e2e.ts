@@ -1,5 +1,5 @@
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
-import { READ_LAG_HEADER } from '../../apps/api/src/platform/http/read-lag';
+import { READ_LAG_HEADER } from '@strata/platform/unit-of-work/read-lag';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
 import { eventually } from './support/eventually';

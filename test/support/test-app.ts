@@ -5,7 +5,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Clock } from '@strata/domain/time';
 import { startApp } from '../../apps/api/src/bootstrap';
-import { StrataConfig, loadConfig } from '../../apps/api/src/platform/config/strata-config';
+import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
 
 /** Options of `startTestApp`: any config entry, plus test-only switches. */
 export type TestAppOptions = Partial<StrataConfig> & {

@@ -2,8 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Clock } from '@strata/domain/time';
-import { StrataConfig } from './platform/config/strata-config';
-import { PlatformModule } from './platform/platform.module';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import { PlatformModule } from '@strata/platform/platform.module';
+import { HttpPlatformModule } from './platform/http/http-platform.module';
 import { HealthModule } from './health/health.module';
 import { GraphModule } from './graph/graph.module';
 import { AccountsModule } from './accounts/accounts.module';
@@ -29,7 +30,7 @@ export class AppModule {
   static forRoot(config?: StrataConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, clock), CqrsModule.forRoot(), ...AREA_MODULES],
+      imports: [PlatformModule.forRoot(config, clock), HttpPlatformModule, CqrsModule.forRoot(), ...AREA_MODULES],
       // management bodies typed as DTO classes are validated into them; other bodies pass through
       providers: [{ provide: APP_PIPE, useClass: DtoBodyPipe }],
     };

@@ -4,15 +4,15 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Clock } from '@strata/domain/time';
 import { AppModule } from './app.module';
-import { StrataConfig, loadConfig } from './platform/config/strata-config';
+import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
 import { AllExceptionsFilter } from './platform/http/all-exceptions.filter';
 import { configureHttp, fastifyOptions } from './platform/http/configure-http';
 import { FastRoutes } from './platform/http/fast-routes';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { Readiness } from './platform/http/readiness';
 import { RouteTable } from './platform/http/route-table';
-import { JobRegistry } from './jobs/job-registry';
-import { PlatformModule } from './platform/platform.module';
+import { JobRegistry } from '@strata/jobs/job-registry';
+import { PlatformModule } from '@strata/platform/platform.module';
 import { setupOpenApi } from './platform/http/openapi';
 
 const LEVELS: Record<StrataConfig['logLevel'], LogLevel[]> = {

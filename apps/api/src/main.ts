@@ -1,5 +1,5 @@
 import { startApp } from './bootstrap';
-import { ConfigError, loadConfig } from './platform/config/strata-config';
+import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
 
 async function main(): Promise<void> {
   let config;

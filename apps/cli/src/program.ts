@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { VERSION } from '../../api/src/version';
+import { VERSION } from '@strata/platform/version';
 import { registerAdmin } from './commands/admin.command';
 import { registerAudit } from './commands/audit-replay.command';
 import { registerEvents } from './commands/events-tail.command';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from '../../api/src/platform/config/strata-config';
+import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
 import { buildProjector } from './projector';
 
 /**

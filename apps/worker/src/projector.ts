@@ -19,10 +19,10 @@ import { DEFAULT_MEILI_INDEX } from '@strata/text-index/meilisearch/meilisearch-
 import type { TextIndex } from '@strata/text-index/text-index.port';
 import { QdrantVectorIndex } from '@strata/vector-index/qdrant/qdrant-vector-index';
 import type { VectorIndex } from '@strata/vector-index/vector-index.port';
-import type { StrataConfig } from '../../api/src/platform/config/strata-config';
-import type { EmbeddingOriginReads } from '../../api/src/platform/storage/server-stores';
-import { EmbedderFactory } from '../../api/src/retrieval/embeddings/embedder-factory';
-import { EmbeddingSettings } from '../../api/src/retrieval/embeddings/embedding-settings.service';
+import type { StrataConfig } from '@strata/platform/config/strata-config';
+import type { EmbeddingOriginReads } from '@strata/platform/storage/server-stores';
+import { EmbedderFactory } from '@strata/platform/embeddings/embedder-factory';
+import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { ReadModelVectorSource } from './vector-source';
 
 /** A lease outlives a stalled worker by at most this long; a standby then takes over. */

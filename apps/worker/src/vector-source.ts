@@ -2,8 +2,8 @@ import { NodeRecord } from '@strata/domain/records';
 import type { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorProjectionSource } from '@strata/projections/server/vector.server-projection';
 import type { VectorSpaceOf } from '@strata/projections/server/vector-writes';
-import type { EmbeddingOriginReads } from '../../api/src/platform/storage/server-stores';
-import type { EffectiveEmbeddingConfig, EmbeddingSettings } from '../../api/src/retrieval/embeddings/embedding-settings.service';
+import type { EmbeddingOriginReads } from '@strata/platform/storage/server-stores';
+import type { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 
 /** The space the vector projection maintains for a configuration (null: embeddings off). */
 export function vectorSpaceOf(cfg: EffectiveEmbeddingConfig | null): VectorSpaceOf | null {

@@ -8,23 +8,23 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
-import { SqliteJobStore } from '../../../apps/api/src/jobs/store/sqlite-job-store';
-import { sharedJobs } from '../../../apps/api/src/jobs/testing/shared-job-store';
+import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
+import { sharedJobs } from '@strata/jobs/testing/shared-job-store';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { CheckpointWatcher } from '@strata/projections/server/checkpoint-watcher';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { AppModule } from '../../../apps/api/src/app.module';
-import { StrataConfig, loadConfig } from '../../../apps/api/src/platform/config/strata-config';
+import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
 import { AllExceptionsFilter } from '../../../apps/api/src/platform/http/all-exceptions.filter';
 import { configureHttp, fastifyOptions } from '../../../apps/api/src/platform/http/configure-http';
 import { FastRoutes } from '../../../apps/api/src/platform/http/fast-routes';
 import { Readiness } from '../../../apps/api/src/platform/http/readiness';
 import { RouteTable } from '../../../apps/api/src/platform/http/route-table';
-import { PlatformModule } from '../../../apps/api/src/platform/platform.module';
-import { SERVER_STORAGE } from '../../../apps/api/src/platform/storage/storage.tokens';
-import { VECTORS, Vectors } from '../../../apps/api/src/retrieval/embeddings/vectors.port';
+import { PlatformModule } from '@strata/platform/platform.module';
+import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 /**
  * What several servers-mode API replicas share, in process: the event log (a SQLite event

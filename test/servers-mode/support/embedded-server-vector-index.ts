@@ -1,6 +1,6 @@
 import { EmbeddedVectorIndex } from '@strata/vector-index/embedded/embedded-vector-index';
 import type { VectorHit, VectorItem, VectorQuery, VectorSpaceConfig } from '@strata/vector-index/vector-index.port';
-import type { ServerVectorIndex } from '../../../apps/api/src/platform/storage/server-stores';
+import type { ServerVectorIndex } from '@strata/platform/storage/server-stores';
 
 /**
  * The vector index of servers mode (Qdrant) played by the embedded index: the VectorIndex port

@@ -1,4 +1,4 @@
-import type { ServerCheckpoints } from '../../../apps/api/src/platform/storage/server-stores';
+import type { ServerCheckpoints } from '@strata/platform/storage/server-stores';
 
 interface Checkpoint {
   version: number;

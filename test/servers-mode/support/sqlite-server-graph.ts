@@ -8,7 +8,7 @@ import { GRAPH_TABLES } from '@strata/graph-store/sqlite/sqlite-graph-schema';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { SqliteGraphWriter } from '@strata/graph-store/sqlite/sqlite-graph-writer';
 import type { GraphWriterPort } from '@strata/projections/server/graph.server-projection';
-import type { EmbeddingOrigin, ServerGraphReads } from '../../../apps/api/src/platform/storage/server-stores';
+import type { EmbeddingOrigin, ServerGraphReads } from '@strata/platform/storage/server-stores';
 
 /**
  * The graph read model of servers mode on SQLite: the embedded SqliteGraphStore behind the

@@ -1,5 +1,5 @@
 import { AuthContext } from '@strata/auth/auth-context';
-import { CommandContext } from '../platform/unit-of-work/command-context';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 
 /** Command context of an account change made by the caller, for organization `org`. */
 export function accountContext(auth: AuthContext, requestId: string, org: string = auth.org_id): CommandContext {

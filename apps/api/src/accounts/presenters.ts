@@ -1,6 +1,6 @@
 import { keyStatus } from '@strata/domain/accounts';
 import { Plan } from '@strata/auth/plans/plan-catalogue';
-import { KeyRow, MemberRow, MembershipRow, OrgRow, UserRow } from './read-model/accounts-read-model';
+import { KeyRow, MemberRow, MembershipRow, OrgRow, UserRow } from '@strata/projections/accounts/accounts-read-model';
 
 /** Management objects on /v1 routes carry ISO 8601 UTC times with milliseconds (REFERENCE §1.3). */
 export function iso(unixSeconds: number): string;

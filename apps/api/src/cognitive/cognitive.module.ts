@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { GraphModule } from '../graph/graph.module';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { CognitiveHandler } from './shared/cognitive.command';
 import { RealityCaptureController } from './reality-capture/reality-capture.controller';
 import { RealitySeriesController } from './reality-series/reality-series.controller';
@@ -24,7 +24,7 @@ import { AgentExecutionController } from './agent-execution/agent-execution.cont
  * controller per path, one generic handler driven by each endpoint's action table.
  */
 @Module({
-  imports: [CqrsModule, GraphModule],
+  imports: [CqrsModule, ScopeModule],
   controllers: [
     RealityCaptureController,
     RealitySeriesController,

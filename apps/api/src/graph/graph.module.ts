@@ -4,20 +4,21 @@ import { BatchController } from './batch/batch.controller';
 import { BatchCreateHandler } from './batch/batch-create.handler';
 import { CreateEdgeHandler, DeleteEdgeHandler, UpdateEdgeHandler } from './edges/edge-commands';
 import { EdgesController } from './edges/edges.controller';
-import { VersionHistoryService } from './history/version-history.service';
-import { MAINTENANCE_PROVIDERS, MAINTENANCE_STORE, MaintenanceController, ExportService, ImportService } from './maintenance';
+import { HistoryModule } from '@strata/platform/history/history.module';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { MaintenanceModule } from '@strata/maintenance/maintenance.module';
+import { MAINTENANCE_PROVIDERS, MaintenanceController } from './maintenance';
 import { CreateNodeHandler, DeleteNodeHandler, UpdateNodeHandler } from './nodes/node-commands';
 import { DeleteNodesHandler } from './nodes/delete-nodes.handler';
 import { NodeQueries } from './nodes/node-queries.service';
 import { NodeReadRoute } from './nodes/node-read.route';
 import { GraphScope } from './scope/graph-scope';
-import { ProvenanceService } from '../retrieval/shared/provenance.service';
-import { ReadScopeService } from '../retrieval/shared/read-scope';
 import { NodesController } from './nodes/nodes.controller';
 
 /** Generic graph routes: nodes, edges, batch, stats, export/import, decay, purge, clear. */
 @Module({
-  imports: [CqrsModule],
+  // scope, history and maintenance are shared with retrieval and the CLI: libs modules, imported
+  imports: [CqrsModule, ScopeModule, HistoryModule, MaintenanceModule],
   controllers: [NodesController, EdgesController, BatchController, MaintenanceController],
   providers: [
     // commands
@@ -32,13 +33,10 @@ import { NodesController } from './nodes/nodes.controller';
     // queries
     NodeQueries,
     NodeReadRoute,
-    // Space/Project scope (retrieval routes use the same services)
-    ProvenanceService,
-    ReadScopeService,
+    // Space/Project scope of the graph routes
     GraphScope,
-    VersionHistoryService,
     ...MAINTENANCE_PROVIDERS,
   ],
-  exports: [VersionHistoryService, NodeQueries, ProvenanceService, ReadScopeService, ExportService, ImportService, MAINTENANCE_STORE],
+  exports: [NodeQueries],
 })
 export class GraphModule {}

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@strata/auth/route-tags';
 import { Readiness } from '../platform/http/readiness';
-import { VERSION } from '../version';
+import { VERSION } from '@strata/platform/version';
 
 @ApiTags('health')
 @Controller()

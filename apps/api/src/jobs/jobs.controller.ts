@@ -5,9 +5,9 @@ import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { readJobListQuery } from '@strata/domain/jobs';
 import { Body, assertObjectBody, coerceQuery } from '@strata/domain/validation';
-import { assertGraphWide } from '../graph/maintenance/graph-wide';
+import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { pathUid } from '../platform/http/path-params';
-import { JobRegistry } from './job-registry';
+import { JobRegistry } from '@strata/jobs/job-registry';
 
 /**
  * Background jobs (REFERENCE §9.4): list, poll, cancel. Jobs work on the whole organization

@@ -1,14 +1,14 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import * as path from 'node:path';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
-import { OPS_FILE } from '../accounts/activity/request-activity';
-import { STRATA_CONFIG, StrataConfig } from '../platform/config/strata-config';
-import { SERVER_STORAGE } from '../platform/storage/storage.tokens';
-import type { ServerStores } from '../platform/storage/server-stores';
-import { JobRegistry } from './job-registry';
+import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
+import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
+import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
+import { JobRegistry } from '@strata/jobs/job-registry';
 import { JobsController } from './jobs.controller';
-import { JOB_STORE, JobStore } from './store/job-store.port';
-import { SqliteJobStore } from './store/sqlite-job-store';
+import { JOB_STORE, JobStore } from '@strata/jobs/store/job-store.port';
+import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
 
 /** Background jobs: global, so that the areas that start jobs and `POST /clear` share one registry. */
 @Global()

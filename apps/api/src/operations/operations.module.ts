@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { CreateOwnerService } from './admin/create-owner.service';
 import { ProjectionHandover } from './projections/projection-handover.service';
 
 /**
  * Operator support: the service side of projection rebuilds (hand-over and version-bump
- * rebuilds beside the live projections) and the services the `strata` CLI runs through an
- * application context. No routes.
+ * rebuilds beside the live projections). No routes. Owner creation, which the `strata` CLI
+ * runs, is AccountsCoreModule's.
  */
 @Module({
-  providers: [ProjectionHandover, CreateOwnerService],
-  exports: [CreateOwnerService],
+  providers: [ProjectionHandover],
 })
 export class OperationsModule {}

@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { GraphModule } from '../graph/graph.module';
+import { EmbeddingsModule } from '@strata/platform/embeddings/embeddings.module';
+import { HistoryModule } from '@strata/platform/history/history.module';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { MaintenanceModule } from '@strata/maintenance/maintenance.module';
 import { AutoEmbedder } from './embeddings/auto-embedder.service';
 import { ConfigureEmbeddingsHandler } from './embeddings/configure-embeddings.handler';
-import { EmbedderFactory } from './embeddings/embedder-factory';
 import { EmbeddingJobs } from './embeddings/embedding-jobs.service';
-import { EmbeddingSettings } from './embeddings/embedding-settings.service';
 import { EmbeddingsController } from './embeddings/embeddings.controller';
 import { DeleteNodeEmbeddingHandler, SetNodeEmbeddingHandler } from './embeddings/node-embedding.handlers';
 import { SemanticSearchService } from './embeddings/semantic-search.service';
-import { VECTORS } from './embeddings/vectors.port';
+import { VECTORS } from '@strata/platform/embeddings/vectors.port';
 import { VECTORS_PROVIDER } from './embeddings/vectors.provider';
 import { EntitiesController } from './entities/entities.controller';
 import { EntityResolutionService } from './entities/entity-resolution.service';
@@ -41,7 +42,7 @@ import { TraverseController } from './traverse/traverse.controller';
  * embeddings and the vector index, and the GET query shortcuts.
  */
 @Module({
-  imports: [CqrsModule, GraphModule],
+  imports: [CqrsModule, ScopeModule, HistoryModule, MaintenanceModule, EmbeddingsModule],
   controllers: [
     SearchController,
     RetrieveController,
@@ -76,12 +77,10 @@ import { TraverseController } from './traverse/traverse.controller';
     TraversalService,
     EntityResolutionService,
     // embeddings (their jobs live in the global JobRegistry)
-    EmbedderFactory,
-    EmbeddingSettings,
     VECTORS_PROVIDER,
     AutoEmbedder,
     EmbeddingJobs,
   ],
-  exports: [VECTORS, EmbeddingSettings, RankingService, EntityResolutionService],
+  exports: [VECTORS, RankingService, EntityResolutionService],
 })
 export class RetrievalModule {}

@@ -1,6 +1,7 @@
 import { AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
-import { AuditQuery, auditMatches, listOption, parseBound, pastEnd, readAfter } from '../audit/audit-filter';
-import { toAuditRecord } from '../audit/audit-record';
+import { DomainError } from '@strata/domain/errors';
+import { AuditQuery, Bound, auditMatches, listOption, parseBound, pastEnd, readAfter } from '@strata/domain/audit/audit-filter';
+import { toAuditRecord } from '@strata/domain/audit/audit-record';
 import { formatCount } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
@@ -18,13 +19,22 @@ export interface ReplayOptions {
   format: AuditFormat;
 }
 
+/** A bound flag; a refusal is the operator's one line, as every other flag's. */
+function flagBound(raw: string, flag: '--from' | '--to'): Bound {
+  try {
+    return parseBound(raw, flag);
+  } catch (err) {
+    throw err instanceof DomainError ? new CliError(err.message) : err;
+  }
+}
+
 export function auditQuery(opts: Omit<ReplayOptions, 'format'>): AuditQuery {
   const org = opts.org.trim();
   if (!org) throw new CliError('--org must not be empty');
   const q: AuditQuery = {
     org,
-    from: opts.from !== undefined ? parseBound(opts.from, '--from') : undefined,
-    to: opts.to !== undefined ? parseBound(opts.to, '--to') : undefined,
+    from: opts.from !== undefined ? flagBound(opts.from, '--from') : undefined,
+    to: opts.to !== undefined ? flagBound(opts.to, '--to') : undefined,
     principals: listOption(opts.principal),
     agents: listOption(opts.agent),
     kinds: listOption(opts.kind),

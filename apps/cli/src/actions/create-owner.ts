@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CreateOwnerService, looksLikeOrgId } from '../../../api/src/operations/admin/create-owner.service';
-import { EVENTS_FILE } from '../../../api/src/platform/storage/embedded-storage';
+import { CreateOwnerService, looksLikeOrgId } from '@strata/accounts/create-owner.service';
+import { EVENTS_FILE } from '@strata/platform/storage/embedded-storage';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { withAppContext } from '../support/app-context';

@@ -1,5 +1,5 @@
 import { AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
-import { toAuditRecord } from '../audit/audit-record';
+import { toAuditRecord } from '@strata/domain/audit/audit-record';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { logUnavailable, openEventLog } from '../support/event-log';

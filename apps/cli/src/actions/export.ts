@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { ExportService } from '../../../api/src/graph/maintenance/export.service';
+import { ExportService } from '@strata/maintenance/export.service';
 import { countOf, formatCount } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';

@@ -1,11 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { ImportCounts, ParsedSnapshot } from '@strata/domain/maintenance';
 import { Body } from '@strata/domain/validation';
-import { ImportService } from '../../../api/src/graph/maintenance/import.service';
-import { StrataConfig } from '../../../api/src/platform/config/strata-config';
-import { EmbeddedStorage } from '../../../api/src/platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../../api/src/platform/storage/storage.tokens';
-import { CommandContext } from '../../../api/src/platform/unit-of-work/command-context';
+import { ImportService } from '@strata/maintenance/import.service';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { Heartbeat } from '../progress/heartbeat';
 import { countOf } from '../progress/progress-format';
 import { ProgressReporter } from '../progress/progress-reporter';

@@ -1,6 +1,6 @@
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
-import { projectionCatalogue } from '../../../api/src/operations/projections/projection-set';
-import { VECTORS_PROJECTION } from '../../../api/src/retrieval/embeddings/vector-handover-files';
+import { projectionCatalogue } from '@strata/platform/projections/projection-set';
+import { VECTORS_PROJECTION } from '@strata/vector-index/embedded/vector-handover-files';
 import { CliError } from '../support/cli-error';
 
 export interface ProjectionNames {

@@ -5,8 +5,8 @@ import { MongoClient } from 'mongodb';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { MongoCheckpointStore } from '@strata/graph-store/mongo/mongo-checkpoint-store';
 import { removeDatabaseFiles } from '@strata/projections/embedded/database-copy';
-import { StrataConfig } from '../../../api/src/platform/config/strata-config';
-import { buildBeside, swapInto } from '../../../api/src/operations/projections/beside-build';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import { buildBeside, swapInto } from '@strata/platform/projections/beside-build';
 import {
   HandoverRequest,
   HandoverResult,
@@ -20,8 +20,8 @@ import {
   runningService,
   tryLock,
   writeJsonAtomic,
-} from '../../../api/src/operations/projections/handover-files';
-import { openProjectionSet } from '../../../api/src/operations/projections/projection-set';
+} from '@strata/platform/projections/handover-files';
+import { openProjectionSet } from '@strata/platform/projections/projection-set';
 import {
   VECTORS_NEXT_DIR,
   VECTORS_PROJECTION,
@@ -30,8 +30,8 @@ import {
   VECTORS_RESULT_FILE,
   dropPreviousVectors,
   swapInVectorDirs,
-} from '../../../api/src/retrieval/embeddings/vector-handover-files';
-import { rebuildVectorIndex } from '../../../api/src/retrieval/embeddings/vector-rebuild';
+} from '@strata/vector-index/embedded/vector-handover-files';
+import { rebuildVectorIndex } from '@strata/platform/vectors/vector-rebuild';
 import { formatCount, formatDuration } from '../progress/progress-format';
 import { ProgressReporter } from '../progress/progress-reporter';
 import { CliError } from '../support/cli-error';

@@ -1,4 +1,4 @@
-import { AuditRecord } from './audit-record';
+import { AuditRecord } from '@strata/domain/audit/audit-record';
 import { formatRecord, tableHeader } from './audit-format';
 
 const rec: AuditRecord = {

@@ -1,4 +1,4 @@
-import { AuditRecord } from './audit-record';
+import { AuditRecord } from '@strata/domain/audit/audit-record';
 
 export type AuditFormat = 'table' | 'jsonl';
 export const AUDIT_FORMATS: readonly AuditFormat[] = ['table', 'jsonl'];

@@ -1,13 +1,12 @@
 import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../../../api/src/app.module';
-import { StrataConfig } from '../../../api/src/platform/config/strata-config';
-import { PlatformModule } from '../../../api/src/platform/platform.module';
-import { runningService } from '../../../api/src/operations/projections/handover-files';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import { PlatformModule } from '@strata/platform/platform.module';
+import { runningService } from '@strata/platform/projections/handover-files';
 import { requireInstallation } from './cli-config';
 import { CliError } from './cli-error';
-import { SnapshotModule } from './snapshot-module';
+import { CliCapability, CliContextModule } from './cli-context.module';
 
 export interface ContextOptions {
   /** the command appends events: refused while a service runs on the same embedded data dir */
@@ -18,15 +17,12 @@ export interface ContextOptions {
    * written, so a typo in --data-dir leaves no files behind.
    */
   create?: boolean;
-  /**
-   * `snapshot`: on the embedded default, only the modules export and import use
-   * (SnapshotModule: no vector index in memory); `all` (default): the whole service.
-   */
-  modules?: 'all' | 'snapshot';
+  /** the service's modules the command runs on (CliContextModule): `accounts` unless given */
+  modules?: CliCapability;
 }
 
 /**
- * Runs `fn` inside the service's own application (same modules, services and storage, no
+ * Runs `fn` inside an application of the service's own modules, services and storage (no
  * HTTP), so the CLI applies exactly the rules the routes apply. On the embedded default the
  * projections are caught up with the log first, unless a running service keeps them.
  */
@@ -39,7 +35,7 @@ export async function withAppContext<T>(cfg: StrataConfig, opts: ContextOptions,
     );
   let app: INestApplicationContext;
   try {
-    const root = opts.modules === 'snapshot' && cfg.store === 'embedded' ? SnapshotModule.forRoot(cfg) : AppModule.forRoot(cfg);
+    const root = CliContextModule.forRoot(cfg, opts.modules ?? 'accounts');
     app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   } catch (err) {
     throw new CliError(`could not open the ${cfg.store} store: ${(err as Error).message}`);

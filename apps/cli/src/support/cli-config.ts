@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError, StrataConfig, loadConfig } from '../../../api/src/platform/config/strata-config';
-import { EVENTS_FILE, PROJECTIONS_FILE } from '../../../api/src/platform/storage/embedded-storage';
+import { ConfigError, StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
+import { EVENTS_FILE, PROJECTIONS_FILE } from '@strata/platform/storage/embedded-storage';
 import { CliError } from './cli-error';
 
 /** Options every command accepts (declared once on the program). */

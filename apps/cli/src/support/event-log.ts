@@ -2,7 +2,7 @@ import { RecordedEvent } from '@strata/domain/events';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
-import { StrataConfig } from '../../../api/src/platform/config/strata-config';
+import { StrataConfig } from '@strata/platform/config/strata-config';
 import { embeddedPaths } from './cli-config';
 import { CliError } from './cli-error';
 

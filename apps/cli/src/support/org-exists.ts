@@ -1,8 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Streams } from '@strata/domain/events';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
-import { AccountsReadModel } from '../../../api/src/accounts/read-model/accounts-read-model';
-import { StrataConfig } from '../../../api/src/platform/config/strata-config';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { StrataConfig } from '@strata/platform/config/strata-config';
 import { CliError } from './cli-error';
 
 /**

@@ -5,7 +5,7 @@ import { UserJwt } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { Errors } from '@strata/domain/errors';
 import { presentMembership, presentUser } from '../presenters';
-import { AccountsReadModel } from '../read-model/accounts-read-model';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 
 @ApiTags('accounts: account')
 @Controller('v1/account')

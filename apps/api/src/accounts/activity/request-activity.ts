@@ -5,8 +5,6 @@ import { monthPeriod } from '@strata/auth/plans/plan-limits';
 
 export { ACTIVITY_LIMIT, RequestRecord };
 
-/** file of the embedded activity store, beside the data */
-export const OPS_FILE = 'ops.db';
 const FLUSH_MS = 1000;
 const FLUSH_AT = 2000;
 const MAX_PENDING = 50_000;

@@ -16,14 +16,14 @@ import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { AuthContext } from '@strata/auth/auth-context';
 import { apiKeyDisplayPrefix, generateApiKeySecret, sha256Hex } from '@strata/auth/tokens/secrets';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
-import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { ACTIVITY_LIMIT, RequestActivity } from '../activity/request-activity';
 import { accountContext } from '../context';
 import { ApiKeyInput } from './create-api-key.dto';
 import { iso, paginated, presentKey } from '../presenters';
-import { AccountsReadModel, KeyRow } from '../read-model/accounts-read-model';
+import { AccountsReadModel, KeyRow } from '@strata/projections/accounts/accounts-read-model';
 
 const LIFECYCLE: Record<string, string> = { ApiKeyCreated: 'created', ApiKeyRotated: 'rotated', ApiKeyRevoked: 'revoked' };
 

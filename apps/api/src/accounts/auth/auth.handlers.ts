@@ -15,16 +15,16 @@ import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { AuthErrors } from '@strata/auth/auth-errors';
 import { formatRefreshToken, generateRefreshSecret, parseRefreshToken, sameHex, sha256Hex } from '@strata/auth/tokens/secrets';
 import { TokenService } from '@strata/auth/tokens/token.service';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
-import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
-import { duplicateEmail } from '../account-fields';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
+import { duplicateEmail } from '@strata/domain/accounts/account-input';
 import { SignupDto } from './signup.dto';
 import { presentOrg, presentUser } from '../presenters';
-import { AccountsReadModel } from '../read-model/accounts-read-model';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { LoginThrottle } from './login-throttle';
-import { PasswordHasher } from './password-hasher';
+import { PasswordHasher } from '@strata/accounts/password-hasher';
 
 export interface TokenPair {
   access_token: string;

@@ -8,13 +8,13 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { AuthErrors } from '@strata/auth/auth-errors';
 import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
 import { USAGE_COUNTERS, UsageCounters, monthPeriod } from '@strata/auth/plans/plan-limits';
-import { STRATA_CONFIG, StrataConfig } from '../../platform/config/strata-config';
-import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
+import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
+import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { RequestActivity } from '../activity/request-activity';
 import { accountContext } from '../context';
 import { iso, presentPlan } from '../presenters';
-import { AccountsReadModel, OrgRow } from '../read-model/accounts-read-model';
+import { AccountsReadModel, OrgRow } from '@strata/projections/accounts/accounts-read-model';
 
 function monthBounds(now: number): { start: number; end: number } {
   const d = new Date(now * 1000);

@@ -13,11 +13,11 @@ import { Errors } from '@strata/domain/errors';
 import { Streams } from '@strata/domain/events';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { AuthContext } from '@strata/auth/auth-context';
-import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ACCOUNTS_UNIT_OF_WORK } from '../accounts-unit-of-work';
+import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { accountContext } from '../context';
 import { paginated, presentMember, presentOrg } from '../presenters';
-import { AccountsReadModel } from '../read-model/accounts-read-model';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 
 function orgNotFound(orgId: string) {
   return Errors.notFound(`organization ${orgId} not found`, { id: orgId });

@@ -1,6 +1,6 @@
 import { AccountEventTypes, CreditsConsumedData } from '@strata/domain/accounts';
 import { Streams } from '@strata/domain/events';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 
 /**
  * Records ingestion credits used by this request (a `CreditsConsumed` event on the

@@ -1,6 +1,6 @@
 import { GraphChange } from '@strata/domain/cognitive';
 import { Streams } from '@strata/domain/events';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 
 /**
  * Stages a decision's changes on the request's transaction, in order. Existing objects are

@@ -6,9 +6,9 @@ import { CognitiveView, Decision, EndpointDef, resolveAction } from '@strata/dom
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScopeService } from '../../retrieval/shared/read-scope';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { applyChanges } from './apply-changes';
 import { ReadModelView } from './read-model-view';
 import { ScopedView } from './scoped-view';

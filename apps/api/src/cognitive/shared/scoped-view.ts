@@ -1,5 +1,5 @@
 import { CognitiveView, EdgeQuery, NodeQuery, NodeQueryOrder, PointQuery } from '@strata/domain/cognitive';
-import { ReadScope } from '../../retrieval/shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 /**
  * A Space/Project-scoped caller's view (REFERENCE §1.8): nodes outside its grants do not exist.

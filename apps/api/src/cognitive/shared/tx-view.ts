@@ -1,5 +1,5 @@
 import { CognitiveView, EdgeQuery, NodeQuery, NodeQueryOrder, PointQuery } from '@strata/domain/cognitive';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { toEdgeFilter, toNodeFilter } from './view-filters';
 
 /** A write's view: the request's transaction, its own staged changes included. */

@@ -4,9 +4,9 @@ import { DomainError, Errors } from '@strata/domain/errors';
 import { decideCreateNode, readEdgeInput } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, readString, readUid } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { createEdge } from '../../platform/unit-of-work/graph-ops';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { createEdge } from '@strata/platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 export const BATCH_MAX_NODES = 1000;
 export const BATCH_MAX_EDGES = 5000;

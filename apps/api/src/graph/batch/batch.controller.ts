@@ -5,7 +5,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
-import { commandContext } from '../../platform/unit-of-work/command-context.factory';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { GraphScope } from '../scope/graph-scope';
 import { BatchCreateCommand } from './batch-create.handler';
 

@@ -4,9 +4,9 @@ import { Errors } from '@strata/domain/errors';
 import { decideUpdateEdge, readEdgeInput } from '@strata/domain/graph';
 import { EdgeRecord } from '@strata/domain/records';
 import { Body, readString, readUid } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { createEdge, tombstoneEdge } from '../../platform/unit-of-work/graph-ops';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { createEdge, tombstoneEdge } from '@strata/platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 export class CreateEdgeCommand {
   /** `link` takes no props (default props); `edge` takes full EdgeProps */

@@ -10,8 +10,8 @@ import { readHistoryPage } from '@strata/domain/graph';
 import { Body, assertObjectBody, coerceQuery, readBoolean, readString, readStringArray, readUid, readUids } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
-import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { VersionHistoryService } from '../history/version-history.service';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { VersionHistoryService } from '@strata/platform/history/version-history.service';
 import { GraphScope } from '../scope/graph-scope';
 import { CreateEdgeCommand, DeleteEdgeCommand, UpdateEdgeCommand } from './edge-commands';
 

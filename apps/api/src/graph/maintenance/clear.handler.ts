@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EmbeddingConfiguredData, GraphClearedData, Streams } from '@strata/domain/events';
-import { JobRegistry } from '../../jobs/job-registry';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
+import { JobRegistry } from '@strata/jobs/job-registry';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { MAINTENANCE_STORE, MaintenanceStore } from '@strata/maintenance/maintenance-store';
 import { GraphStatsService } from './graph-stats.service';
 import { deleteStreamsInSlices } from './purge-objects';
 

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel, GraphStats } from '@strata/graph-store/graph-read-model.port';
-import { VECTORS, VectorCounts, Vectors } from '../../retrieval/embeddings/vectors.port';
-import { EffectiveEmbeddingConfig, EmbeddingSettings } from '../../retrieval/embeddings/embedding-settings.service';
+import { VECTORS, VectorCounts, Vectors } from '@strata/platform/embeddings/vectors.port';
+import { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 
 export interface GraphStatsResponse extends GraphStats {
   embedding_dimension: number | null;

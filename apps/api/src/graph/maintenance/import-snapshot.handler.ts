@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ImportCounts } from '@strata/domain/maintenance';
 import { Body } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { ImportService } from './import.service';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { ImportService } from '@strata/maintenance/import.service';
 
 export class ImportSnapshotCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}

@@ -1,18 +1,12 @@
 import { ClearHandler } from './clear.handler';
-import { DecayHandler } from './decay.handler';
-import { ExportService } from './export.service';
+import { DecayHandler } from '@strata/maintenance/decay.handler';
 import { GraphStatsService } from './graph-stats.service';
 import { ImportSnapshotHandler } from './import-snapshot.handler';
-import { ImportService } from './import.service';
-import { MAINTENANCE_STORE_PROVIDER } from './maintenance-store.provider';
 import { PurgeHandler } from './purge.handler';
-import { ServerEmbeddingDefault } from './server-embedding-default';
 
 export { MaintenanceController } from './maintenance.controller';
-export { ExportService, ImportService };
-export { MAINTENANCE_STORE, type MaintenanceStore } from './maintenance-store';
 
-/** Handlers and services of the maintenance routes, for GraphModule. */
+/** Handlers and services of the maintenance routes, for GraphModule (export, import and the store are MaintenanceModule's). */
 export const MAINTENANCE_PROVIDERS = [
   // commands
   ImportSnapshotHandler,
@@ -20,9 +14,5 @@ export const MAINTENANCE_PROVIDERS = [
   PurgeHandler,
   ClearHandler,
   // services
-  MAINTENANCE_STORE_PROVIDER,
   GraphStatsService,
-  ExportService,
-  ImportService,
-  ServerEmbeddingDefault,
 ];

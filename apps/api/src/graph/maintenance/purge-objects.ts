@@ -1,5 +1,5 @@
 import { Streams } from '@strata/domain/events';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 
 /** GraphTx.deleteStreams spreads its argument into a call: hand it bounded slices. */
 export function deleteStreamsInSlices(tx: GraphTx, streams: string[]): void {

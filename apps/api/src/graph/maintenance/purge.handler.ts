@@ -3,9 +3,9 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readPurgeCutoff } from '@strata/domain/maintenance';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { MAINTENANCE_STORE, MaintenanceStore } from '@strata/maintenance/maintenance-store';
 import { PurgeCounts, purgeObjects } from './purge-objects';
 
 export class PurgeCommand {

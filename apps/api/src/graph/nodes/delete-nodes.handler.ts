@@ -5,9 +5,9 @@ import { Errors } from '@strata/domain/errors';
 import { assertLayer } from '@strata/domain/graph';
 import { Body, present, readBoolean, readObject, readString, readStringArray, readUids } from '@strata/domain/validation';
 import { NodeFilter } from '@strata/graph-store/graph-read-model.port';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { tombstoneNode } from '../../platform/unit-of-work/graph-ops';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { purgeObjects } from '../maintenance/purge-objects';
 
 export class DeleteNodesCommand {

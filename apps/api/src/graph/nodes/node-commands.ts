@@ -4,9 +4,9 @@ import { Errors } from '@strata/domain/errors';
 import { decideUpdateNode } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { Body, readString } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { createNode, tombstoneNode } from '../../platform/unit-of-work/graph-ops';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { createNode, tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 export class CreateNodeCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}

@@ -3,7 +3,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { EdgeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
-import { ReadScopeService } from '../../retrieval/shared/read-scope';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 
 function unrestricted(auth: AuthContext): boolean {
   return auth.space_uids === null && auth.project_uids === null;

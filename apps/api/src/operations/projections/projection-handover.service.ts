@@ -5,11 +5,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { removeDatabaseFiles } from '@strata/projections/embedded/database-copy';
 import { replayLog } from '@strata/projections/embedded/log-replay';
-import { EVENTS_FILE, EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
-import { EmbeddedUnitOfWork } from '../../platform/unit-of-work/embedded-unit-of-work';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { buildBeside, swapInto } from './beside-build';
+import { EVENTS_FILE, EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { EmbeddedUnitOfWork } from '@strata/platform/unit-of-work/embedded-unit-of-work';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { buildBeside, swapInto } from '@strata/platform/projections/beside-build';
 import {
   HEARTBEAT_MS,
   HandoverRequest,
@@ -21,9 +21,9 @@ import {
   ServicePresence,
   readJson,
   writeJsonAtomic,
-} from './handover-files';
-import { adoptOutdatedProjections } from './pending-rebuilds';
-import { ProjectionSet, openProjectionSet } from './projection-set';
+} from '@strata/platform/projections/handover-files';
+import { adoptOutdatedProjections } from '@strata/platform/projections/pending-rebuilds';
+import { ProjectionSet, openProjectionSet } from '@strata/platform/projections/projection-set';
 
 const POLL_MS = 250;
 /** pages copied per event-loop turn during a swap: reads keep being answered between steps */

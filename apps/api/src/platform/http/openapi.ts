@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { edgePropsSchemas, nodePropsSchemas } from '@strata/domain/catalogue';
-import { VERSION } from '../../version';
+import { VERSION } from '@strata/platform/version';
 import { FastRoutes } from './fast-routes';
 
 /**

@@ -3,11 +3,11 @@ import { NodeVersionedData, RecordedEvent } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { EmbeddingSettings } from './embedding-settings.service';
-import { textHash } from './embedding-events';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
+import { textHash } from '@strata/domain/retrieval/embedding-events';
 import { recordProviderVectors } from './embedding-writer';
-import { VECTORS, Vectors } from './vectors.port';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 const BATCH = 64;
 

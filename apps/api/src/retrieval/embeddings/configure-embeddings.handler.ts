@@ -4,12 +4,12 @@ import { DomainError, Errors } from '@strata/domain/errors';
 import { EmbeddingConfiguredData, Streams } from '@strata/domain/events';
 import { Body, present, readBoolean, readEnum, readNumber, readString } from '@strata/domain/validation';
 import type { DistanceMetric } from '@strata/vector-index/vector-index.port';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { EffectiveEmbeddingConfig, EmbeddingProviderName, EmbeddingSettings } from './embedding-settings.service';
-import { EmbedderFactory } from './embedder-factory';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { EffectiveEmbeddingConfig, EmbeddingProviderName, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
+import { EmbedderFactory } from '@strata/platform/embeddings/embedder-factory';
 import { EmbeddingJobs } from './embedding-jobs.service';
-import { VECTORS, Vectors } from './vectors.port';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 export class ConfigureEmbeddingsCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}

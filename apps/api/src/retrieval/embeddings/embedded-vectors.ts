@@ -1,9 +1,9 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import type { RecordedEvent } from '@strata/domain/events';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import type { JobRecord } from '../../jobs/job-registry';
+import type { JobRecord } from '@strata/jobs/job-registry';
 import type { VectorStore } from './vector-store.service';
-import type { VectorCounts, Vectors } from './vectors.port';
+import type { VectorCounts, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 /**
  * The embedded default behind the Vectors seam: today's VectorStore (index in this process,

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { embeddingTextOf } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { JobRecord, JobRegistry } from '../../jobs/job-registry';
-import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
-import { textHash } from './embedding-events';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { JobRecord, JobRegistry } from '@strata/jobs/job-registry';
+import { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
+import { textHash } from '@strata/domain/retrieval/embedding-events';
 import { recordProviderVectors } from './embedding-writer';
-import { VECTORS, Vectors } from './vectors.port';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 /** Nodes embedded per provider call and per append. */
 const BATCH = 64;

@@ -1,8 +1,8 @@
 import { Streams } from '@strata/domain/events';
 import { embeddingTextOf } from '@strata/domain/retrieval';
-import { CommandContext, SYSTEM_PRINCIPAL } from '../../platform/unit-of-work/command-context';
-import { UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { RecordedEmbedding, textHash } from './embedding-events';
+import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
+import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { RecordedEmbedding, textHash } from '@strata/domain/retrieval/embedding-events';
 
 export interface ComputedVector {
   uid: string;

@@ -11,15 +11,15 @@ import { vectorValuesProblem } from '@strata/domain/retrieval/vector-values';
 import { Body, assertObjectBody, present, readNumber } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
-import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { assertGraphWide } from '../../graph/maintenance/graph-wide';
-import { ReadScope, ReadScopeService } from '../shared/read-scope';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { assertGraphWide } from '@strata/platform/scope/graph-wide';
+import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ConfigureEmbeddingsCommand } from './configure-embeddings.handler';
 import { EmbeddingJobs } from './embedding-jobs.service';
-import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
+import { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { DeleteNodeEmbeddingCommand, SetNodeEmbeddingCommand } from './node-embedding.handlers';
 import { SemanticSearchService, VectorSearchOptions } from './semantic-search.service';
-import { VECTORS, Vectors } from './vectors.port';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 /** A vector from the body: an array of 1–8192 finite numbers a float32 can hold. */
 function readVector(body: Body, fields: string[]): number[] {

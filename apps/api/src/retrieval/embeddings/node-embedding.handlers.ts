@@ -2,12 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { EmbeddingDeletedData, Streams } from '@strata/domain/events';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScope } from '../shared/read-scope';
-import { RecordedEmbedding } from './embedding-events';
-import { EmbeddingSettings } from './embedding-settings.service';
-import { VECTORS, Vectors } from './vectors.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '@strata/platform/scope/read-scope';
+import { RecordedEmbedding } from '@strata/domain/retrieval/embedding-events';
+import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 export class SetNodeEmbeddingCommand {
   constructor(readonly ctx: CommandContext, readonly uid: string, readonly vector: number[], readonly scope: ReadScope) {}

@@ -4,11 +4,11 @@ import { fetchThroughTies } from '@strata/domain/retrieval';
 import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { ScoredNode, rankedNodePage } from '../search/ranked-nodes';
-import { EffectiveEmbeddingConfig, EmbeddingSettings } from './embedding-settings.service';
-import { Embedder } from './embedder-factory';
-import { VECTORS, Vectors } from './vectors.port';
+import { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
+import { Embedder } from '@strata/platform/embeddings/embedder-factory';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 export interface VectorSearchOptions {
   k: number;

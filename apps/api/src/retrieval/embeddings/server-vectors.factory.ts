@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ServerProjectionRunner } from '@strata/projections/server/server-projection-runner';
-import type { ServerStores } from '../../platform/storage/server-stores';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { AutoEmbedFeed } from './auto-embed-feed';
 import { ServerVectors } from './server-vectors';
 

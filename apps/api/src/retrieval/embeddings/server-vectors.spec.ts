@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@strata/domain/events';
-import type { EmbeddingOrigin, ServerVectorIndex } from '../../platform/storage/server-stores';
+import type { EmbeddingOrigin, ServerVectorIndex } from '@strata/platform/storage/server-stores';
 import { EventFeed, ServerVectors } from './server-vectors';
 
 /** The two adapters ServerVectors reads, as maps: the Qdrant points and the MongoDB embedding rows. */

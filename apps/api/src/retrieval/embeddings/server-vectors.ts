@@ -2,9 +2,9 @@ import { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { RecordedEvent } from '@strata/domain/events';
 import type { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import type { EmbeddingOriginReads, ServerVectorIndex } from '../../platform/storage/server-stores';
-import type { JobRecord } from '../../jobs/job-registry';
-import type { VectorCounts, Vectors } from './vectors.port';
+import type { EmbeddingOriginReads, ServerVectorIndex } from '@strata/platform/storage/server-stores';
+import type { JobRecord } from '@strata/jobs/job-registry';
+import type { VectorCounts, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 /** Starts and stops the feed of committed events (a ServerProjectionRunner in production). */
 export interface EventFeed {

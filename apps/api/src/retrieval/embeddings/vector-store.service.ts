@@ -5,11 +5,11 @@ import { RecordedEvent } from '@strata/domain/events';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { EmbeddedVectorIndex } from '@strata/vector-index/embedded/embedded-vector-index';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
-import { HandoverRequest, HandoverResult, SERVICE_FILE, ServicePresence, readJson, writeJsonAtomic } from '../../operations/projections/handover-files';
-import { EVENTS_FILE, EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '../../platform/storage/storage.tokens';
-import { JobRecord, JobRegistry } from '../../jobs/job-registry';
-import { EmbeddingSettings } from './embedding-settings.service';
+import { HandoverRequest, HandoverResult, SERVICE_FILE, ServicePresence, readJson, writeJsonAtomic } from '@strata/platform/projections/handover-files';
+import { EVENTS_FILE, EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { JobRecord, JobRegistry } from '@strata/jobs/job-registry';
+import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import {
   VECTORS_DIR,
   VECTORS_NEXT_DIR,
@@ -20,9 +20,9 @@ import {
   dropPreviousVectors,
   restorePreviousVectors,
   swapInVectorDirs,
-} from './vector-handover-files';
-import { VECTOR_PROJECTION_VERSION, VectorProjection } from './vector-projection';
-import { rebuildVectorIndex } from './vector-rebuild';
+} from '@strata/vector-index/embedded/vector-handover-files';
+import { VECTOR_PROJECTION_VERSION, VectorProjection } from '@strata/platform/vectors/vector-projection';
+import { rebuildVectorIndex } from '@strata/platform/vectors/vector-rebuild';
 
 /** Index and checkpoint are written at most this often while changes keep coming. */
 const FLUSH_EVERY_MS = 60_000;

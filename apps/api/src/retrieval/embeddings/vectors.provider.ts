@@ -1,14 +1,14 @@
 import { FactoryProvider } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE, SERVER_STORAGE } from '../../platform/storage/storage.tokens';
+import { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 // type only: the server clients load only in servers mode
-import type { ServerStorage } from '../../platform/storage/server-storage';
-import { JobRegistry } from '../../jobs/job-registry';
+import type { ServerStorage } from '@strata/platform/storage/server-storage';
+import { JobRegistry } from '@strata/jobs/job-registry';
 import { EmbeddedVectors } from './embedded-vectors';
-import { EmbeddingSettings } from './embedding-settings.service';
+import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { VectorStore } from './vector-store.service';
-import { VECTORS, Vectors } from './vectors.port';
+import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 
 /** The Vectors seam bound once, from STRATA_STORE: the embedded index here, or Qdrant. */
 export const VECTORS_PROVIDER: FactoryProvider<Vectors> = {

@@ -3,7 +3,7 @@ import { Errors } from '@strata/domain/errors';
 import { AliasRemovedData, AliasSetData, Streams } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, present, readNumber, readString } from '@strata/domain/validation';
-import { GraphTx } from '../../platform/unit-of-work/graph-tx';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 
 export const ALIAS_TEXT_MAX = 500;
 

@@ -3,7 +3,7 @@ import { ENTITY_NODE_TYPE_NAMES, normaliseText } from '@strata/domain/catalogue'
 import { FuzzyMatch, TrigramMatcher, pickAliasMatch, rankFuzzy } from '@strata/domain/retrieval';
 import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { entityCandidateTexts } from './entity-candidates';
 
 export interface ExactMatch {

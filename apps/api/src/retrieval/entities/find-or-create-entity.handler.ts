@@ -6,9 +6,9 @@ import { decideCreateNode } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { pickAliasMatch, planEntityCreation } from '@strata/domain/retrieval';
 import { Body, readString } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScope } from '../shared/read-scope';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { stageAlias } from './alias-ops';
 
 export class FindOrCreateEntityCommand {

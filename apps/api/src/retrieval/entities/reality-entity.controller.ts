@@ -8,8 +8,8 @@ import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.de
 import { Errors } from '@strata/domain/errors';
 import { readNodeTypes } from '@strata/domain/retrieval';
 import { assertObjectBody, readNumber, readUid } from '@strata/domain/validation';
-import { commandContext } from '../../platform/unit-of-work/command-context.factory';
-import { ReadScopeService } from '../shared/read-scope';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { readAliasScore, readAliasText } from './alias-ops';
 import { EntityResolutionService } from './entity-resolution.service';
 import { FindOrCreateEntityCommand, FindOrCreateResult } from './find-or-create-entity.handler';

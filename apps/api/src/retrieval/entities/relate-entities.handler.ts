@@ -3,10 +3,10 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readEdgeInput } from '@strata/domain/graph';
 import { Errors } from '@strata/domain/errors';
 import { Body, present, readUid } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { createEdge } from '../../platform/unit-of-work/graph-ops';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScope } from '../shared/read-scope';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { createEdge } from '@strata/platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 export class RelateEntitiesCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body, readonly scope: ReadScope) {}

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScope } from '../shared/read-scope';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { stageAlias } from './alias-ops';
 
 export class SetAliasCommand {

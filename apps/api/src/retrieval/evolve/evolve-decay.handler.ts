@@ -3,11 +3,11 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
 import { readDecayRequest } from '@strata/domain/maintenance';
 import { Body } from '@strata/domain/validation';
-import { DecayResult, decayGraph } from '../../graph/maintenance/decay.handler';
-import { MAINTENANCE_STORE, MaintenanceStore } from '../../graph/maintenance/maintenance-store';
-import { CommandContext, SYSTEM_PRINCIPAL } from '../../platform/unit-of-work/command-context';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScope } from '../shared/read-scope';
+import { DecayResult, decayGraph } from '@strata/maintenance/decay.handler';
+import { MAINTENANCE_STORE, MaintenanceStore } from '@strata/maintenance/maintenance-store';
+import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 export class DecayNodeCommand {
   constructor(readonly ctx: CommandContext, readonly uid: string, readonly body: Body, readonly scope: ReadScope) {}

@@ -3,10 +3,10 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
 import { decideUpdateNode } from '@strata/domain/graph';
 import { Body, readBoolean, readString } from '@strata/domain/validation';
-import { CommandContext } from '../../platform/unit-of-work/command-context';
-import { restoreEdge, restoreNode, tombstoneEdge, tombstoneNode } from '../../platform/unit-of-work/graph-ops';
-import { UNIT_OF_WORK, UnitOfWork } from '../../platform/unit-of-work/unit-of-work.port';
-import { ReadScope } from '../shared/read-scope';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { restoreEdge, restoreNode, tombstoneEdge, tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { EvolveWriteAction } from './evolve-actions';
 
 export class EvolveCommand {

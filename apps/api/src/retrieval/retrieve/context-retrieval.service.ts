@@ -6,7 +6,7 @@ import { cheapestPaths, compareCost } from '@strata/domain/traversal';
 import { Body, present, readBoolean, readNumber, readString, readUid } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ChunkSearchService } from '../search/chunk-search.service';
-import { ReadScope, ReadScopeService } from '../shared/read-scope';
+import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ReadModelTraversalGraph } from '../traverse/read-model-traversal-graph';
 import { NodeAnnotator } from './node-annotator';
 import { RankingService } from './ranking.service';

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NodeRecord } from '@strata/domain/records';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ProvenanceService } from '../shared/provenance.service';
-import { ReadScope } from '../shared/read-scope';
+import { ProvenanceService } from '@strata/platform/scope/provenance.service';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 /** ISO date props (`valid_from`, `valid_until`) as Unix seconds; partial dates allowed. */
 function isoSeconds(v: unknown, end: boolean): number | null {

@@ -3,7 +3,7 @@ import { LegHit, LegRank, compareScored, fuseByRank, hybridLegSize, searchTypeFi
 import { NodeRecord } from '@strata/domain/records';
 import { SemanticSearchService } from '../embeddings/semantic-search.service';
 import { ScoredNode, TextSearchService } from '../search/text-search.service';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 export interface RankingQuery {
   query: string;

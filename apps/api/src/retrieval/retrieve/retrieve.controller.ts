@@ -4,7 +4,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
-import { ReadScopeService } from '../shared/read-scope';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ContextRetrievalService } from './context-retrieval.service';
 import { RetrieveService } from './retrieve.service';
 

@@ -16,8 +16,8 @@ import { Body, present, readBoolean, readNumber, readPage, readUid, readUnit } f
 import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { ReviewQueuesService } from '../shortcuts/review-queues.service';
-import { ProvenanceService } from '../shared/provenance.service';
-import { ReadScope, ReadScopeService } from '../shared/read-scope';
+import { ProvenanceService } from '@strata/platform/scope/provenance.service';
+import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { RankingService } from './ranking.service';
 import { StaleDerivationsService } from './stale-derivations.service';
 

@@ -4,7 +4,7 @@ import { NodeRecord } from '@strata/domain/records';
 import { DEPENDENCY_EDGE_TYPES, PremiseFacts, StalePremise, stalePremises } from '@strata/domain/retrieval';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 export interface StaleItem {
   node: NodeRecord;

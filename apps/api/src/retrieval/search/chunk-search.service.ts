@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { TextSearchService } from './text-search.service';
 
 export interface ChunkHit {

@@ -2,7 +2,7 @@ import { compareScored, ScoredUid, tieWindow } from '@strata/domain/retrieval';
 import { NodeRecord } from '@strata/domain/records';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { liveNodesInOrder } from '../shared/node-loader';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 export interface ScoredNode {
   node: NodeRecord;

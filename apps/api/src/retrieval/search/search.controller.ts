@@ -6,7 +6,7 @@ import { Auth } from '@strata/auth/request-context.decorator';
 import { readNodeTypes, readOptionalLayer, readQueryText, readSearchCount, readSearchOffset } from '@strata/domain/retrieval';
 import { assertObjectBody, readBoolean, readNumber, readUid } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ReadScopeService } from '../shared/read-scope';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ChunkSearchService } from './chunk-search.service';
 import { TextSearchService } from './text-search.service';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { fetchThroughTies, searchTypeFilter } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { TEXT_INDEX, TextIndex } from '@strata/text-index/text-index.port';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 import { ScoredNode, rankedNodePage } from './ranked-nodes';
 
 export type { ScoredNode } from './ranked-nodes';

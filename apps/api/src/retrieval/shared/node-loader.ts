@@ -1,6 +1,6 @@
 import { NodeRecord } from '@strata/domain/records';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ReadScope } from './read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 /** Live, in-scope nodes for ranked uids, in the given order (dropping anything else). */
 export async function liveNodesInOrder(graph: GraphReadModel, scope: ReadScope, uids: string[]): Promise<NodeRecord[]> {

@@ -12,7 +12,7 @@ import {
   queueFilter,
 } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 /** No queue is expected to be this long; it bounds one read. */
 const ALL = { limit: 1_000_000, offset: 0 };

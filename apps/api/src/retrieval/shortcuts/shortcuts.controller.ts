@@ -5,7 +5,7 @@ import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { DEFAULT_WEAK_CLAIM_THRESHOLD } from '@strata/domain/retrieval';
 import { Body, coerceQuery, present, readPage, readUnit } from '@strata/domain/validation';
-import { ReadScopeService } from '../shared/read-scope';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ReviewQueuesService } from './review-queues.service';
 
 const NUMERIC = ['limit', 'offset', 'threshold', 'max_confidence'];

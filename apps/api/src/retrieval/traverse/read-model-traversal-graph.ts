@@ -1,7 +1,7 @@
 import { AdjEdge, StepDirection, TraversalGraph, TraversalNodeHead } from '@strata/domain/traversal';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { AdjacencyRow, SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
-import { ReadScope } from '../shared/read-scope';
+import { ReadScope } from '@strata/platform/scope/read-scope';
 
 /** The SQLite adapter's prepared-statement cache, when the read model is the embedded one. */
 type FastStore = Pick<SqliteGraphStore, 'stmt'>;

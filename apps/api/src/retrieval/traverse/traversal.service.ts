@@ -12,8 +12,8 @@ import {
   kCheapestPaths,
 } from '@strata/domain/traversal';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ProvenanceService } from '../shared/provenance.service';
-import { ReadScope, ReadScopeService } from '../shared/read-scope';
+import { ProvenanceService } from '@strata/platform/scope/provenance.service';
+import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ReadModelTraversalGraph } from './read-model-traversal-graph';
 
 /** A step of a traversal answer (REFERENCE §6.1 PathStep). */

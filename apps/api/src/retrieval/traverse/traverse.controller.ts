@@ -16,7 +16,7 @@ import {
 } from '@strata/domain/traversal';
 import { Body, assertObjectBody, coerceQuery, present, readBoolean, readUids } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
-import { ReadScopeService } from '../shared/read-scope';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { TraversalService } from './traversal.service';
 
 const NUMERIC = ['max_depth', 'depth', 'max_nodes', 'weight_threshold', 'k', 'max_hops', 'max_cost'];

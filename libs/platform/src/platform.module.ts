@@ -1,0 +1,92 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { CLOCK, Clock, ClockIds, ID_GENERATOR, IdGenerator, systemClock } from '@strata/domain/time';
+import { EVENT_STORE } from '@strata/event-store/event-store.port';
+import { GRAPH_READ_MODEL } from '@strata/graph-store/graph-read-model.port';
+import { TEXT_INDEX } from '@strata/text-index/text-index.port';
+import { STRATA_CONFIG, StrataConfig, loadConfig } from './config/strata-config';
+import { EmbeddedStorage } from './storage/embedded-storage';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from './storage/storage.tokens';
+import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
+import { UNIT_OF_WORK } from './unit-of-work/unit-of-work.port';
+import { HttpAdapterHost } from '@nestjs/core';
+import { registerReadLagHeader } from './unit-of-work/read-lag';
+// types and a token only: the server clients (KurrentDB, MongoDB, Meilisearch) load only in servers mode
+import { SERVER_STORES_CONNECT, ServerStores, ServerStoresConnect } from './storage/server-stores';
+import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
+
+/**
+ * Configuration, clock and ids, and the storage ports bound to their adapters — chosen once,
+ * here, from STRATA_STORE. What every process needs (the API, the CLI's application context);
+ * the HTTP server's own pieces are HttpPlatformModule's, in apps/api.
+ */
+const PROVIDERS: Provider[] = [
+    // ids are built on the clock, so a test that fixes the clock fixes the time in graph uids
+    { provide: ID_GENERATOR, inject: [CLOCK], useFactory: (clock: Clock) => new ClockIds(clock) },
+    {
+      provide: EMBEDDED_STORAGE,
+      inject: [STRATA_CONFIG],
+      // null in servers mode: the stores below come from SERVER_STORAGE instead
+      useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync }) : null),
+    },
+    {
+      provide: SERVER_STORES_CONNECT,
+      useValue: (async (cfg) => (await import('./storage/server-storage')).ServerStorage.connect(cfg)) satisfies ServerStoresConnect,
+    },
+    {
+      provide: SERVER_STORAGE,
+      inject: [STRATA_CONFIG, HttpAdapterHost, SERVER_STORES_CONNECT],
+      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost, connect: ServerStoresConnect) => {
+        if (cfg.store !== 'servers') return null;
+        // an application context (the CLI) has no HTTP server to decorate
+        if (http?.httpAdapter) registerReadLagHeader(http.httpAdapter.getInstance());
+        return connect(cfg);
+      },
+    },
+    { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.events : s!.events) },
+    { provide: GRAPH_READ_MODEL, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.graph : s!.graph) },
+    { provide: TEXT_INDEX, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.text : s!.text) },
+    {
+      provide: UNIT_OF_WORK,
+      inject: [EMBEDDED_STORAGE, SERVER_STORAGE, CLOCK, ID_GENERATOR],
+      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, clock: Clock, ids: IdGenerator) =>
+        e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
+    },
+];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
+
+@Global()
+@Module({})
+export class PlatformModule implements OnApplicationShutdown {
+  /**
+   * `config` comes from the environment in production and from the test in e2e runs; so does
+   * `clock` (a test's fake clock reaches every service, token and id through CLOCK).
+   */
+  static forRoot(config: StrataConfig = loadConfig(), clock: Clock = systemClock): DynamicModule {
+    return {
+      module: PlatformModule,
+      providers: [{ provide: STRATA_CONFIG, useValue: config }, { provide: CLOCK, useValue: clock }, ...PROVIDERS],
+      exports: EXPORTS,
+    };
+  }
+
+  private readonly log = new Logger('Storage');
+  constructor(@Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null) {}
+
+  /** Replays the log into the projections; the HTTP server answers 503 until this is done. */
+  startUp(): void {
+    if (!this.storage) return; // servers mode: the projection worker keeps the read models
+    const t0 = Date.now();
+    this.storage.runner.catchUp(
+      (done, head) => this.log.log(`projections catching up: ${done}/${head}`),
+      undefined,
+      (name, checkpoint, head) =>
+        this.log.warn(`projection ${name} is at position ${checkpoint}, past the event log's head ${head} (a log older than its projections?): rebuilding it from the log`),
+    );
+    this.storage.notifyCaughtUp();
+    this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Date.now() - t0} ms)`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.storage?.close();
+  }
+}

@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3';
+import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+import { EmbeddedLogReader, EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
+import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
+import { EMBEDDED_PROJECTIONS } from '../storage/embedded-projections';
+import { openProjectionsDb } from '../storage/embedded-storage';
+
+/** A projections database with the code's projections on it (live, beside, or scratch). */
+export interface ProjectionSet {
+  file: string;
+  db: Database.Database;
+  runner: EmbeddedProjectionRunner;
+  close(): void;
+}
+
+const EMPTY_LOG: EmbeddedLogReader = { headPositionSync: () => 0, *iterateAll() {} };
+
+function runnerOn(db: Database.Database, log: EmbeddedLogReader, only?: readonly string[]): EmbeddedProjectionRunner {
+  const graph = new SqliteGraphStore(db);
+  const text = new SqliteTextIndex(db);
+  const all = EMBEDDED_PROJECTIONS.map((f) => f({ db, graph, text }));
+  return new EmbeddedProjectionRunner(db, log, only ? all.filter((p) => only.includes(p.name)) : all);
+}
+
+/** Names and code versions of the embedded projections, in application order. */
+export function projectionCatalogue(): { name: string; version: number }[] {
+  const db = new Database(':memory:');
+  try {
+    return runnerOn(db, EMPTY_LOG).projections.map((p) => ({ name: p.name, version: p.version }));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Opens (creating when missing) a projections file with the same projection code the service
+ * runs, optionally only some of the projections (they still share one database).
+ */
+export function openProjectionSet(file: string, log: EmbeddedLogReader, only?: readonly string[]): ProjectionSet {
+  const db = openProjectionsDb(file);
+  try {
+    const runner = runnerOn(db, log, only);
+    return { file, db, runner, close: () => db.open && db.close() };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

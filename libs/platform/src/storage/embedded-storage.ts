@@ -1,0 +1,126 @@
+import { Logger } from '@nestjs/common';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { RecordedEvent } from '@strata/domain/events';
+import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
+import { WalCheckpointer } from '@strata/event-store/sqlite/wal-checkpointer';
+import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
+import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
+import { EMBEDDED_PROJECTIONS } from './embedded-projections';
+import { ProjectionsSession, ProjectionsSync, currentBootId } from './projections-session';
+
+export const EVENTS_FILE = 'events.db';
+export const PROJECTIONS_FILE = 'projections.db';
+/** the embedded request-activity and job stores, beside the data */
+export const OPS_FILE = 'ops.db';
+
+/**
+ * Opens the projections database with settings for a rebuildable, checkpointed store.
+ * `OFF` only under a ProjectionsSession that owns the file (see projections-session.ts).
+ */
+export function openProjectionsDb(file: string, synchronous: 'NORMAL' | 'OFF' = 'NORMAL'): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // rebuildable from the log and checkpointed with its data: no fsync per commit needed
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  return db;
+}
+
+/**
+ * The embedded default: the event log in one SQLite file, the projections in another
+ * (delete it and restart to rebuild), the vector index beside them.
+ */
+export class EmbeddedStorage {
+  readonly events: SqliteEventStore;
+  readonly projections: Database.Database;
+  readonly graph: SqliteGraphStore;
+  readonly text: SqliteTextIndex;
+  readonly runner: EmbeddedProjectionRunner;
+  /** WAL checkpoints of both files run off the event loop */
+  private readonly checkpointer: WalCheckpointer;
+  private readonly committedListeners: ((events: RecordedEvent[]) => void)[] = [];
+
+  /** how this process flushes the projections file, and whether it found it torn */
+  readonly session: ProjectionsSession;
+
+  constructor(
+    readonly dataDir: string,
+    opts: {
+      projectionsFile?: string;
+      projectionsSync?: ProjectionsSync;
+      /** the machine's boot id (tests stand in for a reboot); default: the kernel's */
+      bootId?: string | null;
+    } = {},
+  ) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    this.events = new SqliteEventStore(path.join(dataDir, EVENTS_FILE), { onUpgrade: (m) => new Logger('EventLog').warn(m) });
+    const projectionsFile = opts.projectionsFile ?? path.join(dataDir, PROJECTIONS_FILE);
+    this.session = ProjectionsSession.begin(projectionsFile, {
+      sync: opts.projectionsSync ?? 'off',
+      bootId: opts.bootId === undefined ? currentBootId() : opts.bootId,
+    });
+    if (this.session.discarded)
+      new Logger('Projections').warn(`${path.basename(projectionsFile)} was discarded and is rebuilt from the log: ${this.session.discarded}`);
+    this.projections = openProjectionsDb(projectionsFile, this.session.synchronous);
+    this.graph = new SqliteGraphStore(this.projections);
+    this.text = new SqliteTextIndex(this.projections);
+    const deps = { db: this.projections, graph: this.graph, text: this.text };
+    this.runner = new EmbeddedProjectionRunner(
+      this.projections,
+      this.events,
+      EMBEDDED_PROJECTIONS.map((f) => f(deps)),
+    );
+    this.checkpointer = new WalCheckpointer([
+      { db: this.events.db, file: this.events.file, synchronous: 'FULL' },
+      { db: this.projections, file: this.projections.name, synchronous: this.session.synchronous },
+    ]);
+  }
+
+  /** Listeners for committed events (vector index, auto-embedding, live tails). */
+  onCommitted(listener: (events: RecordedEvent[]) => void): void {
+    this.committedListeners.push(listener);
+  }
+  notifyCommitted(events: RecordedEvent[]): void {
+    for (const l of this.committedListeners) l(events);
+  }
+
+  private readonly appliedListeners: ((events: RecordedEvent[]) => void)[] = [];
+  private readonly rolledBackListeners: (() => void)[] = [];
+  /**
+   * Listeners for events just projected inside the open write batch, before it commits (the
+   * live-node counts the plan limit reads must include the earlier requests of the batch).
+   * If the batch then rolls back, `onRolledBack` listeners hear of it.
+   */
+  onApplied(listener: (events: RecordedEvent[]) => void): void {
+    this.appliedListeners.push(listener);
+  }
+  notifyApplied(events: RecordedEvent[]): void {
+    for (const l of this.appliedListeners) l(events);
+  }
+  onRolledBack(listener: () => void): void {
+    this.rolledBackListeners.push(listener);
+  }
+  notifyRolledBack(): void {
+    for (const l of this.rolledBackListeners) l();
+  }
+
+  private readonly caughtUpListeners: (() => void)[] = [];
+  /** Work that must follow the start-up catch-up (the vector index replays from its own checkpoint). */
+  onCaughtUp(listener: () => void): void {
+    this.caughtUpListeners.push(listener);
+  }
+  notifyCaughtUp(): void {
+    for (const l of this.caughtUpListeners) l();
+  }
+
+  async close(): Promise<void> {
+    await this.checkpointer.close();
+    await this.events.close();
+    this.session.end(this.projections);
+  }
+}

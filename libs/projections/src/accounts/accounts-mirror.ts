@@ -1,0 +1,139 @@
+import Database from 'better-sqlite3';
+import { Logger } from '@nestjs/common';
+import { RecordedEvent } from '@strata/domain/events';
+import { EventStore, Subscription } from '@strata/event-store/event-store.port';
+import { ACCOUNT_STREAM_PREFIXES, isAccountStream } from './account-streams';
+import { AccountsProjection } from './accounts.projection';
+import { AccountsReadModel } from './accounts-read-model';
+
+const PAGE = 1000;
+
+interface Waiter {
+  position: number;
+  settle: (caughtUp: boolean) => void;
+}
+
+/**
+ * Servers mode: this process's own accounts read model. The accounts data set is small
+ * (users, organizations, memberships, keys, refresh tokens, credits), and authentication must
+ * answer synchronously without a database round trip, so every API replica keeps the same
+ * SQLite read model the embedded default uses, in memory, fed from the event log:
+ *
+ * - `start()` replays the account streams (a filtered read, so graph history is skipped), then
+ *   follows the whole log on a catch-up subscription from there;
+ * - `waitFor(position)` resolves once everything up to `position` has been applied here, so an
+ *   accounts write can answer only when its own replica shows it (read-your-writes), and the
+ *   unit of work can wait for "the log's head" after a lost race;
+ * - changes that make cached credentials stale (revocation, rotation, plan, membership) reach
+ *   the credential cache through the projection's listeners, on every replica alike.
+ */
+export class AccountsMirror {
+  readonly db: Database.Database;
+  readonly projection: AccountsProjection;
+  readonly readModel: AccountsReadModel;
+  private applied = 0;
+  private subscription: Subscription | null = null;
+  private readonly waiters = new Set<Waiter>();
+  private readonly followers: ((e: RecordedEvent) => void)[] = [];
+  private closed = false;
+  private starting: Promise<{ events: number; position: number }> | null = null;
+  private readonly log = new Logger('AccountsMirror');
+
+  constructor(private readonly events: EventStore) {
+    this.db = new Database(':memory:');
+    this.projection = new AccountsProjection(this.db);
+    this.readModel = new AccountsReadModel(this.db, this.projection);
+  }
+
+  /** Every event of the log up to this position has been seen (and applied if it is an account event). */
+  get position(): number {
+    return this.applied;
+  }
+
+  /**
+   * Replays the account events, then follows the log. Resolves once caught up with the log as
+   * it was. Idempotent: every module that needs the mirror caught up awaits the same start.
+   */
+  start(): Promise<{ events: number; position: number }> {
+    return (this.starting ??= this.replayThenFollow());
+  }
+
+  private async replayThenFollow(): Promise<{ events: number; position: number }> {
+    const t0 = Date.now();
+    const head = await this.events.headPosition();
+    let after = 0;
+    let count = 0;
+    for (;;) {
+      const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...ACCOUNT_STREAM_PREFIXES] });
+      this.db.transaction(() => {
+        for (const e of page) this.projection.apply(e);
+      })();
+      count += page.length;
+      if (page.length) after = page[page.length - 1].position;
+      if (page.length < PAGE) break;
+    }
+    // the filtered read went to the end of the log: nothing up to the head is missing
+    this.advance(Math.max(after, head));
+    if (!this.closed) this.subscription = this.events.subscribe(this.applied, (e) => this.follow(e));
+    this.log.log(`accounts ready at position ${this.applied} (${count} events, ${Date.now() - t0} ms)`);
+    return { events: count, position: this.applied };
+  }
+
+  /** Called with every event the subscription delivers, after it is applied (live usage counts). */
+  onFollowed(listener: (e: RecordedEvent) => void): void {
+    this.followers.push(listener);
+  }
+
+  /** true once this mirror has applied `position`; false if `timeoutMs` passes first (or on close). */
+  waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    if (this.applied >= position) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const waiter: Waiter = {
+        position,
+        settle: (caughtUp) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(caughtUp);
+        },
+      };
+      const timer = setTimeout(() => waiter.settle(false), timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  private follow(e: RecordedEvent): void {
+    if (this.closed) return;
+    if (isAccountStream(e.stream)) {
+      try {
+        this.db.transaction(() => this.projection.apply(e))();
+      } catch (err) {
+        // deterministic (the same event fails on every replica): stopping would leave this
+        // replica unable to authenticate anyone; skipping it is loud and keeps the rest current
+        this.log.error(`could not apply ${e.type} at position ${e.position} (${e.stream}): ${(err as Error).message}`);
+      }
+    }
+    for (const f of this.followers) {
+      try {
+        f(e);
+      } catch (err) {
+        this.log.error(`follower failed at position ${e.position}: ${(err as Error).message}`);
+      }
+    }
+    this.advance(e.position);
+  }
+
+  private advance(position: number): void {
+    if (position <= this.applied) return;
+    this.applied = position;
+    for (const w of [...this.waiters]) if (w.position <= position) w.settle(true);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.waiters]) w.settle(false);
+    await this.subscription?.close();
+    // the in-memory database stays open: a request still finishing during shutdown may read it
+  }
+}
