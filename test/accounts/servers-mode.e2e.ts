@@ -9,6 +9,7 @@ import { ServerUnitOfWork } from '@strata/platform/unit-of-work/server-unit-of-w
 import { USAGE_COUNTERS } from '@strata/auth/plans/plan-limits';
 import { api, createApiKey, login, request, signUp } from '../support/http';
 import { Replica, SharedServers, serversContext, startReplica } from './support/servers-replica';
+import { eventFromLog } from '@strata/domain/events';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -109,7 +110,7 @@ describe('servers mode: accounts and authentication across API replicas', () => 
     await eventually(async () => counters.every((c) => c.liveNodes(s.org_id, false) === 0), 'new organization at zero');
     // a node written through any replica (the graph unit of work appends NodeCreated)
     const metadata = { org_id: s.org_id, principal: { kind: 'user' as const, id: s.user_id }, request_id: 'r', occurred_at: Date.now() / 1000 };
-    await servers.log.append([{ stream: `node-${s.org_id}:n1`, expectedRevision: 'no_stream', events: [{ type: 'NodeCreated', data: { node: { uid: 'n1' }, reason: null }, metadata }] }]);
+    await servers.log.append([{ stream: `node-${s.org_id}:n1`, expectedRevision: 'no_stream', events: [{ ...eventFromLog('NodeCreated', { node: { uid: 'n1' }, reason: null }), metadata }] }]);
     await eventually(async () => counters.every((c) => c.liveNodes(s.org_id, false) === 1), 'node counted on both replicas');
   });
 

@@ -12,13 +12,12 @@ import { SqliteEventStore } from '../src/sqlite/sqlite-event-store';
 
 function event(i: number): NewEvent {
   return {
-    type: 'NodeCreated',
+    // a props patch of the size of a small node record: the log's cost depends on bytes, not type
+    type: 'NodeTouched',
     data: {
       uid: `n${i}`,
-      node_type: 'Concept',
-      layer: 'reality',
-      props: { name: `Concept number ${i}`, description: 'A short description of the concept.', tags: ['a', 'b'] },
-      created_at: 1_700_000_000 + i,
+      props: { name: `Concept number ${i}`, description: 'A short description of the concept.', tags: ['a', 'b'], node_type: 'Concept', layer: 'reality' },
+      updated_at: 1_700_000_000 + i,
     },
     metadata: {
       org_id: 'org-7f3a',

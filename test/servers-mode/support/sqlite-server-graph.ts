@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { EmbeddingSetData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import type { EdgeFilter, GraphReadModel, NodeFilter, NodeOrder, Page, StoredEmbedding } from '@strata/graph-store/graph-read-model.port';
 import { embeddingOriginOf } from '@strata/graph-store/mongo/mongo-documents';
@@ -155,8 +155,8 @@ export class SqliteServerGraphWriter implements GraphWriterPort {
         if (e.position <= done) continue;
         this.writer.apply(e);
         if (e.type === 'EmbeddingSet') {
-          const o = embeddingOriginOf(e.data as EmbeddingSetData);
-          origin.run(e.metadata.org_id, (e.data as EmbeddingSetData).uid, o.source, o.text_hash);
+          const o = embeddingOriginOf(e.data);
+          origin.run(e.metadata.org_id, e.data.uid, o.source, o.text_hash);
         }
         last = e.position;
       }

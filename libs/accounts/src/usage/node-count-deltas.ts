@@ -1,12 +1,12 @@
-import { liveNodeDelta, RecordedEvent } from '@strata/domain/events';
+import { DomainEvent, liveNodeDelta } from '@strata/domain/events';
 
 /** What an event means for a cached live-node count. */
 export type CountEffect = { kind: 'none' } | { kind: 'delta'; delta: number } | { kind: 'reset_to_zero' } | { kind: 'recount' };
 
-export function countEffect(e: Pick<RecordedEvent, 'type'> & { data?: unknown }): CountEffect {
+export function countEffect(e: DomainEvent): CountEffect {
   if (e.type === 'GraphCleared') return { kind: 'reset_to_zero' };
   if (e.type === 'GraphPurged') return { kind: 'recount' };
-  const delta = liveNodeDelta(e.type, e.data);
+  const delta = liveNodeDelta(e);
   return delta === 0 ? { kind: 'none' } : { kind: 'delta', delta };
 }
 

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { NodeCountSource, ServerUsageCounters } from './server-usage-counters';
 import { countAfter, countEffect } from './node-count-deltas';
 
@@ -17,18 +17,20 @@ class ProjectedCounts implements NodeCountSource {
 }
 
 let pos = 0;
-const ev = (type: string, org: string, data: unknown = {}): RecordedEvent =>
-  ({ position: ++pos, stream: `node-${org}:x`, revision: 0, type, data, metadata: { org_id: org } }) as unknown as RecordedEvent;
+// a node version carries its record; only tombstone_at matters to the count
+const LIVE = { node: { tombstone_at: null }, reason: null };
+const ev = (type: string, org: string, data: unknown = LIVE): RecordedEvent =>
+  recordedEvent({ id: `e${pos + 1}`, position: ++pos, stream: `node-${org}:x`, revision: 0, type, data, metadata: { org_id: org, principal: { kind: 'system', id: 't' }, request_id: 'r', occurred_at: 1 } });
 const flush = () => new Promise((r) => setImmediate(r));
 
 describe('live-node count deltas', () => {
   it('moves on created, tombstoned and restored nodes; a clear resets; a purge recounts', () => {
-    expect(countEffect({ type: 'NodeCreated' })).toEqual({ kind: 'delta', delta: 1 });
-    expect(countEffect({ type: 'NodeTombstoned' })).toEqual({ kind: 'delta', delta: -1 });
-    expect(countEffect({ type: 'NodeRestored' })).toEqual({ kind: 'delta', delta: 1 });
-    expect(countEffect({ type: 'NodeUpdated' })).toEqual({ kind: 'none' });
-    expect(countEffect({ type: 'GraphCleared' })).toEqual({ kind: 'reset_to_zero' });
-    expect(countEffect({ type: 'GraphPurged' })).toEqual({ kind: 'recount' });
+    expect(countEffect(ev('NodeCreated', 'o'))).toEqual({ kind: 'delta', delta: 1 });
+    expect(countEffect(ev('NodeTombstoned', 'o'))).toEqual({ kind: 'delta', delta: -1 });
+    expect(countEffect(ev('NodeRestored', 'o'))).toEqual({ kind: 'delta', delta: 1 });
+    expect(countEffect(ev('NodeUpdated', 'o'))).toEqual({ kind: 'none' });
+    expect(countEffect(ev('GraphCleared', 'o', { at: 1 }))).toEqual({ kind: 'reset_to_zero' });
+    expect(countEffect(ev('GraphPurged', 'o', { node_uids: [], edge_uids: [], cutoff: null }))).toEqual({ kind: 'recount' });
   });
   it('brings a count forward by the changes after its checkpoint only', () => {
     expect(countAfter(10, 5, [{ position: 4, delta: 1 }, { position: 6, delta: 1 }, { position: 7, delta: -1 }, { position: 8, delta: 1 }])).toBe(11);
@@ -86,7 +88,7 @@ describe('ServerUsageCounters', () => {
   it('a new organization starts at zero; a cleared one goes back to zero', async () => {
     const src = new ProjectedCounts();
     const c = new ServerUsageCounters(src, credits);
-    c.observe({ ...ev('OrganizationCreated', 'o9'), data: { org_id: 'o9' } });
+    c.observe(ev('OrganizationCreated', 'o9', { org_id: 'o9' }));
     c.observe(ev('NodeCreated', 'o9'));
     expect(c.liveNodes('o9', false)).toBe(1);
     c.observe(ev('GraphCleared', 'o9'));

@@ -103,7 +103,7 @@ export class ServerUsageCounters implements UsageCounters {
   observe(e: RecordedEvent): void {
     const org = e.metadata?.org_id;
     if (e.type === 'OrganizationCreated') {
-      const id = (e.data as { org_id?: string }).org_id;
+      const id = e.data.org_id;
       if (id && !this.live.has(id)) this.live.set(id, { count: 0, position: e.position, loaded_at: this.now() });
       return;
     }

@@ -51,7 +51,7 @@ export class EmbeddedUsageCounters implements UsageCounters {
         this.live.delete(org);
         continue;
       }
-      const d = liveNodeDelta(e.type, e.data);
+      const d = liveNodeDelta(e);
       if (d !== 0 && e.position > c.position) c.count += d;
     }
   }

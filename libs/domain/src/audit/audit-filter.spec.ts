@@ -1,9 +1,9 @@
-import { RecordedEvent } from '../events';
+import { RecordedEvent, recordedEvent } from '../events';
 import { DomainError } from '../errors';
 import { auditMatches, listOption, parseBound, pastEnd, readAfter } from './audit-filter';
 
 function ev(position: number, over: Partial<RecordedEvent['metadata']> = {}, type = 'NodeCreated', stream = 'node-o1:n'): RecordedEvent {
-  return {
+  return recordedEvent({
     id: `e${position}`,
     stream,
     revision: 0,
@@ -11,7 +11,7 @@ function ev(position: number, over: Partial<RecordedEvent['metadata']> = {}, typ
     type,
     data: {},
     metadata: { org_id: 'o1', principal: { kind: 'user', id: 'u1' }, request_id: 'r', occurred_at: Date.parse('2025-03-01T00:00:00Z') / 1000, ...over },
-  };
+  });
 }
 
 describe('parseBound', () => {

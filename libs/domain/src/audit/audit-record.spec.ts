@@ -1,8 +1,8 @@
-import { RecordedEvent } from '../events';
+import { RecordedEvent, StoredEvent, recordedEvent } from '../events';
 import { streamCategory, targetOf, toAuditRecord } from './audit-record';
 
-function ev(over: Partial<RecordedEvent>): RecordedEvent {
-  return {
+function ev(over: Partial<StoredEvent>): RecordedEvent {
+  return recordedEvent({
     id: 'ev-1',
     stream: 'node-org1:n1',
     revision: 0,
@@ -11,7 +11,7 @@ function ev(over: Partial<RecordedEvent>): RecordedEvent {
     data: { node: { uid: 'n1' } },
     metadata: { org_id: 'org1', principal: { kind: 'user', id: 'u1' }, request_id: 'req-9', occurred_at: 1_700_000_000.25 },
     ...over,
-  };
+  });
 }
 
 describe('toAuditRecord', () => {

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '../events';
+import { RecordedEvent, eventFields } from '../events';
 
 /**
  * One event as governance reads it: who (principal), with which credential, did what to which
@@ -38,8 +38,8 @@ export function streamCategory(stream: string): string {
 const TARGET_FIELDS = ['uid', 'canonical_uid', 'series_uid', 'key_id', 'user_id', 'org_id'] as const;
 
 /** The object a change is about: the record's uid, else the first id field of the data, else the stream's id. */
-export function targetOf(e: Pick<RecordedEvent, 'stream' | 'data'>): string | null {
-  const d = (e.data ?? {}) as Record<string, unknown>;
+export function targetOf(e: { stream: string; data: unknown }): string | null {
+  const d = eventFields(e);
   for (const nested of ['node', 'edge'] as const) {
     const rec = d[nested] as { uid?: unknown } | undefined;
     if (rec && typeof rec.uid === 'string') return rec.uid;

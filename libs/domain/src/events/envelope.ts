@@ -1,3 +1,5 @@
+import type { DomainEvent } from './domain-event';
+
 /**
  * The event envelope (DESIGN rule 4). `data` is the payload; metadata says who did it,
  * for which organization, under which request. Audit and provenance read metadata only.
@@ -22,13 +24,17 @@ export interface EventMetadata {
   occurred_at: number;
 }
 
-export interface NewEvent<T = unknown> {
-  type: string;
-  data: T;
-  metadata: EventMetadata;
+/** A typed event: its `type` says which `data` it carries. */
+export interface EventOf<T extends string, D> {
+  type: T;
+  data: D;
 }
 
-export interface RecordedEvent<T = unknown> extends NewEvent<T> {
+/** An event about to be appended: one of the domain's events, with its metadata. */
+export type NewEvent<E extends EventOf<string, unknown> = DomainEvent> = E & { metadata: EventMetadata };
+
+/** An event read from the log. `switch (e.type)` narrows `e.data`. */
+export type RecordedEvent<E extends EventOf<string, unknown> = DomainEvent> = NewEvent<E> & {
   /** unique event id (UUID) */
   id: string;
   stream: string;
@@ -36,4 +42,4 @@ export interface RecordedEvent<T = unknown> extends NewEvent<T> {
   revision: number;
   /** global position in the log; strictly increasing, starts at 1 */
   position: number;
-}
+};

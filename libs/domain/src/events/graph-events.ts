@@ -78,6 +78,10 @@ export interface EmbeddingSetData {
   vector: number[];
   model: string;
   updated_at: number;
+  /** who produced the vector: `explicit` ones (PUT /node/{uid}/embedding) are pinned */
+  source?: 'explicit' | 'provider';
+  /** for provider vectors, a hash of the text embedded (retrieval/embedding-events.ts) */
+  text_hash?: string | null;
 }
 export interface EmbeddingDeletedData {
   uid: string;

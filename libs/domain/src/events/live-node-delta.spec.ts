@@ -1,18 +1,28 @@
+import { NodeRecord } from '../records';
+import { DomainEvent } from './domain-event';
 import { liveNodeDelta } from './live-node-delta';
+
+const node = (tombstone_at: number | null) => ({ tombstone_at }) as NodeRecord;
 
 describe('liveNodeDelta', () => {
   it('counts a node becoming live or leaving it', () => {
-    expect(liveNodeDelta('NodeCreated', { node: { tombstone_at: null }, reason: null })).toBe(1);
-    expect(liveNodeDelta('NodeRestored', { node: { tombstone_at: null }, reason: null })).toBe(1);
-    expect(liveNodeDelta('NodeTombstoned', { node: { tombstone_at: 5 }, reason: null })).toBe(-1);
+    expect(liveNodeDelta({ type: 'NodeCreated', data: { node: node(null), reason: null } })).toBe(1);
+    expect(liveNodeDelta({ type: 'NodeRestored', data: { node: node(null), reason: null } })).toBe(1);
+    expect(liveNodeDelta({ type: 'NodeTombstoned', data: { node: node(5), reason: null } })).toBe(-1);
   });
 
   it('an imported node that arrives tombstoned is not live', () => {
-    expect(liveNodeDelta('NodeCreated', { node: { tombstone_at: 5 }, reason: 'import' })).toBe(0);
+    expect(liveNodeDelta({ type: 'NodeCreated', data: { node: node(5), reason: 'import' } })).toBe(0);
   });
 
   it('other events do not move the count', () => {
-    for (const t of ['NodeUpdated', 'NodeTouched', 'EdgeCreated', 'AliasSet', 'SeriesPointsAppended', 'GraphPurged', 'GraphCleared'])
-      expect(liveNodeDelta(t, {})).toBe(0);
+    const others: DomainEvent[] = [
+      { type: 'NodeUpdated', data: { node: node(null), reason: null } },
+      { type: 'NodeTouched', data: { uid: 'u' } },
+      { type: 'AliasRemoved', data: { norm: 'n', canonical_uid: 'u' } },
+      { type: 'GraphPurged', data: { node_uids: [], edge_uids: [], cutoff: null } },
+      { type: 'GraphCleared', data: { at: 1 } },
+    ];
+    for (const e of others) expect(liveNodeDelta(e)).toBe(0);
   });
 });

@@ -7,10 +7,7 @@ import { EmbeddingSetData } from '../events';
  * `explicit` vectors (PUT /node/{uid}/embedding) are pinned: automatic embedding never
  * replaces them; only another PUT or a DELETE does.
  */
-export interface RecordedEmbedding extends EmbeddingSetData {
-  source?: 'explicit' | 'provider';
-  text_hash?: string | null;
-}
+export type RecordedEmbedding = EmbeddingSetData;
 
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 22);

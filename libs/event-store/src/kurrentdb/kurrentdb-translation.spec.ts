@@ -7,7 +7,7 @@ import {
   WrongExpectedVersionError,
 } from '@kurrent/kurrentdb-client';
 import type { AllStreamResolvedEvent, ResolvedEvent } from '@kurrent/kurrentdb-client';
-import type { EventMetadata, NewEvent } from '@strata/domain/events';
+import { EventMetadata, NewEvent, eventFromLog } from '@strata/domain/events';
 import { WrongExpectedRevisionError } from '../event-store.port';
 import {
   METADATA_PROPERTY,
@@ -40,7 +40,7 @@ const metadata: EventMetadata = {
   correlation_id: 'c1',
   occurred_at: 1_700_000_000.5,
 };
-const ev = (type: string, data: unknown = { x: 1 }): NewEvent => ({ type, data, metadata });
+const ev = (type: string, data: unknown = { x: 1 }): NewEvent => ({ ...eventFromLog(type, data), metadata });
 
 function allEvent(over: Partial<Record<string, unknown>> = {}): AllStreamResolvedEvent {
   return {
@@ -116,7 +116,7 @@ describe('kurrentdb translation', () => {
         data: { uid: 'n1' },
         metadata: encodeMetadata(metadata),
       });
-      expect(toEventData({ type: 'X', data: undefined, metadata }, 'id-2').data).toBeNull();
+      expect(toEventData({ ...eventFromLog('X', undefined), metadata }, 'id-2').data).toBeNull();
       expect(toEventData(ev('X', null), 'id-3').data).toBeNull();
     });
 
@@ -178,7 +178,7 @@ describe('kurrentdb translation', () => {
       expect(() => planAppend(dup, ids())).toThrow(/more than once/);
       expect(() => planAppend([{ stream: 'a', expectedRevision: -3, events: [ev('A')] }], ids())).toThrow(RangeError);
       expect(() => planAppend([{ stream: '', expectedRevision: 'any', events: [ev('A')] }], ids())).toThrow(TypeError);
-      expect(() => planAppend([{ stream: 'a', expectedRevision: 'any', events: [{ type: '', data: 1, metadata }] }], ids())).toThrow(
+      expect(() => planAppend([{ stream: 'a', expectedRevision: 'any', events: [ev('', 1)] }], ids())).toThrow(
         /type/,
       );
     });

@@ -40,7 +40,7 @@ import type {
   ReadPosition,
   ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
-import type { EventMetadata, NewEvent, RecordedEvent } from '@strata/domain/events';
+import { EventMetadata, NewEvent, RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { ExpectedRevision, StreamAppend, WrongExpectedRevisionError } from '../event-store.port';
 import { assertValidAppends } from '../expected-revision';
 
@@ -99,7 +99,7 @@ export function toEventData(event: NewEvent, id: string): EventData {
     id,
     type: event.type,
     // the client JSON.stringifies data; undefined would not survive that
-    data: (event.data === undefined ? null : event.data) as JSONType,
+    data: (event.data ?? null) as unknown as JSONType,
     metadata: encodeMetadata(event.metadata),
   });
 }
@@ -151,7 +151,7 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
   if (e.position) position = positionToNumber(e.position);
   else if (resolved.commitPosition !== undefined) position = toSafeNumber(resolved.commitPosition, 'position');
   else throw new Error(`event ${e.id} in ${e.streamId} has no log position (KurrentDB 25.1+ is required)`);
-  return {
+  return recordedEvent({
     id: e.id,
     stream: e.streamId,
     revision: toSafeNumber(e.revision, 'revision'),
@@ -159,7 +159,7 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
     type: e.type,
     data: e.data,
     metadata: decodeMetadata(e.metadata),
-  };
+  });
 }
 
 // ---------- positions ----------

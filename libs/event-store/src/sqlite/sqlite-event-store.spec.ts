@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewEvent, RecordedEvent } from '@strata/domain/events';
+import { NewEvent, RecordedEvent, eventFromLog } from '@strata/domain/events';
 import { WrongExpectedRevisionError } from '../event-store.port';
 import { describeEventStoreConformance } from '../testing/event-store.conformance';
 import { rawDataOf } from './raw-event-data';
@@ -23,8 +23,7 @@ describeEventStoreConformance('SqliteEventStore', async () => {
 });
 
 const ev = (type: string, data: unknown = {}): NewEvent => ({
-  type,
-  data,
+  ...eventFromLog(type, data),
   metadata: { org_id: 'o', principal: { kind: 'system', id: 'test' }, request_id: 'r', occurred_at: 1 },
 });
 const waitFor = async (cond: () => boolean, timeoutMs = 5000) => {
@@ -171,7 +170,7 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     const got: string[] = [];
     for (const e of it) {
       got.push(e.type);
-      if (e.type === 'A1') store.appendSync([{ stream: 'b', expectedRevision: 'any', events: [ev('B0')] }]);
+      if ((e.type as string) === 'A1') store.appendSync([{ stream: 'b', expectedRevision: 'any', events: [ev('B0')] }]);
     }
     expect(got).toEqual(['A0', 'A1', 'A2', 'B0']);
   });
@@ -240,7 +239,7 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     store.subscribe(
       0,
       (e) => {
-        if (e.type === 'A1') throw new Error('boom');
+        if ((e.type as string) === 'A1') throw new Error('boom');
         got.push(e.type);
       },
       { onError: (err, e) => errors.push([err, e]) },

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
-import type { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { IdGenerator, randomIds } from '@strata/domain/time';
 import {
   AppendResult,
@@ -61,7 +61,7 @@ class RowDecoder {
       this.lastMeta = JSON.parse(metaJson);
       this.lastMetaJson = metaJson;
     }
-    const event: RecordedEvent = {
+    const event = recordedEvent({
       id: r[1],
       stream: r[2],
       revision: r[3],
@@ -69,7 +69,7 @@ class RowDecoder {
       type: r[4],
       data: JSON.parse(r[5]),
       metadata: this.lastMeta!,
-    };
+    });
     setRawData(event, r[5]);
     return event;
   }

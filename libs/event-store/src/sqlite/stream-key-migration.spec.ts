@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { NewEvent } from '@strata/domain/events';
+import { NewEvent, eventFromLog } from '@strata/domain/events';
 import { WrongExpectedRevisionError } from '../event-store.port';
 import { SqliteEventStore } from './sqlite-event-store';
 
-const ev = (type: string): NewEvent => ({ type, data: { t: type }, metadata: { org_id: 'o', principal: { kind: 'system', id: 'test' }, request_id: 'r', occurred_at: 1 } });
+const ev = (type: string): NewEvent => ({ ...eventFromLog(type, { t: type }), metadata: { org_id: 'o', principal: { kind: 'system', id: 'test' }, request_id: 'r', occurred_at: 1 } });
 
 /** A log file in the shape written before the stream-key index. */
 function writeLegacyLog(file: string): void {

@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 // jest types referenced explicitly: the build compiles *.servers.ts, which imports this suite
 import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@strata/domain/events';
+import { NewEvent, RecordedEvent, eventFromLog } from '@strata/domain/events';
 import { EventStore, ExpectedRevision, StreamAppend, WrongExpectedRevisionError } from '../event-store.port';
 
 /**
@@ -28,8 +28,7 @@ export function describeEventStoreConformance(
     });
 
     const ev = (type: string, data: unknown = {}, i = 0): NewEvent => ({
-      type,
-      data,
+      ...eventFromLog(type, data),
       metadata: {
         org_id: 'org1',
         principal: { kind: 'user', id: 'u1' },
@@ -459,7 +458,7 @@ export function describeEventStoreConformance(
         const sub = store.subscribe(head, async (e) => {
           if (!e.stream.startsWith(p)) return;
           got.push(e.type);
-          if (e.type === 'A1') await sub.close();
+          if ((e.type as string) === 'A1') await sub.close();
         });
         await waitFor(() => got.length >= 2);
         await new Promise((res) => setTimeout(res, 300));

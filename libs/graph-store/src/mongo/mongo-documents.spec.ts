@@ -1,5 +1,5 @@
 import { BSON, Document } from 'mongodb';
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, StoredEvent, recordedEvent } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import {
   checkpointAdvance,
@@ -53,7 +53,7 @@ const edge = (over: Partial<EdgeRecord> = {}): EdgeRecord => ({
 });
 
 let position = 0;
-const ev = (type: string, data: unknown, over: Partial<RecordedEvent> = {}): RecordedEvent => ({
+const ev = (type: string, data: unknown, over: Partial<StoredEvent> = {}): RecordedEvent => recordedEvent({
   id: `id-${++position}`,
   type,
   data,

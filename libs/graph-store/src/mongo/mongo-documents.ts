@@ -1,20 +1,6 @@
 import { AnyBulkWriteOperation, Binary, Document } from 'mongodb';
 import { normaliseText } from '@strata/domain/catalogue';
-import {
-  AliasRemovedData,
-  AliasSetData,
-  EdgeVersionedData,
-  EmbeddingConfiguredData,
-  EmbeddingDeletedData,
-  EmbeddingSetData,
-  GraphPurgedData,
-  NodeTouchedData,
-  NodeVersionedData,
-  RecordedEvent,
-  SalienceDecayedData,
-  SeriesPoint,
-  SeriesPointsAppendedData,
-} from '@strata/domain/events';
+import { AliasSetData, EmbeddingConfiguredData, EmbeddingSetData, GraphPurgedData, NodeTouchedData, RecordedEvent, isGraphEvent, unhandled, SalienceDecayedData, SeriesPoint, SeriesPointsAppendedData } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { AliasRecord, EmbeddingConfig, SeriesPointRow, StoredEmbedding } from '../graph-read-model.port';
 
@@ -149,6 +135,7 @@ export const ALIAS_PROJECTION = { _id: 0, text: 1, norm: 1, canonical_uid: 1, sc
 
 /** The writes that apply one event; [] for events that are not graph events. */
 export function writesForEvent(e: RecordedEvent): GraphWrite[] {
+  if (!isGraphEvent(e)) return [];
   const org = e.metadata.org_id;
   const pos = e.position;
   switch (e.type) {
@@ -156,40 +143,41 @@ export function writesForEvent(e: RecordedEvent): GraphWrite[] {
     case 'NodeUpdated':
     case 'NodeTombstoned':
     case 'NodeRestored': {
-      const d = e.data as NodeVersionedData;
+      const d = e.data;
       return [nodeWrite(org, d.node, e.revision, pos, e.type === 'NodeCreated', typeof d.last_decayed_at === 'number' ? d.last_decayed_at : null)];
     }
     case 'NodeTouched':
-      return [touchWrite(org, e.data as NodeTouchedData, e.revision, pos)];
+      return [touchWrite(org, e.data, e.revision, pos)];
     case 'EdgeCreated':
     case 'EdgeUpdated':
     case 'EdgeTombstoned':
     case 'EdgeRestored':
-      return [edgeWrite(org, (e.data as EdgeVersionedData).edge, e.revision, pos, e.type === 'EdgeCreated')];
+      return [edgeWrite(org, e.data.edge, e.revision, pos, e.type === 'EdgeCreated')];
     case 'SalienceDecayed':
-      return decayWrites(org, e.data as SalienceDecayedData, pos);
+      return decayWrites(org, e.data, pos);
     case 'AliasSet': {
-      const a = e.data as AliasSetData;
+      const a = e.data;
       return [aliasSetWrite(org, a, pos), ...followNodeStream(org, a.canonical_uid, e)];
     }
     case 'AliasRemoved': {
-      const a = e.data as AliasRemovedData;
+      const a = e.data;
       return [del('aliases', { org, norm: a.norm, canonical_uid: a.canonical_uid }, pos, false), ...followNodeStream(org, a.canonical_uid, e)];
     }
     case 'EmbeddingConfigured':
-      return embeddingConfiguredWrites(org, e.data as EmbeddingConfiguredData, pos);
+      return embeddingConfiguredWrites(org, e.data, pos);
     case 'EmbeddingSet':
-      return [embeddingSetWrite(org, e.data as EmbeddingSetData, pos)];
+      return [embeddingSetWrite(org, e.data, pos)];
     case 'EmbeddingDeleted':
-      return [del('embeddings', { org, uid: (e.data as EmbeddingDeletedData).uid }, pos, false)];
+      return [del('embeddings', { org, uid: e.data.uid }, pos, false)];
     case 'SeriesPointsAppended':
-      return seriesWrites(org, e.data as SeriesPointsAppendedData, pos);
+      return seriesWrites(org, e.data, pos);
     case 'GraphPurged':
-      return purgeWrites(org, e.data as GraphPurgedData, pos);
+      return purgeWrites(org, e.data, pos);
     case 'GraphCleared':
       // the embedding configuration survives a clear, as on SQLite
       return (['nodes', 'edges', 'aliases', 'embeddings', 'seriesPoints'] as const).map((c) => del(c, { org }, pos, true));
     default:
+      unhandled(e);
       return [];
   }
 }

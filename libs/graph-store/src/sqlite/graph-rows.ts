@@ -1,5 +1,5 @@
 import { normaliseText } from '@strata/domain/catalogue';
-import { NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { EdgeVersionedEvent, NodeVersionedData, NodeVersionedEvent, RecordedEvent } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-event-data';
 
@@ -55,8 +55,8 @@ export function decayClockOf(data: NodeVersionedData): number | null {
 }
 
 /** The row of a versioned node event (NodeCreated, NodeUpdated, NodeTombstoned, NodeRestored). */
-export function nodeEventRow(e: RecordedEvent): NodeRow {
-  const d = e.data as NodeVersionedData;
+export function nodeEventRow(e: RecordedEvent<NodeVersionedEvent>): NodeRow {
+  const d = e.data;
   return nodeRow(e.metadata.org_id, d.node, e.revision, e.type === 'NodeCreated', recordJson(e, 'node'), decayClockOf(d));
 }
 
@@ -68,8 +68,8 @@ export function edgeRow(org: string, e: EdgeRecord, rev: number, created: boolea
 }
 
 /** The record's JSON for the `doc` column: sliced from the stored event text when it rides along, else serialised. */
-export function recordJson(e: RecordedEvent, key: 'node' | 'edge'): string {
+export function recordJson(e: RecordedEvent<NodeVersionedEvent | EdgeVersionedEvent>, key: 'node' | 'edge'): string {
   const raw = rawDataOf(e);
   const sliced = raw === undefined ? undefined : versionedRecordJson(raw, e.data, key);
-  return sliced ?? JSON.stringify((e.data as Record<string, unknown>)[key]);
+  return sliced ?? JSON.stringify('node' in e.data ? e.data.node : e.data.edge);
 }

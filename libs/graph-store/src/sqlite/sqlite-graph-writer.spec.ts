@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { setRawData } from '@strata/event-store/sqlite/raw-event-data';
 import { SqliteGraphStore } from './sqlite-graph-store';
 import { SqliteGraphWriter } from './sqlite-graph-writer';
@@ -29,7 +29,7 @@ const node = {
 };
 
 function event(data: unknown, raw?: string, type = 'NodeCreated', revision = 0): RecordedEvent {
-  const e: RecordedEvent = {
+  const e = recordedEvent({
     id: '',
     stream: 'node-o:n1',
     revision,
@@ -37,7 +37,7 @@ function event(data: unknown, raw?: string, type = 'NodeCreated', revision = 0):
     type,
     data,
     metadata: { org_id: 'o', principal: { kind: 'system', id: 't' }, request_id: 'r', occurred_at: 1 },
-  };
+  });
   if (raw !== undefined) setRawData(e, raw);
   return e;
 }

@@ -1,16 +1,4 @@
-import {
-  AliasRemovedData,
-  AliasSetData,
-  EdgeVersionedData,
-  EmbeddingConfiguredData,
-  EmbeddingDeletedData,
-  EmbeddingSetData,
-  GraphPurgedData,
-  NodeTouchedData,
-  RecordedEvent,
-  SalienceDecayedData,
-  SeriesPointsAppendedData,
-} from '@strata/domain/events';
+import { GraphPurgedData, NodeTouchedData, RecordedEvent, SalienceDecayedData, isGraphEvent, unhandled } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeEventRow, recordJson } from './graph-rows';
 import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
@@ -23,6 +11,7 @@ export class SqliteGraphWriter {
   constructor(private readonly store: SqliteGraphStore) {}
 
   apply(e: RecordedEvent): void {
+    if (!isGraphEvent(e)) return;
     const org = e.metadata.org_id;
     switch (e.type) {
       case 'NodeCreated':
@@ -31,16 +20,16 @@ export class SqliteGraphWriter {
       case 'NodeRestored':
         return this.putNodeRow(nodeEventRow(e));
       case 'NodeTouched':
-        return this.touchNode(org, e.data as NodeTouchedData, e.revision);
+        return this.touchNode(org, e.data, e.revision);
       case 'EdgeCreated':
       case 'EdgeUpdated':
       case 'EdgeTombstoned':
       case 'EdgeRestored':
-        return this.putEdge(org, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'));
+        return this.putEdge(org, (e.data).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'));
       case 'SalienceDecayed':
-        return this.decay(org, e.data as SalienceDecayedData);
+        return this.decay(org, e.data);
       case 'AliasSet': {
-        const a = e.data as AliasSetData;
+        const a = e.data;
         this.store
           .stmt(
             `INSERT INTO aliases(org, norm, canonical_uid, text, score, created_at) VALUES (?,?,?,?,?,?)
@@ -50,12 +39,12 @@ export class SqliteGraphWriter {
         return this.followNodeStream(org, a.canonical_uid, e);
       }
       case 'AliasRemoved': {
-        const a = e.data as AliasRemovedData;
+        const a = e.data;
         this.store.stmt('DELETE FROM aliases WHERE org = ? AND norm = ? AND canonical_uid = ?').run(org, a.norm, a.canonical_uid);
         return this.followNodeStream(org, a.canonical_uid, e);
       }
       case 'EmbeddingConfigured': {
-        const c = e.data as EmbeddingConfiguredData;
+        const c = e.data;
         if (c.dropped) this.store.stmt('DELETE FROM embeddings WHERE org = ?').run(org);
         this.store
           .stmt(
@@ -67,7 +56,7 @@ export class SqliteGraphWriter {
         return;
       }
       case 'EmbeddingSet': {
-        const d = e.data as EmbeddingSetData;
+        const d = e.data;
         this.store
           .stmt(
             `INSERT INTO embeddings(org, uid, model, dimension, vector, updated_at) VALUES (?,?,?,?,?,?)
@@ -78,10 +67,10 @@ export class SqliteGraphWriter {
         return;
       }
       case 'EmbeddingDeleted':
-        this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?').run(org, (e.data as EmbeddingDeletedData).uid);
+        this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?').run(org, (e.data).uid);
         return;
       case 'SeriesPointsAppended': {
-        const d = e.data as SeriesPointsAppendedData;
+        const d = e.data;
         // a point at a timestamp the series already has replaces it; only new ones are counted
         const insert = this.store.stmt(
           `INSERT INTO series_points(org, series_uid, ts, value, source_uid, note, recorded_at) VALUES (?,?,?,?,?,?,?)
@@ -103,13 +92,13 @@ export class SqliteGraphWriter {
         return;
       }
       case 'GraphPurged':
-        return this.purge(org, e.data as GraphPurgedData);
+        return this.purge(org, e.data);
       case 'GraphCleared':
         for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points', 'series_counts'])
           this.store.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
         return;
       default:
-        return; // not a graph event
+        return unhandled(e);
     }
   }
 

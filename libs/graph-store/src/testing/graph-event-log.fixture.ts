@@ -1,13 +1,4 @@
-import {
-  AliasSetData,
-  EmbeddingConfiguredData,
-  EventMetadata,
-  GraphPurgedData,
-  NodeTouchedData,
-  RecordedEvent,
-  SeriesPoint,
-  Streams,
-} from '@strata/domain/events';
+import { AliasSetData, EmbeddingConfiguredData, EventMetadata, GraphPurgedData, NodeTouchedData, RecordedEvent, SeriesPoint, Streams, recordedEvent } from '@strata/domain/events';
 import {
   decideCreateEdge,
   decideCreateNode,
@@ -224,7 +215,7 @@ export class GraphEventLog {
       request_id: `req-${this.position + 1}`,
       occurred_at: this.now,
     };
-    this.pending.push({ id: `evt-${this.position + 1}`, type, data, metadata, stream, revision, position: ++this.position });
+    this.pending.push(recordedEvent({ id: `evt-${this.position + 1}`, type, data, metadata, stream, revision, position: ++this.position }));
   }
 }
 

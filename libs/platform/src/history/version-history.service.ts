@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Errors } from '@strata/domain/errors';
-import { CHANGE_TYPE_OF, EdgeVersionedData, NodeVersionedData, RecordedEvent, Streams } from '@strata/domain/events';
+import { CHANGE_TYPE_OF, EdgeVersionedEvent, NodeVersionedEvent, RecordedEvent, Streams, isEdgeVersioned, isNodeVersioned } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord, VersionRecord } from '@strata/domain/records';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { rawDataOf } from '@strata/event-store/sqlite/raw-event-data';
@@ -15,7 +15,7 @@ export class VersionHistoryService {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   async nodeHistory(org: string, uid: string, page: HistoryPage = FIRST_PAGE): Promise<VersionRecord<NodeRecord>[]> {
-    return this.history(Streams.node(org, uid), page, (e) => (e.data as NodeVersionedData).node, () => Errors.notFound(`node ${uid} not found`, { uid }));
+    return this.history(Streams.node(org, uid), page, (e) => ('node' in e.data ? e.data.node : null), () => Errors.notFound(`node ${uid} not found`, { uid }));
   }
 
   async nodeSnapshot(org: string, uid: string, version: number): Promise<NodeRecord> {
@@ -25,13 +25,14 @@ export class VersionHistoryService {
   }
 
   async edgeHistory(org: string, uid: string, page: HistoryPage = FIRST_PAGE): Promise<VersionRecord<EdgeRecord>[]> {
-    return this.history(Streams.edge(org, uid), page, (e) => (e.data as EdgeVersionedData).edge, () => Errors.notFound(`edge ${uid} not found`, { uid }));
+    return this.history(Streams.edge(org, uid), page, (e) => ('edge' in e.data ? e.data.edge : null), () => Errors.notFound(`edge ${uid} not found`, { uid }));
   }
 
   private async history<T extends { version: number }>(
     stream: string,
     page: HistoryPage,
-    recordOf: (e: RecordedEvent) => T,
+    /** the record a versioned event carries; null for the other kind (a node stream holds node versions only) */
+    recordOf: (e: RecordedEvent<NodeVersionedEvent | EdgeVersionedEvent>) => T | null,
     missing: () => Error,
   ): Promise<VersionRecord<T>[]> {
     // The stream is read in chunks from its start until the page is full, never whole. Not
@@ -45,8 +46,10 @@ export class VersionHistoryService {
       const chunk = await this.events.readStream(stream, revision, HISTORY_CHUNK);
       for (const e of chunk) {
         seen = true;
-        if (!CHANGE_TYPE_OF[e.type]) continue;
-        const v = toVersion<T>(e, recordOf(e));
+        if (!isNodeVersioned(e) && !isEdgeVersioned(e)) continue;
+        const record = recordOf(e);
+        if (record === null) continue;
+        const v = toVersion<T>(e, record);
         if (v.version < page.from_version) continue;
         const size = rawDataOf(e)?.length ?? JSON.stringify(v.snapshot).length;
         sizes.set(v.version, size);
@@ -67,8 +70,8 @@ const HISTORY_CHUNK = 32;
 /** Every version, as far as one page holds them (callers without paging parameters). */
 const FIRST_PAGE: HistoryPage = { from_version: 1, limit: HISTORY_DEFAULT_LIMIT };
 
-function toVersion<T extends { version: number }>(e: RecordedEvent, snapshot: T): VersionRecord<T> {
-  const data = e.data as { reason?: string | null };
+function toVersion<T extends { version: number }>(e: RecordedEvent<NodeVersionedEvent | EdgeVersionedEvent>, snapshot: T): VersionRecord<T> {
+  const data = e.data;
   return {
     version: snapshot.version,
     change_type: CHANGE_TYPE_OF[e.type],

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { EmbeddedProjection } from '@strata/projections/projection';
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { adoptOutdatedProjections, clearPendingRebuilds, outdatedProjections, pendingRebuilds } from './pending-rebuilds';
@@ -19,9 +19,13 @@ class Counting implements EmbeddedProjection {
   }
 }
 
+/** An event at a position of the log (only positions matter here). */
+const logged = (position: number): RecordedEvent =>
+  recordedEvent({ id: `e${position}`, stream: 's', revision: 0, position, type: 'T', data: null, metadata: { org_id: 'o', principal: { kind: 'system', id: 's' }, request_id: 'r', occurred_at: 0 } });
+
 /** A log holding events 1..head. */
 function logUpTo(head: number) {
-  const events = Array.from({ length: head }, (_, i) => ({ position: i + 1, type: 'T' }) as RecordedEvent);
+  const events = Array.from({ length: head }, (_, i) => logged(i + 1));
   return { headPositionSync: () => head, *iterateAll(after: number) { yield* events.filter((e) => e.position > after); } };
 }
 const log = logUpTo(3);

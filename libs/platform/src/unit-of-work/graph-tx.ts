@@ -1,5 +1,5 @@
 import { Errors } from '@strata/domain/errors';
-import { EventMetadata, liveNodeDelta, NewEvent, NodeVersionedData, Streams } from '@strata/domain/events';
+import { DomainEvent, EventData, EventMetadata, EventType, domainEvent, liveNodeDelta, NodeVersionedData, Streams } from '@strata/domain/events';
 import { assertSeriesKeysFree, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { IdGenerator } from '@strata/domain/time';
@@ -121,14 +121,14 @@ export class GraphTx {
     const stream = Streams.node(this.org, n.uid);
     this.revisions.set(stream, 'no_stream');
     const data: NodeVersionedData = lastDecayedAt === null ? { node: n, reason } : { node: n, reason, last_decayed_at: lastDecayedAt };
-    this.stage(stream, 'NodeCreated', data);
+    this.stage(stream, domainEvent('NodeCreated', data));
     this.overlayNode(n);
     return n;
   }
 
   /** Stages a versioned node change; the node must have been read through this tx. */
   putNode(n: NodeRecord, type: NodeEventType, reason: string | null): NodeRecord {
-    this.stage(Streams.node(this.org, n.uid), type, { node: n, reason });
+    this.stage(Streams.node(this.org, n.uid), domainEvent(type, { node: n, reason }));
     this.overlayNode(n);
     return n;
   }
@@ -160,7 +160,7 @@ export class GraphTx {
   /** Non-versioned maintained fields (counters): moves updated_at only. */
   touchNode(uid: string, props: Record<string, unknown>, updatedAt: number | undefined = this.now): void {
     const current = this.nodeOverlay.get(uid);
-    this.stage(Streams.node(this.org, uid), 'NodeTouched', { uid, props, updated_at: updatedAt });
+    this.stage(Streams.node(this.org, uid), domainEvent('NodeTouched', { uid, props, updated_at: updatedAt }));
     if (current)
       this.nodeOverlay.set(uid, {
         ...current,
@@ -172,21 +172,21 @@ export class GraphTx {
   createEdge(e: EdgeRecord): EdgeRecord {
     const stream = Streams.edge(this.org, e.uid);
     this.revisions.set(stream, 'no_stream');
-    this.stage(stream, 'EdgeCreated', { edge: e, reason: null });
+    this.stage(stream, domainEvent('EdgeCreated', { edge: e, reason: null }));
     this.edgeOverlay.set(e.uid, e);
     return e;
   }
 
   putEdge(e: EdgeRecord, type: EdgeEventType, reason: string | null): EdgeRecord {
-    this.stage(Streams.edge(this.org, e.uid), type, { edge: e, reason });
+    this.stage(Streams.edge(this.org, e.uid), domainEvent(type, { edge: e, reason }));
     this.edgeOverlay.set(e.uid, e);
     return e;
   }
 
   /** Any other event (aliases, embeddings, series, accounts): no revision check unless given. */
-  emit(stream: string, type: string, data: unknown, expected: ExpectedRevision = 'any'): void {
+  emit<T extends EventType>(stream: string, type: T, data: EventData<T>, expected: ExpectedRevision = 'any'): void {
     if (!this.revisions.has(stream)) this.revisions.set(stream, expected);
-    this.stage(stream, type, data);
+    this.stage(stream, domainEvent(type, data));
   }
 
   /** Streams removed for good when this request commits (purge, clear). */
@@ -227,7 +227,7 @@ export class GraphTx {
     });
   }
 
-  private stage(stream: string, type: string, data: unknown): void {
+  private stage(stream: string, event: DomainEvent): void {
     let a = this.appends.get(stream);
     if (!a) {
       const expected = this.revisions.get(stream);
@@ -235,9 +235,8 @@ export class GraphTx {
       a = { stream, expectedRevision: expected, events: [] };
       this.appends.set(stream, a);
     }
-    if (type.startsWith('Node')) this.nodesAdded += liveNodeDelta(type, data);
-    const ev: NewEvent = { type, data, metadata: this.metadata() };
-    a.events.push(ev);
+    this.nodesAdded += liveNodeDelta(event);
+    a.events.push({ ...event, metadata: this.metadata() });
   }
 }
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { SqliteGraphWriter } from '@strata/graph-store/sqlite/sqlite-graph-writer';
@@ -17,7 +17,7 @@ let position = 0;
 
 function ev(type: string, data: unknown, stream = 'graph-x'): RecordedEvent {
   position++;
-  return { id: '', type, data, stream, revision: 0, position, metadata: { org_id: ORG, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: position } };
+  return recordedEvent({ id: '', type, data, stream, revision: 0, position, metadata: { org_id: ORG, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: position } });
 }
 
 function node(uid: string, label: string, over: Partial<NodeRecord> = {}): NodeRecord {

@@ -1,14 +1,13 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { EmbeddingDeletedData, GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, isGraphEvent, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval';
 import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import type { EmbeddedVectorIndex } from '@strata/vector-index/embedded/embedded-vector-index';
 import type { VectorItem } from '@strata/vector-index/vector-index.port';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from '../embeddings/embedding-settings.service';
-import { RecordedEmbedding } from '@strata/domain/retrieval/embedding-events';
 
 /** Per organization: pinned (explicit) vectors, provider text hashes, a pending backfill. */
 interface OrgState {
@@ -154,12 +153,13 @@ export class VectorProjection {
   }
 
   private applyOne(e: RecordedEvent): void {
+    if (!isGraphEvent(e)) return;
     const org = e.metadata.org_id;
     switch (e.type) {
       case 'NodeCreated':
       case 'NodeUpdated':
       case 'NodeRestored': {
-        const n = (e.data as NodeVersionedData).node;
+        const n = e.data.node;
         if (n.tombstone_at !== null) return this.remove(org, [n.uid]);
         const cfg = this.config(org);
         if (!cfg) return;
@@ -174,9 +174,9 @@ export class VectorProjection {
         return;
       }
       case 'NodeTombstoned':
-        return this.remove(org, [(e.data as NodeVersionedData).node.uid]);
+        return this.remove(org, [e.data.node.uid]);
       case 'EmbeddingSet': {
-        const d = e.data as RecordedEmbedding;
+        const d = e.data;
         const s = this.state(org);
         if (d.source === 'explicit') s.pinned.add(d.uid);
         else s.pinned.delete(d.uid);
@@ -190,7 +190,7 @@ export class VectorProjection {
         return;
       }
       case 'EmbeddingDeleted': {
-        const uid = (e.data as EmbeddingDeletedData).uid;
+        const uid = e.data.uid;
         const s = this.state(org);
         s.pinned.delete(uid);
         s.hashes.delete(uid);
@@ -206,7 +206,7 @@ export class VectorProjection {
         return;
       }
       case 'GraphPurged': {
-        const uids = (e.data as GraphPurgedData).node_uids;
+        const uids = e.data.node_uids;
         const s = this.state(org);
         for (const u of uids) {
           s.pinned.delete(u);
@@ -220,6 +220,19 @@ export class VectorProjection {
         this.index.removeOrgSync(org);
         this.orgs.delete(org);
         return;
+      // vectors follow node versions and embedding events only
+      case 'NodeTouched':
+      case 'EdgeCreated':
+      case 'EdgeUpdated':
+      case 'EdgeTombstoned':
+      case 'EdgeRestored':
+      case 'AliasSet':
+      case 'AliasRemoved':
+      case 'SalienceDecayed':
+      case 'SeriesPointsAppended':
+        return;
+      default:
+        return unhandled(e);
     }
   }
 

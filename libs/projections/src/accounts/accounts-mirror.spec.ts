@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AccountEventTypes as T, ApiKeyCreatedData } from '@strata/domain/accounts';
-import { EventMetadata, Streams } from '@strata/domain/events';
+import { EventMetadata, Streams, eventFromLog } from '@strata/domain/events';
 import { systemClock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { CredentialResolver } from '@strata/auth/credential-resolver';
@@ -40,7 +40,7 @@ function revokeKey(log: SqliteEventStore, org: string, keyId: string) {
 }
 
 function graphEvent(log: SqliteEventStore, org: string, uid: string) {
-  return log.append([{ stream: Streams.node(org, uid), expectedRevision: 'no_stream', events: [{ type: 'NodeCreated', data: { node: { uid } }, metadata: meta(org) }] }]);
+  return log.append([{ stream: Streams.node(org, uid), expectedRevision: 'no_stream', events: [{ ...eventFromLog('NodeCreated', { node: { uid } }), metadata: meta(org) }] }]);
 }
 
 function resolverOn(m: AccountsMirror) {

@@ -1,21 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  AccountEventTypes as T,
-  ApiKeyCreatedData,
-  ApiKeyRevokedData,
-  ApiKeyRotatedData,
-  CreditsConsumedData,
-  MemberAddedData,
-  MemberRemovedData,
-  MemberRoleChangedData,
-  OrganizationCreatedData,
-  PlanChangedData,
-  RefreshFamilyRevokedData,
-  RefreshTokenIssuedData,
-  RefreshTokenUsedData,
-  UserSignedUpData,
-} from '@strata/domain/accounts';
-import { RecordedEvent } from '@strata/domain/events';
+import { AccountEventTypes as T } from '@strata/domain/accounts';
+import { RecordedEvent, isAccountEvent, unhandled } from '@strata/domain/events';
 import { CredentialChange } from '@strata/auth/accounts-directory.port';
 import { PlannedProjection } from '../projection';
 import { monthPeriod } from '@strata/auth/plans/plan-limits';
@@ -75,9 +60,10 @@ export class AccountsProjection implements PlannedProjection {
   }
 
   private applyEvent(e: RecordedEvent): void {
+    if (!isAccountEvent(e)) return;
     switch (e.type) {
       case T.UserSignedUp: {
-        const d = e.data as UserSignedUpData;
+        const d = e.data;
         this.run(
           'INSERT OR REPLACE INTO acct_users(user_id, email, email_norm, name, password_hash, created_at) VALUES (?,?,?,?,?,?)',
           d.user_id, d.email, d.email_norm, d.name, d.password_hash, d.created_at,
@@ -85,36 +71,36 @@ export class AccountsProjection implements PlannedProjection {
         return;
       }
       case T.OrganizationCreated: {
-        const d = e.data as OrganizationCreatedData;
+        const d = e.data;
         this.run('INSERT OR REPLACE INTO acct_orgs(org_id, name, plan, created_by, created_at) VALUES (?,?,?,?,?)', d.org_id, d.name, d.plan, d.created_by, d.created_at);
         return;
       }
       case T.MemberAdded: {
-        const d = e.data as MemberAddedData;
+        const d = e.data;
         this.run('INSERT OR REPLACE INTO acct_members(org_id, user_id, role, joined_at, position) VALUES (?,?,?,?,?)', d.org_id, d.user_id, d.role, d.at, e.position);
         this.emit({ kind: 'user', user_id: d.user_id });
         return;
       }
       case T.MemberRoleChanged: {
-        const d = e.data as MemberRoleChangedData;
+        const d = e.data;
         this.run('UPDATE acct_members SET role = ? WHERE org_id = ? AND user_id = ?', d.to, d.org_id, d.user_id);
         this.emit({ kind: 'user', user_id: d.user_id });
         return;
       }
       case T.MemberRemoved: {
-        const d = e.data as MemberRemovedData;
+        const d = e.data;
         this.run('DELETE FROM acct_members WHERE org_id = ? AND user_id = ?', d.org_id, d.user_id);
         this.emit({ kind: 'user', user_id: d.user_id });
         return;
       }
       case T.PlanChanged: {
-        const d = e.data as PlanChangedData;
+        const d = e.data;
         this.run('UPDATE acct_orgs SET plan = ?, plan_changed_at = ? WHERE org_id = ?', d.to, d.at, d.org_id);
         this.emit({ kind: 'org', org_id: d.org_id });
         return;
       }
       case T.ApiKeyCreated: {
-        const d = e.data as ApiKeyCreatedData;
+        const d = e.data;
         this.run(
           `INSERT OR REPLACE INTO acct_keys(key_id, org_id, name, prefix, secret_sha256, scopes, expires_at, space_uids, project_uids,
              agent_id, created_by, created_at, rotated_from, position) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
@@ -124,19 +110,19 @@ export class AccountsProjection implements PlannedProjection {
         return;
       }
       case T.ApiKeyRotated: {
-        const d = e.data as ApiKeyRotatedData;
+        const d = e.data;
         this.run('UPDATE acct_keys SET replaced_by = ?, overlap_until = ? WHERE key_id = ?', d.replaced_by, d.overlap_until, d.key_id);
         this.emit({ kind: 'key', key_id: d.key_id });
         return;
       }
       case T.ApiKeyRevoked: {
-        const d = e.data as ApiKeyRevokedData;
+        const d = e.data;
         this.run('UPDATE acct_keys SET revoked_at = ?, revoked_by = ? WHERE key_id = ?', d.at, d.revoked_by, d.key_id);
         this.emit({ kind: 'key', key_id: d.key_id });
         return;
       }
       case T.RefreshTokenIssued: {
-        const d = e.data as RefreshTokenIssuedData;
+        const d = e.data;
         // expired tokens can only be refused; dropping them keeps the table bounded
         this.run('DELETE FROM acct_refresh_tokens WHERE user_id = ? AND expires_at <= ?', d.user_id, d.issued_at);
         this.run(
@@ -151,17 +137,17 @@ export class AccountsProjection implements PlannedProjection {
         return;
       }
       case T.RefreshTokenUsed: {
-        const d = e.data as RefreshTokenUsedData;
+        const d = e.data;
         this.run('UPDATE acct_refresh_tokens SET used_at = ?, replaced_by = ? WHERE token_id = ?', d.at, d.replaced_by, d.token_id);
         return;
       }
       case T.RefreshFamilyRevoked: {
-        const d = e.data as RefreshFamilyRevokedData;
+        const d = e.data;
         this.run('UPDATE acct_refresh_families SET revoked_at = ?, revoke_reason = ? WHERE family_id = ?', d.at, d.reason, d.family_id);
         return;
       }
       case T.CreditsConsumed: {
-        const d = e.data as CreditsConsumedData;
+        const d = e.data;
         this.run(
           `INSERT INTO acct_credits(org_id, period, used) VALUES (?,?,?)
            ON CONFLICT(org_id, period) DO UPDATE SET used = used + excluded.used`,
@@ -170,7 +156,7 @@ export class AccountsProjection implements PlannedProjection {
         return;
       }
       default:
-        return;
+        return unhandled(e);
     }
   }
 

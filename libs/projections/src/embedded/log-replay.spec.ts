@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
 import { CheckpointStore } from './checkpoint-store';
 import { EmbeddedLogReader } from './embedded-projection-runner';
 import { replayLog, resetForRebuild } from './log-replay';
 
 function event(position: number): RecordedEvent {
-  return { id: `e${position}`, stream: 's', revision: position, position, type: 'T', data: null, metadata: { org_id: 'o', principal: { kind: 'system', id: 's' }, request_id: 'r', occurred_at: 0 } };
+  return recordedEvent({ id: `e${position}`, stream: 's', revision: position, position, type: 'T', data: null, metadata: { org_id: 'o', principal: { kind: 'system', id: 's' }, request_id: 'r', occurred_at: 0 } });
 }
 
 function logOf(positions: number[]): EmbeddedLogReader & { pagesRead: number } {

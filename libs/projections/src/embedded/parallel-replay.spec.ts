@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { EventMetadata, Streams } from '@strata/domain/events';
+import { EventMetadata, Streams, eventFromLog, recordedEvent } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { StreamAppend } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
@@ -39,7 +39,7 @@ function edgeRecord(uid: string, from: string, to: string, over: Partial<EdgeRec
 function writeVariedLog(file: string): SqliteEventStore {
   const log = new SqliteEventStore(file);
   let i = 0;
-  const one = (stream: string, type: string, data: unknown, org: string): StreamAppend => ({ stream, expectedRevision: 'any', events: [{ type, data, metadata: meta(org, ++i) }] });
+  const one = (stream: string, type: string, data: unknown, org: string): StreamAppend => ({ stream, expectedRevision: 'any', events: [{ ...eventFromLog(type, data), metadata: meta(org, ++i) }] });
   for (const org of ORGS) {
     const nodes: NodeRecord[] = [];
     for (let n = 0; n < 60; n++) {
@@ -171,7 +171,7 @@ describe('parallel log replay', () => {
 });
 
 describe('planOutsideGraphObjects', () => {
-  const at = (stream: string) => ({ id: '', stream, revision: 0, position: 1, type: 'AnyType', data: {}, metadata: meta('o', 1) });
+  const at = (stream: string) => recordedEvent({ id: '', stream, revision: 0, position: 1, type: 'AnyType', data: {}, metadata: meta('o', 1) });
 
   it('skips node and edge streams and applies every other event whole', () => {
     expect(planOutsideGraphObjects(at(Streams.node('o', 'n1')))).toBeNull();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent, isNodeVersioned } from '@strata/domain/events';
 import { NODE_UPSERT, nodeEventRow } from '@strata/graph-store/sqlite/graph-rows';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { SqliteGraphWriter } from '@strata/graph-store/sqlite/sqlite-graph-writer';
@@ -24,7 +24,7 @@ const node = {
   version: 1,
 };
 
-const created = (data: Record<string, unknown>): RecordedEvent => ({
+const created = (data: Record<string, unknown>): RecordedEvent => recordedEvent({
   id: 'e1',
   stream: 'node-o:n1',
   revision: 0,
@@ -37,7 +37,7 @@ const created = (data: Record<string, unknown>): RecordedEvent => ({
 describe('planGraph: an imported node keeps its decay clock on a planned replay too (audit J3)', () => {
   it('plans the row the live writer writes, last_decayed_at included', () => {
     const e = created({ node, reason: 'import', last_decayed_at: 1_700_000_050.5 });
-    expect(planGraph(e)).toEqual([1, nodeEventRow(e)]);
+    expect(planGraph(e)).toEqual([1, isNodeVersioned(e) ? nodeEventRow(e) : null]);
 
     const live = new Database(':memory:');
     const planned = new Database(':memory:');

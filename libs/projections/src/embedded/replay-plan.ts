@@ -1,4 +1,4 @@
-import { EdgeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, isEdgeVersioned, isNodeVersioned } from '@strata/domain/events';
 import { EdgeRow, NodeRow, edgeRow, nodeEventRow, recordJson } from '@strata/graph-store/sqlite/graph-rows';
 import { TextChange, textChangeOf } from './text-document';
 
@@ -17,19 +17,11 @@ export type GraphPlan = [kind: 1, row: NodeRow] | [kind: 2, row: EdgeRow];
 /** null: the event does not concern the projection */
 export type Plan<P> = P | ApplyEvent | null;
 
-function isNodeVersion(type: string): boolean {
-  return type === 'NodeCreated' || type === 'NodeUpdated' || type === 'NodeTombstoned' || type === 'NodeRestored';
-}
-
-function isEdgeVersion(type: string): boolean {
-  return type === 'EdgeCreated' || type === 'EdgeUpdated' || type === 'EdgeTombstoned' || type === 'EdgeRestored';
-}
-
 export function planGraph(e: RecordedEvent): Plan<GraphPlan> {
-  if (isNodeVersion(e.type))
+  if (isNodeVersioned(e))
     return [1, nodeEventRow(e)];
-  if (isEdgeVersion(e.type))
-    return [2, edgeRow(e.metadata.org_id, (e.data as EdgeVersionedData).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'))];
+  if (isEdgeVersioned(e))
+    return [2, edgeRow(e.metadata.org_id, e.data.edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'))];
   return APPLY_EVENT;
 }
 

@@ -1,5 +1,5 @@
 import { getNodeType, searchableText } from '@strata/domain/catalogue';
-import { GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, isGraphEvent, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { TextDocument } from '@strata/text-index/text-index.port';
 
@@ -28,20 +28,36 @@ export type TextChange =
  * projection, its replay planner and the servers' Meilisearch projection.
  */
 export function textChangeOf(e: RecordedEvent): TextChange | null {
+  if (!isGraphEvent(e)) return null;
   const org = e.metadata.org_id;
   switch (e.type) {
     case 'NodeCreated':
     case 'NodeUpdated':
     case 'NodeRestored':
     case 'NodeTombstoned': {
-      const n = (e.data as NodeVersionedData).node;
+      const n = e.data.node;
       return n.tombstone_at === null ? { kind: 'upsert', doc: textDocumentOf(org, n) } : { kind: 'remove', org, uids: [n.uid] };
     }
     case 'GraphPurged':
-      return { kind: 'remove', org, uids: (e.data as GraphPurgedData).node_uids };
+      return { kind: 'remove', org, uids: e.data.node_uids };
     case 'GraphCleared':
       return { kind: 'removeOrg', org };
+    // maintained counters, salience, aliases, vectors, series points and edges are not indexed text
+    case 'NodeTouched':
+    case 'SalienceDecayed':
+    case 'AliasSet':
+    case 'AliasRemoved':
+    case 'EmbeddingConfigured':
+    case 'EmbeddingSet':
+    case 'EmbeddingDeleted':
+    case 'SeriesPointsAppended':
+    case 'EdgeCreated':
+    case 'EdgeUpdated':
+    case 'EdgeTombstoned':
+    case 'EdgeRestored':
+      return null;
     default:
+      unhandled(e);
       return null;
   }
 }

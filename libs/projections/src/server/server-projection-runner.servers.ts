@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { Db, MongoClient } from 'mongodb';
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, eventFromLog } from '@strata/domain/events';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
@@ -59,7 +59,7 @@ if (mongoUrl) {
       const recorded: RecordedEvent[] = [];
       let head = 0;
       for (const e of fixture.take()) {
-        const r = await log.append([{ stream: e.stream, expectedRevision: 'any', events: [{ type: e.type, data: e.data, metadata: e.metadata }] }]);
+        const r = await log.append([{ stream: e.stream, expectedRevision: 'any', events: [{ ...eventFromLog(e.type, e.data), metadata: e.metadata }] }]);
         head = r.position;
         recorded.push({ ...e, revision: r.revisions[e.stream], position: r.position });
       }

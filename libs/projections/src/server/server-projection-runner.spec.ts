@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, eventFromLog } from '@strata/domain/events';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { AcquireDecision, Lease, LeaseTerms, RenewDecision, decideAcquire, decideRelease, decideRenew } from '../lease/lease';
 import { CheckpointStorePort, LeaseStorePort, ServerProjectionRunner } from './server-projection-runner';
@@ -102,7 +102,7 @@ describe('ServerProjectionRunner', () => {
         {
           stream: `thing-${i}-${Math.random()}`,
           expectedRevision: 'no_stream',
-          events: [{ type: 'Thing', data: {}, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: 1 } }],
+          events: [{ ...eventFromLog('Thing', {}), metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: 1 } }],
         },
       ]).position;
     return last;

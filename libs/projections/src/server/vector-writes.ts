@@ -1,4 +1,4 @@
-import { EmbeddingDeletedData, EmbeddingSetData, GraphPurgedData, NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, isGraphEvent, isNodeVersioned, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import type { DistanceMetric } from '@strata/vector-index/vector-index.port';
@@ -62,7 +62,6 @@ export interface VectorFacts {
   node(org: string, uid: string): NodeRecord | undefined;
 }
 
-const NODE_VERSIONS = new Set(['NodeCreated', 'NodeUpdated', 'NodeRestored']);
 
 function add(m: Map<string, Set<string>>, org: string, uid: string): void {
   let s = m.get(org);
@@ -74,15 +73,15 @@ export function vectorFactsNeeded(events: RecordedEvent[]): VectorFactsNeeded {
   const need: VectorFactsNeeded = { orgs: new Set(), pinned: new Map(), stored: new Map(), nodes: new Map() };
   for (const e of events) {
     const org = e.metadata.org_id;
-    if (NODE_VERSIONS.has(e.type)) {
-      const n = (e.data as NodeVersionedData).node;
+    if (isNodeVersioned(e)) {
+      const n = e.data.node;
       if (n.tombstone_at !== null) continue;
       need.orgs.add(org);
       add(need.pinned, org, n.uid);
       if (e.type === 'NodeRestored') add(need.stored, org, n.uid);
     } else if (e.type === 'EmbeddingSet') {
       need.orgs.add(org);
-      add(need.nodes, org, (e.data as EmbeddingSetData).uid);
+      add(need.nodes, org, e.data.uid);
     } else if (e.type === 'EmbeddingConfigured') need.orgs.add(org);
   }
   return need;
@@ -108,12 +107,13 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
     out.push({ kind: 'configure', org, space });
   };
   for (const e of events) {
+    if (!isGraphEvent(e)) continue;
     const org = e.metadata.org_id;
     switch (e.type) {
       case 'NodeCreated':
       case 'NodeUpdated':
       case 'NodeRestored': {
-        const n = (e.data as NodeVersionedData).node;
+        const n = e.data.node;
         if (n.tombstone_at !== null) {
           remove(org, [n.uid]);
           break;
@@ -133,10 +133,10 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
         break;
       }
       case 'NodeTombstoned':
-        remove(org, [(e.data as NodeVersionedData).node.uid]);
+        remove(org, [e.data.node.uid]);
         break;
       case 'EmbeddingSet': {
-        const d = e.data as EmbeddingSetData;
+        const d = e.data;
         const space = facts.space(org);
         const n = facts.node(org, d.uid);
         if (!space || !n || n.tombstone_at !== null || d.vector.length !== space.dimensions) break;
@@ -145,7 +145,7 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
         break;
       }
       case 'EmbeddingDeleted':
-        remove(org, [(e.data as EmbeddingDeletedData).uid]);
+        remove(org, [e.data.uid]);
         break;
       case 'EmbeddingConfigured': {
         const space = facts.space(org);
@@ -156,12 +156,25 @@ export function planVectorWrites(events: RecordedEvent[], facts: VectorFacts): V
         break;
       }
       case 'GraphPurged':
-        remove(org, (e.data as GraphPurgedData).node_uids);
+        remove(org, e.data.node_uids);
         break;
       case 'GraphCleared':
         out.push({ kind: 'removeOrg', org });
         configured.delete(org);
         break;
+      // vectors follow node versions and embedding events only
+      case 'NodeTouched':
+      case 'EdgeCreated':
+      case 'EdgeUpdated':
+      case 'EdgeTombstoned':
+      case 'EdgeRestored':
+      case 'AliasSet':
+      case 'AliasRemoved':
+      case 'SalienceDecayed':
+      case 'SeriesPointsAppended':
+        break;
+      default:
+        unhandled(e);
     }
   }
   // once per organization, after the batch: it embeds the live nodes as they are now

@@ -1,4 +1,4 @@
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent as fromLog } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 
 let position = 0;
@@ -6,7 +6,7 @@ let position = 0;
 /** A recorded event at the next position of a test's log (stream and revision do not matter to projections). */
 export function recordedEvent(type: string, data: unknown, org = 'o'): RecordedEvent {
   position++;
-  return {
+  return fromLog({
     id: `e${position}`,
     type,
     data,
@@ -14,7 +14,7 @@ export function recordedEvent(type: string, data: unknown, org = 'o'): RecordedE
     revision: 0,
     position,
     metadata: { org_id: org, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: 1 },
-  };
+  });
 }
 
 /** A live Note record at version 1, with fields overridden as given. */

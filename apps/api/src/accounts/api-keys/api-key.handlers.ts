@@ -138,13 +138,12 @@ export class ApiKeyHandlers {
     const lifecycle = (await this.events.readStream(Streams.apiKey(k.key_id)))
       .filter((e) => LIFECYCLE[e.type])
       .map((e) => {
-        const d = e.data as Record<string, unknown>;
         const extra: Record<string, unknown> = {};
         if (e.type === 'ApiKeyRotated') {
-          extra.replaced_by = d.replaced_by;
-          extra.overlap_until = iso(d.overlap_until as number);
+          extra.replaced_by = e.data.replaced_by;
+          extra.overlap_until = iso(e.data.overlap_until);
         }
-        if (e.type === 'ApiKeyCreated' && d.rotated_from) extra.rotated_from = d.rotated_from;
+        if (e.type === 'ApiKeyCreated' && e.data.rotated_from) extra.rotated_from = e.data.rotated_from;
         return { at: e.metadata.occurred_at, item: { type: LIFECYCLE[e.type], at: iso(e.metadata.occurred_at), actor: e.metadata.principal, ...extra } };
       });
     const requests = (await this.activity.recentRequests(k.key_id)).map((r) => ({

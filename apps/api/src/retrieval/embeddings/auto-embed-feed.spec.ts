@@ -1,7 +1,8 @@
-import { RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { AutoEmbedFeed } from './auto-embed-feed';
 
-const ev = (position: number): RecordedEvent => ({
+const ev = (position: number): RecordedEvent =>
+  recordedEvent({
   id: `e${position}`,
   type: 'NodeCreated',
   data: {},
@@ -9,7 +10,7 @@ const ev = (position: number): RecordedEvent => ({
   revision: 0,
   position,
   metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: 1 },
-});
+  });
 
 describe('AutoEmbedFeed', () => {
   it('hands events over once the read models show the last of them', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { NodeVersionedData, RecordedEvent } from '@strata/domain/events';
+import { RecordedEvent } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -48,7 +48,7 @@ export class AutoEmbedder {
     for (const e of events) {
       if (e.type !== 'NodeCreated' && e.type !== 'NodeUpdated' && e.type !== 'NodeRestored') continue;
       const org = e.metadata.org_id;
-      const n = (e.data as NodeVersionedData).node;
+      const n = e.data.node;
       let m = byOrg.get(org);
       if (!m) byOrg.set(org, (m = new Map()));
       if (n.tombstone_at === null) m.set(n.uid, n);
