@@ -30,9 +30,9 @@ const PROVIDERS: Provider[] = [
     { provide: FastRoutes, useFactory: () => new FastRoutes() },
     {
       provide: EMBEDDED_STORAGE,
-      inject: [STRATA_CONFIG],
+      inject: [STRATA_CONFIG, CLOCK],
       // null in servers mode: the stores below come from SERVER_STORAGE instead
-      useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync }) : null),
+      useFactory: (cfg: StrataConfig, clock: Clock) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync, clock }) : null),
     },
     {
       provide: SERVER_STORES_CONNECT,
@@ -81,7 +81,7 @@ export class PlatformModule implements OnApplicationShutdown {
   /** Replays the log into the projections; the HTTP server answers 503 until this is done. */
   startUp(): void {
     if (!this.storage) return; // servers mode: the projection worker keeps the read models
-    const t0 = Date.now();
+    const t0 = performance.now();
     this.storage.runner.catchUp(
       (done, head) => this.log.log(`projections catching up: ${done}/${head}`),
       undefined,
@@ -89,7 +89,7 @@ export class PlatformModule implements OnApplicationShutdown {
         this.log.warn(`projection ${name} is at position ${checkpoint}, past the event log's head ${head} (a log older than its projections?): rebuilding it from the log`),
     );
     this.storage.notifyCaughtUp();
-    this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Date.now() - t0} ms)`);
+    this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Math.round(performance.now() - t0)} ms)`);
   }
 
   async onApplicationShutdown(): Promise<void> {

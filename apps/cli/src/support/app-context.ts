@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Clock } from '@strata/domain/time';
 import { AppModule } from '../../../api/src/app.module';
 import { StrataConfig } from '../../../api/src/platform/config/strata-config';
 import { PlatformModule } from '../../../api/src/platform/platform.module';
@@ -10,6 +11,8 @@ import { CliError } from './cli-error';
 import { SnapshotModule } from './snapshot-module';
 
 export interface ContextOptions {
+  /** the CLI's clock: the application's services read time from it */
+  clock: Clock;
   /** the command appends events: refused while a service runs on the same embedded data dir */
   writes: boolean;
   /**
@@ -32,14 +35,14 @@ export interface ContextOptions {
  */
 export async function withAppContext<T>(cfg: StrataConfig, opts: ContextOptions, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
   if (!opts.create) requireInstallation(cfg);
-  const service = cfg.store === 'embedded' ? runningService(cfg.dataDir) : null;
+  const service = cfg.store === 'embedded' ? runningService(cfg.dataDir, opts.clock.now() * 1000) : null;
   if (service && opts.writes)
     throw new CliError(
       `a Strata service (pid ${service.pid}) is running on ${cfg.dataDir}: stop it first, or make this change through its HTTP API`,
     );
   let app: INestApplicationContext;
   try {
-    const root = opts.modules === 'snapshot' && cfg.store === 'embedded' ? SnapshotModule.forRoot(cfg) : AppModule.forRoot(cfg);
+    const root = opts.modules === 'snapshot' && cfg.store === 'embedded' ? SnapshotModule.forRoot(cfg, opts.clock) : AppModule.forRoot(cfg, opts.clock);
     app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   } catch (err) {
     throw new CliError(`could not open the ${cfg.store} store: ${(err as Error).message}`);

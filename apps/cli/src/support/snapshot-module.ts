@@ -7,6 +7,7 @@ import { StrataConfig } from '../../../api/src/platform/config/strata-config';
 import { PlatformModule } from '../../../api/src/platform/platform.module';
 import { EmbedderFactory } from '../../../api/src/retrieval/embeddings/embedder-factory';
 import { EmbeddingSettings } from '../../../api/src/retrieval/embeddings/embedding-settings.service';
+import type { Clock } from '@strata/domain/time';
 
 /** The server's default embedding configuration, which export names and import compares with. */
 @Module({ providers: [EmbedderFactory, EmbeddingSettings], exports: [EmbeddingSettings] })
@@ -22,10 +23,10 @@ class EmbeddingDefaultsModule {}
  */
 @Module({})
 export class SnapshotModule {
-  static forRoot(config: StrataConfig): DynamicModule {
+  static forRoot(config: StrataConfig, clock: Clock): DynamicModule {
     return {
       module: SnapshotModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), JobsModule, GraphModule, AccountsModule, EmbeddingDefaultsModule],
+      imports: [PlatformModule.forRoot(config, clock), CqrsModule.forRoot(), JobsModule, GraphModule, AccountsModule, EmbeddingDefaultsModule],
     };
   }
 }

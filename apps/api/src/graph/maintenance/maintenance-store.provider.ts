@@ -1,4 +1,5 @@
 import { FactoryProvider } from '@nestjs/common';
+import { CLOCK, Clock } from '@strata/domain/time';
 import { EmbeddedStorage } from '../../platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from '../../platform/storage/storage.tokens';
 // type only: the server clients load only in servers mode
@@ -10,9 +11,9 @@ import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
 /** The maintenance store bound once, from STRATA_STORE. */
 export const MAINTENANCE_STORE_PROVIDER: FactoryProvider<MaintenanceStore> = {
   provide: MAINTENANCE_STORE,
-  inject: [EMBEDDED_STORAGE, SERVER_STORAGE, UNIT_OF_WORK],
-  useFactory: async (embedded: EmbeddedStorage | null, servers: ServerStorage | null, uow: UnitOfWork) => {
-    if (embedded) return new EmbeddedMaintenanceStore(embedded, uow);
+  inject: [EMBEDDED_STORAGE, SERVER_STORAGE, UNIT_OF_WORK, CLOCK],
+  useFactory: async (embedded: EmbeddedStorage | null, servers: ServerStorage | null, uow: UnitOfWork, clock: Clock) => {
+    if (embedded) return new EmbeddedMaintenanceStore(embedded, uow, clock);
     const { ServerMaintenanceStore } = await import('./server-maintenance-store');
     return new ServerMaintenanceStore(servers!);
   },

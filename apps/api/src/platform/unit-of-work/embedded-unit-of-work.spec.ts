@@ -41,7 +41,7 @@ describe('EmbeddedUnitOfWork', () => {
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uow-'));
-    storage = new EmbeddedStorage(dir);
+    storage = new EmbeddedStorage(dir, { clock: new FixedClock() });
     storage.runner.catchUp();
     uow = new EmbeddedUnitOfWork(storage, new FixedClock(100), randomIds);
   });
@@ -92,7 +92,7 @@ describe('EmbeddedUnitOfWork', () => {
   it('survives a restart: projections resume from their checkpoint and match the log', async () => {
     for (let i = 0; i < 20; i++) await uow.run(ctx, async (tx) => createNode(tx, { label: `n${i}`, node_type: 'Task' }));
     await storage.close();
-    storage = new EmbeddedStorage(dir);
+    storage = new EmbeddedStorage(dir, { clock: new FixedClock() });
     storage.runner.catchUp();
     expect(storage.graph.countNodesSync('org-1', {})).toBe(20);
     expect(storage.runner.status().map((s) => s.lag)).toEqual(storage.runner.status().map(() => 0));
