@@ -33,7 +33,7 @@ Data goes to stdout, progress and errors to stderr; a failure exits non-zero.`,
   const projections = program.command('projections').description('projection status, rebuild and verification');
   registerProjectionsStatus(projections, clock);
   registerProjectionsRebuild(projections, clock);
-  registerProjectionsVerify(projections);
+  registerProjectionsVerify(projections, clock);
   registerAudit(program);
   registerEvents(program);
   registerExport(program, clock);

@@ -21,6 +21,7 @@ import { LeaseTable } from './memory-lease-store';
 import { SqliteMaintenanceReads, openSqliteSnapshot } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
 import { SqliteServerGraph } from './sqlite-server-graph';
 import { withSparsePositions } from './sparse-positions';
+import { FixedClock } from '@strata/domain/time';
 
 /**
  * How long after its commit a subscription delivers an event: KurrentDB's subscriptions reach
@@ -70,7 +71,14 @@ export class EmbeddedServers {
   readonly activity = new SqliteActivityStore(':memory:');
   readonly jobs = new SqliteJobStore(':memory:');
 
-  constructor(readonly latencyMs = DELIVERY_LATENCY_MS) {}
+  /**
+   * `clock`: the time of every replica, worker and lease of this stack (a FixedClock: leases
+   * expire when a test moves it, never while a test waits)
+   */
+  constructor(
+    readonly latencyMs = DELIVERY_LATENCY_MS,
+    readonly clock: FixedClock = new FixedClock(),
+  ) {}
 
   /**
    * The log as a KurrentDB client sees it: positions sparse (withSparsePositions), and
@@ -107,7 +115,7 @@ export class EmbeddedServers {
       jobs: sharedJobs(this.jobs),
       maintenance: this.maintenance,
       openSnapshot: () => openSqliteSnapshot(this.readModelFile),
-      leases: (terms) => this.leases.store(terms),
+      leases: (terms) => this.leases.store(terms, this.clock),
       // as ServerStorage: release waiting writes; the shared stores outlive the replica
       onApplicationShutdown: async () => projections.stop(),
     };
@@ -118,7 +126,7 @@ export class EmbeddedServers {
     return {
       events: this.remoteLog(),
       checkpoints: this.checkpoints,
-      leases: (terms) => this.leases.store(terms),
+      leases: (terms) => this.leases.store(terms, this.clock),
       graph: this.graph,
       graphWriter: this.graph.writer(),
       text: this.text,

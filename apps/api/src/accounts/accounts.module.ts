@@ -52,8 +52,8 @@ import { nodeLimitCheck } from './usage/node-limit.check';
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [STRATA_CONFIG],
-      useFactory: (cfg: StrataConfig) => planThrottlerOptions(new PlanCatalogue(cfg.planLimits), cfg.rateLimitPerMinute),
+      inject: [STRATA_CONFIG, CLOCK],
+      useFactory: (cfg: StrataConfig, clock: Clock) => planThrottlerOptions(new PlanCatalogue(cfg.planLimits), cfg.rateLimitPerMinute, clock),
     }),
   ],
   controllers: [AuthController, AccountController, OrgsController, ApiKeysController, BillingController],

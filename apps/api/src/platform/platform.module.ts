@@ -36,16 +36,16 @@ const PROVIDERS: Provider[] = [
     },
     {
       provide: SERVER_STORES_CONNECT,
-      useValue: (async (cfg) => (await import('./storage/server-storage')).ServerStorage.connect(cfg)) satisfies ServerStoresConnect,
+      useValue: (async (cfg, clock) => (await import('./storage/server-storage')).ServerStorage.connect(cfg, clock)) satisfies ServerStoresConnect,
     },
     {
       provide: SERVER_STORAGE,
-      inject: [STRATA_CONFIG, HttpAdapterHost, SERVER_STORES_CONNECT],
-      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost, connect: ServerStoresConnect) => {
+      inject: [STRATA_CONFIG, HttpAdapterHost, SERVER_STORES_CONNECT, CLOCK],
+      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost, connect: ServerStoresConnect, clock: Clock) => {
         if (cfg.store !== 'servers') return null;
         // an application context (the CLI) has no HTTP server to decorate
         if (http?.httpAdapter) registerReadLagHeader(http.httpAdapter.getInstance());
-        return connect(cfg);
+        return connect(cfg, clock);
       },
     },
     { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.events : s!.events) },

@@ -155,7 +155,7 @@ async function rebuildVectors(cfg: StrataConfig, paths: EmbeddedPaths, log: Sqli
     const t0 = performance.now();
     const progress = new ProgressReporter(`rebuilding ${VECTORS_PROJECTION}`);
     const built = await rebuildVectorIndex({
-      embedding: { config: cfg },
+      embedding: { config: cfg, clock },
       log,
       dir: next,
       graphFile: path.join(paths.dataDir, VECTORS_REBUILD_GRAPH_FILE),
@@ -198,11 +198,11 @@ async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildO
 }
 
 /** Servers mode: the projection worker owns the read models; the rebuild is its to run. */
-async function rebuildServers(cfg: StrataConfig, args: string[]): Promise<string> {
+async function rebuildServers(cfg: StrataConfig, args: string[], clock: Clock): Promise<string> {
   resolveServerProjectionNames(args); // a typo fails before connecting
   const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-cli', serverSelectionTimeoutMS: 5000 }).connect();
   try {
-    const names = await requestServerRebuild(new MongoCheckpointStore(mongo.db(cfg.mongoDb)), args);
+    const names = await requestServerRebuild(new MongoCheckpointStore(mongo.db(cfg.mongoDb), clock), args);
     return `asked the projection worker to rebuild ${names.join(', ')} (it replays them from the log; watch \`strata projections status\`)`;
   } finally {
     await mongo.close();
@@ -212,6 +212,6 @@ async function rebuildServers(cfg: StrataConfig, args: string[]): Promise<string
 /** `strata projections rebuild [name…]` */
 export async function projectionsRebuild(args: string[], opts: RebuildOptions, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
-  const line = cfg.store === 'servers' ? await rebuildServers(cfg, args) : await rebuildEmbedded(cfg, args, opts, clock);
+  const line = cfg.store === 'servers' ? await rebuildServers(cfg, args, clock) : await rebuildEmbedded(cfg, args, opts, clock);
   await writeOut(line + '\n');
 }

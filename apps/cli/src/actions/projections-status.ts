@@ -111,12 +111,12 @@ export function embeddedStatus(cfg: StrataConfig): StatusRow[] {
   return rows;
 }
 
-async function serverStatus(cfg: StrataConfig): Promise<StatusRow[]> {
+async function serverStatus(cfg: StrataConfig, clock: Clock): Promise<StatusRow[]> {
   const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-cli', serverSelectionTimeoutMS: 5000 }).connect();
   const log = new KurrentDbEventStore(cfg.kurrentdbUrl!);
   try {
     const head = await log.headPosition();
-    return serverStatusRows(SERVER_PROJECTION_NAMES, await new MongoCheckpointStore(mongo.db(cfg.mongoDb)).all(), head);
+    return serverStatusRows(SERVER_PROJECTION_NAMES, await new MongoCheckpointStore(mongo.db(cfg.mongoDb), clock).all(), head);
   } finally {
     await log.close();
     await mongo.close();
@@ -168,7 +168,7 @@ export async function projectionsStatus(opts: { json?: boolean }, globals: Globa
   let activity: DataDirActivity | { service: null; rebuild: null; projections_file: null } = { service: null, rebuild: null, projections_file: null };
   if (cfg.store === 'servers') {
     try {
-      rows = await serverStatus(cfg);
+      rows = await serverStatus(cfg, clock);
     } catch (err) {
       throw new CliError(`could not read the servers' checkpoints: ${(err as Error).message}`);
     }

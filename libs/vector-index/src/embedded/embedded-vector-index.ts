@@ -328,7 +328,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     for (const slot of added) space.pending.add(slot);
     space.dirty = true;
-    this.lastWrite = Date.now();
+    this.lastWrite = performance.now();
     if (space.backlog) this.scheduleIndexing();
   }
 
@@ -349,7 +349,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
   }
 
   private indexingScheduled = false;
-  private lastWrite = 0;
+  /** monotonic (performance.now()): the slices share out CPU time, they do not tell the time of day */
+  private lastWrite = -Infinity;
 
   /**
    * Background graph insertion in short slices between I/O callbacks. While writes keep
@@ -360,14 +361,14 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private scheduleIndexing(): void {
     if (this.indexingScheduled || this.closed) return;
     this.indexingScheduled = true;
-    const busy = Date.now() - this.lastWrite < 50 && this.pendingCount() < BACKLOG_SOFT_LIMIT;
+    const busy = performance.now() - this.lastWrite < 50 && this.pendingCount() < BACKLOG_SOFT_LIMIT;
     const run = () => {
       this.indexingScheduled = false;
       if (this.closed) return;
-      const deadline = Date.now() + (busy ? 1 : INDEXING_SLICE_MS);
+      const deadline = performance.now() + (busy ? 1 : INDEXING_SLICE_MS);
       for (const space of this.spaces.values()) {
         // one graph insertion costs ~0.3–3 ms: while busy, take them a couple at a time
-        while (space.backlog && Date.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
+        while (space.backlog && performance.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
       }
       if (this.pendingCount() > 0) this.scheduleIndexing();
     };

@@ -20,6 +20,6 @@ export const VECTORS_PROVIDER: FactoryProvider<Vectors> = {
     const { serverVectors } = await import('./server-vectors.factory');
     // an application context (the CLI) serves no writes of its own: it never takes the
     // automatic-embedding feed from a running API replica
-    return serverVectors(servers!, { feed: Boolean(http?.httpAdapter) });
+    return serverVectors(servers!, { feed: Boolean(http?.httpAdapter), clock });
   },
 };
