@@ -60,6 +60,8 @@ export const DELIVERY_LATENCY_MS = 30;
 export class EmbeddedServers {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-servers-mode-'));
   readonly log = new SqliteEventStore(path.join(this.dir, 'log.db'), { pollIntervalMs: 25 });
+  /** the log with KurrentDB's sparse positions, one for all (the delivery lag is kept per log) */
+  private readonly sparseLog = withSparsePositions(this.log);
   readonly readModelFile = path.join(this.dir, 'read-model.db');
   readonly readModelDb = openReadModel(this.readModelFile);
   readonly graph = new SqliteServerGraph(this.readModelDb);
@@ -85,7 +87,7 @@ export class EmbeddedServers {
    * subscriptions delivering `latencyMs` after commit.
    */
   remoteLog(): EventStore {
-    return withDeliveryLatency(withSparsePositions(this.log), this.latencyMs);
+    return withDeliveryLatency(this.sparseLog, this.latencyMs);
   }
 
   /** The head of the log, in the positions the API and the worker see. */
