@@ -346,6 +346,25 @@ export class EmbeddedVectorIndex implements VectorIndex {
   /** Puts every pending vector of graph-searched spaces into the graph now (flush, tests, benchmarks). */
   indexAllPendingSync(): void {
     for (const space of this.spaces.values()) while (space.backlog > 0 && space.indexPending(4096) > 0);
+    this.notifyIndexed();
+  }
+
+  /** callers of whenIndexed, answered once the background indexing has no backlog left */
+  private readonly indexedWaiters: (() => void)[] = [];
+
+  /**
+   * Resolves once the background indexing has put every pending vector into the graph (at
+   * once when none is pending). Tests await it instead of polling; indexAllPendingSync does
+   * the work in the caller instead.
+   */
+  whenIndexed(): Promise<void> {
+    if (this.pendingCount() === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.indexedWaiters.push(resolve));
+  }
+
+  /** answers whenIndexed once nothing is pending (or the index is closed) */
+  private notifyIndexed(): void {
+    if (this.indexedWaiters.length && (this.closed || this.pendingCount() === 0)) for (const w of this.indexedWaiters.splice(0)) w();
   }
 
   private indexingScheduled = false;
@@ -371,6 +390,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
         while (space.backlog && performance.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
       }
       if (this.pendingCount() > 0) this.scheduleIndexing();
+      else this.notifyIndexed();
     };
     if (busy) setTimeout(run, 20).unref();
     else setImmediate(run);
@@ -602,6 +622,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.flushSync();
     this.spaces.clear();
     this.closed = true;
+    this.notifyIndexed();
   }
 
   // ---- internals ----
