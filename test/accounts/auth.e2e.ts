@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, login, request, signUp, uniqueEmail } from '../support/http';
+import { FixedClock } from '@strata/domain/time';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('sign-up, sign-in and refresh', () => {
   let t: TestApp;
@@ -236,12 +236,13 @@ describe('JWT secret and token expiry', () => {
   });
 
   it('an expired access token answers 401 token_expired; refresh gives a working one', async () => {
-    const t = await startTestApp({ accessTokenTtl: 1 });
+    const clock = new FixedClock();
+    const t = await startTestApp({ accessTokenTtl: 1, clock });
     try {
       const s = await signUp(t.url);
       expect(s.body.expires_in).toBe(1);
       expect((await api(t.url, s.access_token).get('/v1/account')).status).toBe(200);
-      await sleep(2100);
+      clock.advance(2.1);
       const expired = await api(t.url, s.access_token).get('/v1/account');
       expect(expired.status).toBe(401);
       expect(expired.body).toEqual({ error: 'access token expired', code: 'token_expired' });

@@ -1,5 +1,6 @@
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
+import { FixedClock } from '@strata/domain/time';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -105,7 +106,8 @@ describe('plans, subscription and usage', () => {
 
 describe('rate limits', () => {
   it('per credential: 429 rate_limited with Retry-After and X-RateLimit-* headers; other credentials unaffected', async () => {
-    const t = await startTestApp({ rateLimitPerMinute: 5 });
+    const clock = new FixedClock();
+    const t = await startTestApp({ rateLimitPerMinute: 5, clock });
     try {
       const s = await signUp(t.url);
       const k1 = await createApiKey(t.url, s.access_token);
@@ -115,8 +117,8 @@ describe('rate limits', () => {
       expect(first.headers.get('x-ratelimit-limit')).toBe('5');
       expect(first.headers.get('x-ratelimit-remaining')).toBe('4');
       const reset = Number(first.headers.get('x-ratelimit-reset'));
-      expect(reset).toBeGreaterThan(Date.now() / 1000);
-      expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+      expect(reset).toBeGreaterThan(clock.now());
+      expect(reset).toBeLessThanOrEqual(clock.now() + 61);
       for (let i = 0; i < 4; i++) expect((await c.get('/nodes')).status).toBe(200);
       const limited = await c.get('/nodes');
       expect(limited.status).toBe(429);

@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
 import { startTestApp } from '../support/test-app';
+import { FixedClock } from '@strata/domain/time';
 import { api, createApiKey, request, signUp } from '../support/http';
+import { RequestActivity } from '../../apps/api/src/accounts/activity/request-activity';
 
 function dumpAccounts(dataDir: string): string {
   const db = new Database(path.join(dataDir, 'projections.db'), { readonly: true });
@@ -17,7 +19,8 @@ function dumpAccounts(dataDir: string): string {
 /** The accounts read model is derived from the log: drop it, restart, and everything is the same. */
 describe('accounts projection rebuild', () => {
   it('rebuilds identical rows and the same behaviour from the event log', async () => {
-    const t = await startTestApp();
+    const clock = new FixedClock();
+    const t = await startTestApp({ clock });
     const dataDir = t.dataDir;
     try {
       const a = await signUp(t.url, { org: 'Rebuild A' });
@@ -31,7 +34,7 @@ describe('accounts projection rebuild', () => {
       const keep = await createApiKey(t.url, a.access_token, { scopes: ['read'], agent_id: 'agent-r' });
       const revoked = await createApiKey(t.url, a.access_token);
       await ua.delete(`/v1/api-keys/${revoked.id}`);
-      const rotated = await createApiKey(t.url, a.access_token, { expires_at: new Date(Date.now() + 3600_000).toISOString() });
+      const rotated = await createApiKey(t.url, a.access_token, { expires_at: new Date((clock.now() + 3600) * 1000).toISOString() });
       const replacement = (await ua.post(`/v1/api-keys/${rotated.id}/rotate`, { overlap_seconds: 3600 })).body;
       await ua.post('/v1/billing/subscribe', { plan: 'team' });
       const r1 = (await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: a.refresh_token } })).body;
@@ -47,13 +50,13 @@ describe('accounts projection rebuild', () => {
           (await api(url, a.access_token).get('/v1/billing/subscription')).body,
           (await api(url, b.access_token).get('/v1/orgs')).body,
         ]);
-      await new Promise((r) => setTimeout(r, 1100)); // request activity written
+      await t.app.get(RequestActivity).flush(); // request activity written
       const before = await views(t.url);
       await t.close({ keepData: true });
       const rowsBefore = dumpAccounts(dataDir);
 
       for (const f of ['projections.db', 'projections.db-wal', 'projections.db-shm']) fs.rmSync(path.join(dataDir, f), { force: true });
-      const t2 = await startTestApp({ dataDir });
+      const t2 = await startTestApp({ dataDir, clock });
       try {
         expect(dumpAccounts(dataDir)).toBe(rowsBefore); // byte for byte, before anything new is written
         expect(await views(t2.url)).toBe(before);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
+import { RequestActivity } from '../../apps/api/src/accounts/activity/request-activity';
 
 describe('secrets never appear in logs', () => {
   it('the service log holds no password, API key, token or JWT secret', async () => {
@@ -23,7 +24,7 @@ describe('secrets never appear in logs', () => {
       await request(t.url, 'POST', '/v1/auth/refresh', { body: { refresh_token: s.refresh_token } }); // reuse
       await api(t.url, s.access_token).delete(`/v1/api-keys/${key.id}`);
       await api(t.url, key.key).get('/nodes');
-      await new Promise((r) => setTimeout(r, 1100));
+      await t.app.get(RequestActivity).flush(); // request activity written
       const jwtSecret = fs.readFileSync(path.join(t.dataDir, 'jwt-secret'), 'utf8').trim();
       await t.close({ keepData: true });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
@@ -7,19 +8,15 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
 import { CreateOwnerService } from '@strata/accounts/create-owner.service';
 import { ServerUnitOfWork } from '@strata/platform/unit-of-work/server-unit-of-work';
 import { USAGE_COUNTERS } from '@strata/auth/plans/plan-limits';
+import { eventually as waitFor } from '@strata/domain/testing/eventually';
+import { RequestActivity } from '../../apps/api/src/accounts/activity/request-activity';
 import { api, createApiKey, login, request, signUp } from '../support/http';
 import { Replica, SharedServers, serversContext, startReplica } from './support/servers-replica';
 import { eventFromLog } from '@strata/domain/events';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `check` holds (another replica sees a change within its subscription delay). */
+/** Waits until `check` holds (another replica sees a change within its subscription delay). */
 async function eventually(check: () => Promise<boolean>, what: string, ms = 3000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(20);
-  }
+  await waitFor(check, { what, timeoutMs: ms, everyMs: 20 });
 }
 
 describe('servers mode: configuration', () => {
@@ -62,7 +59,7 @@ describe('servers mode: accounts and authentication across API replicas', () => 
     expect((await request(a.url, 'GET', '/health')).status).toBeLessThan(500);
     const s = await signUp(a.url);
     await api(a.url, s.access_token).get('/v1/account');
-    await sleep(1100); // past a request-activity flush
+    await a.app.get(RequestActivity).flush(); // what the flush timer would write
     expect(fs.readdirSync(a.dataDir)).toEqual([]); // no jwt-secret, no ops.db, no events.db
   });
 
@@ -109,7 +106,7 @@ describe('servers mode: accounts and authentication across API replicas', () => 
     const counters = [a, b].map((r) => r.app.get<ServerUsageCounters>(USAGE_COUNTERS));
     await eventually(async () => counters.every((c) => c.liveNodes(s.org_id, false) === 0), 'new organization at zero');
     // a node written through any replica (the graph unit of work appends NodeCreated)
-    const metadata = { org_id: s.org_id, principal: { kind: 'user' as const, id: s.user_id }, request_id: 'r', occurred_at: Date.now() / 1000 };
+    const metadata = { org_id: s.org_id, principal: { kind: 'user' as const, id: s.user_id }, request_id: 'r', occurred_at: 1_700_000_000 };
     await servers.log.append([{ stream: `node-${s.org_id}:n1`, expectedRevision: 'no_stream', events: [{ ...eventFromLog('NodeCreated', { node: { uid: 'n1' }, reason: null }), metadata }] }]);
     await eventually(async () => counters.every((c) => c.liveNodes(s.org_id, false) === 1), 'node counted on both replicas');
   });
@@ -118,7 +115,7 @@ describe('servers mode: accounts and authentication across API replicas', () => 
     const s = await signUp(a.url);
     const key = await createApiKey(a.url, s.access_token);
     await eventually(async () => (await api(b.url, key.key).get('/v1/usage')).status === 200, 'key usable on B');
-    await sleep(1200); // B writes its activity buffer once a second
+    await b.app.get(RequestActivity).flush(); // what B's flush timer writes once a second
     const act = await api(a.url, s.access_token).get(`/v1/api-keys/${key.id}/activity`);
     expect(act.status).toBe(200);
     expect(act.body.items.filter((i: { type: string }) => i.type === 'request').length).toBeGreaterThanOrEqual(1);
@@ -146,7 +143,7 @@ describe('servers mode: accounts and authentication across API replicas', () => 
     let created;
     try {
       created = await ctx.get(CreateOwnerService, { strict: false }).createOwner({
-        email: `ops-${Date.now()}@example.test`,
+        email: `ops-${randomUUID()}@example.test`,
         org: 'Servers Org',
         password: 'Correct-horse-battery-9',
         name: null,

@@ -49,7 +49,6 @@ export function tamperProjections(dataDir: string, sql: string, ...params: unkno
   }
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Edits an organization's saved vector space (vectors/org-*.json and .f32, as the index writes

@@ -1,6 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { BUILD_TIMEOUT, ensureCliBuilt, spawnCli } from './cli-runner';
-import { sleep, startService, tenant } from './cli-fixture';
+import { startService, tenant } from './cli-fixture';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
 
@@ -9,13 +9,27 @@ function watch(child: ChildProcess) {
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d) => (out.stdout += d));
   child.stderr!.on('data', (d) => (out.stderr += d));
-  const until = async (what: () => boolean, ms = 15_000) => {
-    const end = Date.now() + ms;
-    while (!what()) {
-      if (Date.now() > end) throw new Error(`timed out; stdout: ${out.stdout} stderr: ${out.stderr}`);
-      await sleep(50);
-    }
-  };
+  /** Resolves once `what` holds, re-checked as output arrives; fails after `ms` with what came. */
+  const until = (what: () => boolean, ms = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const stop = () => {
+        clearTimeout(watchdog);
+        child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
+      };
+      const check = () => {
+        if (!what()) return;
+        stop();
+        resolve();
+      };
+      const watchdog = setTimeout(() => {
+        stop();
+        reject(new Error(`timed out; stdout: ${out.stdout} stderr: ${out.stderr}`));
+      }, ms);
+      child.stdout!.on('data', check);
+      child.stderr!.on('data', check);
+      check();
+    });
   return { out, until };
 }
 

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
 import { Api, api } from '../support/http';
-import { seedGraph, sleep, startService, tamperVectors, tenant } from './cli-fixture';
+import { seedGraph, startService, tamperVectors, tenant } from './cli-fixture';
+import { eventually } from '@strata/domain/testing/eventually';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
 
@@ -117,11 +118,13 @@ describe('strata projections rebuild vectors while the service takes writes', ()
           if (r.status !== 200 || r.body.length !== 5) failures.push(`search ${r.status} ${r.text.slice(0, 200)}`);
         }
       })();
-      await sleep(200);
+      // writes and searches are under way before the rebuild starts
+      await eventually(() => (acked.length >= 10 && searches >= 10) || failures.length > 0, { what: 'writes and searches under way', timeoutMs: 15_000 });
       const writtenBefore = acked.length;
       const rebuild = await runCli(['projections', 'rebuild', 'vectors', '--data-dir', t.dataDir], { timeoutMs: 180_000 });
       const during = acked.length - writtenBefore;
-      await sleep(300); // writes go on after the swap
+      // writes go on after the swap
+      await eventually(() => acked.length >= writtenBefore + during + 10 || failures.length > 0, { what: 'writes after the swap', timeoutMs: 15_000 });
       stop = true;
       await Promise.all([writer, reader]);
 
@@ -202,7 +205,7 @@ describe('a vector projection version bump', () => {
         const c2 = api(t2.url, key);
         // answering at once, from the previous index
         expect((await searchUids(c2, pinned, 1))[0].uid).toBe(nodes[3]);
-        for (let i = 0; i < 400 && !t2.logs.some((l) => /rebuilt the vector index from the log and swapped it in/.test(l)); i++) await sleep(50);
+        await eventually(() => t2.logs.some((l) => /rebuilt the vector index from the log and swapped it in/.test(l)), { what: 'the rebuild beside to be swapped in', timeoutMs: 20_000 }).catch(() => undefined);
         expect(t2.logs.join('\n')).toMatch(/vector index built by projection version \d+, the code is at \d+: serving it while a copy is rebuilt beside/);
         expect(t2.logs.join('\n')).toMatch(/rebuilt the vector index from the log and swapped it in at position \d+/);
         expect((await searchUids(c2, pinned, 1))[0].uid).toBe(nodes[3]);
@@ -231,7 +234,7 @@ describe('strata projections verify vectors after a configuration change', () =>
       await setVector(c, nodes[0], clientVector(4)); // 384-d: dropped with the old space
       const forced = await c.post('/embeddings/configure', { dimensions: 64, distance_metric: 'dot', force: true });
       expect(forced.status).toBe(200);
-      for (let i = 0; i < 400 && (await c.get(`/jobs/${forced.body.job_id}`)).body.status !== 'completed'; i++) await sleep(25);
+      await eventually(async () => (await c.get(`/jobs/${forced.body.job_id}`)).body.status === 'completed', { what: 'the re-embedding job', timeoutMs: 10_000 }).catch(() => undefined);
       const after = Array.from({ length: 64 }, (_, i) => (i % 9 === 0 ? 1 : 0));
       await setVector(c, nodes[1], after);
       await t.close({ keepData: true });

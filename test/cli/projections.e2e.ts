@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
 import { api } from '../support/http';
-import { seedGraph, sleep, startService, tamperProjections, tenant } from './cli-fixture';
+import { seedGraph, startService, tamperProjections, tenant } from './cli-fixture';
+import { eventually } from '@strata/domain/testing/eventually';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
 
@@ -240,7 +241,8 @@ describe('strata projections rebuild while the service takes writes', () => {
       const before = acked.length;
       const rebuild = await runCli(['projections', 'rebuild', '--data-dir', t.dataDir], { timeoutMs: 180_000 });
       const during = acked.length - before;
-      await sleep(300); // writes go on after the swap
+      // writes go on after the swap
+      await eventually(() => acked.length >= before + during + 10 || failures.length > 0, { what: 'writes after the swap', timeoutMs: 15_000 });
       stop = true;
       await Promise.all([writer, reader]);
 
@@ -287,7 +289,7 @@ describe('a projection version bump', () => {
         const api2 = api(t2.url, key);
         // answering at once, not 503
         expect((await api2.get(`/node/${nodes[0]}`)).status).toBe(200);
-        for (let i = 0; i < 200 && !t2.logs.some((l) => /rebuilt text from the log and swapped them in/.test(l)); i++) await sleep(50);
+        await eventually(() => t2.logs.some((l) => /rebuilt text from the log and swapped them in/.test(l)), { what: 'the rebuild beside to be swapped in', timeoutMs: 10_000 }).catch(() => undefined);
         expect(t2.logs.join('\n')).toMatch(/projections text changed version: serving them while a copy is rebuilt beside/);
         expect(t2.logs.join('\n')).toMatch(/rebuilt text from the log and swapped them in at position \d+/);
         const after = await statusOf(dataDir);

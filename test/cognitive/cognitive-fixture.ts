@@ -1,8 +1,10 @@
 import { api, Api, createApiKey, signUp } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
+import { FixedClock } from '@strata/domain/time';
 
 /** One running app and one organization with a read+write key and a read-only key. */
 export interface CognitiveFixture {
+  clock?: FixedClock;
   app: TestApp;
   /** read+write API key client */
   w: Api;
@@ -12,12 +14,13 @@ export interface CognitiveFixture {
   close(): Promise<void>;
 }
 
-export async function startCognitive(): Promise<CognitiveFixture> {
-  const app = await startTestApp();
+/** `clock`: the service's, when a test reads times on it (the system clock otherwise) */
+export async function startCognitive(clock?: FixedClock): Promise<CognitiveFixture> {
+  const app = await startTestApp({ clock });
   const user = await signUp(app.url);
   const rw = await createApiKey(app.url, user.access_token, { scopes: ['read', 'write'], name: 'rw' });
   const ro = await createApiKey(app.url, user.access_token, { scopes: ['read'], name: 'ro' });
-  return { app, w: api(app.url, rw.key), ro: api(app.url, ro.key), jwt: user.access_token, close: () => app.close() };
+  return { app, clock, w: api(app.url, rw.key), ro: api(app.url, ro.key), jwt: user.access_token, close: () => app.close() };
 }
 
 /** Live edges leaving a node, as GET /edges reports them. */

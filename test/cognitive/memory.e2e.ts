@@ -1,13 +1,16 @@
+import { FixedClock } from '@strata/domain/time';
 import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /memory/session', () => {
+  /** the service's clock: tests read and move it instead of the wall clock */
+  const clock = new FixedClock();
   let f: CognitiveFixture;
-  beforeAll(async () => (f = await startCognitive()));
+  beforeAll(async () => (f = await startCognitive(clock)));
   afterAll(() => f.close());
   const M = '/memory/session';
 
   it('open, trace, journal, close (twice)', async () => {
-    const t0 = Date.now() / 1000;
+    const t0 = clock.now();
     const s = await call(f.w, M, { action: 'open', props: { session_type: 'research' } }, 201);
     expect(s).toMatchObject({ label: 'Session', node_type: 'Session', layer: 'memory' });
     expect(s.started_at).toBeGreaterThanOrEqual(t0 - 1);

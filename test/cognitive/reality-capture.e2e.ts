@@ -1,8 +1,11 @@
+import { FixedClock } from '@strata/domain/time';
 import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /reality/capture', () => {
+  /** the service's clock: tests read and move it instead of the wall clock */
+  const clock = new FixedClock();
   let f: CognitiveFixture;
-  beforeAll(async () => (f = await startCognitive()));
+  beforeAll(async () => (f = await startCognitive(clock)));
   afterAll(() => f.close());
 
   it('source: 201 CreateResult, defaults, DerivedFrom to the origin, agent attribution', async () => {
@@ -32,7 +35,7 @@ describe('POST /reality/capture', () => {
 
   it('observation: captured in a session, timestamped', async () => {
     const session = (await call(f.w, '/memory/session', { action: 'open' }, 201)).uid;
-    const before = Date.now() / 1000;
+    const before = clock.now();
     const src = (await call(f.w, '/reality/capture', { action: 'source', label: 'dashboard' }, 201)).uid;
     const r = await call(f.w, '/reality/capture', { action: 'observation', label: 'latency spiked', session_uid: session, source_uid: src }, 201);
     const n = await node(f.w, r.uid);

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { api, signUpWithKey } from '../support/http';
+import { eventually } from '@strata/domain/testing/eventually';
 
 /**
  * The built service, writing under load from several clients, is killed with SIGKILL. After
@@ -83,17 +84,20 @@ async function startService(entry: string, dataDir: string): Promise<Service> {
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return { url, child, output };
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`service did not become ready:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output.join('')}`);
+      try {
+        return (await fetch(`${url}/health`)).status === 200;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeoutMs: 30_000, everyMs: 100, what: 'the service to become ready' },
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}:\n${output.join('')}`);
+  });
+  return { url, child, output };
 }
 
 async function kill(s: Service): Promise<void> {
@@ -182,8 +186,8 @@ describe('crash safety', () => {
       const target = acked.nodes.length + 400;
       let stopped = false;
       const writers = load(svc.url, owner.key, 8, acked, () => stopped);
-      const t0 = Date.now();
-      while (acked.nodes.length < target && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 10));
+      // kill it under load, once it has acknowledged enough writes for the round
+      await eventually(() => acked.nodes.length >= target, { timeoutMs: 20_000, what: `${target} acknowledged nodes` }).catch(() => undefined);
       await kill(svc); // writes are still in flight
       stopped = true;
       await writers;
@@ -217,7 +221,7 @@ describe('crash safety', () => {
       const acked: Acked = { nodes: [], edges: [] };
       let stopped = false;
       const writers = load(svc.url, owner.key, 4, acked, () => stopped);
-      while (acked.nodes.length < 300) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => acked.nodes.length >= 300, { timeoutMs: 20_000, what: '300 acknowledged nodes' });
       await kill(svc);
       stopped = true;
       await writers;

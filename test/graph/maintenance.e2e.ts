@@ -2,12 +2,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Api, api, createApiKey, request, signUp, signUpWithKey } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
+import { TickingClock } from '../support/ticking-clock';
 import { populateSnapshotWorld } from '../support/snapshot-world';
 
 /** GET /stats, GET /export, POST /import, /decay, /purge, /clear (REFERENCE §7.2, §7.3, §8.1, §8.6, §8.9). */
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const nowSecs = () => Date.now() / 1000;
+/** the service's clock: later at every reading, as a real one; tests move it instead of waiting */
+const time = new TickingClock();
+const nowSecs = () => time.now();
 
 async function ok<T = any>(p: Promise<{ status: number; body: T; text: string }>, status = 200): Promise<T> {
   const r = await p;
@@ -35,7 +37,7 @@ describe('graph maintenance routes', () => {
   const populate = populateSnapshotWorld;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ clock: time });
   });
   afterAll(() => app.close());
 
@@ -296,7 +298,7 @@ describe('graph maintenance routes', () => {
       const { c: source } = await freshOrg();
       const half = 1;
       const n = await node(source, { label: 'decay round trip', node_type: 'Claim', props: { content: 'x' }, salience: 0.8 });
-      await sleep(1500);
+      time.advance(1.5);
       const d0 = nowSecs();
       await ok(source.post('/decay', { half_life_secs: half }));
       const d1 = nowSecs();
@@ -321,7 +323,7 @@ describe('graph maintenance routes', () => {
       expect(withoutTime(await exportOf(target))).toEqual(withoutTime(snap));
 
       // decay both with the same parameters: each decays only since the clock
-      await sleep(500);
+      time.advance(0.5);
       const decayBoth = async (c: Api) => {
         const t0 = nowSecs();
         await ok(c.post('/decay', { half_life_secs: half }));
@@ -501,7 +503,7 @@ describe('graph maintenance routes', () => {
       const { c } = await freshOrg();
       const n = await node(c, { label: 'fading', node_type: 'Claim', props: { content: 'x' }, salience: 0.8 });
       const half = 2;
-      await sleep(1000);
+      time.advance(1);
       const t0 = nowSecs();
       const r = await ok(c.post('/decay', { half_life_secs: half }));
       const t1 = nowSecs();
@@ -517,7 +519,7 @@ describe('graph maintenance routes', () => {
       expect((await c.get(`/node/${n.uid}/history`)).body).toHaveLength(1);
 
       // the next decay counts from the last one, not from updated_at again
-      await sleep(500);
+      time.advance(0.5);
       const u0 = nowSecs();
       await ok(c.post('/decay', { half_life_secs: half }));
       const u1 = nowSecs();
@@ -529,7 +531,7 @@ describe('graph maintenance routes', () => {
     it('dry_run computes the counts and writes nothing', async () => {
       const { c } = await freshOrg();
       const n = await node(c, { label: 'low', node_type: 'Goal', salience: 0.05 });
-      await sleep(50);
+      time.advance(0.05);
       const r = await ok(c.post('/decay', { dry_run: true, min_salience: 0.1, min_age_secs: 0 }));
       expect(r).toEqual({ nodes_decayed: 1, below_threshold: 1, auto_tombstoned: 1, dry_run: true });
       expect((await c.get(`/node/${n.uid}`)).body).toMatchObject({ salience: 0.05, tombstone_at: null, version: 1 });
@@ -552,7 +554,7 @@ describe('graph maintenance routes', () => {
       const low = await node(c, { label: 'forgotten', node_type: 'Idea', salience: 0.05 });
       const high = await node(c, { label: 'remembered', node_type: 'Idea', salience: 0.9 });
       const e = await link(c, low.uid, high.uid, 'RelatedTo');
-      await sleep(20);
+      time.advance(0.02);
       expect(await ok(c.post('/decay', { half_life_secs: 1e9, min_salience: 0.1, min_age_secs: 3600 }))).toMatchObject({ auto_tombstoned: 0 });
       const r = await ok(c.post('/decay', { half_life_secs: 1e9, min_salience: 0.1, min_age_secs: 0 }));
       expect(r).toMatchObject({ below_threshold: 1, auto_tombstoned: 1 });
@@ -571,7 +573,7 @@ describe('graph maintenance routes', () => {
       const { c } = await freshOrg();
       const goal = await node(c, { label: 'g', node_type: 'Goal', salience: 0.8 });
       const claim = await node(c, { label: 'c', node_type: 'Claim', props: { content: 'c' }, salience: 0.8 });
-      await sleep(20);
+      time.advance(0.02);
       expect(await ok(c.post('/decay', { half_life_secs: 1, node_types: ['goal'] }))).toMatchObject({ nodes_decayed: 1 });
       expect((await c.get(`/node/${goal.uid}`)).body.salience).toBeLessThan(0.8);
       expect((await c.get(`/node/${claim.uid}`)).body.salience).toBe(0.8);

@@ -4,6 +4,7 @@ import { ScriptedOpenAIServer } from '@strata/ai/testing/scripted-openai-server'
 import { api } from '../support/http';
 import { startTestApp } from '../support/test-app';
 import { expectError, mk, newOrg, startRetrieval, RetrievalFixture, until } from './retrieval-fixture';
+import { AutoEmbedder } from '../../apps/api/src/retrieval/embeddings/auto-embedder.service';
 
 const zeros = (n: number) => Array.from({ length: n }, () => 0);
 const unit = (n: number, i: number) => zeros(n).map((_, j) => (j === i ? 1 : 0));
@@ -227,7 +228,8 @@ describe('embeddings from an OpenAI-compatible provider', () => {
       const calls = server.requests.length;
       // salience changes do not change the embedded text: no new provider call
       await f.w.patch(`/node/${n}`, { salience: 0.9 });
-      await new Promise((r) => setTimeout(r, 200));
+      await f.w.get(`/node/${n}/embedding`); // a vector read settles the commits not yet indexed
+      await f.app.app.get(AutoEmbedder).settled();
       expect(server.requests.length).toBe(calls);
       await f.w.patch(`/node/${n}`, { label: 'Provider embedded claim, renamed' });
       await until('re-embedding', async () => server.requests.length > calls);
@@ -278,7 +280,7 @@ describe('embeddings from an OpenAI-compatible provider', () => {
       const calls = server.requests.length;
       expect((await target.w.post('/import', snap)).body).toMatchObject({ nodes_imported: 1, embeddings_imported: 1, embeddings_skipped: 0 });
       expect((await target.w.get(`/node/${n}/embedding`)).body).toMatchObject({ vector, dimension: 8, model: 'test-embed' });
-      await new Promise((r) => setTimeout(r, 300));
+      await f.app.app.get(AutoEmbedder).settled(); // the vector read above settled the import's commits
       expect(server.requests.length).toBe(calls);
       const back = (await target.w.get('/export')).body;
       expect({ ...back, exported_at: 0 }).toEqual({ ...snap, exported_at: 0 });

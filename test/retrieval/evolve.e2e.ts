@@ -1,9 +1,12 @@
+import { FixedClock } from '@strata/domain/time';
 import { expectError, link, mk, newOrg, startRetrieval, RetrievalFixture } from './retrieval-fixture';
 
 describe('POST /evolve', () => {
+  /** the service's clock: tests move it instead of waiting */
+  const clock = new FixedClock();
   let f: RetrievalFixture;
   beforeAll(async () => {
-    f = await startRetrieval();
+    f = await startRetrieval({ clock });
   });
   afterAll(() => f.close());
   const evolve = (body: Record<string, unknown>) => f.w.post('/evolve', body);
@@ -80,7 +83,7 @@ describe('POST /evolve', () => {
   it('decay: one node with a uid, the whole graph without; salience only, no version', async () => {
     const n = await mk(f.w, 'Claim', 'Fading memory', { salience: 0.8 });
     const other = await mk(f.w, 'Claim', 'Another memory', { salience: 0.8 });
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1.1);
     const one = await evolve({ action: 'decay', uid: n, half_life_secs: 1 });
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ nodes_decayed: 1, auto_tombstoned: null });

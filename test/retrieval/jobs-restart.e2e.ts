@@ -31,7 +31,7 @@ describe('jobs across a restart', () => {
       });
       // a second job, caught processing (the provider holds its answer back) when the service stops
       expect((await f.w.delete(`/node/${uid}/embedding`)).status).toBe(200);
-      server.enqueue({ type: 'embeddings', delayMs: 3_000 });
+      server.enqueue({ type: 'embeddings', hold: new Promise(() => undefined) });
       const cut = (await f.w.post('/ingest/embed-all', {})).body.job_id as string;
       await until('the second job to start', async () => (await f.w.get(`/jobs/${cut}`)).body.status === 'processing');
       await f.close({ keepData: true });

@@ -1,10 +1,10 @@
 import { ScriptedOpenAIServer } from '@strata/ai/testing/scripted-openai-server';
 import { seedProjectScope } from '../support/project-scope';
 import { expectError, mk, newOrg, startRetrieval, RetrievalFixture, until } from './retrieval-fixture';
+import { EmbeddingJobs } from '../../apps/api/src/retrieval/embeddings/embedding-jobs.service';
 
 /** GET /jobs, GET /jobs/{id}, POST /jobs/{id}/cancel (REFERENCE §9.4) and how POST /clear treats jobs (§8.9). */
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('jobs', () => {
   let server: ScriptedOpenAIServer;
@@ -27,9 +27,12 @@ describe('jobs', () => {
     return uid;
   }
 
+  /** The provider's held-back answer: sent when the test says. */
+  let answer: () => void = () => undefined;
+
   /** Starts embed-all with the provider's answer held back, so the job is caught processing. */
-  async function slowEmbedAll(delayMs: number): Promise<string> {
-    server.enqueue({ type: 'embeddings', delayMs });
+  async function slowEmbedAll(): Promise<string> {
+    server.enqueue({ type: 'embeddings', hold: new Promise<void>((resolve) => (answer = resolve)) });
     const r = await f.w.post('/ingest/embed-all', undefined);
     expect(r.status).toBe(202);
     await until('the job to start', async () => (await f.w.get(`/jobs/${r.body.job_id}`)).body.status === 'processing');
@@ -95,12 +98,13 @@ describe('jobs', () => {
 
   it('cancelling a running job stops it before it records the batch in hand; a finished job cannot be cancelled', async () => {
     const uid = await nodeWithoutVector('Cancelled before its vector');
-    const id = await slowEmbedAll(800);
+    const id = await slowEmbedAll();
     expectError(await f.ro.post(`/jobs/${id}/cancel`, {}), 403, 'read_only_credential');
     const c = await f.w.post(`/jobs/${id}/cancel`, undefined);
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ id, status: 'cancelled', completed_at: expect.any(Number) });
-    await sleep(1200); // the provider has answered meanwhile
+    answer(); // the provider answers after the cancel
+    await f.app.app.get(EmbeddingJobs).settled(id);
     expect((await f.w.get(`/jobs/${id}`)).body).toMatchObject({ status: 'cancelled', progress: { embedded_nodes: 0 } });
     expect((await f.w.get(`/node/${uid}/embedding`)).status).toBe(404);
     expectError(await f.w.post(`/jobs/${id}/cancel`, {}), 409, 'invalid_transition');
@@ -115,13 +119,14 @@ describe('jobs', () => {
     await nodeWithoutVector('Cleared while embedding');
     const vectors = (await f.w.get('/stats')).body.embedding_count;
     expect(vectors).toBeGreaterThan(0);
-    const running = await slowEmbedAll(800);
+    const running = await slowEmbedAll();
     const cleared = await f.w.post('/clear', {});
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ cleared: true, jobs_cancelled: 1, embeddings_removed: vectors });
     expectError(await f.w.get(`/jobs/${running}`), 404, 'not_found');
     expect((await f.w.get('/jobs')).body.items).toEqual([]);
-    await sleep(1200);
+    answer(); // the provider answers after the clear
+    await f.app.app.get(EmbeddingJobs).settled(running);
     expect((await f.w.get('/stats')).body).toMatchObject({ total_nodes: 0, embedding_count: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import { Api, api, createApiKey, signUp } from '../support/http';
 import { TestApp, TestAppOptions, startTestApp } from '../support/test-app';
+import { eventually } from '@strata/domain/testing/eventually';
 
 /** A running app with one organization: a read+write key, a read-only key, the owner JWT. */
 export interface RetrievalFixture {
@@ -46,11 +47,5 @@ export function expectError(r: { status: number; body: any; text: string }, stat
 
 /** Polls `fn` until it returns something truthy (background work: jobs, automatic embedding). */
 export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return (await eventually(fn, { what, timeoutMs: ms, everyMs: 25 })) as T;
 }

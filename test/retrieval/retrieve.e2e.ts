@@ -1,14 +1,17 @@
+import { TickingClock } from '../support/ticking-clock';
 import { expectError, link, mk, newOrg, startRetrieval, RetrievalFixture } from './retrieval-fixture';
 
 const uids = (xs: any[]) => xs.map((x) => x.uid ?? x.node?.uid);
 
 describe('POST /retrieve and the GET shortcuts', () => {
+  /** the service's clock: each write later than the last, as on a real one; tests move it instead of waiting */
+  const clock = new TickingClock();
   let f: RetrievalFixture;
   const u: Record<string, string> = {};
   const retrieve = (body: Record<string, unknown>) => f.w.post('/retrieve', body);
 
   beforeAll(async () => {
-    f = await startRetrieval();
+    f = await startRetrieval({ clock });
     u.goalLow = await mk(f.w, 'Goal', 'Low goal', { props: { priority: 'low' } });
     u.goalCrit = await mk(f.w, 'Goal', 'Critical goal', { props: { priority: 'critical', deadline: 2000 } });
     u.goalCritSoon = await mk(f.w, 'Goal', 'Critical soon', { props: { priority: 'critical', deadline: 1000 } });
@@ -162,7 +165,7 @@ describe('POST /retrieve and the GET shortcuts', () => {
     await link(f.w, derived, premise, 'DerivedFrom');
     await link(f.w, derived, premise2, 'ReliesOn');
     expect((await retrieve({ action: 'stale_derivations' })).body.items).toEqual([]);
-    await new Promise((r) => setTimeout(r, 20));
+    clock.advance(0.02);
     await f.w.post('/evolve', { action: 'update', uid: premise, label: 'Premise P (revised)' });
     const newer = await mk(f.w, 'Claim', 'Premise Q2');
     await link(f.w, newer, premise2, 'Supersedes');

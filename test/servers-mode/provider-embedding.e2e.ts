@@ -16,6 +16,11 @@ const VECTORS = SERVER_PROJECTION_NAMES[2];
 describe('servers mode: automatic embedding through an external provider', () => {
   let provider: ScriptedOpenAIServer;
   let servers: EmbeddedServers;
+  /** The automatic-embedding feed has handled the log up to its head: whatever it asks a provider for, it has asked. */
+  const feedCaughtUp = async () => {
+    const head = await servers.head();
+    await eventually(async () => ((await servers.checkpoints.get('auto-embed'))?.position ?? 0) >= head, 'the automatic-embedding feed catches up');
+  };
   let a: Replica;
   let b: Replica;
   let worker: Worker;
@@ -63,7 +68,7 @@ describe('servers mode: automatic embedding through an external provider', () =>
     await ca.patch(`/node/${uids[0]}`, { salience: 0.9 });
     await cb.patch(`/node/${uids[1]}`, { label: 'Comets have icy cores' });
     await eventually(async () => JSON.stringify((await ca.get(`/node/${uids[1]}/embedding`)).body.vector) !== JSON.stringify(expected(labels[1])), 're-embedded');
-    await new Promise((r) => setTimeout(r, 200));
+    await feedCaughtUp(); // every request the two changes cause has been made
     const asked = inputs().slice(-(provider.requests.length - before));
     expect(asked.filter((t) => t.startsWith('Comets have icy cores'))).toHaveLength(1);
     expect(asked.some((t) => t.startsWith('Tidal forces'))).toBe(false);
@@ -87,7 +92,7 @@ describe('servers mode: automatic embedding through an external provider', () =>
     }, 'rebuilt');
     expect((await c.get(`/node/${uid}/embedding`)).body.vector).toEqual(vector);
     expect((await c.post('/embeddings/search', { vector, k: 1 })).body[0].node.uid).toBe(uid);
-    await new Promise((r) => setTimeout(r, 200));
+    await feedCaughtUp();
     expect(provider.requests.length).toBe(calls);
   });
 });

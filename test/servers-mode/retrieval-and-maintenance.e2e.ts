@@ -2,6 +2,7 @@ import { READ_LAG_HEADER } from '@strata/platform/unit-of-work/read-lag';
 import { Api, api, signUpWithKey } from '../support/http';
 import { useServersStack } from './support/servers-mode-app';
 import { populateSnapshotWorld } from '../support/snapshot-world';
+import { eventually } from '@strata/domain/testing/eventually';
 
 /**
  * Retrieval and graph-wide maintenance in servers mode, end to end: text and vectors written
@@ -10,8 +11,6 @@ import { populateSnapshotWorld } from '../support/snapshot-world';
  * test/retrieval/embeddings.e2e.ts): servers mode must not change what a client sees.
  */
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const nowSecs = () => Date.now() / 1000;
 const unit = (n: number, i: number) => Array.from({ length: n }, (_, j) => (j === i ? 1 : 0));
 
 async function ok<T = any>(p: Promise<{ status: number; body: T; text: string; headers: Headers }>, status = 200): Promise<T> {
@@ -22,7 +21,11 @@ async function ok<T = any>(p: Promise<{ status: number; body: T; text: string; h
 }
 
 describe('servers mode: retrieval and maintenance on the worker-written read models', () => {
-  const stack = useServersStack();
+  // decay tests move the clock by seconds: the worker's lease must outlast that
+  const stack = useServersStack({ leaseTtlMs: 10 * 60_000 });
+  /** the stack's clock (a FixedClock): decay tests move it instead of waiting */
+  const nowSecs = () => stack.servers.clock.now();
+  const pass = (secs: number) => stack.servers.clock.advance(secs);
   afterEach(() => expect(stack.worker.problems).toEqual([]));
 
   async function freshOrg(): Promise<Api> {
@@ -147,11 +150,10 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
     expect((await c.get(`/node/${n}/embedding`)).status).toBe(404);
     const r = await ok(c.post('/ingest/embed-all', undefined), 202);
     expect(r).toEqual({ job_id: expect.any(String), nodes_pending: 1 });
-    let job: any;
-    for (let i = 0; i < 100 && job?.status !== 'completed'; i++) {
-      await sleep(25);
-      job = await ok(c.get(`/jobs/${r.job_id}`));
-    }
+    const job = await eventually(async () => {
+      const j = await ok(c.get(`/jobs/${r.job_id}`));
+      return j.status === 'completed' && j;
+    }, { what: 'the embed-all job to complete', timeoutMs: 2500, everyMs: 25 });
     expect(job).toMatchObject({ status: 'completed', kind: 'embed_all', progress: { total_nodes: 1, embedded_nodes: 1 } });
     expect(await ok(c.get(`/node/${n}/embedding`))).toMatchObject({ uid: n, dimension: 384 });
   });
@@ -184,7 +186,7 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
   it('decay lowers salience by the half-life without a new version', async () => {
     const c = await freshOrg();
     const n = await node(c, { label: 'fading', node_type: 'Claim', props: { content: 'x' }, salience: 0.8 });
-    await sleep(1000);
+    pass(1);
     const t0 = nowSecs();
     expect(await ok(c.post('/decay', { half_life_secs: 2 }))).toEqual({ nodes_decayed: 1, below_threshold: 0, auto_tombstoned: null, dry_run: false });
     const after = await ok(c.get(`/node/${n.uid}`));
@@ -197,7 +199,7 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
   it('export → import keeps the decay clock, so the next decay is the same on both sides (audit J3)', async () => {
     const source = await freshOrg();
     const n = await node(source, { label: 'decay round trip', node_type: 'Claim', props: { content: 'x' }, salience: 0.8 });
-    await sleep(1200);
+    pass(1.2);
     await ok(source.post('/decay', { half_life_secs: 1 }));
     const snap = await exportOf(source);
     const clock = snap.nodes[0].last_decayed_at;
@@ -205,7 +207,7 @@ describe('servers mode: retrieval and maintenance on the worker-written read mod
     const target = await freshOrg();
     expect(await ok(target.post('/import', snap))).toMatchObject({ nodes_imported: 1 });
     expect(withoutTime(await exportOf(target))).toEqual(withoutTime(snap));
-    await sleep(300);
+    pass(0.3);
     const decayed = async (c: Api) => {
       const t0 = nowSecs();
       await ok(c.post('/decay', { half_life_secs: 1 }));

@@ -78,7 +78,7 @@ export interface SignedUp {
 let counter = 0;
 /** A unique e-mail address for a test user. */
 export function uniqueEmail(tag = 'user'): string {
-  return `${tag}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomBytes(3).toString('hex')}@example.test`;
+  return `${tag}-${process.pid.toString(36)}-${(counter++).toString(36)}-${randomBytes(4).toString('hex')}@example.test`;
 }
 
 /** Signs a new user up (a new organization comes with it, the user its owner). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { CommanderError } from 'commander';
+import { systemClock } from '@strata/domain/time';
 import { buildProgram } from './program';
 import { CliError } from './support/cli-error';
 import { errorLine } from './support/error-line';
@@ -17,7 +18,8 @@ function exit(code: number): void {
 
 async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe();
-  const program = buildProgram();
+  // the one clock of the process: every command reads time from it
+  const program = buildProgram(systemClock);
   try {
     await program.parseAsync(argv);
     exit(Number(process.exitCode ?? 0));

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { VERSION } from '@strata/platform/version';
+import type { Clock } from '@strata/domain/time';
 import { registerAdmin } from './commands/admin.command';
 import { registerAudit } from './commands/audit-replay.command';
 import { registerEvents } from './commands/events-tail.command';
@@ -10,8 +11,8 @@ import { registerProjectionsStatus } from './commands/projections-status.command
 import { registerProjectionsVerify } from './commands/projections-verify.command';
 import { oneLine } from './support/error-line';
 
-/** The `strata` command tree; every command answers `--help`. */
-export function buildProgram(): Command {
+/** The `strata` command tree; every command answers `--help`. `clock` reaches every action. */
+export function buildProgram(clock: Clock): Command {
   const program = new Command('strata')
     .description('Operate a Strata installation: projections, audit trails, the event log, snapshots, accounts')
     .version(VERSION, '-V, --version')
@@ -30,13 +31,13 @@ directory; STRATA_STORE=servers with the STRATA_*_URL variables works against th
 Data goes to stdout, progress and errors to stderr; a failure exits non-zero.`,
     );
   const projections = program.command('projections').description('projection status, rebuild and verification');
-  registerProjectionsStatus(projections);
-  registerProjectionsRebuild(projections);
-  registerProjectionsVerify(projections);
+  registerProjectionsStatus(projections, clock);
+  registerProjectionsRebuild(projections, clock);
+  registerProjectionsVerify(projections, clock);
   registerAudit(program);
   registerEvents(program);
-  registerExport(program);
-  registerImport(program);
-  registerAdmin(program);
+  registerExport(program, clock);
+  registerImport(program, clock);
+  registerAdmin(program, clock);
   return program;
 }

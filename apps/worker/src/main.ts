@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
+import { systemClock } from '@strata/domain/time';
 import { buildProjector } from './projector';
 
 /**
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = new Logger('Worker');
-  const projector = await buildProjector(config);
+  // the one clock of the process: leases, checkpoints and caches keep time on it
+  const projector = await buildProjector(config, systemClock);
   projector.runner.start();
   log.log('projection worker started');
   let stopping = false;

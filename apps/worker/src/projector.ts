@@ -24,6 +24,7 @@ import type { EmbeddingOriginReads } from '@strata/platform/storage/server-store
 import { EmbedderFactory } from '@strata/platform/embeddings/embedder-factory';
 import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { ReadModelVectorSource } from './vector-source';
+import type { Clock } from '@strata/domain/time';
 
 /** A lease outlives a stalled worker by at most this long; a standby then takes over. */
 const LEASE_TTL_MS = 15_000;
@@ -60,8 +61,8 @@ export interface ProjectorOptions {
  * The worker's projections over its stores. The order of `projections` is the order each batch
  * is applied in: the vector projection reads the graph read model the batch has just updated.
  */
-export function assembleProjector(cfg: StrataConfig, stores: ProjectorStores, o: ProjectorOptions = {}): ServerProjectionRunner {
-  const settings = new EmbeddingSettings(cfg, stores.graph, new EmbedderFactory(cfg));
+export function assembleProjector(cfg: StrataConfig, stores: ProjectorStores, clock: Clock, o: ProjectorOptions = {}): ServerProjectionRunner {
+  const settings = new EmbeddingSettings(cfg, stores.graph, new EmbedderFactory(cfg, clock));
   const vector = new VectorServerProjection(stores.vectors, new ReadModelVectorSource(stores.graph, settings), () => stores.resetVectors());
   return new ServerProjectionRunner({
     log: stores.events,
@@ -71,6 +72,7 @@ export function assembleProjector(cfg: StrataConfig, stores: ProjectorStores, o:
     owner: o.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     retryDelayMs: o.retryDelayMs,
     logger: o.logger ?? new Logger('Projector'),
+    clock,
   });
 }
 
@@ -78,7 +80,7 @@ export function assembleProjector(cfg: StrataConfig, stores: ProjectorStores, o:
  * Wires the server-mode projections: KurrentDB → MongoDB (graph read model), Meilisearch
  * (full text) and Qdrant (vectors), with checkpoints and the lease in MongoDB.
  */
-export async function buildProjector(cfg: StrataConfig): Promise<Projector> {
+export async function buildProjector(cfg: StrataConfig, clock: Clock): Promise<Projector> {
   if (cfg.store !== 'servers' || !cfg.kurrentdbUrl || !cfg.mongoUrl || !cfg.meiliUrl || !cfg.qdrantUrl)
     throw new Error('the projection worker runs in servers mode: set STRATA_STORE=servers and the server URLs');
   const mongo = await new MongoClient(cfg.mongoUrl, { appName: 'strata-worker' }).connect();
@@ -89,11 +91,11 @@ export async function buildProjector(cfg: StrataConfig): Promise<Projector> {
     const events = new KurrentDbEventStore(cfg.kurrentdbUrl);
     const { Meilisearch } = loadMeilisearchModule();
     const meili = new Meilisearch({ host: cfg.meiliUrl, apiKey: cfg.meiliKey ?? undefined });
-    const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl, apiKey: cfg.qdrantKey ?? undefined });
+    const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl, apiKey: cfg.qdrantKey ?? undefined, clock });
     const runner = assembleProjector(cfg, {
       events,
-      checkpoints: new MongoCheckpointStore(db),
-      leases: (terms) => new MongoLeaseStore(db, terms),
+      checkpoints: new MongoCheckpointStore(db, clock),
+      leases: (terms) => new MongoLeaseStore(db, terms, clock),
       graph,
       graphWriter: new MongoGraphWriter(graph),
       text: new MeilisearchTextIndex({ client: meili }),
@@ -102,7 +104,7 @@ export async function buildProjector(cfg: StrataConfig): Promise<Projector> {
       },
       vectors,
       resetVectors: () => vectors.removeAll(),
-    });
+    }, clock);
     return {
       runner,
       close: async () => {

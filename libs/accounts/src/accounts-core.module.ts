@@ -52,12 +52,13 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     // plans and usage
     {
       provide: USAGE_COUNTERS,
-      inject: [EMBEDDED_STORAGE, SERVER_STORAGE, AccountsReadModel, AccountsMirror],
-      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, a: AccountsReadModel, m: AccountsMirror | null) => {
-        if (e) return new EmbeddedUsageCounters(e, a);
+      inject: [EMBEDDED_STORAGE, SERVER_STORAGE, AccountsReadModel, AccountsMirror, CLOCK],
+      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, a: AccountsReadModel, m: AccountsMirror | null, clock: Clock) => {
+        if (e) return new EmbeddedUsageCounters(e, a, clock);
         const counters = new ServerUsageCounters(
           { checkpoint: () => s!.checkpoints.lowest(['graph']), countLive: (org) => s!.graph.countNodes(org, {}) },
           a,
+          clock,
         );
         m!.onFollowed((event) => counters.observe(event));
         return counters;

@@ -24,22 +24,22 @@ const PROVIDERS: Provider[] = [
     { provide: ID_GENERATOR, inject: [CLOCK], useFactory: (clock: Clock) => new ClockIds(clock) },
     {
       provide: EMBEDDED_STORAGE,
-      inject: [STRATA_CONFIG],
+      inject: [STRATA_CONFIG, CLOCK],
       // null in servers mode: the stores below come from SERVER_STORAGE instead
-      useFactory: (cfg: StrataConfig) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync }) : null),
+      useFactory: (cfg: StrataConfig, clock: Clock) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync, clock }) : null),
     },
     {
       provide: SERVER_STORES_CONNECT,
-      useValue: (async (cfg) => (await import('./storage/server-storage')).ServerStorage.connect(cfg)) satisfies ServerStoresConnect,
+      useValue: (async (cfg, clock) => (await import('./storage/server-storage')).ServerStorage.connect(cfg, clock)) satisfies ServerStoresConnect,
     },
     {
       provide: SERVER_STORAGE,
-      inject: [STRATA_CONFIG, HttpAdapterHost, SERVER_STORES_CONNECT],
-      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost, connect: ServerStoresConnect) => {
+      inject: [STRATA_CONFIG, HttpAdapterHost, SERVER_STORES_CONNECT, CLOCK],
+      useFactory: async (cfg: StrataConfig, http: HttpAdapterHost, connect: ServerStoresConnect, clock: Clock) => {
         if (cfg.store !== 'servers') return null;
         // an application context (the CLI) has no HTTP server to decorate
         if (http?.httpAdapter) registerReadLagHeader(http.httpAdapter.getInstance());
-        return connect(cfg);
+        return connect(cfg, clock);
       },
     },
     { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.events : s!.events) },
@@ -75,7 +75,7 @@ export class PlatformModule implements OnApplicationShutdown {
   /** Replays the log into the projections; the HTTP server answers 503 until this is done. */
   startUp(): void {
     if (!this.storage) return; // servers mode: the projection worker keeps the read models
-    const t0 = Date.now();
+    const t0 = performance.now();
     this.storage.runner.catchUp(
       (done, head) => this.log.log(`projections catching up: ${done}/${head}`),
       undefined,
@@ -83,7 +83,7 @@ export class PlatformModule implements OnApplicationShutdown {
         this.log.warn(`projection ${name} is at position ${checkpoint}, past the event log's head ${head} (a log older than its projections?): rebuilding it from the log`),
     );
     this.storage.notifyCaughtUp();
-    this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Date.now() - t0} ms)`);
+    this.log.log(`projections ready at position ${this.storage.runner.appliedPosition} (${Math.round(performance.now() - t0)} ms)`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -82,10 +82,26 @@ export class SharedServers {
  */
 export const SUBSCRIPTION_LATENCY_MS = 100;
 
-/** The same log, whose subscriptions deliver each event `ms` after it was committed. */
+/** when each append through a latency wrapper landed, per log: its last position, performance.now() */
+const commitsOf = new WeakMap<EventStore, { position: number; at: number }[]>();
+
+/**
+ * The same log, whose subscriptions deliver each event `ms` after it was appended through it
+ * (as KurrentDB's do, a little after commit). The lag is simulated on the monotonic clock,
+ * whatever time the services' clocks say; events appended around it are delivered at once.
+ */
 export function withDeliveryLatency(log: EventStore, ms: number): EventStore {
+  // shared by every wrapper of one log: a replica sees the lag of another replica's appends too
+  let commits = commitsOf.get(log);
+  if (!commits) commitsOf.set(log, (commits = []));
+  const landed = commits;
   return {
-    append: (a) => log.append(a),
+    append: async (a) => {
+      const r = await log.append(a);
+      landed.push({ position: r.position, at: performance.now() });
+      if (landed.length > 10_000) landed.splice(0, 5_000);
+      return r;
+    },
     readStream: (stream, from, max) => log.readStream(stream, from, max),
     streamRevision: (stream) => log.streamRevision(stream),
     readAll: (o) => log.readAll(o),
@@ -94,8 +110,9 @@ export function withDeliveryLatency(log: EventStore, ms: number): EventStore {
     close: async () => undefined, // shared: SharedServers closes it
     subscribe: (after, handler) =>
       log.subscribe(after, async (e) => {
-        const due = e.metadata.occurred_at * 1000 + ms;
-        if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+        const commit = landed.find((c) => c.position >= e.position);
+        const wait = commit ? commit.at + ms - performance.now() : 0;
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         await handler(e);
       }),
   };

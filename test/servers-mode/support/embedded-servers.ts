@@ -21,6 +21,7 @@ import { LeaseTable } from './memory-lease-store';
 import { SqliteMaintenanceReads, openSqliteSnapshot } from '@strata/graph-store/sqlite/sqlite-maintenance-reads';
 import { SqliteServerGraph } from './sqlite-server-graph';
 import { withSparsePositions } from './sparse-positions';
+import { FixedClock } from '@strata/domain/time';
 
 /**
  * How long after its commit a subscription delivers an event: KurrentDB's subscriptions reach
@@ -59,6 +60,8 @@ export const DELIVERY_LATENCY_MS = 30;
 export class EmbeddedServers {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-servers-mode-'));
   readonly log = new SqliteEventStore(path.join(this.dir, 'log.db'), { pollIntervalMs: 25 });
+  /** the log with KurrentDB's sparse positions, one for all (the delivery lag is kept per log) */
+  private readonly sparseLog = withSparsePositions(this.log);
   readonly readModelFile = path.join(this.dir, 'read-model.db');
   readonly readModelDb = openReadModel(this.readModelFile);
   readonly graph = new SqliteServerGraph(this.readModelDb);
@@ -70,14 +73,21 @@ export class EmbeddedServers {
   readonly activity = new SqliteActivityStore(':memory:');
   readonly jobs = new SqliteJobStore(':memory:');
 
-  constructor(readonly latencyMs = DELIVERY_LATENCY_MS) {}
+  /**
+   * `clock`: the time of every replica, worker and lease of this stack (a FixedClock: leases
+   * expire when a test moves it, never while a test waits)
+   */
+  constructor(
+    readonly latencyMs = DELIVERY_LATENCY_MS,
+    readonly clock: FixedClock = new FixedClock(),
+  ) {}
 
   /**
    * The log as a KurrentDB client sees it: positions sparse (withSparsePositions), and
    * subscriptions delivering `latencyMs` after commit.
    */
   remoteLog(): EventStore {
-    return withDeliveryLatency(withSparsePositions(this.log), this.latencyMs);
+    return withDeliveryLatency(this.sparseLog, this.latencyMs);
   }
 
   /** The head of the log, in the positions the API and the worker see. */
@@ -107,7 +117,7 @@ export class EmbeddedServers {
       jobs: sharedJobs(this.jobs),
       maintenance: this.maintenance,
       openSnapshot: () => openSqliteSnapshot(this.readModelFile),
-      leases: (terms) => this.leases.store(terms),
+      leases: (terms) => this.leases.store(terms, this.clock),
       // as ServerStorage: release waiting writes; the shared stores outlive the replica
       onApplicationShutdown: async () => projections.stop(),
     };
@@ -118,7 +128,7 @@ export class EmbeddedServers {
     return {
       events: this.remoteLog(),
       checkpoints: this.checkpoints,
-      leases: (terms) => this.leases.store(terms),
+      leases: (terms) => this.leases.store(terms, this.clock),
       graph: this.graph,
       graphWriter: this.graph.writer(),
       text: this.text,

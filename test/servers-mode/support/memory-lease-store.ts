@@ -1,4 +1,5 @@
 import { AcquireDecision, Lease, LeaseTerms, RenewDecision, decideAcquire, decideRelease, decideRenew } from '@strata/projections/lease/lease';
+import type { Clock } from '@strata/domain/time';
 import type { LeaseStorePort } from '@strata/projections/server/server-projection-runner';
 
 /**
@@ -8,12 +9,17 @@ import type { LeaseStorePort } from '@strata/projections/server/server-projectio
  */
 export class LeaseTable {
   readonly rows = new Map<string, Lease>();
+  /** who asked for a lease, in order (a test sees a standby has had its turn) */
+  readonly acquisitions: string[] = [];
 
-  store(terms: LeaseTerms, now: () => number = Date.now): LeaseStorePort {
+  store(terms: LeaseTerms, clock: Clock): LeaseStorePort {
     const rows = this.rows;
+    const acquisitions = this.acquisitions;
+    const now = () => clock.now() * 1000;
     return {
       terms,
       async acquire(name: string, me: string): Promise<AcquireDecision> {
+        acquisitions.push(me);
         const d = decideAcquire(rows.get(name) ?? null, name, me, now(), terms);
         if (d.outcome !== 'held') rows.set(name, d.lease);
         return d;

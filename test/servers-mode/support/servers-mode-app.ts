@@ -11,13 +11,14 @@ import { SERVER_STORES_CONNECT, ServerStoresConnect } from '@strata/platform/sto
 import { assembleProjector } from '../../../apps/worker/src/projector';
 import { serversConfig } from '../../accounts/support/servers-replica';
 import { EmbeddedServers } from './embedded-servers';
+import type { Clock } from '@strata/domain/time';
 
 /**
  * The application module with SERVER_STORES_CONNECT bound to `connect`: everything else,
  * SERVER_STORAGE's own factory included (it installs the read-lag header), is production's.
  */
-export function serversModeModule(config: StrataConfig, connect: ServerStoresConnect): DynamicModule {
-  const root = AppModule.forRoot(config);
+export function serversModeModule(config: StrataConfig, connect: ServerStoresConnect, clock: Clock): DynamicModule {
+  const root = AppModule.forRoot(config, clock);
   for (const m of root.imports as DynamicModule[]) {
     if (!('module' in m) || !m.providers?.some((p) => typeof p === 'object' && 'provide' in p && p.provide === SERVER_STORES_CONNECT)) continue;
     m.providers = m.providers.map((p) => (typeof p === 'object' && 'provide' in p && p.provide === SERVER_STORES_CONNECT ? { provide: SERVER_STORES_CONNECT, useValue: connect } : p));
@@ -36,7 +37,7 @@ export interface Replica {
 export async function startReplica(servers: EmbeddedServers, extra: Partial<StrataConfig> = {}): Promise<Replica> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-servers-replica-'));
   const config = serversConfig(dataDir, { readWaitMs: 1000, ...extra });
-  const running = await startApp(config, { logger: false, module: serversModeModule(config, async (cfg) => servers.apiStores(cfg.readWaitMs)) });
+  const running = await startApp(config, { logger: false, module: serversModeModule(config, async (cfg) => servers.apiStores(cfg.readWaitMs), servers.clock) });
   return {
     url: running.url,
     app: running.app,
@@ -47,7 +48,11 @@ export async function startReplica(servers: EmbeddedServers, extra: Partial<Stra
   };
 }
 
-/** Short lease terms, so a standby takes over within a test's patience. */
+/**
+ * Short lease terms, so a standby notices a released lease within a test's patience (it asks
+ * again every third of them). The stack runs on a FixedClock: a lease runs out only when a
+ * test moves the clock past it, never while a test waits.
+ */
 export const WORKER_LEASE_TTL_MS = 1500;
 
 export interface Worker {
@@ -61,12 +66,12 @@ export interface Worker {
 }
 
 /** One projection worker (apps/worker's projections, assembled as buildProjector does), started. */
-export function startWorker(servers: EmbeddedServers, owner: string, extra: Partial<StrataConfig> = {}): Worker {
+export function startWorker(servers: EmbeddedServers, owner: string, extra: Partial<StrataConfig> = {}, leaseTtlMs = WORKER_LEASE_TTL_MS): Worker {
   const problems: string[] = [];
   const logs: string[] = [];
   const logger: RunnerLogger = { log: (m) => logs.push(m), warn: (m) => problems.push(`warn: ${m}`), error: (m) => problems.push(`error: ${m}`) };
   const config = serversConfig(path.join(servers.dir, `worker-${owner}`), extra);
-  const runner = assembleProjector(config, servers.projectorStores(), { owner, leaseTtlMs: WORKER_LEASE_TTL_MS, retryDelayMs: 100, logger });
+  const runner = assembleProjector(config, servers.projectorStores(), servers.clock, { owner, leaseTtlMs, retryDelayMs: 100, logger });
   runner.start();
   return { owner, runner, problems, logs, stop: () => runner.stop() };
 }
@@ -75,11 +80,12 @@ export function startWorker(servers: EmbeddedServers, owner: string, extra: Part
  * Stand-in servers, one projection worker and one API replica for the enclosing describe
  * block, started before its tests and stopped after them. Read the fields inside tests.
  */
-export function useServersStack(): { readonly servers: EmbeddedServers; readonly worker: Worker; readonly replica: Replica } {
+/** `leaseTtlMs`: the worker's lease terms; long for tests that move the clock by seconds (the lease would run out) */
+export function useServersStack(opts: { leaseTtlMs?: number } = {}): { readonly servers: EmbeddedServers; readonly worker: Worker; readonly replica: Replica } {
   const stack = {} as { servers: EmbeddedServers; worker: Worker; replica: Replica };
   beforeAll(async () => {
     stack.servers = new EmbeddedServers();
-    stack.worker = startWorker(stack.servers, 'w1');
+    stack.worker = startWorker(stack.servers, 'w1', {}, opts.leaseTtlMs);
     stack.replica = await startReplica(stack.servers);
   });
   afterAll(async () => {

@@ -46,8 +46,8 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
   imports: [
     AccountsCoreModule,
     ThrottlerModule.forRootAsync({
-      inject: [STRATA_CONFIG],
-      useFactory: (cfg: StrataConfig) => planThrottlerOptions(new PlanCatalogue(cfg.planLimits), cfg.rateLimitPerMinute),
+      inject: [STRATA_CONFIG, CLOCK],
+      useFactory: (cfg: StrataConfig, clock: Clock) => planThrottlerOptions(new PlanCatalogue(cfg.planLimits), cfg.rateLimitPerMinute, clock),
     }),
   ],
   controllers: [AuthController, AccountController, OrgsController, ApiKeysController, BillingController],

@@ -1,14 +1,18 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@strata/auth/route-tags';
+import { CLOCK, Clock } from '@strata/domain/time';
 import { Readiness } from '../platform/http/readiness';
 import { VERSION } from '@strata/platform/version';
 
 @ApiTags('health')
 @Controller()
 export class HealthController {
-  constructor(private readonly readiness: Readiness) {}
+  constructor(
+    private readonly readiness: Readiness,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get('health')
   @Public()
@@ -20,6 +24,6 @@ export class HealthController {
         .header('Retry-After', '2')
         .send({ status: this.readiness.draining ? 'draining' : 'starting' });
     }
-    return reply.send({ status: 'ok', version: VERSION, time: Date.now() / 1000 });
+    return reply.send({ status: 'ok', version: VERSION, time: this.clock.now() });
   }
 }

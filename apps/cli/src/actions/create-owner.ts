@@ -8,6 +8,7 @@ import { withAppContext } from '../support/app-context';
 import { cliRequestId, operatorId } from '../support/operator';
 import { writeOut } from '../support/output';
 import { readInput } from '../support/read-input';
+import type { Clock } from '@strata/domain/time';
 
 export interface CreateOwnerOptions {
   email: string;
@@ -18,7 +19,7 @@ export interface CreateOwnerOptions {
 }
 
 /** `strata admin create-owner` */
-export async function createOwner(opts: CreateOwnerOptions, globals: GlobalOptions): Promise<void> {
+export async function createOwner(opts: CreateOwnerOptions, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
   // an id names an existing organization: a data dir without a log has none, and must stay untouched
   if (cfg.store === 'embedded' && looksLikeOrgId(opts.org) && !fs.existsSync(path.join(cfg.dataDir, EVENTS_FILE)))
@@ -26,7 +27,7 @@ export async function createOwner(opts: CreateOwnerOptions, globals: GlobalOptio
   const password = opts.passwordStdin
     ? (await readInput(undefined, 'password', "printf '%s' \"$PASSWORD\" | strata admin create-owner … --password-stdin")).toString('utf8').replace(/\r?\n$/, '')
     : null;
-  const r = await withAppContext(cfg, { writes: true, create: true }, (app) =>
+  const r = await withAppContext(cfg, { writes: true, create: true, clock }, (app) =>
     app.get(CreateOwnerService, { strict: false }).createOwner({
       email: opts.email,
       org: opts.org,

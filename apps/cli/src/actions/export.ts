@@ -6,6 +6,7 @@ import { GlobalOptions, cliConfig } from '../support/cli-config';
 import { withAppContext } from '../support/app-context';
 import { orgExists } from '../support/org-exists';
 import { writeOut } from '../support/output';
+import type { Clock } from '@strata/domain/time';
 
 export interface ExportOptions {
   org: string;
@@ -18,9 +19,9 @@ const SINGULAR: Record<string, string> = { nodes: 'node', edges: 'edge', aliases
 const COUNTS = /"counts":(\{[^}]*\})/;
 
 /** `strata export`: the snapshot on stdout (or a file), progress on stderr; either store (servers: from MongoDB). */
-export async function exportGraph(opts: ExportOptions, globals: GlobalOptions): Promise<void> {
+export async function exportGraph(opts: ExportOptions, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
-  await withAppContext(cfg, { writes: false, modules: 'snapshot' }, async (app) => {
+  await withAppContext(cfg, { writes: false, modules: 'snapshot', clock }, async (app) => {
     if (!(await orgExists(app, cfg, opts.org))) throw new CliError(`organization ${opts.org} not found`);
     const stream = app
       .get(ExportService, { strict: false })
@@ -28,14 +29,15 @@ export async function exportGraph(opts: ExportOptions, globals: GlobalOptions): 
     const out = opts.output ? fs.createWriteStream(opts.output) : process.stdout;
     let bytes = 0;
     let counts: string | null = null;
-    let last = Date.now();
+    // monotonic: only paces the progress lines
+    let last = performance.now();
     for await (const chunk of stream) {
       const text = typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
       if (counts === null) counts = COUNTS.exec(text)?.[1] ?? '';
       bytes += Buffer.byteLength(text);
       await writeOut(text, out);
-      if (Date.now() - last > 1000) {
-        last = Date.now();
+      if (performance.now() - last > 1000) {
+        last = performance.now();
         process.stderr.write(`export: ${formatCount(bytes / 1024)} KiB written\n`);
       }
     }

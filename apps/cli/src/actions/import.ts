@@ -16,6 +16,7 @@ import { orgExists } from '../support/org-exists';
 import { cliRequestId, operatorId } from '../support/operator';
 import { writeOut } from '../support/output';
 import { readInput } from '../support/read-input';
+import type { Clock } from '@strata/domain/time';
 
 export interface ImportOptions {
   org: string;
@@ -57,23 +58,24 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  */
 async function write(app: INestApplicationContext, cfg: StrataConfig, imports: ImportService, ctx: CommandContext, parsed: ParsedSnapshot): Promise<ImportCounts> {
   const say = (line: string) => process.stderr.write(line + '\n');
-  const staging = new ProgressReporter('staging', process.stderr, Date.now, 'objects');
+  const staging = new ProgressReporter('staging', process.stderr, () => performance.now(), 'objects');
   let beat: Heartbeat | null = null;
   let staged = false;
-  let t1 = Date.now();
+  // monotonic: the durations are only shown
+  let t1 = performance.now();
   const storage = cfg.store === 'embedded' ? app.get<EmbeddedStorage | null>(EMBEDDED_STORAGE, { strict: false }) : null;
   storage?.onApplied((events) => {
     beat?.stop();
     const first = events[0]?.position;
     const last = events[events.length - 1]?.position;
-    say(`wrote ${countOf(events.length, 'event')}${first ? ` (positions ${first}–${last})` : ''} to the log and the projections in ${seconds(Date.now() - t1)}`);
-    t1 = Date.now();
+    say(`wrote ${countOf(events.length, 'event')}${first ? ` (positions ${first}–${last})` : ''} to the log and the projections in ${seconds(performance.now() - t1)}`);
+    t1 = performance.now();
     beat = new Heartbeat('committing');
   });
   storage?.onCommitted(() => {
     beat?.stop();
     beat = null;
-    say(`committed in ${seconds(Date.now() - t1)}`);
+    say(`committed in ${seconds(performance.now() - t1)}`);
   });
   try {
     return await imports.importParsed(ctx, parsed, (done, total) => {
@@ -81,7 +83,7 @@ async function write(app: INestApplicationContext, cfg: StrataConfig, imports: I
       if (done < total || staged) return;
       staged = true;
       staging.finish(done, total);
-      t1 = Date.now();
+      t1 = performance.now();
       beat = new Heartbeat(storage ? 'writing to the log and the projections (one transaction)' : 'appending to the log and waiting for the projections');
     });
   } finally {
@@ -90,12 +92,12 @@ async function write(app: INestApplicationContext, cfg: StrataConfig, imports: I
 }
 
 /** `strata import`: the counts of POST /import on stdout; either store (servers: appended to KurrentDB, projected by the worker). */
-export async function importGraph(opts: ImportOptions, globals: GlobalOptions): Promise<void> {
+export async function importGraph(opts: ImportOptions, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
   requireInstallation(cfg); // before reading the snapshot: a mistyped --data-dir fails at once
   let body: Body | null = await readSnapshot(opts);
-  const t0 = Date.now();
-  const counts = await withAppContext(cfg, { writes: true, modules: 'snapshot' }, async (app) => {
+  const t0 = performance.now();
+  const counts = await withAppContext(cfg, { writes: true, modules: 'snapshot', clock }, async (app) => {
     if (!(await orgExists(app, cfg, opts.org))) throw new CliError(`organization ${opts.org} not found`);
     const imports = app.get(ImportService, { strict: false });
     const parsed = imports.parse(body!);
@@ -110,6 +112,6 @@ export async function importGraph(opts: ImportOptions, globals: GlobalOptions): 
     };
     return write(app, cfg, imports, ctx, parsed);
   });
-  process.stderr.write(`imported into organization ${opts.org} in ${seconds(Date.now() - t0)}\n`);
+  process.stderr.write(`imported into organization ${opts.org} in ${seconds(performance.now() - t0)}\n`);
   await writeOut(JSON.stringify(counts) + '\n');
 }

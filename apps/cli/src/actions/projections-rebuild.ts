@@ -39,6 +39,7 @@ import { EmbeddedPaths, GlobalOptions, cliConfig, embeddedPaths } from '../suppo
 import { writeOut } from '../support/output';
 import { resolveProjectionNames, resolveServerProjectionNames } from './projection-names';
 import { requestServerRebuild } from './server-rebuild-request';
+import type { Clock } from '@strata/domain/time';
 
 export interface RebuildOptions {
   handoverTimeout: string;
@@ -62,16 +63,18 @@ const VECTORS_CHANNEL: HandoverChannel = { what: 'vector index', requestFile: VE
  * Hands the rebuilt result to the running service and waits for its answer. Returns null when
  * the service went away before taking the request (the caller then swaps itself).
  */
-async function handOver(dataDir: string, service: ServicePresence, channel: HandoverChannel, names: string[], timeoutMs: number): Promise<HandoverResult | null> {
+async function handOver(dataDir: string, service: ServicePresence, channel: HandoverChannel, names: string[], timeoutMs: number, clock: Clock): Promise<HandoverResult | null> {
+  const nowMs = () => clock.now() * 1000;
   const requestFile = path.join(dataDir, channel.requestFile);
   const resultFile = path.join(dataDir, channel.resultFile);
   fs.rmSync(resultFile, { force: true });
-  const req: HandoverRequest = { id: randomUUID(), file: channel.file, names, requested_at: new Date().toISOString() };
+  const req: HandoverRequest = { id: randomUUID(), file: channel.file, names, requested_at: new Date(nowMs()).toISOString() };
   writeJsonAtomic(requestFile, req);
   process.stderr.write(`handing the rebuilt ${channel.what} over to the running service (pid ${service.pid})…\n`);
   // the timeout covers taking the request; once taken, the swap is awaited while the service lives
-  const deadline = Date.now() + timeoutMs;
+  const deadline = nowMs() + timeoutMs;
   for (;;) {
+    // the service answers in a file: look for it now and then
     await sleep(100);
     const result = readJson<HandoverResult>(resultFile);
     if (result?.id === req.id) {
@@ -79,30 +82,31 @@ async function handOver(dataDir: string, service: ServicePresence, channel: Hand
       return result;
     }
     const taken = !fs.existsSync(requestFile);
-    if (!runningService(dataDir)) {
+    if (!runningService(dataDir, nowMs())) {
       if (!taken) {
         fs.rmSync(requestFile, { force: true });
         return null;
       }
       throw new CliError(`the service (pid ${service.pid}) stopped while swapping the ${channel.what} in; start it again: it catches up from the log`);
     }
-    if (!taken && Date.now() > deadline) {
+    if (!taken && nowMs() > deadline) {
       fs.rmSync(requestFile, { force: true });
       throw new CliError(`the service (pid ${service.pid}) did not take the rebuilt ${channel.what} within ${timeoutMs / 1000} s (is it older than this CLI?)`);
     }
   }
 }
 
+/** `t0`: performance.now() at the start (monotonic: the duration is only reported) */
 function rateSummary(what: string, events: number, t0: number): string {
-  const seconds = (Date.now() - t0) / 1000;
+  const seconds = (performance.now() - t0) / 1000;
   const rate = seconds > 0 ? events / seconds : events;
   return `rebuilt ${what} from ${formatCount(events)} events in ${formatDuration(seconds)} (${formatCount(rate)} events/s)`;
 }
 
-async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names: string[], timeoutMs: number): Promise<string> {
+async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names: string[], timeoutMs: number, clock: Clock): Promise<string> {
   const nextFile = path.join(paths.dataDir, NEXT_PROJECTIONS_FILE);
   try {
-    const t0 = Date.now();
+    const t0 = performance.now();
     const progress = new ProgressReporter(`rebuilding ${names.join(', ')}`);
     const built = await buildBeside({
       dataDir: paths.dataDir,
@@ -114,10 +118,10 @@ async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names:
     progress.finish(built.progress.done, built.progress.total);
     const summary = rateSummary(built.rebuilt.join(', '), built.progress.done, t0);
 
-    const service = runningService(paths.dataDir);
+    const service = runningService(paths.dataDir, clock.now() * 1000);
     if (service) {
       built.set.close();
-      const result = await handOver(paths.dataDir, service, PROJECTIONS_CHANNEL, built.rebuilt, timeoutMs);
+      const result = await handOver(paths.dataDir, service, PROJECTIONS_CHANNEL, built.rebuilt, timeoutMs, clock);
       if (result && !result.ok) throw new CliError(`the service could not swap the rebuilt projections in: ${result.error ?? 'unknown error'}`);
       if (result) return `${summary}; swapped in by the running service (pid ${service.pid}) at position ${result.position}`;
       // the service stopped before taking over: nobody else writes the projections now
@@ -145,13 +149,13 @@ async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names:
  * then handed to the running service, or put in place of `vectors/` when none runs: a
  * service started later catches up from the rebuilt index's checkpoint.
  */
-async function rebuildVectors(cfg: StrataConfig, paths: EmbeddedPaths, log: SqliteEventStore, timeoutMs: number): Promise<string> {
+async function rebuildVectors(cfg: StrataConfig, paths: EmbeddedPaths, log: SqliteEventStore, timeoutMs: number, clock: Clock): Promise<string> {
   const next = path.join(paths.dataDir, VECTORS_NEXT_DIR);
   try {
-    const t0 = Date.now();
+    const t0 = performance.now();
     const progress = new ProgressReporter(`rebuilding ${VECTORS_PROJECTION}`);
     const built = await rebuildVectorIndex({
-      embedding: { config: cfg },
+      embedding: { config: cfg, clock },
       log,
       dir: next,
       graphFile: path.join(paths.dataDir, VECTORS_REBUILD_GRAPH_FILE),
@@ -159,9 +163,9 @@ async function rebuildVectors(cfg: StrataConfig, paths: EmbeddedPaths, log: Sqli
     });
     progress.finish(built.progress.done, built.progress.total);
     const summary = `${rateSummary(VECTORS_PROJECTION, built.progress.done, t0)}: ${formatCount(built.vectors)} vectors in ${formatCount(built.organizations)} organization${built.organizations === 1 ? '' : 's'}`;
-    const service = runningService(paths.dataDir);
+    const service = runningService(paths.dataDir, clock.now() * 1000);
     if (service) {
-      const result = await handOver(paths.dataDir, service, VECTORS_CHANNEL, [VECTORS_PROJECTION], timeoutMs);
+      const result = await handOver(paths.dataDir, service, VECTORS_CHANNEL, [VECTORS_PROJECTION], timeoutMs, clock);
       if (result && !result.ok) throw new CliError(`the service could not swap the rebuilt vector index in: ${result.error ?? 'unknown error'}`);
       if (result) return `${summary}; swapped in by the running service (pid ${service.pid}) at position ${result.position}`;
     }
@@ -173,7 +177,7 @@ async function rebuildVectors(cfg: StrataConfig, paths: EmbeddedPaths, log: Sqli
   }
 }
 
-async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildOptions): Promise<string> {
+async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildOptions, clock: Clock): Promise<string> {
   const paths = embeddedPaths(cfg);
   const { names, vectors } = resolveProjectionNames(args);
   const timeoutMs = Number(opts.handoverTimeout) * 1000;
@@ -184,8 +188,8 @@ async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildO
   const log = new SqliteEventStore(paths.events, { readonly: true });
   try {
     const lines: string[] = [];
-    if (names.length) lines.push(await rebuildSqlite(paths, log, names, timeoutMs));
-    if (vectors) lines.push(await rebuildVectors(cfg, paths, log, timeoutMs));
+    if (names.length) lines.push(await rebuildSqlite(paths, log, names, timeoutMs, clock));
+    if (vectors) lines.push(await rebuildVectors(cfg, paths, log, timeoutMs, clock));
     return lines.join('\n');
   } finally {
     await log.close();
@@ -194,11 +198,11 @@ async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildO
 }
 
 /** Servers mode: the projection worker owns the read models; the rebuild is its to run. */
-async function rebuildServers(cfg: StrataConfig, args: string[]): Promise<string> {
+async function rebuildServers(cfg: StrataConfig, args: string[], clock: Clock): Promise<string> {
   resolveServerProjectionNames(args); // a typo fails before connecting
   const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-cli', serverSelectionTimeoutMS: 5000 }).connect();
   try {
-    const names = await requestServerRebuild(new MongoCheckpointStore(mongo.db(cfg.mongoDb)), args);
+    const names = await requestServerRebuild(new MongoCheckpointStore(mongo.db(cfg.mongoDb), clock), args);
     return `asked the projection worker to rebuild ${names.join(', ')} (it replays them from the log; watch \`strata projections status\`)`;
   } finally {
     await mongo.close();
@@ -206,8 +210,8 @@ async function rebuildServers(cfg: StrataConfig, args: string[]): Promise<string
 }
 
 /** `strata projections rebuild [name…]` */
-export async function projectionsRebuild(args: string[], opts: RebuildOptions, globals: GlobalOptions): Promise<void> {
+export async function projectionsRebuild(args: string[], opts: RebuildOptions, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
-  const line = cfg.store === 'servers' ? await rebuildServers(cfg, args) : await rebuildEmbedded(cfg, args, opts);
+  const line = cfg.store === 'servers' ? await rebuildServers(cfg, args, clock) : await rebuildEmbedded(cfg, args, opts, clock);
   await writeOut(line + '\n');
 }

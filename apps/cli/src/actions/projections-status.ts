@@ -19,6 +19,7 @@ import { CliError } from '../support/cli-error';
 import { serverStatusRows } from './server-status-rows';
 import { GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
 import { writeOut } from '../support/output';
+import type { Clock } from '@strata/domain/time';
 
 /** `strata projections status`: one line per projection. */
 export interface StatusRow {
@@ -110,12 +111,12 @@ export function embeddedStatus(cfg: StrataConfig): StatusRow[] {
   return rows;
 }
 
-async function serverStatus(cfg: StrataConfig): Promise<StatusRow[]> {
+async function serverStatus(cfg: StrataConfig, clock: Clock): Promise<StatusRow[]> {
   const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-cli', serverSelectionTimeoutMS: 5000 }).connect();
   const log = new KurrentDbEventStore(cfg.kurrentdbUrl!);
   try {
     const head = await log.headPosition();
-    return serverStatusRows(SERVER_PROJECTION_NAMES, await new MongoCheckpointStore(mongo.db(cfg.mongoDb)).all(), head);
+    return serverStatusRows(SERVER_PROJECTION_NAMES, await new MongoCheckpointStore(mongo.db(cfg.mongoDb), clock).all(), head);
   } finally {
     await log.close();
     await mongo.close();
@@ -148,8 +149,8 @@ export interface DataDirActivity {
   projections_file: ProjectionsFlushState;
 }
 
-function dataDirActivity(dataDir: string): DataDirActivity {
-  const service = runningService(dataDir);
+function dataDirActivity(dataDir: string, clock: Clock): DataDirActivity {
+  const service = runningService(dataDir, clock.now() * 1000);
   const rebuilding = lockOwner(path.join(dataDir, REBUILD_LOCK_FILE));
   return {
     service: { running: service !== null, pid: service?.pid ?? null, url: service?.url ?? null },
@@ -159,7 +160,7 @@ function dataDirActivity(dataDir: string): DataDirActivity {
 }
 
 /** `strata projections status` */
-export async function projectionsStatus(opts: { json?: boolean }, globals: GlobalOptions): Promise<void> {
+export async function projectionsStatus(opts: { json?: boolean }, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
   let rows: StatusRow[];
   const extra: string[] = [];
@@ -167,13 +168,13 @@ export async function projectionsStatus(opts: { json?: boolean }, globals: Globa
   let activity: DataDirActivity | { service: null; rebuild: null; projections_file: null } = { service: null, rebuild: null, projections_file: null };
   if (cfg.store === 'servers') {
     try {
-      rows = await serverStatus(cfg);
+      rows = await serverStatus(cfg, clock);
     } catch (err) {
       throw new CliError(`could not read the servers' checkpoints: ${(err as Error).message}`);
     }
   } else {
     rows = embeddedStatus(cfg);
-    const a = dataDirActivity(cfg.dataDir);
+    const a = dataDirActivity(cfg.dataDir, clock);
     activity = a;
     extra.push(a.service.running ? `service: running (pid ${a.service.pid}${a.service.url ? `, ${a.service.url}` : ''})` : 'service: not running');
     if (a.rebuild.running) extra.push(`rebuild in progress (pid ${a.rebuild.pid}) into ${NEXT_PROJECTIONS_FILE} or ${VECTORS_NEXT_DIR}/`);

@@ -23,6 +23,7 @@ import { CliError } from '../support/cli-error';
 import { EmbeddedPaths, GlobalOptions, cliConfig, embeddedPaths } from '../support/cli-config';
 import { writeOut } from '../support/output';
 import { resolveProjectionNames } from './projection-names';
+import type { Clock } from '@strata/domain/time';
 
 export interface VerifyOptions {
   limit: string;
@@ -138,7 +139,7 @@ async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[]
  * as last saved (a running service saves it every minute and at shutdown; its files are read,
  * not its memory) and compares the two vector by vector.
  */
-async function verifyVectors(cfg: StrataConfig, paths: EmbeddedPaths, limit: number): Promise<VerifyReport> {
+async function verifyVectors(cfg: StrataConfig, paths: EmbeddedPaths, limit: number, clock: Clock): Promise<VerifyReport> {
   const live = readVectorIndexSnapshot(path.join(paths.dataDir, VECTORS_DIR));
   if (live.checkpoint === null && !live.spaces.size)
     return { ok: true, lines: [`${VECTORS_PROJECTION}: not saved by the service yet (it saves every 60 s and at shutdown): nothing to compare`] };
@@ -154,7 +155,7 @@ async function verifyVectors(cfg: StrataConfig, paths: EmbeddedPaths, limit: num
     if (position > head) return { ok: false, lines: [`${VECTORS_PROJECTION}: the live index is at position ${position}, past the head of the log (${head})`] };
     const progress = new ProgressReporter(`rebuilding ${VECTORS_PROJECTION} into a scratch copy`);
     const scratchBuild = await rebuildVectorIndex({
-      embedding: { config: cfg },
+      embedding: { config: cfg, clock },
       log,
       dir: scratch,
       graphFile: `${scratch}.graph.db`,
@@ -196,22 +197,22 @@ function backfillsPending(dir: string): string[] {
     .map(([o]) => o);
 }
 
-async function verifyEmbedded(cfg: StrataConfig, args: string[], limit: number): Promise<VerifyReport> {
+async function verifyEmbedded(cfg: StrataConfig, args: string[], limit: number, clock: Clock): Promise<VerifyReport> {
   const paths = embeddedPaths(cfg);
   const { names, all, vectors } = resolveProjectionNames(args);
   const reports: VerifyReport[] = [];
   if (names.length) reports.push(await verifySqlite(paths, names, all, limit));
-  if (vectors) reports.push(await verifyVectors(cfg, paths, limit));
+  if (vectors) reports.push(await verifyVectors(cfg, paths, limit, clock));
   return { ok: reports.every((r) => r.ok), lines: reports.flatMap((r) => r.lines) };
 }
 
 /** `strata projections verify [name…]`: exit code 1 when the projections differ. */
-export async function projectionsVerify(args: string[], opts: VerifyOptions, globals: GlobalOptions): Promise<void> {
+export async function projectionsVerify(args: string[], opts: VerifyOptions, globals: GlobalOptions, clock: Clock): Promise<void> {
   const cfg = cliConfig(globals);
   if (cfg.store === 'servers') throw new CliError('verify compares the embedded projections; in servers mode use `strata projections rebuild` on the worker');
   const limit = Number(opts.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer, got '${opts.limit}'`);
-  const report = await verifyEmbedded(cfg, args, limit);
+  const report = await verifyEmbedded(cfg, args, limit, clock);
   await writeOut(report.lines.join('\n') + '\n');
   if (!report.ok) process.exitCode = 1;
 }

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
+import type { Clock } from '@strata/domain/time';
 import type { CreateOwnerOptions } from '../actions/create-owner';
 import type { GlobalOptions } from '../support/cli-config';
 
-export function registerAdmin(program: Command): void {
+export function registerAdmin(program: Command, clock: Clock): void {
   const admin = program.command('admin').description('administration of accounts without the HTTP API');
   admin
     .command('create-owner')
@@ -29,6 +30,6 @@ Examples:
     )
     .action(async (opts: CreateOwnerOptions, cmd: Command) => {
       const { createOwner } = await import('../actions/create-owner');
-      await createOwner(opts, cmd.optsWithGlobals<GlobalOptions>());
+      await createOwner(opts, cmd.optsWithGlobals<GlobalOptions>(), clock);
     });
 }

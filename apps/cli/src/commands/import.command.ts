@@ -1,8 +1,9 @@
 import { Command } from 'commander';
+import type { Clock } from '@strata/domain/time';
 import type { ImportOptions } from '../actions/import';
 import type { GlobalOptions } from '../support/cli-config';
 
-export function registerImport(program: Command): void {
+export function registerImport(program: Command, clock: Clock): void {
   program
     .command('import')
     .description('import a strata.graph snapshot into an organization (the rules of POST /import: additive, all or nothing)')
@@ -23,6 +24,6 @@ Examples:
     )
     .action(async (opts: ImportOptions, cmd: Command) => {
       const { importGraph } = await import('../actions/import');
-      await importGraph(opts, cmd.optsWithGlobals<GlobalOptions>());
+      await importGraph(opts, cmd.optsWithGlobals<GlobalOptions>(), clock);
     });
 }

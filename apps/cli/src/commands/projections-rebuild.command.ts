@@ -1,11 +1,12 @@
 import { Command } from 'commander';
+import type { Clock } from '@strata/domain/time';
 import type { RebuildOptions } from '../actions/projections-rebuild';
 import type { GlobalOptions } from '../support/cli-config';
 
 const NEXT_PROJECTIONS_FILE = 'projections.next.db';
 const VECTORS_NEXT_DIR = 'vectors.next';
 
-export function registerProjectionsRebuild(projections: Command): void {
+export function registerProjectionsRebuild(projections: Command, clock: Clock): void {
   projections
     .command('rebuild')
     .description('rebuild projections from the event log, beside the live ones, then swap them in')
@@ -33,6 +34,6 @@ Examples:
     )
     .action(async (args: string[], opts: RebuildOptions, cmd: Command) => {
       const { projectionsRebuild } = await import('../actions/projections-rebuild');
-      await projectionsRebuild(args, opts, cmd.optsWithGlobals<GlobalOptions>());
+      await projectionsRebuild(args, opts, cmd.optsWithGlobals<GlobalOptions>(), clock);
     });
 }

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
+import type { Clock } from '@strata/domain/time';
 import type { VerifyOptions } from '../actions/projections-verify';
 import type { GlobalOptions } from '../support/cli-config';
 
-export function registerProjectionsVerify(projections: Command): void {
+export function registerProjectionsVerify(projections: Command, clock: Clock): void {
   projections
     .command('verify')
     .description('rebuild into a scratch copy and compare it with the live projections, table by table and vector by vector')
@@ -18,6 +19,6 @@ vectors (float for float), node types and layers. Embedded default only.`,
     )
     .action(async (args: string[], opts: VerifyOptions, cmd: Command) => {
       const { projectionsVerify } = await import('../actions/projections-verify');
-      await projectionsVerify(args, opts, cmd.optsWithGlobals<GlobalOptions>());
+      await projectionsVerify(args, opts, cmd.optsWithGlobals<GlobalOptions>(), clock);
     });
 }

@@ -3,12 +3,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Heartbeat } from './heartbeat';
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Blocks this thread, as one long synchronous transaction does. */
-function busy(ms: number): void {
-  const end = Date.now() + ms;
-  while (Date.now() < end);
+/**
+ * Blocks this thread, as one long synchronous transaction does, until the worker has written
+ * what `enough` asks for into `file` (bounded, so a broken worker fails the test instead of hanging it).
+ */
+function blockUntil(file: string, enough: (text: string) => boolean): string {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    const text = fs.readFileSync(file, 'utf8');
+    if (enough(text)) return text;
+    if (performance.now() > deadline) throw new Error(`the heartbeat did not write enough while the thread was blocked: ${JSON.stringify(text)}`);
+  }
 }
 
 describe('Heartbeat', () => {
@@ -24,11 +29,11 @@ describe('Heartbeat', () => {
     try {
       const lines: string[] = [];
       const beat = new Heartbeat('writing', { isTTY: false, write: (t: string) => lines.push(t) }, { fd, everyMs: 50 });
-      await sleep(200); // the worker starts
-      busy(600);
+      await beat.running;
+      blockUntil(file, (text) => text.split('\n').length > 5);
       beat.stop();
       const atStop = fs.readFileSync(file, 'utf8');
-      await sleep(300);
+      await beat.finished();
       const after = fs.readFileSync(file, 'utf8');
       expect(after).toBe(atStop);
       const beats = atStop.trim().split('\n');
@@ -46,9 +51,10 @@ describe('Heartbeat', () => {
     try {
       const out = { isTTY: true, columns: 0, text: '', write: (t: string) => (out.text += t) };
       const beat = new Heartbeat('committing', out, { fd, everyMs: 50 });
-      await sleep(200);
-      busy(300);
+      await beat.running;
+      blockUntil(file, (text) => text.split('\r').length > 3);
       beat.stop();
+      await beat.finished();
       const drawn = fs.readFileSync(file, 'utf8');
       expect(drawn.startsWith('\rcommitting  0:00')).toBe(true);
       expect(drawn).not.toContain('\n');

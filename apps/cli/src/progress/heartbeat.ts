@@ -13,12 +13,12 @@ const { workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const { flags, label, tty, width, everyMs, fd } = workerData;
 const state = new Int32Array(flags);
-const t0 = Date.now();
+const t0 = performance.now();
 const duration = (s) => { const m = Math.floor(s / 60); return m >= 60 ? Math.floor(m / 60) + ':' + String(m % 60).padStart(2, '0') + ':' + String(s % 60).padStart(2, '0') : m + ':' + String(s % 60).padStart(2, '0'); };
 const timer = setInterval(() => {
   if (Atomics.compareExchange(state, 2, 0, 1) !== 0) return clearInterval(timer);
   try {
-    const text = label + '  ' + duration(Math.round((Date.now() - t0) / 1000));
+    const text = label + '  ' + duration(Math.round((performance.now() - t0) / 1000));
     fs.writeSync(fd, tty ? '\\r' + text.slice(0, width).padEnd(width) : text + '\\n');
     Atomics.store(state, 1, 1);
   } catch {
@@ -39,7 +39,11 @@ export class Heartbeat {
   private readonly flags = new SharedArrayBuffer(12);
   private stopped = false;
   private readonly worker: Worker | null;
-  private readonly started = Date.now();
+  // monotonic: an elapsed time to show, not a time of day
+  private readonly started = performance.now();
+  /** resolves once the worker runs (its beats come from then on), or at once without one */
+  readonly running: Promise<void>;
+  private exited: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly label: string,
@@ -54,11 +58,13 @@ export class Heartbeat {
         ? null
         : new Worker(WORKER, { eval: true, workerData: { flags: this.flags, label, tty, fd, width: terminalWidth(out.columns) - 1, everyMs: opts.everyMs ?? (tty ? 1000 : 2000) } });
     this.worker?.unref();
+    const worker = this.worker;
+    this.running = worker ? new Promise((resolve) => worker.once('online', () => resolve())) : Promise.resolve();
   }
 
   /** Seconds since the step began. */
   get elapsedSeconds(): number {
-    return (Date.now() - this.started) / 1000;
+    return (performance.now() - this.started) / 1000;
   }
 
   /** Stops the beats (at once: no line is drawn after this returns) and ends a terminal line. */
@@ -70,6 +76,11 @@ export class Heartbeat {
     while (Atomics.compareExchange(state, 2, 0, 1) !== 0) Atomics.wait(state, 2, 1, 10);
     Atomics.store(state, 0, 1);
     if (this.out.isTTY && Atomics.load(state, 1)) this.out.write('\n');
-    void this.worker?.terminate();
+    if (this.worker) this.exited = this.worker.terminate();
+  }
+
+  /** Resolves once the worker thread is gone after stop(): nothing can be written after that. */
+  finished(): Promise<void> {
+    return this.exited.then(() => undefined);
   }
 }

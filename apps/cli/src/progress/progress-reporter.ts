@@ -20,7 +20,8 @@ export class ProgressReporter {
   constructor(
     private readonly label: string,
     private readonly out: ProgressStream = process.stderr,
-    private readonly clock: () => number = Date.now,
+    /** milliseconds; monotonic by default: the reporter shows elapsed times and rates, not times of day */
+    private readonly clock: () => number = () => performance.now(),
     /** what is counted: events unless said (`MB`, `objects`) */
     private readonly unit = 'events',
   ) {

@@ -4,11 +4,14 @@ import { NestFactory } from '@nestjs/core';
 import { StrataConfig } from '@strata/platform/config/strata-config';
 import { PlatformModule } from '@strata/platform/platform.module';
 import { runningService } from '@strata/platform/projections/handover-files';
+import type { Clock } from '@strata/domain/time';
 import { requireInstallation } from './cli-config';
 import { CliError } from './cli-error';
 import { CliCapability, CliContextModule } from './cli-context.module';
 
 export interface ContextOptions {
+  /** the CLI's clock: the application's services read time from it */
+  clock: Clock;
   /** the command appends events: refused while a service runs on the same embedded data dir */
   writes: boolean;
   /**
@@ -28,14 +31,14 @@ export interface ContextOptions {
  */
 export async function withAppContext<T>(cfg: StrataConfig, opts: ContextOptions, fn: (app: INestApplicationContext) => Promise<T>): Promise<T> {
   if (!opts.create) requireInstallation(cfg);
-  const service = cfg.store === 'embedded' ? runningService(cfg.dataDir) : null;
+  const service = cfg.store === 'embedded' ? runningService(cfg.dataDir, opts.clock.now() * 1000) : null;
   if (service && opts.writes)
     throw new CliError(
       `a Strata service (pid ${service.pid}) is running on ${cfg.dataDir}: stop it first, or make this change through its HTTP API`,
     );
   let app: INestApplicationContext;
   try {
-    const root = CliContextModule.forRoot(cfg, opts.modules ?? 'accounts');
+    const root = CliContextModule.forRoot(cfg, opts.modules ?? 'accounts', opts.clock);
     app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   } catch (err) {
     throw new CliError(`could not open the ${cfg.store} store: ${(err as Error).message}`);

@@ -4,6 +4,7 @@ import { AccountsCoreModule } from '@strata/accounts/accounts-core.module';
 import { MaintenanceModule } from '@strata/maintenance/maintenance.module';
 import { StrataConfig } from '@strata/platform/config/strata-config';
 import { PlatformModule } from '@strata/platform/platform.module';
+import type { Clock } from '@strata/domain/time';
 
 /**
  * What a CLI command runs on: `accounts` (admin create-owner) or `snapshot` (export, import).
@@ -19,10 +20,10 @@ export type CliCapability = 'accounts' | 'snapshot';
 
 @Module({})
 export class CliContextModule {
-  static forRoot(config: StrataConfig, capability: CliCapability): DynamicModule {
+  static forRoot(config: StrataConfig, capability: CliCapability, clock: Clock): DynamicModule {
     return {
       module: CliContextModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccountsCoreModule, ...(capability === 'snapshot' ? [MaintenanceModule] : [])],
+      imports: [PlatformModule.forRoot(config, clock), CqrsModule.forRoot(), AccountsCoreModule, ...(capability === 'snapshot' ? [MaintenanceModule] : [])],
     };
   }
 }

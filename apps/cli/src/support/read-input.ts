@@ -23,17 +23,18 @@ export async function readInput(file: string | undefined, what: string, example:
     stream = process.stdin;
   }
   // a file's size is known: a bar; a pipe's is not: a line per second once it gets large
-  const progress = size > 4 * MB ? new ProgressReporter(`reading ${what}`, process.stderr, Date.now, 'MB') : null;
+  const progress = size > 4 * MB ? new ProgressReporter(`reading ${what}`, process.stderr, undefined, 'MB') : null;
   const parts: Buffer[] = [];
   let read = 0;
-  let lastLine = Date.now();
+  // monotonic: only paces the progress lines
+  let lastLine = performance.now();
   for await (const chunk of stream) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     parts.push(b);
     read += b.length;
     if (progress) progress.update(read / MB, size / MB);
-    else if (read > 4 * MB && Date.now() - lastLine >= 1000) {
-      lastLine = Date.now();
+    else if (read > 4 * MB && performance.now() - lastLine >= 1000) {
+      lastLine = performance.now();
       process.stderr.write(`reading ${what}: ${(read / MB).toFixed(1)} MB\n`);
     }
   }

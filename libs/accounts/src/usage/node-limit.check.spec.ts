@@ -26,10 +26,10 @@ describe('the node limit as a unit-of-work check', () => {
 
   function start(max: number) {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-limit-'));
-    storage = new EmbeddedStorage(dir);
+    storage = new EmbeddedStorage(dir, { clock: new FixedClock() });
     storage.runner.catchUp();
     uow = new EmbeddedUnitOfWork(storage, new FixedClock(100), randomIds);
-    counters = new EmbeddedUsageCounters(storage, { creditsUsed: () => 0 } as unknown as AccountsReadModel);
+    counters = new EmbeddedUsageCounters(storage, { creditsUsed: () => 0 } as unknown as AccountsReadModel, new FixedClock(100));
     const directory = { keyBySecretHash: () => null, membershipsOf: () => [], planOf: () => 'free' as const, onCredentialChange: () => undefined };
     uow.addCommitCheck(nodeLimitCheck(new PlanLimits(new PlanCatalogue({ free: { nodes: max } }), directory, counters, () => 100)));
   }

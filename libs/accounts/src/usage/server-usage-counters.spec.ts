@@ -1,4 +1,5 @@
 import { RecordedEvent, recordedEvent } from '@strata/domain/events';
+import { FixedClock } from '@strata/domain/time';
 import { NodeCountSource, ServerUsageCounters } from './server-usage-counters';
 import { countAfter, countEffect } from './node-count-deltas';
 
@@ -44,7 +45,7 @@ describe('ServerUsageCounters', () => {
   it('answers from memory, adding node events the worker has not projected yet', async () => {
     const src = new ProjectedCounts();
     src.counts.set('o1', 5);
-    const c = new ServerUsageCounters(src, credits);
+    const c = new ServerUsageCounters(src, credits, new FixedClock());
     await c.warm(['o1']);
     expect(c.liveNodes('o1', false)).toBe(5);
     c.observe(ev('NodeCreated', 'o1'));
@@ -58,7 +59,7 @@ describe('ServerUsageCounters', () => {
 
   it('a fresh count includes the changes seen after the checkpoint it was read at, and no earlier ones', async () => {
     const src = new ProjectedCounts();
-    const c = new ServerUsageCounters(src, credits);
+    const c = new ServerUsageCounters(src, credits, new FixedClock());
     const a = ev('NodeCreated', 'o1');
     const b = ev('NodeCreated', 'o1');
     const d = ev('NodeCreated', 'o1');
@@ -78,7 +79,7 @@ describe('ServerUsageCounters', () => {
   it('before the first count, answers what this replica has seen and starts counting', async () => {
     const src = new ProjectedCounts();
     src.counts.set('o1', 40);
-    const c = new ServerUsageCounters(src, credits);
+    const c = new ServerUsageCounters(src, credits, new FixedClock());
     c.observe(ev('NodeCreated', 'o1'));
     expect(c.liveNodes('o1', true)).toBe(1);
     await flush();
@@ -87,7 +88,7 @@ describe('ServerUsageCounters', () => {
 
   it('a new organization starts at zero; a cleared one goes back to zero', async () => {
     const src = new ProjectedCounts();
-    const c = new ServerUsageCounters(src, credits);
+    const c = new ServerUsageCounters(src, credits, new FixedClock());
     c.observe(ev('OrganizationCreated', 'o9', { org_id: 'o9' }));
     c.observe(ev('NodeCreated', 'o9'));
     expect(c.liveNodes('o9', false)).toBe(1);
@@ -100,16 +101,16 @@ describe('ServerUsageCounters', () => {
 
   it('near a limit, an old count is read again in the background', async () => {
     const src = new ProjectedCounts();
-    let now = 1_000_000;
-    const c = new ServerUsageCounters(src, credits, () => now);
+    const clock = new FixedClock(1_000);
+    const c = new ServerUsageCounters(src, credits, clock);
     src.counts.set('o1', 10);
     await c.warm(['o1']);
     src.counts.set('o1', 12); // written through another replica and projected
-    now += 500;
+    clock.advance(0.5);
     expect(c.liveNodes('o1', true)).toBe(10);
     await flush();
     expect(src.reads).toBe(1);
-    now += 1000;
+    clock.advance(1);
     expect(c.liveNodes('o1', false)).toBe(10); // not near a limit: the cache holds
     expect(c.liveNodes('o1', true)).toBe(10);
     await flush();
@@ -119,13 +120,13 @@ describe('ServerUsageCounters', () => {
   it('keeps answering the last count when the read model cannot be reached', async () => {
     const src = new ProjectedCounts();
     src.counts.set('o1', 3);
-    let now = 0;
-    const c = new ServerUsageCounters(src, credits, () => now);
+    const clock = new FixedClock(0);
+    const c = new ServerUsageCounters(src, credits, clock);
     await c.warm(['o1']);
     src.countLive = async () => {
       throw new Error('connection refused');
     };
-    now += 60_000;
+    clock.advance(60);
     expect(c.liveNodes('o1', false)).toBe(3);
     await flush();
     expect(c.liveNodes('o1', false)).toBe(3);

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { RecordedEvent } from '@strata/domain/events';
 import { UsageCounters } from '@strata/auth/plans/plan-limits';
 import { countAfter, countEffect } from './node-count-deltas';
+import type { Clock } from '@strata/domain/time';
 
 /** Where servers mode counts live nodes: the graph read model (MongoDB) and its checkpoint. */
 export interface NodeCountSource {
@@ -48,8 +49,12 @@ export class ServerUsageCounters implements UsageCounters {
   constructor(
     private readonly source: NodeCountSource,
     private readonly credits: { creditsUsed(org: string, period: string): number },
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock,
   ) {}
+
+  private now(): number {
+    return this.clock.now() * 1000;
+  }
 
   liveNodes(org: string, exact: boolean): number {
     const c = this.live.get(org);

@@ -2,16 +2,18 @@ import { liveNodeDelta, RecordedEvent } from '@strata/domain/events';
 import { UsageCounters } from '@strata/auth/plans/plan-limits';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import type { Clock } from '@strata/domain/time';
 
 interface Cached {
   count: number;
   /** log position the count includes */
   position: number;
+  /** clock seconds */
   loaded_at: number;
 }
 
 /** recount now and then so nothing can make the cache drift for long */
-const MAX_AGE_MS = 60_000;
+const MAX_AGE_SECS = 60;
 
 /**
  * Live-node counts per organization for plan limits: counted once from the graph read model,
@@ -25,6 +27,7 @@ export class EmbeddedUsageCounters implements UsageCounters {
   constructor(
     private readonly storage: EmbeddedStorage,
     private readonly accounts: AccountsReadModel,
+    private readonly clock: Clock,
   ) {
     storage.onApplied((events) => this.onApplied(events));
     storage.onRolledBack(() => this.live.clear());
@@ -32,9 +35,9 @@ export class EmbeddedUsageCounters implements UsageCounters {
 
   liveNodes(org: string, exact: boolean): number {
     const c = this.live.get(org);
-    if (!exact && c && Date.now() - c.loaded_at < MAX_AGE_MS) return c.count;
+    if (!exact && c && this.clock.now() - c.loaded_at < MAX_AGE_SECS) return c.count;
     const count = this.storage.graph.countNodesSync(org, {});
-    this.live.set(org, { count, position: this.storage.runner.appliedPosition, loaded_at: Date.now() });
+    this.live.set(org, { count, position: this.storage.runner.appliedPosition, loaded_at: this.clock.now() });
     return count;
   }
 

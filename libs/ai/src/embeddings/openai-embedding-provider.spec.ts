@@ -1,9 +1,12 @@
 import { ScriptedOpenAIServer } from '../testing/scripted-openai-server';
 import { UpstreamError } from '../errors';
-import { OpenAIEmbeddingProvider, type OpenAIEmbeddingProviderOptions } from './openai-embedding-provider';
+import { FixedClock } from '@strata/domain/time';
+import { OpenAIEmbeddingProvider, type OpenAIEmbeddingProviderOptions, parseRetryAfter } from './openai-embedding-provider';
 
 describe('OpenAIEmbeddingProvider against a scripted OpenAI-compatible server', () => {
   let server: ScriptedOpenAIServer;
+  /** the waits between retries, recorded instead of sat out */
+  let waits: number[];
   const provider = (extra: Partial<OpenAIEmbeddingProviderOptions> = {}) =>
     new OpenAIEmbeddingProvider({
       baseUrl: server.baseUrl,
@@ -11,10 +14,13 @@ describe('OpenAIEmbeddingProvider against a scripted OpenAI-compatible server', 
       model: 'text-embedding-3-small',
       dimensions: 8,
       retryBaseMs: 1,
+      clock: new FixedClock(1_700_000_000),
+      wait: async (ms) => void waits.push(ms),
       ...extra,
     });
 
   beforeEach(async () => {
+    waits = [];
     server = await ScriptedOpenAIServer.start({ apiKey: 'sk-test' });
   });
   afterEach(async () => {
@@ -76,10 +82,26 @@ describe('OpenAIEmbeddingProvider against a scripted OpenAI-compatible server', 
 
   it('honours Retry-After on 429', async () => {
     server.enqueue({ type: 'error', status: 429, headers: { 'retry-after': '1' } });
-    const started = Date.now();
-    await provider().embed(['x']);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    await provider({ retryBaseMs: 100 }).embed(['x']);
+    // the backoff would be 75–125 ms: the server's second wins
+    expect(waits).toEqual([1000]);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('reads a Retry-After date against its clock', async () => {
+    const clock = new FixedClock(1_700_000_000);
+    server.enqueue({ type: 'error', status: 503, headers: { 'retry-after': new Date((clock.now() + 7) * 1000).toUTCString() } });
+    await provider({ clock, retryBaseMs: 100 }).embed(['x']);
+    expect(waits).toEqual([7000]);
+    expect(parseRetryAfter('Tue, 14 Nov 2023 22:13:30 GMT', 1_700_000_000_000)).toBe(10_000);
+    expect(parseRetryAfter('Tue, 14 Nov 2023 22:13:00 GMT', 1_700_000_000_000)).toBe(0);
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+  });
+
+  it('caps every wait at maxRetryDelayMs, Retry-After included', async () => {
+    server.enqueue({ type: 'error', status: 429, headers: { 'retry-after': '3600' } });
+    await provider({ maxRetryDelayMs: 2000 }).embed(['x']);
+    expect(waits).toEqual([2000]);
   });
 
   it('gives up after maxRetries with a 502 UpstreamError carrying the upstream status', async () => {
@@ -108,12 +130,14 @@ describe('OpenAIEmbeddingProvider against a scripted OpenAI-compatible server', 
   });
 
   it('times out a slow answer and a hanging one, retrying, then raises UpstreamError', async () => {
-    server.enqueue({ type: 'embeddings', delayMs: 500 }, { type: 'hang' });
-    const started = Date.now();
+    let answerLate!: () => void;
+    const late = new Promise<void>((resolve) => (answerLate = resolve));
+    server.enqueue({ type: 'embeddings', hold: late }, { type: 'hang' });
     const err = await provider({ timeoutMs: 100, maxRetries: 1 }).embed(['x']).catch((e) => e);
+    answerLate(); // the first answer comes only after the client gave up on it
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.message).toMatch(/timed out after 100 ms/);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(waits).toHaveLength(1);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -153,7 +177,7 @@ describe('OpenAIEmbeddingProvider against a scripted OpenAI-compatible server', 
   it('raises UpstreamError when nothing listens', async () => {
     const url = server.baseUrl;
     await server.close();
-    const err = await new OpenAIEmbeddingProvider({ baseUrl: url, model: 'm', dimensions: 8, maxRetries: 1, retryBaseMs: 1 })
+    const err = await new OpenAIEmbeddingProvider({ baseUrl: url, model: 'm', dimensions: 8, maxRetries: 1, retryBaseMs: 1, clock: new FixedClock(), wait: async () => undefined })
       .embed(['x'])
       .catch((e) => e);
     expect(err).toBeInstanceOf(UpstreamError);
@@ -162,7 +186,7 @@ describe('OpenAIEmbeddingProvider against a scripted OpenAI-compatible server', 
   });
 
   it('validates its own configuration', () => {
-    expect(() => new OpenAIEmbeddingProvider({ baseUrl: '', model: 'm', dimensions: 8 })).toThrow();
-    expect(() => new OpenAIEmbeddingProvider({ baseUrl: 'http://x', model: 'm', dimensions: 0 })).toThrow();
+    expect(() => new OpenAIEmbeddingProvider({ baseUrl: '', model: 'm', dimensions: 8, clock: new FixedClock() })).toThrow();
+    expect(() => new OpenAIEmbeddingProvider({ baseUrl: 'http://x', model: 'm', dimensions: 0, clock: new FixedClock() })).toThrow();
   });
 });

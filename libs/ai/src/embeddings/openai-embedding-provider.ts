@@ -1,5 +1,6 @@
 import type { EmbeddingProvider } from '../embedding-provider.port';
 import { UpstreamError } from '../errors';
+import type { Clock } from '@strata/domain/time';
 
 export interface OpenAIEmbeddingProviderOptions {
   /** e.g. https://api.openai.com/v1 or http://localhost:11434/v1 (Ollama) */
@@ -28,6 +29,10 @@ export interface OpenAIEmbeddingProviderOptions {
   providerName?: string;
   /** extra request headers (e.g. OpenAI-Organization) */
   headers?: Record<string, string>;
+  /** the service's clock: a Retry-After given as an HTTP date is a time on it */
+  clock: Clock;
+  /** waits between retries (default: a timer); a test records the waits instead of sitting them out */
+  wait?: (ms: number) => Promise<void>;
 }
 
 interface EmbeddingsResponse {
@@ -108,7 +113,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
           );
         }
         const backoff = this.retryBaseMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-        await sleep(Math.min(this.maxRetryDelayMs, Math.max(backoff, err.retryAfterMs ?? 0)));
+        await (this.options.wait ?? sleep)(Math.min(this.maxRetryDelayMs, Math.max(backoff, err.retryAfterMs ?? 0)));
       }
     }
   }
@@ -133,7 +138,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
         signal: controller.signal,
       });
       status = res.status;
-      retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.options.clock.now() * 1000);
       text = await res.text();
     } catch (err) {
       if (controller.signal.aborted) throw new RetryableFailure(`timed out after ${this.timeoutMs} ms`, status);
@@ -192,13 +197,13 @@ function upstreamMessage(text: string): string {
   return '';
 }
 
-/** Retry-After as seconds or an HTTP date, in ms. */
-function parseRetryAfter(value: string | null): number | undefined {
+/** Retry-After as seconds or an HTTP date (against `nowMs`), in ms. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted answer. Unscripted requests get `{ type: 'embeddings' }`. */
+/**
+ * One scripted answer. Unscripted requests get `{ type: 'embeddings' }`. `hold`: the answer is
+ * held back until the promise settles (a slow provider, released by the test when it wants).
+ */
 export type ScriptedResponse =
   /** a correct OpenAI embeddings answer for the request's inputs */
-  | { type: 'embeddings'; delayMs?: number; /** wrong-length vectors on purpose */ dimensions?: number; /** return `data` reversed (clients must sort by index) */ reversed?: boolean }
+  | { type: 'embeddings'; hold?: Promise<unknown>; /** wrong-length vectors on purpose */ dimensions?: number; /** return `data` reversed (clients must sort by index) */ reversed?: boolean }
   /** an OpenAI-style error body `{error:{message,type,code}}` */
-  | { type: 'error'; status: number; message?: string; headers?: Record<string, string>; delayMs?: number }
+  | { type: 'error'; status: number; message?: string; headers?: Record<string, string>; hold?: Promise<unknown> }
   /** anything else, verbatim */
-  | { type: 'raw'; status: number; body: string; headers?: Record<string, string>; delayMs?: number }
+  | { type: 'raw'; status: number; body: string; headers?: Record<string, string>; hold?: Promise<unknown> }
   /** accept the request and never answer (until the server closes) */
   | { type: 'hang' };
 
@@ -19,7 +22,6 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** parsed JSON body (or the raw text when it is not JSON) */
   body: unknown;
-  at: number;
 }
 
 export interface ScriptedOpenAIServerOptions {
@@ -31,7 +33,7 @@ export interface ScriptedOpenAIServerOptions {
 
 /**
  * A local HTTP server speaking the OpenAI embeddings protocol (`POST …/embeddings`), for
- * tests of real HTTP clients: script responses, delays, status codes and malformed bodies,
+ * tests of real HTTP clients: script responses, held-back answers, status codes and malformed bodies,
  * and read back every request it received. Listens on 127.0.0.1 only.
  *
  *   const server = await ScriptedOpenAIServer.start({ apiKey: 'k' });
@@ -100,7 +102,7 @@ export class ScriptedOpenAIServer {
       /* keep the raw text */
     }
     const path = (req.url ?? '/').split('?')[0];
-    this.requests.push({ method: req.method ?? '', path, headers: { ...req.headers }, body, at: Date.now() });
+    this.requests.push({ method: req.method ?? '', path, headers: { ...req.headers }, body });
 
     if (req.method !== 'POST' || !path.endsWith('/embeddings')) {
       return send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
@@ -115,7 +117,7 @@ export class ScriptedOpenAIServer {
       res.on('close', () => this.hanging.delete(res));
       return;
     }
-    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.hold) await step.hold.catch(() => undefined);
     if (res.destroyed) return;
 
     if (step.type === 'error') {

@@ -1,4 +1,5 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
+import type { Clock } from '@strata/domain/time';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -16,7 +17,11 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, Window>();
   private ops = 0;
 
-  constructor(private readonly nowMs: () => number = Date.now) {}
+  constructor(private readonly clock: Clock) {}
+
+  private nowMs(): number {
+    return this.clock.now() * 1000;
+  }
 
   async increment(key: string, ttl: number, limit: number, _blockDuration: number, _name: string): Promise<ThrottlerStorageRecord> {
     return this.hit(key, ttl, limit);

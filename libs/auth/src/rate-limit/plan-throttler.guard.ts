@@ -1,5 +1,7 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest } from '@nestjs/throttler';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest, ThrottlerStorage } from '@nestjs/throttler';
+import { CLOCK, Clock } from '@strata/domain/time';
 import { StrataRequestState } from '../auth-context';
 import { AuthErrors } from '../auth-errors';
 import { PlanCatalogue } from '../plans/plan-catalogue';
@@ -23,9 +25,9 @@ export function rateTracker(req: Record<string, any>): string {
  * @nestjs/throttler options: one 60-second window per credential (not per route), whose limit
  * is the plan's `requests_per_minute` unless STRATA_RATE_LIMIT_PER_MINUTE overrides it.
  */
-export function planThrottlerOptions(catalogue: PlanCatalogue, override: number | null): ThrottlerModuleOptions {
+export function planThrottlerOptions(catalogue: PlanCatalogue, override: number | null, clock: Clock): ThrottlerModuleOptions {
   return {
-    storage: new FixedWindowThrottlerStorage(),
+    storage: new FixedWindowThrottlerStorage(clock),
     getTracker: rateTracker,
     generateKey: (_ctx: ExecutionContext, tracker: string) => tracker,
     throttlers: [
@@ -56,6 +58,16 @@ export function planThrottlerOptions(catalogue: PlanCatalogue, override: number 
  */
 @Injectable()
 export class PlanThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    /** the reset time of the window is a time on the service's clock */
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    super(options, storage, reflector);
+  }
+
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const throttler = this.throttlers[0];
     const req = context.switchToHttp().getRequest();
@@ -88,7 +100,7 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
     const res = context.switchToHttp().getResponse();
     res.header('X-RateLimit-Limit', String(limit));
     res.header('X-RateLimit-Remaining', String(Math.max(0, limit - rec.totalHits)));
-    res.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + rec.timeToExpire));
+    res.header('X-RateLimit-Reset', String(Math.ceil(this.clock.now()) + rec.timeToExpire));
     if (rec.isBlocked) throw AuthErrors.rateLimited(Math.min(60, Math.max(1, rec.timeToBlockExpire)));
   }
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, RecordedEvent, eventFromLog } from '@strata/domain/events';
+import { eventually, settleIo } from '@strata/domain/testing/eventually';
 import { WrongExpectedRevisionError } from '../event-store.port';
 import { describeEventStoreConformance } from '../testing/event-store.conformance';
 import { rawDataOf } from './raw-event-data';
@@ -27,11 +28,7 @@ const ev = (type: string, data: unknown = {}): NewEvent => ({
   metadata: { org_id: 'o', principal: { kind: 'system', id: 'test' }, request_id: 'r', occurred_at: 1 },
 });
 const waitFor = async (cond: () => boolean, timeoutMs = 5000) => {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await eventually(cond, { timeoutMs, everyMs: 5 });
 };
 
 describe('SqliteEventStore (SQLite specifics)', () => {
@@ -246,7 +243,11 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     );
     await waitFor(() => errors.length === 1);
     store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A3')] }]);
-    await new Promise((r) => setTimeout(r, 50));
+    // a subscription still open has A3 delivered: the stopped one would have had it by then
+    const witness: string[] = [];
+    const open = store.subscribe(0, (e) => void witness.push(e.type));
+    await waitFor(() => witness.includes('A3'));
+    await open.close();
     expect(got).toEqual(['A0']);
     expect((errors[0][0] as Error).message).toBe('boom');
     expect(errors[0][1]?.type).toBe('A1');
@@ -259,7 +260,7 @@ describe('SqliteEventStore (SQLite specifics)', () => {
       const sub = slow.subscribe(0, (e) => {
         got.push(e.type);
       });
-      await new Promise((r) => setTimeout(r, 20)); // subscriber is idle now
+      await settleIo(); // the subscriber has read the empty log and is idle now
       slow.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0')] }]);
       await waitFor(() => got.length === 1, 1000);
       await sub.close();

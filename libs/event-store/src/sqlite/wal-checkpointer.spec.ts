@@ -21,16 +21,9 @@ describe('WalCheckpointer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const waitFor = async (cond: () => boolean, timeoutMs = 5000) => {
-    const start = Date.now();
-    while (!cond()) {
-      if (Date.now() - start > timeoutMs) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-
   it('copies committed WAL pages into the database file from its own thread', async () => {
-    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL' }], { intervalMs: 20 });
+    // the interval is long: the test asks for the checkpoint itself
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL' }], { intervalMs: 60_000 });
     try {
       // the writer's own automatic checkpoint now waits for a much larger WAL
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000);
@@ -40,7 +33,8 @@ describe('WalCheckpointer', () => {
         for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
       })();
       // 2000 rows are ~100 WAL pages: far below any automatic checkpoint of the writer
-      await waitFor(() => statSync(file).size > before + 200_000);
+      await checkpointer.checkpointNow();
+      expect(statSync(file).size).toBeGreaterThan(before + 200_000);
       expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2000 });
     } finally {
       await checkpointer.close();
@@ -57,16 +51,18 @@ describe('WalCheckpointer', () => {
   });
 
   it('restarts a growing WAL from its beginning between the writer\'s transactions, without the writer checkpointing', async () => {
-    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'NORMAL' }], { intervalMs: 10, safetyNetPages: 100_000, restartPages: 100 });
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'NORMAL' }], { intervalMs: 60_000, safetyNetPages: 100_000, restartPages: 100 });
     try {
       const insert = db.prepare('INSERT INTO t VALUES (?)');
-      // 60 transactions of ~100 pages each, 1 ms apart: a passive checkpoint never finds the
-      // WAL fully copied when the next one starts, so without restarts it reaches ~27 MB
+      // 60 transactions of ~100 pages each, each written while the worker checkpoints: a
+      // passive checkpoint never finds the WAL fully copied when the next one starts, so
+      // without restarts it reaches ~27 MB
       for (let round = 0; round < 60; round++) {
+        const checkpoint = checkpointer.checkpointNow();
         db.transaction(() => {
           for (let i = 0; i < 2000; i++) insert.run('y'.repeat(200));
         })();
-        await new Promise((r) => setTimeout(r, 1));
+        await checkpoint;
       }
       expect(statSync(`${file}-wal`).size).toBeLessThan(16 * 1024 * 1024);
       expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 120_000 });

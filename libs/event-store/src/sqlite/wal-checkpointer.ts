@@ -51,6 +51,10 @@ const tick = () => {
 };
 const timer = setInterval(tick, workerData.intervalMs);
 parentPort.on('message', (m) => {
+  if (m === 'tick') {
+    tick();
+    return parentPort.postMessage('ticked');
+  }
   if (m !== 'close') return;
   clearInterval(timer);
   for (const db of dbs) db.close();
@@ -69,6 +73,8 @@ parentPort.on('message', (m) => {
 export class WalCheckpointer {
   private worker: Worker | null;
   private closing: Promise<void> | null = null;
+  /** callers of checkpointNow, answered in order */
+  private readonly ticks: (() => void)[] = [];
 
   constructor(files: CheckpointedFile[], opts: WalCheckpointerOptions = {}) {
     const safetyNet = Math.max(1000, Math.floor(opts.safetyNetPages ?? 20_000));
@@ -85,7 +91,23 @@ export class WalCheckpointer {
     });
     // a failed worker only means checkpoints happen inline again (the safety net)
     this.worker.on('error', () => undefined);
+    this.worker.on('message', (m) => {
+      if (m === 'ticked') this.ticks.shift()?.();
+    });
     this.worker.unref();
+  }
+
+  /**
+   * Runs one round of checkpoints now, on the worker, and resolves when it is done (at once
+   * once closed). The interval does the same on its own; a test calls this instead of waiting.
+   */
+  checkpointNow(): Promise<void> {
+    const w = this.worker;
+    if (!w) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.ticks.push(resolve);
+      w.postMessage('tick');
+    });
   }
 
   /** Stops the worker after closing its connections (before the owner closes its own). */
@@ -96,10 +118,11 @@ export class WalCheckpointer {
       if (!w) return resolve();
       const done = () => {
         clearTimeout(timer);
+        for (const t of this.ticks.splice(0)) t();
         void w.terminate().then(() => resolve(), () => resolve());
       };
       const timer = setTimeout(done, 5000);
-      w.once('message', done);
+      w.on('message', (m) => m === 'closed' && done());
       w.once('exit', done);
       w.postMessage('close');
     });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { NewEvent, RecordedEvent, eventFromLog } from '@strata/domain/events';
 import { EventStore, ExpectedRevision, StreamAppend, WrongExpectedRevisionError } from '../event-store.port';
+import { eventually } from '@strata/domain/testing/eventually';
 
 /**
  * The one behavioural contract every EventStore adapter must meet (DESIGN: one conformance
@@ -52,11 +53,7 @@ export function describeEventStoreConformance(
       expect((err as WrongExpectedRevisionError).actual).toBe(actual);
     };
     const waitFor = async (cond: () => boolean, timeoutMs = 20_000) => {
-      const start = Date.now();
-      while (!cond()) {
-        if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for condition');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await eventually(cond, { timeoutMs });
     };
 
     describe('append and read', () => {
@@ -325,6 +322,16 @@ export function describeEventStoreConformance(
       const collect = (sink: RecordedEvent[], filter = (e: RecordedEvent) => e.stream.startsWith(p)) => async (e: RecordedEvent) => {
         if (filter(e)) sink.push(e);
       };
+      /**
+       * Appends a marker and waits until every given sink has it, then takes it off again:
+       * delivery is in log order, so whatever was going to be delivered before it has been.
+       * (This proves "nothing more came" without waiting for time to pass.)
+       */
+      const drained = async (...sinks: RecordedEvent[][]) => {
+        await store.append(one(`${p}marker`, 'any', ev('Marker')));
+        await waitFor(() => sinks.every((s) => s.some((e) => (e.type as string) === 'Marker')), 60_000);
+        for (const s of sinks) expect(s.pop()?.type).toBe('Marker');
+      };
 
       it('catches up from a position, then delivers live events', async () => {
         const head = await store.headPosition();
@@ -344,7 +351,7 @@ export function describeEventStoreConformance(
         const sub = store.subscribe(r.position, collect(got));
         await store.append(one(`${p}a`, 'any', ev('A2')));
         await waitFor(() => got.length >= 1);
-        await new Promise((res) => setTimeout(res, 100));
+        await drained(got);
         await sub.close();
         expect(got.map((e) => e.type)).toEqual(['A2']);
       });
@@ -359,7 +366,7 @@ export function describeEventStoreConformance(
           if (!e.stream.startsWith(p)) return;
           active++;
           maxActive = Math.max(maxActive, active);
-          await new Promise((res) => setTimeout(res, 5));
+          await new Promise((res) => setImmediate(res)); // the handler awaits: the next event must wait for it
           got.push(e.type);
           active--;
         });
@@ -392,14 +399,14 @@ export function describeEventStoreConformance(
           await Promise.all(appenders);
           const total = 200 + 20 * 50;
           await waitFor(() => got.length >= total, 60_000);
-          await new Promise((res) => setTimeout(res, 100));
+          await drained(got);
           await sub.close();
 
           expect(got.length).toBe(total);
           const positions = got.map((e) => e.position);
           for (let i = 1; i < positions.length; i++) expect(positions[i]).toBeGreaterThan(positions[i - 1]);
           expect(new Set(got.map((e) => e.id)).size).toBe(total);
-          const log = await mine(head, total + 10);
+          const log = (await mine(head, total + 10)).filter((e) => (e.type as string) !== 'Marker');
           expect(positions).toEqual(log.map((e) => e.position));
           // per writer, events arrive in revision order
           for (let w = 0; w < 20; w++) {
@@ -428,7 +435,7 @@ export function describeEventStoreConformance(
           const subB = store.subscribe(head, collect(b));
           await Promise.all(writes);
           await waitFor(() => a.length >= 200 && b.length >= 200, 60_000);
-          await new Promise((res) => setTimeout(res, 100));
+          await drained(a, b);
           await subA.close();
           await subB.close();
           expect(a.length).toBe(200);
@@ -447,7 +454,12 @@ export function describeEventStoreConformance(
         await sub.close();
         await sub.close(); // idempotent
         await store.append(one(`${p}a`, 'any', ev('A1')));
-        await new Promise((res) => setTimeout(res, 500));
+        // a subscriber still open gets A1 and a marker after it: the closed one had its chance
+        const witness: RecordedEvent[] = [];
+        const open = store.subscribe(head, collect(witness));
+        await drained(witness);
+        await open.close();
+        expect(witness.map((e) => e.type)).toEqual(['A0', 'A1']);
         expect(got.map((e) => e.type)).toEqual(['A0']);
       });
 
@@ -461,7 +473,12 @@ export function describeEventStoreConformance(
           if ((e.type as string) === 'A1') await sub.close();
         });
         await waitFor(() => got.length >= 2);
-        await new Promise((res) => setTimeout(res, 300));
+        // a subscriber still open gets A2 and a marker after it: the closed one had its chance
+        const witness: RecordedEvent[] = [];
+        const open = store.subscribe(head, collect(witness));
+        await drained(witness);
+        await open.close();
+        expect(witness.map((e) => e.type)).toEqual(['A0', 'A1', 'A2']);
         expect(got).toEqual(['A0', 'A1']);
       });
     });

@@ -1,5 +1,6 @@
 import { Collection, Db } from 'mongodb';
 import { CHECKPOINTS_COLLECTION, CheckpointDocument, checkpointAdvance, checkpointReset } from './mongo-documents';
+import type { Clock } from '@strata/domain/time';
 
 /**
  * Projection checkpoints in MongoDB, one document per projection (they span every
@@ -9,7 +10,11 @@ import { CHECKPOINTS_COLLECTION, CheckpointDocument, checkpointAdvance, checkpoi
 export class MongoCheckpointStore {
   readonly collection: Collection<CheckpointDocument>;
 
-  constructor(db: Db, private readonly now: () => number = () => Date.now() / 1000) {
+  constructor(
+    db: Db,
+    /** the service's clock: checkpoints say when they moved */
+    private readonly clock: Clock,
+  ) {
     this.collection = db.collection<CheckpointDocument>(CHECKPOINTS_COLLECTION);
   }
 
@@ -30,17 +35,17 @@ export class MongoCheckpointStore {
 
   /** false when the stored version is no longer `version` (another build took over). */
   async advance(name: string, version: number, position: number): Promise<boolean> {
-    const { filter, update } = checkpointAdvance(name, version, position, this.now());
+    const { filter, update } = checkpointAdvance(name, version, position, this.clock.now());
     const r = await this.collection.updateOne(filter, update);
     return r.matchedCount === 1;
   }
 
   async reset(name: string, version: number): Promise<void> {
-    const doc = checkpointReset(name, version, this.now());
+    const doc = checkpointReset(name, version, this.clock.now());
     await this.collection.replaceOne({ _id: name }, doc, { upsert: true });
   }
 
   async setError(name: string, error: string): Promise<void> {
-    await this.collection.updateOne({ _id: name }, { $set: { last_error: error.slice(0, 2000), updated_at: this.now() } });
+    await this.collection.updateOne({ _id: name }, { $set: { last_error: error.slice(0, 2000), updated_at: this.clock.now() } });
   }
 }

@@ -7,6 +7,7 @@ import { GraphEventLog } from '../testing/graph-event-log.fixture';
 import { MongoCheckpointStore } from './mongo-checkpoint-store';
 import { MongoGraphStore } from './mongo-graph-store';
 import { MongoGraphWriter } from './mongo-graph-writer';
+import { FixedClock } from '@strata/domain/time';
 
 // Server adapters run the same conformance suite when their URL is set
 // (docker compose up, then: STRATA_MONGO_URL=mongodb://localhost:27017/?replicaSet=rs0 npm run test:servers).
@@ -105,7 +106,7 @@ if (url) {
     });
 
     it('moves a checkpoint forward only, and only for the version that reset it', async () => {
-      const cps = new MongoCheckpointStore(env.store.db);
+      const cps = new MongoCheckpointStore(env.store.db, new FixedClock());
       expect(await cps.get('graph')).toBeNull();
       expect(await cps.lowest(['graph'])).toBe(0);
       await cps.reset('graph', 1);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmbeddingProvider, LexicalEmbedder, OpenAIEmbeddingProvider } from '@strata/ai';
 import { STRATA_CONFIG, StrataConfig } from '../config/strata-config';
+import { CLOCK, Clock } from '@strata/domain/time';
 
 /** An embedding provider; the built-in one also embeds synchronously (no I/O). */
 export interface Embedder extends EmbeddingProvider {
@@ -13,7 +14,10 @@ const DEFAULT_OPENAI_MODEL = 'text-embedding-3-small';
 /** Creates embedders for a configuration: the built-in lexical one, or OpenAI-compatible HTTP from STRATA_EMBEDDING_*. */
 @Injectable()
 export class EmbedderFactory {
-  constructor(@Inject(STRATA_CONFIG) private readonly config: StrataConfig) {}
+  constructor(
+    @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /** The model a configuration really runs (the built-in embedder has exactly one). */
   modelName(provider: 'builtin' | 'openai', requested: string | null): string {
@@ -32,6 +36,7 @@ export class EmbedderFactory {
       apiKey: this.config.embeddingKey ?? undefined,
       model,
       dimensions,
+      clock: this.clock,
     });
   }
 }

@@ -58,8 +58,11 @@ export function readJson<T>(file: string): T | null {
 }
 
 
-/** The service serving this data dir, if one is alive (its presence file is fresh and its pid runs). */
-export function runningService(dataDir: string, now = Date.now()): ServicePresence | null {
+/**
+ * The service serving this data dir, if one is alive (its presence file is fresh and its pid
+ * runs); `nowMs` is the caller's clock, in milliseconds.
+ */
+export function runningService(dataDir: string, nowMs: number): ServicePresence | null {
   const file = path.join(dataDir, SERVICE_FILE);
   let mtime: number;
   try {
@@ -69,7 +72,7 @@ export function runningService(dataDir: string, now = Date.now()): ServicePresen
   }
   const p = readJson<ServicePresence>(file);
   if (!p || typeof p.pid !== 'number') return null;
-  if (now - mtime > STALE_AFTER_MS || !pidAlive(p.pid)) return null;
+  if (nowMs - mtime > STALE_AFTER_MS || !pidAlive(p.pid)) return null;
   return p;
 }
 

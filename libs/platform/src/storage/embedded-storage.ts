@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { RecordedEvent } from '@strata/domain/events';
+import type { Clock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { WalCheckpointer } from '@strata/event-store/sqlite/wal-checkpointer';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
@@ -51,17 +52,20 @@ export class EmbeddedStorage {
   constructor(
     readonly dataDir: string,
     opts: {
+      /** the service's clock: the time written into the projections-session marker */
+      clock: Clock;
       projectionsFile?: string;
       projectionsSync?: ProjectionsSync;
       /** the machine's boot id (tests stand in for a reboot); default: the kernel's */
       bootId?: string | null;
-    } = {},
+    },
   ) {
     fs.mkdirSync(dataDir, { recursive: true });
     this.events = new SqliteEventStore(path.join(dataDir, EVENTS_FILE), { onUpgrade: (m) => new Logger('EventLog').warn(m) });
     const projectionsFile = opts.projectionsFile ?? path.join(dataDir, PROJECTIONS_FILE);
     this.session = ProjectionsSession.begin(projectionsFile, {
       sync: opts.projectionsSync ?? 'off',
+      clock: opts.clock,
       bootId: opts.bootId === undefined ? currentBootId() : opts.bootId,
     });
     if (this.session.discarded)

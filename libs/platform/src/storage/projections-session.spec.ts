@@ -3,9 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { FixedClock } from '@strata/domain/time';
 import { ProjectionsSession, describeFlushState, projectionsFlushState, readSessionMarker, sessionMarkerFile, writeSessionMarker } from './projections-session';
 
 const BOOT = 'boot-a';
+const clock = new FixedClock(1_700_000_000);
 const OTHER_BOOT = 'boot-b';
 
 /** A pid that ran and is gone (a crashed process). */
@@ -45,10 +47,10 @@ describe('ProjectionsSession', () => {
   }
 
   it('owns a new file unflushed, marks it open, and on a clean end flushes it and marks it closed', () => {
-    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock });
     expect(s.synchronous).toBe('OFF');
     expect(s.discarded).toBeNull();
-    expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT, pid: process.pid });
+    expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT, pid: process.pid, at: '2023-11-14T22:13:20.000Z' });
     const db = writeRows(10);
     s.end(db);
     expect(db.open).toBe(false);
@@ -62,23 +64,23 @@ describe('ProjectionsSession', () => {
 
   it('discards a file an earlier boot left open, and the file is created anew', () => {
     writeRows(5).close();
-    writeSessionMarker(file, 'open', OTHER_BOOT);
-    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+    writeSessionMarker(file, 'open', OTHER_BOOT, clock);
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock });
     expect(s.discarded).toMatch(/before the machine restarted/);
     expect(fs.existsSync(file)).toBe(false);
     expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT });
   });
 
   it('has nothing to discard when an earlier boot left only the marker', () => {
-    writeSessionMarker(file, 'open', OTHER_BOOT);
-    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT }).discarded).toBeNull();
+    writeSessionMarker(file, 'open', OTHER_BOOT, clock);
+    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock }).discarded).toBeNull();
     expect(readSessionMarker(file)).toMatchObject({ state: 'open', boot_id: BOOT });
   });
 
   it('keeps a file a crashed process of this boot left open', () => {
     writeRows(5).close();
     fs.writeFileSync(sessionMarkerFile(file), JSON.stringify({ state: 'open', boot_id: BOOT, pid: deadPid(), at: '' }));
-    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock });
     expect(s.discarded).toBeNull();
     expect(fs.existsSync(file)).toBe(true);
     expect(readSessionMarker(file)).toMatchObject({ state: 'open', pid: process.pid });
@@ -86,15 +88,15 @@ describe('ProjectionsSession', () => {
 
   it('keeps a cleanly closed file through a restart of the machine', () => {
     writeRows(5).close();
-    writeSessionMarker(file, 'closed', OTHER_BOOT);
-    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT }).discarded).toBeNull();
+    writeSessionMarker(file, 'closed', OTHER_BOOT, clock);
+    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock }).discarded).toBeNull();
     expect(fs.existsSync(file)).toBe(true);
   });
 
   it('discards a file whose marker was torn', () => {
     writeRows(5).close();
     fs.writeFileSync(sessionMarkerFile(file), '{"state":"op');
-    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT }).discarded).toMatch(/cannot be read/);
+    expect(ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock }).discarded).toMatch(/cannot be read/);
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -103,7 +105,7 @@ describe('ProjectionsSession', () => {
     const owner = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     try {
       fs.writeFileSync(sessionMarkerFile(file), JSON.stringify({ state: 'open', boot_id: BOOT, pid: owner.pid, at: 'then' }));
-      const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT });
+      const s = ProjectionsSession.begin(file, { sync: 'off', bootId: BOOT, clock });
       expect(s.synchronous).toBe('NORMAL');
       const db = new Database(file);
       s.end(db);
@@ -115,15 +117,15 @@ describe('ProjectionsSession', () => {
 
   it('with sync normal, flushes as SQLite does and drops the marker (still discarding a torn file first)', () => {
     writeRows(5).close();
-    writeSessionMarker(file, 'open', OTHER_BOOT);
-    const s = ProjectionsSession.begin(file, { sync: 'normal', bootId: BOOT });
+    writeSessionMarker(file, 'open', OTHER_BOOT, clock);
+    const s = ProjectionsSession.begin(file, { sync: 'normal', bootId: BOOT, clock });
     expect(s.synchronous).toBe('NORMAL');
     expect(s.discarded).not.toBeNull();
     expect(fs.existsSync(sessionMarkerFile(file))).toBe(false);
   });
 
   it('stays flushed where the platform has no boot id', () => {
-    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: null });
+    const s = ProjectionsSession.begin(file, { sync: 'off', bootId: null, clock });
     expect(s.synchronous).toBe('NORMAL');
     expect(fs.existsSync(sessionMarkerFile(file))).toBe(false);
   });

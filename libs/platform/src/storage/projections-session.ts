@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Clock } from '@strata/domain/time';
 import { removeDatabaseFiles } from '@strata/projections/embedded/database-copy';
 
 /**
@@ -59,10 +60,10 @@ export function readSessionMarker(projectionsFile: string): ProjectionsSessionMa
 }
 
 /** Writes the marker so that it is on disk when this returns (file, then directory entry). */
-export function writeSessionMarker(projectionsFile: string, state: ProjectionsSessionMarker['state'], bootId: string): void {
+export function writeSessionMarker(projectionsFile: string, state: ProjectionsSessionMarker['state'], bootId: string, clock: Clock): void {
   const file = sessionMarkerFile(projectionsFile);
   const tmp = `${file}.${process.pid}.tmp`;
-  const marker: ProjectionsSessionMarker = { state, boot_id: bootId, pid: process.pid, at: new Date().toISOString() };
+  const marker: ProjectionsSessionMarker = { state, boot_id: bootId, pid: process.pid, at: new Date(clock.now() * 1000).toISOString() };
   const fd = fs.openSync(tmp, 'w');
   try {
     fs.writeSync(fd, JSON.stringify(marker) + '\n');
@@ -119,14 +120,15 @@ export class ProjectionsSession {
     readonly discarded: string | null,
     private readonly bootId: string | null,
     private readonly owner: boolean,
+    private readonly clock: Clock,
   ) {}
 
   /** Before the file is opened. `bootId` null: the platform cannot tell boots apart, so writes stay flushed. */
-  static begin(file: string, opts: { sync: ProjectionsSync; bootId: string | null }): ProjectionsSession {
-    const { bootId } = opts;
-    if (bootId === null) return new ProjectionsSession(file, 'NORMAL', null, null, false);
+  static begin(file: string, opts: { sync: ProjectionsSync; bootId: string | null; clock: Clock }): ProjectionsSession {
+    const { bootId, clock } = opts;
+    if (bootId === null) return new ProjectionsSession(file, 'NORMAL', null, null, false, clock);
     const found = projectionsFlushState(file, bootId);
-    if (found.state === 'open' && found.pid !== process.pid) return new ProjectionsSession(file, 'NORMAL', null, bootId, false);
+    if (found.state === 'open' && found.pid !== process.pid) return new ProjectionsSession(file, 'NORMAL', null, bootId, false, clock);
     // unflushed writes survive a process crash, not the machine going down: a file an earlier
     // boot left open (or whose marker is torn) may be torn itself
     const discarded = found.state === 'stale' && fs.existsSync(file) ? staleReason(found) : null;
@@ -134,10 +136,10 @@ export class ProjectionsSession {
     if (opts.sync === 'normal') {
       // flushed from now on: nothing to detect at the next start
       fs.rmSync(sessionMarkerFile(file), { force: true });
-      return new ProjectionsSession(file, 'NORMAL', discarded, bootId, false);
+      return new ProjectionsSession(file, 'NORMAL', discarded, bootId, false, clock);
     }
-    writeSessionMarker(file, 'open', bootId);
-    return new ProjectionsSession(file, 'OFF', discarded, bootId, true);
+    writeSessionMarker(file, 'open', bootId, clock);
+    return new ProjectionsSession(file, 'OFF', discarded, bootId, true, clock);
   }
 
   /** Flushes the file (as the owner) and closes the connection; the owner then marks it closed. */
@@ -155,7 +157,7 @@ export class ProjectionsSession {
     db.close();
     fsyncPath(this.file);
     fsyncPath(`${this.file}-wal`);
-    writeSessionMarker(this.file, 'closed', this.bootId!);
+    writeSessionMarker(this.file, 'closed', this.bootId!, this.clock);
   }
 }
 

@@ -18,6 +18,7 @@ import { JobStore } from '@strata/jobs/store/job-store.port';
 import { MongoJobStore } from '@strata/jobs/store/mongo-job-store';
 import { StrataConfig } from '../config/strata-config';
 import type { ServerStores } from './server-stores';
+import type { Clock } from '@strata/domain/time';
 
 export { SERVER_STORAGE } from './storage.tokens';
 
@@ -44,6 +45,7 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
     readonly activity: ActivityStore,
     /** job records, shared by the replicas */
     readonly jobs: JobStore,
+    private readonly clock: Clock,
   ) {
     this.maintenance = new MongoMaintenanceReads(graph);
   }
@@ -53,10 +55,10 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
   }
 
   leases(terms: LeaseTerms): MongoLeaseStore {
-    return new MongoLeaseStore(this.graph.db, terms);
+    return new MongoLeaseStore(this.graph.db, terms, this.clock);
   }
 
-  static async connect(cfg: StrataConfig): Promise<ServerStorage> {
+  static async connect(cfg: StrataConfig, clock: Clock): Promise<ServerStorage> {
     const log = new Logger('Storage');
     const required = { STRATA_KURRENTDB_URL: cfg.kurrentdbUrl, STRATA_MONGO_URL: cfg.mongoUrl, STRATA_MEILI_URL: cfg.meiliUrl, STRATA_QDRANT_URL: cfg.qdrantUrl };
     for (const [name, value] of Object.entries(required)) if (!value) throw new Error(`STRATA_STORE=servers needs ${name}`);
@@ -65,13 +67,13 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
       const db = mongo.db(cfg.mongoDb);
       const graph = new MongoGraphStore(db);
       await graph.ensureIndexes();
-      const checkpoints = new MongoCheckpointStore(db);
+      const checkpoints = new MongoCheckpointStore(db, clock);
       const events = new KurrentDbEventStore(cfg.kurrentdbUrl!);
       const text = new MeilisearchTextIndex({ url: cfg.meiliUrl!, apiKey: cfg.meiliKey ?? undefined });
-      const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl!, apiKey: cfg.qdrantKey ?? undefined });
+      const vectors = new QdrantVectorIndex({ url: cfg.qdrantUrl!, apiKey: cfg.qdrantKey ?? undefined, clock });
       const projections = new CheckpointWatcher(() => checkpoints.lowest(SERVER_PROJECTION_NAMES));
       log.log(`servers mode: MongoDB database ${cfg.mongoDb}, reads wait up to ${cfg.readWaitMs} ms for projections`);
-      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs, new MongoActivityStore(db), new MongoJobStore(db));
+      return new ServerStorage(mongo, events, graph, checkpoints, text, vectors, projections, cfg.readWaitMs, new MongoActivityStore(db), new MongoJobStore(db), clock);
     } catch (err) {
       await mongo.close();
       throw err;

@@ -10,6 +10,7 @@ import type { VectorIndex } from '@strata/vector-index/vector-index.port';
 import type { StrataConfig } from '../config/strata-config';
 import type { RevisionedReads } from '../unit-of-work/revision-pinning-reader';
 import type { ProjectionWait } from '../unit-of-work/server-unit-of-work';
+import type { Clock } from '@strata/domain/time';
 
 /** Who produced a node's recorded vector: a client (pinned) or an embedding provider, from which text. */
 export interface EmbeddingOrigin {
@@ -71,4 +72,5 @@ export interface ServerStores {
  * SERVER_STORAGE (the read-lag header) stays as in production.
  */
 export const SERVER_STORES_CONNECT = Symbol('SERVER_STORES_CONNECT');
-export type ServerStoresConnect = (cfg: StrataConfig) => Promise<ServerStores>;
+/** `clock`: the service's; the stores' leases, checkpoints and caches keep time on it */
+export type ServerStoresConnect = (cfg: StrataConfig, clock: Clock) => Promise<ServerStores>;

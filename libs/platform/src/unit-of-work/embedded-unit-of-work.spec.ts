@@ -13,23 +13,29 @@ import { createNode, createTriggerEdge } from './graph-ops';
  * Holds a SQLite file's write lock from another thread (as the WAL checkpointer's RESTART or an
  * operator tool does) for `ms`; resolves once the lock is held, `released` once it is let go.
  */
-async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+/**
+ * Another connection (a worker thread) takes the write lock and keeps it for `ms`; `releasing`
+ * turns true just before it commits, so a write that went through after it must have waited.
+ */
+async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void>; releasing: () => boolean }> {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
      const db = new (require(workerData.driver))(workerData.file);
      db.exec('BEGIN IMMEDIATE');
      parentPort.postMessage('locked');
      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+     Atomics.store(workerData.flag, 0, 1);
      db.exec('COMMIT');
      db.close();`,
-    { eval: true, workerData: { driver: require.resolve('better-sqlite3'), file, ms } },
+    { eval: true, workerData: { driver: require.resolve('better-sqlite3'), file, ms, flag } },
   );
   const released = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());
     worker.once('error', reject);
   });
-  return { released };
+  return { released, releasing: () => Atomics.load(flag, 0) === 1 };
 }
 
 const ctx: CommandContext = { org: 'org-1', principal: { kind: 'user', id: 'u1' }, credential_id: null, agent_id: null, request_id: 'r1' };
@@ -41,7 +47,7 @@ describe('EmbeddedUnitOfWork', () => {
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uow-'));
-    storage = new EmbeddedStorage(dir);
+    storage = new EmbeddedStorage(dir, { clock: new FixedClock() });
     storage.runner.catchUp();
     uow = new EmbeddedUnitOfWork(storage, new FixedClock(100), randomIds);
   });
@@ -92,7 +98,7 @@ describe('EmbeddedUnitOfWork', () => {
   it('survives a restart: projections resume from their checkpoint and match the log', async () => {
     for (let i = 0; i < 20; i++) await uow.run(ctx, async (tx) => createNode(tx, { label: `n${i}`, node_type: 'Task' }));
     await storage.close();
-    storage = new EmbeddedStorage(dir);
+    storage = new EmbeddedStorage(dir, { clock: new FixedClock() });
     storage.runner.catchUp();
     expect(storage.graph.countNodesSync('org-1', {})).toBe(20);
     expect(storage.runner.status().map((s) => s.lag)).toEqual(storage.runner.status().map(() => 0));
@@ -101,12 +107,12 @@ describe('EmbeddedUnitOfWork', () => {
   it('waits for a projections write lock held elsewhere instead of failing a request that reads before it writes', async () => {
     const first = await uow.run(ctx, async (tx) => createNode(tx, { label: 'read me', node_type: 'Task' }));
     const lock = await holdWriteLock(storage.projections.name, 150);
-    const t0 = Date.now();
+    expect(lock.releasing()).toBe(false);
     const next = await uow.run(ctx, async (tx) => {
       await tx.node(first.uid); // a read first: a deferred transaction would upgrade later, and fail
       return createNode(tx, { label: 'written after the wait', node_type: 'Task' });
     });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+    expect(lock.releasing()).toBe(true); // it went through only once the other connection let go
     expect(storage.graph.getNodeSync('org-1', next.uid)?.label).toBe('written after the wait');
     await lock.released;
   });

@@ -9,7 +9,7 @@ describe('read-lag header', () => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, JSON.parse(body as string)));
     app.post('/write', async () => {
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setImmediate(r)); // a hop through the event loop, as an awaited write makes
       await Promise.resolve().then(() => markReadLag());
       return { ok: true };
     });

@@ -6,7 +6,7 @@ import { DomainError } from '@strata/domain/errors';
 import { RecordedEvent, Streams } from '@strata/domain/events';
 import { decideUpdateNode } from '@strata/domain/graph';
 import { EdgeFilter } from '@strata/graph-store/graph-read-model.port';
-import { randomIds, systemClock } from '@strata/domain/time';
+import { FixedClock, randomIds } from '@strata/domain/time';
 import { Subscription } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
@@ -42,7 +42,17 @@ describe('ServerUnitOfWork', () => {
   let events: SqliteEventStore;
   let graph: RevisionedSqliteStore;
   let applied: number;
-  let paused: boolean;
+  /** while set, the projector holds the next event until it is opened */
+  let gate: { held: Promise<void>; open: () => void } | null;
+  const pause = () => {
+    let open!: () => void;
+    const held = new Promise<void>((resolve) => (open = resolve));
+    gate = { held, open };
+  };
+  const resume = () => {
+    gate?.open();
+    gate = null;
+  };
   let subscription: Subscription;
   let watcher: CheckpointWatcher;
   const ctx = (): CommandContext => ({
@@ -52,7 +62,7 @@ describe('ServerUnitOfWork', () => {
     agent_id: null,
     request_id: `req-${Math.random()}`,
   });
-  const uow = (readWaitMs = 2000) => new ServerUnitOfWork(events, graph, watcher, systemClock, randomIds, readWaitMs);
+  const uow = (readWaitMs = 2000) => new ServerUnitOfWork(events, graph, watcher, new FixedClock(), randomIds, readWaitMs);
   const update = (uid: string, body: Record<string, unknown>) => async (tx: GraphTx) => {
     const n = await tx.node(uid);
     if (!n) throw new Error('missing');
@@ -65,16 +75,16 @@ describe('ServerUnitOfWork', () => {
     graph = new RevisionedSqliteStore(new Database(':memory:'));
     const writer = new SqliteGraphWriter(graph);
     applied = 0;
-    paused = false;
+    gate = null;
     subscription = events.subscribe(0, async (e: RecordedEvent) => {
-      while (paused) await new Promise((r) => setTimeout(r, 5));
+      while (gate) await gate.held;
       writer.apply(e);
       applied = e.position;
     });
     watcher = new CheckpointWatcher(async () => applied, 2);
   });
   afterEach(async () => {
-    paused = false;
+    resume();
     watcher.stop();
     await subscription.close();
     await events.close();
@@ -92,13 +102,13 @@ describe('ServerUnitOfWork', () => {
   });
 
   it('answers a write the read model has not shown in time, marked as lagging', async () => {
-    paused = true;
+    pause();
     const c = ctx();
     const n = await uow(30).run(c, async (tx) => createNode(tx, { label: 'Slow', node_type: 'Note' }));
     expect(c.lagging).toBe(true);
     expect(await graph.getNode('org-1', n.uid)).toBeNull();
     expect((await events.readStream(Streams.node('org-1', n.uid))).length).toBe(1);
-    paused = false;
+    resume();
     expect(await watcher.waitFor(await events.headPosition(), 2000)).toBe(true);
     expect(await graph.getNode('org-1', n.uid)).toEqual(n);
   });
@@ -111,11 +121,17 @@ describe('ServerUnitOfWork', () => {
 
   it('decides again, on the caught-up read model, when its first decision rested on a stale one', async () => {
     const n = await uow().run(ctx(), async (tx) => createNode(tx, { label: 'v1', node_type: 'Note' }));
-    paused = true;
+    pause();
     const first = ctx();
     await uow(20).run(first, update(n.uid, { label: 'v2' }));
     expect(first.lagging).toBe(true);
-    setTimeout(() => (paused = false), 50);
+    // the projector catches up while the second request waits for the read model
+    const waitFor = watcher.waitFor.bind(watcher);
+    jest.spyOn(watcher, 'waitFor').mockImplementation((position, ms) => {
+      const waiting = waitFor(position, ms);
+      resume();
+      return waiting;
+    });
     const second = ctx();
     const result = await uow(2000).run(second, update(n.uid, { summary: 'later' }));
     expect(result).toMatchObject({ label: 'v2', summary: 'later', version: 3 });
@@ -125,7 +141,7 @@ describe('ServerUnitOfWork', () => {
 
   it('answers 409 version_conflict and writes nothing when the read model cannot catch up to decide again', async () => {
     const n = await uow().run(ctx(), async (tx) => createNode(tx, { label: 'v1', node_type: 'Note' }));
-    paused = true;
+    pause();
     await uow(20).run(ctx(), update(n.uid, { label: 'v2' }));
     const head = await events.headPosition();
     const err = await uow(40)

@@ -11,6 +11,7 @@ import { loadConfig } from '../config/strata-config';
 import { EmbedderFactory } from '../embeddings/embedder-factory';
 import { EmbeddingSettings } from '../embeddings/embedding-settings.service';
 import { VectorProjection } from './vector-projection';
+import { FixedClock } from '@strata/domain/time';
 
 const ORG = 'org-1';
 let position = 0;
@@ -38,7 +39,7 @@ describe('VectorProjection', () => {
     projection.apply(events);
   };
   const search = (text: string) => {
-    const v = new EmbedderFactory(loadConfig({})).create('builtin', 'strata-lexical-v1', 64).embedSync!([text])[0];
+    const v = new EmbedderFactory(loadConfig({}), new FixedClock()).create('builtin', 'strata-lexical-v1', 64).embedSync!([text])[0];
     return index.searchSync({ org: ORG, vector: v, k: 10 }).map((h) => h.uid);
   };
 
@@ -48,7 +49,7 @@ describe('VectorProjection', () => {
     writer = new SqliteGraphWriter(store);
     const config = { ...loadConfig({}), embeddingDimensions: 64 };
     index = new EmbeddedVectorIndex(dir);
-    projection = new VectorProjection(index, store, new EmbeddingSettings(config, store, new EmbedderFactory(config)), dir);
+    projection = new VectorProjection(index, store, new EmbeddingSettings(config, store, new EmbedderFactory(config, new FixedClock())), dir);
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -97,7 +98,7 @@ describe('VectorProjection', () => {
     const created = ev('NodeCreated', { node: node('a', 'durable'), reason: null });
     apply(created);
     projection.flush();
-    const reopened = new VectorProjection(new EmbeddedVectorIndex(dir), store, new EmbeddingSettings({ ...loadConfig({}), embeddingDimensions: 64 }, store, new EmbedderFactory(loadConfig({}))), dir);
+    const reopened = new VectorProjection(new EmbeddedVectorIndex(dir), store, new EmbeddingSettings({ ...loadConfig({}), embeddingDimensions: 64 }, store, new EmbedderFactory(loadConfig({}), new FixedClock())), dir);
     expect(reopened.position).toBe(created.position);
     expect(reopened.index.countSync(ORG)).toBe(1);
   });

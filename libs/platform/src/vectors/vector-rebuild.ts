@@ -14,10 +14,11 @@ import { EmbedderFactory } from '../embeddings/embedder-factory';
 import { EmbeddingSettings } from '../embeddings/embedding-settings.service';
 import { VECTORS_PROJECTION } from '@strata/vector-index/embedded/vector-handover-files';
 import { VECTOR_PROJECTION_VERSION, VectorProjection } from './vector-projection';
+import type { Clock } from '@strata/domain/time';
 
 export interface VectorRebuildOptions {
   /** the embedding rules: the service's own, or built from its configuration (the CLI) */
-  embedding: { settings: EmbeddingSettings } | { config: StrataConfig };
+  embedding: { settings: EmbeddingSettings } | { config: StrataConfig; clock: Clock };
   log: EmbeddedLogReader;
   /** directory the index is built in (emptied first) */
   dir: string;
@@ -56,7 +57,7 @@ export async function rebuildVectorIndex(o: VectorRebuildOptions): Promise<Vecto
   try {
     const graph = new SqliteGraphStore(set.db);
     // the projection reads each organization's configuration from the scratch graph it is given
-    const settings = 'settings' in o.embedding ? o.embedding.settings : new EmbeddingSettings(o.embedding.config, graph, new EmbedderFactory(o.embedding.config));
+    const settings = 'settings' in o.embedding ? o.embedding.settings : new EmbeddingSettings(o.embedding.config, graph, new EmbedderFactory(o.embedding.config, o.embedding.clock));
     index = new EmbeddedVectorIndex(o.dir);
     const projection = new VectorProjection(index, graph, settings, o.dir);
     const finishBulk = beginBulkLoad(set.db, READ_ONLY_INDEXED_TABLES);

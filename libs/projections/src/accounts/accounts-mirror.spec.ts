@@ -3,7 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AccountEventTypes as T, ApiKeyCreatedData } from '@strata/domain/accounts';
 import { EventMetadata, Streams, eventFromLog } from '@strata/domain/events';
-import { systemClock } from '@strata/domain/time';
+import { FixedClock } from '@strata/domain/time';
+
+const clock = new FixedClock();
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { CredentialResolver } from '@strata/auth/credential-resolver';
 import { generateApiKeySecret, sha256Hex } from '@strata/auth/tokens/secrets';
@@ -11,7 +13,7 @@ import { TokenService } from '@strata/auth/tokens/token.service';
 import { isAccountStream } from './account-streams';
 import { AccountsMirror } from './accounts-mirror';
 
-const meta = (org: string): EventMetadata => ({ org_id: org, principal: { kind: 'user', id: 'u1' }, request_id: 'r', occurred_at: systemClock.now() });
+const meta = (org: string): EventMetadata => ({ org_id: org, principal: { kind: 'user', id: 'u1' }, request_id: 'r', occurred_at: clock.now() });
 
 function orgEvents(log: SqliteEventStore, org: string, plan: 'free' | 'pro' = 'free') {
   return log.append([
@@ -44,7 +46,7 @@ function graphEvent(log: SqliteEventStore, org: string, uid: string) {
 }
 
 function resolverOn(m: AccountsMirror) {
-  return new CredentialResolver(m.readModel, new TokenService('x'.repeat(32), 900, 3600, systemClock), systemClock);
+  return new CredentialResolver(m.readModel, new TokenService('x'.repeat(32), 900, 3600, clock), clock);
 }
 
 describe('account streams', () => {

@@ -1,5 +1,6 @@
 import { Collection, Db, MongoServerError } from 'mongodb';
 import { AcquireDecision, Lease, LeaseTerms, RenewDecision, decideAcquire, decideRelease, decideRenew } from '../lease/lease';
+import type { Clock } from '@strata/domain/time';
 
 export const LEASES_COLLECTION = 'leases';
 
@@ -21,9 +22,14 @@ export class MongoLeaseStore {
   constructor(
     db: Db,
     readonly terms: LeaseTerms,
-    private readonly now: () => number = () => Date.now(),
+    /** the service's clock: leases expire on it */
+    private readonly clock: Clock,
   ) {
     this.leases = db.collection<LeaseDocument>(LEASES_COLLECTION);
+  }
+
+  private nowMs(): number {
+    return this.clock.now() * 1000;
   }
 
   async read(name: string): Promise<Lease | null> {
@@ -34,7 +40,7 @@ export class MongoLeaseStore {
   async acquire(name: string, me: string): Promise<AcquireDecision> {
     for (;;) {
       const current = await this.read(name);
-      const decision = decideAcquire(current, name, me, this.now(), this.terms);
+      const decision = decideAcquire(current, name, me, this.nowMs(), this.terms);
       if (decision.outcome === 'held') return decision;
       if (await this.swap(current, decision.lease)) return decision;
     }
@@ -43,7 +49,7 @@ export class MongoLeaseStore {
   async renew(name: string, me: string, epoch: number): Promise<RenewDecision> {
     for (;;) {
       const current = await this.read(name);
-      const decision = decideRenew(current, me, epoch, this.now(), this.terms);
+      const decision = decideRenew(current, me, epoch, this.nowMs(), this.terms);
       if (decision.outcome === 'lost') return decision;
       if (await this.swap(current, decision.lease)) return decision;
     }

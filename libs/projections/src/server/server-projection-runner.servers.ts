@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { Db, MongoClient } from 'mongodb';
 import { RecordedEvent, eventFromLog } from '@strata/domain/events';
+import { eventually } from '@strata/domain/testing/eventually';
+import { FixedClock } from '@strata/domain/time';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { KurrentDbEventStore } from '@strata/event-store/kurrentdb/kurrentdb-event-store';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
@@ -18,7 +20,7 @@ import { SqliteGraphWriter } from '@strata/graph-store/sqlite/sqlite-graph-write
 import { GraphEventLog } from '@strata/graph-store/testing/graph-event-log.fixture';
 import { GraphServerProjection } from './graph.server-projection';
 import { MongoLeaseStore } from './mongo-lease-store';
-import { ServerProjectionRunner } from './server-projection-runner';
+import { LeaseStorePort, ServerProjectionRunner } from './server-projection-runner';
 
 // The projection worker against a real MongoDB (checkpoints, lease, read model), on the
 // KurrentDB log when STRATA_KURRENTDB_URL is set too, else on a SQLite log.
@@ -38,6 +40,16 @@ if (mongoUrl) {
     const quiet = { log: () => undefined, warn: () => undefined, error: console.error };
     const org = `org-${randomUUID().slice(0, 8)}`;
     const fixture = new GraphEventLog();
+    // leases held by a stopping worker are released, never left to expire: the clock need not move
+    const clock = new FixedClock();
+    /** who asked for the lease, in order */
+    const acquisitions: string[] = [];
+    const observed = (inner: LeaseStorePort): LeaseStorePort => ({
+      terms: inner.terms,
+      acquire: (name, me) => (acquisitions.push(me), inner.acquire(name, me)),
+      renew: (name, me, epoch) => inner.renew(name, me, epoch),
+      release: (name, me, epoch) => inner.release(name, me, epoch),
+    });
 
     beforeAll(async () => {
       client = await new MongoClient(mongoUrl).connect();
@@ -68,13 +80,14 @@ if (mongoUrl) {
     const worker = (owner: string) =>
       new ServerProjectionRunner({
         log,
-        checkpoints: new MongoCheckpointStore(db),
-        leases: new MongoLeaseStore(db, { ttlMs: 3_000 }),
+        checkpoints: new MongoCheckpointStore(db, clock),
+        leases: observed(new MongoLeaseStore(db, { ttlMs: 3_000 }, clock)),
         projections: [new GraphServerProjection(new MongoGraphWriter(store))],
         owner,
         batchSize: 50,
         retryDelayMs: 100,
         logger: quiet,
+        clock,
       });
 
     it('projects the log into MongoDB exactly as the SQLite writer does, and resumes from its checkpoint after a restart', async () => {
@@ -87,7 +100,7 @@ if (mongoUrl) {
       a.start();
       await a.waitFor(first.head);
       await a.stop();
-      const checkpoint = (await new MongoCheckpointStore(db).get('graph'))!.position;
+      const checkpoint = (await new MongoCheckpointStore(db, clock).get('graph'))!.position;
       expect(checkpoint).toBeGreaterThanOrEqual(first.head);
 
       fixture.decay(org, [{ uid: 'n5', salience: 0.1 }]);
@@ -113,9 +126,9 @@ if (mongoUrl) {
       const a = worker('holder');
       const b = worker('standby');
       a.start();
-      await new Promise((r) => setTimeout(r, 500));
+      await eventually(() => a.holding, { what: 'the first worker to hold the lease' });
       b.start();
-      await new Promise((r) => setTimeout(r, 500));
+      await eventually(() => acquisitions.includes('standby'), { what: 'the standby to ask for the lease' });
       expect(a.holding).toBe(true);
       expect(b.holding).toBe(false);
       fixture.createNode(org, { label: 'Handed over', node_type: 'Note' }, { uid: 'handover' });

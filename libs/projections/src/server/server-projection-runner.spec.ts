@@ -2,22 +2,31 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RecordedEvent, eventFromLog } from '@strata/domain/events';
+import { eventually as waitFor } from '@strata/domain/testing/eventually';
+import { FixedClock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { AcquireDecision, Lease, LeaseTerms, RenewDecision, decideAcquire, decideRelease, decideRenew } from '../lease/lease';
 import { CheckpointStorePort, LeaseStorePort, ServerProjectionRunner } from './server-projection-runner';
 import { ServerProjection } from './server-projection';
 
+/** The workers' clock: no lease expires in these tests unless one is given away or moved on. */
+const clock = new FixedClock(1_700_000_000);
+const nowMs = () => clock.now() * 1000;
+
 /** Leases kept in a Map shared by the workers of a test, decided by the real lease rules. */
 class MapLeases implements LeaseStorePort {
   readonly leases = new Map<string, Lease>();
+  /** who asked for a lease, in order */
+  readonly acquisitions: string[] = [];
   constructor(readonly terms: LeaseTerms) {}
   async acquire(name: string, me: string): Promise<AcquireDecision> {
-    const d = decideAcquire(this.leases.get(name) ?? null, name, me, Date.now(), this.terms);
+    this.acquisitions.push(me);
+    const d = decideAcquire(this.leases.get(name) ?? null, name, me, nowMs(), this.terms);
     if (d.outcome !== 'held') this.leases.set(name, d.lease);
     return d;
   }
   async renew(name: string, me: string, epoch: number): Promise<RenewDecision> {
-    const d = decideRenew(this.leases.get(name) ?? null, me, epoch, Date.now(), this.terms);
+    const d = decideRenew(this.leases.get(name) ?? null, me, epoch, nowMs(), this.terms);
     if (d.outcome === 'renewed') this.leases.set(name, d.lease);
     return d;
   }
@@ -109,14 +118,8 @@ describe('ServerProjectionRunner', () => {
   };
   const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
   const runner = (projections: ServerProjection[], checkpoints: MapCheckpoints, leases: MapLeases, owner = 'w1', extra = {}) =>
-    new ServerProjectionRunner({ log, checkpoints, leases, projections, owner, batchSize: 7, retryDelayMs: 20, logger: quiet, ...extra });
-  const eventually = async (cond: () => boolean, ms = 5000) => {
-    const t0 = Date.now();
-    while (!cond()) {
-      if (Date.now() - t0 > ms) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+    new ServerProjectionRunner({ log, checkpoints, leases, projections, owner, batchSize: 7, retryDelayMs: 20, logger: quiet, clock, ...extra });
+  const eventually = (cond: () => boolean, ms = 5000) => waitFor(cond, { timeoutMs: ms });
 
   it('applies every event once, in order, to every projection and checkpoints the last position', async () => {
     const head = append(25);
@@ -194,7 +197,7 @@ describe('ServerProjectionRunner', () => {
     a.start();
     await a.waitFor(append(10));
     b.start();
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => leases.acquisitions.includes('b'));
     expect(a.holding).toBe(true);
     expect(b.holding).toBe(false);
     const more = append(10);
@@ -257,10 +260,12 @@ describe('ServerProjectionRunner', () => {
     await r.waitFor(append(3));
     // an operator (or a worker that saw the hold expire) takes the lease over
     const held = leases.leases.get('projections')!;
-    leases.leases.set('projections', { ...held, owner: 'intruder', epoch: held.epoch + 1, expires_at: Date.now() + 60_000 });
+    leases.leases.set('projections', { ...held, owner: 'intruder', epoch: held.epoch + 1, expires_at: nowMs() + 60_000 });
     await eventually(() => !r.holding, 3000);
     append(5);
-    await new Promise((res) => setTimeout(res, 150));
+    // it asks for the lease again after the new events, and is refused: it has had its chance to apply them
+    const asked = leases.acquisitions.length;
+    await eventually(() => leases.acquisitions.length > asked + 1, 3000);
     await r.stop();
     expect(graph.seen).toEqual(range(1, 3));
   });

@@ -3,6 +3,7 @@ import { EventStore, Subscription } from '@strata/event-store/event-store.port';
 import { AcquireDecision, Lease, LeaseTerms, RenewDecision, mayApply, renewIntervalMs } from '../lease/lease';
 import { ProjectionStatus } from '../projection';
 import { ServerProjection } from './server-projection';
+import type { Clock } from '@strata/domain/time';
 
 /** Where checkpoints live (MongoCheckpointStore in production). */
 export interface CheckpointStorePort {
@@ -45,7 +46,8 @@ export interface ServerProjectionRunnerOptions {
   /** stop applying this long before the hold expires unrenewed (ms) */
   leaseMarginMs?: number;
   logger?: RunnerLogger;
-  now?: () => number;
+  /** the service's clock: the hold is checked against it before each batch */
+  clock: Clock;
 }
 
 class HoldLost extends Error {}
@@ -84,7 +86,7 @@ export class ServerProjectionRunner {
     this.retryDelayMs = o.retryDelayMs ?? 1000;
     this.leaseMarginMs = o.leaseMarginMs ?? Math.floor(o.leases.terms.ttlMs / 5);
     this.logger = o.logger ?? { log: () => undefined, warn: console.warn, error: console.error };
-    this.now = o.now ?? Date.now;
+    this.now = () => o.clock.now() * 1000;
   }
 
   /** Position of the last batch this worker applied. */

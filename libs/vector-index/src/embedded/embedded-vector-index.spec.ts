@@ -181,7 +181,7 @@ describe('EmbeddedVectorIndex specifics', () => {
     expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
     index.removeSync('o', ['n0']);
     expect(index.countSync('o')).toBe(299);
-    for (let i = 0; i < 500 && index.pendingCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await index.whenIndexed(); // the background indexing, not the caller, did it
     expect(index.pendingCount()).toBe(0);
     const rest = items.slice(1);
     const after = exactSearch(rest.map((it) => Float32Array.from(it.vector)), q, 'cosine', 10).map((h) => rest[h.index].uid);
@@ -203,7 +203,7 @@ describe('EmbeddedVectorIndex specifics', () => {
     const q = vec(d);
     const expected = exactSearch(items.map((it) => Float32Array.from(it.vector)), q, 'cosine', 5).map((h) => items[h.index].uid);
     expect(reopened.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
-    for (let i = 0; i < 500 && reopened.pendingCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await reopened.whenIndexed();
     expect(reopened.pendingCount()).toBe(0);
     expect(reopened.searchSync({ org: 'o', vector: q, k: 5 }).map((h) => h.uid)).toEqual(expected);
     await reopened.close();
@@ -254,7 +254,7 @@ describe('EmbeddedVectorIndex specifics', () => {
     const q = vec(d);
     const expected = exactSearch(items.map((it) => it.vector), q, 'cosine', 10).map((h) => items[h.index].uid);
     expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
-    for (let i = 0; i < 500 && index.pendingCount() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await index.whenIndexed(); // the background indexing, not the caller, did it
     expect(index.pendingCount()).toBe(0);
     expect(index.searchSync({ org: 'o', vector: q, k: 10 }).map((h) => h.uid)).toEqual(expected);
     await index.close();

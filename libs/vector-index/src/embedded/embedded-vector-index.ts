@@ -328,7 +328,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     }
     for (const slot of added) space.pending.add(slot);
     space.dirty = true;
-    this.lastWrite = Date.now();
+    this.lastWrite = performance.now();
     if (space.backlog) this.scheduleIndexing();
   }
 
@@ -346,10 +346,30 @@ export class EmbeddedVectorIndex implements VectorIndex {
   /** Puts every pending vector of graph-searched spaces into the graph now (flush, tests, benchmarks). */
   indexAllPendingSync(): void {
     for (const space of this.spaces.values()) while (space.backlog > 0 && space.indexPending(4096) > 0);
+    this.notifyIndexed();
+  }
+
+  /** callers of whenIndexed, answered once the background indexing has no backlog left */
+  private readonly indexedWaiters: (() => void)[] = [];
+
+  /**
+   * Resolves once the background indexing has put every pending vector into the graph (at
+   * once when none is pending). Tests await it instead of polling; indexAllPendingSync does
+   * the work in the caller instead.
+   */
+  whenIndexed(): Promise<void> {
+    if (this.pendingCount() === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.indexedWaiters.push(resolve));
+  }
+
+  /** answers whenIndexed once nothing is pending (or the index is closed) */
+  private notifyIndexed(): void {
+    if (this.indexedWaiters.length && (this.closed || this.pendingCount() === 0)) for (const w of this.indexedWaiters.splice(0)) w();
   }
 
   private indexingScheduled = false;
-  private lastWrite = 0;
+  /** monotonic (performance.now()): the slices share out CPU time, they do not tell the time of day */
+  private lastWrite = -Infinity;
 
   /**
    * Background graph insertion in short slices between I/O callbacks. While writes keep
@@ -360,16 +380,17 @@ export class EmbeddedVectorIndex implements VectorIndex {
   private scheduleIndexing(): void {
     if (this.indexingScheduled || this.closed) return;
     this.indexingScheduled = true;
-    const busy = Date.now() - this.lastWrite < 50 && this.pendingCount() < BACKLOG_SOFT_LIMIT;
+    const busy = performance.now() - this.lastWrite < 50 && this.pendingCount() < BACKLOG_SOFT_LIMIT;
     const run = () => {
       this.indexingScheduled = false;
       if (this.closed) return;
-      const deadline = Date.now() + (busy ? 1 : INDEXING_SLICE_MS);
+      const deadline = performance.now() + (busy ? 1 : INDEXING_SLICE_MS);
       for (const space of this.spaces.values()) {
         // one graph insertion costs ~0.3–3 ms: while busy, take them a couple at a time
-        while (space.backlog && Date.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
+        while (space.backlog && performance.now() < deadline) space.indexPending(busy ? 2 : INDEXING_BATCH);
       }
       if (this.pendingCount() > 0) this.scheduleIndexing();
+      else this.notifyIndexed();
     };
     if (busy) setTimeout(run, 20).unref();
     else setImmediate(run);
@@ -601,6 +622,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     this.flushSync();
     this.spaces.clear();
     this.closed = true;
+    this.notifyIndexed();
   }
 
   // ---- internals ----

@@ -2,6 +2,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { randomUUID } from 'node:crypto';
 import { describeVectorIndexConformance } from '../testing/vector-index.conformance';
 import { QdrantVectorIndex } from './qdrant-vector-index';
+import { FixedClock } from '@strata/domain/time';
 
 const url = process.env.STRATA_QDRANT_URL;
 
@@ -15,7 +16,7 @@ if (!url) {
   // a per-run collection prefix keeps runs apart; the suite removes its orgs afterwards
   const collectionPrefix = `strata_test_${randomUUID().slice(0, 8)}`;
   const client = new QdrantClient({ url, apiKey: process.env.STRATA_QDRANT_KEY, checkCompatibility: false });
-  describeVectorIndexConformance('QdrantVectorIndex', () => new QdrantVectorIndex({ client, collectionPrefix }), {
+  describeVectorIndexConformance('QdrantVectorIndex', () => new QdrantVectorIndex({ client, collectionPrefix, clock: new FixedClock() }), {
     timeoutMs: 60_000,
   });
 
@@ -23,7 +24,7 @@ if (!url) {
   describe('QdrantVectorIndex beyond the port', () => {
     jest.setTimeout(60_000);
     const prefix = `strata_test_${randomUUID().slice(0, 8)}`;
-    const index = new QdrantVectorIndex({ client, collectionPrefix: prefix });
+    const index = new QdrantVectorIndex({ client, collectionPrefix: prefix, clock: new FixedClock() });
     afterAll(() => index.removeAll());
 
     it('hands out a stored vector (normalised under cosine) and says which uids have one', async () => {
@@ -36,7 +37,7 @@ if (!url) {
     });
 
     it('drops every collection of its prefix, and only those', async () => {
-      const other = new QdrantVectorIndex({ client, collectionPrefix: `${prefix}x` });
+      const other = new QdrantVectorIndex({ client, collectionPrefix: `${prefix}x`, clock: new FixedClock() });
       await other.configure('org-y', { dimensions: 2, metric: 'cosine' });
       await index.configure('org-z', { dimensions: 2, metric: 'cosine' });
       await index.removeAll();

@@ -15,6 +15,7 @@ import {
   toQdrantDistance,
   toQdrantScoreThreshold,
 } from './qdrant-translation';
+import type { Clock } from '@strata/domain/time';
 
 export interface QdrantVectorIndexOptions {
   url?: string;
@@ -27,12 +28,15 @@ export interface QdrantVectorIndexOptions {
   timeoutMs?: number;
   /** how long a collection's config is trusted before re-reading it (ms, default 5 s) */
   configTtlMs?: number;
+  /** the service's clock: the config cache ages on it */
+  clock: Clock;
 }
 
 const UPSERT_BATCH = 256;
 
 interface CachedConfig {
   config: VectorSpaceConfig | undefined;
+  /** when it was read, in ms of the clock */
   at: number;
 }
 
@@ -47,7 +51,10 @@ export class QdrantVectorIndex implements VectorIndex {
   private readonly configTtlMs: number;
   private readonly configs = new Map<string, CachedConfig>();
 
+  private readonly clock: Clock;
+
   constructor(options: QdrantVectorIndexOptions) {
+    this.clock = options.clock;
     this.prefix = options.collectionPrefix ?? DEFAULT_COLLECTION_PREFIX;
     this.configTtlMs = options.configTtlMs ?? 5_000;
     if (options.client) {
@@ -79,7 +86,7 @@ export class QdrantVectorIndex implements VectorIndex {
     for (const field of INDEXED_PAYLOAD_FIELDS) {
       await this.client.createPayloadIndex(name, { field_name: field, field_schema: 'keyword', wait: true });
     }
-    this.configs.set(org, { config: { ...config }, at: Date.now() });
+    this.configs.set(org, { config: { ...config }, at: this.nowMs() });
   }
 
   async upsert(org: string, items: VectorItem[]): Promise<void> {
@@ -212,6 +219,10 @@ export class QdrantVectorIndex implements VectorIndex {
     }
   }
 
+  private nowMs(): number {
+    return this.clock.now() * 1000;
+  }
+
   private collection(org: string): string {
     return collectionName(org, this.prefix);
   }
@@ -219,7 +230,7 @@ export class QdrantVectorIndex implements VectorIndex {
   /** The collection's dimensions and metric, or undefined when it does not exist. */
   private async readConfig(org: string, fresh = false): Promise<VectorSpaceConfig | undefined> {
     const cached = this.configs.get(org);
-    if (!fresh && cached && Date.now() - cached.at < this.configTtlMs) return cached.config;
+    if (!fresh && cached && this.nowMs() - cached.at < this.configTtlMs) return cached.config;
     let config: VectorSpaceConfig | undefined;
     try {
       const info = await this.client.getCollection(this.collection(org));
@@ -231,7 +242,7 @@ export class QdrantVectorIndex implements VectorIndex {
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    this.configs.set(org, { config, at: Date.now() });
+    this.configs.set(org, { config, at: this.nowMs() });
     return config;
   }
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { CLOCK, Clock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { removeDatabaseFiles } from '@strata/projections/embedded/database-copy';
 import { replayLog } from '@strata/projections/embedded/log-replay';
@@ -52,6 +53,7 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
     @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly adapterHost: HttpAdapterHost,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   private get serving(): boolean {
@@ -81,14 +83,22 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
   private announce(): void {
     const address = this.adapterHost.httpAdapter?.getHttpServer?.()?.address?.();
     const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : null;
-    const presence: ServicePresence = { pid: process.pid, started_at: new Date().toISOString(), url };
+    const presence: ServicePresence = { pid: process.pid, started_at: this.isoNow(), url };
     writeJsonAtomic(this.file(SERVICE_FILE), presence);
   }
 
-  private tick(): void {
+  private isoNow(): string {
+    return new Date(this.clock.now() * 1000).toISOString();
+  }
+
+  /**
+   * One poll of the timer: refreshes the presence heartbeat now and then, and takes a
+   * hand-over request if one is waiting. Public so a test can poll without waiting for the timer.
+   */
+  tick(): void {
     try {
       if (++this.ticks % Math.round(HEARTBEAT_MS / POLL_MS) === 0) {
-        const now = new Date();
+        const now = this.clock.now();
         fs.utimesSync(this.file(SERVICE_FILE), now, now);
       }
       if (!this.busy && fs.existsSync(this.file(REQUEST_FILE))) void this.run(() => this.takeRequest());
@@ -132,7 +142,7 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
       set?.close();
       await log.close();
       removeDatabaseFiles(file);
-      result.finished_at = new Date().toISOString();
+      result.finished_at = this.isoNow();
       writeJsonAtomic(this.file(RESULT_FILE), result);
     }
   }
@@ -140,8 +150,9 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
   private async rebuildPending(): Promise<void> {
     const names = this.pending;
     const log = this.openLog();
-    const t0 = Date.now();
-    let last = 0;
+    // monotonic: the elapsed time and the progress interval are only for the log
+    const t0 = performance.now();
+    let last = -Infinity;
     let set: ProjectionSet | null = null;
     try {
       const built = await buildBeside({
@@ -151,15 +162,15 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
         log,
         yieldBetweenBatches: true,
         onProgress: (p) => {
-          if (Date.now() - last < 5000) return;
-          last = Date.now();
+          if (performance.now() - last < 5000) return;
+          last = performance.now();
           this.log.log(`rebuilding ${names.join(', ')} beside: ${p.done}/${p.total} events`);
         },
       });
       set = built.set;
       const position = await this.swap(set, log);
       this.pending = [];
-      this.log.log(`rebuilt ${built.rebuilt.join(', ')} from the log and swapped them in at position ${position} (${Date.now() - t0} ms)`);
+      this.log.log(`rebuilt ${built.rebuilt.join(', ')} from the log and swapped them in at position ${position} (${Math.round(performance.now() - t0)} ms)`);
     } catch (err) {
       this.log.error(`rebuild of ${names.join(', ')} failed, still serving the previous version: ${(err as Error).message}`);
     } finally {

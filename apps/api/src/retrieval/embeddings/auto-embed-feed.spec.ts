@@ -42,7 +42,7 @@ describe('AutoEmbedFeed', () => {
     const delivered: RecordedEvent[][] = [];
     const feed = new AutoEmbedFeed({ headPosition: async () => 0 }, () => new Promise<boolean>(() => undefined), (es) => delivered.push(es));
     const applying = feed.apply([ev(7)]);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setImmediate(r)); // the batch is waiting for the read models now
     feed.interrupt();
     await expect(applying).rejects.toThrow('position 7');
     await expect(feed.apply([ev(8)])).rejects.toThrow('position 8');

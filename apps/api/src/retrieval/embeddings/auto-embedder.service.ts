@@ -22,7 +22,8 @@ export class AutoEmbedder {
   private readonly log = new Logger('AutoEmbedder');
   /** org → uid → text hash at queue time */
   private readonly queue = new Map<string, Map<string, string>>();
-  private running = false;
+  /** the drain under way (or about to start), if any */
+  private draining: Promise<void> | null = null;
   /** events seen, decided on in order (each decision reads the vector index) */
   private intake: Promise<void> = Promise.resolve();
 
@@ -40,6 +41,20 @@ export class AutoEmbedder {
   /** Nodes waiting to be embedded (tests and diagnostics). */
   pending(org: string): number {
     return this.queue.get(org)?.size ?? 0;
+  }
+
+  /**
+   * Resolves once every batch indexed so far has been decided on and every embedding it
+   * queued is recorded (or failed): then no provider call for those events is still to come.
+   * For tests, instead of waiting a while to see that none comes.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const intake = this.intake;
+      await intake;
+      if (this.draining) await this.draining;
+      else if (intake === this.intake) return;
+    }
   }
 
   private async onIndexed(events: RecordedEvent[]): Promise<void> {
@@ -69,21 +84,26 @@ export class AutoEmbedder {
         q.set(uid, hash);
       }
     }
-    if (this.queue.size && !this.running) setImmediate(() => void this.drain());
+    this.scheduleDrain();
+  }
+
+  private scheduleDrain(): void {
+    if (!this.queue.size || this.draining) return;
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = null;
+        this.scheduleDrain(); // queued while the last batch was being recorded
+      });
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.queue.size) {
-        const [org, q] = this.queue.entries().next().value as [string, Map<string, string>];
-        const uids = [...q.keys()].slice(0, BATCH);
-        for (const u of uids) q.delete(u);
-        if (!q.size) this.queue.delete(org);
-        await this.embedBatch(org, uids);
-      }
-    } finally {
-      this.running = false;
+    while (this.queue.size) {
+      const [org, q] = this.queue.entries().next().value as [string, Map<string, string>];
+      const uids = [...q.keys()].slice(0, BATCH);
+      for (const u of uids) q.delete(u);
+      if (!q.size) this.queue.delete(org);
+      await this.embedBatch(org, uids);
     }
   }
 

@@ -19,6 +19,8 @@ const BATCH = 64;
 @Injectable()
 export class EmbeddingJobs {
   private readonly log = new Logger('EmbeddingJobs');
+  /** runs under way, by job id */
+  private readonly runs = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
@@ -39,8 +41,19 @@ export class EmbeddingJobs {
     const running = this.jobs.active(org, 'embed_all');
     if (running) return running;
     const job = this.jobs.create(org, 'embed_all', opts.reembed ? 'Re-embed every live node' : 'Embed every live node without a vector', total);
-    setImmediate(() => void this.run(org, cfg, job, opts.reembed ?? false));
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.run(org, cfg, job, opts.reembed ?? false))
+      .finally(() => this.runs.delete(job.id));
+    this.runs.set(job.id, run);
     return job;
+  }
+
+  /**
+   * Resolves once the job's run has returned (at once for a job not running here): then it
+   * records nothing more. For tests, instead of waiting a while to see that nothing comes.
+   */
+  settled(jobId: string): Promise<void> {
+    return this.runs.get(jobId) ?? Promise.resolve();
   }
 
   private liveCount(org: string): Promise<number> {

@@ -5,6 +5,7 @@ import { ServerProjectionRunner } from '@strata/projections/server/server-projec
 import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { AutoEmbedFeed } from './auto-embed-feed';
 import { ServerVectors } from './server-vectors';
+import type { Clock } from '@strata/domain/time';
 
 /** The feed holds its lease this long past a stalled replica; another replica then takes over. */
 const FEED_LEASE_TTL_MS = 15_000;
@@ -12,7 +13,7 @@ const FEED_LEASE_TTL_MS = 15_000;
 const FEED_READ_WAIT_MS = 30_000;
 
 /** ServerVectors with its automatic-embedding feed: one runner per replica, one lease across them. */
-export function serverVectors(storage: ServerStores, opts: { feed: boolean }): ServerVectors {
+export function serverVectors(storage: ServerStores, opts: { feed: boolean; clock: Clock }): ServerVectors {
   if (!opts.feed) return new ServerVectors(storage.vectors, storage.graph, null);
   let vectors: ServerVectors | undefined;
   const feed = new AutoEmbedFeed(
@@ -28,6 +29,7 @@ export function serverVectors(storage: ServerStores, opts: { feed: boolean }): S
     projections: [feed],
     owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     logger: new Logger('AutoEmbedFeed'),
+    clock: opts.clock,
   });
   vectors = new ServerVectors(storage.vectors, storage.graph, {
     start: () => runner.start(),

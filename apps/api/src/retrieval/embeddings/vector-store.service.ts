@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RecordedEvent } from '@strata/domain/events';
+import type { Clock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { EmbeddedVectorIndex } from '@strata/vector-index/embedded/embedded-vector-index';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
@@ -55,6 +56,7 @@ export class VectorStore implements OnApplicationShutdown {
     @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage,
     private readonly settings: EmbeddingSettings,
     private readonly jobs: JobRegistry,
+    private readonly clock: Clock,
     /** a serving process (not the CLI's application context): it may rebuild beside at start-up */
     private readonly opts: { serving: boolean } = { serving: false },
   ) {
@@ -113,10 +115,10 @@ export class VectorStore implements OnApplicationShutdown {
     const from = this.projection.position;
     const head = this.storage.events.headPositionSync();
     if (from < head) {
-      const t0 = Date.now();
+      const t0 = performance.now(); // monotonic: only for the log line
       applyLog(this.projection, this.storage.events, from);
       this.projection.flush();
-      this.log.log(`vector index caught up from ${from} to ${this.projection.position} (${Date.now() - t0} ms)`);
+      this.log.log(`vector index caught up from ${from} to ${this.projection.position} (${Math.round(performance.now() - t0)} ms)`);
     }
     for (const org of this.projection.backfillsPending()) this.startBackfill(org);
     if (!this.opts.serving) return;
@@ -135,7 +137,7 @@ export class VectorStore implements OnApplicationShutdown {
    */
   private async rebuildOutdated(why: string): Promise<void> {
     this.log.warn(`${why}: serving it while a copy is rebuilt beside`);
-    const t0 = Date.now();
+    const t0 = performance.now(); // monotonic: only for the log line
     const log = new SqliteEventStore(this.file(EVENTS_FILE), { readonly: true });
     try {
       await rebuildVectorIndex({
@@ -147,7 +149,7 @@ export class VectorStore implements OnApplicationShutdown {
       });
       if (this.closed) return;
       const position = this.takeOver(VECTORS_UPGRADE_DIR);
-      this.log.log(`rebuilt the vector index from the log and swapped it in at position ${position} (${Date.now() - t0} ms)`);
+      this.log.log(`rebuilt the vector index from the log and swapped it in at position ${position} (${Math.round(performance.now() - t0)} ms)`);
     } catch (err) {
       this.log.error(`rebuild of the vector index failed, still serving the previous version: ${(err as Error).message}`);
     } finally {
@@ -177,7 +179,7 @@ export class VectorStore implements OnApplicationShutdown {
       result.error = (err as Error).message;
       this.log.error(`vector index hand-over failed, still serving the previous index: ${result.error}`);
     } finally {
-      result.finished_at = new Date().toISOString();
+      result.finished_at = new Date(this.clock.now() * 1000).toISOString();
       writeJsonAtomic(this.file(VECTORS_RESULT_FILE), result);
     }
   }
@@ -189,7 +191,7 @@ export class VectorStore implements OnApplicationShutdown {
    * and commits delivered later are applied to it (those it already has are skipped by position).
    */
   private takeOver(built = VECTORS_NEXT_DIR): number {
-    const t0 = Date.now();
+    const t0 = performance.now(); // monotonic: only for the log line
     this.settle();
     const dataDir = this.storage.dataDir;
     const dir = this.file(VECTORS_DIR);
@@ -217,7 +219,7 @@ export class VectorStore implements OnApplicationShutdown {
     // its files are gone: it must never be saved again; emptying it also stops its indexing
     old.clearSync();
     dropPreviousVectors(dataDir);
-    this.log.log(`took over the vector index rebuilt beside, at position ${projection.position} (${Date.now() - t0} ms)`);
+    this.log.log(`took over the vector index rebuilt beside, at position ${projection.position} (${Math.round(performance.now() - t0)} ms)`);
     for (const org of projection.backfillsPending()) this.startBackfill(org);
     return projection.position;
   }
