@@ -58,7 +58,7 @@ const ALLOWED = {
   },
   systemClock: {
     'libs/domain/src/time/clock.ts': 'its definition, and the ids of code without an injected generator',
-    'apps/api/src/platform/platform.module.ts': "the service's clock unless a test gives one",
+    'libs/platform/src/platform.module.ts': "the service's clock unless a test gives one",
     'apps/cli/src/main.ts': 'the CLI builds its clock once and passes it down',
     'apps/worker/src/main.ts': 'the worker builds its clock once and passes it down',
   },
