@@ -51,6 +51,8 @@ export interface LiveSubscription {
  */
 export interface LogSubscriptions {
   subscribe(options: LogSubscriptionOptions, consumer: LogConsumer): LiveSubscription;
+  /** position of the newest event in the log (0 when empty) */
+  head(): Promise<number>;
   /** ends every subscription (shutdown) */
   close(): Promise<void>;
 }

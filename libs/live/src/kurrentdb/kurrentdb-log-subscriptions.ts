@@ -74,6 +74,10 @@ export class KurrentDbLogSubscriptions implements LogSubscriptions {
     return subscription;
   }
 
+  head(): Promise<number> {
+    return this.store.headPosition();
+  }
+
   async close(): Promise<void> {
     for (const s of [...this.open]) await s.close();
   }
