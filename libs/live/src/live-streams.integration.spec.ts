@@ -107,7 +107,8 @@ describe('live streams over a real server and the SQLite log', () => {
     slowSse = new SseLogStreams({ subscriptions: subs, clock, timers, maxBehind: 2 });
     hub = new WsLogHub<AuthContext>({ subscriptions: subs, resolve: (t) => resolver.resolve(t), clock, timers, maxReplay: 3 });
 
-    app = Fastify();
+    // shutdown must not wait for keep-alive sockets the fetch client still holds
+    app = Fastify({ forceCloseConnections: true });
     app.setErrorHandler((err, _req, reply) => {
       if (err instanceof DomainError) return reply.code(err.status).send({ error: err.message, code: err.code });
       return reply.code(500).send({ error: 'internal', code: 'internal' });
