@@ -310,13 +310,16 @@ describe('live streams over a real server and the SQLite log', () => {
       await c.closed;
     });
 
-    it('authenticates by a first auth message, sending nothing before it', async () => {
+    it('authenticates by a first auth message, sending nothing before it, and takes a subscribe sent right behind it', async () => {
       const c = connect();
       await c.opened;
       await timers.whenPending(1); // the auth deadline is armed
       expect(c.messages).toEqual([]);
+      const p = await append('w-9', 'early');
       c.send({ type: 'auth', token: tokens.signAccess('u1').access_token });
+      c.send({ type: 'subscribe', after_seq: p - 1 });
       expect(await c.next()).toMatchObject({ type: 'ready', org_id: 'org-pro' });
+      expect(await c.nextOf()).toEqual({ type: 'activity', item: { seq: p, type: 'early' } });
       c.ws.close();
     });
 

@@ -199,7 +199,7 @@ export class WsLogHub<A extends WsAuth> {
       await subscribe(null, undefined);
     };
 
-    const tryToken = (t: string) => {
+    const tryToken = async (t: string) => {
       token = t;
       let a: A;
       try {
@@ -207,26 +207,28 @@ export class WsLogHub<A extends WsAuth> {
       } catch (err) {
         return failAuth(err);
       }
-      void authenticated(a).catch(() => close(1011, 'internal error'));
+      await authenticated(a).catch(() => close(1011, 'internal error'));
     };
 
+    // messages are handled one after another, after the authentication in progress: a client
+    // may send subscribe right behind its auth message without waiting for ready
+    let inbox: Promise<void> = Promise.resolve();
     let authTimer: ReturnType<Timers['setTimeout']> | null = null;
     const header = request.headers.authorization;
     if (typeof header === 'string' && header !== '') {
       const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!m) close(WsCloseCode.unauthorized, 'invalid_token');
-      else tryToken(m[1]);
+      else inbox = tryToken(m[1]);
     } else {
       authTimer = timers.setTimeout(() => close(WsCloseCode.authTimeout, 'no auth message in time'), this.opts.authTimeoutMs ?? 10_000);
       cleanups.push(() => authTimer && timers.clear(authTimer));
     }
 
-    socket.on('message', (data, isBinary) => {
+    const handle = async (data: string): Promise<void> => {
       if (closed) return;
-      if (isBinary) return close(WsCloseCode.malformed, 'binary frames are not accepted');
       let message;
       try {
-        message = parseClientMessage(data.toString());
+        message = parseClientMessage(data);
       } catch (err) {
         return close(WsCloseCode.malformed, err instanceof WsMessageError ? err.message : 'malformed message');
       }
@@ -238,9 +240,15 @@ export class WsLogHub<A extends WsAuth> {
       }
       if (!auth) return close(WsCloseCode.malformed, 'authenticate first');
       if (message.type === 'ping') return void send({ type: 'pong' });
-      void subscribe(message.fields, message.after_seq).catch((err) =>
+      await subscribe(message.fields, message.after_seq).catch((err) =>
         err instanceof WsMessageError ? close(WsCloseCode.malformed, err.message) : close(1011, 'internal error'),
       );
+    };
+    socket.on('message', (data, isBinary) => {
+      if (closed) return;
+      if (isBinary) return close(WsCloseCode.malformed, 'binary frames are not accepted');
+      const text = data.toString();
+      inbox = inbox.then(() => handle(text));
     });
   }
 
