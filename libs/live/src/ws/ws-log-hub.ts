@@ -172,6 +172,8 @@ export class WsLogHub<A extends WsAuth> {
     };
 
     const authenticated = async (a: A) => {
+      // the client may have gone while its credential was resolved: take no cap slot, arm no timer
+      if (closed) return;
       try {
         spec.authorize?.(a);
       } catch (err) {
