@@ -1,0 +1,25 @@
+import type { Provider } from '@nestjs/common';
+import { KurrentDbEventStore } from '@strata/event-store';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { EmbeddedLogSubscriptions } from './embedded/embedded-log-subscriptions';
+import { KurrentDbLogSubscriptions } from './kurrentdb/kurrentdb-log-subscriptions';
+import { LOG_SUBSCRIPTIONS, LogSubscriptions } from './log-subscription.port';
+
+/**
+ * Live subscriptions for the storage mode in use: the embedded log, woken by the unit of
+ * work's group commits; or KurrentDB's own subscriptions. A module that streams adds this
+ * provider beside PlatformModule's exports.
+ */
+export function logSubscriptionsFor(embedded: EmbeddedStorage | null, server: ServerStores | null): LogSubscriptions {
+  if (embedded) return new EmbeddedLogSubscriptions(embedded.events, embedded);
+  if (server?.events instanceof KurrentDbEventStore) return new KurrentDbLogSubscriptions(server.events.client, server.events);
+  throw new Error('live log subscriptions need the embedded log or KurrentDB');
+}
+
+export const LOG_SUBSCRIPTIONS_PROVIDER: Provider = {
+  provide: LOG_SUBSCRIPTIONS,
+  inject: [EMBEDDED_STORAGE, SERVER_STORAGE],
+  useFactory: logSubscriptionsFor,
+};
