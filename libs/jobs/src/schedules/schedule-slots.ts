@@ -38,10 +38,26 @@ export function assertValidTiming(t: ScheduleTiming): void {
   if (!next) throw Errors.invalidField('cron', 'the cron pattern never fires');
 }
 
+// parsed patterns and zone formatters are reused: walking the slots of a long downtime asks for thousands
+const CACHED = 256;
+const crons = new Map<string, Cron>();
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function cached<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let v = map.get(key);
+  if (v === undefined) {
+    if (map.size >= CACHED) map.clear();
+    map.set(key, (v = make()));
+  }
+  return v;
+}
+
+const cronOf = (pattern: string, timezone: string) => cached(crons, `${timezone} ${pattern}`, () => new Cron(pattern, { timezone }));
+
 /** the wall-clock time of an instant in a zone, as milliseconds of a UTC date with those fields */
 function wallMs(ms: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  const fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const fmt = cached(formats, timeZone, () => new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
   for (const p of fmt.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
 }
@@ -59,7 +75,7 @@ function shiftOutOfGap(pattern: string, tz: string, r: number): number {
   const before = offsetMs(r - 1000, tz);
   const after = offsetMs(r, tz);
   if (after <= before) return r;
-  const wall = new Cron(pattern, { timezone: 'UTC' });
+  const wall = cronOf(pattern, 'UTC');
   const wallR = r + after;
   if (wall.nextRun(new Date(wallR - 1000))?.getTime() === wallR) return r; // a firing of its own at the end of the gap
   const gapStart = r + before;
@@ -77,13 +93,13 @@ export function nextSlot(t: ScheduleTiming, after: number): number | null {
   if (t.interval_s !== undefined && t.interval_s !== null) return (Math.floor(after / t.interval_s) + 1) * t.interval_s;
   const tz = t.timezone ?? 'UTC';
   const pattern = t.cron!.trim();
-  const cron = new Cron(pattern, { timezone: tz });
+  const cron = cronOf(pattern, tz);
   const afterMs = after * 1000;
   const candidates: number[] = [];
   const r = cron.nextRun(new Date(afterMs));
   if (r) candidates.push(shiftOutOfGap(pattern, tz, r.getTime()));
   // a gap firing shifted past `after` although croner placed it at or before `after`
-  const early = cron.nextRun(new Date(afterMs - MAX_GAP_MS));
+  const early = offsetMs(afterMs, tz) > offsetMs(afterMs - MAX_GAP_MS, tz) ? cron.nextRun(new Date(afterMs - MAX_GAP_MS)) : null;
   if (early && early.getTime() <= afterMs) {
     const shifted = shiftOutOfGap(pattern, tz, early.getTime());
     if (shifted > afterMs) candidates.push(shifted);
