@@ -200,6 +200,23 @@ describe('JobRunner', () => {
     expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'completed', result: 2 });
   });
 
+  it('stops without waiting forever for a handler that ignores its signal, leaving the job to lapse to another runner', async () => {
+    jest.useFakeTimers();
+    try {
+      const runner = new JobRunner(queue, clock, { owner: 'r1', leaseSeconds: 30, stopWaitMs: 500 }).register('stubborn', { run: () => new Promise(() => undefined) });
+      const { job } = await queue.enqueue({ kind: 'stubborn', org: 'org-1', input: null });
+      await runner.tick();
+      const stopped = runner.stop();
+      await jest.advanceTimersByTimeAsync(500);
+      await stopped;
+      expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'running', owner: 'r1' });
+      clock.advance(30);
+      expect(await queue.claim(['stubborn'], 'r2', 30)).toMatchObject({ id: job.id, attempts: 2 });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('fails a job instead of running it once its runner died more than `maxAttempts` times', async () => {
     const runner = new JobRunner(queue, clock, { owner: 'r', leaseSeconds: 10, maxAttempts: 2 }).register('crashy', { run: () => new Promise(() => undefined) });
     const { job } = await queue.enqueue({ kind: 'crashy', org: 'org-1', input: null });

@@ -44,6 +44,11 @@ export interface JobRunnerOptions {
   concurrency?: number;
   /** a job claimed more often than this (its runner died each time) fails instead of running (default 5) */
   maxAttempts?: number;
+  /**
+   * how long `stop()` waits for handlers to honour their aborted signal (default 10 s); a job
+   * whose handler ignores it keeps its lease, which lapses, and another runner resumes it
+   */
+  stopWaitMs?: number;
 }
 
 interface Running {
@@ -140,7 +145,14 @@ export class JobRunner {
     this.timer = null;
     await this.ticking;
     for (const r of this.running.values()) if (!r.controller.signal.aborted) r.controller.abort(new JobStopped('shutdown'));
-    await this.settled();
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.opts.stopWaitMs ?? 10_000);
+      timer.unref();
+    });
+    await Promise.race([this.settled(), gaveUp]);
+    clearTimeout(timer);
+    if (this.running.size > 0) this.log.warn(`stopped with ${this.running.size} job(s) still running: their leases will lapse`);
   }
 
   private startJob(job: QueuedJob): void {
