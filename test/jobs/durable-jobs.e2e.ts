@@ -17,10 +17,10 @@ async function runToEnd(runner: JobRunner, queue: JobQueue, org: string, id: str
 }
 
 describe('durable jobs in the service', () => {
-  it('resume from their checkpoint in the next service on the data dir once the dead one’s lease lapsed', async () => {
+  it("resume from their checkpoint in the next service on the data dir once the dead process's lease lapsed", async () => {
     const clock = new FixedClock(1_800_000_000);
     const first = await startTestApp({ clock });
-    let dataDir = first.dataDir;
+    const dataDir = first.dataDir;
     let id: string;
     try {
       const queue = first.app.get<JobQueue>(JOB_QUEUE);
@@ -28,7 +28,6 @@ describe('durable jobs in the service', () => {
       // a process that died mid-job: it claimed the job and checkpointed after two items
       await queue.claim(['test_items'], 'dead-process', 60);
       await queue.progress(id, 'dead-process', { done: 2 }, { next: 2 });
-      dataDir = first.dataDir;
     } finally {
       await first.close({ keepData: true });
     }
