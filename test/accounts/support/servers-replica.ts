@@ -10,6 +10,9 @@ import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
 import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
 import { sharedJobs } from '@strata/jobs/testing/shared-job-store';
+import { SqliteJobQueue } from '@strata/jobs/queue/sqlite-job-queue';
+import { SqliteScheduleStore } from '@strata/jobs/schedules/sqlite-schedule-store';
+import type { Clock, IdGenerator } from '@strata/domain/time';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
@@ -62,6 +65,9 @@ export class SharedServers {
       readWaitMs: 2000,
       activity: this.sharedActivity,
       jobs: sharedJobs(this.jobs),
+      // one file shared by the replicas, each with its own handle (closed when the replica stops)
+      jobQueue: (clock: Clock, ids: IdGenerator) => new SqliteJobQueue(path.join(this.dir, 'queue.db'), clock, ids),
+      scheduleStore: () => new SqliteScheduleStore(path.join(this.dir, 'queue.db')),
       onApplicationShutdown: async () => undefined,
     };
   }

@@ -1,4 +1,5 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
@@ -9,8 +10,22 @@ import { JobRegistry } from '@strata/jobs/job-registry';
 import { JobsController } from './jobs.controller';
 import { JOB_STORE, JobStore } from '@strata/jobs/store/job-store.port';
 import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
+import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { SqliteJobQueue } from '@strata/jobs/queue/sqlite-job-queue';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
+import { SCHEDULE_STORE, ScheduleStore } from '@strata/jobs/schedules/schedule-store.port';
+import { SqliteScheduleStore } from '@strata/jobs/schedules/sqlite-schedule-store';
+import { Scheduler, enqueueSlotJob } from '@strata/jobs/schedules/scheduler';
 
-/** Background jobs: global, so that the areas that start jobs and `POST /clear` share one registry. */
+/** How often the runner looks for jobs and renews its leases, and the scheduler for due slots. */
+const RUNNER_POLL_S = 2;
+const SCHEDULER_POLL_S = 5;
+
+/**
+ * Background jobs: global, so that the areas that start jobs and `POST /clear` share one
+ * registry, and so that areas register their job handlers on the one runner (and their
+ * schedules on the one scheduler) of the process.
+ */
 @Global()
 @Module({
   controllers: [JobsController],
@@ -26,19 +41,57 @@ import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
       inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE],
       useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null) => new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }),
     },
+    {
+      provide: JOB_QUEUE,
+      inject: [STRATA_CONFIG, SERVER_STORAGE, CLOCK, ID_GENERATOR],
+      useFactory: (cfg: StrataConfig, servers: ServerStores | null, clock: Clock, ids: IdGenerator): JobQueue =>
+        servers?.jobQueue(clock, ids) ?? new SqliteJobQueue(path.join(cfg.dataDir, OPS_FILE), clock, ids),
+    },
+    {
+      provide: SCHEDULE_STORE,
+      inject: [STRATA_CONFIG, SERVER_STORAGE],
+      useFactory: (cfg: StrataConfig, servers: ServerStores | null): ScheduleStore => servers?.scheduleStore() ?? new SqliteScheduleStore(path.join(cfg.dataDir, OPS_FILE)),
+    },
+    {
+      provide: JobRunner,
+      inject: [JOB_QUEUE, CLOCK, ID_GENERATOR],
+      // the owner names this process in leases: another process takes its jobs once they lapse
+      useFactory: (queue: JobQueue, clock: Clock, ids: IdGenerator) => new JobRunner(queue, clock, { owner: `${os.hostname()}:${process.pid}:${ids.uuid().slice(0, 8)}` }),
+    },
+    {
+      provide: Scheduler,
+      inject: [SCHEDULE_STORE, CLOCK, ID_GENERATOR, JOB_QUEUE],
+      useFactory: (store: ScheduleStore, clock: Clock, ids: IdGenerator, queue: JobQueue) => new Scheduler(store, clock, ids, enqueueSlotJob(queue)),
+    },
   ],
-  exports: [JobRegistry],
+  exports: [JobRegistry, JOB_QUEUE, JobRunner, Scheduler],
 })
-export class JobsModule implements OnApplicationShutdown {
+export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly jobs: JobRegistry,
     @Inject(JOB_STORE) private readonly store: JobStore,
     @Inject(SERVER_STORAGE) private readonly servers: ServerStores | null,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(SCHEDULE_STORE) private readonly schedules: ScheduleStore,
+    private readonly runner: JobRunner,
+    private readonly scheduler: Scheduler,
   ) {}
 
+  /** handlers are registered while the modules initialize; polling starts once they all have */
+  onApplicationBootstrap(): void {
+    this.runner.start(RUNNER_POLL_S);
+    this.scheduler.start(SCHEDULER_POLL_S);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.scheduler.stop();
+    // running jobs are handed back to the queue, for the next process to resume
+    await this.runner.stop();
     await this.jobs.flush();
     // the servers' store belongs to the server storage, which closes its client
     if (!this.servers) await this.store.close();
+    // queue and schedule handles are this module's own (MongoDB ones close nothing)
+    await this.queue.close();
+    await this.schedules.close();
   }
 }

@@ -16,6 +16,9 @@ import { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { MongoActivityStore } from '@strata/auth/activity/mongo-activity-store';
 import { JobStore } from '@strata/jobs/store/job-store.port';
 import { MongoJobStore } from '@strata/jobs/store/mongo-job-store';
+import { MongoJobQueue } from '@strata/jobs/queue/mongo-job-queue';
+import { MongoScheduleStore } from '@strata/jobs/schedules/mongo-schedule-store';
+import type { Clock, IdGenerator } from '@strata/domain/time';
 import { StrataConfig } from '../config/strata-config';
 import type { ServerStores } from './server-stores';
 import type { Clock } from '@strata/domain/time';
@@ -52,6 +55,14 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
 
   openSnapshot(): SnapshotSource {
     return MongoSnapshotReader.open(this.graph);
+  }
+
+  jobQueue(clock: Clock, ids: IdGenerator): MongoJobQueue {
+    return new MongoJobQueue(this.graph.db, clock, ids);
+  }
+
+  scheduleStore(): MongoScheduleStore {
+    return new MongoScheduleStore(this.graph.db);
   }
 
   leases(terms: LeaseTerms): MongoLeaseStore {

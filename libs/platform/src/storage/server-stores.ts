@@ -1,5 +1,8 @@
 import type { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import type { JobStore } from '@strata/jobs/store/job-store.port';
+import type { JobQueue } from '@strata/jobs/queue/job-queue.port';
+import type { ScheduleStore } from '@strata/jobs/schedules/schedule-store.port';
+import type { Clock, IdGenerator } from '@strata/domain/time';
 import type { EventStore } from '@strata/event-store/event-store.port';
 import type { GraphReadModel, StoredEmbedding } from '@strata/graph-store/graph-read-model.port';
 import type { MaintenanceReads, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
@@ -58,6 +61,10 @@ export interface ServerStores {
   readonly activity: ActivityStore;
   /** job records, shared by the replicas (a job started on one is polled on another) */
   readonly jobs: JobStore;
+  /** the durable job queue, shared by the replicas (each claims with a lease); the caller closes it */
+  jobQueue(clock: Clock, ids: IdGenerator): JobQueue;
+  /** schedules, shared by the replicas (each slot fires on one); the caller closes it */
+  scheduleStore(): ScheduleStore;
   /** whole-graph reads of decay, purge, clear */
   readonly maintenance: MaintenanceReads;
   /** a point-in-time view of the read model for one export; the caller closes it */

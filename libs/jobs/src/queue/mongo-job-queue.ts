@@ -1,0 +1,168 @@
+import type { Collection, Db } from 'mongodb';
+import { Clock, IdGenerator } from '@strata/domain/time';
+import { EnqueueRequest, JobQueue, LeaseState, QueuedJob, QueuedJobStatus } from './job-queue.port';
+
+export const QUEUED_JOBS_COLLECTION = 'queued_jobs';
+
+/** A queued job in MongoDB, keyed by its id. */
+export interface QueuedJobDocument extends Omit<QueuedJob, 'id'> {
+  _id: string;
+  /**
+   * `org kind key` while a job with a dedupe key is pending or running, absent otherwise: a
+   * unique sparse index on it makes enqueueing with a dedupe key atomic across replicas.
+   */
+  active_key?: string;
+}
+
+const activeKey = (org: string, kind: string, key: string) => JSON.stringify([org, kind, key]);
+
+function fromDocument(d: QueuedJobDocument): QueuedJob {
+  const { _id, active_key: _key, ...rest } = d;
+  return { id: _id, ...rest };
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
+/**
+ * Servers mode: the job queue in MongoDB, shared by every replica. A claim is one
+ * findOneAndUpdate on the oldest runnable job, which MongoDB applies atomically per document,
+ * so two replicas never take the same job. Writes by a runner match on its owner, so they
+ * only apply while it holds the job.
+ */
+export class MongoJobQueue implements JobQueue {
+  private readonly jobs: Collection<QueuedJobDocument>;
+  private indexed: Promise<unknown> | null = null;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {
+    this.jobs = db.collection<QueuedJobDocument>(QUEUED_JOBS_COLLECTION);
+  }
+
+  private ensureIndexes(): Promise<unknown> {
+    this.indexed ??= this.jobs.createIndexes([
+      { key: { status: 1, kind: 1, created_at: 1 } },
+      { key: { org: 1, created_at: 1 } },
+      { key: { finished_at: 1 } },
+      { key: { active_key: 1 }, unique: true, sparse: true },
+    ]);
+    return this.indexed;
+  }
+
+  private held(id: string, owner: string) {
+    return { _id: id, owner, status: 'running' as const };
+  }
+
+  async enqueue(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean }> {
+    await this.ensureIndexes();
+    const now = this.clock.now();
+    const doc: QueuedJobDocument = {
+      _id: this.ids.uuid(), org: req.org, kind: req.kind, status: 'pending', input: req.input ?? null,
+      dedupe_key: req.dedupeKey ?? null, attempts: 0, owner: null, lease_until: null, cancel_requested: false,
+      progress: null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
+    };
+    if (req.dedupeKey !== undefined) doc.active_key = activeKey(req.org, req.kind, req.dedupeKey);
+    try {
+      await this.jobs.insertOne(doc);
+      return { job: fromDocument(doc), created: true };
+    } catch (err) {
+      if (!doc.active_key || !isDuplicateKey(err)) throw err;
+      const same = await this.jobs.findOne({ active_key: doc.active_key });
+      // finished between the insert and this read: enqueue again
+      return same ? { job: fromDocument(same), created: false } : this.enqueue(req);
+    }
+  }
+
+  async claim(kinds: readonly string[], owner: string, leaseSeconds: number): Promise<QueuedJob | null> {
+    if (kinds.length === 0) return null;
+    await this.ensureIndexes();
+    const now = this.clock.now();
+    const doc = await this.jobs.findOneAndUpdate(
+      { kind: { $in: [...kinds] }, $or: [{ status: 'pending' }, { status: 'running', lease_until: { $lte: now } }] },
+      // a pipeline update, so the first start time is kept across claims
+      [
+        {
+          $set: {
+            status: 'running', owner: { $literal: owner }, lease_until: now + leaseSeconds, attempts: { $add: ['$attempts', 1] },
+            started_at: { $ifNull: ['$started_at', now] }, updated_at: now,
+          },
+        },
+      ],
+      { sort: { created_at: 1, _id: 1 }, returnDocument: 'after' },
+    );
+    return doc ? fromDocument(doc) : null;
+  }
+
+  async renew(id: string, owner: string, leaseSeconds: number): Promise<LeaseState> {
+    const now = this.clock.now();
+    const doc = await this.jobs.findOneAndUpdate(this.held(id, owner), { $set: { lease_until: now + leaseSeconds, updated_at: now } }, { returnDocument: 'after' });
+    if (!doc) return 'lost';
+    return doc.cancel_requested ? 'cancel_requested' : 'held';
+  }
+
+  async progress(id: string, owner: string, progress: unknown, checkpoint?: unknown): Promise<boolean> {
+    const set: Partial<QueuedJobDocument> = { progress: progress ?? null, updated_at: this.clock.now() };
+    if (checkpoint !== undefined) set.checkpoint = checkpoint ?? null;
+    return (await this.jobs.updateOne(this.held(id, owner), { $set: set })).matchedCount === 1;
+  }
+
+  complete(id: string, owner: string, result: unknown): Promise<boolean> {
+    return this.finish(id, owner, 'completed', result ?? null, null);
+  }
+
+  fail(id: string, owner: string, error: string): Promise<boolean> {
+    return this.finish(id, owner, 'failed', null, error);
+  }
+
+  acknowledgeCancel(id: string, owner: string): Promise<boolean> {
+    return this.finish(id, owner, 'cancelled', null, null);
+  }
+
+  async release(id: string, owner: string): Promise<boolean> {
+    const r = await this.jobs.updateOne(this.held(id, owner), { $set: { status: 'pending', owner: null, lease_until: null, updated_at: this.clock.now() } });
+    return r.matchedCount === 1;
+  }
+
+  async requestCancel(org: string, id: string): Promise<QueuedJob | null> {
+    const now = this.clock.now();
+    const cancelled = await this.jobs.findOneAndUpdate(
+      { _id: id, org, status: 'pending' },
+      { $set: { status: 'cancelled', finished_at: now, updated_at: now }, $unset: { active_key: '' } },
+      { returnDocument: 'after' },
+    );
+    if (cancelled) return fromDocument(cancelled);
+    const flagged = await this.jobs.findOneAndUpdate({ _id: id, org, status: 'running' }, { $set: { cancel_requested: true, updated_at: now } }, { returnDocument: 'after' });
+    if (flagged) return fromDocument(flagged);
+    return this.get(org, id);
+  }
+
+  async get(org: string, id: string): Promise<QueuedJob | null> {
+    const d = await this.jobs.findOne({ _id: id, org });
+    return d ? fromDocument(d) : null;
+  }
+
+  async list(org: string, filter: { kind?: string; status?: QueuedJobStatus } = {}): Promise<QueuedJob[]> {
+    const q: Record<string, unknown> = { org };
+    if (filter.kind !== undefined) q.kind = filter.kind;
+    if (filter.status !== undefined) q.status = filter.status;
+    return (await this.jobs.find(q).sort({ created_at: 1, _id: 1 }).toArray()).map(fromDocument);
+  }
+
+  async removeFinishedBefore(cutoff: number): Promise<number> {
+    return (await this.jobs.deleteMany({ finished_at: { $ne: null, $lt: cutoff } })).deletedCount;
+  }
+
+  /** the MongoDB client belongs to the server storage, which closes it */
+  async close(): Promise<void> {}
+
+  private async finish(id: string, owner: string, status: QueuedJobStatus, result: unknown, error: string | null): Promise<boolean> {
+    const now = this.clock.now();
+    const r = await this.jobs.updateOne(this.held(id, owner), {
+      $set: { status, result, error, owner: null, lease_until: null, finished_at: now, updated_at: now },
+      $unset: { active_key: '' },
+    });
+    return r.matchedCount === 1;
+  }
+}

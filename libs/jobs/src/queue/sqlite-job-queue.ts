@@ -1,0 +1,206 @@
+import type Database from 'better-sqlite3';
+import { openOperationalDb } from '@strata/event-store/sqlite/operational-db';
+import { Clock, IdGenerator } from '@strata/domain/time';
+import { EnqueueRequest, JobQueue, LeaseState, QueuedJob, QueuedJobStatus } from './job-queue.port';
+
+interface Row {
+  id: string;
+  org: string;
+  kind: string;
+  status: QueuedJobStatus;
+  input: string;
+  dedupe_key: string | null;
+  attempts: number;
+  owner: string | null;
+  lease_until: number | null;
+  cancel_requested: number;
+  progress: string;
+  checkpoint: string;
+  result: string;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+const json = (v: unknown) => JSON.stringify(v ?? null);
+
+function fromRow(r: Row): QueuedJob {
+  return {
+    ...r,
+    cancel_requested: r.cancel_requested === 1,
+    input: JSON.parse(r.input),
+    progress: JSON.parse(r.progress),
+    checkpoint: JSON.parse(r.checkpoint),
+    result: JSON.parse(r.result),
+  };
+}
+
+/**
+ * Embedded default: the job queue in `ops.db`. A claim is one IMMEDIATE transaction (select
+ * the oldest runnable job, take it), so two processes on the same file (the service and a CLI
+ * command) never take the same job. Writes by a runner apply only while it holds the job.
+ */
+export class SqliteJobQueue implements JobQueue {
+  private readonly db: Database.Database;
+  private readonly held = "id = ? AND owner = ? AND status = 'running'";
+
+  /** `file`: a path, or ':memory:' */
+  constructor(
+    file: string,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {
+    this.db = openOperationalDb(file);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS queued_jobs (
+        id TEXT PRIMARY KEY, org TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+        input TEXT NOT NULL, dedupe_key TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+        owner TEXT, lease_until REAL, cancel_requested INTEGER NOT NULL DEFAULT 0,
+        progress TEXT NOT NULL, checkpoint TEXT NOT NULL, result TEXT NOT NULL, error TEXT,
+        created_at REAL NOT NULL, updated_at REAL NOT NULL, started_at REAL, finished_at REAL
+      );
+      CREATE INDEX IF NOT EXISTS queued_jobs_runnable ON queued_jobs(status, kind, created_at);
+      CREATE INDEX IF NOT EXISTS queued_jobs_org ON queued_jobs(org, created_at);
+      CREATE UNIQUE INDEX IF NOT EXISTS queued_jobs_dedupe ON queued_jobs(org, kind, dedupe_key)
+        WHERE dedupe_key IS NOT NULL AND status IN ('pending', 'running');
+    `);
+  }
+
+  async enqueue(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean }> {
+    return this.db.transaction(() => {
+      if (req.dedupeKey !== undefined) {
+        const same = this.db
+          .prepare("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
+          .get(req.org, req.kind, req.dedupeKey) as Row | undefined;
+        if (same) return { job: fromRow(same), created: false };
+      }
+      const now = this.clock.now();
+      const id = this.ids.uuid();
+      this.db
+        .prepare(
+          `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, progress, checkpoint, result, created_at, updated_at)
+           VALUES (?, ?, ?, 'pending', ?, ?, 'null', 'null', 'null', ?, ?)`,
+        )
+        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, now, now);
+      return { job: this.byId(id)!, created: true };
+    }).immediate();
+  }
+
+  async claim(kinds: readonly string[], owner: string, leaseSeconds: number): Promise<QueuedJob | null> {
+    if (kinds.length === 0) return null;
+    const now = this.clock.now();
+    return this.db.transaction(() => {
+      const marks = kinds.map(() => '?').join(',');
+      const id = this.db
+        .prepare(
+          `SELECT id FROM queued_jobs WHERE kind IN (${marks})
+             AND (status = 'pending' OR (status = 'running' AND lease_until <= ?))
+           ORDER BY created_at, rowid LIMIT 1`,
+        )
+        .pluck()
+        .get(...kinds, now) as string | undefined;
+      if (id === undefined) return null;
+      this.db
+        .prepare(
+          `UPDATE queued_jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1,
+             started_at = COALESCE(started_at, ?), updated_at = ? WHERE id = ?`,
+        )
+        .run(owner, now + leaseSeconds, now, now, id);
+      return this.byId(id);
+    }).immediate();
+  }
+
+  async renew(id: string, owner: string, leaseSeconds: number): Promise<LeaseState> {
+    const now = this.clock.now();
+    const changed = this.db
+      .prepare(`UPDATE queued_jobs SET lease_until = ?, updated_at = ? WHERE ${this.held}`)
+      .run(now + leaseSeconds, now, id, owner).changes;
+    if (changed === 0) return 'lost';
+    const flagged = this.db.prepare('SELECT cancel_requested FROM queued_jobs WHERE id = ?').pluck().get(id) as number;
+    return flagged === 1 ? 'cancel_requested' : 'held';
+  }
+
+  async progress(id: string, owner: string, progress: unknown, checkpoint?: unknown): Promise<boolean> {
+    const now = this.clock.now();
+    const sql =
+      checkpoint === undefined
+        ? `UPDATE queued_jobs SET progress = ?, updated_at = ? WHERE ${this.held}`
+        : `UPDATE queued_jobs SET progress = ?, checkpoint = ?, updated_at = ? WHERE ${this.held}`;
+    const args = checkpoint === undefined ? [json(progress), now, id, owner] : [json(progress), json(checkpoint), now, id, owner];
+    return this.db.prepare(sql).run(...args).changes === 1;
+  }
+
+  async complete(id: string, owner: string, result: unknown): Promise<boolean> {
+    return this.finish(id, owner, 'completed', json(result), null);
+  }
+
+  async fail(id: string, owner: string, error: string): Promise<boolean> {
+    return this.finish(id, owner, 'failed', 'null', error);
+  }
+
+  async acknowledgeCancel(id: string, owner: string): Promise<boolean> {
+    return this.finish(id, owner, 'cancelled', 'null', null);
+  }
+
+  async release(id: string, owner: string): Promise<boolean> {
+    const now = this.clock.now();
+    return (
+      this.db
+        .prepare(`UPDATE queued_jobs SET status = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE ${this.held}`)
+        .run(now, id, owner).changes === 1
+    );
+  }
+
+  async requestCancel(org: string, id: string): Promise<QueuedJob | null> {
+    const now = this.clock.now();
+    return this.db.transaction(() => {
+      this.db
+        .prepare("UPDATE queued_jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND org = ? AND status = 'pending'")
+        .run(now, now, id, org);
+      this.db
+        .prepare("UPDATE queued_jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? AND org = ? AND status = 'running'")
+        .run(now, id, org);
+      const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
+      return row ? fromRow(row) : null;
+    }).immediate();
+  }
+
+  async get(org: string, id: string): Promise<QueuedJob | null> {
+    const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  async list(org: string, filter: { kind?: string; status?: QueuedJobStatus } = {}): Promise<QueuedJob[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM queued_jobs WHERE org = ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR status = ?) ORDER BY created_at, rowid')
+      .all(org, filter.kind ?? null, filter.kind ?? null, filter.status ?? null, filter.status ?? null) as Row[];
+    return rows.map(fromRow);
+  }
+
+  async removeFinishedBefore(cutoff: number): Promise<number> {
+    return this.db.prepare('DELETE FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private finish(id: string, owner: string, status: QueuedJobStatus, result: string, error: string | null): boolean {
+    const now = this.clock.now();
+    return (
+      this.db
+        .prepare(
+          `UPDATE queued_jobs SET status = ?, result = ?, error = ?, owner = NULL, lease_until = NULL, finished_at = ?, updated_at = ?
+           WHERE ${this.held}`,
+        )
+        .run(status, result, error, now, now, id, owner).changes === 1
+    );
+  }
+
+  private byId(id: string): QueuedJob | null {
+    const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ?').get(id) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+}
