@@ -22,6 +22,7 @@ import { openSse } from './testing/sse-client';
 import { ManualTimers } from './timers';
 import { WsMessageError } from './ws/ws-client-message';
 import { WsLogHub } from './ws/ws-log-hub';
+import { eventFromLog, eventFields } from '@strata/domain/events';
 
 class Directory implements AccountsDirectory {
   keys = new Map<string, DirectoryKey>();
@@ -76,7 +77,7 @@ describe('live streams over a real server and the SQLite log', () => {
 
   const append = async (stream: string, ...types: string[]) => {
     const meta = { org_id: 'org-pro', principal: { kind: 'user' as const, id: 'u1' }, request_id: 'r', correlation_id: null, occurred_at: clock.now() };
-    const r = await store.append([{ stream, expectedRevision: 'any', events: types.map((type, i) => ({ type, data: { i, text: `line one\nline two ${type}` }, metadata: meta })) }]);
+    const r = await store.append([{ stream, expectedRevision: 'any', events: types.map((type, i) => ({ ...eventFromLog(type, { i, text: `line one\nline two ${type}` }), metadata: meta })) }]);
     signal.notifyCommitted();
     return r.position;
   };
@@ -84,9 +85,9 @@ describe('live streams over a real server and the SQLite log', () => {
   const sseSpec = (name: string, auth: AuthContext): SseStreamSpec => ({
     capKey: credentialKey(auth),
     filter: { streamPrefixes: [`s-${name}`] },
-    toFrame: (e) => ({ event: e.type, id: String(e.position), data: e.type === 'multi' ? (e.data as { text: string }).text : { type: e.type, position: e.position } }),
+    toFrame: (e) => ({ event: e.type, id: String(e.position), data: (e.type as string) === 'multi' ? String(eventFields(e).text) : { type: e.type, position: e.position } }),
     ready: (position) => ({ event: 'ready', data: { last_seq: position } }),
-    isTerminal: (e) => e.type === 'session.archived',
+    isTerminal: (e) => (e.type as string) === 'session.archived',
   });
 
   beforeEach(async () => {
@@ -248,7 +249,7 @@ describe('live streams over a real server and the SQLite log', () => {
       const meta = { org_id: 'o', principal: { kind: 'user' as const, id: 'u1' }, request_id: 'r', correlation_id: null, occurred_at: 1 };
       const total = 64;
       for (let i = 0; i < total; i++) {
-        await store.append([{ stream: 's-big', expectedRevision: 'any', events: [{ type: 'multi', data: { text: big }, metadata: meta }] }]);
+        await store.append([{ stream: 's-big', expectedRevision: 'any', events: [{ ...eventFromLog('multi', { text: big }), metadata: meta }] }]);
         signal.notifyCommitted();
         await new Promise((r) => setImmediate(r));
       }

@@ -5,6 +5,7 @@ import { SqliteEventStore } from '@strata/event-store';
 import { describeLogSubscriptionsConformance } from '../testing/log-subscriptions.conformance';
 import { CommitSignal } from './commit-signal';
 import { EmbeddedLogSubscriptions } from './embedded-log-subscriptions';
+import { eventFromLog } from '@strata/domain/events';
 
 describeLogSubscriptionsConformance('EmbeddedLogSubscriptions (SQLite)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-live-'));
@@ -38,7 +39,7 @@ describe('EmbeddedLogSubscriptions', () => {
     await new Promise((r) => setImmediate(r));
     const idleReads = reads.mock.calls.length;
     const meta = { org_id: 'o', principal: { kind: 'user' as const, id: 'u' }, request_id: 'r', correlation_id: null, occurred_at: 1 };
-    await store.append([{ stream: 's-1', expectedRevision: 'any', events: [{ type: 'T', data: {}, metadata: meta }] }]);
+    await store.append([{ stream: 's-1', expectedRevision: 'any', events: [{ ...eventFromLog('T', {}), metadata: meta }] }]);
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     expect(reads.mock.calls.length).toBe(idleReads);
     expect(got).toEqual([]);

@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 // jest types referenced explicitly: the build compiles *.servers.ts, which imports this suite
 import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@strata/domain/events';
+import { NewEvent, RecordedEvent, eventFromLog, eventFields } from '@strata/domain/events';
 import type { EventStore } from '@strata/event-store';
 import { DropReason, LogConsumer, LogSubscriptions } from '../log-subscription.port';
 
@@ -31,8 +31,7 @@ export function describeLogSubscriptionsConformance(name: string, factory: () =>
     });
 
     const ev = (type: string, i = 0): NewEvent => ({
-      type,
-      data: { i },
+      ...eventFromLog(type, { i }),
       metadata: { org_id: 'o1', principal: { kind: 'user', id: 'u1' }, request_id: `r${i}`, correlation_id: null, occurred_at: 1_700_000_000 + i },
     });
     const append = async (stream: string, types: string[]) => {
@@ -97,14 +96,14 @@ export function describeLogSubscriptionsConformance(name: string, factory: () =>
     it('applies stream prefixes, types and a predicate together', async () => {
       const c = collector();
       const sub = f.subs.subscribe(
-        { from: 'now', filter: { streamPrefixes: [`${p}keep`], types: ['X', 'Y'], where: (e) => (e.data as { i: number }).i !== 1 } },
+        { from: 'now', filter: { streamPrefixes: [`${p}keep`], types: ['X', 'Y'], where: (e) => eventFields(e).i !== 1 } },
         c.consumer,
       );
       await sub.started;
       await append(`${p}other`, ['X']);
       await append(`${p}keep`, ['X', 'X', 'Z', 'Y']); // i = 0, 1, 2, 3
       await c.until(2);
-      expect(c.got.map((e) => `${e.type}${(e.data as { i: number }).i}`)).toEqual(['X0', 'Y3']);
+      expect(c.got.map((e) => `${e.type}${eventFields(e).i}`)).toEqual(['X0', 'Y3']);
       await sub.close();
     });
 

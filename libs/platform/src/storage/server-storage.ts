@@ -21,7 +21,6 @@ import { MongoScheduleStore } from '@strata/jobs/schedules/mongo-schedule-store'
 import type { Clock, IdGenerator } from '@strata/domain/time';
 import { StrataConfig } from '../config/strata-config';
 import type { ServerStores } from './server-stores';
-import type { Clock } from '@strata/domain/time';
 
 export { SERVER_STORAGE } from './storage.tokens';
 

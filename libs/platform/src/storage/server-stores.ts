@@ -13,7 +13,6 @@ import type { VectorIndex } from '@strata/vector-index/vector-index.port';
 import type { StrataConfig } from '../config/strata-config';
 import type { RevisionedReads } from '../unit-of-work/revision-pinning-reader';
 import type { ProjectionWait } from '../unit-of-work/server-unit-of-work';
-import type { Clock } from '@strata/domain/time';
 
 /** Who produced a node's recorded vector: a client (pinned) or an embedding provider, from which text. */
 export interface EmbeddingOrigin {
