@@ -71,6 +71,7 @@ const ALLOWED = {
     'libs/projections/src/server/checkpoint-watcher.ts': 'the poll interval of a bounded wait',
     'libs/event-store/src/kurrentdb/kurrentdb-event-store.ts': 'resubscription delay',
     'libs/event-store/src/sqlite/wal-checkpointer.ts': 'bound on the worker answering close',
+    'libs/jobs/src/runner/job-runner.ts': 'bound on running jobs stopping at shutdown',
   },
   pauseInTests: {
     'libs/domain/src/testing/eventually.ts': 'the bounded wait for a condition: the one timer tests may wait on',
