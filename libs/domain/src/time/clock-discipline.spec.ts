@@ -76,6 +76,7 @@ const ALLOWED = {
   pauseInTests: {
     'libs/domain/src/testing/eventually.ts': 'the bounded wait for a condition: the one timer tests may wait on',
     'test/accounts/support/servers-replica.ts': "simulates KurrentDB's delivery lag (monotonic), not a test waiting",
+    'libs/event-store/src/sqlite/wal-checkpointer.spec.ts': "lets the checkpointer's own 10 ms interval run between the writer's transactions: the timing is what it tests",
   },
 } as const;
 
