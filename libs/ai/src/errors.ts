@@ -17,3 +17,11 @@ export class UpstreamError extends DomainError {
     this.name = 'UpstreamError';
   }
 }
+
+/** A route that needs a language model was called with STRATA_LLM_PROVIDER unset (REFERENCE §9.6). */
+export class LlmNotConfiguredError extends DomainError {
+  constructor(what = 'this route') {
+    super(501, 'llm_not_configured', `${what} needs a language model: set STRATA_LLM_PROVIDER (openai, anthropic or offline)`);
+    this.name = 'LlmNotConfiguredError';
+  }
+}

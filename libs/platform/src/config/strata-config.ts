@@ -29,8 +29,20 @@ export interface StrataConfig {
   embeddingKey: string | null;
   embeddingModel: string | null;
   embeddingDimensions: number;
+  /** STRATA_LLM_*: the one server-wide language model (REFERENCE §9.6); null provider = none configured */
+  llm: LlmConfig;
   readWaitMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+}
+
+export interface LlmConfig {
+  provider: 'openai' | 'anthropic' | 'offline' | null;
+  url: string;
+  /** never logged, never in a response, event or export */
+  key: string | null;
+  model: string | null;
+  timeoutMs: number;
+  concurrency: number;
 }
 
 /** The README's configuration table is generated from this list, so keep descriptions short. */
@@ -57,6 +69,12 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_EMBEDDING_KEY', default: '—', description: 'API key for the embeddings provider' },
   { name: 'STRATA_EMBEDDING_MODEL', default: 'provider default', description: 'embedding model name' },
   { name: 'STRATA_EMBEDDING_DIMENSIONS', default: '384', description: 'dimensions of the default embedding configuration' },
+  { name: 'STRATA_LLM_PROVIDER', default: '—', description: '`openai` (any OpenAI-compatible chat-completions API), `anthropic` (Messages API) or `offline` (in-process extractor); unset: routes that need a model answer 501 `llm_not_configured`' },
+  { name: 'STRATA_LLM_URL', default: 'vendor URL', description: 'base URL: `openai` calls `<url>/chat/completions` (default `https://api.openai.com/v1`), `anthropic` calls `<url>/v1/messages` (default `https://api.anthropic.com`)' },
+  { name: 'STRATA_LLM_KEY', default: '—', description: 'API key of the language-model provider (required for `openai` and `anthropic`)' },
+  { name: 'STRATA_LLM_MODEL', default: '—', description: 'model name (required for `openai` and `anthropic`)' },
+  { name: 'STRATA_LLM_TIMEOUT_MS', default: '60000', description: 'timeout of one model call, milliseconds' },
+  { name: 'STRATA_LLM_CONCURRENCY', default: '4', description: 'model calls in flight per process' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
 ];
@@ -97,6 +115,26 @@ function planLimits(env: NodeJS.ProcessEnv): PlanOverrides {
   }
 }
 
+const LLM_DEFAULT_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', offline: '' } as const;
+
+function llmConfig(env: NodeJS.ProcessEnv): LlmConfig {
+  const provider = env.STRATA_LLM_PROVIDER ? oneOf(env, 'STRATA_LLM_PROVIDER', ['openai', 'anthropic', 'offline'] as const, 'offline') : null;
+  const cfg: LlmConfig = {
+    provider,
+    url: (url(env, 'STRATA_LLM_URL') ?? (provider ? LLM_DEFAULT_URL[provider] : '')).replace(/\/+$/, ''),
+    key: env.STRATA_LLM_KEY || null,
+    model: env.STRATA_LLM_MODEL || null,
+    timeoutMs: int(env, 'STRATA_LLM_TIMEOUT_MS', 60000, 100, 3_600_000),
+    concurrency: int(env, 'STRATA_LLM_CONCURRENCY', 4, 1, 256),
+  };
+  if (provider === 'openai' || provider === 'anthropic') {
+    const missing = [!cfg.key && 'STRATA_LLM_KEY', !cfg.model && 'STRATA_LLM_MODEL'].filter(Boolean);
+    if (missing.length) throw new ConfigError(`STRATA_LLM_PROVIDER=${provider} needs ${missing.join(' and ')}`);
+  }
+  if (provider === 'offline') cfg.model = 'offline';
+  return cfg;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
   const store = oneOf(env, 'STRATA_STORE', ['embedded', 'servers'] as const, 'embedded');
   const cfg: StrataConfig = {
@@ -122,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     embeddingKey: env.STRATA_EMBEDDING_KEY || null,
     embeddingModel: env.STRATA_EMBEDDING_MODEL || null,
     embeddingDimensions: int(env, 'STRATA_EMBEDDING_DIMENSIONS', 384, 1, 8192),
+    llm: llmConfig(env),
     readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
   };
