@@ -39,6 +39,13 @@ export interface ChatRequest {
   tools?: ToolSpec[];
   maxOutputTokens?: number;
   temperature?: number;
+  /** another of the configured models (managed agents name one); default: the configured model */
+  model?: string;
+  /**
+   * Stream the answer (`stream:true`) and hand each piece of text over as it arrives (managed
+   * agents' `message.delta`). Without it the call may still stream; the result is the same.
+   */
+  onTextDelta?: (text: string) => void;
   signal?: AbortSignal;
 }
 
