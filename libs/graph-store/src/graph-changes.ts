@@ -22,7 +22,7 @@ import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-e
  * events. A new graph event is handled here and nowhere else (the switch is exhaustive); a new
  * kind of change is the only thing each storage has to learn.
  */
-export type GraphChange =
+export type GraphModelChange =
   /** a node version (created, updated, tombstoned, restored): the whole record replaces the row */
   | { kind: 'putNode'; org: string; node: NodeRecord; rev: number; created: boolean; lastDecayedAt: number | null; json: () => string }
   /** maintained counters and salience merged into the stored record, without a new version */
@@ -42,12 +42,12 @@ export type GraphChange =
   /** everything of the organization but its embedding configuration */
   | { kind: 'clear'; org: string };
 
-export type GraphChangeKind = GraphChange['kind'];
+export type GraphModelChangeKind = GraphModelChange['kind'];
 
-const NONE: GraphChange[] = [];
+const NONE: GraphModelChange[] = [];
 
 /** The changes one event makes; none for events that are not graph events. */
-export function graphChangesOf(e: RecordedEvent): GraphChange[] {
+export function graphChangesOf(e: RecordedEvent): GraphModelChange[] {
   if (!isGraphEvent(e)) return NONE;
   const org = e.metadata.org_id;
   switch (e.type) {
@@ -95,7 +95,7 @@ export function graphChangesOf(e: RecordedEvent): GraphChange[] {
  * Alias events live on their node's stream: the node's stored revision must follow them, or
  * the next versioned write to the node would expect a stale revision.
  */
-function withNodeStream(e: RecordedEvent, org: string, uid: string, change: GraphChange): GraphChange[] {
+function withNodeStream(e: RecordedEvent, org: string, uid: string, change: GraphModelChange): GraphModelChange[] {
   return e.stream === `node-${org}:${uid}` ? [change, { kind: 'followNodeStream', org, uid, rev: e.revision }] : [change];
 }
 

@@ -2,7 +2,7 @@ import { AnyBulkWriteOperation, Binary, Document } from 'mongodb';
 import { normaliseText } from '@strata/domain/catalogue';
 import { AliasSetData, EmbeddingConfiguredData, EmbeddingSetData, GraphPurgedData, NodeTouchedData, RecordedEvent, unhandled, SalienceDecayedData, SeriesPoint, SeriesPointsAppendedData } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
-import { GraphChange, graphChangesOf } from '../graph-changes';
+import { GraphModelChange, graphChangesOf } from '../graph-changes';
 import { AliasRecord, EmbeddingConfig, SeriesPointRow, StoredEmbedding } from '../graph-read-model.port';
 
 /**
@@ -143,7 +143,7 @@ export function writesForEvent(e: RecordedEvent): GraphWrite[] {
 }
 
 /** One change of the graph read model (`graphChangesOf`, shared with SQLite) as MongoDB writes at log position `pos`. */
-export function writesForChange(c: GraphChange, pos: number): GraphWrite[] {
+export function writesForChange(c: GraphModelChange, pos: number): GraphWrite[] {
   const org = c.org;
   switch (c.kind) {
     case 'putNode':

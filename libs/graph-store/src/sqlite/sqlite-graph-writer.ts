@@ -1,6 +1,6 @@
 import { GraphPurgedData, NodeTouchedData, RecordedEvent, SalienceDecayedData, SeriesPointsAppendedData, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
-import { GraphChange, graphChangesOf } from '../graph-changes';
+import { GraphModelChange, graphChangesOf } from '../graph-changes';
 import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeRow } from './graph-rows';
 import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
 
@@ -17,7 +17,7 @@ export class SqliteGraphWriter {
   }
 
   /** One change of the graph read model, as SQLite statements. */
-  execute(c: GraphChange): void {
+  execute(c: GraphModelChange): void {
     const org = c.org;
     switch (c.kind) {
       case 'putNode':
