@@ -26,4 +26,19 @@ export class HealthController {
     }
     return reply.send({ status: 'ok', version: VERSION, time: this.clock.now() });
   }
+
+  @Get('health/live')
+  @Public()
+  @ApiOperation({ summary: 'Liveness: 200 while the process serves HTTP, starting and draining included (a Kubernetes livenessProbe)' })
+  live() {
+    return { status: 'alive' };
+  }
+
+  @Get('health/ready')
+  @Public()
+  @ApiOperation({ summary: 'Readiness: 200 once the projections have caught up with the log, 503 while starting or draining (a Kubernetes readinessProbe)' })
+  ready(@Res() reply: FastifyReply) {
+    if (!this.readiness.ready) return reply.status(503).header('Retry-After', '2').send({ status: this.readiness.draining ? 'draining' : 'starting' });
+    return reply.send({ status: 'ready' });
+  }
 }
