@@ -10,3 +10,4 @@ export type { ChatModelOptions } from './llm/chat-model-options';
 export { type Wait, timerWait } from './llm/transport/llm-transport';
 export { structuredCall, StructuredOutputError, type OutputValidator, type StructuredResult } from './llm/structured-call';
 export { validateJson } from './llm/json-schema-validator';
+export { ConcurrencyLimitedChatModel } from './llm/concurrency-limited-chat-model';
