@@ -11,3 +11,4 @@ export { type Wait, timerWait } from './llm/transport/llm-transport';
 export { structuredCall, StructuredOutputError, type OutputValidator, type StructuredResult } from './llm/structured-call';
 export { validateJson } from './llm/json-schema-validator';
 export { ConcurrencyLimitedChatModel } from './llm/concurrency-limited-chat-model';
+export { languageModelsFor, type LanguageModelsOptions, type LanguageModelsDeps } from './llm/language-models.factory';

@@ -86,4 +86,6 @@ export interface LanguageModels {
   readonly model: string | null;
   /** the chat model for `openai` / `anthropic`; null for `offline` and when unset */
   readonly chat: ChatModel | null;
+  /** the models a request may name (STRATA_LLM_MODELS, the default model included); empty without a chat model */
+  readonly models?: readonly string[];
 }
