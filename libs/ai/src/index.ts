@@ -12,3 +12,4 @@ export { structuredCall, StructuredOutputError, type OutputValidator, type Struc
 export { validateJson } from './llm/json-schema-validator';
 export { ConcurrencyLimitedChatModel } from './llm/concurrency-limited-chat-model';
 export { languageModelsFor, type LanguageModelsOptions, type LanguageModelsDeps } from './llm/language-models.factory';
+export { MeteredLanguageModels, MeteredChatModel, type LlmUsageRecorder, type LlmUsageEntry, type LlmUsageAttribution } from './llm/metered-language-models';
