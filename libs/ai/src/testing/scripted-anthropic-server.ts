@@ -29,6 +29,7 @@ export type { RecordedChatRequest, ScriptedChatReply, ScriptedChatServerOptions,
  * Usage is `{input_tokens, output_tokens}`: the reply's `usage` or ⌈characters / 4⌉. Streams
  * send message_start, a ping, each block (text in 8-character `text_delta`s, tool input in two
  * `input_json_delta`s), message_delta with the stop reason and output tokens, message_stop.
+ * Schema-failing structured output: `{ type: 'json', value: <what the schema refuses> }`.
  */
 export class ScriptedAnthropicServer extends ScriptedChatServer {
   static async start(options: ScriptedChatServerOptions = {}): Promise<ScriptedAnthropicServer> {

@@ -53,7 +53,8 @@ export interface RecordedChatRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   /** parsed JSON body (or the raw text when it is not JSON) */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read vendor bodies freely
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read vendor bodies freely
+  body: any;
 }
 
 export interface ScriptedChatServerOptions {

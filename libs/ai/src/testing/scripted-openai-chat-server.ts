@@ -36,6 +36,8 @@ export type { RecordedChatRequest, ScriptedChatReply, ScriptedChatServerOptions,
  * Usage is `{prompt_tokens, completion_tokens}`: the reply's `usage` or ⌈characters / 4⌉
  * (`noUsage` leaves it out). Streams send text in 8-character deltas, tool-call arguments in
  * two pieces, then the finish reason, then a usage chunk with no choices, then `[DONE]`.
+ * Schema-failing structured output: `{ type: 'json', value: <what the schema refuses> }`; output
+ * that is not JSON at all: `{ type: 'text', text: 'Sure! {' }`.
  */
 export class ScriptedOpenAIChatServer extends ScriptedChatServer {
   static async start(options: ScriptedChatServerOptions = {}): Promise<ScriptedOpenAIChatServer> {
