@@ -2,7 +2,7 @@ import { UpstreamError } from '../errors';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, ToolCall } from './chat-model.port';
 import { ChatModelOptions, estimatedUsage, modelFor, parseArguments } from './chat-model-options';
 import { readSse } from './transport/sse';
-import { LlmTransport, ReadProgress } from './transport/llm-transport';
+import { LlmTransport, ReadProgress, deliver } from './transport/llm-transport';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -83,7 +83,7 @@ export class AnthropicChatModel implements ChatModel {
       message = parseObject(await res.text()) as AnthropicMessage;
       if (!Array.isArray(message.content)) throw new UpstreamError('anthropic answered without content', 'anthropic', res.status);
       const text = message.content.filter((b) => b?.type === 'text').map((b) => b.text ?? '').join('');
-      if (text && req.onTextDelta) req.onTextDelta(text);
+      deliver(progress, req.onTextDelta, text);
     }
     return this.response(message, req);
   }
@@ -186,10 +186,7 @@ async function readStream(res: Response, req: ChatRequest, progress: ReadProgres
         if (!b) break;
         if (e.delta?.type === 'text_delta' && e.delta.text) {
           b.text = (b.text ?? '') + e.delta.text;
-          if (req.onTextDelta) {
-            progress.delivered = true;
-            req.onTextDelta(e.delta.text);
-          }
+          deliver(progress, req.onTextDelta, e.delta.text);
         } else if (e.delta?.type === 'input_json_delta') b.json += e.delta.partial_json ?? '';
         break;
       }

@@ -2,7 +2,7 @@ import { UpstreamError } from '../errors';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall } from './chat-model.port';
 import { ChatModelOptions, estimatedUsage, modelFor, parseArguments, parseJsonText } from './chat-model-options';
 import { readSse } from './transport/sse';
-import { LlmTransport, ReadProgress } from './transport/llm-transport';
+import { LlmTransport, ReadProgress, deliver } from './transport/llm-transport';
 
 interface OpenAIToolCall {
   id?: string;
@@ -90,10 +90,7 @@ export class OpenAIChatModel implements ChatModel {
         const delta = chunk.choices?.[0]?.delta;
         if (delta?.content) {
           acc.text += delta.content;
-          if (req.onTextDelta) {
-            progress.delivered = true;
-            req.onTextDelta(delta.content);
-          }
+          deliver(progress, req.onTextDelta, delta.content);
         }
         for (const tc of delta?.tool_calls ?? []) acc.toolDelta(tc);
         if (chunk.choices?.[0]?.finish_reason) acc.finish = chunk.choices[0].finish_reason;
@@ -106,7 +103,7 @@ export class OpenAIChatModel implements ChatModel {
       if (!choice?.message) throw new UpstreamError('openai answered without a message', 'openai', res.status);
       acc.text = choice.message.content ?? '';
       // a non-streamed answer arrives whole: a caller that streams still sees its text
-      if (acc.text && req.onTextDelta) req.onTextDelta(acc.text);
+      deliver(progress, req.onTextDelta, acc.text);
       (choice.message.tool_calls ?? []).forEach((tc, index) => acc.toolDelta({ ...tc, index }));
       acc.finish = choice.finish_reason ?? null;
       acc.usage = body.usage ?? null;

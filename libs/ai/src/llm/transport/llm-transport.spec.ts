@@ -138,6 +138,16 @@ describe.each([
     expect(server.requests).toHaveLength(1);
   });
 
+  it("an error thrown by the caller's onTextDelta reaches the caller as it is, without a retry", async () => {
+    server.enqueue({ type: 'text', text: 'a long enough streamed answer' });
+    const boom = new Error('client disconnected');
+    const err = await model()
+      .chat({ messages: [{ role: 'user', content: 'x' }], onTextDelta: () => { throw boom; } })
+      .catch((e) => e);
+    expect(err).toBe(boom);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a signal already aborted sends nothing', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -55,6 +55,22 @@ export interface ReadProgress {
   delivered: boolean;
 }
 
+/** An error thrown by the caller's own callback (onTextDelta): passed through untouched, never retried. */
+class CallerFault {
+  constructor(readonly error: unknown) {}
+}
+
+/** Hands streamed text to the caller, marking the attempt as no longer retryable. */
+export function deliver(progress: ReadProgress, onTextDelta: ((text: string) => void) | undefined, text: string): void {
+  if (!onTextDelta || !text) return;
+  progress.delivered = true;
+  try {
+    onTextDelta(text);
+  } catch (err) {
+    throw new CallerFault(err);
+  }
+}
+
 /** A transient failure of one attempt: retried while attempts remain. */
 class Transient {
   constructor(
@@ -119,6 +135,7 @@ export class LlmTransport {
         await this.wait(delay, signal);
       }
     } catch (err) {
+      if (err instanceof CallerFault) throw err.error;
       throw this.settle(err, caller, deadline.signal);
     } finally {
       clearTimeout(timer);
@@ -164,7 +181,7 @@ export class LlmTransport {
     try {
       return { value: await read(res, progress) };
     } catch (err) {
-      if (err instanceof UpstreamError || signal.aborted) throw err;
+      if (err instanceof UpstreamError || err instanceof CallerFault || signal.aborted) throw err;
       if (progress.delivered) throw new UpstreamError(`${this.provider} broke off its answer (${connectionCode(err)})`, this.provider, status);
       return new Transient(`answer broke off (${connectionCode(err)})`, status);
     }
