@@ -15,6 +15,7 @@ import { SERVER_STORES_CONNECT, ServerStores, ServerStoresConnect } from './stor
 import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
 import { StrataMetrics } from '@strata/observability';
 import { instrumentStorage } from './metrics/storage-metrics';
+import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
 
 /**
  * Configuration, clock and ids, and the storage ports bound to their adapters — chosen once,
@@ -63,8 +64,17 @@ const PROVIDERS: Provider[] = [
         return metrics;
       },
     },
+    {
+      // the one server-wide language model (STRATA_LLM_*); retry notices never hold the key or the prompt
+      provide: LANGUAGE_MODELS,
+      inject: [STRATA_CONFIG, CLOCK],
+      useFactory: (cfg: StrataConfig, clock: Clock) => {
+        const log = new Logger('LanguageModel');
+        return languageModelsFor(cfg.llm, { clock, log: (line) => log.warn(line) });
+      },
+    },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
 
 @Global()
 @Module({})

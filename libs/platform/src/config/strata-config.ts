@@ -47,6 +47,10 @@ export interface LlmConfig {
   model: string | null;
   timeoutMs: number;
   concurrency: number;
+  /** STRATA_LLM_MODELS: models agents may name, the default model first (empty without a chat model) */
+  models: string[];
+  /** STRATA_LLM_MAX_TOKENS: `max_tokens` of a call that does not say */
+  maxTokens: number;
 }
 
 /** The README's configuration table is generated from this list, so keep descriptions short. */
@@ -79,6 +83,8 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_LLM_MODEL', default: '—', description: 'model name (required for `openai` and `anthropic`)' },
   { name: 'STRATA_LLM_TIMEOUT_MS', default: '60000', description: 'timeout of one model call, milliseconds' },
   { name: 'STRATA_LLM_CONCURRENCY', default: '4', description: 'model calls in flight per process' },
+  { name: 'STRATA_LLM_MODELS', default: 'the model', description: 'comma-separated models managed agents may name (the `STRATA_LLM_MODEL` is always one)' },
+  { name: 'STRATA_LLM_MAX_TOKENS', default: '4096', description: '`max_tokens` of one model call' },
   { name: 'STRATA_METRICS', default: 'off', description: '`GET /metrics` (Prometheus): `off`, `token` (needs `Authorization: Bearer <STRATA_METRICS_TOKEN>`) or `public` (anyone who reaches the port)' },
   { name: 'STRATA_METRICS_TOKEN', default: '—', description: 'bearer token for `GET /metrics` when `STRATA_METRICS=token` (at least 16 characters)' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
@@ -132,12 +138,18 @@ function llmConfig(env: NodeJS.ProcessEnv): LlmConfig {
     model: env.STRATA_LLM_MODEL || null,
     timeoutMs: int(env, 'STRATA_LLM_TIMEOUT_MS', 60000, 100, 3_600_000),
     concurrency: int(env, 'STRATA_LLM_CONCURRENCY', 4, 1, 256),
+    models: [],
+    maxTokens: int(env, 'STRATA_LLM_MAX_TOKENS', 4096, 1, 1_000_000),
   };
   if (provider === 'openai' || provider === 'anthropic') {
     const missing = [!cfg.key && 'STRATA_LLM_KEY', !cfg.model && 'STRATA_LLM_MODEL'].filter(Boolean);
     if (missing.length) throw new ConfigError(`STRATA_LLM_PROVIDER=${provider} needs ${missing.join(' and ')}`);
   }
   if (provider === 'offline') cfg.model = 'offline';
+  if ((provider === 'openai' || provider === 'anthropic') && cfg.model) {
+    const listed = (env.STRATA_LLM_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    cfg.models = [...new Set([cfg.model, ...listed])];
+  }
   return cfg;
 }
 
