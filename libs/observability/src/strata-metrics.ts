@@ -36,8 +36,8 @@ export class StrataMetrics {
   });
   readonly modelCalls = new Counter({
     name: 'strata_model_calls_total',
-    help: 'Language-model calls, by provider, purpose and outcome',
-    labelNames: ['provider', 'purpose', 'outcome'] as const,
+    help: 'Language-model calls, by provider and outcome (ok, error)',
+    labelNames: ['provider', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly modelTokens = new Counter({

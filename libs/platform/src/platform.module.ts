@@ -15,6 +15,7 @@ import { SERVER_STORES_CONNECT, ServerStores, ServerStoresConnect } from './stor
 import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
 import { StrataMetrics } from '@strata/observability';
 import { instrumentStorage } from './metrics/storage-metrics';
+import { instrumentLanguageModels } from './metrics/instrumented-chat-model';
 import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
 
 /**
@@ -67,10 +68,10 @@ const PROVIDERS: Provider[] = [
     {
       // the one server-wide language model (STRATA_LLM_*); retry notices never hold the key or the prompt
       provide: LANGUAGE_MODELS,
-      inject: [STRATA_CONFIG, CLOCK],
-      useFactory: (cfg: StrataConfig, clock: Clock) => {
+      inject: [STRATA_CONFIG, CLOCK, StrataMetrics],
+      useFactory: (cfg: StrataConfig, clock: Clock, metrics: StrataMetrics) => {
         const log = new Logger('LanguageModel');
-        return languageModelsFor(cfg.llm, { clock, log: (line) => log.warn(line) });
+        return instrumentLanguageModels(languageModelsFor(cfg.llm, { clock, log: (line) => log.warn(line) }), metrics);
       },
     },
 ];
