@@ -53,14 +53,6 @@ export class StrataMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
   });
-  readonly jobDuration = new Histogram({
-    name: 'strata_job_duration_seconds',
-    help: 'Duration of finished jobs, by kind and final status',
-    labelNames: ['kind', 'status'] as const,
-    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
-    registers: [this.registry],
-  });
-
   constructor(opts: { processMetrics?: boolean } = {}) {
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'strata_' });
   }
