@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Writable } from 'node:stream';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Clock } from '@strata/domain/time';
@@ -15,6 +16,8 @@ export type TestAppOptions = Partial<StrataConfig> & {
   env?: NodeJS.ProcessEnv;
   /** the service's clock: a FixedClock lets a test move time instead of waiting for it */
   clock?: Clock;
+  /** run the production JSON log (level `log` unless logLevel says otherwise), its lines kept in `jsonLines` */
+  jsonLog?: boolean;
 };
 
 export interface TestApp {
@@ -24,6 +27,8 @@ export interface TestApp {
   app: NestFastifyApplication;
   /** captured log lines (`[level] [context] message`), when `captureLogs` is set */
   logs: string[];
+  /** the JSON log's lines as written, when `jsonLog` is set */
+  jsonLines: string[];
   /** stops the app; removes the data dir unless `keepData` (or the caller passed its own dataDir) */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -50,12 +55,20 @@ class CapturingLogger implements LoggerService {
  * logger off (or captured). The JWT secret is generated into the data dir unless given.
  */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const { captureLogs, env, clock, ...cfg } = overrides;
+  const { captureLogs, env, clock, jsonLog, ...cfg } = overrides;
   const ownDir = cfg.dataDir === undefined;
   const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
-  const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : 'error', ...cfg, dataDir };
+  const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : jsonLog ? 'log' : 'error', ...cfg, dataDir };
   const logs: string[] = [];
-  const running = await startApp(config, { logger: captureLogs ? new CapturingLogger(logs) : false, clock });
+  const jsonLines: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      jsonLines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+      done();
+    },
+  });
+  const logger = captureLogs ? new CapturingLogger(logs) : jsonLog ? undefined : false;
+  const running = await startApp(config, { logger, clock, ...(jsonLog ? { logStream } : {}) });
   let closed = false;
   return {
     url: running.url,
@@ -63,6 +76,7 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
     config,
     app: running.app,
     logs,
+    jsonLines,
     close: async (opts = {}) => {
       if (closed) return;
       closed = true;

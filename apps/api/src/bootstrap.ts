@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DynamicModule, Logger, LoggerService, LogLevel } from '@nestjs/common';
+import { DynamicModule, Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Clock } from '@strata/domain/time';
@@ -15,14 +15,9 @@ import { JobRegistry } from '@strata/jobs/job-registry';
 import { PlatformModule } from '@strata/platform/platform.module';
 import { setupOpenApi } from './platform/http/openapi';
 import { installMetricsEndpoint } from './platform/http/metrics-endpoint';
-import { StrataMetrics } from '@strata/observability';
+import { JsonNestLogger, StrataMetrics, createJsonLog } from '@strata/observability';
+import { installRequestLog } from './platform/http/request-log';
 
-const LEVELS: Record<StrataConfig['logLevel'], LogLevel[]> = {
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  log: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -40,17 +35,21 @@ export async function startApp(
   config: StrataConfig = loadConfig(),
   /** `module`: AppModule.forRoot(config) unless given (the servers-mode e2e harness binds its stores) */
   /** `clock`: the service's time (tests pass a fake one); the system clock unless given */
-  opts: { logger?: boolean | LoggerService; module?: DynamicModule; clock?: Clock } = {},
+  /** `logStream`: the JSON log goes there instead of stdout (tests read it back) */
+  opts: { logger?: boolean | LoggerService; module?: DynamicModule; clock?: Clock; logStream?: NodeJS.WritableStream } = {},
 ): Promise<RunningApp> {
   const adapter = new FastifyAdapter(fastifyOptions());
+  // the JSON log, unless the caller silences the service or brings its own logger
+  const json = opts.logger === undefined || opts.logger === true ? createJsonLog(config.logLevel, opts.logStream) : null;
   const app = await NestFactory.create<NestFastifyApplication>(opts.module ?? AppModule.forRoot(config, opts.clock), adapter, {
-    logger: opts.logger === false ? false : typeof opts.logger === 'object' ? opts.logger : LEVELS[config.logLevel],
+    logger: opts.logger === false ? false : typeof opts.logger === 'object' ? opts.logger : new JsonNestLogger(json!),
     abortOnError: false,
     bodyParser: false, // configureHttp installs our JSON parser (REFERENCE §1.1 rules)
   });
   const routes = app.get(RouteTable);
   const readiness = app.get(Readiness);
   configureHttp(app.getHttpAdapter().getInstance(), routes, readiness, app.get(DirectAuthenticator));
+  if (json) installRequestLog(app.getHttpAdapter().getInstance(), json);
   installMetricsEndpoint(app.getHttpAdapter().getInstance(), app.get(StrataMetrics), config);
   app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
   app.useGlobalFilters(new AllExceptionsFilter(routes));
@@ -74,6 +73,7 @@ export async function startApp(
       readiness.ready = false;
       readiness.draining = true;
       await app.close();
+      json?.flush();
     },
   };
 }

@@ -1,1 +1,2 @@
 export * from './strata-metrics';
+export * from './json-logger';
