@@ -15,6 +15,9 @@ const CLAIM_TRIGGERS: readonly TriggerDef[] = [
   { field: 'source_uids', edge: 'ExtractedFrom', dir: 'out', arity: 'many', edgeProps: () => ({ method: 'manual' }) },
 ];
 
+/** The request shape of an item; its other keys that are props fields of its type are flattened props (§2.8). */
+const ITEM_FIELDS: ReadonlySet<string> = new Set(['label', 'summary', 'confidence', 'salience', 'props', 'privacy_level', 'privacy', 'agent_id']);
+
 /** A nested item (`claim`, `evidence[i]`…): an object with a label. */
 function readItem(value: unknown, name: string): Body {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw Errors.invalidField(name, `${name} must be an object`);
@@ -40,7 +43,7 @@ function itemNode(item: Body, name: string, type: string, defaultField: string, 
   const label = readString(item, 'label', { trim: true, max: LABEL_MAX, label: `${name}.label` })!;
   // attribution and privacy are per call; props fall back to the top-level props for the claim only
   const input: Body = { ...item, agent_id: undefined, privacy_level: item.privacy_level ?? top.privacy_level ?? top.privacy };
-  return decideCreateNode(input, ctx.uuid(), ctx, { prefix: name, forcedType: type, propsDefaults: { [defaultField]: label } });
+  return decideCreateNode(input, ctx.uuid(), ctx, { prefix: name, forcedType: type, propsDefaults: { [defaultField]: label }, flattenExcept: ITEM_FIELDS });
 }
 
 /** `/epistemic/argument`: a claim with its evidence, warrant and argument in one call. */
