@@ -242,6 +242,19 @@ describe("the product's clients work unchanged (REFERENCE §2.8)", () => {
       expect(stored.props).not.toHaveProperty('colour');
     });
 
+    it('/epistemic/argument reports unused keys of its items, and top-level ones first', async () => {
+      const r = await call(
+        f.w,
+        '/epistemic/argument',
+        { claim: { label: 'C', statement: 'S', colour: 'red', agent_id: 'item-agent' }, evidence: [{ label: 'E', weight: 3 }], strength: 1, agent_id: 'call-agent' },
+        201,
+      );
+      expect(r.warnings.map((w: { field: string }) => w.field)).toEqual(['strength', 'claim.colour', 'claim.agent_id', 'evidence[0].weight']);
+      const claim = await node(f.w, r.claim_uid);
+      expect(claim.props.content).toBe('S');
+      expect(claim.agent_id).toBe('call-agent');
+    });
+
     it('an alias sent with its field is reported, the field used', async () => {
       const a = (await call(f.w, '/agent/plan', { action: 'create_task', label: 'a' }, 201)).uid;
       const b = (await call(f.w, '/agent/plan', { action: 'create_task', label: 'b' }, 201)).uid;

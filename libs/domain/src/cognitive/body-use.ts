@@ -64,6 +64,10 @@ export function trackBodyUse(raw: Body): BodyUse {
 export function withWarnings(decision: Decision, warnings: readonly BodyWarning[]): Decision {
   if (!warnings.length) return decision;
   const body = decision.body;
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { ...decision, body: { ...(body as Record<string, unknown>), warnings: [...warnings] } };
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    // an action may already report keys of nested items (`claim.x`); the top-level ones come first
+    const own = (body as { warnings?: BodyWarning[] }).warnings ?? [];
+    return { ...decision, body: { ...(body as Record<string, unknown>), warnings: [...warnings, ...own] } };
+  }
   return { ...decision, warnings: [...warnings] };
 }
