@@ -81,8 +81,18 @@ const SPEC_FIELDS: Record<string, string> = {
   Skill: 'name:string description:string skill_type:string? status:string steps:string[] preconditions:string[] postconditions:string[] tools:string[] source_node_uids:string[] proposed_by:string? reviewed_by:string? reviewed_at:number? review_notes:string? approved_by:string? approved_at:number? rejected_reason:string? deprecated_at:number? deprecated_reason:string? superseded_by_uid:string?',
 };
 
+// REFERENCE §2.8 "Props additions": optional strings appended to the spec's rows.
+const SPEC_ADDITIONS: Record<string, string> = {
+  Journal: 'mood:string?',
+  RiskAssessment: 'vulnerability:string?',
+  MemoryPolicy: 'principle:string?',
+  SafetyBudget: 'description:string?',
+  Control: 'condition:string? action:string?',
+};
+
 function specFields(type: string): Array<[string, string]> {
-  return SPEC_FIELDS[type].split(' ').map((t) => t.split(':') as [string, string]);
+  const all = SPEC_ADDITIONS[type] ? `${SPEC_FIELDS[type]} ${SPEC_ADDITIONS[type]}` : SPEC_FIELDS[type];
+  return all.split(' ').map((t) => t.split(':') as [string, string]);
 }
 
 describe('node type catalogue', () => {

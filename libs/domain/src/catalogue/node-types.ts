@@ -1,5 +1,6 @@
 import { Layer } from '../records/node-record';
 import { typeKey } from './names';
+import { propsAdditionsOf } from './client-aliases';
 import { parseFields, PropField } from './prop-field';
 
 export interface NodeTypeDef {
@@ -92,7 +93,10 @@ const ROWS: ReadonlyArray<readonly [name: string, layer: Layer, writer: string, 
 ];
 
 export const NODE_TYPES: readonly NodeTypeDef[] = Object.freeze(
-  ROWS.map(([name, layer, writer, fields]) => Object.freeze({ name, layer, writer, fields: Object.freeze(parseFields(fields)) })),
+  ROWS.map(([name, layer, writer, fields]) =>
+    // the §2.8 additions (client-aliases.ts) extend a row without rewriting it
+    Object.freeze({ name, layer, writer, fields: Object.freeze(parseFields(`${fields}; ${propsAdditionsOf(name)}`)) }),
+  ),
 );
 
 /** The four types §2.3 adds to the 60 of §2.1. */

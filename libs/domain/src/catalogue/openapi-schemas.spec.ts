@@ -1,6 +1,6 @@
 import { EDGE_TYPES } from './edge-types';
 import { NODE_TYPES } from './node-types';
-import { edgePropsSchemas, nodePropsSchemas } from './openapi-schemas';
+import { edgePropsSchemas, nodePropsSchemas, triggerAliasBodySchemas } from './openapi-schemas';
 
 type Schema = { properties: Record<string, Record<string, unknown>>; [k: string]: unknown };
 
@@ -16,11 +16,23 @@ describe('props schemas for OpenAPI', () => {
   it('derives each schema from the catalogue: _type plus every field, nothing else allowed', () => {
     const pairs = [...NODE_TYPES.map((t) => [t, nodes[t.name]] as const), ...EDGE_TYPES.map((t) => [t, edges[t.name]] as const)];
     for (const [t, s] of pairs) {
-      expect(Object.keys(s.properties)).toEqual(['_type', ...t.fields.map((f) => f.name)]);
+      const aliases = Object.keys(s.properties).filter((k) => s.properties[k].deprecated === true);
+      expect(Object.keys(s.properties)).toEqual(['_type', ...t.fields.map((f) => f.name), ...aliases]);
       expect(s.type).toBe('object');
       expect(s.additionalProperties).toBe(false);
       expect(s.properties._type).toEqual({ type: 'string', enum: [t.name], const: t.name });
     }
+  });
+
+  it('lists the §2.8 props aliases as deprecated alternatives, and the additions as fields', () => {
+    expect(nodes.Question.properties.question).toMatchObject({ type: 'string', deprecated: true, description: expect.stringContaining('alias of text') });
+    expect(nodes.Evidence.properties.content).toMatchObject({ deprecated: true, description: expect.stringContaining('alias of description') });
+    expect(nodes.Organization.properties.canonical_name).toMatchObject({ type: 'string', deprecated: true, description: expect.stringContaining('alias of the node') });
+    expect(nodes.Journal.properties.mood).toEqual({ type: 'string', nullable: true });
+    expect(nodes.Goal.properties.question).toBeUndefined();
+    const bodies = triggerAliasBodySchemas();
+    expect(bodies['/agent/plan'].properties.task_uid).toMatchObject({ deprecated: true, description: 'update_status: alias of target_uid' });
+    expect(bodies['/action/risk'].properties.target_uid).toMatchObject({ deprecated: true });
   });
 
   it('maps kinds, nullability, ranges and defaults', () => {

@@ -1,3 +1,4 @@
+import { propsAliasesOf, TRIGGER_ALIASES } from './client-aliases';
 import { EDGE_TYPES } from './edge-types';
 import { NODE_TYPES } from './node-types';
 import { PropField } from './prop-field';
@@ -36,10 +37,40 @@ export function propsSchemaFor(def: PropsSchemaDef): Record<string, unknown> {
   return schema;
 }
 
-/** Props schema of every built-in node type, keyed by type name. */
+/** Props schema of every built-in node type, keyed by type name; §2.8 aliases follow the fields. */
 export function nodePropsSchemas(): Record<string, object> {
   const out: Record<string, object> = {};
-  for (const t of NODE_TYPES) out[t.name] = propsSchemaFor(t);
+  for (const t of NODE_TYPES) out[t.name] = withPropsAliases(t.name, propsSchemaFor(t));
+  return out;
+}
+
+/** The type's props aliases (§2.8) as deprecated alternatives of the fields they stand for. */
+function withPropsAliases(typeName: string, schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, unknown>;
+  for (const r of propsAliasesOf(typeName)) {
+    properties[r.alias] =
+      r.field === null
+        ? { type: 'string', deprecated: true, writeOnly: true, description: 'accepted on create and registered as an alias of the node (§8.4); not stored in props' }
+        : { ...(properties[r.field] as object), deprecated: true, writeOnly: true, description: `alias of ${r.field}; ${r.field} wins when both are sent` };
+  }
+  return schema;
+}
+
+/**
+ * The trigger aliases of each cognitive route (§2.8), as deprecated request body properties,
+ * keyed by path (`/agent/plan`).
+ */
+export function triggerAliasBodySchemas(): Record<string, { properties: Record<string, object> }> {
+  const out: Record<string, { properties: Record<string, object> }> = {};
+  for (const r of TRIGGER_ALIASES) {
+    const path = `/${r.path}`;
+    const body = (out[path] ??= { properties: {} });
+    const name = r.alias.startsWith('props.') ? 'props' : r.alias;
+    if (name === 'props') continue;
+    const prev = body.properties[name] as { description?: string } | undefined;
+    const line = `${r.actions.join(', ')}: alias of ${r.field}${r.note ? ` (${r.note})` : ''}`;
+    body.properties[name] = { type: 'string', deprecated: true, description: prev?.description ? `${prev.description}; ${line}` : line };
+  }
   return out;
 }
 

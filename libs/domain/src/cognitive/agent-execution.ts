@@ -1,9 +1,9 @@
-import { Errors } from '../errors';
+import { DomainError, Errors } from '../errors';
 import { decideUpdateNode } from '../graph';
 import { NodeRecord } from '../records';
-import { readEnum, readString, readUid } from '../validation';
+import { present, readEnum, readString, readUid } from '../validation';
 import { ActionDef, EndpointDef, reads, writes } from './action';
-import { allNodes } from './cognitive-view';
+import { allNodes, CognitiveView } from './cognitive-view';
 import { createAction, planCreate, readLabel } from './create-action';
 import { ChangeSet, readResult } from './decision';
 import { byPropNumber, readListLimit } from './node-list';
@@ -21,23 +21,48 @@ const PRODUCES: readonly TriggerDef[] = [{ field: 'produces_node_uid', edge: 'Pr
  */
 function finish(outcome: 'completed' | 'failed', build: (patch: Record<string, unknown>, error: string | undefined) => Record<string, unknown>): ActionDef {
   return writes(async (body, view, ctx, action) => {
-    requirePresent(body, ['execution_uid']);
+    // §2.8: the product's clients name the execution, or the Task or Plan it runs, `task_uid`
+    const field = !present(body, 'execution_uid') && present(body, 'task_uid') ? 'task_uid' : 'execution_uid';
+    requirePresent(body, [field]);
     const triggers = outcome === 'completed' ? PRODUCES : [];
     checkTriggerShapes(body, triggers);
     const error = readString(body, 'error', { max: 10_000 });
     const patch = readPropsPatch(body, 'Execution');
-    const uid = readUid(body, 'execution_uid', { required: true })!;
+    const uid = readUid(body, field, { required: true })!;
     const parsed = parseTriggers(body, triggers);
-    const { triggers: produced, extra } = await resolveTriggers(view, parsed, [{ uid, field: 'execution_uid', types: ['Execution'] }]);
-    const execution = extra[0];
+    const types = field === 'task_uid' ? ['Execution', 'Task', 'Plan'] : ['Execution'];
+    const { triggers: produced, extra } = await resolveTriggers(view, parsed, [{ uid, field, types }]);
+    const execution = extra[0].node_type === 'Execution' ? extra[0] : await theRunningExecutionOf(view, extra[0]);
     const from = (execution.props.status as string | null) ?? null;
     if (from !== 'running')
-      throw Errors.invalidTransition(`execution ${uid} is ${from ?? 'not running'}; only a running execution can be ${outcome}`, from, []);
+      throw Errors.invalidTransition(`execution ${execution.uid} is ${from ?? 'not running'}; only a running execution can be ${outcome}`, from, []);
     const cs = new ChangeSet(ctx);
     const next = cs.updateNode(decideUpdateNode(execution, { props: { ...build(patch, error), status: outcome, completed_at: ctx.now } }, ctx), action);
     await createTriggerEdges(cs, view, next, produced);
     return cs.transitionResult(next, action);
   });
+}
+
+/**
+ * The one running Execution of a Task or Plan (its ExecutionOf target). None or several is a
+ * 409 that lists them: the caller must then name the execution itself.
+ */
+async function theRunningExecutionOf(view: CognitiveView, target: NodeRecord): Promise<NodeRecord> {
+  const running: NodeRecord[] = [];
+  for (const e of await view.edges({ to_uid: target.uid, edge_types: ['ExecutionOf'] })) {
+    const n = await view.node(e.from_uid);
+    if (n && n.tombstone_at === null && n.node_type === 'Execution' && n.props.status === 'running' && !running.some((r) => r.uid === n.uid)) running.push(n);
+  }
+  if (running.length === 1) return running[0];
+  const uids = running.map((r) => r.uid);
+  throw new DomainError(
+    409,
+    'invalid_transition',
+    running.length
+      ? `${target.node_type} ${target.uid} has ${running.length} running executions (${uids.join(', ')}); name one with execution_uid`
+      : `${target.node_type} ${target.uid} has no running execution`,
+    { from_status: null, allowed: [], running_execution_uids: uids },
+  );
 }
 
 /** `register_agent`: upsert by name, case-insensitively; an existing agent is returned unchanged. */
@@ -85,7 +110,8 @@ export const AGENT_EXECUTION: EndpointDef = {
         return plan?.node_type === 'PlanStep' ? { plan_step_uid: plan.uid } : {};
       },
       triggers: [
-        { field: 'plan_uid', edge: 'ExecutionOf', dir: 'out', arity: 'one', types: ['Plan', 'PlanStep'] },
+        // §2.8: `task_uid` is the product clients' name for it, and may name a Task as well
+        { field: 'plan_uid', aliases: ['task_uid'], aliasTypes: ['Plan', 'PlanStep', 'Task'], edge: 'ExecutionOf', dir: 'out', arity: 'one', types: ['Plan', 'PlanStep'] },
         { field: 'executor_uid', edge: 'ExecutedBy', dir: 'out', arity: 'one', types: ['Agent'], setProp: 'agent_uid' },
         { field: 'related_uids', edge: 'Targets', dir: 'out', arity: 'many' },
       ],

@@ -3,7 +3,7 @@ import { decideUpdateNode } from '../graph';
 import { readBoolean, readObject, readString, readUid } from '../validation';
 import { EndpointDef, reads, writes } from './action';
 import { allNodes } from './cognitive-view';
-import { createAction, planCreate } from './create-action';
+import { createAction, planCreate, sentProps } from './create-action';
 import { ChangeSet, readResult } from './decision';
 import { byPropNumber, readListLimit } from './node-list';
 import { readPropsPatch } from './props-patch';
@@ -21,7 +21,7 @@ function num(v: unknown, fallback: number): number {
  * always limit − consumed, recomputed by the server.
  */
 const setBudget = writes(async (body, view, ctx, action) => {
-  const props = readObject(body, 'props', { code: 'invalid_props' }) ?? {};
+  const props = sentProps(body, 'SafetyBudget', ['governed_uid']);
   const { cs, node, triggers } = await planCreate(
     {
       nodeType: 'SafetyBudget',
@@ -101,10 +101,11 @@ export const AGENT_GOVERNANCE: EndpointDef = {
       nodeType: 'Approval',
       defaultLabel: 'Approval Request',
       defaults: ({ ctx }) => ({ status: 'pending', requested_at: ctx.now }),
-      triggers: [{ field: 'governed_uid', aliases: ['requires_plan_uid'], edge: 'RequiresApproval', dir: 'in', arity: 'one', required: true }],
+      // governed_uid is optional (§4.16): an Approval may govern nothing in particular
+      triggers: [{ field: 'governed_uid', edge: 'RequiresApproval', dir: 'in', arity: 'one' }],
       overrides: ({ trigger, ctx }) => {
-        const t = trigger('governed_uid')!.nodes[0];
-        return { target_uid: t.uid, target_type: t.node_type, status: 'pending', requested_at: ctx.now };
+        const t = trigger('governed_uid')?.nodes[0];
+        return { target_uid: t?.uid ?? null, target_type: t?.node_type ?? null, status: 'pending', requested_at: ctx.now };
       },
       extras: () => ({ status: 'pending' }),
     }),

@@ -100,7 +100,7 @@ describe('/agent/governance', () => {
     const view = new InMemoryView();
     const plan = givenNode(view, 'Plan', 'deploy');
     const ctx = testContext();
-    const req = await given(AGENT_GOVERNANCE, { action: 'request_approval', requires_plan_uid: plan.uid }, view, ctx);
+    const req = await given(AGENT_GOVERNANCE, { action: 'request_approval', governed_uid: plan.uid }, view, ctx);
     const a = createdOf(req)[0];
     expect(a).toMatchObject({ label: 'Approval Request', props: { status: 'pending', requested_at: ctx.now, target_uid: plan.uid, target_type: 'Plan' } });
     expect(edgesOf(req, 'RequiresApproval')[0]).toMatchObject({ from_uid: plan.uid, to_uid: a.uid });
@@ -116,7 +116,13 @@ describe('/agent/governance', () => {
       from_status: 'denied',
     });
     expect(await failure(when(AGENT_GOVERNANCE, { action: 'resolve_approval', approval_uid: a.uid }, view, ctx))).toMatchObject({ code: 'missing_field', field: 'approved' });
-    expect(await failure(when(AGENT_GOVERNANCE, { action: 'request_approval' }, view, ctx))).toMatchObject({ code: 'missing_field', field: 'governed_uid' });
+  });
+
+  it('request_approval without a target: target_uid and target_type null, no RequiresApproval edge', async () => {
+    const view = new InMemoryView();
+    const req = await given(AGENT_GOVERNANCE, { action: 'request_approval', label: 'Spend 5 EUR' }, view, testContext());
+    expect(createdOf(req)[0].props).toMatchObject({ status: 'pending', target_uid: null, target_type: null });
+    expect(edgesOf(req, 'RequiresApproval')).toEqual([]);
   });
 });
 

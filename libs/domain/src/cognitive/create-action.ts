@@ -1,5 +1,6 @@
 import { Errors } from '../errors';
-import { decideCreateNode, LABEL_MAX } from '../graph';
+import { COGNITIVE_REQUEST_FIELDS, compileSchema, flattenedProps, getNodeType } from '../catalogue';
+import { decideCreateNode, decideNodeAliases, LABEL_MAX } from '../graph';
 import { Layer, NodeRecord } from '../records';
 import { Body, readString } from '../validation';
 import { ActionDef, writes } from './action';
@@ -69,6 +70,28 @@ export interface PlanOptions {
   guard?: (c: { node: NodeRecord; triggers: ResolvedTrigger[]; extra: NodeRecord[] }) => Promise<void> | void;
 }
 
+/** The request shape of a create (§4.0 fields and its triggers): never taken as flattened props. */
+function requestFieldsOf(defs: readonly TriggerDef[]): ReadonlySet<string> {
+  const out = new Set(COGNITIVE_REQUEST_FIELDS);
+  for (const d of defs) {
+    out.add(d.field);
+    for (const a of d.aliases ?? []) out.add(a);
+  }
+  return out;
+}
+
+/**
+ * The props a create's caller sent, as upserts compare them: `props` over the flattened props
+ * beside the label (§2.8), aliases not yet resolved. Shapes are checked by `planCreate`.
+ */
+export function sentProps(body: Body, nodeType: string, triggerFields: readonly string[] = []): Record<string, unknown> {
+  const raw = body.props;
+  const props = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const def = getNodeType(nodeType)!;
+  const reserved = new Set([...COGNITIVE_REQUEST_FIELDS, ...triggerFields]);
+  return { ...flattenedProps(body, compileSchema(def).byName, nodeType, reserved), ...props };
+}
+
 /** The label of a create: trimmed, or the action's default label (§1.5). */
 export function readLabel(body: Body, defaultLabel?: string): string {
   const label = readString(body, 'label', { trim: true, max: LABEL_MAX });
@@ -95,12 +118,16 @@ export async function planCreate(spec: CreateSpec, body: Body, view: CognitiveVi
     const d = defs.find((t) => t.field === field);
     return d ? rawTriggerCount(body, d) : 0;
   };
+  const aliasTexts: string[] = [];
   const node = decideCreateNode(body, ctx.uuid(), ctx, {
     forcedType: spec.nodeType,
     forcedLayer: spec.layer,
     defaultLabel: spec.defaultLabel,
     propsDefaults: spec.defaults?.({ label, body, ctx, count }),
+    nodeAliases: aliasTexts,
+    flattenExcept: requestFieldsOf(defs),
   });
+  const aliases = decideNodeAliases(node, aliasTexts);
   // 6–8. uid syntax, liveness, host types
   const parsed = parseTriggers(body, defs);
   const { triggers, extra } = await resolveTriggers(view, parsed, opts.extraRefs);
@@ -111,6 +138,7 @@ export async function planCreate(spec: CreateSpec, body: Body, view: CognitiveVi
   // 10. stage
   const cs = new ChangeSet(ctx);
   cs.createNode(node);
+  for (const a of aliases) cs.setAlias(a);
   await createTriggerEdges(cs, view, node, triggers);
   return { cs, node, triggers, extra };
 }

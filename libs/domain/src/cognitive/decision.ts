@@ -1,4 +1,4 @@
-import { decideCreateEdge, triggerEdgeProps, WriteContext } from '../graph';
+import { decideCreateEdge, NewNodeAlias, triggerEdgeProps, WriteContext } from '../graph';
 import { EdgeRecord, NodeRecord } from '../records';
 import { SeriesPoint } from '../events';
 
@@ -14,7 +14,8 @@ export type GraphChange =
   | { type: 'NodeTouched'; uid: string; props: Record<string, unknown> }
   | { type: 'EdgeCreated'; edge: EdgeRecord }
   | { type: 'EdgeTombstoned'; edge: EdgeRecord; reason: string | null }
-  | { type: 'SeriesPointsAppended'; series_uid: string; points: SeriesPoint[] };
+  | { type: 'SeriesPointsAppended'; series_uid: string; points: SeriesPoint[] }
+  | { type: 'AliasSet'; alias: NewNodeAlias };
 
 /** The outcome of one cognitive call: HTTP status, response body, and the changes to commit. */
 export interface Decision {
@@ -22,6 +23,8 @@ export interface Decision {
   /** a JSON object, or a bare array for NodeList reads */
   body: unknown;
   changes: GraphChange[];
+  /** keys of the request the call did not use, when the body cannot carry them (a bare array) */
+  warnings?: { field: string; reason: string }[];
 }
 
 export interface EdgeSummary {
@@ -72,6 +75,11 @@ export class ChangeSet {
   tombstoneEdge(edge: EdgeRecord, reason: string | null): EdgeRecord {
     this.changes.push({ type: 'EdgeTombstoned', edge, reason });
     return edge;
+  }
+
+  /** An alias of a node this decision created (§2.8 `canonical_name`). */
+  setAlias(alias: NewNodeAlias): void {
+    this.changes.push({ type: 'AliasSet', alias });
   }
 
   appendPoints(seriesUid: string, points: SeriesPoint[]): void {

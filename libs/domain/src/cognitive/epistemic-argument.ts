@@ -1,8 +1,10 @@
+import { compileSchema, getNodeType, isPropsAlias } from '../catalogue';
 import { Errors } from '../errors';
 import { decideCreateNode, LABEL_MAX } from '../graph';
 import { NodeRecord } from '../records';
 import { Body, present, readString } from '../validation';
 import { EndpointDef, writes } from './action';
+import type { BodyWarning } from './body-use';
 import { ActionContext, ChangeSet } from './decision';
 import { checkTriggerShapes, createTriggerEdges, parseTriggers, resolveTriggers, TriggerDef } from './triggers';
 
@@ -14,6 +16,9 @@ const CLAIM_TRIGGERS: readonly TriggerDef[] = [
   { field: 'contradicts_uid', edge: 'Contradicts', dir: 'out', arity: 'one_or_many' },
   { field: 'source_uids', edge: 'ExtractedFrom', dir: 'out', arity: 'many', edgeProps: () => ({ method: 'manual' }) },
 ];
+
+/** The request shape of an item; its other keys that are props fields of its type are flattened props (§2.8). */
+const ITEM_FIELDS: ReadonlySet<string> = new Set(['label', 'summary', 'confidence', 'salience', 'props', 'privacy_level', 'privacy', 'agent_id']);
 
 /** A nested item (`claim`, `evidence[i]`…): an object with a label. */
 function readItem(value: unknown, name: string): Body {
@@ -36,11 +41,25 @@ function readItems(body: Body) {
   return { claim, evidence, warrant, argument };
 }
 
+/**
+ * The keys of an item the call will not use (it reads the request shape and the type's props
+ * fields and aliases): reported as warnings rather than dropped (§2.8).
+ */
+function itemWarnings(item: Body, name: string, type: string): BodyWarning[] {
+  const fields = compileSchema(getNodeType(type)!).byName;
+  const out: BodyWarning[] = [];
+  for (const k of Object.keys(item)) {
+    if (k === 'agent_id') out.push({ field: `${name}.agent_id`, reason: 'attribution is per call: the top-level agent_id is used; ignored' });
+    else if (!ITEM_FIELDS.has(k) && !fields.has(k) && !isPropsAlias(type, k)) out.push({ field: `${name}.${k}`, reason: `not a field of ${name} nor of ${type} props; ignored` });
+  }
+  return out;
+}
+
 function itemNode(item: Body, name: string, type: string, defaultField: string, top: Body, ctx: ActionContext): NodeRecord {
   const label = readString(item, 'label', { trim: true, max: LABEL_MAX, label: `${name}.label` })!;
   // attribution and privacy are per call; props fall back to the top-level props for the claim only
   const input: Body = { ...item, agent_id: undefined, privacy_level: item.privacy_level ?? top.privacy_level ?? top.privacy };
-  return decideCreateNode(input, ctx.uuid(), ctx, { prefix: name, forcedType: type, propsDefaults: { [defaultField]: label } });
+  return decideCreateNode(input, ctx.uuid(), ctx, { prefix: name, forcedType: type, propsDefaults: { [defaultField]: label }, flattenExcept: ITEM_FIELDS });
 }
 
 /** `/epistemic/argument`: a claim with its evidence, warrant and argument in one call. */
@@ -71,6 +90,12 @@ export const EPISTEMIC_ARGUMENT: EndpointDef = {
         evidence.forEach((e, i) => cs.edge(argument, e, 'HasPremise', { order: i + 1 }));
       }
       await createTriggerEdges(cs, view, claim, triggers);
+      const warnings = [
+        ...itemWarnings(items.claim, 'claim', 'Claim'),
+        ...items.evidence.flatMap((e, i) => itemWarnings(e, `evidence[${i}]`, 'Evidence')),
+        ...(items.warrant ? itemWarnings(items.warrant, 'warrant', 'Warrant') : []),
+        ...(items.argument ? itemWarnings(items.argument, 'argument', 'Argument') : []),
+      ];
       return cs.respond(201, {
         claim_uid: claim.uid,
         evidence_uids: evidence.map((e) => e.uid),
@@ -78,6 +103,7 @@ export const EPISTEMIC_ARGUMENT: EndpointDef = {
         argument_uid: argument?.uid ?? null,
         edges_created: cs.edgesCreated.length,
         edges: cs.edgeSummaries(),
+        ...(warnings.length ? { warnings } : {}),
       });
     }),
   },

@@ -27,3 +27,5 @@ export * from './agent-plan';
 export * from './agent-governance';
 export * from './agent-execution';
 export * from './endpoints';
+export * from './trigger-aliases';
+export * from './body-use';

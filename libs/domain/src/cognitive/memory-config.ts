@@ -1,9 +1,9 @@
 import { Errors } from '../errors';
 import { decideUpdateNode } from '../graph';
-import { Body, readBoolean, readObject, readString } from '../validation';
+import { Body, readBoolean, readString } from '../validation';
 import { EndpointDef, reads, writes } from './action';
 import { allNodes } from './cognitive-view';
-import { createAction, planCreate, readLabel } from './create-action';
+import { createAction, planCreate, readLabel, sentProps } from './create-action';
 import { ChangeSet, readResult } from './decision';
 import { readListLimit } from './node-list';
 
@@ -11,17 +11,16 @@ const PREFERENCE = ['Preference'] as const;
 const UPSERTED_FIELDS = ['value', 'preference_type', 'learned', 'explicit'] as const;
 
 /** The preference key: props.key, falling back to the label (REFERENCE §4.14). */
-function preferenceKey(body: Body, label: string): string {
-  const props = readObject(body, 'props', { code: 'invalid_props' }) ?? {};
+function preferenceKey(props: Record<string, unknown>, label: string): string {
   return typeof props.key === 'string' && props.key.trim() !== '' ? props.key : label;
 }
 
 /** `set_preference`: upsert by exact key; an update bumps evidence_count and the version. */
 const setPreference = writes(async (body, view, ctx, action) => {
   const label = readLabel(body);
-  const props = readObject(body, 'props', { code: 'invalid_props' }) ?? {};
+  const props = sentProps(body, 'Preference');
   if (props.value === undefined || props.value === null) throw Errors.missingField('props.value');
-  const key = preferenceKey(body, label);
+  const key = preferenceKey(props, label);
   // validates everything (types, unknown props) exactly as a create would, before any lookup
   const { cs, node } = await planCreate({ nodeType: 'Preference', defaults: () => ({ key }) }, body, view, ctx);
   const existing = (await allNodes(view, { node_types: PREFERENCE, props_equals: { key } }, 'created_desc')).at(-1);

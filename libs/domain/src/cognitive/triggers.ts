@@ -20,6 +20,8 @@ export interface TriggerDef {
   readonly required?: boolean;
   /** accepted spellings of the field, used when the field itself is absent */
   readonly aliases?: readonly string[];
+  /** host types when the node is named through an alias, where the alias allows more (§2.8) */
+  readonly aliasTypes?: readonly string[];
   /** the edge carries `order` = 1-based position in the list */
   readonly ordered?: boolean;
   /** other props the edge carries (AssignedTo.assigned_at, ExtractedFrom.method…) */
@@ -130,7 +132,10 @@ export async function loadLive(view: CognitiveView, refs: readonly RefCheck[]): 
 /** Loads every trigger's targets, all liveness checks before any type check. */
 export async function resolveTriggers(view: CognitiveView, parsed: readonly ParsedTrigger[], extra: readonly RefCheck[] = []) {
   const refs: RefCheck[] = [...extra];
-  for (const p of parsed) for (const uid of p.uids) refs.push({ uid, field: p.field, types: p.def.types });
+  for (const p of parsed) {
+    const types = p.field !== p.def.field && p.def.aliasTypes ? p.def.aliasTypes : p.def.types;
+    for (const uid of p.uids) refs.push({ uid, field: p.field, types });
+  }
   const nodes = await loadLive(view, refs);
   const extraNodes = nodes.slice(0, extra.length);
   let i = extra.length;

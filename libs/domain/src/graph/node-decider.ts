@@ -1,5 +1,9 @@
 import {
+  compileSchema,
+  flattenedProps,
   NodeTypeDef,
+  normaliseText,
+  resolvePropsAliases,
   applyPropsPatch,
   deriveSummary,
   getNodeType,
@@ -28,6 +32,16 @@ export interface CreateNodeOptions {
   propsOverrides?: Record<string, unknown>;
   /** /import keeps a Skill's stored status */
   keepSkillStatus?: boolean;
+  /**
+   * Collects the texts a client sent to be registered as aliases of the new node (§2.8
+   * `canonical_name` on Organization, Nation, Event, Place). Without it they are unknown fields.
+   */
+  nodeAliases?: string[];
+  /**
+   * Flattened props (§2.8): keys of the body outside these request fields that are props
+   * fields (or aliases) of the type are taken as props; `props` wins over them.
+   */
+  flattenExcept?: ReadonlySet<string>;
 }
 
 function named(prefix: string | undefined, field: string): string {
@@ -101,6 +115,13 @@ export function decideCreateNode(body: Body, uid: string, ctx: WriteContext, opt
     layer = resolved.layer;
     props = rawProps ? { ...rawProps } : {};
     delete props._type;
+  }
+  if (def) {
+    if (opts.flattenExcept) props = { ...flattenedProps(body, compileSchema(def).byName, typeName, opts.flattenExcept), ...props };
+    // before the action defaults are merged in: `question` must beat a default `text`
+    const aliased = resolvePropsAliases(typeName, props, { takeNodeAliases: opts.nodeAliases !== undefined, prefix: propsField });
+    props = aliased.props;
+    opts.nodeAliases?.push(...aliased.nodeAliases);
   }
   const merged: Body = { ...(opts.propsDefaults ?? {}), ...dropNulls(props), ...(opts.propsOverrides ?? {}) };
   if (typeName === 'Skill' && !opts.keepSkillStatus) merged.status = 'candidate';
@@ -228,3 +249,29 @@ export function assertLayer(v: unknown, field = 'layer'): Layer {
 }
 
 export { DomainError };
+
+/** Longest alias text (§8.4), shared with `POST /alias`. */
+export const NODE_ALIAS_TEXT_MAX = 500;
+
+/** An alias a create registers for its new node, before it is stamped with a time. */
+export interface NewNodeAlias {
+  text: string;
+  norm: string;
+  canonical_uid: string;
+  score: number;
+}
+
+/**
+ * The aliases a create registers for its new node (score 1.0, one per normalised text), from
+ * the texts `decideCreateNode` collected. A text without letters or digits cannot be matched.
+ */
+export function decideNodeAliases(node: NodeRecord, texts: readonly string[], field = 'props.canonical_name'): NewNodeAlias[] {
+  const out: NewNodeAlias[] = [];
+  for (const text of texts) {
+    if (Array.from(text).length > NODE_ALIAS_TEXT_MAX) throw Errors.invalidProps(`${field} must be at most ${NODE_ALIAS_TEXT_MAX} characters`, { field });
+    const norm = normaliseText(text);
+    if (!norm) throw Errors.invalidProps(`${field} must contain at least one letter or digit`, { field });
+    if (!out.some((a) => a.norm === norm)) out.push({ text, norm, canonical_uid: node.uid, score: 1.0 });
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { NodeTypeDef } from '../catalogue/node-types';
-import { defaultPropsOf, mergeProps, PropsSchemaDef, PropsValidationOptions, validatePropsAgainst } from '../catalogue/schema';
+import { resolvePropsAliases } from '../catalogue/client-aliases';
+import { defaultPropsOf, isPlainObject, mergeProps, PropsSchemaDef, PropsValidationOptions, validatePropsAgainst } from '../catalogue/schema';
 
 export type { PropsValidationOptions } from '../catalogue/schema';
 
@@ -16,7 +17,9 @@ export function validateNodeProps(
   props: unknown,
   opts: PropsValidationOptions,
 ): Record<string, unknown> {
-  return validatePropsAgainst('node', typeName, def, props, opts);
+  // §2.8: a built-in's props aliases are taken as their fields wherever props are validated
+  const input = def && isPlainObject(props) ? resolvePropsAliases(typeName, props, { takeNodeAliases: false }).props : props;
+  return validatePropsAgainst('node', typeName, def, input, opts);
 }
 
 /** Shallow-merges a validated patch into current props; null restores the default. */

@@ -1,8 +1,10 @@
 import { Errors } from '@strata/domain/errors';
+import { Streams } from '@strata/domain/events';
 import {
   CreateNodeOptions,
   decideCreateEdge,
   decideCreateNode,
+  decideNodeAliases,
   decideRestoreEdge,
   decideRestoreNode,
   decideTombstoneEdge,
@@ -18,8 +20,14 @@ import { GraphTx } from './graph-tx';
  * batch): each stages its events on the request's transaction.
  */
 
+/** Creates a node, with the aliases its props name for it (§2.8 `canonical_name`). */
 export function createNode(tx: GraphTx, body: Body, opts: CreateNodeOptions = {}): NodeRecord {
-  return tx.createNode(decideCreateNode(body, tx.uuid(), tx.write, opts));
+  const texts: string[] = [];
+  const decided = decideCreateNode(body, tx.uuid(), tx.write, { ...opts, nodeAliases: texts });
+  const aliases = decideNodeAliases(decided, texts, opts.prefix ? `${opts.prefix}.props.canonical_name` : 'props.canonical_name');
+  const node = tx.createNode(decided);
+  for (const a of aliases) tx.emit(Streams.node(tx.org, node.uid), 'AliasSet', { ...a, created_at: tx.now });
+  return node;
 }
 
 /** An edge created by a cognitive trigger: weight 0.5, confidence 1.0, default props. */

@@ -31,6 +31,9 @@ export async function applyChanges(tx: GraphTx, changes: readonly GraphChange[])
       case 'SeriesPointsAppended':
         tx.emit(Streams.series(tx.org, c.series_uid), 'SeriesPointsAppended', { series_uid: c.series_uid, points: c.points });
         break;
+      case 'AliasSet':
+        tx.emit(Streams.node(tx.org, c.alias.canonical_uid), 'AliasSet', { ...c.alias, created_at: tx.now });
+        break;
     }
   }
 }

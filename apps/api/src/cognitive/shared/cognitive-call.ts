@@ -17,5 +17,12 @@ export async function cognitiveCall(
   const body = assertObjectBody(raw);
   const decision: Decision = await commands.execute(new CognitiveCommand(endpoint, auth, requestId, body));
   reply.status(decision.status);
+  // a bare-array answer cannot carry `warnings` in its body
+  if (decision.warnings?.length) reply.header('strata-warnings', asciiJson(decision.warnings));
   return decision.body;
+}
+
+/** JSON with every non-ASCII character escaped, as a header value must be. */
+function asciiJson(v: unknown): string {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthContext } from '@strata/auth/auth-context';
 import { assertCanWrite } from '@strata/auth/request-context.decorator';
-import { CognitiveView, Decision, EndpointDef, resolveAction } from '@strata/domain/cognitive';
+import { applyTriggerAliases, CognitiveView, Decision, EndpointDef, resolveAction, trackBodyUse, withWarnings } from '@strata/domain/cognitive';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -37,7 +37,16 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
     private readonly scopes: ReadScopeService,
   ) {}
 
-  async execute({ endpoint, auth, requestId, body }: CognitiveCommand): Promise<Decision> {
+  async execute(command: CognitiveCommand): Promise<Decision> {
+    const { endpoint } = command;
+    const { name } = resolveAction(endpoint, command.body);
+    // the product's clients' field names (§2.8), then every key the action never reads is reported
+    const use = trackBodyUse(applyTriggerAliases(endpoint.path, name, command.body));
+    const decision = await this.decide(command, use.body);
+    return withWarnings(decision, use.warnings(endpoint.path, name, endpoint.single !== undefined));
+  }
+
+  private async decide({ endpoint, auth, requestId }: CognitiveCommand, body: Body): Promise<Decision> {
     const { name, def } = resolveAction(endpoint, body);
     const scope = auth.space_uids === null && auth.project_uids === null ? null : await this.scopes.of(auth);
     const scoped = (view: CognitiveView) => (scope ? new ScopedView(view, scope) : view);

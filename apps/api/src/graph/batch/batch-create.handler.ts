@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, Errors } from '@strata/domain/errors';
-import { decideCreateNode, readEdgeInput } from '@strata/domain/graph';
+import { readEdgeInput } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, readString, readUid } from '@strata/domain/validation';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
-import { createEdge } from '@strata/platform/unit-of-work/graph-ops';
+import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 export const BATCH_MAX_NODES = 1000;
@@ -82,7 +82,7 @@ export class BatchCreateHandler implements ICommandHandler<BatchCreateCommand> {
       }),
     );
     return this.uow.run(ctx, async (tx) => {
-      const created: NodeRecord[] = nodes.map((n, i) => at(`nodes[${i}]`, () => tx.createNode(decideCreateNode({ ...n, agent_id: undefined }, tx.uuid(), tx.write))));
+      const created: NodeRecord[] = nodes.map((n, i) => at(`nodes[${i}]`, () => createNode(tx, { ...n, agent_id: undefined })));
       const edgeUids: string[] = [];
       for (let i = 0; i < edgeInputs.length; i++) {
         const { input, from, to } = edgeInputs[i];

@@ -1,13 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { edgePropsSchemas, nodePropsSchemas } from '@strata/domain/catalogue';
+import { edgePropsSchemas, nodePropsSchemas, triggerAliasBodySchemas } from '@strata/domain/catalogue';
 import { VERSION } from '@strata/platform/version';
+import { setupDocsPages } from './docs-pages';
 import { FastRoutes } from './fast-routes';
 
 /**
- * OpenAPI at /openapi.json. The node and edge props schemas are derived
- * from the catalogue, not written by hand.
+ * OpenAPI at /openapi.json, Swagger UI over it at /docs. The node and edge props schemas and
+ * the accepted aliases are derived from the catalogue, not written by hand.
  */
 export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()
@@ -26,10 +27,22 @@ export function setupOpenApi(app: INestApplication): void {
     const item = (doc.paths[r.doc.path] = doc.paths[r.doc.path] ?? {}) as Record<string, unknown>;
     item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
   }
-  // served as JSON only: the UI bundle would pull @fastify/static and its ESM dependencies
+  addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
   const json = JSON.stringify(doc);
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
   fastify.get('/openapi.json', (_req, reply) => {
     reply.header('content-type', 'application/json; charset=utf-8').send(json);
   });
+  setupDocsPages(fastify);
+}
+
+/** The product clients' trigger field names (§2.8) as deprecated body properties of their routes. */
+function addTriggerAliases(paths: Record<string, Record<string, any>>): void {
+  for (const [path, aliases] of Object.entries(triggerAliasBodySchemas())) {
+    const op = paths[path]?.post;
+    if (!op) continue;
+    const schema = op.requestBody?.content?.['application/json']?.schema;
+    if (schema && !schema.$ref) schema.properties = { ...(schema.properties ?? {}), ...aliases.properties };
+    else op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, properties: aliases.properties } } } };
+  }
 }

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { normaliseText } from '@strata/domain/catalogue';
+import { compileSchema, COGNITIVE_REQUEST_FIELDS, flattenedProps, getNodeType, isPlainObject, normaliseText } from '@strata/domain/catalogue';
 import { Errors } from '@strata/domain/errors';
-import { decideCreateNode } from '@strata/domain/graph';
+import { decideCreateNode, decideNodeAliases } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { pickAliasMatch, planEntityCreation } from '@strata/domain/retrieval';
 import { Body, readString } from '@strata/domain/validation';
@@ -10,6 +10,9 @@ import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ReadScope } from '@strata/platform/scope/read-scope';
 import { stageAlias } from './alias-ops';
+
+/** `/reality/entity create`'s request shape: `entity_type` picks the type and is never a flattened field. */
+const ENTITY_CREATE_FIELDS: ReadonlySet<string> = new Set([...COGNITIVE_REQUEST_FIELDS, 'entity_type']);
 
 export class FindOrCreateEntityCommand {
   /** `scope`: only nodes the caller may see are found (§1.8); others never match nor gain an alias */
@@ -32,11 +35,29 @@ export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEn
     const label = readString(body, 'label', { required: true, trim: true, max: 1000 })!;
     const norm = normaliseText(label);
     if (!norm) throw Errors.invalidField('label', 'label must contain at least one letter or digit to be matched');
-    const plan = planEntityCreation(label, body.props);
-    const input: Body = { ...body, props: plan.props };
+    // §2.8: the product's clients may send `entity_type` (and other props) beside the label
+    const given = body.props;
+    const typed =
+      body.entity_type !== undefined && (given === undefined || given === null || (isPlainObject(given) && given.entity_type === undefined))
+        ? { ...(isPlainObject(given) ? given : {}), entity_type: body.entity_type }
+        : given;
+    const plan = planEntityCreation(label, typed);
+    // the request shape only: every other key the call reads is a flattened props field
+    const input: Body = { props: plan.props };
+    for (const f of COGNITIVE_REQUEST_FIELDS) if (f !== 'props' && body[f] !== undefined) input[f] = body[f];
+    const def = getNodeType(plan.node_type)!;
+    Object.assign(input, flattenedProps(body, compileSchema(def).byName, plan.node_type, ENTITY_CREATE_FIELDS));
     return this.uow.run(ctx, async (tx) => {
       // validate the whole create first: bad input is a 4xx even when the entity exists
-      const fresh = decideCreateNode(input, tx.uuid(), tx.write, { forcedType: plan.node_type, propsDefaults: plan.defaults });
+      const aliasTexts: string[] = [];
+      const fresh = decideCreateNode(input, tx.uuid(), tx.write, {
+        forcedType: plan.node_type,
+        propsDefaults: plan.defaults,
+        nodeAliases: aliasTexts,
+        flattenExcept: ENTITY_CREATE_FIELDS,
+      });
+      // a name the client gave besides the label (§2.8 canonical_name) matches the node too
+      const named = decideNodeAliases(fresh, aliasTexts);
 
       const aliases = await tx.reader.aliasesByNorm(tx.org, norm);
       const owners = await tx.reader.getNodes(tx.org, aliases.map((a) => a.canonical_uid));
@@ -57,6 +78,7 @@ export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEn
 
       const node = tx.createNode(fresh);
       await stageAlias(tx, node, label, norm, 1.0);
+      for (const a of named) if (a.norm !== norm) await stageAlias(tx, node, a.text, a.norm, a.score);
       return { ...node, created: true, matched_by: null };
     });
   }

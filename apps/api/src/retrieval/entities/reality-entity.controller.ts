@@ -7,7 +7,8 @@ import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { Errors } from '@strata/domain/errors';
 import { readNodeTypes } from '@strata/domain/retrieval';
-import { assertObjectBody, readNumber, readUid } from '@strata/domain/validation';
+import { trackBodyUse, withWarnings } from '@strata/domain/cognitive';
+import { assertObjectBody, Body, readNumber, readUid } from '@strata/domain/validation';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { readAliasScore, readAliasText } from './alias-ops';
@@ -36,7 +37,14 @@ export class RealityEntityController {
   @AccessByAction()
   @ApiOperation({ summary: 'Entities: create (find-or-create by alias then label), alias, resolve, fuzzy_resolve, merge, relate' })
   async entity(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    const body = assertObjectBody(raw);
+    const action = assertObjectBody(raw).action;
+    // every key the action never reads is reported, not dropped (§2.8)
+    const use = trackBodyUse(assertObjectBody(raw));
+    const out = await this.run(auth, rid, use.body, reply);
+    return withWarnings({ status: 200, body: out, changes: [] }, use.warnings('reality/entity', String(action), false)).body;
+  }
+
+  private async run(auth: AuthContext, rid: string, body: Body, reply: FastifyReply): Promise<unknown> {
     const action = body.action as Action;
     if (typeof action !== 'string' || !ACTIONS.includes(action)) throw Errors.unknownAction(body.action, ACTIONS);
     if (WRITES.has(action)) assertCanWrite(auth);

@@ -85,6 +85,9 @@ export class InMemoryView implements CognitiveView {
           this.points.set(c.series_uid, m);
           break;
         }
+        case 'AliasSet':
+          // aliases are not read by any cognitive decider
+          break;
       }
     }
   }
