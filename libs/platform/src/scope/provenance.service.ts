@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 
+/** Types that are never among a Project's extracted nodes (REFERENCE §12.1). */
+const NOT_EXTRACTED_SOURCES = new Set(['Document', 'Chunk', 'Article', 'Space']);
+
 export interface SourceDocument {
   uid: string;
   title: string;
@@ -34,14 +37,18 @@ export class ProvenanceService {
     const out = new Set<string>();
     const docEdges = await this.graph.listEdges(org, { to_uid: projectUid, edge_types: ['PartOfProject'] });
     const docs = await this.liveOnly(org, docEdges.map((e) => e.from_uid));
+    const extracted = new Set<string>();
     for (const d of docs) {
       out.add(d);
       const chunks = await this.liveOnly(org, (await this.graph.listEdges(org, { to_uid: d, edge_types: ['ChunkOf'] })).map((e) => e.from_uid));
       for (const c of chunks) {
         out.add(c);
-        for (const e of await this.graph.listEdges(org, { to_uid: c, edge_types: ['ExtractedFrom'] })) out.add(e.from_uid);
+        for (const e of await this.graph.listEdges(org, { to_uid: c, edge_types: ['ExtractedFrom'] })) extracted.add(e.from_uid);
       }
     }
+    // §12.1 Nodes(P): Documents, Chunks, Articles and Spaces are never admitted as extracted nodes
+    const found = await this.graph.getNodes(org, [...extracted]);
+    for (const n of found.values()) if (n.tombstone_at === null && !NOT_EXTRACTED_SOURCES.has(n.node_type)) out.add(n.uid);
     return out;
   }
 
