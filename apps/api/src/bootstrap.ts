@@ -14,6 +14,8 @@ import { RouteTable } from './platform/http/route-table';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { PlatformModule } from '@strata/platform/platform.module';
 import { setupOpenApi } from './platform/http/openapi';
+import { installMetricsEndpoint } from './platform/http/metrics-endpoint';
+import { StrataMetrics } from '@strata/observability';
 
 const LEVELS: Record<StrataConfig['logLevel'], LogLevel[]> = {
   error: ['fatal', 'error'],
@@ -49,6 +51,7 @@ export async function startApp(
   const routes = app.get(RouteTable);
   const readiness = app.get(Readiness);
   configureHttp(app.getHttpAdapter().getInstance(), routes, readiness, app.get(DirectAuthenticator));
+  installMetricsEndpoint(app.getHttpAdapter().getInstance(), app.get(StrataMetrics), config);
   app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
   app.useGlobalFilters(new AllExceptionsFilter(routes));
   setupOpenApi(app);

@@ -1,7 +1,7 @@
 import { NodeRecord } from '@strata/domain/records';
 import type { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorProjectionSource } from '@strata/projections/server/vector.server-projection';
-import type { VectorSpaceOf } from '@strata/projections/server/vector-writes';
+import type { VectorSpaceOf } from '@strata/projections/vector-writes';
 import type { EmbeddingOriginReads } from '@strata/platform/storage/server-stores';
 import type { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 

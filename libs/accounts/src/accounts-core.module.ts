@@ -18,13 +18,16 @@ import { PasswordHasher } from './password-hasher';
 import { nodeLimitCheck } from './usage/node-limit.check';
 import { ServerUsageCounters } from './usage/server-usage-counters';
 import { EmbeddedUsageCounters } from './usage/usage-counters';
+import { AccountsLlmUsageRecorder } from './usage/llm-usage-recorder';
+import { LANGUAGE_MODELS, LanguageModels, MeteredLanguageModels } from '@strata/ai';
 
 /**
  * Accounts without HTTP: the read model (servers mode: this process's mirror of the log), the
  * unit of work account changes run in, plans, usage and the node limit, and owner creation.
  * The API's AccountsModule adds authentication, rate limits, request activity and routes;
  * the CLI composes this module alone. Global: `PlanLimits` and the read model are injectable
- * anywhere (managed agents call `assertManagedAgentsAllowed`).
+ * anywhere (managed agents call `assertManagedAgentsAllowed`), and so is `MeteredLanguageModels`
+ * (model calls made for an organization, metered into its usage).
  */
 @Global()
 @Module({
@@ -71,6 +74,12 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     },
     { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
     CreateOwnerService,
+    // the language model as work for an organization gets it: every call's tokens land in its usage
+    {
+      provide: MeteredLanguageModels,
+      inject: [LANGUAGE_MODELS, ACCOUNTS_UNIT_OF_WORK],
+      useFactory: (models: LanguageModels, uow: UnitOfWork) => new MeteredLanguageModels(models, new AccountsLlmUsageRecorder(uow)),
+    },
   ],
   exports: [
     AccountsMirror,
@@ -82,6 +91,7 @@ import { EmbeddedUsageCounters } from './usage/usage-counters';
     PlanLimits,
     PasswordHasher,
     CreateOwnerService,
+    MeteredLanguageModels,
   ],
 })
 export class AccountsCoreModule implements OnModuleInit, BeforeApplicationShutdown {

@@ -4,3 +4,12 @@ export { LexicalEmbedder, type LexicalEmbedderOptions } from './embeddings/lexic
 export { OpenAIEmbeddingProvider, type OpenAIEmbeddingProviderOptions } from './embeddings/openai-embedding-provider';
 export { LlmNotConfiguredError } from './errors';
 export * from './llm/chat-model.port';
+export { OpenAIChatModel } from './llm/openai-chat-model';
+export { AnthropicChatModel, ANTHROPIC_VERSION } from './llm/anthropic-chat-model';
+export type { ChatModelOptions } from './llm/chat-model-options';
+export { type Wait, timerWait } from './llm/transport/llm-transport';
+export { structuredCall, StructuredOutputError, type OutputValidator, type StructuredResult } from './llm/structured-call';
+export { validateJson } from './llm/json-schema-validator';
+export { ConcurrencyLimitedChatModel } from './llm/concurrency-limited-chat-model';
+export { languageModelsFor, type LanguageModelsOptions, type LanguageModelsDeps } from './llm/language-models.factory';
+export { MeteredLanguageModels, MeteredChatModel, type LlmUsageRecorder, type LlmUsageEntry, type LlmUsageAttribution } from './llm/metered-language-models';

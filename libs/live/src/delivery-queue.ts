@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@strata/domain/events';
-import { DropReason, LogConsumer } from './log-subscription.port';
+import { DropReason, LiveSubscription, LogConsumer } from './log-subscription.port';
 
 /**
  * The consumer side every adapter shares: a bounded queue of matching events and one delivery
@@ -95,4 +95,40 @@ export class DeliveryQueue {
       this.wakeIdle();
     }
   }
+}
+
+/**
+ * What every adapter's `subscribe` shares: the delivery queue, the handle with its `started`
+ * promise, the set of open subscriptions, and a source failure ending the subscription as
+ * 'source_failed'. `run` reads the adapter's log into the queue and calls `started` with the
+ * position it starts after; `onEnd` releases what the adapter holds for this subscription.
+ */
+export function openLiveSubscription(
+  consumer: LogConsumer,
+  capacity: number,
+  open: Set<LiveSubscription>,
+  onEnd: () => void,
+  run: (queue: DeliveryQueue, started: (position: number) => void) => Promise<void>,
+): LiveSubscription {
+  let resolveStarted!: (position: number) => void;
+  const started = new Promise<number>((r) => (resolveStarted = r));
+  const queue = new DeliveryQueue(consumer, capacity, 0, () => {
+    open.delete(subscription);
+    onEnd();
+  });
+  const subscription: LiveSubscription = {
+    get position() {
+      return queue.position;
+    },
+    started,
+    close: async () => queue.end(),
+  };
+  open.add(subscription);
+  void Promise.resolve()
+    .then(() => run(queue, resolveStarted))
+    .catch((err) => {
+      resolveStarted(queue.position);
+      queue.drop('source_failed', err);
+    });
+  return subscription;
 }

@@ -13,6 +13,10 @@ import { registerReadLagHeader } from './unit-of-work/read-lag';
 // types and a token only: the server clients (KurrentDB, MongoDB, Meilisearch) load only in servers mode
 import { SERVER_STORES_CONNECT, ServerStores, ServerStoresConnect } from './storage/server-stores';
 import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
+import { StrataMetrics } from '@strata/observability';
+import { instrumentStorage } from './metrics/storage-metrics';
+import { instrumentLanguageModels } from './metrics/instrumented-chat-model';
+import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
 
 /**
  * Configuration, clock and ids, and the storage ports bound to their adapters — chosen once,
@@ -51,8 +55,27 @@ const PROVIDERS: Provider[] = [
       useFactory: (e: EmbeddedStorage | null, s: ServerStores | null, clock: Clock, ids: IdGenerator) =>
         e ? new EmbeddedUnitOfWork(e, clock, ids) : new ServerUnitOfWork(s!.events, s!.graph, s!.projections, clock, ids, s!.readWaitMs),
     },
+    {
+      // one registry per process (the CLI builds it too, and never serves it)
+      provide: StrataMetrics,
+      inject: [EMBEDDED_STORAGE, SERVER_STORAGE],
+      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => {
+        const metrics = new StrataMetrics();
+        instrumentStorage(metrics, e, s);
+        return metrics;
+      },
+    },
+    {
+      // the one server-wide language model (STRATA_LLM_*); retry notices never hold the key or the prompt
+      provide: LANGUAGE_MODELS,
+      inject: [STRATA_CONFIG, CLOCK, StrataMetrics],
+      useFactory: (cfg: StrataConfig, clock: Clock, metrics: StrataMetrics) => {
+        const log = new Logger('LanguageModel');
+        return instrumentLanguageModels(languageModelsFor(cfg.llm, { clock, log: (line) => log.warn(line) }), metrics);
+      },
+    },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
 
 @Global()
 @Module({})

@@ -5,6 +5,7 @@ import { Public } from '@strata/auth/route-tags';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Readiness } from '../platform/http/readiness';
 import { VERSION } from '@strata/platform/version';
+import { LANGUAGE_MODELS, LanguageModels } from '@strata/ai';
 
 @ApiTags('health')
 @Controller()
@@ -12,11 +13,12 @@ export class HealthController {
   constructor(
     private readonly readiness: Readiness,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LANGUAGE_MODELS) private readonly models: LanguageModels,
   ) {}
 
   @Get('health')
   @Public()
-  @ApiOperation({ summary: 'Liveness and readiness: 200 ok, or 503 while starting' })
+  @ApiOperation({ summary: 'Liveness and readiness: 200 ok (with the configured language model, `llm:{provider, model}`), or 503 while starting' })
   health(@Res() reply: FastifyReply) {
     if (!this.readiness.ready) {
       return reply
@@ -24,6 +26,23 @@ export class HealthController {
         .header('Retry-After', '2')
         .send({ status: this.readiness.draining ? 'draining' : 'starting' });
     }
-    return reply.send({ status: 'ok', version: VERSION, time: this.clock.now() });
+    // which model serves the service, never its key or URL
+    const llm = { provider: this.models.provider, model: this.models.model };
+    return reply.send({ status: 'ok', version: VERSION, time: this.clock.now(), llm });
+  }
+
+  @Get('health/live')
+  @Public()
+  @ApiOperation({ summary: 'Liveness: 200 while the process serves HTTP, starting and draining included (a Kubernetes livenessProbe)' })
+  live() {
+    return { status: 'alive' };
+  }
+
+  @Get('health/ready')
+  @Public()
+  @ApiOperation({ summary: 'Readiness: 200 once the projections have caught up with the log, 503 while starting or draining (a Kubernetes readinessProbe)' })
+  ready(@Res() reply: FastifyReply) {
+    if (!this.readiness.ready) return reply.status(503).header('Retry-After', '2').send({ status: this.readiness.draining ? 'draining' : 'starting' });
+    return reply.send({ status: 'ready' });
   }
 }

@@ -79,11 +79,18 @@ export interface ChatModel {
 /** Called after every model call with the tokens it used, so usage is metered per organization. */
 export type UsageSink = (usage: TokenUsage) => void;
 
-/** What the service was configured with (REFERENCE §9.6). */
+/**
+ * What the service was configured with (REFERENCE §9.6), as LANGUAGE_MODELS provides it
+ * (PlatformModule, from STRATA_LLM_*). Its `chat` is not metered: work done for an
+ * organization takes its chat model from `MeteredLanguageModels.forOrganization(org)`
+ * (AccountsCoreModule), which adds every call's tokens to the organization's usage.
+ */
 export interface LanguageModels {
   /** null when STRATA_LLM_PROVIDER is unset: routes that need a model answer 501 `llm_not_configured` */
   readonly provider: 'openai' | 'anthropic' | 'offline' | null;
   readonly model: string | null;
   /** the chat model for `openai` / `anthropic`; null for `offline` and when unset */
   readonly chat: ChatModel | null;
+  /** the models a request may name (STRATA_LLM_MODELS, the default model included); empty without a chat model */
+  readonly models?: readonly string[];
 }

@@ -26,6 +26,8 @@ export const AccountEventTypes = {
   PlanChanged: 'PlanChanged',
   /** ingestion and other metered features record what they consume */
   CreditsConsumed: 'CreditsConsumed',
+  /** a language-model call made for the organization: its tokens (REFERENCE §9.6 metering) */
+  LlmUsageRecorded: 'LlmUsageRecorded',
 } as const;
 export type AccountEventType = (typeof AccountEventTypes)[keyof typeof AccountEventTypes];
 
@@ -134,6 +136,16 @@ export interface CreditsConsumedData {
   org_id: string;
   amount: number;
   reason: string;
+  at: number;
+}
+/** One model call's tokens; what was asked and answered is never recorded. */
+export interface LlmUsageRecordedData {
+  org_id: string;
+  /** 'openai' | 'anthropic' */
+  provider: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
   at: number;
 }
 

@@ -5,6 +5,7 @@ import type {
   ApiKeyRevokedData,
   ApiKeyRotatedData,
   CreditsConsumedData,
+  LlmUsageRecordedData,
   MemberAddedData,
   MemberRemovedData,
   MemberRoleChangedData,
@@ -70,7 +71,8 @@ export type AccountEvent =
   | EventOf<'RefreshTokenUsed', RefreshTokenUsedData>
   | EventOf<'RefreshFamilyRevoked', RefreshFamilyRevokedData>
   | EventOf<'PlanChanged', PlanChangedData>
-  | EventOf<'CreditsConsumed', CreditsConsumedData>;
+  | EventOf<'CreditsConsumed', CreditsConsumedData>
+  | EventOf<'LlmUsageRecorded', LlmUsageRecordedData>;
 
 export type DomainEvent = GraphEvent | AccountEvent;
 export type EventType = DomainEvent['type'];

@@ -1,12 +1,14 @@
 import { AnyBulkWriteOperation, Binary, Document } from 'mongodb';
 import { normaliseText } from '@strata/domain/catalogue';
-import { AliasSetData, EmbeddingConfiguredData, EmbeddingSetData, GraphPurgedData, NodeTouchedData, RecordedEvent, isGraphEvent, unhandled, SalienceDecayedData, SeriesPoint, SeriesPointsAppendedData } from '@strata/domain/events';
+import { AliasSetData, EmbeddingConfiguredData, EmbeddingSetData, GraphPurgedData, NodeTouchedData, RecordedEvent, unhandled, SalienceDecayedData, SeriesPoint, SeriesPointsAppendedData } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { GraphModelChange, graphChangesOf } from '../graph-changes';
 import { AliasRecord, EmbeddingConfig, SeriesPointRow, StoredEmbedding } from '../graph-read-model.port';
 
 /**
- * Record ↔ document mapping and the write each graph event makes on MongoDB. Pure: the
- * writer only sends what these functions return.
+ * Record ↔ document mapping and the MongoDB writes of each graph read-model change (the
+ * changes themselves, per event, are `graphChangesOf`, shared with SQLite). Pure: the writer
+ * only sends what these functions return.
  *
  * Every document carries `org` and `pos`, the global log position of the last event that
  * wrote it. Every write is guarded by that position (a row only moves forward), so replaying
@@ -135,49 +137,44 @@ export const ALIAS_PROJECTION = { _id: 0, text: 1, norm: 1, canonical_uid: 1, sc
 
 /** The writes that apply one event; [] for events that are not graph events. */
 export function writesForEvent(e: RecordedEvent): GraphWrite[] {
-  if (!isGraphEvent(e)) return [];
-  const org = e.metadata.org_id;
-  const pos = e.position;
-  switch (e.type) {
-    case 'NodeCreated':
-    case 'NodeUpdated':
-    case 'NodeTombstoned':
-    case 'NodeRestored': {
-      const d = e.data;
-      return [nodeWrite(org, d.node, e.revision, pos, e.type === 'NodeCreated', typeof d.last_decayed_at === 'number' ? d.last_decayed_at : null)];
-    }
-    case 'NodeTouched':
-      return [touchWrite(org, e.data, e.revision, pos)];
-    case 'EdgeCreated':
-    case 'EdgeUpdated':
-    case 'EdgeTombstoned':
-    case 'EdgeRestored':
-      return [edgeWrite(org, e.data.edge, e.revision, pos, e.type === 'EdgeCreated')];
-    case 'SalienceDecayed':
-      return decayWrites(org, e.data, pos);
-    case 'AliasSet': {
-      const a = e.data;
-      return [aliasSetWrite(org, a, pos), ...followNodeStream(org, a.canonical_uid, e)];
-    }
-    case 'AliasRemoved': {
-      const a = e.data;
-      return [del('aliases', { org, norm: a.norm, canonical_uid: a.canonical_uid }, pos, false), ...followNodeStream(org, a.canonical_uid, e)];
-    }
-    case 'EmbeddingConfigured':
-      return embeddingConfiguredWrites(org, e.data, pos);
-    case 'EmbeddingSet':
-      return [embeddingSetWrite(org, e.data, pos)];
-    case 'EmbeddingDeleted':
-      return [del('embeddings', { org, uid: e.data.uid }, pos, false)];
-    case 'SeriesPointsAppended':
-      return seriesWrites(org, e.data, pos);
-    case 'GraphPurged':
-      return purgeWrites(org, e.data, pos);
-    case 'GraphCleared':
+  const out: GraphWrite[] = [];
+  for (const c of graphChangesOf(e)) out.push(...writesForChange(c, e.position));
+  return out;
+}
+
+/** One change of the graph read model (`graphChangesOf`, shared with SQLite) as MongoDB writes at log position `pos`. */
+export function writesForChange(c: GraphModelChange, pos: number): GraphWrite[] {
+  const org = c.org;
+  switch (c.kind) {
+    case 'putNode':
+      return [nodeWrite(org, c.node, c.rev, pos, c.created, c.lastDecayedAt)];
+    case 'touchNode':
+      return [touchWrite(org, c.data, c.rev, pos)];
+    case 'putEdge':
+      return [edgeWrite(org, c.edge, c.rev, pos, c.created)];
+    case 'decaySalience':
+      return decayWrites(org, c.data, pos);
+    case 'setAlias':
+      return [aliasSetWrite(org, c.alias, pos)];
+    case 'removeAlias':
+      return [del('aliases', { org, norm: c.norm, canonical_uid: c.canonical_uid }, pos, false)];
+    case 'followNodeStream':
+      return [{ collection: 'nodes', op: { updateOne: { filter: { org, uid: c.uid }, update: guardedMerge(pos, [{ rev: lit(c.rev), pos: lit(pos) }]) } } }];
+    case 'configureEmbeddings':
+      return embeddingConfiguredWrites(org, c.config, pos);
+    case 'setEmbedding':
+      return [embeddingSetWrite(org, c.data, pos)];
+    case 'deleteEmbedding':
+      return [del('embeddings', { org, uid: c.uid }, pos, false)];
+    case 'appendSeriesPoints':
+      return seriesWrites(org, c.data, pos);
+    case 'purge':
+      return purgeWrites(org, c.data, pos);
+    case 'clear':
       // the embedding configuration survives a clear, as on SQLite
-      return (['nodes', 'edges', 'aliases', 'embeddings', 'seriesPoints'] as const).map((c) => del(c, { org }, pos, true));
+      return (['nodes', 'edges', 'aliases', 'embeddings', 'seriesPoints'] as const).map((col) => del(col, { org }, pos, true));
     default:
-      unhandled(e);
+      unhandled(c);
       return [];
   }
 }
@@ -231,20 +228,6 @@ export function nodeWrite(org: string, n: NodeRecord, rev: number, pos: number, 
 }
 
 /** Maintained counters and salience: merged into the stored record, no new version. */
-/**
- * Alias events live on their node's stream: the node's stored revision must follow them, or
- * the next versioned write to the node would expect a stale revision.
- */
-export function followNodeStream(org: string, uid: string, e: RecordedEvent): GraphWrite[] {
-  if (e.stream !== `node-${org}:${uid}`) return [];
-  return [
-    {
-      collection: 'nodes',
-      op: { updateOne: { filter: { org, uid }, update: guardedMerge(e.position, [{ rev: lit(e.revision), pos: lit(e.position) }]) } },
-    },
-  ];
-}
-
 export function touchWrite(org: string, d: NodeTouchedData, rev: number, pos: number): GraphWrite {
   const fields: Record<string, unknown> = {};
   if (d.salience !== undefined) fields.salience = d.salience;

@@ -1,7 +1,7 @@
 import { normaliseText } from '@strata/domain/catalogue';
-import { EdgeVersionedEvent, NodeVersionedData, NodeVersionedEvent, RecordedEvent } from '@strata/domain/events';
+import { NodeVersionedEvent, RecordedEvent } from '@strata/domain/events';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
-import { rawDataOf, versionedRecordJson } from '@strata/event-store/sqlite/raw-event-data';
+import { decayClockOf, recordJson } from '../graph-changes';
 
 /**
  * The bind parameters of one node or edge upsert, in the order of NODE_UPSERT / EDGE_UPSERT.
@@ -49,11 +49,6 @@ export function nodeRow(org: string, n: NodeRecord, rev: number, created: boolea
   ];
 }
 
-/** The decay clock a versioned node event sets (an import's NodeCreated), else null. */
-export function decayClockOf(data: NodeVersionedData): number | null {
-  return typeof data.last_decayed_at === 'number' ? data.last_decayed_at : null;
-}
-
 /** The row of a versioned node event (NodeCreated, NodeUpdated, NodeTombstoned, NodeRestored). */
 export function nodeEventRow(e: RecordedEvent<NodeVersionedEvent>): NodeRow {
   const d = e.data;
@@ -65,11 +60,4 @@ export function edgeRow(org: string, e: EdgeRecord, rev: number, created: boolea
     org, e.uid, e.from_uid, e.to_uid, e.edge_type, e.layer, e.weight, e.confidence, e.created_at, e.updated_at,
     e.tombstone_at, e.tombstone_reason, e.version, rev, doc, created ? 1 : 0,
   ];
-}
-
-/** The record's JSON for the `doc` column: sliced from the stored event text when it rides along, else serialised. */
-export function recordJson(e: RecordedEvent<NodeVersionedEvent | EdgeVersionedEvent>, key: 'node' | 'edge'): string {
-  const raw = rawDataOf(e);
-  const sliced = raw === undefined ? undefined : versionedRecordJson(raw, e.data, key);
-  return sliced ?? JSON.stringify('node' in e.data ? e.data.node : e.data.edge);
 }

@@ -1,62 +1,63 @@
-import { GraphPurgedData, NodeTouchedData, RecordedEvent, SalienceDecayedData, isGraphEvent, unhandled } from '@strata/domain/events';
-import { EdgeRecord, NodeRecord } from '@strata/domain/records';
-import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeEventRow, recordJson } from './graph-rows';
+import { GraphPurgedData, NodeTouchedData, RecordedEvent, SalienceDecayedData, SeriesPointsAppendedData, unhandled } from '@strata/domain/events';
+import { NodeRecord } from '@strata/domain/records';
+import { GraphModelChange, graphChangesOf } from '../graph-changes';
+import { EDGE_UPSERT, EdgeRow, NODE_UPSERT, NodeRow, edgeRow, nodeRow } from './graph-rows';
 import { SqliteGraphStore, vectorToBlob } from './sqlite-graph-store';
 
 /**
- * Applies graph events to the SQLite read model. Deterministic and idempotent per event
- * (upserts keyed by uid), so replaying from any checkpoint converges to the same state.
+ * Executes the graph read model's changes (`graphChangesOf`, the one definition shared with
+ * MongoDB) as SQLite statements. Deterministic and idempotent per event (upserts keyed by
+ * uid), so replaying from any checkpoint converges to the same state.
  */
 export class SqliteGraphWriter {
   constructor(private readonly store: SqliteGraphStore) {}
 
   apply(e: RecordedEvent): void {
-    if (!isGraphEvent(e)) return;
-    const org = e.metadata.org_id;
-    switch (e.type) {
-      case 'NodeCreated':
-      case 'NodeUpdated':
-      case 'NodeTombstoned':
-      case 'NodeRestored':
-        return this.putNodeRow(nodeEventRow(e));
-      case 'NodeTouched':
-        return this.touchNode(org, e.data, e.revision);
-      case 'EdgeCreated':
-      case 'EdgeUpdated':
-      case 'EdgeTombstoned':
-      case 'EdgeRestored':
-        return this.putEdge(org, (e.data).edge, e.revision, e.type === 'EdgeCreated', recordJson(e, 'edge'));
-      case 'SalienceDecayed':
-        return this.decay(org, e.data);
-      case 'AliasSet': {
-        const a = e.data;
+    for (const c of graphChangesOf(e)) this.execute(c);
+  }
+
+  /** One change of the graph read model, as SQLite statements. */
+  execute(c: GraphModelChange): void {
+    const org = c.org;
+    switch (c.kind) {
+      case 'putNode':
+        return this.putNodeRow(nodeRow(org, c.node, c.rev, c.created, c.json(), c.lastDecayedAt));
+      case 'touchNode':
+        return this.touchNode(org, c.data, c.rev);
+      case 'putEdge':
+        return this.putEdgeRow(edgeRow(org, c.edge, c.rev, c.created, c.json()));
+      case 'decaySalience':
+        return this.decay(org, c.data);
+      case 'setAlias': {
+        const a = c.alias;
         this.store
           .stmt(
             `INSERT INTO aliases(org, norm, canonical_uid, text, score, created_at) VALUES (?,?,?,?,?,?)
              ON CONFLICT(org, norm, canonical_uid) DO UPDATE SET score = excluded.score, text = excluded.text`,
           )
           .run(org, a.norm, a.canonical_uid, a.text, a.score, a.created_at);
-        return this.followNodeStream(org, a.canonical_uid, e);
+        return;
       }
-      case 'AliasRemoved': {
-        const a = e.data;
-        this.store.stmt('DELETE FROM aliases WHERE org = ? AND norm = ? AND canonical_uid = ?').run(org, a.norm, a.canonical_uid);
-        return this.followNodeStream(org, a.canonical_uid, e);
-      }
-      case 'EmbeddingConfigured': {
-        const c = e.data;
-        if (c.dropped) this.store.stmt('DELETE FROM embeddings WHERE org = ?').run(org);
+      case 'removeAlias':
+        this.store.stmt('DELETE FROM aliases WHERE org = ? AND norm = ? AND canonical_uid = ?').run(org, c.norm, c.canonical_uid);
+        return;
+      case 'followNodeStream':
+        this.store.stmt('UPDATE nodes SET rev = ? WHERE org = ? AND uid = ?').run(c.rev, org, c.uid);
+        return;
+      case 'configureEmbeddings': {
+        const cfg = c.config;
+        if (cfg.dropped) this.store.stmt('DELETE FROM embeddings WHERE org = ?').run(org);
         this.store
           .stmt(
             `INSERT INTO embedding_config(org, provider, model, dimensions, distance_metric, configured_at) VALUES (?,?,?,?,?,?)
              ON CONFLICT(org) DO UPDATE SET provider = excluded.provider, model = excluded.model, dimensions = excluded.dimensions,
              distance_metric = excluded.distance_metric, configured_at = excluded.configured_at`,
           )
-          .run(org, c.provider, c.model, c.dimensions, c.distance_metric, c.configured_at);
+          .run(org, cfg.provider, cfg.model, cfg.dimensions, cfg.distance_metric, cfg.configured_at);
         return;
       }
-      case 'EmbeddingSet': {
-        const d = e.data;
+      case 'setEmbedding': {
+        const d = c.data;
         this.store
           .stmt(
             `INSERT INTO embeddings(org, uid, model, dimension, vector, updated_at) VALUES (?,?,?,?,?,?)
@@ -66,50 +67,46 @@ export class SqliteGraphWriter {
           .run(org, d.uid, d.model, d.vector.length, vectorToBlob(d.vector), d.updated_at);
         return;
       }
-      case 'EmbeddingDeleted':
-        this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?').run(org, (e.data).uid);
+      case 'deleteEmbedding':
+        this.store.stmt('DELETE FROM embeddings WHERE org = ? AND uid = ?').run(org, c.uid);
         return;
-      case 'SeriesPointsAppended': {
-        const d = e.data;
-        // a point at a timestamp the series already has replaces it; only new ones are counted
-        const insert = this.store.stmt(
-          `INSERT INTO series_points(org, series_uid, ts, value, source_uid, note, recorded_at) VALUES (?,?,?,?,?,?,?)
-           ON CONFLICT(org, series_uid, ts) DO NOTHING`,
-        );
-        const replace = this.store.stmt('UPDATE series_points SET value = ?, source_uid = ?, note = ?, recorded_at = ? WHERE org = ? AND series_uid = ? AND ts = ?');
-        let added = 0;
-        for (const p of d.points) {
-          if (insert.run(org, d.series_uid, p.ts, p.value, p.source_uid, p.note, p.recorded_at).changes === 1) added++;
-          else replace.run(p.value, p.source_uid, p.note, p.recorded_at, org, d.series_uid, p.ts);
-        }
-        if (added > 0)
-          this.store
-            .stmt(
-              `INSERT INTO series_counts(org, series_uid, points) VALUES (?,?,?)
-               ON CONFLICT(org, series_uid) DO UPDATE SET points = points + excluded.points`,
-            )
-            .run(org, d.series_uid, added);
-        return;
-      }
-      case 'GraphPurged':
-        return this.purge(org, e.data);
-      case 'GraphCleared':
+      case 'appendSeriesPoints':
+        return this.appendPoints(org, c.data);
+      case 'purge':
+        return this.purge(org, c.data);
+      case 'clear':
         for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points', 'series_counts'])
           this.store.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
         return;
       default:
-        return unhandled(e);
+        return unhandled(c);
     }
+  }
+
+  private appendPoints(org: string, d: SeriesPointsAppendedData): void {
+    // a point at a timestamp the series already has replaces it; only new ones are counted
+    const insert = this.store.stmt(
+      `INSERT INTO series_points(org, series_uid, ts, value, source_uid, note, recorded_at) VALUES (?,?,?,?,?,?,?)
+       ON CONFLICT(org, series_uid, ts) DO NOTHING`,
+    );
+    const replace = this.store.stmt('UPDATE series_points SET value = ?, source_uid = ?, note = ?, recorded_at = ? WHERE org = ? AND series_uid = ? AND ts = ?');
+    let added = 0;
+    for (const p of d.points) {
+      if (insert.run(org, d.series_uid, p.ts, p.value, p.source_uid, p.note, p.recorded_at).changes === 1) added++;
+      else replace.run(p.value, p.source_uid, p.note, p.recorded_at, org, d.series_uid, p.ts);
+    }
+    if (added > 0)
+      this.store
+        .stmt(
+          `INSERT INTO series_counts(org, series_uid, points) VALUES (?,?,?)
+           ON CONFLICT(org, series_uid) DO UPDATE SET points = points + excluded.points`,
+        )
+        .run(org, d.series_uid, added);
   }
 
   /** Writes a row built by `nodeRow` (here or on a replay's reading thread). */
   putNodeRow(row: NodeRow): void {
     this.store.stmt(NODE_UPSERT).run(row);
-  }
-
-  /** Aliases live on their node's stream: keep the node's revision in step for concurrency checks. */
-  private followNodeStream(org: string, uid: string, e: RecordedEvent): void {
-    if (e.stream.startsWith('node-')) this.store.stmt('UPDATE nodes SET rev = ? WHERE org = ? AND uid = ?').run(e.revision, org, uid);
   }
 
   private touchNode(org: string, d: NodeTouchedData, rev: number): void {
@@ -131,10 +128,6 @@ export class SqliteGraphWriter {
       n.salience = item.salience;
       st.run(item.salience, d.at, JSON.stringify(n), org, item.uid);
     }
-  }
-
-  private putEdge(org: string, ed: EdgeRecord, rev: number, created: boolean, doc: string): void {
-    this.putEdgeRow(edgeRow(org, ed, rev, created, doc));
   }
 
   /** Writes a row built by `edgeRow`. */

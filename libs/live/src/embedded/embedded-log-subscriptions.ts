@@ -1,5 +1,5 @@
 import type { EventStore } from '@strata/event-store';
-import { DeliveryQueue } from '../delivery-queue';
+import { openLiveSubscription } from '../delivery-queue';
 import {
   DEFAULT_BUFFER_SIZE,
   LiveSubscription,
@@ -43,28 +43,16 @@ export class EmbeddedLogSubscriptions implements LogSubscriptions {
       wake = null;
       w?.();
     };
-    const queue = new DeliveryQueue(consumer, capacity, 0, () => {
-      this.wakers.delete(waker);
-      this.open.delete(subscription);
-      waker();
-    });
     this.wakers.add(waker);
-    let resolveStarted!: (p: number) => void;
-    const started = new Promise<number>((r) => (resolveStarted = r));
-    const subscription: LiveSubscription = {
-      get position() {
-        return queue.position;
-      },
-      started,
-      close: async () => queue.end(),
-    };
-    this.open.add(subscription);
-
     const readPage = async (after: number, limit: number) => {
       const page = await this.store.readAll({ after, limit, ...(filter?.streamPrefixes ? { streamPrefixes: [...filter.streamPrefixes] } : {}) });
       return page;
     };
-    const run = async () => {
+    const onEnd = () => {
+      this.wakers.delete(waker);
+      waker();
+    };
+    return openLiveSubscription(consumer, capacity, this.open, onEnd, async (queue, resolveStarted) => {
       let cursor = options.from === 'now' ? await this.store.headPosition() : Math.max(0, options.from);
       queue.position = cursor;
       resolveStarted(cursor);
@@ -98,14 +86,7 @@ export class EmbeddedLogSubscriptions implements LogSubscriptions {
           await yieldToLoop();
         }
       }
-    };
-    void Promise.resolve()
-      .then(run)
-      .catch((err) => {
-        resolveStarted(queue.position);
-        queue.drop('source_failed', err);
-      });
-    return subscription;
+    });
   }
 
   head(): Promise<number> {

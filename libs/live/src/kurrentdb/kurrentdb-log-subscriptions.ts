@@ -1,7 +1,7 @@
 import type { AllStreamSubscription, KurrentDBClient } from '@kurrent/kurrentdb-client';
 import type { EventStore } from '@strata/event-store';
 import { PositionMemory, toRecordedEvent } from '@strata/event-store/kurrentdb/kurrentdb-translation';
-import { DeliveryQueue } from '../delivery-queue';
+import { openLiveSubscription } from '../delivery-queue';
 import {
   DEFAULT_BUFFER_SIZE,
   LiveSubscription,
@@ -33,22 +33,8 @@ export class KurrentDbLogSubscriptions implements LogSubscriptions {
     const capacity = Math.max(1, options.bufferSize ?? DEFAULT_BUFFER_SIZE);
     const filter = options.filter;
     let sub: AllStreamSubscription | undefined;
-    const queue = new DeliveryQueue(consumer, capacity, 0, () => {
-      this.open.delete(subscription);
-      void sub?.unsubscribe().catch(() => undefined);
-    });
-    let resolveStarted!: (p: number) => void;
-    const started = new Promise<number>((r) => (resolveStarted = r));
-    const subscription: LiveSubscription = {
-      get position() {
-        return queue.position;
-      },
-      started,
-      close: async () => queue.end(),
-    };
-    this.open.add(subscription);
-
-    const run = async () => {
+    const onEnd = () => void sub?.unsubscribe().catch(() => undefined);
+    return openLiveSubscription(consumer, capacity, this.open, onEnd, async (queue, resolveStarted) => {
       const start = options.from === 'now' ? await this.store.headPosition() : Math.max(0, options.from);
       queue.position = start;
       if (queue.isEnded) return resolveStarted(start);
@@ -66,12 +52,7 @@ export class KurrentDbLogSubscriptions implements LogSubscriptions {
         if (!queue.push(event)) return;
       }
       if (!queue.isEnded) queue.drop('source_failed', new Error('the server ended the subscription'));
-    };
-    void run().catch((err) => {
-      resolveStarted(queue.position);
-      queue.drop('source_failed', err);
     });
-    return subscription;
   }
 
   head(): Promise<number> {

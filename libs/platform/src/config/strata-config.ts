@@ -31,6 +31,10 @@ export interface StrataConfig {
   embeddingDimensions: number;
   /** STRATA_LLM_*: the one server-wide language model (REFERENCE §9.6); null provider = none configured */
   llm: LlmConfig;
+  /** GET /metrics: `off` (404), `token` (Bearer STRATA_METRICS_TOKEN) or `public` */
+  metrics: 'off' | 'token' | 'public';
+  /** never logged or shown */
+  metricsToken: string | null;
   readWaitMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
 }
@@ -43,6 +47,10 @@ export interface LlmConfig {
   model: string | null;
   timeoutMs: number;
   concurrency: number;
+  /** STRATA_LLM_MODELS: models agents may name, the default model first (empty without a chat model) */
+  models: string[];
+  /** STRATA_LLM_MAX_TOKENS: `max_tokens` of a call that does not say */
+  maxTokens: number;
 }
 
 /** The README's configuration table is generated from this list, so keep descriptions short. */
@@ -75,6 +83,10 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_LLM_MODEL', default: '—', description: 'model name (required for `openai` and `anthropic`)' },
   { name: 'STRATA_LLM_TIMEOUT_MS', default: '60000', description: 'timeout of one model call, milliseconds' },
   { name: 'STRATA_LLM_CONCURRENCY', default: '4', description: 'model calls in flight per process' },
+  { name: 'STRATA_LLM_MODELS', default: 'the model', description: 'comma-separated models managed agents may name (the `STRATA_LLM_MODEL` is always one)' },
+  { name: 'STRATA_LLM_MAX_TOKENS', default: '4096', description: '`max_tokens` of one model call' },
+  { name: 'STRATA_METRICS', default: 'off', description: '`GET /metrics` (Prometheus): `off`, `token` (needs `Authorization: Bearer <STRATA_METRICS_TOKEN>`) or `public` (anyone who reaches the port)' },
+  { name: 'STRATA_METRICS_TOKEN', default: '—', description: 'bearer token for `GET /metrics` when `STRATA_METRICS=token` (at least 16 characters)' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
 ];
@@ -126,12 +138,18 @@ function llmConfig(env: NodeJS.ProcessEnv): LlmConfig {
     model: env.STRATA_LLM_MODEL || null,
     timeoutMs: int(env, 'STRATA_LLM_TIMEOUT_MS', 60000, 100, 3_600_000),
     concurrency: int(env, 'STRATA_LLM_CONCURRENCY', 4, 1, 256),
+    models: [],
+    maxTokens: int(env, 'STRATA_LLM_MAX_TOKENS', 4096, 1, 1_000_000),
   };
   if (provider === 'openai' || provider === 'anthropic') {
     const missing = [!cfg.key && 'STRATA_LLM_KEY', !cfg.model && 'STRATA_LLM_MODEL'].filter(Boolean);
     if (missing.length) throw new ConfigError(`STRATA_LLM_PROVIDER=${provider} needs ${missing.join(' and ')}`);
   }
   if (provider === 'offline') cfg.model = 'offline';
+  if ((provider === 'openai' || provider === 'anthropic') && cfg.model) {
+    const listed = (env.STRATA_LLM_MODELS ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    cfg.models = [...new Set([cfg.model, ...listed])];
+  }
   return cfg;
 }
 
@@ -161,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     embeddingModel: env.STRATA_EMBEDDING_MODEL || null,
     embeddingDimensions: int(env, 'STRATA_EMBEDDING_DIMENSIONS', 384, 1, 8192),
     llm: llmConfig(env),
+    metrics: oneOf(env, 'STRATA_METRICS', ['off', 'token', 'public'] as const, 'off'),
+    metricsToken: env.STRATA_METRICS_TOKEN || null,
     readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
   };
@@ -171,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     // replicas sign and verify each other's tokens: a secret generated per data dir would differ
     if (!cfg.jwtSecret) throw new ConfigError('STRATA_STORE=servers needs STRATA_JWT_SECRET (at least 32 characters, the same on every API replica)');
   }
+  if (cfg.metrics === 'token' && (cfg.metricsToken ?? '').length < 16) throw new ConfigError('STRATA_METRICS=token needs STRATA_METRICS_TOKEN (at least 16 characters)');
   if (cfg.embeddingProvider === 'openai' && !cfg.embeddingUrl) throw new ConfigError('STRATA_EMBEDDING_PROVIDER=openai needs STRATA_EMBEDDING_URL');
   return cfg;
 }

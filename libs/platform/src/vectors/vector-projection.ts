@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { RecordedEvent, isGraphEvent, unhandled } from '@strata/domain/events';
+import { RecordedEvent, unhandled } from '@strata/domain/events';
+import { VectorFacts, VectorWrite, planVectorWrites } from '@strata/projections/vector-writes';
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval';
 import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
@@ -89,20 +90,33 @@ export class VectorProjection {
     this.dirty = true;
   }
 
-  /** Applies committed events in log order; events at or before the checkpoint are skipped. */
+  /**
+   * Applies committed events in log order; events at or before the checkpoint are skipped.
+   * What they do to the index is planned by `planVectorWrites`, the rules the servers' Qdrant
+   * projection executes too; this side keeps the pinned vectors and provider hashes the
+   * planner asks about, and executes on the embedded index.
+   */
   apply(events: RecordedEvent[]): void {
     this.configs.clear();
-    for (const e of events) {
-      if (e.position <= this.appliedPosition) continue;
-      try {
-        this.applyOne(e);
-      } catch (err) {
-        // a vector that cannot be indexed must not stop the projection (the log is the truth)
-        this.log.warn(`event ${e.position} (${e.type}) not indexed: ${(err as Error).message}`);
-      }
-      this.appliedPosition = e.position;
-      this.dirty = true;
+    const fresh = events.filter((e) => e.position > this.appliedPosition);
+    if (!fresh.length) return;
+    for (const e of fresh) this.follow(e);
+    let writes: VectorWrite[] = [];
+    try {
+      writes = planVectorWrites(fresh, this.facts());
+    } catch (err) {
+      // a batch that cannot be planned must not stop the projection (the log is the truth)
+      this.log.warn(`events ${fresh[0].position}..${fresh[fresh.length - 1].position} not indexed: ${(err as Error).message}`);
     }
+    for (const w of writes) {
+      try {
+        this.execute(w);
+      } catch (err) {
+        this.log.warn(`vector ${w.kind} for ${w.org} not applied: ${(err as Error).message}`);
+      }
+    }
+    this.appliedPosition = fresh[fresh.length - 1].position;
+    this.dirty = true;
     this.flushPending();
   }
 
@@ -152,29 +166,10 @@ export class VectorProjection {
     }
   }
 
-  private applyOne(e: RecordedEvent): void {
-    if (!isGraphEvent(e)) return;
+  /** Pinned vectors and provider hashes as of each event (the planner reads them at the batch's end). */
+  private follow(e: RecordedEvent): void {
     const org = e.metadata.org_id;
     switch (e.type) {
-      case 'NodeCreated':
-      case 'NodeUpdated':
-      case 'NodeRestored': {
-        const n = e.data.node;
-        if (n.tombstone_at !== null) return this.remove(org, [n.uid]);
-        const cfg = this.config(org);
-        if (!cfg) return;
-        this.ensureSpace(org, cfg);
-        if (this.isPinned(org, n.uid) || cfg.provider !== 'builtin') {
-          if (e.type === 'NodeRestored') this.restoreStored(org, n, cfg);
-          return;
-        }
-        const embedder = this.settings.embedder(cfg);
-        if (!embedder?.embedSync) return;
-        this.queue(org, { uid: n.uid, vector: embedder.embedSync([embeddingTextOf(n)])[0], node_type: n.node_type, layer: n.layer });
-        return;
-      }
-      case 'NodeTombstoned':
-        return this.remove(org, [e.data.node.uid]);
       case 'EmbeddingSet': {
         const d = e.data;
         const s = this.state(org);
@@ -182,64 +177,73 @@ export class VectorProjection {
         else s.pinned.delete(d.uid);
         if (d.text_hash) s.hashes.set(d.uid, d.text_hash);
         else s.hashes.delete(d.uid);
-        const cfg = this.config(org);
-        const n = this.graph.getNodeSync(org, d.uid);
-        if (!cfg || !n || n.tombstone_at !== null || d.vector.length !== cfg.dimensions) return;
-        this.ensureSpace(org, cfg);
-        this.queue(org, { uid: d.uid, vector: d.vector, node_type: n.node_type, layer: n.layer });
         return;
       }
-      case 'EmbeddingDeleted': {
-        const uid = e.data.uid;
-        const s = this.state(org);
-        s.pinned.delete(uid);
-        s.hashes.delete(uid);
-        return this.remove(org, [uid]);
-      }
-      case 'EmbeddingConfigured': {
-        this.configs.delete(org);
-        const cfg = this.config(org);
-        if (!cfg) return;
-        this.ensureSpace(org, cfg);
-        // a new model or provider: re-embed in the background (the built-in here, others by job)
-        if (cfg.provider === 'builtin') this.state(org).backfill = true;
-        return;
-      }
-      case 'GraphPurged': {
-        const uids = e.data.node_uids;
-        const s = this.state(org);
-        for (const u of uids) {
-          s.pinned.delete(u);
-          s.hashes.delete(u);
-        }
-        return this.remove(org, uids);
-      }
+      case 'EmbeddingDeleted':
+        return this.forget(org, [e.data.uid]);
+      case 'GraphPurged':
+        return this.forget(org, e.data.node_uids);
       case 'GraphCleared':
-        this.configs.delete(org);
-        this.flushPending();
-        this.index.removeOrgSync(org);
         this.orgs.delete(org);
         return;
-      // vectors follow node versions and embedding events only
-      case 'NodeTouched':
-      case 'EdgeCreated':
-      case 'EdgeUpdated':
-      case 'EdgeTombstoned':
-      case 'EdgeRestored':
-      case 'AliasSet':
-      case 'AliasRemoved':
-      case 'SalienceDecayed':
-      case 'SeriesPointsAppended':
-        return;
       default:
-        return unhandled(e);
+        return;
     }
   }
 
-  /** A restored node gets back the vector recorded for it (client or provider). */
-  private restoreStored(org: string, n: NodeRecord, cfg: EffectiveEmbeddingConfig): void {
-    const stored = this.graph.getEmbeddingSync(org, n.uid);
-    if (stored && stored.vector.length === cfg.dimensions) this.queue(org, { uid: n.uid, vector: stored.vector, node_type: n.node_type, layer: n.layer });
+  private forget(org: string, uids: string[]): void {
+    const s = this.orgs.get(org);
+    if (!s) return;
+    for (const u of uids) {
+      s.pinned.delete(u);
+      s.hashes.delete(u);
+    }
+  }
+
+  private facts(): VectorFacts {
+    return {
+      space: (org) => {
+        const cfg = this.config(org);
+        return cfg ? { dimensions: cfg.dimensions, metric: cfg.distance_metric, builtin: cfg.provider === 'builtin' } : null;
+      },
+      pinned: (org, uid) => this.isPinned(org, uid),
+      stored: (org, uid) => this.graph.getEmbeddingSync(org, uid)?.vector,
+      node: (org, uid) => this.graph.getNodeSync(org, uid) ?? undefined,
+    };
+  }
+
+  private execute(w: VectorWrite): void {
+    switch (w.kind) {
+      case 'configure': {
+        const cfg = this.config(w.org);
+        if (cfg) this.ensureSpace(w.org, cfg);
+        return;
+      }
+      case 'upsert': {
+        const cfg = this.config(w.org);
+        if (!cfg) return;
+        const texts = w.items.filter((i) => i.vector === undefined).map((i) => i.text ?? '');
+        const embedder = texts.length ? this.settings.embedder(cfg) : null;
+        if (texts.length && !embedder?.embedSync) return;
+        const computed = texts.length ? embedder!.embedSync!(texts) : [];
+        let k = 0;
+        for (const i of w.items) this.queue(w.org, { uid: i.uid, node_type: i.node_type, layer: i.layer, vector: i.vector ?? computed[k++] });
+        return;
+      }
+      case 'remove':
+        return this.remove(w.org, w.uids);
+      case 'removeOrg':
+        this.configs.delete(w.org);
+        this.flushPending();
+        this.index.removeOrgSync(w.org);
+        return;
+      case 'backfill':
+        // re-embedded in the background (runBackfills), a page at a time
+        this.state(w.org).backfill = true;
+        return;
+      default:
+        return unhandled(w);
+    }
   }
 
   private queue(org: string, item: VectorItem): void {

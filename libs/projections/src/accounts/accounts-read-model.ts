@@ -179,4 +179,12 @@ export class AccountsReadModel implements AccountsDirectory {
     const r = this.stmt('SELECT used FROM acct_credits WHERE org_id = ? AND period = ?').get(orgId, period) as { used: number } | undefined;
     return r?.used ?? 0;
   }
+
+  /** language-model calls and their tokens in a period (REFERENCE §9.6 metering) */
+  llmUsage(orgId: string, period: string): { calls: number; input_tokens: number; output_tokens: number } {
+    const r = this.stmt('SELECT calls, input_tokens, output_tokens FROM acct_llm_usage WHERE org_id = ? AND period = ?').get(orgId, period) as
+      | { calls: number; input_tokens: number; output_tokens: number }
+      | undefined;
+    return r ?? { calls: 0, input_tokens: 0, output_tokens: 0 };
+  }
 }

@@ -7,6 +7,7 @@ export const ACCOUNT_TABLES = [
   'acct_refresh_tokens',
   'acct_refresh_families',
   'acct_credits',
+  'acct_llm_usage',
 ] as const;
 
 export const ACCOUNTS_DDL = `
@@ -41,5 +42,9 @@ CREATE TABLE IF NOT EXISTS acct_refresh_families (
 );
 CREATE TABLE IF NOT EXISTS acct_credits (
   org_id TEXT NOT NULL, period TEXT NOT NULL, used REAL NOT NULL, PRIMARY KEY (org_id, period)
+);
+CREATE TABLE IF NOT EXISTS acct_llm_usage (
+  org_id TEXT NOT NULL, period TEXT NOT NULL, calls INTEGER NOT NULL, input_tokens INTEGER NOT NULL,
+  output_tokens INTEGER NOT NULL, PRIMARY KEY (org_id, period)
 );
 `;

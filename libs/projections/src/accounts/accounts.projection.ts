@@ -9,8 +9,8 @@ import { ACCOUNTS_DDL, ACCOUNT_TABLES } from './accounts-schema';
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /**
- * The accounts read model: users, organizations, memberships, API keys, refresh tokens and
- * credit usage, from the account events. Deterministic (only event data and positions), so a
+ * The accounts read model: users, organizations, memberships, API keys, refresh tokens,
+ * credit usage and language-model tokens, from the account events. Deterministic (only event data and positions), so a
  * rebuild gives the same rows. Listeners hear about changes that make cached credentials
  * stale (revocation, rotation, plan, membership) as they are applied.
  */
@@ -152,6 +152,16 @@ export class AccountsProjection implements PlannedProjection {
           `INSERT INTO acct_credits(org_id, period, used) VALUES (?,?,?)
            ON CONFLICT(org_id, period) DO UPDATE SET used = used + excluded.used`,
           d.org_id, monthPeriod(d.at), d.amount,
+        );
+        return;
+      }
+      case T.LlmUsageRecorded: {
+        const d = e.data;
+        this.run(
+          `INSERT INTO acct_llm_usage(org_id, period, calls, input_tokens, output_tokens) VALUES (?,?,1,?,?)
+           ON CONFLICT(org_id, period) DO UPDATE SET calls = calls + 1, input_tokens = input_tokens + excluded.input_tokens,
+             output_tokens = output_tokens + excluded.output_tokens`,
+          d.org_id, monthPeriod(d.at), d.input_tokens, d.output_tokens,
         );
         return;
       }

@@ -1,5 +1,6 @@
 import { RecordedEvent, isEdgeVersioned, isNodeVersioned } from '@strata/domain/events';
-import { EdgeRow, NodeRow, edgeRow, nodeEventRow, recordJson } from '@strata/graph-store/sqlite/graph-rows';
+import { recordJson } from '@strata/graph-store/graph-changes';
+import { EdgeRow, NodeRow, edgeRow, nodeEventRow } from '@strata/graph-store/sqlite/graph-rows';
 import { TextChange, textChangeOf } from './text-document';
 
 /**

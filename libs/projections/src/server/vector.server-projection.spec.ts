@@ -3,7 +3,7 @@ import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import type { VectorHit, VectorIndex, VectorItem, VectorQuery, VectorSpaceConfig } from '@strata/vector-index/vector-index.port';
 import { noteRecord, recordedEvent } from '../testing/projection-event-fixtures';
 import { VectorProjectionSource, VectorServerProjection } from './vector.server-projection';
-import { VectorSpaceOf, planVectorWrites } from './vector-writes';
+import { VectorSpaceOf, planVectorWrites } from '../vector-writes';
 
 const ev = recordedEvent;
 const node = noteRecord;

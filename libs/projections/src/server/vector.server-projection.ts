@@ -3,7 +3,7 @@ import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import { NodeRecord } from '@strata/domain/records';
 import type { VectorIndex, VectorItem } from '@strata/vector-index/vector-index.port';
 import { ServerProjection } from './server-projection';
-import { PlannedItem, VectorFacts, VectorSpaceOf, planVectorWrites, vectorFactsNeeded } from './vector-writes';
+import { PlannedItem, VectorFacts, VectorSpaceOf, planVectorWrites, vectorFactsNeeded } from '../vector-writes';
 
 /** What the vector projection reads besides the events (the MongoDB read model and the embedding rules in production). */
 export interface VectorProjectionSource {

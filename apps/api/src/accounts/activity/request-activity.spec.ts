@@ -54,6 +54,15 @@ describe('RequestActivity', () => {
     expect(await activity.recentRequests('k1')).toEqual([{ at, method: 'GET', route: '/nodes', status: 200 }]);
   });
 
+  it('two identical requests in the same instant are both shown, one stored and one still buffered', async () => {
+    activity.record(rec('k1', at));
+    await activity.flush();
+    activity.record(rec('k1', at));
+    expect((await activity.recentRequests('k1')).map((r) => r.at)).toEqual([at, at]);
+    await activity.flush();
+    expect((await activity.recentRequests('k1')).map((r) => r.at)).toEqual([at, at]);
+  });
+
   it('a request being written is shown once, and one recorded meanwhile waits for the next write', async () => {
     let release!: () => void;
     store.hold = new Promise((r) => (release = r));

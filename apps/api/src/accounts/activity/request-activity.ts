@@ -88,9 +88,17 @@ export class RequestActivity {
    */
   async recentRequests(keyId: string): Promise<KeyRequest[]> {
     const stored = await this.store.recentRequests(keyId, ACTIVITY_LIMIT);
-    // a batch still being written may already be partly stored (MongoDB): show it once
-    const inStore = new Set(stored.map(signature));
-    const buffered = this.unwritten().filter((r) => r.key_id === keyId && !inStore.has(signature(r)));
+    // only the batch being written may already be partly stored (MongoDB): each stored request
+    // hides one identical request of that batch, so two identical requests still count twice
+    const inStore = new Map<string, number>();
+    for (const r of stored) inStore.set(signature(r), (inStore.get(signature(r)) ?? 0) + 1);
+    const alreadyStored = (r: KeyRequest) => {
+      const n = inStore.get(signature(r)) ?? 0;
+      if (n > 0) inStore.set(signature(r), n - 1);
+      return n > 0;
+    };
+    const writing = this.writing.filter((r) => r.key_id === keyId && !alreadyStored(r));
+    const buffered = writing.concat(this.pending.filter((r) => r.key_id === keyId));
     return [...buffered.reverse().map(shown), ...stored].sort((a, b) => b.at - a.at).slice(0, ACTIVITY_LIMIT);
   }
 

@@ -35,7 +35,10 @@ export class BillingController {
 
   @Get('usage')
   @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'Current organization usage: nodes, edges, requests this period, credits used and left' })
+  @ApiOperation({
+    summary: 'Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens',
+    description: '`llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them.',
+  })
   usage(@Auth() auth: AuthContext) {
     return this.handlers.usage(auth);
   }

@@ -98,6 +98,8 @@ export class BillingHandlers {
         per_minute_limit: this.config.rateLimitPerMinute ?? plan.limits.requests_per_minute,
       },
       credits: { used: credits, limit: creditLimit, left: creditLimit === null ? null : Math.max(0, creditLimit - credits) },
+      // language-model calls made for the organization this period, and their tokens (§9.6)
+      llm: this.accounts.llmUsage(auth.org_id, period),
     };
   }
 }

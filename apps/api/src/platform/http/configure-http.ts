@@ -79,6 +79,9 @@ export function fastifyOptions(): FastifyServerOptions {
  * reach Nest's exception layer, hence AllExceptionsFilter. Must run before the application
  * registers its routes.
  */
+/** Probes and metrics answer while the service starts or drains (they report exactly that). */
+const OPEN_WHILE_UNREADY = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
+
 export function configureHttp(fastify: FastifyInstance, routes: RouteTable, readiness: Readiness, authenticator: DirectAuthenticator): void {
   fastify.addHook('onRoute', (opts) => routes.add(opts.method as string | string[], opts.url));
 
@@ -135,7 +138,7 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
 
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done) => {
     assignRequestId(req, reply);
-    if (!readiness.ready && req.url !== '/health') {
+    if (!readiness.ready && !OPEN_WHILE_UNREADY.has(req.url)) {
       reply.header('Retry-After', '2');
       reply.code(503).send({ error: readiness.draining ? 'the server is shutting down' : 'the server is starting', code: 'unavailable', retry_after: 2 });
       return;

@@ -2,7 +2,7 @@ import { RecordedEvent, isGraphEvent, isNodeVersioned, unhandled } from '@strata
 import { NodeRecord } from '@strata/domain/records';
 import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import type { DistanceMetric } from '@strata/vector-index/vector-index.port';
-import { MergedRuns } from './merged-runs';
+import { MergedRuns } from './server/merged-runs';
 
 /**
  * What a batch of events does to the vector index (Qdrant in server mode), the same effects

@@ -1,0 +1,79 @@
+import type { Principal } from '@strata/domain/events';
+import type { ChatModel, ChatRequest, ChatResponse, LanguageModels } from './chat-model.port';
+
+/** One metered call: which model, how many tokens; never what was asked or answered. */
+export interface LlmUsageEntry {
+  provider: 'openai' | 'anthropic';
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Who the call was made for, for the usage record's metadata (default: the system). */
+export interface LlmUsageAttribution {
+  /** the request (or job) that made the call */
+  requestId?: string;
+  principal?: Principal;
+  agentId?: string | null;
+}
+
+/** Where metered calls are recorded durably (the accounts' usage: `GET /v1/usage`). */
+export interface LlmUsageRecorder {
+  record(org: string, entry: LlmUsageEntry, attribution?: LlmUsageAttribution): Promise<void>;
+}
+
+/**
+ * The language model as code working for an organization gets it: `forOrganization(org)` is
+ * a chat model that records every successful call's tokens to the organization's usage
+ * before it returns (REFERENCE §9.6), so a caller cannot forget to meter. A call that fails
+ * (UpstreamError) used no tokens the provider reported, and records nothing.
+ */
+export class MeteredLanguageModels {
+  constructor(
+    private readonly configured: LanguageModels,
+    private readonly recorder: LlmUsageRecorder,
+  ) {}
+
+  get provider(): LanguageModels['provider'] {
+    return this.configured.provider;
+  }
+  get model(): string | null {
+    return this.configured.model;
+  }
+  /** the models a request may name */
+  get models(): readonly string[] {
+    return this.configured.models ?? [];
+  }
+
+  /** The chat model metered to `org`; null for `offline` and when no provider is configured. */
+  forOrganization(org: string, attribution?: LlmUsageAttribution): ChatModel | null {
+    const chat = this.configured.chat;
+    return chat ? new MeteredChatModel(chat, this.recorder, org, attribution) : null;
+  }
+}
+
+export class MeteredChatModel implements ChatModel {
+  constructor(
+    private readonly inner: ChatModel,
+    private readonly recorder: LlmUsageRecorder,
+    readonly org: string,
+    private readonly attribution?: LlmUsageAttribution,
+  ) {}
+
+  get provider(): ChatModel['provider'] {
+    return this.inner.provider;
+  }
+  get model(): string {
+    return this.inner.model;
+  }
+
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    const res = await this.inner.chat(req);
+    await this.recorder.record(
+      this.org,
+      { provider: this.inner.provider, model: req.model ?? this.inner.model, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens },
+      this.attribution,
+    );
+    return res;
+  }
+}

@@ -1,0 +1,1 @@
+export * from './strata-metrics';
