@@ -1,7 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
-import { SynthesisModels } from './language-models.provider';
 import { SynthesisJobHandler, SYNTHESIS_JOB_KIND } from './run/synthesis-job.handler';
 import { SynthesisRunController } from './run/synthesis-run.controller';
 import { ProjectCorpusService } from './signals/project-corpus.service';
@@ -11,7 +10,7 @@ import { SignalsController } from './signals/signals.controller';
 @Module({
   imports: [ScopeModule],
   controllers: [SignalsController, SynthesisRunController],
-  providers: [ProjectCorpusService, SynthesisJobHandler, SynthesisModels],
+  providers: [ProjectCorpusService, SynthesisJobHandler],
 })
 export class SynthesisModule implements OnModuleInit {
   constructor(

@@ -1,4 +1,4 @@
-import { ChatModel, ChatRequest, ChatResponse, LanguageModels } from '@strata/ai';
+import { ChatModel, ChatRequest, ChatResponse } from '@strata/ai';
 import { ArticleMaterial } from '@strata/domain/synthesis';
 import { ArticleWriter } from './article-writer';
 
@@ -29,11 +29,10 @@ class FakeChat implements ChatModel {
   }
 }
 
-const models = (chat: ChatModel | null): LanguageModels => ({ provider: chat ? 'openai' : 'offline', model: chat?.model ?? null, chat });
 
 describe('ArticleWriter', () => {
   it('offline: the structural article', async () => {
-    const a = await new ArticleWriter(models(null)).write(material);
+    const a = await new ArticleWriter(null).write(material);
     expect(a.generated_by).toBe('offline');
     expect(a.label).toBe('Synthesis: Ada');
     expect(a.content).toContain('- Ada built it (Memoir)');
@@ -41,7 +40,7 @@ describe('ArticleWriter', () => {
 
   it('with a chat model: the model writes it, asked for the article schema', async () => {
     const chat = new FakeChat([{ title: 'Ada and the engine', content: 'Ada built and led it.', questions: ['When?'] }]);
-    const a = await new ArticleWriter(models(chat)).write(material);
+    const a = await new ArticleWriter(chat).write(material);
     expect(a).toEqual({ label: 'Ada and the engine', content: 'Ada built and led it.', questions: ['When?'], generated_by: 'openai:fake-1' });
     expect(chat.asked).toHaveLength(1);
     expect(chat.asked[0].output!.name).toBe('synthesis_article');
@@ -50,14 +49,15 @@ describe('ArticleWriter', () => {
 
   it('asks once more, naming the fault, when the answer does not fit; then gives up', async () => {
     const fixed = new FakeChat([{ title: '', content: 'x', questions: [] }, { title: 'Ada', content: 'Text.', questions: [] }]);
-    expect((await new ArticleWriter(models(fixed)).write(material)).label).toBe('Ada');
+    expect((await new ArticleWriter(fixed).write(material)).label).toBe('Ada');
     expect(fixed.asked[1].messages.at(-1)!.content).toContain('title must be a non-empty string');
     const broken = new FakeChat([{ nope: 1 }, { nope: 2 }]);
-    await expect(new ArticleWriter(models(broken)).write(material)).rejects.toMatchObject({ code: 'upstream_error' });
+    await expect(new ArticleWriter(broken).write(material)).rejects.toMatchObject({ name: 'StructuredOutputError', output: 'synthesis_article' });
+    expect(broken.asked).toHaveLength(2);
   });
 
   it('a model failure is the run failure', async () => {
     const failing = new FakeChat([new Error('openai: HTTP 500')]);
-    await expect(new ArticleWriter(models(failing)).write(material)).rejects.toThrow('openai: HTTP 500');
+    await expect(new ArticleWriter(failing).write(material)).rejects.toThrow('openai: HTTP 500');
   });
 });

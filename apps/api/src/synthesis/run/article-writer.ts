@@ -1,5 +1,4 @@
-import { ChatModel, LanguageModels } from '@strata/ai';
-import { UpstreamError } from '@strata/ai';
+import { ChatModel, structuredCall } from '@strata/ai';
 import { ARTICLE_OUTPUT_SCHEMA, ArticleMaterial, ArticleText, articlePrompt, readModelArticle, structuralArticle } from '@strata/domain/synthesis';
 
 export interface WrittenArticle extends ArticleText {
@@ -9,27 +8,26 @@ export interface WrittenArticle extends ArticleText {
 
 /**
  * Writes one synthesis Article: with a chat model, the model writes it from the cluster's
- * material (structured output, one retry naming what was wrong); under `offline`, the
- * structural text of REFERENCE §9.6. A model failure fails the run: nothing is written.
+ * material (structured output; an answer that does not fit is sent back once with what is
+ * wrong, then StructuredOutputError); under `offline` (no chat model), the structural text of
+ * REFERENCE §9.6. A model failure fails the run: nothing is written.
  */
 export class ArticleWriter {
-  constructor(private readonly models: LanguageModels) {}
+  constructor(private readonly chat: ChatModel | null) {}
 
   async write(m: ArticleMaterial, signal?: AbortSignal): Promise<WrittenArticle> {
-    const chat = this.models.chat;
-    if (!chat) return { ...structuralArticle(m), generated_by: 'offline' };
-    return { ...(await this.ask(chat, m, signal)), generated_by: `${chat.provider}:${chat.model}` };
-  }
-
-  private async ask(chat: ChatModel, m: ArticleMaterial, signal?: AbortSignal): Promise<ArticleText> {
+    if (!this.chat) return { ...structuralArticle(m), generated_by: 'offline' };
     const prompt = articlePrompt(m);
-    const messages: { role: 'user' | 'assistant'; content: string }[] = [{ role: 'user', content: prompt.user }];
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const res = await chat.chat({ system: prompt.system, messages, output: { name: 'synthesis_article', schema: ARTICLE_OUTPUT_SCHEMA }, signal });
-      const read = readModelArticle(res.json);
-      if ('article' in read) return read.article;
-      messages.push({ role: 'assistant', content: res.text }, { role: 'user', content: `That answer is not valid: ${read.error}. Answer again with JSON matching the schema.` });
-    }
-    throw new UpstreamError(`${chat.provider}: the model's article did not match the schema twice`, chat.provider);
+    const { value } = await structuredCall(
+      this.chat,
+      { system: prompt.system, messages: [{ role: 'user', content: prompt.user }], output: { name: 'synthesis_article', schema: ARTICLE_OUTPUT_SCHEMA }, signal },
+      (v) => {
+        const read = readModelArticle(v);
+        return 'error' in read ? [read.error] : [];
+      },
+    );
+    const read = readModelArticle(value);
+    if ('error' in read) throw new Error(read.error); // validated above: unreachable
+    return { ...read.article, generated_by: `${this.chat.provider}:${this.chat.model}` };
   }
 }

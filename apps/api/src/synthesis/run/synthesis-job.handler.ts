@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { MeteredLanguageModels } from '@strata/ai';
 import { DEFAULT_TARGET_TYPES, articleMaterial, claimGroups, pickGroups } from '@strata/domain/synthesis';
 import { JobContext, JobHandler } from '@strata/jobs/runner/job-runner';
 import { QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
 import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { SynthesisModels } from '../language-models.provider';
 import { ProjectCorpusService } from '../signals/project-corpus.service';
 import { ArticleWriter, WrittenArticle } from './article-writer';
 
@@ -32,7 +32,7 @@ export class SynthesisJobHandler implements JobHandler {
   constructor(
     private readonly corpus: ProjectCorpusService,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    private readonly models: SynthesisModels,
+    private readonly models: MeteredLanguageModels,
   ) {}
 
   async run(job: QueuedJob, ctx: JobContext): Promise<{ articles_created: number; article_uids: string[] }> {
@@ -42,7 +42,8 @@ export class SynthesisJobHandler implements JobHandler {
     const projectNode = (await this.corpus.nodeOf(job.org, input.project_uid))!;
     const project = { uid: projectNode.uid, label: projectNode.label };
     const chosen = pickGroups(c, claimGroups(c, DEFAULT_TARGET_TYPES));
-    const writer = new ArticleWriter(this.models.current());
+    // every model call is metered to the organization (GET /v1/usage); null under `offline`
+    const writer = new ArticleWriter(this.models.forOrganization(job.org, { requestId: `job:${job.id}` }));
     const written: { text: WrittenArticle; subject: string; claims: string[] }[] = [];
     for (const g of chosen) {
       ctx.signal.throwIfAborted();

@@ -1,6 +1,6 @@
 import { Body as ReqBody, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { LlmNotConfiguredError } from '@strata/ai';
+import { LANGUAGE_MODELS, LanguageModels, LlmNotConfiguredError } from '@strata/ai';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, assertCanWrite } from '@strata/auth/request-context.decorator';
@@ -8,7 +8,6 @@ import { assertObjectBody } from '@strata/domain/validation';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { pathUid } from '../../platform/http/path-params';
-import { SynthesisModels } from '../language-models.provider';
 import { ProjectCorpusService } from '../signals/project-corpus.service';
 import { SYNTHESIS_JOB_KIND, SynthesisJobInput } from './synthesis-job.handler';
 
@@ -20,7 +19,7 @@ export class SynthesisRunController {
     private readonly corpus: ProjectCorpusService,
     private readonly scopes: ReadScopeService,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
-    private readonly models: SynthesisModels,
+    @Inject(LANGUAGE_MODELS) private readonly models: LanguageModels,
   ) {}
 
   @Post('run/:project_uid')
@@ -35,9 +34,7 @@ export class SynthesisRunController {
     assertObjectBody(body);
     assertCanWrite(auth);
     const project = await this.corpus.project(await this.scopes.of(auth), uid);
-    // a configured vendor without its adapter is not a model: never pass structure off as its text
-    const models = this.models.current();
-    if (models.provider === null || (models.provider !== 'offline' && !models.chat)) throw new LlmNotConfiguredError('synthesis');
+    if (this.models.provider === null) throw new LlmNotConfiguredError('synthesis');
     const input: SynthesisJobInput = { project_uid: uid, title: `Synthesis of ${project.label}`, requested_by: `${auth.principal.kind}:${auth.principal.id}` };
     // one run per Project at a time: asking again while it is queued or running gives that job
     const { job } = await this.queue.enqueue({ kind: SYNTHESIS_JOB_KIND, org: auth.org_id, input, dedupeKey: `synthesis:${uid}` });
