@@ -4,8 +4,13 @@ import { Errors } from '@strata/domain/errors';
 import { NodeRecord } from '@strata/domain/records';
 import { CorpusNode, ProjectCorpus } from '@strata/domain/synthesis';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 import { ReadScope } from '@strata/platform/scope/read-scope';
+
+type FastStore = Pick<SqliteGraphStore, 'stmt'>;
+const PAIRS_SQL = `SELECT from_uid, to_uid FROM edges INDEXED BY edges_in
+  WHERE org = ? AND to_uid IN (SELECT value FROM json_each(?)) AND edge_type = ? AND tombstone_at IS NULL`;
 
 /** Never among a Project's extracted nodes (REFERENCE §12.1 Nodes(P)). */
 const NOT_SOURCES = new Set(['Document', 'Chunk', 'Article', 'Space']);
@@ -40,22 +45,19 @@ export class ProjectCorpusService {
   }
 
   async load(org: string, projectUid: string): Promise<ProjectCorpus> {
-    const docEdges = await this.graph.listEdges(org, { to_uid: projectUid, edge_types: ['PartOfProject'] });
+    const docEdges = await this.pairs(org, [projectUid], 'PartOfProject');
     const docNodes = await this.live(org, docEdges.map((e) => e.from_uid));
     const documents = [...docNodes.values()].filter((d) => d.node_type === 'Document').map((d) => ({ uid: d.uid, label: d.label }));
     const docOfChunk = new Map<string, string>();
-    for (const d of documents) {
-      const chunkEdges = await this.graph.listEdges(org, { to_uid: d.uid, edge_types: ['ChunkOf'] });
-      const chunks = await this.live(org, chunkEdges.map((e) => e.from_uid));
-      for (const c of chunks.values()) if (c.node_type === 'Chunk') docOfChunk.set(c.uid, d.uid);
-    }
+    const chunkEdges = await this.pairs(org, documents.map((d) => d.uid), 'ChunkOf');
+    const chunks = await this.live(org, chunkEdges.map((e) => e.from_uid));
+    for (const e of chunkEdges) if (chunks.get(e.from_uid)?.node_type === 'Chunk') docOfChunk.set(e.from_uid, e.to_uid);
     const docsOf = new Map<string, Set<string>>();
-    for (const [chunk, doc] of docOfChunk)
-      for (const e of await this.graph.listEdges(org, { to_uid: chunk, edge_types: ['ExtractedFrom'] })) {
-        let s = docsOf.get(e.from_uid);
-        if (!s) docsOf.set(e.from_uid, (s = new Set()));
-        s.add(doc);
-      }
+    for (const e of await this.pairs(org, [...docOfChunk.keys()], 'ExtractedFrom')) {
+      let s = docsOf.get(e.from_uid);
+      if (!s) docsOf.set(e.from_uid, (s = new Set()));
+      s.add(docOfChunk.get(e.to_uid)!);
+    }
     const nodes = new Map<string, CorpusNode>();
     for (const n of (await this.live(org, [...docsOf.keys()])).values()) {
       if (NOT_SOURCES.has(n.node_type)) continue;
@@ -66,6 +68,19 @@ export class ProjectCorpusService {
     const edges = uids.length > 1 ? (await this.graph.listEdges(org, { among: uids })).map((e) => ({ uid: e.uid, edge_type: e.edge_type, from_uid: e.from_uid, to_uid: e.to_uid })) : [];
     const vectors = await this.claimVectors(org, [...nodes.values()].filter((n) => n.node_type === 'Claim').map((n) => n.uid));
     return { project_uid: projectUid, documents, nodes, docsOf, edges, vectors };
+  }
+
+  /**
+   * Live edges of a type into any of `targets`, as (from, to) pairs: one statement for the whole
+   * set on the embedded store (a Project has thousands of chunks), one port query per target elsewhere.
+   */
+  private async pairs(org: string, targets: string[], edgeType: string): Promise<{ from_uid: string; to_uid: string }[]> {
+    if (!targets.length) return [];
+    const fast = typeof (this.graph as Partial<FastStore>).stmt === 'function' ? (this.graph as unknown as FastStore) : null;
+    if (fast) return fast.stmt(PAIRS_SQL).all(org, JSON.stringify(targets), edgeType) as { from_uid: string; to_uid: string }[];
+    const out: { from_uid: string; to_uid: string }[] = [];
+    for (const t of targets) for (const e of await this.graph.listEdges(org, { to_uid: t, edge_types: [edgeType] })) out.push({ from_uid: e.from_uid, to_uid: e.to_uid });
+    return out;
   }
 
   private async live(org: string, uids: string[]): Promise<Map<string, NodeRecord>> {
