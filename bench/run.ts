@@ -25,11 +25,13 @@ const TARGETS: Target[] = [
   { metric: 'retrieval.vector_p50_ms', label: 'vector search p50 (ms)', target: '< 5', ok: (v) => v < 5 },
   { metric: 'retrieval.neighborhood_p50_ms', label: 'neighborhood depth 2, 1M edges, p50 (ms)', target: '< 10', ok: (v) => v < 10 },
   { metric: 'retrieval.hybrid_p50_ms', label: 'hybrid /retrieve p50 (ms)', target: '< 15', ok: (v) => v < 15 },
+  { metric: 'context.context_p50_ms', label: '/retrieve/context p50, 200 docs × 20 chunks (ms)', target: '< 50', ok: (v) => v < 50 },
+  { metric: 'context.context_p99_ms', label: '/retrieve/context p99 (ms)', target: '< 150', ok: (v) => v < 150 },
   { metric: 'cognitive.argument_rps', label: '/epistemic/argument, 32 clients (req/s)', target: '≥ 1500', ok: (v) => v >= 1500 },
   { metric: 'cognitive.argument_p99_ms', label: '/epistemic/argument p99 (ms)', target: '< 40', ok: (v) => v < 40 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'rebuild', 'text-index', 'vector-index'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

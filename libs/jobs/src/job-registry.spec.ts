@@ -99,3 +99,38 @@ describe('JobRegistry', () => {
     expect(left).toEqual(['a week later', 'nine days later', 'still running']);
   });
 });
+
+describe('JobRegistry over the durable queue', () => {
+  async function withQueue() {
+    const { FixedClock, ClockIds } = await import('@strata/domain/time');
+    const { SqliteJobQueue } = await import('./queue/sqlite-job-queue');
+    const clock = new FixedClock(5000);
+    const ids = new ClockIds(clock);
+    const queue = new SqliteJobQueue(':memory:', clock, ids);
+    const jobs = new JobRegistry(clock, ids, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue);
+    return { queue, jobs, clock };
+  }
+
+  it('shows, lists and cancels jobs of the runner as §9.4 records', async () => {
+    const { queue, jobs, clock } = await withQueue();
+    const { job: a } = await queue.enqueue({ kind: 'synthesis', org: 'org-1', input: { title: 'Synthesis of P' } });
+    clock.advance(1);
+    const { job: b } = await queue.enqueue({ kind: 'synthesis', org: 'org-1', input: { title: 'Synthesis of Q', document_uid: 'doc-1' } });
+    await queue.enqueue({ kind: 'schedule_slot', org: 'org-1', input: {} });
+    expect(await jobs.get('org-1', a.id)).toMatchObject({ id: a.id, kind: 'synthesis', title: 'Synthesis of P', status: 'pending', document_uid: null, result: null, queue_position: 1, created_at: 5000, started_at: null, completed_at: null });
+    expect(await jobs.get('org-1', b.id)).toMatchObject({ document_uid: 'doc-1', queue_position: 2 });
+    await expect(jobs.get('org-2', a.id)).rejects.toMatchObject({ code: 'not_found' });
+    // jobs of other kinds than §9.4's are not shown
+    expect((await jobs.list('org-1', { limit: 50, offset: 0 })).items.map((j) => j.id)).toEqual([b.id, a.id]);
+
+    const claimed = (await queue.claim(['synthesis'], 'me', 60))!;
+    await queue.progress(claimed.id, 'me', { nodes_created: 2, junk: 'x' });
+    expect(await jobs.get('org-1', claimed.id)).toMatchObject({ status: 'processing', progress: { nodes_created: 2, edges_created: 0 }, started_at: 5001 });
+    await queue.complete(claimed.id, 'me', { articles_created: 2 });
+    expect(await jobs.get('org-1', claimed.id)).toMatchObject({ status: 'completed', result: { articles_created: 2 }, completed_at: 5001 });
+    await expect(jobs.cancel('org-1', claimed.id)).rejects.toMatchObject({ code: 'invalid_transition' });
+
+    const pending = claimed.id === a.id ? b : a;
+    expect(await jobs.cancel('org-1', pending.id)).toMatchObject({ id: pending.id, status: 'cancelled' });
+  });
+});

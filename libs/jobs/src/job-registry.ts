@@ -3,6 +3,8 @@ import { Errors } from '@strata/domain/errors';
 import { JobKind, JobListQuery, JobRecord, assertCancellable, isActive, pageOfJobs } from '@strata/domain/jobs';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { JobStore } from './store/job-store.port';
+import { JobQueue } from './queue/job-queue.port';
+import { jobRecordOfQueued } from './queue/queued-job-record';
 
 export type { JobRecord } from '@strata/domain/jobs';
 
@@ -36,6 +38,8 @@ export class JobRegistry {
     private readonly ids: IdGenerator,
     private readonly store: JobStore,
     private readonly opts: JobRegistryOptions,
+    /** jobs on the durable runner (synthesis, ingestion…) are read, listed and cancelled here too */
+    private readonly queue: JobQueue | null = null,
   ) {}
 
   /**
@@ -126,6 +130,14 @@ export class JobRegistry {
       this.update(entry.job, { status: 'cancelled' });
       return this.wire(entry.job, []);
     }
+    const queued = entry ? null : await this.queue?.get(org, id);
+    const queuedRecord = queued ? jobRecordOfQueued(queued) : null;
+    if (queued && queuedRecord) {
+      assertCancellable(queuedRecord);
+      // pending: cancelled at once; running: its runner stops it at its next lease renewal
+      const after = await this.queue!.requestCancel(org, id);
+      return this.wire((after && jobRecordOfQueued(after)) ?? queuedRecord, []);
+    }
     const stored = await this.find(org, id);
     assertCancellable(stored);
     const now = this.clock.now();
@@ -154,8 +166,10 @@ export class JobRegistry {
     const j = this.jobs.get(id);
     if (j && j.org === org) return j.job;
     const stored = j ? null : await this.store.get(org, id);
-    if (!stored) throw Errors.notFound(`job ${id} not found`, { id });
-    return stored;
+    const queued = j || stored ? null : await this.queue?.get(org, id);
+    const found = stored ?? (queued ? jobRecordOfQueued(queued) : null);
+    if (!found) throw Errors.notFound(`job ${id} not found`, { id });
+    return found;
   }
 
   /** The organization's jobs: those of this process as they are now, and the stored ones. */
@@ -164,6 +178,10 @@ export class JobRegistry {
     const out = new Map<string, JobRecord>();
     for (const j of await this.store.ofOrg(org)) out.set(j.id, j);
     for (const j of this.jobs.values()) if (j.org === org) out.set(j.job.id, j.job);
+    for (const q of (await this.queue?.list(org)) ?? []) {
+      const r = jobRecordOfQueued(q);
+      if (r && !out.has(r.id)) out.set(r.id, r);
+    }
     return [...out.values()];
   }
 

@@ -38,8 +38,9 @@ const SCHEDULER_POLL_S = 5;
     },
     {
       provide: JobRegistry,
-      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE],
-      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null) => new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }),
+      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE, JOB_QUEUE],
+      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null, queue: JobQueue) =>
+        new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }, queue),
     },
     {
       provide: JOB_QUEUE,

@@ -23,8 +23,9 @@ import { DecayNodeHandler } from './evolve/evolve-decay.handler';
 import { EvolveController } from './evolve/evolve.controller';
 import { EvolveHandler } from './evolve/evolve.handler';
 
-import { ContextRetrievalService } from './retrieve/context-retrieval.service';
-import { NodeAnnotator } from './retrieve/node-annotator';
+import { ContextController } from './context/context.controller';
+import { ContextRetrievalService } from './context/context-retrieval.service';
+import { NodeAnnotator } from './context/node-annotator';
 import { RankingService } from './retrieve/ranking.service';
 import { RetrieveController } from './retrieve/retrieve.controller';
 import { RetrieveService } from './retrieve/retrieve.service';
@@ -46,6 +47,7 @@ import { TraverseController } from './traverse/traverse.controller';
   controllers: [
     SearchController,
     RetrieveController,
+    ContextController,
     TraverseController,
     EvolveController,
     EntitiesController,

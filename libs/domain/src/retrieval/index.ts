@@ -7,3 +7,5 @@ export * from './stale-derivations';
 export * from './retrieve-request';
 export * from './embedding-text';
 export * from './ranked-page';
+export * from './source-anchor';
+export * from './context-request';

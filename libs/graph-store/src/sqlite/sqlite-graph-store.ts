@@ -244,11 +244,13 @@ export class SqliteGraphStore implements GraphReadModel {
     }
     addPropsFilters(where, params, f.props_equals, f.props_in);
     const order = ' ORDER BY created_at ASC, uid ASC LIMIT ?';
+    // With an endpoint fixed, its adjacency index finds the few edges at once; left to itself the
+    // planner prefers edges_type for the ORDER BY and scans every edge of the type in the org.
     if (f.touching !== undefined) {
       const w = where.join(' AND ');
       const rows = this.db
         .prepare(
-          `SELECT doc, created_at, uid FROM edges WHERE ${w} AND from_uid = ? UNION SELECT doc, created_at, uid FROM edges WHERE ${w} AND to_uid = ?${order}`,
+          `SELECT doc, created_at, uid FROM edges INDEXED BY edges_out WHERE ${w} AND from_uid = ? UNION SELECT doc, created_at, uid FROM edges INDEXED BY edges_in WHERE ${w} AND to_uid = ?${order}`,
         )
         .all(...params, f.touching, ...params, f.touching, limit) as { doc: string }[];
       return rows.map((r) => JSON.parse(r.doc));
@@ -268,7 +270,8 @@ export class SqliteGraphStore implements GraphReadModel {
       rows.sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
       return rows.slice(0, limit).map((r) => JSON.parse(r.doc));
     }
-    const rows = this.db.prepare(`SELECT doc FROM edges WHERE ${where.join(' AND ')}${order}`).all(...params, limit) as { doc: string }[];
+    const by = f.from_uid !== undefined ? ' INDEXED BY edges_out' : f.to_uid !== undefined ? ' INDEXED BY edges_in' : '';
+    const rows = this.db.prepare(`SELECT doc FROM edges${by} WHERE ${where.join(' AND ')}${order}`).all(...params, limit) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc));
   }
   *iterateEdges(org: string, opts: { include_tombstoned?: boolean; tombstoned_before?: number } = {}): Generator<EdgeRecord> {

@@ -1,6 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+
+/** The SQLite adapter's prepared-statement cache, when the read model is the embedded one. */
+type FastStore = Pick<SqliteGraphStore, 'stmt'>;
+const fastStore = (g: GraphReadModel): FastStore | null => (typeof (g as Partial<FastStore>).stmt === 'function' ? (g as unknown as FastStore) : null);
+
+// a whole set per statement (uids as one JSON array), answered from the edges_in and primary-key indexes
+const SOURCES_SQL = `SELECT from_uid FROM edges INDEXED BY edges_in
+  WHERE org = ? AND to_uid IN (SELECT value FROM json_each(?)) AND edge_type = ? AND tombstone_at IS NULL`;
+const HEADS_SQL = `SELECT uid, node_type FROM nodes WHERE org = ? AND uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`;
+
+/** Types that are never among a Project's extracted nodes (REFERENCE §12.1). */
+const NOT_EXTRACTED_SOURCES = new Set(['Document', 'Chunk', 'Article', 'Space']);
 
 export interface SourceDocument {
   uid: string;
@@ -32,17 +45,40 @@ export class ProvenanceService {
    */
   async withProvenanceIn(org: string, projectUid: string): Promise<Set<string>> {
     const out = new Set<string>();
-    const docEdges = await this.graph.listEdges(org, { to_uid: projectUid, edge_types: ['PartOfProject'] });
-    const docs = await this.liveOnly(org, docEdges.map((e) => e.from_uid));
-    for (const d of docs) {
-      out.add(d);
-      const chunks = await this.liveOnly(org, (await this.graph.listEdges(org, { to_uid: d, edge_types: ['ChunkOf'] })).map((e) => e.from_uid));
-      for (const c of chunks) {
-        out.add(c);
-        for (const e of await this.graph.listEdges(org, { to_uid: c, edge_types: ['ExtractedFrom'] })) out.add(e.from_uid);
-      }
-    }
+    const docs = (await this.liveHeads(org, await this.sourcesOf(org, [projectUid], 'PartOfProject'))).map((h) => h.uid);
+    const chunks = (await this.liveHeads(org, await this.sourcesOf(org, docs, 'ChunkOf'))).map((h) => h.uid);
+    for (const u of docs) out.add(u);
+    for (const u of chunks) out.add(u);
+    // §12.1 Nodes(P): Documents, Chunks, Articles and Spaces are never admitted as extracted nodes
+    for (const h of await this.liveHeads(org, await this.sourcesOf(org, chunks, 'ExtractedFrom')))
+      if (!NOT_EXTRACTED_SOURCES.has(h.node_type)) out.add(h.uid);
     return out;
+  }
+
+  /**
+   * The `from_uid`s of live edges of a type into any of `targets`. On the embedded store one
+   * statement for the whole set (a Project admits thousands of chunks; one query per chunk
+   * made every confined read slow); elsewhere one port query per target.
+   */
+  private async sourcesOf(org: string, targets: string[], edgeType: string): Promise<string[]> {
+    if (!targets.length) return [];
+    const fast = fastStore(this.graph);
+    if (fast) {
+      const rows = fast.stmt(SOURCES_SQL).all(org, JSON.stringify(targets), edgeType) as { from_uid: string }[];
+      return [...new Set(rows.map((r) => r.from_uid))];
+    }
+    const out = new Set<string>();
+    for (const t of targets) for (const e of await this.graph.listEdges(org, { to_uid: t, edge_types: [edgeType] })) out.add(e.from_uid);
+    return [...out];
+  }
+
+  /** Of these uids, the live nodes with their types (read from columns on the embedded store). */
+  private async liveHeads(org: string, uids: string[]): Promise<{ uid: string; node_type: string }[]> {
+    if (!uids.length) return [];
+    const fast = fastStore(this.graph);
+    if (fast) return fast.stmt(HEADS_SQL).all(org, JSON.stringify(uids)) as { uid: string; node_type: string }[];
+    const found = await this.graph.getNodes(org, uids);
+    return [...found.values()].filter((n) => n.tombstone_at === null).map((n) => ({ uid: n.uid, node_type: n.node_type }));
   }
 
   /** Source documents of each node (Documents are their own source; Chunks point at theirs). */
@@ -80,12 +116,6 @@ export class ProvenanceService {
       out.set(n.uid, list);
     }
     return out;
-  }
-
-  private async liveOnly(org: string, uids: string[]): Promise<string[]> {
-    if (!uids.length) return [];
-    const found = await this.graph.getNodes(org, [...new Set(uids)]);
-    return [...found.values()].filter((n) => n.tombstone_at === null).map((n) => n.uid);
   }
 }
 

@@ -5,16 +5,14 @@ import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
-import { ContextRetrievalService } from './context-retrieval.service';
 import { RetrieveService } from './retrieve.service';
 
-/** `POST /retrieve` (REFERENCE §5) and `POST /retrieve/context` (§9.5). Read-only. */
+/** `POST /retrieve` (REFERENCE §5). Read-only. */
 @ApiTags('retrieval: retrieve')
 @Controller()
 export class RetrieveController {
   constructor(
     private readonly retrieve: RetrieveService,
-    private readonly context: ContextRetrievalService,
     private readonly scopes: ReadScopeService,
   ) {}
 
@@ -29,18 +27,5 @@ export class RetrieveController {
   async run(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     return this.retrieve.run(await this.scopes.of(auth), body);
-  }
-
-  @Post('retrieve/context')
-  @HttpCode(200)
-  @ApiKeyOrJwt()
-  @ReadsOnly()
-  @ApiOperation({
-    summary:
-      'Context for a query: ranked graph nodes (hybrid or text) with provenance and annotations, nodes reached from them, the edges among them, Article nodes and raw Chunks',
-  })
-  async retrieveContext(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
-    const body = assertObjectBody(raw);
-    return this.context.run(await this.scopes.of(auth), body);
   }
 }

@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { anchorInChunk, pagesOfSpan, readPageMap } from '@strata/domain/retrieval';
+import { CLOCK, Clock } from '@strata/domain/time';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { ProvenanceService } from '@strata/platform/scope/provenance.service';
+import { ReadScope } from '@strata/platform/scope/read-scope';
+
+/** ISO date props (`valid_from`, `valid_until`) as Unix seconds; partial dates allowed. */
+function isoSeconds(v: unknown, end: boolean): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string' || !v.trim()) return null;
+  const s = v.trim();
+  const t = Date.parse(s.length === 4 ? `${s}-01-01` : s.length === 7 ? `${s}-01` : s);
+  if (Number.isNaN(t)) return null;
+  // a bare date or month covers its whole span when it ends a validity window
+  if (end && s.length <= 10) {
+    const d = new Date(t);
+    if (s.length === 4) d.setUTCFullYear(d.getUTCFullYear() + 1);
+    else if (s.length === 7) d.setUTCMonth(d.getUTCMonth() + 1);
+    else d.setUTCDate(d.getUTCDate() + 1);
+    return d.getTime() / 1000 - 0.001;
+  }
+  return t / 1000;
+}
+
+export interface SourceChunk {
+  chunk_uid: string;
+  char_start: number | null;
+  char_end: number | null;
+  page_start: number | null;
+  page_end: number | null;
+  quote: string | null;
+  anchor: { exact: string; prefix: string | null; suffix: string | null; start: number; end: number } | null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * The annotations `/retrieve/context` adds to a node (REFERENCE §9.5), each present only
+ * when it applies: source documents and chunks (anchored quotes, pages from the page map),
+ * believers (Claims), supersession, validity. Only what the caller's scope shows is named.
+ */
+@Injectable()
+export class NodeAnnotator {
+  constructor(
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    private readonly provenance: ProvenanceService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async annotate(scope: ReadScope, nodes: NodeRecord[], validAt: number | undefined): Promise<Record<string, unknown>[]> {
+    const org = scope.org;
+    const docs = await this.provenance.sourceDocuments(org, nodes);
+    const extractedOf = new Map<string, EdgeRecord[]>();
+    for (const n of nodes) {
+      const edges = (await this.graph.listEdges(org, { from_uid: n.uid, edge_types: ['ExtractedFrom'] })).filter((e) => scope.allows(e.to_uid));
+      extractedOf.set(n.uid, edges);
+    }
+    const chunks = await this.liveNodes(org, [...extractedOf.values()].flat().map((e) => e.to_uid));
+    const pageMaps = await this.pageMapsOf(org, [...chunks.keys()]);
+    const out: Record<string, unknown>[] = [];
+    const now = this.clock.now();
+    for (const n of nodes) {
+      const a: Record<string, unknown> = { ...n };
+      const sd = (docs.get(n.uid) ?? []).filter((d) => scope.allows(d.uid));
+      if (sd.length) a.source_documents = sd;
+      const sc: SourceChunk[] = [];
+      for (const e of extractedOf.get(n.uid) ?? []) {
+        const chunk = chunks.get(e.to_uid);
+        if (!chunk) continue;
+        const cp = chunk.props as Record<string, unknown>;
+        const at = anchorInChunk(str(cp.content), e.props.location, n.label);
+        const pages = pagesOfSpan(pageMaps.get(chunk.uid) ?? [], num(cp.char_offset_start), at.char_start, at.char_end);
+        sc.push({ chunk_uid: chunk.uid, char_start: at.char_start, char_end: at.char_end, ...pages, quote: at.quote, anchor: at.anchor });
+      }
+      if (sc.length) a.source_chunks = sc;
+      if (n.node_type === 'Claim') {
+        const beliefs = await this.graph.listEdges(org, { from_uid: n.uid, edge_types: ['BelievedBy'] });
+        const agents = await this.graph.getNodes(org, beliefs.map((b) => b.to_uid));
+        a.believed_by = beliefs
+          .filter((b) => agents.get(b.to_uid)?.tombstone_at === null && scope.allows(b.to_uid))
+          .map((b) => ({
+            agent_uid: b.to_uid,
+            agent_label: agents.get(b.to_uid)!.label,
+            confidence: typeof b.props.confidence === 'number' ? b.props.confidence : b.confidence,
+          }));
+      }
+      const sup = (await this.graph.listEdges(org, { to_uid: n.uid, edge_types: ['Supersedes'] })).filter((e) => scope.allows(e.from_uid));
+      if (sup.length) {
+        const by = await this.graph.getNodes(org, sup.map((e) => e.from_uid));
+        const live = sup.filter((e) => by.get(e.from_uid)?.tombstone_at === null);
+        if (live.length) {
+          a.superseded = true;
+          a.superseded_by = [...new Set(live.map((e) => e.from_uid))].sort();
+        }
+      }
+      const p = n.props as Record<string, unknown>;
+      if ((p.valid_from !== undefined && p.valid_from !== null) || (p.valid_until !== undefined && p.valid_until !== null)) {
+        const from = isoSeconds(p.valid_from, false);
+        const until = isoSeconds(p.valid_until, true);
+        const t = validAt ?? now;
+        const valid = (from === null || from <= t) && (until === null || t <= until);
+        if (validAt !== undefined) a.valid_at_time = valid;
+        else a.currently_valid = valid;
+      }
+      out.push(a);
+    }
+    return out;
+  }
+
+  private async liveNodes(org: string, uids: string[]): Promise<Map<string, NodeRecord>> {
+    const found = uids.length ? await this.graph.getNodes(org, [...new Set(uids)]) : new Map<string, NodeRecord>();
+    for (const [u, n] of found) if (n.tombstone_at !== null || n.node_type !== 'Chunk') found.delete(u);
+    return found;
+  }
+
+  /** Each chunk's Document page map (empty when the Document has none). */
+  private async pageMapsOf(org: string, chunkUids: string[]) {
+    const out = new Map<string, ReturnType<typeof readPageMap>>();
+    const docOf = new Map<string, string>();
+    for (const c of chunkUids) {
+      const e = (await this.graph.listEdges(org, { from_uid: c, edge_types: ['ChunkOf'] }, 1))[0];
+      if (e) docOf.set(c, e.to_uid);
+    }
+    const found = docOf.size ? await this.graph.getNodes(org, [...new Set(docOf.values())]) : new Map<string, NodeRecord>();
+    for (const [c, d] of docOf) {
+      const doc = found.get(d);
+      if (doc && doc.tombstone_at === null) out.set(c, readPageMap((doc.props as Record<string, unknown>).page_offsets));
+    }
+    return out;
+  }
+}
