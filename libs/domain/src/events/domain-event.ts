@@ -15,6 +15,8 @@ import type {
   RefreshTokenUsedData,
   UserSignedUpData,
 } from '../accounts/account-events';
+import { GovernanceEventTypes } from '../governance/governance-events';
+import type { GovernanceEventType, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -72,7 +74,10 @@ export type AccountEvent =
   | EventOf<'PlanChanged', PlanChangedData>
   | EventOf<'CreditsConsumed', CreditsConsumedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent;
+/** Governance (REFERENCE §13): grants, policies, settings, decisions. */
+export type GovernanceEvent = EventOf<'SpaceGrantSet', SpaceGrantSetData> | EventOf<'SpaceGrantRevoked', SpaceGrantRevokedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -82,11 +87,14 @@ export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const graphTypesMatch: Same<GraphEvent['type'], keyof typeof GraphEventTypes> = true;
 const accountTypesMatch: Same<AccountEvent['type'], AccountEventType> = true;
+const governanceTypesMatch: Same<GovernanceEvent['type'], GovernanceEventType> = true;
 void graphTypesMatch;
 void accountTypesMatch;
+void governanceTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
+const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -94,6 +102,10 @@ export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, 
 
 export function isAccountEvent<E extends { type: string }>(e: E): e is Extract<E, AccountEvent> {
   return ACCOUNT_TYPES.has(e.type);
+}
+
+export function isGovernanceEvent<E extends { type: string }>(e: E): e is Extract<E, GovernanceEvent> {
+  return GOVERNANCE_TYPES.has(e.type);
 }
 
 /**

@@ -1,0 +1,42 @@
+import { Classification } from './classification';
+import { SpaceAccessLevel } from './space-access';
+
+/**
+ * Governance events (REFERENCE §13). Space grants live on `space-grants-<org>:<space_uid>`.
+ * Times are Unix seconds like every event; the /v1 routes present them as ISO 8601.
+ */
+export const GovernanceEventTypes = {
+  SpaceGrantSet: 'SpaceGrantSet',
+  SpaceGrantRevoked: 'SpaceGrantRevoked',
+} as const;
+export type GovernanceEventType = (typeof GovernanceEventTypes)[keyof typeof GovernanceEventTypes];
+
+export interface SpaceGrantState {
+  access: SpaceAccessLevel;
+  classification_ceiling: Classification | null;
+}
+
+export interface SpaceGrantSetData extends SpaceGrantState {
+  org_id: string;
+  space_uid: string;
+  principal_uid: string;
+  /** the grant this one replaces; null for a new grant */
+  previous: SpaceGrantState | null;
+  granted_by: string;
+  at: number;
+}
+
+export interface SpaceGrantRevokedData {
+  org_id: string;
+  space_uid: string;
+  principal_uid: string;
+  revoked_by: string;
+  at: number;
+}
+
+export const GovernanceStreams = {
+  spaceGrants: (org: string, spaceUid: string) => `space-grants-${org}:${spaceUid}`,
+};
+
+/** Prefixes of the governance streams: small, read on every request, mirrored beside the accounts. */
+export const GOVERNANCE_STREAM_PREFIXES: readonly string[] = ['space-grants-'];

@@ -1,0 +1,5 @@
+export * from './classification';
+export * from './space-access';
+export * from './access-principal';
+export * from './governance-events';
+export * from './space-grant-decider';
