@@ -1,3 +1,4 @@
+import type { NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { normaliseText } from '@strata/domain/catalogue';
@@ -48,7 +49,7 @@ export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEn
       );
       if (byAlias) return { ...byAlias.node, created: false, matched_by: 'alias' as const };
 
-      const byLabel = await tx.reader.listNodes(tx.org, { node_types: [plan.node_type], label_norm: norm, uids: scope.uidList() }, { limit: 1, offset: 0 }, 'created_asc');
+      const byLabel = await tx.reader.listNodes(tx.org, scope.nodeFilter<NodeFilter>({ node_types: [plan.node_type], label_norm: norm }), { limit: 1, offset: 0 }, 'created_asc');
       if (byLabel.items.length) {
         const node = (await tx.node(byLabel.items[0].uid))!;
         await stageAlias(tx, node, label, norm, 1.0);

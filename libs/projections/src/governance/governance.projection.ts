@@ -1,0 +1,67 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { GovernanceEventTypes as T } from '@strata/domain/governance';
+import { RecordedEvent, isGovernanceEvent, unhandled } from '@strata/domain/events';
+import { PlannedProjection } from '../projection';
+import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
+
+/**
+ * The governance read model: Space grants (REFERENCE §13.2). Small and read on every request
+ * by the access rule, so it lives beside the accounts (and, in servers mode, in each replica's
+ * in-memory mirror). Deterministic: only event data and positions.
+ */
+export class GovernanceProjection implements PlannedProjection {
+  readonly name = 'governance';
+  readonly version = 1;
+  /** nothing here reads node or edge streams (keep it so) */
+  readonly replayPlanner = 'outsideGraphObjects';
+  private readonly stmts = new Map<string, Statement>();
+  private readonly listeners: ((org: string) => void)[] = [];
+
+  constructor(readonly db: Database) {
+    db.exec(GOVERNANCE_DDL);
+  }
+
+  /** Hears the organization whose grants changed (caches drop what they hold for it). */
+  onChange(listener: (org: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private run(sql: string, ...params: unknown[]): void {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    s.run(...params);
+  }
+
+  applyPlanned(): void {
+    throw new Error('the governance projection is only ever planned as whole events');
+  }
+
+  apply(e: RecordedEvent): void {
+    if (!isGovernanceEvent(e)) return;
+    switch (e.type) {
+      case T.SpaceGrantSet: {
+        const d = e.data;
+        this.run(
+          `INSERT INTO gov_space_grants(org_id, space_uid, principal_uid, access, classification_ceiling, granted_by, granted_at, updated_at, position)
+           VALUES (?,?,?,?,?,?,?,?,?)
+           ON CONFLICT(org_id, space_uid, principal_uid) DO UPDATE SET access = excluded.access,
+             classification_ceiling = excluded.classification_ceiling, granted_by = excluded.granted_by, updated_at = excluded.updated_at`,
+          d.org_id, d.space_uid, d.principal_uid, d.access, d.classification_ceiling, d.granted_by, d.at, d.at, e.position,
+        );
+        break;
+      }
+      case T.SpaceGrantRevoked: {
+        const d = e.data;
+        this.run('DELETE FROM gov_space_grants WHERE org_id = ? AND space_uid = ? AND principal_uid = ?', d.org_id, d.space_uid, d.principal_uid);
+        break;
+      }
+      default:
+        return unhandled(e);
+    }
+    for (const l of this.listeners) l(e.data.org_id);
+  }
+
+  reset(): void {
+    for (const t of GOVERNANCE_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+  }
+}
