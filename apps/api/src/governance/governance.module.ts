@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { SpacesController } from './spaces/spaces.controller';
 import { SpaceHandlers } from './spaces/space.handlers';
+import { ToolGrantsController } from './tool-grants/tool-grants.controller';
+import { ToolGrantHandlers } from './tool-grants/tool-grant.handlers';
 
-/** Governance and access (REFERENCE §13): Spaces and their grants. */
+/** Governance and access (REFERENCE §13): Spaces and their grants, agent tool grants. */
 @Module({
   imports: [ScopeModule],
-  controllers: [SpacesController],
-  providers: [SpaceHandlers],
+  controllers: [SpacesController, ToolGrantsController],
+  providers: [SpaceHandlers, ToolGrantHandlers],
 })
 export class GovernanceModule {}

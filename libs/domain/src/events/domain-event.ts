@@ -16,7 +16,7 @@ import type {
   UserSignedUpData,
 } from '../accounts/account-events';
 import { GovernanceEventTypes } from '../governance/governance-events';
-import type { GovernanceEventType, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
+import type { AgentToolGrantedData, AgentToolRevokedData, GovernanceEventType, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -75,7 +75,11 @@ export type AccountEvent =
   | EventOf<'CreditsConsumed', CreditsConsumedData>;
 
 /** Governance (REFERENCE §13): grants, policies, settings, decisions. */
-export type GovernanceEvent = EventOf<'SpaceGrantSet', SpaceGrantSetData> | EventOf<'SpaceGrantRevoked', SpaceGrantRevokedData>;
+export type GovernanceEvent =
+  | EventOf<'SpaceGrantSet', SpaceGrantSetData>
+  | EventOf<'SpaceGrantRevoked', SpaceGrantRevokedData>
+  | EventOf<'AgentToolGranted', AgentToolGrantedData>
+  | EventOf<'AgentToolRevoked', AgentToolRevokedData>;
 
 export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent;
 export type EventType = DomainEvent['type'];

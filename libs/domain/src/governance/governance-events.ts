@@ -8,6 +8,8 @@ import { SpaceAccessLevel } from './space-access';
 export const GovernanceEventTypes = {
   SpaceGrantSet: 'SpaceGrantSet',
   SpaceGrantRevoked: 'SpaceGrantRevoked',
+  AgentToolGranted: 'AgentToolGranted',
+  AgentToolRevoked: 'AgentToolRevoked',
 } as const;
 export type GovernanceEventType = (typeof GovernanceEventTypes)[keyof typeof GovernanceEventTypes];
 
@@ -34,9 +36,29 @@ export interface SpaceGrantRevokedData {
   at: number;
 }
 
+/** An agent may invoke a tool (an Affordance) until `expires_at` (Unix seconds; null = no end). */
+export interface AgentToolGrantedData {
+  org_id: string;
+  agent_id: string;
+  affordance_uid: string;
+  expires_at: number | null;
+  note: string | null;
+  granted_by: string;
+  at: number;
+}
+
+export interface AgentToolRevokedData {
+  org_id: string;
+  agent_id: string;
+  affordance_uid: string;
+  revoked_by: string;
+  at: number;
+}
+
 export const GovernanceStreams = {
   spaceGrants: (org: string, spaceUid: string) => `space-grants-${org}:${spaceUid}`,
+  agentTools: (org: string, agentId: string) => `agent-tools-${org}:${agentId}`,
 };
 
 /** Prefixes of the governance streams: small, read on every request, mirrored beside the accounts. */
-export const GOVERNANCE_STREAM_PREFIXES: readonly string[] = ['space-grants-'];
+export const GOVERNANCE_STREAM_PREFIXES: readonly string[] = ['space-grants-', 'agent-tools-'];

@@ -3,3 +3,4 @@ export * from './space-access';
 export * from './access-principal';
 export * from './governance-events';
 export * from './space-grant-decider';
+export * from './tool-grant';

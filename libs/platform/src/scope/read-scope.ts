@@ -119,6 +119,23 @@ export class ReadScopeService {
     return new ReadScope(org, visible, hidden);
   }
 
+  /** What agent A may see (REFERENCE §13.3), as a key bound to it with no limits of its own would. */
+  ofAgent(org: string, agentId: string): Promise<ReadScope> {
+    return this.of({
+      org_id: org,
+      principal: { kind: 'agent', id: agentId } as AuthContext['principal'],
+      credential: 'api_key',
+      user_id: null,
+      api_key_id: null,
+      role: null,
+      scopes: ['read', 'write'],
+      bound_agent_id: agentId,
+      space_uids: null,
+      project_uids: null,
+      plan: '',
+    });
+  }
+
   /**
    * Graph-wide routes (stats, export, import, decay, purge, clear, bulk delete) see or change
    * the whole graph at once: refused (403 `scope_denied`) to Space- or Project-scoped

@@ -8,12 +8,14 @@ import { ProvenanceService } from './provenance.service';
 import { ReadScopeService } from './read-scope';
 import { SpaceAccessService } from './space-access.service';
 import { SpaceWriteRule } from './space-write-rule';
+import { ToolGrantService } from './tool-grants.service';
 import { UNIT_OF_WORK, UnitOfWork } from '../unit-of-work/unit-of-work.port';
 
 /**
  * What a Space- or Project-scoped caller may see, and where a node came from: one set of
  * services for every area that reads the graph on a caller's behalf. `NodeAccessService`
- * answers "may this principal read or write this node".
+ * answers "may this principal read or write this node"; `ToolGrantService` "may this agent
+ * invoke this tool".
  */
 @Module({
   providers: [
@@ -27,8 +29,9 @@ import { UNIT_OF_WORK, UnitOfWork } from '../unit-of-work/unit-of-work.port';
     SpaceAccessService,
     ReadScopeService,
     NodeAccessService,
+    ToolGrantService,
   ],
-  exports: [ProvenanceService, ReadScopeService, SpaceAccessService, NodeAccessService, GovernanceReadModel],
+  exports: [ProvenanceService, ReadScopeService, SpaceAccessService, NodeAccessService, ToolGrantService, GovernanceReadModel],
 })
 export class ScopeModule {
   constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork, spaces: SpaceAccessService) {

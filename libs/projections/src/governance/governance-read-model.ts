@@ -57,10 +57,32 @@ export class GovernanceReadModel {
     return new Map(rows.map((r) => [r.space_uid, r.n]));
   }
 
+  toolGrant(org: string, agentId: string, affordanceUid: string): ToolGrantRow | null {
+    return (
+      (this.stmt('SELECT * FROM gov_tool_grants WHERE org_id = ? AND agent_id = ? AND affordance_uid = ?').get(org, agentId, affordanceUid) as ToolGrantRow | undefined) ?? null
+    );
+  }
+
+  toolGrantsOf(org: string, agentId: string): Map<string, ToolGrantRow> {
+    const rows = this.stmt('SELECT * FROM gov_tool_grants WHERE org_id = ? AND agent_id = ?').all(org, agentId) as ToolGrantRow[];
+    return new Map(rows.map((r) => [r.affordance_uid, r]));
+  }
+
   /** Whether an agent principal holds any Space grant (its scope is then limited to them, §13.3). */
   hasAnyGrant(org: string, principalUid: string): boolean {
     return !!this.stmt('SELECT 1 FROM gov_space_grants WHERE org_id = ? AND principal_uid = ? LIMIT 1').get(org, principalUid);
   }
+}
+
+/** An agent's grant on a tool (times in Unix seconds). */
+export interface ToolGrantRow {
+  agent_id: string;
+  affordance_uid: string;
+  expires_at: number | null;
+  note: string | null;
+  granted_by: string;
+  granted_at: number;
+  updated_at: number;
 }
 
 const GRANT_COLUMNS = 'space_uid, principal_uid, access, classification_ceiling, granted_by, granted_at, updated_at';

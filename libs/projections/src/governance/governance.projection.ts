@@ -5,7 +5,7 @@ import { PlannedProjection } from '../projection';
 import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
 
 /**
- * The governance read model: Space grants (REFERENCE §13.2). Small and read on every request
+ * The governance read model: Space grants and agent tool grants (REFERENCE §13.2, §13.4). Small and read on every request
  * by the access rule, so it lives beside the accounts (and, in servers mode, in each replica's
  * in-memory mirror). Deterministic: only event data and positions.
  */
@@ -53,6 +53,21 @@ export class GovernanceProjection implements PlannedProjection {
       case T.SpaceGrantRevoked: {
         const d = e.data;
         this.run('DELETE FROM gov_space_grants WHERE org_id = ? AND space_uid = ? AND principal_uid = ?', d.org_id, d.space_uid, d.principal_uid);
+        break;
+      }
+      case T.AgentToolGranted: {
+        const d = e.data;
+        this.run(
+          `INSERT INTO gov_tool_grants(org_id, agent_id, affordance_uid, expires_at, note, granted_by, granted_at, updated_at) VALUES (?,?,?,?,?,?,?,?)
+           ON CONFLICT(org_id, agent_id, affordance_uid) DO UPDATE SET expires_at = excluded.expires_at, note = excluded.note,
+             granted_by = excluded.granted_by, updated_at = excluded.updated_at`,
+          d.org_id, d.agent_id, d.affordance_uid, d.expires_at, d.note, d.granted_by, d.at, d.at,
+        );
+        break;
+      }
+      case T.AgentToolRevoked: {
+        const d = e.data;
+        this.run('DELETE FROM gov_tool_grants WHERE org_id = ? AND agent_id = ? AND affordance_uid = ?', d.org_id, d.agent_id, d.affordance_uid);
         break;
       }
       default:
