@@ -16,7 +16,7 @@ import type {
   UserSignedUpData,
 } from '../accounts/account-events';
 import { GovernanceEventTypes } from '../governance/governance-events';
-import type { AgentToolGrantedData, AgentToolRevokedData, GovernanceEventType, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
+import type { AgentToolGrantedData, AgentToolRevokedData, GovernanceEventType, GovernanceSettingsChangedData, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -79,7 +79,8 @@ export type GovernanceEvent =
   | EventOf<'SpaceGrantSet', SpaceGrantSetData>
   | EventOf<'SpaceGrantRevoked', SpaceGrantRevokedData>
   | EventOf<'AgentToolGranted', AgentToolGrantedData>
-  | EventOf<'AgentToolRevoked', AgentToolRevokedData>;
+  | EventOf<'AgentToolRevoked', AgentToolRevokedData>
+  | EventOf<'GovernanceSettingsChanged', GovernanceSettingsChangedData>;
 
 export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent;
 export type EventType = DomainEvent['type'];

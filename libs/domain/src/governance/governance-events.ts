@@ -1,5 +1,6 @@
 import { Classification } from './classification';
 import { SpaceAccessLevel } from './space-access';
+import type { SettingsChanges } from './governance-settings';
 
 /**
  * Governance events (REFERENCE §13). Space grants live on `space-grants-<org>:<space_uid>`.
@@ -10,6 +11,7 @@ export const GovernanceEventTypes = {
   SpaceGrantRevoked: 'SpaceGrantRevoked',
   AgentToolGranted: 'AgentToolGranted',
   AgentToolRevoked: 'AgentToolRevoked',
+  GovernanceSettingsChanged: 'GovernanceSettingsChanged',
 } as const;
 export type GovernanceEventType = (typeof GovernanceEventTypes)[keyof typeof GovernanceEventTypes];
 
@@ -55,10 +57,19 @@ export interface AgentToolRevokedData {
   at: number;
 }
 
+export interface GovernanceSettingsChangedData {
+  org_id: string;
+  changes: SettingsChanges;
+  changed_by: string;
+  at: number;
+}
+
 export const GovernanceStreams = {
+  /** organization-wide governance facts: settings (and, later, decisions) */
+  governance: (org: string) => `governance-${org}`,
   spaceGrants: (org: string, spaceUid: string) => `space-grants-${org}:${spaceUid}`,
   agentTools: (org: string, agentId: string) => `agent-tools-${org}:${agentId}`,
 };
 
 /** Prefixes of the governance streams: small, read on every request, mirrored beside the accounts. */
-export const GOVERNANCE_STREAM_PREFIXES: readonly string[] = ['space-grants-', 'agent-tools-'];
+export const GOVERNANCE_STREAM_PREFIXES: readonly string[] = ['space-grants-', 'agent-tools-', 'governance-'];

@@ -4,3 +4,4 @@ export * from './access-principal';
 export * from './governance-events';
 export * from './space-grant-decider';
 export * from './tool-grant';
+export * from './governance-settings';

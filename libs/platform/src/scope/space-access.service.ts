@@ -35,7 +35,9 @@ export class SpaceAccessService {
   planForPrincipal(org: string, p: AccessPrincipal): SpacePlan {
     const access = spaceAccessOf(p, (principalUid) => this.governance.grantsOf(org, principalUid));
     const agentUid = p.credential === 'api_key' && p.bound_agent_id !== null ? `agent:${p.bound_agent_id}` : null;
-    const agentLimited = agentUid !== null && this.governance.hasAnyGrant(org, agentUid);
+    // an agent with grants reaches what they pass; without, the organization (default) or nothing (§13.3, §13.5)
+    const agentLimited =
+      agentUid !== null && (this.governance.hasAnyGrant(org, agentUid) || this.governance.settings(org).settings.agent_scope_without_grants === 'none');
     const agentAccess: SpaceAccess | null = agentLimited ? { checks: [access.checks[0]] } : null;
     return {
       access,

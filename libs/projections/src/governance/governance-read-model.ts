@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { Classification, SpaceAccessLevel, SpaceGrantTerms } from '@strata/domain/governance';
+import { Classification, DEFAULT_GOVERNANCE_SETTINGS, GovernanceSettings, SpaceAccessLevel, SpaceGrantTerms } from '@strata/domain/governance';
 
 /** A Space grant as stored (times in Unix seconds). */
 export interface SpaceGrantRow {
@@ -66,6 +66,15 @@ export class GovernanceReadModel {
   toolGrantsOf(org: string, agentId: string): Map<string, ToolGrantRow> {
     const rows = this.stmt('SELECT * FROM gov_tool_grants WHERE org_id = ? AND agent_id = ?').all(org, agentId) as ToolGrantRow[];
     return new Map(rows.map((r) => [r.affordance_uid, r]));
+  }
+
+  /** The organization's settings (the defaults until first changed), with who changed them last. */
+  settings(org: string): { settings: GovernanceSettings; updated_at: number | null; updated_by: string | null } {
+    const row = this.stmt('SELECT settings, updated_at, updated_by FROM gov_settings WHERE org_id = ?').get(org) as
+      | { settings: string; updated_at: number; updated_by: string }
+      | undefined;
+    if (!row) return { settings: { ...DEFAULT_GOVERNANCE_SETTINGS }, updated_at: null, updated_by: null };
+    return { settings: JSON.parse(row.settings), updated_at: row.updated_at, updated_by: row.updated_by };
   }
 
   /** Whether an agent principal holds any Space grant (its scope is then limited to them, §13.3). */

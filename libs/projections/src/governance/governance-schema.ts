@@ -1,5 +1,5 @@
 /** Tables of the governance read model (projections database; prefix `gov_`). */
-export const GOVERNANCE_TABLES = ['gov_space_grants', 'gov_tool_grants'] as const;
+export const GOVERNANCE_TABLES = ['gov_space_grants', 'gov_tool_grants', 'gov_settings'] as const;
 
 export const GOVERNANCE_DDL = `
 CREATE TABLE IF NOT EXISTS gov_space_grants (
@@ -13,5 +13,8 @@ CREATE TABLE IF NOT EXISTS gov_tool_grants (
   org_id TEXT NOT NULL, agent_id TEXT NOT NULL, affordance_uid TEXT NOT NULL, expires_at REAL, note TEXT,
   granted_by TEXT NOT NULL, granted_at REAL NOT NULL, updated_at REAL NOT NULL,
   PRIMARY KEY (org_id, agent_id, affordance_uid)
+);
+CREATE TABLE IF NOT EXISTS gov_settings (
+  org_id TEXT PRIMARY KEY, settings TEXT NOT NULL, updated_at REAL NOT NULL, updated_by TEXT NOT NULL
 );
 `;

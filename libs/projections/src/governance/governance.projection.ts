@@ -1,11 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { GovernanceEventTypes as T } from '@strata/domain/governance';
+import { applySettingsChanges, DEFAULT_GOVERNANCE_SETTINGS, GovernanceEventTypes as T, GovernanceSettings } from '@strata/domain/governance';
 import { RecordedEvent, isGovernanceEvent, unhandled } from '@strata/domain/events';
 import { PlannedProjection } from '../projection';
 import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
 
 /**
- * The governance read model: Space grants and agent tool grants (REFERENCE §13.2, §13.4). Small and read on every request
+ * The governance read model: Space grants, agent tool grants and settings (REFERENCE §13.2, §13.4, §13.5). Small and read on every request
  * by the access rule, so it lives beside the accounts (and, in servers mode, in each replica's
  * in-memory mirror). Deterministic: only event data and positions.
  */
@@ -68,6 +68,17 @@ export class GovernanceProjection implements PlannedProjection {
       case T.AgentToolRevoked: {
         const d = e.data;
         this.run('DELETE FROM gov_tool_grants WHERE org_id = ? AND agent_id = ? AND affordance_uid = ?', d.org_id, d.agent_id, d.affordance_uid);
+        break;
+      }
+      case T.GovernanceSettingsChanged: {
+        const d = e.data;
+        const row = this.db.prepare('SELECT settings FROM gov_settings WHERE org_id = ?').get(d.org_id) as { settings: string } | undefined;
+        const current: GovernanceSettings = row ? JSON.parse(row.settings) : { ...DEFAULT_GOVERNANCE_SETTINGS };
+        this.run(
+          `INSERT INTO gov_settings(org_id, settings, updated_at, updated_by) VALUES (?,?,?,?)
+           ON CONFLICT(org_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+          d.org_id, JSON.stringify(applySettingsChanges(current, d.changes)), d.at, d.changed_by,
+        );
         break;
       }
       default:
