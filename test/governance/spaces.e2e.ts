@@ -84,6 +84,25 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     expect([wrong.status, wrong.body.code]).toEqual([400, 'wrong_node_type']);
   });
 
+  it('/batch takes space_uid at the top level or per node; a bad per-node Space writes nothing', async () => {
+    const { o } = await team(t);
+    const a = await space(o, 'Batch A', { default_classification: 'restricted' });
+    const b = await space(o, 'Batch B', { default_classification: 'public' });
+    const r = await o.post('/batch', { space_uid: a, nodes: [{ label: 'top', node_type: 'Concept' }, { label: 'own', node_type: 'Concept', space_uid: b }] });
+    expect(r.status).toBe(201);
+    const [top, own] = r.body.node_uids;
+    const placed = async (uid: string) => (await o.get(`/edges?from_uid=${uid}&edge_type=InSpace`)).body.map((e: any) => e.to_uid);
+    expect(await placed(top)).toEqual([a]);
+    expect(await placed(own)).toEqual([b]);
+    expect((await o.get(`/node/${top}`)).body.classification).toBe('restricted');
+    expect((await o.get(`/node/${own}`)).body.classification).toBe('public');
+    const before = (await o.get('/nodes?limit=1000')).body.items.length;
+    const concept = top;
+    const bad = await o.post('/batch', { nodes: [{ label: 'ok', node_type: 'Concept' }, { label: 'bad', node_type: 'Concept', space_uid: concept }] });
+    expect([bad.status, bad.body.code, bad.body.field]).toEqual([400, 'wrong_node_type', 'nodes[1].space_uid']);
+    expect((await o.get('/nodes?limit=1000')).body.items.length).toBe(before);
+  });
+
   it('an InSpace edge must go from a non-Space to a Space (400 wrong_node_type)', async () => {
     const { o } = await team(t);
     const s = await space(o, 'Ops');

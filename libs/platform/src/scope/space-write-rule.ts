@@ -64,14 +64,19 @@ export class SpaceWriteRule {
       }
       return;
     }
-    if (typeof raw !== 'string' || !raw) throw Errors.invalidField('space_uid', 'space_uid must be a Space uid');
-    const s = await tx.node(raw);
-    if (!s || s.tombstone_at !== null) throw Errors.refNotFound('space_uid', raw);
-    if (p.credential === 'api_key' && p.space_uids !== null && !p.space_uids.includes(raw)) throw Errors.refNotFound('space_uid', raw);
-    if (s.node_type !== 'Space') throw Errors.wrongNodeType('space_uid', raw, s.node_type, ['Space']);
-    assertMayWriteInto(this.spaces.planForPrincipal(tx.org, p).access, p, raw, 'space_uid');
-    this.place(tx, s, true);
+    this.place(tx, await this.namedSpace(tx, p, raw, 'space_uid'), true);
   };
+
+  /** A Space a request names to place nodes in: live, visible, a Space, and writable by the caller. */
+  private async namedSpace(tx: GraphTx, p: AccessPrincipal, raw: unknown, field: string): Promise<NodeRecord> {
+    if (typeof raw !== 'string' || !raw) throw Errors.invalidField(field, `${field} must be a Space uid`);
+    const s = await tx.node(raw);
+    if (!s || s.tombstone_at !== null) throw Errors.refNotFound(field, raw);
+    if (p.credential === 'api_key' && p.space_uids !== null && !p.space_uids.includes(raw)) throw Errors.refNotFound(field, raw);
+    if (s.node_type !== 'Space') throw Errors.wrongNodeType(field, raw, s.node_type, ['Space']);
+    assertMayWriteInto(this.spaces.planForPrincipal(tx.org, p).access, p, raw, field);
+    return s;
+  }
 
   private place(tx: GraphTx, space: NodeRecord, explicit: boolean): void {
     tx.placement = { space_uid: space.uid, explicit };
@@ -84,7 +89,7 @@ export class SpaceWriteRule {
     if (!p || !tx.hasChanges()) return;
     const events = tx.stagedEvents();
     const created = createdNodes(events);
-    this.placeCreated(tx, p, created);
+    await this.placeCreated(tx, p, created);
     const plan = this.spaces.planForPrincipal(tx.org, p);
     const written = new Map<string, NodeRecord>();
     for (const e of tx.stagedEvents()) {
@@ -107,17 +112,19 @@ export class SpaceWriteRule {
   };
 
   /** N → S for every node the request created, in the placement Space (a key with several Spaces must name one). */
-  private placeCreated(tx: GraphTx, p: AccessPrincipal, created: NodeRecord[]): void {
+  private async placeCreated(tx: GraphTx, p: AccessPrincipal, created: NodeRecord[]): Promise<void> {
     const nodes = created.filter((n) => n.node_type !== 'Space');
     if (!nodes.length) return;
-    if (!tx.placement) {
-      if (p.credential === 'api_key' && p.space_uids !== null && p.space_uids.length > 1) throw Errors.missingField('space_uid', 'space_uid is required: this key reaches several Spaces');
-      return;
-    }
-    const space = tx.placement.space_uid;
     const props = triggerEdgeProps('InSpace', { assigned_at: tx.now, assigned_by: tx.ctx.principal.id });
-    const spaceNode = { uid: space, layer: 'agent' } as NodeRecord;
-    for (const n of nodes) tx.createEdge(decideCreateEdge({ edge_type: 'InSpace', props }, n, spaceNode, tx.uuid(), tx.write));
+    const into = (n: NodeRecord, space: string) =>
+      tx.createEdge(decideCreateEdge({ edge_type: 'InSpace', props }, n, { uid: space, layer: 'agent' } as NodeRecord, tx.uuid(), tx.write));
+    for (const n of nodes) {
+      const own = tx.nodePlacements.get(n.uid);
+      if (own) into(n, (await this.namedSpace(tx, p, own.space_uid, own.field)).uid);
+      else if (tx.placement) into(n, tx.placement.space_uid);
+      else if (p.credential === 'api_key' && p.space_uids !== null && p.space_uids.length > 1)
+        throw Errors.missingField('space_uid', 'space_uid is required: this key reaches several Spaces');
+    }
   }
 
   private async checkInSpace(tx: GraphTx, p: AccessPrincipal, access: SpaceAccess, e: EdgeRecord, created: boolean): Promise<void> {
@@ -129,6 +136,7 @@ export class SpaceWriteRule {
     }
     // the placement edges this request added itself were checked when the Space was named
     if (tx.placement && e.to_uid === tx.placement.space_uid && tx.placement.explicit) return;
+    if (tx.nodePlacements.get(e.from_uid)?.space_uid === e.to_uid) return;
     assertMayWriteInto(access, p, e.to_uid, 'to_uid');
   }
 }

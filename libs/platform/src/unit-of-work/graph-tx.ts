@@ -44,6 +44,8 @@ export class GraphTx {
    * by an open step; an InSpace edge is added for each at commit.
    */
   placement: { space_uid: string; explicit: boolean } | null = null;
+  /** Nodes placed in a Space of their own (`/batch` per-node `space_uid`), with the field that named it */
+  readonly nodePlacements = new Map<string, { space_uid: unknown; field: string }>();
 
   constructor(
     readonly ctx: CommandContext,
