@@ -169,6 +169,7 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     const { o } = await team(t);
     const s = await space(o, 'Counted');
     for (const c of ['public', 'internal', 'internal', 'restricted']) await o.post('/node', { label: c, node_type: 'Concept', space_uid: s, classification: c });
+    clock.advance(1); // created_at asc: the second Space is the newer one
     const gone = await space(o, 'Gone');
     await o.delete(`/node/${gone}`);
     const r = await o.get('/v1/spaces');
