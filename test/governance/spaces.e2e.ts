@@ -103,6 +103,20 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     expect((await o.get('/nodes?limit=1000')).body.items.length).toBe(before);
   });
 
+  it('find-or-create matches only an entity in the same Spaces', async () => {
+    const { o } = await team(t);
+    const s = await space(o, 'Entities');
+    const open = await o.post('/reality/entity', { action: 'create', label: 'Acme Corp', props: { entity_type: 'organization' } });
+    expect(open.status).toBe(201);
+    const inS = await o.post('/reality/entity', { action: 'create', label: 'Acme Corp', space_uid: s, props: { entity_type: 'organization' } });
+    expect([inS.status, inS.body.created]).toEqual([201, true]);
+    expect(inS.body.uid).not.toBe(open.body.uid);
+    const again = await o.post('/reality/entity', { action: 'create', label: 'acme corp', space_uid: s, props: { entity_type: 'organization' } });
+    expect([again.status, again.body.uid, again.body.created]).toEqual([200, inS.body.uid, false]);
+    const unspaced = await o.post('/reality/entity', { action: 'create', label: 'ACME corp', props: { entity_type: 'organization' } });
+    expect([unspaced.status, unspaced.body.uid]).toEqual([200, open.body.uid]);
+  });
+
   it('an InSpace edge must go from a non-Space to a Space (400 wrong_node_type)', async () => {
     const { o } = await team(t);
     const s = await space(o, 'Ops');

@@ -44,3 +44,17 @@ export async function spacedNodes(r: MembershipReader, onlyFrom?: readonly strin
   }
   return out;
 }
+
+/** spaces(N) of one node, sorted (empty when unspaced). */
+export async function spacesOfNode(r: MembershipReader, uid: string): Promise<string[]> {
+  return [...((await spacedNodes(r, [uid])).get(uid)?.spaces ?? [])];
+}
+
+/**
+ * Whether a match candidate lives in exactly the Spaces a request places its nodes in
+ * (REFERENCE §13.1: deduplication and find-or-create match only nodes with the same spaces).
+ */
+export async function inSameSpaces(r: MembershipReader, uid: string, placement: string | null): Promise<boolean> {
+  const spaces = await spacesOfNode(r, uid);
+  return placement === null ? spaces.length === 0 : spaces.length === 1 && spaces[0] === placement;
+}

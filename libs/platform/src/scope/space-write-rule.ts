@@ -24,7 +24,8 @@ function assertMayWriteInto(access: SpaceAccess, p: AccessPrincipal, spaceUid: s
   if (!mayWriteIntoSpace(access, spaceUid)) throw new DomainError(403, 'forbidden', `no write access to Space ${spaceUid}`, { field, uid: spaceUid });
 }
 
-function txMembership(tx: GraphTx): MembershipReader {
+/** Space membership as a request sees it: the read model with the request's own changes laid over it. */
+export function txMembership(tx: GraphTx): MembershipReader {
   return {
     listEdges: (f) => tx.edges(f),
     getNodes: async (uids) => {
