@@ -13,6 +13,7 @@ import { RetrievalModule } from './retrieval/retrieval.module';
 import { OperationsModule } from './operations/operations.module';
 import { JobsModule } from './jobs/jobs.module';
 import { SynthesisModule } from './synthesis/synthesis.module';
+import { GovernanceModule } from './governance/governance.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -25,6 +26,7 @@ const AREA_MODULES = [
   RetrievalModule,
   OperationsModule,
   SynthesisModule,
+  GovernanceModule,
 ];
 
 @Module({})

@@ -19,6 +19,8 @@ export interface NodeFilter {
   only_tombstoned?: boolean;
   tombstoned_before?: number;
   uids?: string[];
+  /** never these uids (the spaced nodes a caller may not read, REFERENCE §13.1) */
+  exclude_uids?: string[];
   /** props.<field> equals value (null matches null or absent) */
   props_equals?: Record<string, unknown>;
   /** props.<field> is one of values (null in the list matches null or absent) */

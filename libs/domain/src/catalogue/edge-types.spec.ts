@@ -79,6 +79,7 @@ const SPEC_FIELDS: Record<string, string> = {
   PartOfProject: 'admitted_at:number admitted_by:string',
   Covers: 'coverage:string',
   PossibleDuplicate: 'similarity:number method:string status:string detected_at:number',
+  InSpace: 'assigned_at:number assigned_by:string',
 };
 
 const SPEC_CATEGORIES: Record<string, number> = {
@@ -93,16 +94,16 @@ const SPEC_CATEGORIES: Record<string, number> = {
   social: 4,
   entity: 18,
   project: 1,
-  extra: 2,
+  extra: 3,
 };
 
 describe('edge type catalogue', () => {
-  it('holds the 95 standard types plus Covers and PossibleDuplicate (97)', () => {
-    expect(EDGE_TYPES).toHaveLength(97);
-    expect(new Set(BUILTIN_EDGE_TYPE_NAMES).size).toBe(97);
-    expect(new Set(BUILTIN_EDGE_TYPE_NAMES.map(edgeTypeKey)).size).toBe(97);
+  it('holds the 95 standard types plus Covers, PossibleDuplicate and InSpace (§13.9): 98', () => {
+    expect(EDGE_TYPES).toHaveLength(98);
+    expect(new Set(BUILTIN_EDGE_TYPE_NAMES).size).toBe(98);
+    expect(new Set(BUILTIN_EDGE_TYPE_NAMES.map(edgeTypeKey)).size).toBe(98);
     expect(EDGE_TYPES.filter((t) => t.category !== 'extra')).toHaveLength(95);
-    expect(EDGE_TYPES.filter((t) => t.category === 'extra').map((t) => t.name)).toEqual(['Covers', 'PossibleDuplicate']);
+    expect(EDGE_TYPES.filter((t) => t.category === 'extra').map((t) => t.name)).toEqual(['Covers', 'PossibleDuplicate', 'InSpace']);
   });
 
   it('counts each §3.1 category', () => {

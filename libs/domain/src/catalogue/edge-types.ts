@@ -9,7 +9,7 @@ export interface EdgeTypeDef {
   fields: readonly PropField[];
 }
 
-// REFERENCE §3.1: the 95 standard types plus Covers and PossibleDuplicate.
+// REFERENCE §3.1: the 95 standard types plus Covers and PossibleDuplicate; §13.9 adds InSpace.
 const CATEGORIES: ReadonlyArray<readonly [category: string, names: string]> = [
   ['structural', 'ExtractedFrom PartOf HasPart InstanceOf Contains ChunkOf'],
   [
@@ -28,7 +28,7 @@ const CATEGORIES: ReadonlyArray<readonly [category: string, names: string]> = [
     'MemberOf LeaderOf FoundedBy BasedIn CitizenOf LocatedIn OccurredAt ParticipatedIn AlliedWith RivalOf ReportsTo Endorses Criticizes RelatedTo ExpertIn OperatesIn Strengthens Challenges',
   ],
   ['project', 'PartOfProject'],
-  ['extra', 'Covers PossibleDuplicate'],
+  ['extra', 'Covers PossibleDuplicate InSpace'],
 ];
 
 // REFERENCE §3.4: every field optional (nullable); types not listed have no fields.
@@ -85,6 +85,7 @@ const FIELDS: ReadonlyArray<readonly [names: string, fields: string]> = [
   ['PartOfProject', 'admitted_at number?; admitted_by string?'],
   ['Covers', 'coverage string?'],
   ['PossibleDuplicate', 'similarity number?; method string?; status string? =pending; detected_at number?'],
+  ['InSpace', 'assigned_at number?; assigned_by string?'],
 ];
 
 function buildEdgeTypes(): EdgeTypeDef[] {

@@ -78,6 +78,7 @@ const SPEC_FIELDS: Record<string, string> = {
   Article: 'content:string article_type:string? covers_uid:string? questions:string[] project_uid:string? source_node_uids:string[] generated_by:string? generated_at:number? edited_at:number? source:string?',
   Lesson: 'content:string lesson_type:string? source_node_uids:string[] session_uid:string? applicability:string? source:string?',
   Series: 'metric:string unit:string? entity_uid:string? description:string? interval_secs:number? point_count:number first_ts:number? last_ts:number? latest_value:number? latest_ts:number? source:string?',
+  Space: 'name:string description:string? default_classification:string',
   Skill: 'name:string description:string skill_type:string? status:string steps:string[] preconditions:string[] postconditions:string[] tools:string[] source_node_uids:string[] proposed_by:string? reviewed_by:string? reviewed_at:number? review_notes:string? approved_by:string? approved_at:number? rejected_reason:string? deprecated_at:number? deprecated_reason:string? superseded_by_uid:string?',
 };
 
@@ -96,16 +97,17 @@ function specFields(type: string): Array<[string, string]> {
 }
 
 describe('node type catalogue', () => {
-  it('holds 64 built-in types: the 60 of §2.1 plus Article, Lesson, Series and Skill', () => {
-    expect(NODE_TYPES).toHaveLength(64);
-    expect(new Set(BUILTIN_NODE_TYPE_NAMES).size).toBe(64);
+  it('holds 65 built-in types: the 60 of §2.1 plus Article, Lesson, Series and Skill, and Space (§13.9)', () => {
+    expect(NODE_TYPES).toHaveLength(65);
+    expect(new Set(BUILTIN_NODE_TYPE_NAMES).size).toBe(65);
+    expect(getNodeType('Space')!.layer).toBe('agent');
     expect(ADDITIONAL_NODE_TYPE_NAMES).toEqual(['Article', 'Lesson', 'Series', 'Skill']);
     expect(Object.keys(SPEC_FIELDS).sort()).toEqual([...BUILTIN_NODE_TYPE_NAMES].sort());
   });
 
   it('spreads the 60 standard types over the layers 12/23/6/5/6/8 (§2.1)', () => {
     const counts: Record<string, number> = {};
-    for (const t of NODE_TYPES) if (!ADDITIONAL_NODE_TYPE_NAMES.includes(t.name)) counts[t.layer] = (counts[t.layer] ?? 0) + 1;
+    for (const t of NODE_TYPES) if (!ADDITIONAL_NODE_TYPE_NAMES.includes(t.name) && t.name !== 'Space') counts[t.layer] = (counts[t.layer] ?? 0) + 1;
     expect(counts).toEqual({ reality: 12, epistemic: 23, intent: 6, action: 5, memory: 6, agent: 8 });
   });
 
@@ -226,6 +228,7 @@ describe('node type catalogue', () => {
       NODE_TYPES.flatMap((t) => t.fields.filter((f) => f.enum).map((f) => [`${t.name}.${f.name}`, [...f.enum!]])),
     );
     expect(closed).toEqual({
+      'Space.default_classification': ['public', 'internal', 'confidential', 'restricted'],
       'Document.processing_status': ['pending', 'processing', 'completed', 'partial', 'failed'],
       'Chunk.processing_status': ['pending', 'processing', 'completed', 'failed'],
       'Hypothesis.status': ['proposed', 'testing', 'confirmed', 'refuted'],
@@ -309,7 +312,7 @@ describe('node type catalogue', () => {
   });
 
   it('gives every built-in a distinct comparison key', () => {
-    expect(new Set(BUILTIN_NODE_TYPE_NAMES.map(typeKey)).size).toBe(64);
+    expect(new Set(BUILTIN_NODE_TYPE_NAMES.map(typeKey)).size).toBe(65);
   });
 
   it('lists types per layer and the seven entity types', () => {

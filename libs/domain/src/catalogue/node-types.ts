@@ -84,6 +84,7 @@ const ROWS: ReadonlyArray<readonly [name: string, layer: Layer, writer: string, 
   ['SafetyBudget', 'agent', '/agent/governance', 'scope string?; scope_uid string?; budget_type string?; limit number; consumed number; remaining number; on_exhaustion string?'],
   ['Approval', 'agent', '/agent/governance', 'target_uid string?; target_type string?; status string? (pending|approved|denied); requested_at number?; decided_at number?; decided_by string?; reason string?; conditions string?'],
   ['Agent', 'agent', '/agent/execution', 'name string; agent_type string?; model_id string?; capabilities string[]; status string?; current_task_uid string?; autonomy_level string?; domain_restrictions string[]'],
+  ['Space', 'agent', '/node', 'name string; description string?; default_classification string =internal (public|internal|confidential|restricted)'],
   ['Execution', 'agent', '/agent/execution', 'description string; agent_uid string?; plan_step_uid string?; affordance_uid string?; status string? (running|completed|failed); started_at number?; completed_at number?; input_snapshot object; output_snapshot object; error string?; side_effects string[]; reversible boolean =false; rollback_execution_uid string?'],
   // additional built-ins (§2.3)
   ['Article', 'memory', '/synthesis/run', 'content string; article_type string?; covers_uid string?; questions string[]; project_uid string?; source_node_uids string[]; generated_by string?; generated_at number?; edited_at number?; source'],
@@ -99,7 +100,7 @@ export const NODE_TYPES: readonly NodeTypeDef[] = Object.freeze(
   ),
 );
 
-/** The four types §2.3 adds to the 60 of §2.1. */
+/** The four types §2.3 adds to the 60 of §2.1 (§13.9 adds Space, in the agent layer). */
 export const ADDITIONAL_NODE_TYPE_NAMES: readonly string[] = Object.freeze(['Article', 'Lesson', 'Series', 'Skill']);
 export const BUILTIN_NODE_TYPE_NAMES: readonly string[] = Object.freeze(NODE_TYPES.map((t) => t.name));
 /** The seven reality entity types (§4.2): fuzzy-resolution candidates and `/reality/entity` targets. */

@@ -9,8 +9,8 @@ describe('props schemas for OpenAPI', () => {
   const edges = edgePropsSchemas() as Record<string, Schema>;
 
   it('describes every built-in node and edge type', () => {
-    expect(Object.keys(nodes)).toHaveLength(64);
-    expect(Object.keys(edges)).toHaveLength(97);
+    expect(Object.keys(nodes)).toHaveLength(65);
+    expect(Object.keys(edges)).toHaveLength(98);
   });
 
   it('derives each schema from the catalogue: _type plus every field, nothing else allowed', () => {

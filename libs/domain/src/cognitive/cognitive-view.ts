@@ -7,6 +7,8 @@ export interface NodeQuery {
   props_in?: Record<string, readonly unknown[]>;
   /** only these nodes (a Space/Project-scoped caller's visible set) */
   uids?: readonly string[];
+  /** never these nodes (the spaced nodes the caller may not read) */
+  exclude_uids?: readonly string[];
 }
 
 export type NodeQueryOrder = 'created_desc' | 'updated_desc' | 'salience_desc';

@@ -16,6 +16,8 @@ import type {
   RefreshTokenUsedData,
   UserSignedUpData,
 } from '../accounts/account-events';
+import { GovernanceEventTypes } from '../governance/governance-events';
+import type { AgentToolGrantedData, AgentToolRevokedData, GovernanceEventType, GovernanceSettingsChangedData, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -74,7 +76,15 @@ export type AccountEvent =
   | EventOf<'CreditsConsumed', CreditsConsumedData>
   | EventOf<'LlmUsageRecorded', LlmUsageRecordedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent;
+/** Governance (REFERENCE §13): grants, policies, settings, decisions. */
+export type GovernanceEvent =
+  | EventOf<'SpaceGrantSet', SpaceGrantSetData>
+  | EventOf<'SpaceGrantRevoked', SpaceGrantRevokedData>
+  | EventOf<'AgentToolGranted', AgentToolGrantedData>
+  | EventOf<'AgentToolRevoked', AgentToolRevokedData>
+  | EventOf<'GovernanceSettingsChanged', GovernanceSettingsChangedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -84,11 +94,14 @@ export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const graphTypesMatch: Same<GraphEvent['type'], keyof typeof GraphEventTypes> = true;
 const accountTypesMatch: Same<AccountEvent['type'], AccountEventType> = true;
+const governanceTypesMatch: Same<GovernanceEvent['type'], GovernanceEventType> = true;
 void graphTypesMatch;
 void accountTypesMatch;
+void governanceTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
+const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -96,6 +109,10 @@ export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, 
 
 export function isAccountEvent<E extends { type: string }>(e: E): e is Extract<E, AccountEvent> {
   return ACCOUNT_TYPES.has(e.type);
+}
+
+export function isGovernanceEvent<E extends { type: string }>(e: E): e is Extract<E, GovernanceEvent> {
+  return GOVERNANCE_TYPES.has(e.type);
 }
 
 /**

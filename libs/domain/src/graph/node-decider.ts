@@ -13,6 +13,7 @@ import {
 import { DomainError, Errors } from '../errors';
 import { LAYERS, Layer, NodeRecord, PRIVACY_LEVELS, PrivacyLevel } from '../records';
 import { Body, readNumber, readObject, readString, readUnit } from '../validation';
+import { CLASSIFICATIONS, Classification, DEFAULT_CLASSIFICATION, isClassification } from '../governance/classification';
 import { WriteContext } from './write-context';
 
 export const LABEL_MAX = 1000;
@@ -57,6 +58,15 @@ export function readPrivacy(body: Body, prefix?: string): PrivacyLevel | undefin
   return v as PrivacyLevel;
 }
 
+/** `classification` (REFERENCE §13.1): one of the ordered levels, else 400 invalid_field. */
+export function readClassification(body: Body, prefix?: string): Classification | undefined {
+  const v = body.classification;
+  if (v === undefined || v === null) return undefined;
+  if (!isClassification(v))
+    throw Errors.invalidField(named(prefix, 'classification'), `classification must be one of: ${CLASSIFICATIONS.join(', ')}`);
+  return v;
+}
+
 function readAgentId(body: Body, prefix?: string): string | undefined {
   return readString(body, 'agent_id', { max: 128, label: named(prefix, 'agent_id') });
 }
@@ -74,7 +84,8 @@ export function readNodeFields(body: Body, opts: { prefix?: string; requireLabel
   const salience = readUnit(body, 'salience', named(p, 'salience'));
   const privacy_level = readPrivacy(body, p);
   const agent_id = readAgentId(body, p);
-  return { label, summary, confidence, salience, privacy_level, agent_id };
+  const classification = readClassification(body, p);
+  return { label, summary, confidence, salience, privacy_level, agent_id, classification };
 }
 
 /** Strips `_type` from cognitive props after checking it matches the forced type. */
@@ -124,6 +135,8 @@ export function decideCreateNode(body: Body, uid: string, ctx: WriteContext, opt
     opts.nodeAliases?.push(...aliased.nodeAliases);
   }
   const merged: Body = { ...(opts.propsDefaults ?? {}), ...dropNulls(props), ...(opts.propsOverrides ?? {}) };
+  // a Space's name defaults to its label (REFERENCE §13.1)
+  if (typeName === 'Space' && (merged.name === undefined || merged.name === '')) merged.name = label;
   if (typeName === 'Skill' && !opts.keepSkillStatus) merged.status = 'candidate';
   const full = validateNodeProps(typeName, def, { ...merged, _type: typeName }, { mode: 'create', fieldPrefix: propsField });
   if (typeName === 'Skill' && !opts.keepSkillStatus) full.status = 'candidate';
@@ -138,6 +151,7 @@ export function decideCreateNode(body: Body, uid: string, ctx: WriteContext, opt
     confidence: f.confidence ?? 1.0,
     salience: f.salience ?? 0.5,
     privacy_level: f.privacy_level ?? 'private',
+    classification: f.classification ?? ctx.default_classification ?? DEFAULT_CLASSIFICATION,
     props: full as NodeRecord['props'],
     agent_id: ctx.agent_id,
     created_at: ctx.now,
@@ -205,6 +219,7 @@ export function decideUpdateNode(current: NodeRecord, body: Body, ctx: WriteCont
     confidence: f.confidence ?? current.confidence,
     salience: f.salience ?? current.salience,
     privacy_level: f.privacy_level ?? current.privacy_level,
+    ...(f.classification !== undefined ? { classification: f.classification } : {}),
     props,
     updated_at: ctx.now,
     version: current.version + 1,

@@ -1,3 +1,4 @@
+import type { Classification } from '../governance/classification';
 /** The node as clients see it (interface spec "Node record" plus REFERENCE §1.6). */
 export interface NodeRecord {
   uid: string;
@@ -8,6 +9,8 @@ export interface NodeRecord {
   confidence: number;
   salience: number;
   privacy_level: PrivacyLevel;
+  /** REFERENCE §13.1; records written before the field existed read as `internal` */
+  classification?: Classification;
   props: Record<string, unknown> & { _type: string };
   agent_id: string | null;
   created_at: number;

@@ -45,6 +45,7 @@ export function nodeFilterToMongo(org: string, f: NodeFilter): Filter<Document> 
   if (f.confidence_min !== undefined) c.push({ 'doc.confidence': { $gte: f.confidence_min } });
   if (f.salience_min !== undefined) c.push({ 'doc.salience': { $gte: f.salience_min } });
   if (f.uids) c.push(f.uids.length ? { uid: { $in: f.uids } } : NOTHING);
+  if (f.exclude_uids && f.exclude_uids.length) c.push({ uid: { $nin: f.exclude_uids } });
   c.push(...propsClauses(f.props_equals, f.props_in));
   return combine(c);
 }

@@ -153,6 +153,10 @@ export class SqliteGraphStore implements GraphReadModel {
         params.push(JSON.stringify(f.uids));
       }
     }
+    if (f.exclude_uids && f.exclude_uids.length) {
+      where.push('uid NOT IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(f.exclude_uids));
+    }
     addPropsFilters(where, params, f.props_equals, f.props_in);
     return { sql: where.join(' AND '), params };
   }

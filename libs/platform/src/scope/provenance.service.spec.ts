@@ -27,13 +27,13 @@ describe('Project provenance (REFERENCE §5.1)', () => {
 
   it('the project_uid filter keeps the admitted Documents, their Chunks and what was extracted from them, not the Project', async () => {
     const graph = fakeGraph();
-    const scopes = new ReadScopeService(graph, new ProvenanceService(graph));
+    const scopes = new ReadScopeService(graph, new ProvenanceService(graph), null as never);
     const filtered = await scopes.withProject(new ReadScope('org', null), 'project');
     expect(filtered.uidList()!.sort()).toEqual(['chunk', 'doc', 'fact']);
     expect(filtered.allows('project')).toBe(false);
     // …unless the Project was itself extracted from an admitted Chunk
     const extracted = fakeGraph([{ from_uid: 'project', to_uid: 'chunk', edge_type: 'ExtractedFrom' }]);
-    const again = await new ReadScopeService(extracted, new ProvenanceService(extracted)).withProject(new ReadScope('org', null), 'project');
+    const again = await new ReadScopeService(extracted, new ProvenanceService(extracted), null as never).withProject(new ReadScope('org', null), 'project');
     expect(again.allows('project')).toBe(true);
   });
 });

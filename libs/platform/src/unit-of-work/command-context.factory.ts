@@ -1,6 +1,7 @@
 import { AuthContext } from '@strata/auth/auth-context';
 import { readString } from '@strata/domain/validation';
 import { CommandContext } from './command-context';
+import { accessPrincipalOf } from '../scope/access-principal';
 
 /**
  * Builds the command context from the credential. `agent_id` in the body is attribution
@@ -14,5 +15,7 @@ export function commandContext(auth: AuthContext, requestId: string, body?: Reco
     credential_id: auth.api_key_id,
     agent_id: auth.bound_agent_id ?? bodyAgent,
     request_id: requestId,
+    access: accessPrincipalOf(auth),
+    ...(body && body.space_uid !== undefined && body.space_uid !== null ? { space_uid: body.space_uid } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { Principal } from '@strata/domain/events';
+import type { AccessPrincipal } from '@strata/domain/governance';
 
 /** Who writes, for which organization, under which request: becomes every event's metadata. */
 export interface CommandContext {
@@ -9,6 +10,10 @@ export interface CommandContext {
   /** attribution for this write: the bound agent of an agent-bound key, else the body's agent_id */
   agent_id: string | null;
   request_id: string;
+  /** what the governance rules read about the caller; absent for server processes (unrestricted) */
+  access?: AccessPrincipal;
+  /** top-level `space_uid` of the request: the Space its new nodes go in (REFERENCE §13.1) */
+  space_uid?: unknown;
   /** set by the unit of work in server mode when read models had not caught up in time */
   lagging?: boolean;
 }

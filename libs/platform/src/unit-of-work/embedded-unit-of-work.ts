@@ -4,7 +4,7 @@ import { RecordedEvent } from '@strata/domain/events';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
 import { CommandContext } from './command-context';
-import { CommitCheck, GraphTx } from './graph-tx';
+import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
 import { UnitOfWork } from './unit-of-work.port';
 import { recordedFromAppend } from './recorded-from-append';
 import type { EmbeddedStorage } from '../storage/embedded-storage';
@@ -32,6 +32,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
   private scheduled = false;
   private running = false;
   private readonly checks: CommitCheck[] = [];
+  private readonly openSteps: OpenStep[] = [];
 
   constructor(
     private readonly storage: EmbeddedStorage,
@@ -41,6 +42,10 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
 
   addCommitCheck(check: CommitCheck): void {
     this.checks.push(check);
+  }
+
+  addOpenStep(step: OpenStep): void {
+    this.openSteps.push(step);
   }
 
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
@@ -118,6 +123,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
         const tx = new GraphTx(job.ctx, graph, this.ids, this.clock.now());
         let result: unknown;
         try {
+          for (const step of this.openSteps) await step(tx);
           result = await job.fn(tx);
           // rules on the whole request (plan node limit, one live Series per entity and metric),
           // against the state the earlier requests of this batch left: race-free

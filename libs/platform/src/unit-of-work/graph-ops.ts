@@ -21,9 +21,10 @@ import { GraphTx } from './graph-tx';
  */
 
 /** Creates a node, with the aliases its props name for it (§2.8 `canonical_name`). */
-export function createNode(tx: GraphTx, body: Body, opts: CreateNodeOptions = {}): NodeRecord {
+/** `write`: the request's write context unless a caller narrows it (a Space's default classification). */
+export function createNode(tx: GraphTx, body: Body, opts: CreateNodeOptions = {}, write = tx.write): NodeRecord {
   const texts: string[] = [];
-  const decided = decideCreateNode(body, tx.uuid(), tx.write, { ...opts, nodeAliases: texts });
+  const decided = decideCreateNode(body, tx.uuid(), write, { ...opts, nodeAliases: texts });
   const aliases = decideNodeAliases(decided, texts, opts.prefix ? `${opts.prefix}.props.canonical_name` : 'props.canonical_name');
   const node = tx.createNode(decided);
   for (const a of aliases) tx.emit(Streams.node(tx.org, node.uid), 'AliasSet', { ...a, created_at: tx.now });

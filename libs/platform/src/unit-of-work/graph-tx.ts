@@ -11,7 +11,14 @@ import { CommandContext } from './command-context';
  * A rule the unit of work checks on every request's staged changes after its handler and
  * before the append (the plan's node limit); a throw refuses the request, nothing written.
  */
-export type CommitCheck = (tx: GraphTx) => void;
+export type CommitCheck = (tx: GraphTx) => void | Promise<void>;
+
+/**
+ * A step the unit of work runs on every request's transaction before its handler (the Space
+ * a request places its new nodes in, and their default classification); a throw refuses the
+ * request, nothing written.
+ */
+export type OpenStep = (tx: GraphTx) => Promise<void>;
 
 type NodeEventType = 'NodeCreated' | 'NodeUpdated' | 'NodeTombstoned' | 'NodeRestored';
 type EdgeEventType = 'EdgeCreated' | 'EdgeUpdated' | 'EdgeTombstoned' | 'EdgeRestored';
@@ -32,6 +39,13 @@ export class GraphTx {
   /** Series this request creates or changes, in first-touched order (checked by `verify`) */
   private readonly seriesChanged = new Set<string>();
   private nodesAdded = 0;
+  /**
+   * The Space this request places the nodes it creates in (REFERENCE §13.1 `space_uid`), set
+   * by an open step; an InSpace edge is added for each at commit.
+   */
+  placement: { space_uid: string; explicit: boolean } | null = null;
+  /** Nodes placed in a Space of their own (`/batch` per-node `space_uid`), with the field that named it */
+  readonly nodePlacements = new Map<string, { space_uid: unknown; field: string }>();
 
   constructor(
     readonly ctx: CommandContext,
@@ -112,6 +126,16 @@ export class GraphTx {
     return [...out.values()];
   }
 
+  /** The node as the read model held it before this request; undefined when not read, null when absent. */
+  storedNode(uid: string): NodeRecord | null | undefined {
+    return this.storedNodes.get(uid);
+  }
+
+  /** Every staged event, in staging order per stream. */
+  stagedEvents(): DomainEvent[] {
+    return [...this.appends.values()].flatMap((a) => a.events as DomainEvent[]);
+  }
+
   // ---------- writes ----------
   /**
    * A new node (`reason`: `import` for a snapshot's nodes, which keep their uid and state,
@@ -146,7 +170,7 @@ export class GraphTx {
    * makes a Series live or moves its key.
    */
   async verify(checks: readonly CommitCheck[] = []): Promise<void> {
-    for (const check of checks) check(this);
+    for (const check of checks) await check(this);
     if (!this.seriesChanged.size) return;
     const changes = [...this.seriesChanged].map((uid) => ({ before: this.storedNodes.get(uid) ?? null, after: this.nodeOverlay.get(uid)! }));
     await assertSeriesKeysFree(changes, (key) => this.liveSeriesWithKey(key));

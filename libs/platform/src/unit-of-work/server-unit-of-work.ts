@@ -5,7 +5,7 @@ import { EventStore, WrongExpectedRevisionError } from '@strata/event-store/even
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { markReadLag } from './read-lag';
 import { CommandContext } from './command-context';
-import { CommitCheck, GraphTx } from './graph-tx';
+import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
 import { RevisionPinningReader, RevisionedReads } from './revision-pinning-reader';
 import { UnitOfWork } from './unit-of-work.port';
 
@@ -33,6 +33,7 @@ const MAX_ATTEMPTS = 3;
 export class ServerUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
   private readonly checks: CommitCheck[] = [];
+  private readonly openSteps: OpenStep[] = [];
 
   constructor(
     private readonly events: EventStore,
@@ -47,9 +48,14 @@ export class ServerUnitOfWork implements UnitOfWork {
     this.checks.push(check);
   }
 
+  addOpenStep(step: OpenStep): void {
+    this.openSteps.push(step);
+  }
+
   async run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const tx = new GraphTx(ctx, new RevisionPinningReader(this.graph), this.ids, this.clock.now());
+      for (const step of this.openSteps) await step(tx);
       const result = await fn(tx);
       if (!tx.hasChanges()) return result;
       await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)

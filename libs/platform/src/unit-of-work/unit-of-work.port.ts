@@ -1,5 +1,5 @@
 import { CommandContext } from './command-context';
-import { CommitCheck, GraphTx } from './graph-tx';
+import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
 
 export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
 
@@ -15,4 +15,6 @@ export interface UnitOfWork {
    * handler and before the append (accounts register the plan's node limit here).
    */
   addCommitCheck(check: CommitCheck): void;
+  /** Adds a step run on every request's transaction before its handler decides. */
+  addOpenStep(step: OpenStep): void;
 }

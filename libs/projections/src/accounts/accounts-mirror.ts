@@ -5,6 +5,15 @@ import { EventStore, Subscription } from '@strata/event-store/event-store.port';
 import { ACCOUNT_STREAM_PREFIXES, isAccountStream } from './account-streams';
 import { AccountsProjection } from './accounts.projection';
 import { AccountsReadModel } from './accounts-read-model';
+import { GOVERNANCE_STREAM_PREFIXES } from '@strata/domain/governance';
+import { GovernanceProjection } from '../governance/governance.projection';
+import { GovernanceReadModel } from '../governance/governance-read-model';
+
+/** Streams this mirror applies: the accounts, and the governance records read with them on every request. */
+const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES];
+function isMirrored(stream: string): boolean {
+  return isAccountStream(stream) || GOVERNANCE_STREAM_PREFIXES.some((p) => stream.startsWith(p));
+}
 
 const PAGE = 1000;
 
@@ -31,6 +40,8 @@ export class AccountsMirror {
   readonly db: Database.Database;
   readonly projection: AccountsProjection;
   readonly readModel: AccountsReadModel;
+  readonly governance: GovernanceProjection;
+  readonly governanceReadModel: GovernanceReadModel;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -43,6 +54,13 @@ export class AccountsMirror {
     this.db = new Database(':memory:');
     this.projection = new AccountsProjection(this.db);
     this.readModel = new AccountsReadModel(this.db, this.projection);
+    this.governance = new GovernanceProjection(this.db);
+    this.governanceReadModel = new GovernanceReadModel(this.db);
+  }
+
+  private applyMirrored(e: RecordedEvent): void {
+    this.projection.apply(e);
+    this.governance.apply(e);
   }
 
   /** Every event of the log up to this position has been seen (and applied if it is an account event). */
@@ -64,9 +82,9 @@ export class AccountsMirror {
     let after = 0;
     let count = 0;
     for (;;) {
-      const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...ACCOUNT_STREAM_PREFIXES] });
+      const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...MIRRORED_PREFIXES] });
       this.db.transaction(() => {
-        for (const e of page) this.projection.apply(e);
+        for (const e of page) this.applyMirrored(e);
       })();
       count += page.length;
       if (page.length) after = page[page.length - 1].position;
@@ -104,9 +122,9 @@ export class AccountsMirror {
 
   private follow(e: RecordedEvent): void {
     if (this.closed) return;
-    if (isAccountStream(e.stream)) {
+    if (isMirrored(e.stream)) {
       try {
-        this.db.transaction(() => this.projection.apply(e))();
+        this.db.transaction(() => this.applyMirrored(e))();
       } catch (err) {
         // deterministic (the same event fails on every replica): stopping would leave this
         // replica unable to authenticate anyone; skipping it is loud and keeps the rest current

@@ -154,6 +154,11 @@ export class AccountsReadModel implements AccountsDirectory {
   }
 
   // ---------- API keys ----------
+  /** Whether an API key of the organization is or was bound to this agent (a known agent, REFERENCE §13.3). */
+  agentKnownByKeys(orgId: string, agentId: string): boolean {
+    return !!this.db.prepare('SELECT 1 FROM acct_keys WHERE org_id = ? AND agent_id = ? LIMIT 1').get(orgId, agentId);
+  }
+
   key(keyId: string): KeyRow | null {
     const r = this.stmt('SELECT * FROM acct_keys WHERE key_id = ?').get(keyId) as RawKey | undefined;
     return r ? keyOf(r) : null;

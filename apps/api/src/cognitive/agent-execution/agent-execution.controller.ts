@@ -1,4 +1,4 @@
-import { Body as ReqBody, Controller, Post, Res } from '@nestjs/common';
+import { Body as ReqBody, Controller, Inject, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -6,19 +6,52 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { AGENT_EXECUTION } from '@strata/domain/cognitive';
+import { CLOCK, Clock } from '@strata/domain/time';
+import { assertObjectBody } from '@strata/domain/validation';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { ToolGrantService } from '@strata/platform/scope/tool-grants.service';
 import { cognitiveCall } from '../shared/cognitive-call';
+
+/** The tool an execution starts: `affordance_uid` at the top level or in props. */
+function affordanceOf(body: Record<string, unknown>): string | null {
+  if (typeof body.affordance_uid === 'string' && body.affordance_uid) return body.affordance_uid;
+  const props = body.props as Record<string, unknown> | undefined;
+  return props && typeof props === 'object' && typeof props.affordance_uid === 'string' && props.affordance_uid ? props.affordance_uid : null;
+}
 
 /** POST /agent/execution: actions and rules in libs/domain/src/cognitive/agent-execution.ts. */
 @ApiTags('cognitive: agent')
 @Controller()
 export class AgentExecutionController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly tools: ToolGrantService,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Post('agent/execution')
   @ApiKeyOrJwt()
   @AccessByAction()
   @ApiOperation({ summary: 'Track execution lifecycle (start, complete, fail); register agents' })
-  post(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async post(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.assertToolGranted(auth, raw);
     return cognitiveCall(this.commands, AGENT_EXECUTION, auth, rid, raw, reply);
+  }
+
+  /**
+   * An agent-bound credential starting an execution of a tool needs the agent's grant on it
+   * (REFERENCE §13.4); users are not subject to tool grants. An unknown or tombstoned
+   * affordance is left to the action, which answers it like any missing reference.
+   */
+  private async assertToolGranted(auth: AuthContext, raw: unknown): Promise<void> {
+    if (!auth.bound_agent_id || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
+    const body = assertObjectBody(raw);
+    if (body.action !== 'start') return;
+    const tool = affordanceOf(body);
+    if (!tool) return;
+    const n = await this.graph.getNode(auth.org_id, tool);
+    if (!n || n.tombstone_at !== null) return;
+    await this.tools.assertGranted(auth.org_id, auth.bound_agent_id, tool, this.clock.now());
   }
 }

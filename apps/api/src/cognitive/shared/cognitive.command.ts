@@ -48,7 +48,8 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
 
   private async decide({ endpoint, auth, requestId }: CognitiveCommand, body: Body): Promise<Decision> {
     const { name, def } = resolveAction(endpoint, body);
-    const scope = auth.space_uids === null && auth.project_uids === null ? null : await this.scopes.of(auth);
+    const resolved = await this.scopes.of(auth);
+    const scope = resolved.restricted ? resolved : null;
     const scoped = (view: CognitiveView) => (scope ? new ScopedView(view, scope) : view);
     if (!def.writes) {
       const ctx = { now: this.clock.now(), agent_id: auth.bound_agent_id, principal_id: auth.principal.id, uuid: () => '' };

@@ -17,8 +17,7 @@ export class ScopedView implements CognitiveView {
   }
 
   findNodes(q: NodeQuery, page: { limit: number; offset: number }, order?: NodeQueryOrder) {
-    const uids = q.uids ? q.uids.filter((u) => this.scope.allows(u)) : this.scope.uidList()!;
-    return this.inner.findNodes({ ...q, uids }, page, order);
+    return this.inner.findNodes(this.scope.nodeFilter(q), page, order);
   }
 
   async edges(q: EdgeQuery) {

@@ -7,6 +7,7 @@ export function toNodeFilter(q: NodeQuery): NodeFilter {
   if (q.props_equals) f.props_equals = q.props_equals;
   if (q.props_in) f.props_in = Object.fromEntries(Object.entries(q.props_in).map(([k, v]) => [k, [...v]]));
   if (q.uids) f.uids = [...q.uids];
+  if (q.exclude_uids) f.exclude_uids = [...q.exclude_uids];
   return f;
 }
 

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { classificationOf } from '@strata/domain/governance';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { readEdgeInput } from '@strata/domain/graph';
@@ -82,7 +83,17 @@ export class BatchCreateHandler implements ICommandHandler<BatchCreateCommand> {
       }),
     );
     return this.uow.run(ctx, async (tx) => {
-      const created: NodeRecord[] = nodes.map((n, i) => at(`nodes[${i}]`, () => createNode(tx, { ...n, agent_id: undefined })));
+      // a node's own space_uid places it (checked with the request's at commit); its Space's default classification applies
+      const ownSpace = await Promise.all(nodes.map((n) => (typeof n.space_uid === 'string' && n.space_uid ? tx.node(n.space_uid) : Promise.resolve(undefined))));
+      const created: NodeRecord[] = nodes.map((n, i) =>
+        at(`nodes[${i}]`, () => {
+          const space = ownSpace[i];
+          const write = space?.node_type === 'Space' ? { ...tx.write, default_classification: classificationOf({ classification: space.props.default_classification }) } : tx.write;
+          const node = createNode(tx, { ...n, agent_id: undefined }, {}, write);
+          if (n.space_uid !== undefined && n.space_uid !== null) tx.nodePlacements.set(node.uid, { space_uid: n.space_uid, field: `nodes[${i}].space_uid` });
+          return node;
+        }),
+      );
       const edgeUids: string[] = [];
       for (let i = 0; i < edgeInputs.length; i++) {
         const { input, from, to } = edgeInputs[i];

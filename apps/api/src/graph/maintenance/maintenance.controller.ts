@@ -10,7 +10,7 @@ import { commandContext } from '@strata/platform/unit-of-work/command-context.fa
 import { ClearCommand } from './clear.handler';
 import { DecayCommand } from '@strata/maintenance/decay.handler';
 import { ExportService, readExportOptions } from '@strata/maintenance/export.service';
-import { assertGraphWide } from '@strata/platform/scope/graph-wide';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { GraphStatsService } from './graph-stats.service';
 import { ImportSnapshotCommand } from './import-snapshot.handler';
 import { PurgeCommand } from './purge.handler';
@@ -23,13 +23,14 @@ export class MaintenanceController {
     private readonly commands: CommandBus,
     private readonly statsService: GraphStatsService,
     private readonly exports: ExportService,
+    private readonly scopes: ReadScopeService,
   ) {}
 
   @Get('stats')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points' })
   async stats(@Auth() auth: AuthContext) {
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     return this.statsService.stats(auth.org_id);
   }
 
@@ -37,7 +38,7 @@ export class MaintenanceController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Stream a strata.graph v1 snapshot: nodes, edges, aliases, embeddings, series points' })
   async export(@Auth() auth: AuthContext, @Query() query: Body, @Res() reply: FastifyReply) {
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     const opts = readExportOptions(query);
     return reply.header('content-type', 'application/json; charset=utf-8').send(this.exports.stream(auth.org_id, opts));
   }
@@ -47,7 +48,7 @@ export class MaintenanceController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Import a strata.graph snapshot: atomic, additive, idempotent' })
   async import(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new ImportSnapshotCommand(commandContext(auth, rid), body));
@@ -58,7 +59,7 @@ export class MaintenanceController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Decay salience by half-life; optional auto-tombstone of old, low-salience nodes; dry_run' })
   async decay(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new DecayCommand(commandContext(auth, rid), body));
@@ -69,7 +70,7 @@ export class MaintenanceController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Permanently delete data tombstoned before a cut-off, from the log and every projection' })
   async purge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new PurgeCommand(commandContext(auth, rid), body));
@@ -80,7 +81,7 @@ export class MaintenanceController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Delete the organization's whole graph (embedding configuration kept) and compact storage" })
   async clear(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     assertObjectBody(raw);
     return this.commands.execute(new ClearCommand(commandContext(auth, rid)));

@@ -9,7 +9,6 @@ import { Body, assertObjectBody, coerceQuery, readString, readUids } from '@stra
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
 import { VersionHistoryService } from '@strata/platform/history/version-history.service';
-import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { GraphScope } from '../scope/graph-scope';
 import { CreateNodeCommand, DeleteNodeCommand, UpdateNodeCommand } from './node-commands';
 import { DeleteNodesCommand } from './delete-nodes.handler';
@@ -112,7 +111,7 @@ export class NodesController {
   @ApiOperation({ summary: 'Tombstone (or purge) the nodes matched by uids, agent_id and filter' })
   async deleteMany(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
-    assertGraphWide(auth); // selects across the organization's graph
+    await this.scope.assertGraphWide(auth); // selects across the organization's graph
     const body = assertObjectBody(raw);
     return this.commands.execute(new DeleteNodesCommand(commandContext(auth, rid), body));
   }

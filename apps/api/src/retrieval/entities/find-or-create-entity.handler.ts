@@ -1,3 +1,6 @@
+import type { NodeFilter } from '@strata/graph-store/graph-read-model.port';
+import { inSameSpaces } from '@strata/platform/scope/space-membership';
+import { txMembership } from '@strata/platform/scope/space-write-rule';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { compileSchema, COGNITIVE_REQUEST_FIELDS, flattenedProps, getNodeType, isPlainObject, normaliseText } from '@strata/domain/catalogue';
@@ -59,19 +62,29 @@ export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEn
       // a name the client gave besides the label (§2.8 canonical_name) matches the node too
       const named = decideNodeAliases(fresh, aliasTexts);
 
+      // only a node in the same Spaces as the one this request would create matches (REFERENCE §13.1)
+      const membership = txMembership(tx);
+      const placement = tx.placement?.space_uid ?? null;
+      const sameSpaces = (uid: string) => inSameSpaces(membership, uid, placement);
       const aliases = await tx.reader.aliasesByNorm(tx.org, norm);
       const owners = await tx.reader.getNodes(tx.org, aliases.map((a) => a.canonical_uid));
-      const byAlias = pickAliasMatch(
-        aliases
-          .map((a) => ({ ...a, node: owners.get(a.canonical_uid) }))
-          .filter((a) => a.node && a.node.tombstone_at === null && a.node.node_type === plan.node_type && scope.allows(a.canonical_uid))
-          .map((a) => ({ canonical_uid: a.canonical_uid, score: a.score, node_created_at: a.node!.created_at, node: a.node! })),
-      );
+      const candidates = aliases
+        .map((a) => ({ ...a, node: owners.get(a.canonical_uid) }))
+        .filter((a) => a.node && a.node.tombstone_at === null && a.node.node_type === plan.node_type && scope.allows(a.canonical_uid));
+      const placed: typeof candidates = [];
+      for (const a of candidates) if (await sameSpaces(a.canonical_uid)) placed.push(a);
+      const byAlias = pickAliasMatch(placed.map((a) => ({ canonical_uid: a.canonical_uid, score: a.score, node_created_at: a.node!.created_at, node: a.node! })));
       if (byAlias) return { ...byAlias.node, created: false, matched_by: 'alias' as const };
 
-      const byLabel = await tx.reader.listNodes(tx.org, { node_types: [plan.node_type], label_norm: norm, uids: scope.uidList() }, { limit: 1, offset: 0 }, 'created_asc');
-      if (byLabel.items.length) {
-        const node = (await tx.node(byLabel.items[0].uid))!;
+      const byLabel = await tx.reader.listNodes(tx.org, scope.nodeFilter<NodeFilter>({ node_types: [plan.node_type], label_norm: norm }), { limit: 100, offset: 0 }, 'created_asc');
+      let labelMatch: string | null = null;
+      for (const n of byLabel.items)
+        if (await sameSpaces(n.uid)) {
+          labelMatch = n.uid;
+          break;
+        }
+      if (labelMatch !== null) {
+        const node = (await tx.node(labelMatch))!;
         await stageAlias(tx, node, label, norm, 1.0);
         return { ...node, created: false, matched_by: 'label' as const };
       }

@@ -112,7 +112,7 @@ export class RetrieveService {
     if (query) {
       results = (await this.ranking.hybridRank(scope, { query, node_types: ['Preference'], layer }, k, offset)).results.map((r) => ({ node: r.node, score: r.score }));
     } else {
-      const f: NodeFilter = { node_types: ['Preference'], ...(layer ? { layer } : {}), ...(scope.restricted ? { uids: scope.uidList() } : {}) };
+      const f: NodeFilter = scope.nodeFilter<NodeFilter>({ node_types: ['Preference'], ...(layer ? { layer } : {}) });
       const all = (await this.graph.listNodes(scope.org, f, { limit: 1_000_000, offset: 0 }, 'salience_desc')).items.sort(compareSalience);
       results = all.slice(offset, offset + k).map((node) => ({ node, score: node.salience }));
     }
@@ -136,7 +136,7 @@ export class RetrieveService {
 
   /** Newest first; `has_more` is exact (one more row is read). */
   private async listPage(scope: ReadScope, filter: NodeFilter, page: { limit: number; offset: number }) {
-    const f = scope.restricted ? { ...filter, uids: scope.uidList() } : filter;
+    const f = scope.nodeFilter(filter);
     const r = await this.graph.listNodes(scope.org, f, page, 'created_desc');
     return { items: r.items, has_more: r.has_more, limit: page.limit, offset: page.offset };
   }

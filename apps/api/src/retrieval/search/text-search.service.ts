@@ -36,7 +36,13 @@ export class TextSearchService {
     const uids = scope.uidList();
     if (uids && !uids.length) return [];
     const filter = { org: scope.org, query: q.query, ...searchTypeFilter(q.node_types), layer: q.layer, min_score: q.min_score, uids };
-    const hits = await fetchThroughTies((n) => this.text.search({ ...filter, limit: n }), offset + q.limit);
+    // spaced nodes the caller may not read are dropped here: fetch that many more, so a page stays full
+    const extra = uids ? 0 : scope.hidden.size;
+    const fetch = async (n: number) => {
+      const got = await this.text.search({ ...filter, limit: n + extra });
+      return extra ? got.filter((h) => scope.allows(h.uid)) : got;
+    };
+    const hits = await fetchThroughTies(fetch, offset + q.limit);
     return rankedNodePage(this.graph, scope, hits, offset, q.limit);
   }
 }

@@ -102,7 +102,7 @@ export class ReviewQueuesService {
   // ---------- internals ----------
 
   private scoped(scope: ReadScope, f: NodeFilter): NodeFilter {
-    return scope.restricted ? { ...f, uids: scope.uidList() } : f;
+    return scope.nodeFilter(f);
   }
 
   private async sorted(scope: ReadScope, f: NodeFilter, cmp: (a: NodeRecord, b: NodeRecord) => number, limit: number): Promise<NodeRecord[]> {

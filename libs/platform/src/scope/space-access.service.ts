@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AccessPrincipal, seesEverySpace, SpaceAccess, SpaceAccessLevel, spaceAccessOf, SpacedNode, spaceRuleAllows } from '@strata/domain/governance';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
+import { accessPrincipalOf } from './access-principal';
+import { MembershipReader, readModelMembership, spacedNodes } from './space-membership';
+
+/** How the Space rule treats one principal, resolved once per request. */
+export interface SpacePlan {
+  access: SpaceAccess;
+  /** passes the Space rule for every node: no membership read is needed */
+  unlimited: boolean;
+  allows(node: SpacedNode, mode: SpaceAccessLevel): boolean;
+  /** an agent with grants reaches only what they pass (REFERENCE §13.3) */
+  agentLimited: boolean;
+  agentAllows(node: SpacedNode): boolean;
+}
+
+/**
+ * The Space rule against the organization's grants (governance read model) and Space
+ * membership (the graph's InSpace edges).
+ */
+@Injectable()
+export class SpaceAccessService {
+  constructor(
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    private readonly governance: GovernanceReadModel,
+  ) {}
+
+  planFor(auth: AuthContext): SpacePlan {
+    return this.planForPrincipal(auth.org_id, accessPrincipalOf(auth));
+  }
+
+  planForPrincipal(org: string, p: AccessPrincipal): SpacePlan {
+    const access = spaceAccessOf(p, (principalUid) => this.governance.grantsOf(org, principalUid));
+    const agentUid = p.credential === 'api_key' && p.bound_agent_id !== null ? `agent:${p.bound_agent_id}` : null;
+    // an agent with grants reaches what they pass; without, the organization (default) or nothing (§13.3, §13.5)
+    const agentLimited =
+      agentUid !== null && (this.governance.hasAnyGrant(org, agentUid) || this.governance.settings(org).settings.agent_scope_without_grants === 'none');
+    const agentAccess: SpaceAccess | null = agentLimited ? { checks: [access.checks[0]] } : null;
+    return {
+      access,
+      unlimited: seesEverySpace(access),
+      allows: (node, mode) => spaceRuleAllows(access, node, mode),
+      agentLimited,
+      agentAllows: (node) => !!agentAccess && node.spaces.length > 0 && spaceRuleAllows(agentAccess, node, 'read'),
+    };
+  }
+
+  /** Every spaced node of the organization with its Spaces and classification. */
+  spacedNodes(org: string): Promise<Map<string, SpacedNode>> {
+    return spacedNodes(readModelMembership(this.graph, org));
+  }
+
+  /** spaces(N) and classification for the given nodes only (a write's nodes), read through `reader`. */
+  spacesOf(reader: MembershipReader, uids: readonly string[]): Promise<Map<string, SpacedNode>> {
+    return spacedNodes(reader, uids);
+  }
+}

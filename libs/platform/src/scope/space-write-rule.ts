@@ -1,0 +1,149 @@
+import { Errors } from '@strata/domain/errors';
+import { DomainEvent } from '@strata/domain/events';
+import {
+  AccessPrincipal,
+  assertMayLowerClassification,
+  assertMayWriteSpaceNode,
+  classificationOf,
+  classificationRank,
+  mayWriteIntoSpace,
+  SpaceAccess,
+  spaceRuleAllows,
+  spaceWriteForbidden,
+} from '@strata/domain/governance';
+import { decideCreateEdge, triggerEdgeProps } from '@strata/domain/graph';
+import { DomainError } from '@strata/domain/errors';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { GraphTx } from '../unit-of-work/graph-tx';
+import { SpaceAccessService } from './space-access.service';
+import { MembershipReader, spacedNodes } from './space-membership';
+
+/** A Space a caller names: a listed key not listing it cannot see it (404); else it needs write access (403). */
+function assertMayWriteInto(access: SpaceAccess, p: AccessPrincipal, spaceUid: string, field: string): void {
+  if (p.credential === 'api_key' && p.space_uids !== null && !p.space_uids.includes(spaceUid)) throw Errors.refNotFound(field, spaceUid);
+  if (!mayWriteIntoSpace(access, spaceUid)) throw new DomainError(403, 'forbidden', `no write access to Space ${spaceUid}`, { field, uid: spaceUid });
+}
+
+/** Space membership as a request sees it: the read model with the request's own changes laid over it. */
+export function txMembership(tx: GraphTx): MembershipReader {
+  return {
+    listEdges: (f) => tx.edges(f),
+    getNodes: async (uids) => {
+      const out = new Map<string, NodeRecord>();
+      for (const u of uids) {
+        const n = await tx.node(u);
+        if (n) out.set(u, n);
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The Space rule on writes (REFERENCE §13.1), for every write path at once: registered on the
+ * unit of work, it reads the request's staged events, whatever route or job staged them.
+ *
+ * - open step: a request's `space_uid` (or the single Space of a key limited to one) is
+ *   checked and becomes the placement of the nodes it creates, with that Space's
+ *   `default_classification`;
+ * - commit check: each created node gets its InSpace edge; Space nodes are the owner's to
+ *   write; lowering a classification is for owners and admins; a spaced node may only be
+ *   written with write access meeting its classification; an InSpace edge needs write access
+ *   to its Space.
+ */
+export class SpaceWriteRule {
+  constructor(private readonly spaces: SpaceAccessService) {}
+
+  readonly open = async (tx: GraphTx): Promise<void> => {
+    const p = tx.ctx.access;
+    if (!p) return;
+    const raw = tx.ctx.space_uid;
+    if (raw === undefined) {
+      if (p.credential === 'api_key' && p.space_uids !== null && p.space_uids.length === 1) {
+        const s = await tx.node(p.space_uids[0]);
+        if (s && s.tombstone_at === null && s.node_type === 'Space') this.place(tx, s, false);
+      }
+      return;
+    }
+    this.place(tx, await this.namedSpace(tx, p, raw, 'space_uid'), true);
+  };
+
+  /** A Space a request names to place nodes in: live, visible, a Space, and writable by the caller. */
+  private async namedSpace(tx: GraphTx, p: AccessPrincipal, raw: unknown, field: string): Promise<NodeRecord> {
+    if (typeof raw !== 'string' || !raw) throw Errors.invalidField(field, `${field} must be a Space uid`);
+    const s = await tx.node(raw);
+    if (!s || s.tombstone_at !== null) throw Errors.refNotFound(field, raw);
+    if (p.credential === 'api_key' && p.space_uids !== null && !p.space_uids.includes(raw)) throw Errors.refNotFound(field, raw);
+    if (s.node_type !== 'Space') throw Errors.wrongNodeType(field, raw, s.node_type, ['Space']);
+    assertMayWriteInto(this.spaces.planForPrincipal(tx.org, p).access, p, raw, field);
+    return s;
+  }
+
+  private place(tx: GraphTx, space: NodeRecord, explicit: boolean): void {
+    tx.placement = { space_uid: space.uid, explicit };
+    const d = (space.props as Record<string, unknown>).default_classification;
+    tx.write.default_classification = classificationOf({ classification: d });
+  }
+
+  readonly commit = async (tx: GraphTx): Promise<void> => {
+    const p = tx.ctx.access;
+    if (!p || !tx.hasChanges()) return;
+    const events = tx.stagedEvents();
+    const created = createdNodes(events);
+    await this.placeCreated(tx, p, created);
+    const plan = this.spaces.planForPrincipal(tx.org, p);
+    const written = new Map<string, NodeRecord>();
+    for (const e of tx.stagedEvents()) {
+      if (e.type === 'NodeCreated' || e.type === 'NodeUpdated' || e.type === 'NodeTombstoned' || e.type === 'NodeRestored') {
+        const after = e.data.node;
+        const before = tx.storedNode(after.uid) ?? null;
+        if (after.node_type === 'Space' || before?.node_type === 'Space') assertMayWriteSpaceNode(p);
+        if (before && classificationRank(classificationOf(after)) < classificationRank(classificationOf(before))) assertMayLowerClassification(p);
+        written.set(after.uid, after);
+      } else if (e.type === 'EdgeCreated' || e.type === 'EdgeTombstoned' || e.type === 'EdgeRestored' || e.type === 'EdgeUpdated') {
+        if (e.data.edge.edge_type === 'InSpace') await this.checkInSpace(tx, p, plan.access, e.data.edge, e.type === 'EdgeCreated');
+      }
+    }
+    if (plan.unlimited || !written.size) return;
+    const spaced = await spacedNodes(txMembership(tx), [...written.keys()]);
+    for (const [uid, node] of spaced) {
+      const after = written.get(uid)!;
+      if (!spaceRuleAllows(plan.access, { spaces: node.spaces, classification: classificationOf(after) }, 'write')) throw spaceWriteForbidden(uid);
+    }
+  };
+
+  /** N → S for every node the request created, in the placement Space (a key with several Spaces must name one). */
+  private async placeCreated(tx: GraphTx, p: AccessPrincipal, created: NodeRecord[]): Promise<void> {
+    const nodes = created.filter((n) => n.node_type !== 'Space');
+    if (!nodes.length) return;
+    const props = triggerEdgeProps('InSpace', { assigned_at: tx.now, assigned_by: tx.ctx.principal.id });
+    const into = (n: NodeRecord, space: string) =>
+      tx.createEdge(decideCreateEdge({ edge_type: 'InSpace', props }, n, { uid: space, layer: 'agent' } as NodeRecord, tx.uuid(), tx.write));
+    for (const n of nodes) {
+      const own = tx.nodePlacements.get(n.uid);
+      if (own) into(n, (await this.namedSpace(tx, p, own.space_uid, own.field)).uid);
+      else if (tx.placement) into(n, tx.placement.space_uid);
+      else if (p.credential === 'api_key' && p.space_uids !== null && p.space_uids.length > 1)
+        throw Errors.missingField('space_uid', 'space_uid is required: this key reaches several Spaces');
+    }
+  }
+
+  private async checkInSpace(tx: GraphTx, p: AccessPrincipal, access: SpaceAccess, e: EdgeRecord, created: boolean): Promise<void> {
+    if (created) {
+      const to = await tx.node(e.to_uid);
+      const from = await tx.node(e.from_uid);
+      if (to && to.node_type !== 'Space') throw Errors.wrongNodeType('to_uid', e.to_uid, to.node_type, ['Space']);
+      if (from && from.node_type === 'Space') throw new DomainError(400, 'wrong_node_type', 'an InSpace edge cannot start at a Space', { field: 'from_uid', uid: e.from_uid });
+    }
+    // the placement edges this request added itself were checked when the Space was named
+    if (tx.placement && e.to_uid === tx.placement.space_uid && tx.placement.explicit) return;
+    if (tx.nodePlacements.get(e.from_uid)?.space_uid === e.to_uid) return;
+    assertMayWriteInto(access, p, e.to_uid, 'to_uid');
+  }
+}
+
+function createdNodes(events: DomainEvent[]): NodeRecord[] {
+  const out: NodeRecord[] = [];
+  for (const e of events) if (e.type === 'NodeCreated') out.push(e.data.node);
+  return out;
+}

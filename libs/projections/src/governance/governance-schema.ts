@@ -1,0 +1,20 @@
+/** Tables of the governance read model (projections database; prefix `gov_`). */
+export const GOVERNANCE_TABLES = ['gov_space_grants', 'gov_tool_grants', 'gov_settings'] as const;
+
+export const GOVERNANCE_DDL = `
+CREATE TABLE IF NOT EXISTS gov_space_grants (
+  org_id TEXT NOT NULL, space_uid TEXT NOT NULL, principal_uid TEXT NOT NULL, access TEXT NOT NULL,
+  classification_ceiling TEXT, granted_by TEXT NOT NULL, granted_at REAL NOT NULL, updated_at REAL NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (org_id, space_uid, principal_uid)
+);
+CREATE INDEX IF NOT EXISTS gov_space_grants_principal ON gov_space_grants(org_id, principal_uid);
+CREATE TABLE IF NOT EXISTS gov_tool_grants (
+  org_id TEXT NOT NULL, agent_id TEXT NOT NULL, affordance_uid TEXT NOT NULL, expires_at REAL, note TEXT,
+  granted_by TEXT NOT NULL, granted_at REAL NOT NULL, updated_at REAL NOT NULL,
+  PRIMARY KEY (org_id, agent_id, affordance_uid)
+);
+CREATE TABLE IF NOT EXISTS gov_settings (
+  org_id TEXT PRIMARY KEY, settings TEXT NOT NULL, updated_at REAL NOT NULL, updated_by TEXT NOT NULL
+);
+`;

@@ -1,0 +1,93 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { applySettingsChanges, DEFAULT_GOVERNANCE_SETTINGS, GovernanceEventTypes as T, GovernanceSettings } from '@strata/domain/governance';
+import { RecordedEvent, isGovernanceEvent, unhandled } from '@strata/domain/events';
+import { PlannedProjection } from '../projection';
+import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
+
+/**
+ * The governance read model: Space grants, agent tool grants and settings (REFERENCE §13.2, §13.4, §13.5). Small and read on every request
+ * by the access rule, so it lives beside the accounts (and, in servers mode, in each replica's
+ * in-memory mirror). Deterministic: only event data and positions.
+ */
+export class GovernanceProjection implements PlannedProjection {
+  readonly name = 'governance';
+  readonly version = 1;
+  /** nothing here reads node or edge streams (keep it so) */
+  readonly replayPlanner = 'outsideGraphObjects';
+  private readonly stmts = new Map<string, Statement>();
+  private readonly listeners: ((org: string) => void)[] = [];
+
+  constructor(readonly db: Database) {
+    db.exec(GOVERNANCE_DDL);
+  }
+
+  /** Hears the organization whose grants changed (caches drop what they hold for it). */
+  onChange(listener: (org: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private run(sql: string, ...params: unknown[]): void {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    s.run(...params);
+  }
+
+  applyPlanned(): void {
+    throw new Error('the governance projection is only ever planned as whole events');
+  }
+
+  apply(e: RecordedEvent): void {
+    if (!isGovernanceEvent(e)) return;
+    switch (e.type) {
+      case T.SpaceGrantSet: {
+        const d = e.data;
+        this.run(
+          `INSERT INTO gov_space_grants(org_id, space_uid, principal_uid, access, classification_ceiling, granted_by, granted_at, updated_at, position)
+           VALUES (?,?,?,?,?,?,?,?,?)
+           ON CONFLICT(org_id, space_uid, principal_uid) DO UPDATE SET access = excluded.access,
+             classification_ceiling = excluded.classification_ceiling, granted_by = excluded.granted_by, updated_at = excluded.updated_at`,
+          d.org_id, d.space_uid, d.principal_uid, d.access, d.classification_ceiling, d.granted_by, d.at, d.at, e.position,
+        );
+        break;
+      }
+      case T.SpaceGrantRevoked: {
+        const d = e.data;
+        this.run('DELETE FROM gov_space_grants WHERE org_id = ? AND space_uid = ? AND principal_uid = ?', d.org_id, d.space_uid, d.principal_uid);
+        break;
+      }
+      case T.AgentToolGranted: {
+        const d = e.data;
+        this.run(
+          `INSERT INTO gov_tool_grants(org_id, agent_id, affordance_uid, expires_at, note, granted_by, granted_at, updated_at) VALUES (?,?,?,?,?,?,?,?)
+           ON CONFLICT(org_id, agent_id, affordance_uid) DO UPDATE SET expires_at = excluded.expires_at, note = excluded.note,
+             granted_by = excluded.granted_by, updated_at = excluded.updated_at`,
+          d.org_id, d.agent_id, d.affordance_uid, d.expires_at, d.note, d.granted_by, d.at, d.at,
+        );
+        break;
+      }
+      case T.AgentToolRevoked: {
+        const d = e.data;
+        this.run('DELETE FROM gov_tool_grants WHERE org_id = ? AND agent_id = ? AND affordance_uid = ?', d.org_id, d.agent_id, d.affordance_uid);
+        break;
+      }
+      case T.GovernanceSettingsChanged: {
+        const d = e.data;
+        const row = this.db.prepare('SELECT settings FROM gov_settings WHERE org_id = ?').get(d.org_id) as { settings: string } | undefined;
+        const current: GovernanceSettings = row ? JSON.parse(row.settings) : { ...DEFAULT_GOVERNANCE_SETTINGS };
+        this.run(
+          `INSERT INTO gov_settings(org_id, settings, updated_at, updated_by) VALUES (?,?,?,?)
+           ON CONFLICT(org_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+          d.org_id, JSON.stringify(applySettingsChanges(current, d.changes)), d.at, d.changed_by,
+        );
+        break;
+      }
+      default:
+        return unhandled(e);
+    }
+    for (const l of this.listeners) l(e.data.org_id);
+  }
+
+  reset(): void {
+    for (const t of GOVERNANCE_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+  }
+}
