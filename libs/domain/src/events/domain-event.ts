@@ -15,6 +15,14 @@ import type {
   RefreshTokenUsedData,
   UserSignedUpData,
 } from '../accounts/account-events';
+import { OntologyEventTypes } from '../ontology/ontology-events';
+import type {
+  OntologyEventType,
+  OntologyObjectTypeChangedData,
+  OntologyProposalChangedData,
+  OntologyRelationTypeChangedData,
+  OntologySchemaChangedData,
+} from '../ontology/ontology-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -72,7 +80,26 @@ export type AccountEvent =
   | EventOf<'PlanChanged', PlanChangedData>
   | EventOf<'CreditsConsumed', CreditsConsumedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent;
+export type OntologyEvent =
+  | EventOf<'OntologySchemaCreated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaUpdated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaActivated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaDeprecated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaArchived', OntologySchemaChangedData>
+  | EventOf<'OntologyObjectTypeAdded', OntologyObjectTypeChangedData>
+  | EventOf<'OntologyObjectTypeUpdated', OntologyObjectTypeChangedData>
+  | EventOf<'OntologyObjectTypeArchived', OntologyObjectTypeChangedData>
+  | EventOf<'OntologyRelationTypeAdded', OntologyRelationTypeChangedData>
+  | EventOf<'OntologyRelationTypeUpdated', OntologyRelationTypeChangedData>
+  | EventOf<'OntologyRelationTypeArchived', OntologyRelationTypeChangedData>
+  | EventOf<'OntologyProposalCreated', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalEdited', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalApproved', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalRejected', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | OntologyEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -84,9 +111,12 @@ const graphTypesMatch: Same<GraphEvent['type'], keyof typeof GraphEventTypes> = 
 const accountTypesMatch: Same<AccountEvent['type'], AccountEventType> = true;
 void graphTypesMatch;
 void accountTypesMatch;
+const ontologyTypesMatch: Same<OntologyEvent['type'], OntologyEventType> = true;
+void ontologyTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
+const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -94,6 +124,10 @@ export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, 
 
 export function isAccountEvent<E extends { type: string }>(e: E): e is Extract<E, AccountEvent> {
   return ACCOUNT_TYPES.has(e.type);
+}
+
+export function isOntologyEvent<E extends { type: string }>(e: E): e is Extract<E, OntologyEvent> {
+  return ONTOLOGY_TYPES.has(e.type);
 }
 
 /**

@@ -5,6 +5,7 @@ import { TextProjection } from '@strata/projections/embedded/text.projection';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { AccountsProjection } from '@strata/projections/accounts/accounts.projection';
+import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -21,4 +22,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new GraphProjection(d.graph),
   (d) => new TextProjection(d.text),
   (d) => new AccountsProjection(d.db),
+  (d) => new OntologyProjection(d.db),
 ];
