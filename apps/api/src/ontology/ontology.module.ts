@@ -1,4 +1,15 @@
 import { Module } from '@nestjs/common';
+import { HistoryModule } from '@strata/platform/history/history.module';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { OntologyScope } from './ontology-scope';
+import { ObjectHandlers } from './objects/object.handlers';
+import { ObjectsController } from './objects/objects.controller';
+import { ObjectWriter } from './objects/object-writer';
+import { ApprovalNodes } from './proposals/approval-nodes';
+import { ProposalHandlers } from './proposals/proposal.handlers';
+import { ProposalsController } from './proposals/proposals.controller';
+import { RelationHandlers } from './relations/relation.handlers';
+import { RelationsController } from './relations/relations.controller';
 import { OntologyStore } from './ontology-store';
 import { SchemaHandlers } from './schemas/schema.handlers';
 import { SchemasController } from './schemas/schemas.controller';
@@ -7,7 +18,8 @@ import { TypesController } from './types/types.controller';
 
 /** The operational ontology (REFERENCE §11): schemas, types, proposals and domain objects. */
 @Module({
-  controllers: [SchemasController, TypesController],
-  providers: [OntologyStore, SchemaHandlers, TypeHandlers],
+  imports: [ScopeModule, HistoryModule],
+  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController],
+  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers],
 })
 export class OntologyModule {}

@@ -5,3 +5,5 @@ export * from './schema-decider';
 export * from './type-decider';
 export * from './object-decider';
 export * from './ontology-errors';
+export * from './proposal-decider';
+export * from './field-definitions';

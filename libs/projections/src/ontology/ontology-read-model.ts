@@ -113,14 +113,23 @@ export class OntologyReadModel {
   }
 
   /** A page of live objects; `sort` is a column name with an optional leading '-'. */
-  objects(org: string, schemaId: string, objectType: string | undefined, sort: string, limit: number, offset: number): ObjectIndexRow[] {
+  /** `visible`: only these uids (a scoped caller's grants); undefined = all. */
+  objects(org: string, schemaId: string, objectType: string | undefined, sort: string, limit: number, offset: number, visible?: string[]): ObjectIndexRow[] {
     const desc = sort.startsWith('-');
     const col = OBJECT_SORTS[desc ? sort.slice(1) : sort];
-    const where = objectType ? 'org_id = ? AND schema_id = ? AND live = 1 AND object_type = ?' : 'org_id = ? AND schema_id = ? AND live = 1';
-    const sql = `SELECT uid, schema_id, object_type_id, object_type, canonical_name, created_at, updated_at FROM onto_objects WHERE ${where}
+    const where = ['org_id = ?', 'schema_id = ?', 'live = 1'];
+    const params: unknown[] = [org, schemaId];
+    if (objectType) {
+      where.push('object_type = ?');
+      params.push(objectType);
+    }
+    if (visible) {
+      where.push('uid IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(visible));
+    }
+    const sql = `SELECT uid, schema_id, object_type_id, object_type, canonical_name, created_at, updated_at FROM onto_objects WHERE ${where.join(' AND ')}
       ORDER BY ${col} ${desc ? 'DESC' : 'ASC'}, uid ASC LIMIT ? OFFSET ?`;
-    const params: unknown[] = objectType ? [org, schemaId, objectType, limit, offset] : [org, schemaId, limit, offset];
-    return this.q(sql).all(...params) as ObjectIndexRow[];
+    return this.q(sql).all(...params, limit, offset) as ObjectIndexRow[];
   }
 
   object(org: string, uid: string): (ObjectIndexRow & { live: number }) | null {

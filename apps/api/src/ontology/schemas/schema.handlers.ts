@@ -11,11 +11,17 @@ import {
   decideDeprecate,
   decideUpdateSchema,
 } from '@strata/domain/ontology';
-import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
+import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { OntologyStore } from '../ontology-store';
-import { paginated, presentSchema, presentSchemaDetail } from '../ontology-presenters';
+import { iso, paginated, presentSchema, presentSchemaDetail } from '../ontology-presenters';
+
+/** The identity values a read-model key stands for (identity fields, or the normalised name). */
+function identityOfKey(key: string): Record<string, unknown> {
+  if (key.startsWith('id:')) return Object.fromEntries(JSON.parse(key.slice(3)) as [string, unknown][]);
+  return { canonical_name: key.slice('name:'.length) };
+}
 
 type Move = 'activate' | 'deprecate' | 'archive';
 const MOVE_EVENT = { activate: T.OntologySchemaActivated, deprecate: T.OntologySchemaDeprecated, archive: T.OntologySchemaArchived } as const;
@@ -26,6 +32,7 @@ export class SchemaHandlers {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly store: OntologyStore,
   ) {}
 
@@ -46,6 +53,24 @@ export class SchemaHandlers {
   get(auth: AuthContext, id: string) {
     const { schema } = this.store.schema(auth.org_id, id);
     return presentSchemaDetail(schema, this.store.read.types(id));
+  }
+
+  /** Exact identity collisions among the schema's live objects; reads only. */
+  duplicatesAudit(auth: AuthContext, id: string) {
+    this.store.schema(auth.org_id, id);
+    const collisions = this.store.read.identityCollisions(auth.org_id, id).map((c) => ({
+      object_type: c.object_type,
+      identity: identityOfKey(c.identity_key),
+      uids: c.uids,
+      count: c.uids.length,
+    }));
+    return {
+      schema_id: id,
+      audited_at: iso(this.clock.now()),
+      object_types_checked: this.store.read.types(id).objects.filter((t) => t.status !== 'archived').length,
+      total_collisions: collisions.length,
+      collisions,
+    };
   }
 
   async update(auth: AuthContext, rid: string, id: string, patch: SchemaPatch) {

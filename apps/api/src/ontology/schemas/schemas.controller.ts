@@ -1,7 +1,7 @@
 import { Body as ReqBody, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
-import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { SCHEMA_STATUSES } from '@strata/domain/ontology';
 import { Body, coerceQuery, readEnum, readPage } from '@strata/domain/validation';
@@ -58,6 +58,15 @@ export class SchemasController {
   @ApiOperation({ summary: 'Deprecate an active schema' })
   deprecate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
     return this.handlers.move(auth, rid, id, 'deprecate');
+  }
+
+  @Post(':id/duplicates/audit')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ReadsOnly()
+  @ApiOperation({ summary: 'Dry-run audit of exact identity collisions among the live objects; never writes' })
+  duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.handlers.duplicatesAudit(auth, id);
   }
 
   @Delete(':id')
