@@ -8,6 +8,9 @@ import { ObjectWriter } from './objects/object-writer';
 import { ApprovalNodes } from './proposals/approval-nodes';
 import { ProposalHandlers } from './proposals/proposal.handlers';
 import { ProposalsController } from './proposals/proposals.controller';
+import { ExtractionController } from './extraction/extraction.controller';
+import { ontologyLanguageModels } from './extraction/language-models.provider';
+import { OntologyExtraction } from './extraction/ontology-extraction.service';
 import { RelationHandlers } from './relations/relation.handlers';
 import { RelationsController } from './relations/relations.controller';
 import { OntologyStore } from './ontology-store';
@@ -19,7 +22,7 @@ import { TypesController } from './types/types.controller';
 /** The operational ontology (REFERENCE §11): schemas, types, proposals and domain objects. */
 @Module({
   imports: [ScopeModule, HistoryModule],
-  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController],
-  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers],
+  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController],
+  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, ontologyLanguageModels, OntologyExtraction],
 })
 export class OntologyModule {}

@@ -7,3 +7,4 @@ export * from './object-decider';
 export * from './ontology-errors';
 export * from './proposal-decider';
 export * from './field-definitions';
+export * from './extraction-plan';
