@@ -11,6 +11,11 @@ import { ProposalsController } from './proposals/proposals.controller';
 import { ExtractionController } from './extraction/extraction.controller';
 import { ontologyLanguageModels } from './extraction/language-models.provider';
 import { OntologyExtraction } from './extraction/ontology-extraction.service';
+import { EmbeddingsModule } from '@strata/platform/embeddings/embeddings.module';
+import { ObjectGraph } from './reads/object-graph.service';
+import { ObjectSearch } from './reads/object-search.service';
+import { OntologyReads } from './reads/ontology-reads.handlers';
+import { OntologyReadsController } from './reads/ontology-reads.controller';
 import { RelationHandlers } from './relations/relation.handlers';
 import { RelationsController } from './relations/relations.controller';
 import { OntologyStore } from './ontology-store';
@@ -21,8 +26,8 @@ import { TypesController } from './types/types.controller';
 
 /** The operational ontology (REFERENCE §11): schemas, types, proposals and domain objects. */
 @Module({
-  imports: [ScopeModule, HistoryModule],
-  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController],
-  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, ontologyLanguageModels, OntologyExtraction],
+  imports: [ScopeModule, HistoryModule, EmbeddingsModule],
+  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController, OntologyReadsController],
+  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, ontologyLanguageModels, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads],
 })
 export class OntologyModule {}
