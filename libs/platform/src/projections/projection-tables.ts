@@ -1,6 +1,7 @@
 import { GRAPH_TABLES } from '@strata/graph-store/sqlite/sqlite-graph-schema';
 import { TEXT_ORG_TABLE_RE } from '@strata/text-index/sqlite/sqlite-text-index';
 import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
+import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
 
 /** A table name, or a pattern for tables made at run time (one per organization). */
 export type TableClaim = string | RegExp;
@@ -11,6 +12,7 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly TableClaim[]>> 
   // the catalogue, and each organization's text_docs_*, text_fts_* (text_vocab_* is a view of it)
   text: ['text_orgs', TEXT_ORG_TABLE_RE],
   accounts: ACCOUNT_TABLES,
+  ontology: ONTOLOGY_TABLES,
 };
 
 function claims(claim: TableClaim, table: string): boolean {
