@@ -16,6 +16,9 @@ import { ObjectGraph } from './reads/object-graph.service';
 import { ObjectSearch } from './reads/object-search.service';
 import { OntologyReads } from './reads/ontology-reads.handlers';
 import { OntologyReadsController } from './reads/ontology-reads.controller';
+import { ProposeSchemaController } from './propose-schema/propose-schema.controller';
+import { SchemaProposals } from './propose-schema/schema-proposal.service';
+import { SemanticGuidance } from './schemas/semantic-guidance.handler';
 import { RelationHandlers } from './relations/relation.handlers';
 import { RelationsController } from './relations/relations.controller';
 import { OntologyStore } from './ontology-store';
@@ -27,7 +30,7 @@ import { TypesController } from './types/types.controller';
 /** The operational ontology (REFERENCE §11): schemas, types, proposals and domain objects. */
 @Module({
   imports: [ScopeModule, HistoryModule, EmbeddingsModule],
-  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController, OntologyReadsController],
-  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, ontologyLanguageModels, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads],
+  controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController, OntologyReadsController, ProposeSchemaController],
+  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, ontologyLanguageModels, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads, SchemaProposals, SemanticGuidance],
 })
 export class OntologyModule {}

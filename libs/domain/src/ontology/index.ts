@@ -8,3 +8,5 @@ export * from './ontology-errors';
 export * from './proposal-decider';
 export * from './field-definitions';
 export * from './extraction-plan';
+export * from './schema-templates';
+export * from './semantic-guidance';

@@ -72,7 +72,8 @@ function checkName(kind: 'object' | 'relation', raw: string, selfId: string | nu
   }
   const builtin = kind === 'object' ? findNodeTypeBySpelling(raw) : findEdgeTypeBySpelling(raw);
   if (builtin) {
-    problems.push({ path: 'name', message: `${raw} is the built-in ${kind === 'object' ? 'node' : 'edge'} type ${builtin.name}; choose a distinct name, such as Client${builtin.name}` });
+    const hint = kind === 'object' ? `, such as Client${builtin.name}` : '';
+    problems.push({ path: 'name', message: `${raw} is the built-in ${kind === 'object' ? 'node' : 'edge'} type ${builtin.name}; choose a distinct name${hint}` });
     return null;
   }
   const name = canonicalCustomName(raw);

@@ -59,8 +59,9 @@ export class OntologyReadModel {
     );
   }
 
+  /** In the order they were added (rowid: the log's order, so a rebuild gives the same). */
   types(schemaId: string): SchemaTypes {
-    const rows = this.q('SELECT kind, record FROM onto_types WHERE schema_id = ? ORDER BY created_at ASC, id ASC').all(schemaId) as { kind: string; record: string }[];
+    const rows = this.q('SELECT kind, record FROM onto_types WHERE schema_id = ? ORDER BY created_at ASC, rowid ASC').all(schemaId) as { kind: string; record: string }[];
     const objects: ObjectTypeRecord[] = [];
     const relations: RelationTypeRecord[] = [];
     for (const r of rows) (r.kind === 'object' ? objects : relations).push(JSON.parse(r.record));

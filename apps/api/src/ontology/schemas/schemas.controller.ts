@@ -7,11 +7,15 @@ import { SCHEMA_STATUSES } from '@strata/domain/ontology';
 import { Body, coerceQuery, readEnum, readPage } from '@strata/domain/validation';
 import { CreateSchemaDto, UpdateSchemaDto } from './schema.dto';
 import { SchemaHandlers } from './schema.handlers';
+import { SemanticGuidance } from './semantic-guidance.handler';
 
 @ApiTags('ontology: schemas')
 @Controller('v1/ontology/schemas')
 export class SchemasController {
-  constructor(private readonly handlers: SchemaHandlers) {}
+  constructor(
+    private readonly handlers: SchemaHandlers,
+    private readonly guidance: SemanticGuidance,
+  ) {}
 
   @Get()
   @ApiKeyOrJwt()
@@ -67,6 +71,15 @@ export class SchemasController {
   @ApiOperation({ summary: 'Dry-run audit of exact identity collisions among the live objects; never writes' })
   duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string) {
     return this.handlers.duplicatesAudit(auth, id);
+  }
+
+  @Post(':id/semantic-guidance/analyze')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ReadsOnly()
+  @ApiOperation({ summary: 'Candidate built-in types for each current type (review required; nothing is applied)' })
+  analyze(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.guidance.analyze(auth, id);
   }
 
   @Delete(':id')
