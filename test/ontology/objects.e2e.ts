@@ -123,6 +123,15 @@ describe('ontology domain objects and relations', () => {
     expect(ok(await w.k.get(`/ontology/object/${w.acme.uid}`), 200).version).toBe(2);
   });
 
+  it('concurrent creates of one identity: exactly one is created, the others are 409 duplicate_object', async () => {
+    const w = await setUp();
+    const body = { schema_id: w.schema.id, object_type: 'Client', canonical_name: 'Race', fields: { code: 'RACE' } };
+    const results = await Promise.all(Array.from({ length: 6 }, () => w.k.post('/v1/ontology/objects', body)));
+    const created = results.filter((r) => r.status === 201);
+    expect(created).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect([r.status, r.body.code, r.body.existing_uid]).toEqual([409, 'duplicate_object', created[0].body.uid]);
+  });
+
   it('lists with sort and pagination', async () => {
     const w = await setUp();
     const sid = w.schema.id;

@@ -118,6 +118,15 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
       expect((await ro.post(path, body)).status).toBe(200);
   });
 
+  it('a Space-scoped key sees no object (Space membership admits none yet)', async () => {
+    const w = await seed();
+    const scoped = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read', 'write'], space_uids: ['space-1'] })).key);
+    expect((await scoped.get(`/ontology/object/${w.acme}`)).status).toBe(404);
+    expect(ok(await scoped.get(`/ontology/objects?schema_id=${w.schema.id}`), 200).items).toEqual([]);
+    expect(ok(await scoped.post('/ontology/objects/search', { query: 'acme' }), 200).items).toEqual([]);
+    expect(ok(await scoped.post('/ontology/query', { query: 'acme', schema_id: w.schema.id }), 200).objects).toEqual([]);
+  });
+
   it('a Project-scoped key sees only the objects its Project admits', async () => {
     const w = await seed();
     const scoped = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read', 'write'], project_uids: [w.project] })).key);
