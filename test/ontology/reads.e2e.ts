@@ -76,8 +76,8 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
 
   it('query: objects, relations, cognitive context by type, provenance, truncation flags', async () => {
     const w = await seed();
-    // the semantic leg (built-in embedder) may add weak matches: the best one is Acme, and
-    // limit 1 leaves the others out and says so
+    // the semantic leg (built-in embedder, filled in the background) may add weak matches;
+    // the best match is Acme either way
     const q = ok(await w.k.post('/ontology/query', { query: 'acme', schema_id: w.schema.id, limit: 1 }), 200);
     expect(q.objects.map((o: any) => o.uid)).toEqual([w.acme]);
     expect(q.relations).toHaveLength(2);
@@ -86,7 +86,10 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
     expect(q.external_refs).toEqual([]);
     expect(q.graph.nodes.length).toBeGreaterThanOrEqual(5);
     expect(q.confidence).toEqual({ overall: 1 });
-    expect(q.truncated).toEqual({ objects: true });
+    // two objects match by text: limit 1 leaves one out and says so
+    const two = ok(await w.k.post('/ontology/query', { query: 'acme globex', schema_id: w.schema.id, limit: 1 }), 200);
+    expect(two.objects).toHaveLength(1);
+    expect(two.truncated).toEqual({ objects: true });
     const narrow = ok(await w.k.post('/ontology/query', { query: 'acme rockets globex shipping agreement', schema_id: w.schema.id, limit: 1000, include_cognitive_context: false, include_sources: false }), 200);
     expect(narrow.objects.map((o: any) => o.uid).sort()).toEqual([w.acme, w.globex, w.contract].sort());
     expect(narrow.truncated).toEqual({});

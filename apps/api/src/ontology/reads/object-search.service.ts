@@ -59,14 +59,19 @@ export class ObjectSearch {
     const vec = await this.vectorHits(auth.org_id, q.query, types, size);
     if (vec) legs.push({ leg: 'vec', hits: vec.filter((h) => !scope || scope.allows(h.uid)) });
     const fused = fuseByRank(legs);
-    const nodes = await this.graph.getNodes(auth.org_id, fused.map((f) => f.uid));
     const items: { object: NodeRecord; score: number }[] = [];
-    for (const f of fused) {
-      const n = nodes.get(f.uid) ?? null;
-      if (!isDomainObject(n) || n.tombstone_at !== null) continue;
-      if (q.schema_id && objectProps(n).schema_id !== q.schema_id) continue;
-      items.push({ object: n, score: f.score });
-      if (items.length > q.limit) break;
+    // nodes are loaded a page at a time: most searches stop within the first
+    const page = q.limit + 1;
+    for (let at = 0; at < fused.length && items.length <= q.limit; at += page) {
+      const slice = fused.slice(at, at + page);
+      const nodes = await this.graph.getNodes(auth.org_id, slice.map((f) => f.uid));
+      for (const f of slice) {
+        const n = nodes.get(f.uid) ?? null;
+        if (!isDomainObject(n) || n.tombstone_at !== null) continue;
+        if (q.schema_id && objectProps(n).schema_id !== q.schema_id) continue;
+        items.push({ object: n, score: f.score });
+        if (items.length > q.limit) break;
+      }
     }
     return { items: items.slice(0, q.limit), more: items.length > q.limit };
   }
