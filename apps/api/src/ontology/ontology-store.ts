@@ -23,6 +23,11 @@ export class OntologyStore {
     return this.model;
   }
 
+  /** 501 `not_implemented` where the read model is missing (servers mode), before anything is written. */
+  assertAvailable(): void {
+    void this.read;
+  }
+
   /** The organization's schema, or 404 (another organization's schema is as unknown as a missing one). */
   schema(org: string, id: string): SchemaRow {
     const row = this.read.schema(org, id);

@@ -80,6 +80,7 @@ export class SchemaProposals implements OnModuleInit {
     });
     if (!dto.description && !docs.length && !dto.source_uids?.length) throw Errors.missingField('description', 'description or source material (source_uids, source_documents) is required');
     assertModelAvailable(this.models);
+    this.store.assertAvailable();
     if (dto.parent_schema_id) this.store.schema(auth.org_id, dto.parent_schema_id);
     const scope = await this.scope.of(auth);
     const texts = [...docs];

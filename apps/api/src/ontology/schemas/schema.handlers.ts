@@ -37,7 +37,7 @@ export class SchemaHandlers {
   ) {}
 
   async create(auth: AuthContext, rid: string, input: { name: string; description?: string }) {
-    this.store.read;
+    this.store.assertAvailable();
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       const schema = decideCreateSchema({ name: input.name, description: input.description ?? null }, this.ids.uuid(), auth.org_id, auth.principal.id, tx.now);
       tx.emit(Streams.ontologySchema(auth.org_id, schema.id), T.OntologySchemaCreated, { schema }, 'no_stream');
