@@ -111,7 +111,7 @@ describe('ontology extraction and proposals (offline provider)', () => {
   it('apply_failed → applied via /apply once the cause is fixed', async () => {
     const w = await setUp();
     await extract(w.k, { ontology_schema_id: w.schema.id, source_uids: [w.src], mode: 'propose_only' });
-    const globex = ok(await w.k.get('/v1/ontology/proposals?object_type=Client'), 200).items[0];
+    const globex = ok(await w.k.get('/v1/ontology/proposals?object_type=Client&status=pending'), 200).items[0];
     const failed = ok(await w.k.post(`/v1/ontology/proposals/${globex.id}/approve`, {}), 200);
     expect(failed).toMatchObject({ review_status: 'apply_failed', requires_manual_resolution: true });
     // the cause: Client needs an identity code the extraction cannot know; the type drops that rule
