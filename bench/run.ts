@@ -29,9 +29,13 @@ const TARGETS: Target[] = [
   { metric: 'context.context_p99_ms', label: '/retrieve/context p99 (ms)', target: '< 150', ok: (v) => v < 150 },
   { metric: 'cognitive.argument_rps', label: '/epistemic/argument, 32 clients (req/s)', target: '≥ 1500', ok: (v) => v >= 1500 },
   { metric: 'cognitive.argument_p99_ms', label: '/epistemic/argument p99 (ms)', target: '< 40', ok: (v) => v < 40 },
+  { metric: 'ontology.create_objects_per_s', label: 'authored object create, 32 clients (objects/s)', target: '≥ 2000', ok: (v) => v >= 2000 },
+  { metric: 'ontology.create_p99_ms', label: 'authored object create p99 (ms)', target: '< 40', ok: (v) => v < 40 },
+  { metric: 'ontology.search_p50_ms', label: '/ontology/objects/search p50, 50k objects (ms)', target: '< 10', ok: (v) => v < 10 },
+  { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

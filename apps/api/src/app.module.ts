@@ -14,6 +14,7 @@ import { OperationsModule } from './operations/operations.module';
 import { JobsModule } from './jobs/jobs.module';
 import { SynthesisModule } from './synthesis/synthesis.module';
 import { GovernanceModule } from './governance/governance.module';
+import { OntologyModule } from './ontology/ontology.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -27,6 +28,7 @@ const AREA_MODULES = [
   OperationsModule,
   SynthesisModule,
   GovernanceModule,
+  OntologyModule,
 ];
 
 @Module({})

@@ -18,6 +18,14 @@ import type {
 } from '../accounts/account-events';
 import { GovernanceEventTypes } from '../governance/governance-events';
 import type { AgentToolGrantedData, AgentToolRevokedData, GovernanceEventType, GovernanceSettingsChangedData, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
+import { OntologyEventTypes } from '../ontology/ontology-events';
+import type {
+  OntologyEventType,
+  OntologyObjectTypeChangedData,
+  OntologyProposalChangedData,
+  OntologyRelationTypeChangedData,
+  OntologySchemaChangedData,
+} from '../ontology/ontology-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -84,7 +92,27 @@ export type GovernanceEvent =
   | EventOf<'AgentToolRevoked', AgentToolRevokedData>
   | EventOf<'GovernanceSettingsChanged', GovernanceSettingsChangedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent;
+
+export type OntologyEvent =
+  | EventOf<'OntologySchemaCreated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaUpdated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaActivated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaDeprecated', OntologySchemaChangedData>
+  | EventOf<'OntologySchemaArchived', OntologySchemaChangedData>
+  | EventOf<'OntologyObjectTypeAdded', OntologyObjectTypeChangedData>
+  | EventOf<'OntologyObjectTypeUpdated', OntologyObjectTypeChangedData>
+  | EventOf<'OntologyObjectTypeArchived', OntologyObjectTypeChangedData>
+  | EventOf<'OntologyRelationTypeAdded', OntologyRelationTypeChangedData>
+  | EventOf<'OntologyRelationTypeUpdated', OntologyRelationTypeChangedData>
+  | EventOf<'OntologyRelationTypeArchived', OntologyRelationTypeChangedData>
+  | EventOf<'OntologyProposalCreated', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalEdited', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalApproved', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalRejected', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
+  | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -98,10 +126,13 @@ const governanceTypesMatch: Same<GovernanceEvent['type'], GovernanceEventType> =
 void graphTypesMatch;
 void accountTypesMatch;
 void governanceTypesMatch;
+const ontologyTypesMatch: Same<OntologyEvent['type'], OntologyEventType> = true;
+void ontologyTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
 const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
+const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -113,6 +144,10 @@ export function isAccountEvent<E extends { type: string }>(e: E): e is Extract<E
 
 export function isGovernanceEvent<E extends { type: string }>(e: E): e is Extract<E, GovernanceEvent> {
   return GOVERNANCE_TYPES.has(e.type);
+}
+
+export function isOntologyEvent<E extends { type: string }>(e: E): e is Extract<E, OntologyEvent> {
+  return ONTOLOGY_TYPES.has(e.type);
 }
 
 /**

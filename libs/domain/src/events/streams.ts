@@ -13,4 +13,7 @@ export const Streams = {
   user: (id: string) => `user-${id}`,
   apiKey: (id: string) => `apikey-${id}`,
   job: (org: string, id: string) => `job-${org}:${id}`,
+  /** an ontology schema with its object and relation types */
+  ontologySchema: (org: string, id: string) => `ontschema-${org}:${id}`,
+  ontologyProposal: (org: string, id: string) => `ontproposal-${org}:${id}`,
 };

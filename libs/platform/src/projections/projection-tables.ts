@@ -2,6 +2,7 @@ import { GRAPH_TABLES } from '@strata/graph-store/sqlite/sqlite-graph-schema';
 import { TEXT_ORG_TABLE_RE } from '@strata/text-index/sqlite/sqlite-text-index';
 import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
 import { GOVERNANCE_TABLES } from '@strata/projections/governance/governance-schema';
+import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
 
 /** A table name, or a pattern for tables made at run time (one per organization). */
 export type TableClaim = string | RegExp;
@@ -13,6 +14,7 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly TableClaim[]>> 
   text: ['text_orgs', TEXT_ORG_TABLE_RE],
   accounts: ACCOUNT_TABLES,
   governance: GOVERNANCE_TABLES,
+  ontology: ONTOLOGY_TABLES,
 };
 
 function claims(claim: TableClaim, table: string): boolean {

@@ -6,6 +6,7 @@ import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store'
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { AccountsProjection } from '@strata/projections/accounts/accounts.projection';
 import { GovernanceProjection } from '@strata/projections/governance/governance.projection';
+import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -23,4 +24,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new TextProjection(d.text),
   (d) => new AccountsProjection(d.db),
   (d) => new GovernanceProjection(d.db),
+  (d) => new OntologyProjection(d.db),
 ];

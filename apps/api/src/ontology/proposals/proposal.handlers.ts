@@ -1,0 +1,166 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthContext } from '@strata/auth/auth-context';
+import { DomainError, Errors } from '@strata/domain/errors';
+import { Streams } from '@strata/domain/events';
+import {
+  OntologyErrors,
+  OntologyEventTypes as T,
+  ProposalEdits,
+  ProposalRecord,
+  assertProposalMove,
+  decideApplied,
+  decideApplyFailed,
+  decideApprove,
+  decideEditProposal,
+  decideReject,
+  proposedObject,
+} from '@strata/domain/ontology';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ProposalFilter } from '@strata/projections/ontology/ontology-read-model';
+import { OntologyStore } from '../ontology-store';
+import { OntologyScope } from '../ontology-scope';
+import { paginated, presentProposal } from '../ontology-presenters';
+import { namedObjectType } from '../objects/domain-objects';
+import { ObjectWriter } from '../objects/object-writer';
+import { ApprovalNodes } from './approval-nodes';
+
+/** Reads the edits of a PATCH or an approval: `{canonical_name?, fields?, aliases?}`. */
+export function readEdits(raw: Record<string, unknown>): ProposalEdits {
+  const out: ProposalEdits = {};
+  if (raw.canonical_name !== undefined && raw.canonical_name !== null) {
+    if (typeof raw.canonical_name !== 'string' || !raw.canonical_name.trim()) throw Errors.invalidField('edits.canonical_name', 'edits.canonical_name must be a non-empty string');
+    out.canonical_name = raw.canonical_name.trim();
+  }
+  if (raw.fields !== undefined && raw.fields !== null) {
+    if (typeof raw.fields !== 'object' || Array.isArray(raw.fields)) throw Errors.invalidField('edits.fields', 'edits.fields must be an object');
+    out.fields = raw.fields as Record<string, unknown>;
+  }
+  if (raw.aliases !== undefined && raw.aliases !== null) {
+    if (!Array.isArray(raw.aliases) || raw.aliases.some((a) => typeof a !== 'string')) throw Errors.invalidField('edits.aliases', 'edits.aliases must be an array of strings');
+    out.aliases = raw.aliases as string[];
+  }
+  return out;
+}
+
+/** Reviewed proposals: list, read, edit, approve (applies at once), reject, apply, batches. */
+@Injectable()
+export class ProposalHandlers {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly store: OntologyStore,
+    private readonly writer: ObjectWriter,
+    private readonly scope: OntologyScope,
+    private readonly approvals: ApprovalNodes,
+  ) {}
+
+  list(auth: AuthContext, f: ProposalFilter, limit: number, offset: number) {
+    const rows = this.store.read.proposals(auth.org_id, f, limit + 1, offset);
+    return paginated(rows.slice(0, limit).map(presentProposal), limit, offset, rows.length > limit);
+  }
+
+  private load(auth: AuthContext, id: string) {
+    const row = this.store.read.proposal(auth.org_id, id);
+    if (!row) throw OntologyErrors.proposalNotFound(id);
+    return row;
+  }
+
+  get(auth: AuthContext, id: string) {
+    return presentProposal(this.load(auth, id).proposal);
+  }
+
+  async edit(auth: AuthContext, rid: string, id: string, edits: ProposalEdits) {
+    return this.uow.run(commandContext(auth, rid), async (tx) => {
+      const { proposal, revision } = this.load(auth, id);
+      const next = decideEditProposal(proposal, edits, auth.principal.id, tx.now);
+      tx.emit(Streams.ontologyProposal(auth.org_id, id), T.OntologyProposalEdited, { proposal: next }, revision);
+      return presentProposal(next);
+    });
+  }
+
+  /** Approves (with optional edits) and applies in the same unit: the response is normally `applied`. */
+  async approve(auth: AuthContext, rid: string, id: string, edits: ProposalEdits | undefined) {
+    const visible = await this.visibility(auth);
+    return this.uow.run(commandContext(auth, rid), async (tx) => {
+      const { proposal, revision } = this.load(auth, id);
+      const stream = Streams.ontologyProposal(auth.org_id, id);
+      let p = proposal;
+      if (edits && Object.keys(edits).length) {
+        p = decideEditProposal(p, edits, auth.principal.id, tx.now);
+        tx.emit(stream, T.OntologyProposalEdited, { proposal: p }, revision);
+      }
+      p = decideApprove(p, auth.principal.id, tx.now);
+      tx.emit(stream, T.OntologyProposalApproved, { proposal: p }, revision);
+      if (p.approval_uid) await this.approvals.decide(tx, p.approval_uid, 'approved', auth.principal.id);
+      p = await this.applyStaged(tx, p, visible, revision);
+      return presentProposal(p);
+    });
+  }
+
+  async reject(auth: AuthContext, rid: string, id: string, reason: string | null) {
+    return this.uow.run(commandContext(auth, rid), async (tx) => {
+      const { proposal, revision } = this.load(auth, id);
+      const p = decideReject(proposal, reason, auth.principal.id, tx.now);
+      tx.emit(Streams.ontologyProposal(auth.org_id, id), T.OntologyProposalRejected, { proposal: p }, revision);
+      if (p.approval_uid) await this.approvals.decide(tx, p.approval_uid, 'denied', auth.principal.id, reason);
+      return presentProposal(p);
+    });
+  }
+
+  /** Idempotent retry of an approved or failed proposal; an applied one returns unchanged. */
+  async apply(auth: AuthContext, rid: string, id: string) {
+    const visible = await this.visibility(auth);
+    return this.uow.run(commandContext(auth, rid), async (tx) => {
+      const { proposal, revision } = this.load(auth, id);
+      assertProposalMove(proposal, 'apply');
+      if (proposal.review_status === 'applied') return presentProposal(proposal);
+      return presentProposal(await this.applyStaged(tx, proposal, visible, revision));
+    });
+  }
+
+  async batch(auth: AuthContext, rid: string, ids: string[], move: 'approve' | 'reject', text: string | null) {
+    const results: { id: string; review_status: string | null; error?: { code: string; message: string } }[] = [];
+    // each proposal on its own unit of work: one failure leaves the others done (REFERENCE §1.8)
+    for (const id of ids) {
+      try {
+        const r = move === 'approve' ? await this.approve(auth, rid, id, undefined) : await this.reject(auth, rid, id, text);
+        results.push({ id, review_status: r.review_status });
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        const current = this.store.read.proposal(auth.org_id, id);
+        results.push({ id, review_status: current?.proposal.review_status ?? null, error: { code: err.code, message: err.message } });
+      }
+    }
+    const failed = results.filter((r) => r.error).length;
+    return { results, succeeded: results.length - failed, failed };
+  }
+
+  private async visibility(auth: AuthContext): Promise<(uid: string) => boolean> {
+    const scope = await this.scope.of(auth);
+    return (uid) => !scope || scope.allows(uid);
+  }
+
+  /**
+   * Writes an approved proposal's object: applied with its node, or — when the write is refused
+   * (the schema no longer active, a duplicate, a field that no longer validates) —
+   * apply_failed with the reason, nothing else written.
+   */
+  async applyStaged(tx: GraphTx, p: ProposalRecord, visible: (uid: string) => boolean, revision: number | 'no_stream'): Promise<ProposalRecord> {
+    const stream = Streams.ontologyProposal(tx.org, p.id);
+    const o = proposedObject(p);
+    let next: ProposalRecord;
+    try {
+      const schema = this.store.activeSchema(tx.org, p.schema_id);
+      const type = namedObjectType(this.store.read.types(schema.id), p.object_type);
+      const node = await this.writer.create(tx, type, { ...o, allow_duplicate: false, proposal_id: p.id, source_uids: p.source_uids }, visible);
+      next = decideApplied(p, node.uid, tx.now, tx.ctx.principal.id);
+      tx.emit(stream, T.OntologyProposalApplied, { proposal: next }, revision);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      next = decideApplyFailed(p, `${err.code}: ${err.message}`);
+      tx.emit(stream, T.OntologyProposalApplyFailed, { proposal: next }, revision);
+    }
+    return next;
+  }
+}

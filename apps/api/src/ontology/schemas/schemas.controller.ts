@@ -1,0 +1,91 @@
+import { Body as ReqBody, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { SCHEMA_STATUSES } from '@strata/domain/ontology';
+import { Body, coerceQuery, readEnum, readPage } from '@strata/domain/validation';
+import { CreateSchemaDto, UpdateSchemaDto } from './schema.dto';
+import { SchemaHandlers } from './schema.handlers';
+import { SemanticGuidance } from './semantic-guidance.handler';
+
+@ApiTags('ontology: schemas')
+@Controller('v1/ontology/schemas')
+export class SchemasController {
+  constructor(
+    private readonly handlers: SchemaHandlers,
+    private readonly guidance: SemanticGuidance,
+  ) {}
+
+  @Get()
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Schemas of the workspace, most recently updated first; filter by status' })
+  list(@Auth() auth: AuthContext, @Query() q: Body) {
+    const query = coerceQuery(q, ['limit', 'offset']);
+    const status = readEnum(query, 'status', SCHEMA_STATUSES);
+    const { limit, offset } = readPage(query, { limit: 50, max: 1000 });
+    return this.handlers.list(auth, status, limit, offset);
+  }
+
+  @Post()
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Create a draft schema' })
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateSchemaDto) {
+    return this.handlers.create(auth, rid, body);
+  }
+
+  @Get(':id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'One schema with its object and relation types' })
+  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.handlers.get(auth, id);
+  }
+
+  @Patch(':id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Edit a draft or active schema (name, description, semantic_validation_mode off|advisory)' })
+  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: UpdateSchemaDto) {
+    return this.handlers.update(auth, rid, id, body);
+  }
+
+  @Post(':id/activate')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Activate (needs an object type); the most recently activated active schema is the workspace default' })
+  activate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+    return this.handlers.move(auth, rid, id, 'activate');
+  }
+
+  @Post(':id/deprecate')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Deprecate an active schema' })
+  deprecate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+    return this.handlers.move(auth, rid, id, 'deprecate');
+  }
+
+  @Post(':id/duplicates/audit')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ReadsOnly()
+  @ApiOperation({ summary: 'Dry-run audit of exact identity collisions among the live objects; never writes' })
+  duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.handlers.duplicatesAudit(auth, id);
+  }
+
+  @Post(':id/semantic-guidance/analyze')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ReadsOnly()
+  @ApiOperation({ summary: 'Candidate built-in types for each current type (review required; nothing is applied)' })
+  analyze(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.guidance.analyze(auth, id);
+  }
+
+  @Delete(':id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Archive (soft-delete) a schema' })
+  archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+    return this.handlers.move(auth, rid, id, 'archive');
+  }
+}

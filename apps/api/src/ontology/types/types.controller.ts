@@ -1,0 +1,55 @@
+import { Body as ReqBody, Controller, Delete, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { ObjectTypeDto, RelationTypeDto, typeInput } from './type.dto';
+import { TypeHandlers } from './type.handlers';
+
+@ApiTags('ontology: types')
+@Controller('v1/ontology/schemas/:id')
+export class TypesController {
+  constructor(private readonly handlers: TypeHandlers) {}
+
+  @Post('object-types')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Add an object type (name unique in the schema, not a built-in node type)' })
+  addObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ObjectTypeDto) {
+    return this.handlers.addObjectType(auth, rid, id, typeInput(body));
+  }
+
+  @Patch('object-types/:type_id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: "Update an object type; bumps the type's version (and an active schema's)" })
+  updateObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: ObjectTypeDto) {
+    return this.handlers.updateObjectType(auth, rid, id, typeId, typeInput(body));
+  }
+
+  @Delete('object-types/:type_id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Archive an object type; returns it' })
+  archiveObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string) {
+    return this.handlers.archiveObjectType(auth, rid, id, typeId);
+  }
+
+  @Post('relation-types')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Add a relation type between object types of the schema' })
+  addRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RelationTypeDto) {
+    return this.handlers.addRelationType(auth, rid, id, typeInput(body));
+  }
+
+  @Patch('relation-types/:type_id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: "Update a relation type; bumps the type's version (and an active schema's)" })
+  updateRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: RelationTypeDto) {
+    return this.handlers.updateRelationType(auth, rid, id, typeId, typeInput(body));
+  }
+
+  @Delete('relation-types/:type_id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Archive a relation type; returns it' })
+  archiveRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string) {
+    return this.handlers.archiveRelationType(auth, rid, id, typeId);
+  }
+}

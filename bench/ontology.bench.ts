@@ -1,0 +1,143 @@
+import { startServer } from './support/server';
+import { mulberry32, percentile } from './support/synthetic';
+
+/**
+ * The operational ontology's figures, end to end over HTTP against the built service:
+ *
+ * - authored object create with validation (`POST /v1/ontology/objects`: required, type,
+ *   enum, a reference to a live Client for Contracts, identity and duplicate check) from 32
+ *   concurrent clients until STRATA_BENCH_ONTOLOGY_OBJECTS (50,000) objects exist — the
+ *   seeding is the measurement: objects/s and p99 over all of it;
+ * - 5,000 relations (`POST /ontology/relation`, one_to_many Client → Contract);
+ * - `POST /ontology/objects/search` p50/p99 (one client, 1–2-word queries);
+ * - `POST /ontology/query` at depth 2 p50/p99.
+ */
+export async function run(ctx?: { url: string; token: string }): Promise<Record<string, number>> {
+  const own = ctx ? null : await startServer();
+  const target = ctx ?? own!;
+  try {
+    return await measure(target.url, target.token);
+  } finally {
+    await own?.stop();
+  }
+}
+
+const N = Number(process.env.STRATA_BENCH_ONTOLOGY_OBJECTS ?? 50_000);
+const CLIENTS = 32;
+const RELATIONS = 5_000;
+
+async function measure(url: string, token: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = { objects: N };
+  const http = client(url, token);
+  const rand = mulberry32(1717);
+  const vocab = Array.from({ length: 5_000 }, (_, i) => pseudoWord(i, rand));
+  const word = () => vocab[Math.floor(rand() * vocab.length)];
+
+  const schema = await http.post('/v1/ontology/schemas', { name: 'bench' });
+  await http.post(`/v1/ontology/schemas/${schema.id}/object-types`, {
+    name: 'Client',
+    fields: [
+      { name: 'code', type: 'string', required: true },
+      { name: 'tier', type: 'enum', enum: ['gold', 'silver', 'bronze'] },
+      { name: 'employees', type: 'integer' },
+    ],
+    identity_fields: ['code'],
+  });
+  await http.post(`/v1/ontology/schemas/${schema.id}/object-types`, {
+    name: 'Contract',
+    fields: [
+      { name: 'number', type: 'string', required: true },
+      { name: 'client', type: 'reference', reference_object_type: 'Client', required: true },
+      { name: 'value', type: 'number' },
+    ],
+    identity_fields: ['number'],
+  });
+  await http.post(`/v1/ontology/schemas/${schema.id}/relation-types`, { name: 'has_contract', source_type: 'Client', target_type: 'Contract', cardinality: 'one_to_many' });
+  await http.post(`/v1/ontology/schemas/${schema.id}/activate`, {});
+
+  // ---- authored creates, 32 clients: the first fifth Clients, then 1 Contract per 4 ----
+  const clients: string[] = [];
+  const contracts: { uid: string; client: string }[] = [];
+  let next = 0;
+  const latencies: number[] = [];
+  const bodyOf = (i: number) => {
+    const isContract = i >= N / 5 && i % 4 === 0 && clients.length > 0;
+    if (isContract) {
+      const c = clients[Math.floor(rand() * clients.length)];
+      return { body: { schema_id: schema.id, object_type: 'Contract', canonical_name: `${word()} ${word()} agreement ${i}`, fields: { number: `K-${i}`, client: c, value: Math.round(rand() * 1e5) } }, client: c };
+    }
+    return { body: { schema_id: schema.id, object_type: 'Client', canonical_name: `${word()} ${word()} ${i}`, fields: { code: `C-${i}`, tier: ['gold', 'silver', 'bronze'][i % 3], employees: i % 5000 } }, client: null };
+  };
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= N) return;
+        const { body, client: c } = bodyOf(i);
+        const s = performance.now();
+        const r = await http.post('/v1/ontology/objects', body);
+        latencies.push(performance.now() - s);
+        if (c) contracts.push({ uid: r.uid, client: c });
+        else clients.push(r.uid);
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  out.create_objects_per_s = Math.round(N / secs);
+  out.create_p50_ms = round(percentile(latencies, 50));
+  out.create_p99_ms = round(percentile(latencies, 99));
+
+  // ---- relations: each contract to its client ----
+  const r0 = performance.now();
+  for (const c of contracts.slice(0, RELATIONS)) await http.post('/ontology/relation', { from_uid: c.client, to_uid: c.uid, relation_type: 'has_contract' });
+  out.relations_per_s = Math.round(Math.min(RELATIONS, contracts.length) / ((performance.now() - r0) / 1000));
+
+  // ---- search and query ----
+  const queries = Array.from({ length: 400 }, () => (rand() < 0.5 ? word() : `${word()} ${word()}`));
+  const search = await timeAll(queries, (q) => http.post('/ontology/objects/search', { query: q, schema_id: schema.id, limit: 20 }));
+  out.search_p50_ms = search.p50;
+  out.search_p99_ms = search.p99;
+  const query = await timeAll(queries.slice(0, 200), (q) => http.post('/ontology/query', { query: q, schema_id: schema.id, depth: 2, limit: 10 }));
+  out.query_depth2_p50_ms = query.p50;
+  out.query_depth2_p99_ms = query.p99;
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function client(url: string, token: string) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  };
+  return { get: (p: string) => call('GET', p), post: (p: string, b: unknown) => call('POST', p, b) };
+}
+
+/** Runs `fn` over the inputs in sequence (after a short warm-up) and reports p50/p99 in ms. */
+async function timeAll<T>(inputs: T[], fn: (x: T) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (const x of inputs.slice(0, Math.min(30, inputs.length))) await fn(x);
+  const times: number[] = [];
+  for (const x of inputs) {
+    const s = performance.now();
+    await fn(x);
+    times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
+}
+
+function pseudoWord(i: number, rand: () => number): string {
+  const syll = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'du', 'shi', 'per', 'gan', 'zu', 'bel'];
+  let w = '';
+  const n = 2 + Math.floor(rand() * 3);
+  for (let k = 0; k < n; k++) w += syll[Math.floor(rand() * syll.length)];
+  return w + i.toString(36);
+}
