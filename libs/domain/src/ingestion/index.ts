@@ -1,0 +1,5 @@
+export * from './layers';
+export * from './chunking';
+export * from './labels';
+export * from './dedup';
+export * from './final-status';
