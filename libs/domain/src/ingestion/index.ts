@@ -3,3 +3,4 @@ export * from './chunking';
 export * from './labels';
 export * from './dedup';
 export * from './final-status';
+export * from './ingest-requests';
