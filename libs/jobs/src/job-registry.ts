@@ -3,6 +3,14 @@ import { Errors } from '@strata/domain/errors';
 import { JobKind, JobListQuery, JobRecord, assertCancellable, isActive, pageOfJobs } from '@strata/domain/jobs';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { JobStore } from './store/job-store.port';
+import { JobQueue, QueuedJob } from './queue/job-queue.port';
+import { durableJobRecord } from './durable-job-record';
+
+/** A kind of job run on the durable queue (ingestion) whose records the registry shows. */
+export interface DurableJobKind {
+  /** a cancel request finished the job while it was still pending: its handler never runs */
+  cancelledBeforeStart?(job: QueuedJob): Promise<void>;
+}
 
 export type { JobRecord } from '@strata/domain/jobs';
 
@@ -28,6 +36,8 @@ export interface JobRegistryOptions {
 export class JobRegistry {
   private readonly log = new Logger('Jobs');
   private readonly jobs = new Map<string, { org: string; job: JobRecord }>();
+  private readonly durable = new Map<string, DurableJobKind>();
+  private queue: JobQueue | null = null;
   /** store writes, in order (a job's later state never lands before an earlier one) */
   private writes: Promise<void> = Promise.resolve();
 
@@ -37,6 +47,44 @@ export class JobRegistry {
     private readonly store: JobStore,
     private readonly opts: JobRegistryOptions,
   ) {}
+
+  /**
+   * Shows the jobs of `kind` from the durable queue, where their runner keeps them, beside the
+   * registry's own: `GET /jobs`, `GET /jobs/{id}` and `POST /jobs/{id}/cancel` serve both.
+   */
+  showDurable(queue: JobQueue, kind: JobKind, view: DurableJobKind = {}): void {
+    this.queue = queue;
+    this.durable.set(kind, view);
+  }
+
+  /** The organization's active durable jobs of these kinds (pending or running), oldest first. */
+  async activeDurable(org: string, kinds: readonly JobKind[]): Promise<QueuedJob[]> {
+    if (!this.queue) return [];
+    const out: QueuedJob[] = [];
+    for (const kind of kinds) for (const j of await this.queue.list(org, { kind })) if (j.status === 'pending' || j.status === 'running') out.push(j);
+    return out.sort((a, b) => a.created_at - b.created_at);
+  }
+
+  /**
+   * Cancels a durable job: a pending one at once (its kind hears of it), a running one is
+   * flagged and stops after the step in progress. 409 once finished. Returns the record.
+   */
+  async cancelDurable(org: string, job: QueuedJob): Promise<JobRecord> {
+    assertCancellable(durableJobRecord(job));
+    const after = (await this.queue!.requestCancel(org, job.id)) ?? job;
+    if (job.status === 'pending' && after.status === 'cancelled') await this.durable.get(job.kind)?.cancelledBeforeStart?.(after);
+    return durableJobRecord(after);
+  }
+
+  /** `POST /clear`: cancels the organization's active durable jobs; how many. */
+  async cancelDurableOf(org: string): Promise<number> {
+    let n = 0;
+    for (const j of await this.activeDurable(org, [...this.durable.keys()] as JobKind[])) {
+      await this.cancelDurable(org, j);
+      n++;
+    }
+    return n;
+  }
 
   /**
    * At start-up: jobs a stopped process left pending or processing are failed (their work, a
@@ -120,6 +168,8 @@ export class JobRegistry {
    * checks its own copy, so it finishes the job (documented in docs/operations.md).
    */
   async cancel(org: string, id: string): Promise<JobRecord> {
+    const queued = await this.durableJob(org, id);
+    if (queued) return this.wire(await this.cancelDurable(org, queued), []);
     const entry = this.jobs.get(id);
     if (entry && entry.org === org) {
       assertCancellable(entry.job);
@@ -150,7 +200,15 @@ export class JobRegistry {
     return cancelled;
   }
 
+  private async durableJob(org: string, id: string): Promise<QueuedJob | null> {
+    if (!this.queue || this.jobs.has(id)) return null;
+    const j = await this.queue.get(org, id);
+    return j && this.durable.has(j.kind) ? j : null;
+  }
+
   private async find(org: string, id: string): Promise<JobRecord> {
+    const queued = await this.durableJob(org, id);
+    if (queued) return durableJobRecord(queued);
     const j = this.jobs.get(id);
     if (j && j.org === org) return j.job;
     const stored = j ? null : await this.store.get(org, id);
@@ -164,6 +222,7 @@ export class JobRegistry {
     const out = new Map<string, JobRecord>();
     for (const j of await this.store.ofOrg(org)) out.set(j.id, j);
     for (const j of this.jobs.values()) if (j.org === org) out.set(j.job.id, j.job);
+    if (this.queue) for (const kind of this.durable.keys()) for (const j of await this.queue.list(org, { kind })) out.set(j.id, durableJobRecord(j));
     return [...out.values()];
   }
 

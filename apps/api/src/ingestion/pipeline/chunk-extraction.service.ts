@@ -18,6 +18,8 @@ export interface ExistingChunkWork {
   context?: ExtractionContext;
   pages?: readonly PageOffset[];
   signal?: AbortSignal;
+  /** runs the commit: a job serialises its chunks' commits so deduplication sees the ones before */
+  commitLock?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 const failedPasses = (outcomes: readonly LayerOutcome[]) =>
@@ -39,7 +41,8 @@ export class ChunkExtractionService {
     const outcomes = await extractor.extract({ content, layers: work.layers, context: work.context, signal: work.signal });
     const errors = failedPasses(outcomes);
     const allFailed = outcomes.length > 0 && errors.length === outcomes.length;
-    return this.uow.run(ctx, async (tx): Promise<ChunkOutcome> => {
+    const lock = work.commitLock ?? (<T>(fn: () => Promise<T>) => fn());
+    return lock(() => this.uow.run(ctx, async (tx): Promise<ChunkOutcome> => {
       const current = await tx.node(chunk.uid);
       const empty = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
       if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return { status: 'skipped', errors: [], ...empty };
@@ -55,6 +58,15 @@ export class ChunkExtractionService {
         pages: work.pages,
       });
       return { status: 'completed', errors, ...counts };
+    }));
+  }
+
+  /** Marks a chunk whose unit of work failed as `failed` (nothing else of it was written). */
+  async markFailed(ctx: CommandContext, chunkUid: string): Promise<void> {
+    await this.uow.run(ctx, async (tx) => {
+      const current = await tx.node(chunkUid);
+      if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return;
+      tx.putNode(decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), 'NodeUpdated', null);
     });
   }
 }
