@@ -18,7 +18,7 @@ describe('POST /ingest/chunk (offline provider)', () => {
   let key: string;
   const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
   beforeAll(async () => {
-    t = await startTestApp({ clock, llm: offline() });
+    t = await startTestApp({ clock, llm: offline(), rateLimitPerMinute: 10_000_000 });
     const s = await signUp(t.url);
     key = (await createApiKey(t.url, s.access_token, { scopes: ['read', 'write'] })).key;
   });

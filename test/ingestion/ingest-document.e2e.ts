@@ -3,6 +3,7 @@ import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { minimalPdf } from '@strata/extraction/readers/testing/minimal-pdf';
 
 const PARAGRAPHS = [
   'Ada Lovelace worked with Charles Babbage at the University of London in England.',
@@ -30,7 +31,7 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
   let c: Client;
   const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
   beforeAll(async () => {
-    t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
+    t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm, rateLimitPerMinute: 10_000_000 });
     const s = await signUp(t.url);
     c = api(t.url, (await createApiKey(t.url, s.access_token, { scopes: ['read', 'write'] })).key);
   });
@@ -156,8 +157,35 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     }
   });
 
+  it('reads a PDF sent as content_base64: its pages become the page map of the extracted quotes', async () => {
+    const pdf = minimalPdf(['Dorothy Vaughan wrote notes in London in 1843.', 'Katherine Johnson joined the Navy in Boston in 1943.']);
+    const res = await c.post('/ingest/document', { content_base64: pdf.toString('base64'), mime_type: 'application/pdf', title: 'Two pages', layers: ['reality'] });
+    expect(res.status).toBe(202);
+    expect((await finished(c, res.body.job_id)).status).toBe('completed');
+    const doc = (await c.get(`/node/${res.body.document_uid}`)).body;
+    expect(doc.props).toMatchObject({ mime_type: 'application/pdf', content_length: Buffer.byteLength('Dorothy Vaughan wrote notes in London in 1843.\n\nKatherine Johnson joined the Navy in Boston in 1943.') });
+    const hopper = (await c.get('/nodes?node_type=Person')).body.items.find((n: { label: string }) => n.label === 'Katherine Johnson');
+    const provenance = (await c.get(`/edges?from_uid=${hopper.uid}&edge_type=ExtractedFrom`)).body;
+    const loc = JSON.parse(provenance[0].props.location);
+    expect(loc).toMatchObject({ exact: 'Katherine Johnson', page_start: 2, page_end: 2 });
+    const lovelace = (await c.get('/nodes?node_type=Person')).body.items.find((n: { label: string }) => n.label === 'Dorothy Vaughan');
+    expect(JSON.parse((await c.get(`/edges?from_uid=${lovelace.uid}&edge_type=ExtractedFrom`)).body[0].props.location)).toMatchObject({ page_start: 1 });
+  });
+
+  it('reads HTML sent as content_base64', async () => {
+    const html = '<html><body><h1>Notes</h1><p>Barbara Liskov taught at MIT in 1972.</p></body></html>';
+    const res = await c.post('/ingest/document', { content_base64: Buffer.from(html).toString('base64'), mime_type: 'text/html', layers: ['reality'] });
+    expect(res.status).toBe(202);
+    expect((await finished(c, res.body.job_id)).status).toBe('completed');
+    expect((await c.get(`/node/${res.body.document_uid}`)).body.label).toBe('NOTES');
+  });
+
   it.each([
     ['no content', 400, 'missing_field', {}],
+    ['an unreadable PDF', 422, 'unreadable_content', { content_base64: Buffer.from('%PDF-1.4 broken').toString('base64'), mime_type: 'application/pdf' }],
+    ['a file type it cannot read', 400, 'invalid_field', { content_base64: 'aGVsbG8=', mime_type: 'image/png' }],
+    ['a file without its mime_type', 400, 'missing_field', { content_base64: 'aGVsbG8=' }],
+    ['both content and content_base64', 400, 'invalid_field', { content: 'x', content_base64: 'aGVsbG8=', mime_type: 'text/plain' }],
     ['an unknown layer', 400, 'invalid_field', { content: 'x', layers: ['dreams'] }],
     ['an unknown content_type', 400, 'invalid_field', { content: 'x', content_type: 'poem' }],
     ['a chunk_size out of range', 400, 'invalid_field', { content: 'x', chunk_size: 50 }],

@@ -120,7 +120,11 @@ export class IngestionJobHandler implements JobHandler {
       extracted_node_uids: tally.extracted_node_uids.slice(0, RESULT_UIDS_MAX),
       errors: tally.errors,
     };
-    if (cancelled) return result;
+    if (cancelled) {
+      // the cancel was seen here, between chunks: the job ends cancelled, as if the runner had stopped it
+      if (!jc.signal.aborted && job.owner) await this.queue.acknowledgeCancel(job.id, job.owner);
+      return result;
+    }
     if (statuses.job === 'failed') throw new Error(`no chunk succeeded${tally.errors[0] ? `: ${tally.errors[0].error}` : ''}`);
     return result;
   }
