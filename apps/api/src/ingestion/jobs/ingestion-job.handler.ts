@@ -13,6 +13,7 @@ import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-
 import { chunkStatus, documentChunks } from '../documents/document-chunks';
 import { ChunkExtractionService, ChunkOutcome } from '../pipeline/chunk-extraction.service';
 import { ExtractorSource } from '../pipeline/extractor-source';
+import { DedupCache } from '../pipeline/dedup-cache';
 import { IngestionJobInput, jobCommandContext } from './ingestion-job-input';
 
 const CHUNKS_PER_UNIT = 200;
@@ -87,11 +88,12 @@ export class IngestionJobHandler implements JobHandler {
       if ((await this.queue.get(job.org, job.id))?.cancel_requested) cancelled = true;
       return cancelled;
     };
+    const dedup = new DedupCache(this.graph, job.org);
     let next = 0;
     const worker = async () => {
       while (next < todo.length && !(await stopNow())) {
         const chunk = todo[next++];
-        const outcome = await this.extractOne(ctx, extractor, chunk, input, context, meta?.page_offsets ?? [], jc.signal, commitLock);
+        const outcome = await this.extractOne(ctx, extractor, chunk, input, context, meta?.page_offsets ?? [], jc.signal, commitLock, dedup);
         this.count(tally, chunk, outcome);
         processed++;
         await jc.checkpoint(tally, progress());
@@ -138,9 +140,10 @@ export class IngestionJobHandler implements JobHandler {
     pages: IngestionPages,
     signal: AbortSignal,
     commitLock: <T>(fn: () => Promise<T>) => Promise<T>,
+    dedup: DedupCache,
   ): Promise<ChunkOutcome> {
     try {
-      return await this.chunks.extractExisting(ctx, extractor, chunk, { chunk_uid: chunk.uid, layers: input.layers, context, pages, signal, commitLock });
+      return await this.chunks.extractExisting(ctx, extractor, chunk, { chunk_uid: chunk.uid, layers: input.layers, context, pages, signal, commitLock, dedup });
     } catch (err) {
       // the chunk's unit wrote nothing; it is marked failed for a resume to take up
       const reason = err instanceof Error ? err.message : String(err);

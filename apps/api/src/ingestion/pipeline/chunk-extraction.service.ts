@@ -5,6 +5,7 @@ import { PageOffset } from '@strata/domain/ingestion';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { decideUpdateNode } from '@strata/domain/graph';
+import { DedupCache } from './dedup-cache';
 import { ChunkExtractionCounts, stageExtraction } from './stage-extraction';
 
 export interface ChunkOutcome extends ChunkExtractionCounts {
@@ -20,6 +21,7 @@ export interface ExistingChunkWork {
   signal?: AbortSignal;
   /** runs the commit: a job serialises its chunks' commits so deduplication sees the ones before */
   commitLock?: <T>(fn: () => Promise<T>) => Promise<T>;
+  dedup: DedupCache;
 }
 
 const failedPasses = (outcomes: readonly LayerOutcome[]) =>
@@ -42,7 +44,8 @@ export class ChunkExtractionService {
     const errors = failedPasses(outcomes);
     const allFailed = outcomes.length > 0 && errors.length === outcomes.length;
     const lock = work.commitLock ?? (<T>(fn: () => Promise<T>) => fn());
-    return lock(() => this.uow.run(ctx, async (tx): Promise<ChunkOutcome> => {
+    return lock(async () => {
+      const outcome = await this.uow.run(ctx, async (tx): Promise<ChunkOutcome> => {
       const current = await tx.node(chunk.uid);
       const empty = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
       if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return { status: 'skipped', errors: [], ...empty };
@@ -56,9 +59,14 @@ export class ChunkExtractionService {
         method: extractor.method,
         chunkStart: typeof start === 'number' ? start : null,
         pages: work.pages,
+        dedup: work.dedup,
       });
       return { status: 'completed', errors, ...counts };
-    }));
+      });
+      // before the next chunk's commit, which must see these nodes
+      if (outcome.created) await work.dedup.remember(outcome.created);
+      return outcome;
+    });
   }
 
   /** Marks a chunk whose unit of work failed as `failed` (nothing else of it was written). */
