@@ -40,7 +40,18 @@ export function syntheticArticle(bytes: number): string {
  * per chunk, the inline projections), on the built service in its own process.
  */
 export async function run(): Promise<Record<string, number>> {
-  const server = await startServer({ STRATA_LLM_PROVIDER: 'offline' });
+  const withEmbedding = await ingestOneMegabyte({ STRATA_LLM_PROVIDER: 'offline' });
+  // the same without automatic embedding of every new node, to tell the pipeline's cost from the embedder's
+  const without = await ingestOneMegabyte({ STRATA_LLM_PROVIDER: 'offline', STRATA_EMBEDDING_PROVIDER: 'none' });
+  return {
+    ...withEmbedding,
+    offline_no_embedding_mb_per_s: without.offline_mb_per_s,
+    offline_no_embedding_seconds: without.offline_seconds,
+  };
+}
+
+async function ingestOneMegabyte(env: Record<string, string>): Promise<Record<string, number>> {
+  const server = await startServer(env);
   try {
     const content = syntheticArticle(1024 * 1024);
     const mb = Buffer.byteLength(content) / (1024 * 1024);
