@@ -15,6 +15,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { SynthesisModule } from './synthesis/synthesis.module';
 import { GovernanceModule } from './governance/governance.module';
 import { OntologyModule } from './ontology/ontology.module';
+import { IngestionModule } from './ingestion/ingestion.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -29,6 +30,7 @@ const AREA_MODULES = [
   SynthesisModule,
   GovernanceModule,
   OntologyModule,
+  IngestionModule,
 ];
 
 @Module({})

@@ -3,8 +3,14 @@ import { Errors } from '@strata/domain/errors';
 import { JobKind, JobListQuery, JobRecord, assertCancellable, isActive, pageOfJobs } from '@strata/domain/jobs';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { JobStore } from './store/job-store.port';
-import { JobQueue } from './queue/job-queue.port';
+import { JobQueue, QueuedJob } from './queue/job-queue.port';
 import { jobRecordOfQueued } from './queue/queued-job-record';
+
+/** What a kind of job on the durable queue wants to hear from the registry. */
+export interface DurableJobKind {
+  /** a cancel request finished the job while it was still pending: its handler never runs */
+  cancelledBeforeStart?(job: QueuedJob): Promise<void>;
+}
 
 export type { JobRecord } from '@strata/domain/jobs';
 
@@ -30,6 +36,7 @@ export interface JobRegistryOptions {
 export class JobRegistry {
   private readonly log = new Logger('Jobs');
   private readonly jobs = new Map<string, { org: string; job: JobRecord }>();
+  private readonly durable = new Map<string, DurableJobKind>();
   /** store writes, in order (a job's later state never lands before an earlier one) */
   private writes: Promise<void> = Promise.resolve();
 
@@ -41,6 +48,45 @@ export class JobRegistry {
     /** jobs on the durable runner (synthesis, ingestion…) are read, listed and cancelled here too */
     private readonly queue: JobQueue | null = null,
   ) {}
+
+  /**
+   * Jobs of every §9.4 kind on the durable queue are shown beside the registry's own
+   * (`GET /jobs`, `GET /jobs/{id}`, `POST /jobs/{id}/cancel`); a kind registered here also
+   * hears of a cancel that finished it before it started, and `POST /clear` cancels it.
+   */
+  onDurableKind(kind: JobKind, view: DurableJobKind = {}): void {
+    this.durable.set(kind, view);
+  }
+
+  /** The organization's active durable jobs of these kinds (pending or running), oldest first. */
+  async activeDurable(org: string, kinds: readonly JobKind[]): Promise<QueuedJob[]> {
+    if (!this.queue) return [];
+    const out: QueuedJob[] = [];
+    for (const kind of kinds) for (const j of await this.queue.list(org, { kind })) if (j.status === 'pending' || j.status === 'running') out.push(j);
+    return out.sort((a, b) => a.created_at - b.created_at);
+  }
+
+  /**
+   * Cancels a durable job: a pending one at once (its kind hears of it), a running one is
+   * flagged and stops after the step in progress. 409 once finished. Returns the record.
+   */
+  async cancelDurable(org: string, job: QueuedJob): Promise<JobRecord> {
+    assertCancellable(jobRecordOfQueued(job)!);
+    // pending: cancelled at once; running: its runner stops after the step in progress
+    const after = (await this.queue!.requestCancel(org, job.id)) ?? job;
+    if (job.status === 'pending' && after.status === 'cancelled') await this.durable.get(job.kind)?.cancelledBeforeStart?.(after);
+    return jobRecordOfQueued(after)!;
+  }
+
+  /** `POST /clear`: cancels the organization's active durable jobs; how many. */
+  async cancelDurableOf(org: string): Promise<number> {
+    let n = 0;
+    for (const j of await this.activeDurable(org, [...this.durable.keys()] as JobKind[])) {
+      await this.cancelDurable(org, j);
+      n++;
+    }
+    return n;
+  }
 
   /**
    * At start-up: jobs a stopped process left pending or processing are failed (their work, a
@@ -124,19 +170,13 @@ export class JobRegistry {
    * checks its own copy, so it finishes the job (documented in docs/operations.md).
    */
   async cancel(org: string, id: string): Promise<JobRecord> {
+    const queued = await this.durableJob(org, id);
+    if (queued) return this.wire(await this.cancelDurable(org, queued), []);
     const entry = this.jobs.get(id);
     if (entry && entry.org === org) {
       assertCancellable(entry.job);
       this.update(entry.job, { status: 'cancelled' });
       return this.wire(entry.job, []);
-    }
-    const queued = entry ? null : await this.queue?.get(org, id);
-    const queuedRecord = queued ? jobRecordOfQueued(queued) : null;
-    if (queued && queuedRecord) {
-      assertCancellable(queuedRecord);
-      // pending: cancelled at once; running: its runner stops it at its next lease renewal
-      const after = await this.queue!.requestCancel(org, id);
-      return this.wire((after && jobRecordOfQueued(after)) ?? queuedRecord, []);
     }
     const stored = await this.find(org, id);
     assertCancellable(stored);
@@ -162,14 +202,20 @@ export class JobRegistry {
     return cancelled;
   }
 
+  private async durableJob(org: string, id: string): Promise<QueuedJob | null> {
+    if (!this.queue || this.jobs.has(id)) return null;
+    const j = await this.queue.get(org, id);
+    return j && jobRecordOfQueued(j) ? j : null;
+  }
+
   private async find(org: string, id: string): Promise<JobRecord> {
+    const queued = await this.durableJob(org, id);
+    if (queued) return jobRecordOfQueued(queued)!;
     const j = this.jobs.get(id);
     if (j && j.org === org) return j.job;
     const stored = j ? null : await this.store.get(org, id);
-    const queued = j || stored ? null : await this.queue?.get(org, id);
-    const found = stored ?? (queued ? jobRecordOfQueued(queued) : null);
-    if (!found) throw Errors.notFound(`job ${id} not found`, { id });
-    return found;
+    if (!stored) throw Errors.notFound(`job ${id} not found`, { id });
+    return stored;
   }
 
   /** The organization's jobs: those of this process as they are now, and the stored ones. */
@@ -180,7 +226,7 @@ export class JobRegistry {
     for (const j of this.jobs.values()) if (j.org === org) out.set(j.job.id, j.job);
     for (const q of (await this.queue?.list(org)) ?? []) {
       const r = jobRecordOfQueued(q);
-      if (r && !out.has(r.id)) out.set(r.id, r);
+      if (r) out.set(r.id, r);
     }
     return [...out.values()];
   }

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
 import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
 import { SqliteJobQueue } from '@strata/jobs/queue/sqlite-job-queue';
+import { SqliteDocumentLedger } from '@strata/extraction/ledger/sqlite-document-ledger';
 import { SqliteScheduleStore } from '@strata/jobs/schedules/sqlite-schedule-store';
 import { sharedJobs } from '@strata/jobs/testing/shared-job-store';
 import type { ActivityStore } from '@strata/auth/activity/activity-store.port';
@@ -120,6 +121,7 @@ export class EmbeddedServers {
       // one file shared by the replicas, each with its own handle (closed when the replica stops)
       jobQueue: (clock, ids) => new SqliteJobQueue(path.join(this.dir, 'queue.db'), clock, ids),
       scheduleStore: () => new SqliteScheduleStore(path.join(this.dir, 'queue.db')),
+      documentLedger: () => new SqliteDocumentLedger(path.join(this.dir, 'queue.db')),
       maintenance: this.maintenance,
       openSnapshot: () => openSqliteSnapshot(this.readModelFile),
       leases: (terms) => this.leases.store(terms, this.clock),

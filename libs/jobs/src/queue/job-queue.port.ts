@@ -15,6 +15,8 @@ export interface QueuedJob {
   status: QueuedJobStatus;
   input: unknown;
   dedupe_key: string | null;
+  /** jobs of one organization sharing a serial group run one at a time, oldest first */
+  serial_group: string | null;
   /** how many times the job was claimed (2 or more: it was picked up again after a crash) */
   attempts: number;
   /** the runner that holds the lease while `running` */
@@ -40,6 +42,11 @@ export interface EnqueueRequest {
    * another gives that job back instead of a second one (a schedule slot, "embed everything").
    */
   dedupeKey?: string;
+  /**
+   * Jobs of the organization in the same serial group run one at a time, in the order they
+   * were enqueued (ingestion: one job per organization); other organizations are not held up.
+   */
+  serialGroup?: string;
 }
 
 /** What a lease renewal found: still ours, ours but cancel was asked, or lost to another runner. */
@@ -57,7 +64,8 @@ export interface JobQueue {
   enqueue(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean }>;
   /**
    * Atomically takes the oldest runnable job of these kinds (pending, or running with an
-   * expired lease) for `owner` until now + leaseSeconds; null when there is none.
+   * expired lease) for `owner` until now + leaseSeconds; null when there is none. A job in a
+   * serial group is runnable only while no older job of its group is pending or running.
    */
   claim(kinds: readonly string[], owner: string, leaseSeconds: number): Promise<QueuedJob | null>;
   /** extends the lease of a job `owner` holds */

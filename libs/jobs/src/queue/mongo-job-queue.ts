@@ -47,6 +47,7 @@ export class MongoJobQueue implements JobQueue {
       { key: { org: 1, created_at: 1 } },
       { key: { finished_at: 1 } },
       { key: { active_key: 1 }, unique: true, sparse: true },
+      { key: { org: 1, serial_group: 1, status: 1, created_at: 1 } },
     ]);
     return this.indexed;
   }
@@ -60,7 +61,7 @@ export class MongoJobQueue implements JobQueue {
     const now = this.clock.now();
     const doc: QueuedJobDocument = {
       _id: this.ids.uuid(), org: req.org, kind: req.kind, status: 'pending', input: req.input ?? null,
-      dedupe_key: req.dedupeKey ?? null, attempts: 0, owner: null, lease_until: null, cancel_requested: false,
+      dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: 0, owner: null, lease_until: null, cancel_requested: false,
       progress: null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
     };
     if (req.dedupeKey !== undefined) doc.active_key = activeKey(req.org, req.kind, req.dedupeKey);
@@ -79,20 +80,42 @@ export class MongoJobQueue implements JobQueue {
     if (kinds.length === 0) return null;
     await this.ensureIndexes();
     const now = this.clock.now();
-    const doc = await this.jobs.findOneAndUpdate(
-      { kind: { $in: [...kinds] }, $or: [{ status: 'pending' }, { status: 'running', lease_until: { $lte: now } }] },
-      // a pipeline update, so the first start time is kept across claims
-      [
-        {
-          $set: {
-            status: 'running', owner: { $literal: owner }, lease_until: now + leaseSeconds, attempts: { $add: ['$attempts', 1] },
-            started_at: { $ifNull: ['$started_at', now] }, updated_at: now,
-          },
+    const runnable = { kind: { $in: [...kinds] }, $or: [{ status: 'pending' as const }, { status: 'running' as const, lease_until: { $lte: now } }] };
+    // a pipeline update, so the first start time is kept across claims
+    const take = [
+      {
+        $set: {
+          status: 'running', owner: { $literal: owner }, lease_until: now + leaseSeconds, attempts: { $add: ['$attempts', 1] },
+          started_at: { $ifNull: ['$started_at', now] }, updated_at: now,
         },
-      ],
-      { sort: { created_at: 1, _id: 1 }, returnDocument: 'after' },
-    );
-    return doc ? fromDocument(doc) : null;
+      },
+    ];
+    // another runner may take the chosen job first: then choose again
+    for (let tries = 0; tries < 10; tries++) {
+      const free = await this.jobs.find({ ...runnable, serial_group: null }).sort({ created_at: 1, _id: 1 }).limit(1).next();
+      const serial = await this.serialCandidate(runnable);
+      const pick = free && serial ? (free.created_at <= serial.created_at ? free : serial) : (free ?? serial);
+      if (!pick) return null;
+      // only the oldest active job of a group is ever runnable, so taking it on the same condition is safe
+      const doc = await this.jobs.findOneAndUpdate({ _id: pick._id, ...runnable }, take, { returnDocument: 'after' });
+      if (doc) return fromDocument(doc);
+    }
+    return null;
+  }
+
+  /** The oldest runnable job of a serial group whose group holds no older active job. */
+  private async serialCandidate(runnable: object): Promise<QueuedJobDocument | null> {
+    const candidates = await this.jobs.find({ ...runnable, serial_group: { $ne: null } }).sort({ created_at: 1, _id: 1 }).limit(50).toArray();
+    for (const c of candidates) {
+      const older = await this.jobs.findOne({
+        org: c.org,
+        serial_group: c.serial_group,
+        status: { $in: ['pending', 'running'] },
+        $or: [{ created_at: { $lt: c.created_at } }, { created_at: c.created_at, _id: { $lt: c._id } }],
+      });
+      if (!older) return c;
+    }
+    return null;
   }
 
   async renew(id: string, owner: string, leaseSeconds: number): Promise<LeaseState> {

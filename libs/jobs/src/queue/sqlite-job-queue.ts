@@ -10,6 +10,7 @@ interface Row {
   status: QueuedJobStatus;
   input: string;
   dedupe_key: string | null;
+  serial_group: string | null;
   attempts: number;
   owner: string | null;
   lease_until: number | null;
@@ -53,19 +54,27 @@ export class SqliteJobQueue implements JobQueue {
     private readonly ids: IdGenerator,
   ) {
     this.db = openOperationalDb(file);
+    SqliteJobQueue.migrate(this.db);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS queued_jobs (
         id TEXT PRIMARY KEY, org TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
-        input TEXT NOT NULL, dedupe_key TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+        input TEXT NOT NULL, dedupe_key TEXT, serial_group TEXT, attempts INTEGER NOT NULL DEFAULT 0,
         owner TEXT, lease_until REAL, cancel_requested INTEGER NOT NULL DEFAULT 0,
         progress TEXT NOT NULL, checkpoint TEXT NOT NULL, result TEXT NOT NULL, error TEXT,
         created_at REAL NOT NULL, updated_at REAL NOT NULL, started_at REAL, finished_at REAL
       );
       CREATE INDEX IF NOT EXISTS queued_jobs_runnable ON queued_jobs(status, kind, created_at);
       CREATE INDEX IF NOT EXISTS queued_jobs_org ON queued_jobs(org, created_at);
+      CREATE INDEX IF NOT EXISTS queued_jobs_serial ON queued_jobs(org, serial_group, status) WHERE serial_group IS NOT NULL;
       CREATE UNIQUE INDEX IF NOT EXISTS queued_jobs_dedupe ON queued_jobs(org, kind, dedupe_key)
         WHERE dedupe_key IS NOT NULL AND status IN ('pending', 'running');
     `);
+  }
+
+  /** ops.db files written before serial groups existed gain the column (and its index) on open. */
+  private static migrate(db: Database.Database): void {
+    const cols = db.prepare('PRAGMA table_info(queued_jobs)').all() as { name: string }[];
+    if (cols.length && !cols.some((c) => c.name === 'serial_group')) db.exec('ALTER TABLE queued_jobs ADD COLUMN serial_group TEXT');
   }
 
   async enqueue(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean }> {
@@ -80,10 +89,10 @@ export class SqliteJobQueue implements JobQueue {
       const id = this.ids.uuid();
       this.db
         .prepare(
-          `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, progress, checkpoint, result, created_at, updated_at)
-           VALUES (?, ?, ?, 'pending', ?, ?, 'null', 'null', 'null', ?, ?)`,
+          `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, 'null', 'null', 'null', ?, ?)`,
         )
-        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, now, now);
+        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, now, now);
       return { job: this.byId(id)!, created: true };
     }).immediate();
   }
@@ -95,8 +104,11 @@ export class SqliteJobQueue implements JobQueue {
       const marks = kinds.map(() => '?').join(',');
       const id = this.db
         .prepare(
-          `SELECT id FROM queued_jobs WHERE kind IN (${marks})
+          `SELECT id FROM queued_jobs q WHERE kind IN (${marks})
              AND (status = 'pending' OR (status = 'running' AND lease_until <= ?))
+             AND (serial_group IS NULL OR NOT EXISTS (
+               SELECT 1 FROM queued_jobs o WHERE o.org = q.org AND o.serial_group = q.serial_group
+                 AND o.status IN ('pending', 'running') AND (o.created_at < q.created_at OR (o.created_at = q.created_at AND o.rowid < q.rowid))))
            ORDER BY created_at, rowid LIMIT 1`,
         )
         .pluck()

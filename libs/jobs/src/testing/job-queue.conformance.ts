@@ -155,5 +155,32 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect(await q.get('org-1', old.id)).toBeNull();
       expect(await q.get('org-1', active.id)).not.toBeNull();
     });
+
+    it('runs the jobs of one serial group one at a time, oldest first, without holding up other organizations or free jobs', async () => {
+      const a1 = (await q.enqueue({ kind: 'ingest', org: 'org-1', input: 1, serialGroup: 'ingestion' })).job;
+      clock.advance(1);
+      const a2 = (await q.enqueue({ kind: 'ingest', org: 'org-1', input: 2, serialGroup: 'ingestion' })).job;
+      clock.advance(1);
+      const b1 = (await q.enqueue({ kind: 'ingest', org: 'org-2', input: 3, serialGroup: 'ingestion' })).job;
+      clock.advance(1);
+      const free = (await q.enqueue({ kind: 'ingest', org: 'org-1', input: 4 })).job;
+      clock.advance(1);
+      expect((await q.claim(['ingest'], 'r1', 30))!.id).toBe(a1.id);
+      // org-1's second job waits for its first; org-2's and the free one do not
+      expect((await other.claim(['ingest'], 'r2', 30))!.id).toBe(b1.id);
+      expect((await other.claim(['ingest'], 'r2', 30))!.id).toBe(free.id);
+      expect(await other.claim(['ingest'], 'r2', 30)).toBeNull();
+      await q.complete(a1.id, 'r1', null);
+      expect((await other.claim(['ingest'], 'r2', 30))!.id).toBe(a2.id);
+      expect((await q.get('org-1', a2.id))!.serial_group).toBe('ingestion');
+    });
+
+    it('lets the next job of a serial group run once the one before is cancelled while pending', async () => {
+      const a1 = (await q.enqueue({ kind: 'ingest', org: 'org-1', input: 1, serialGroup: 'g' })).job;
+      clock.advance(1);
+      const a2 = (await q.enqueue({ kind: 'ingest', org: 'org-1', input: 2, serialGroup: 'g' })).job;
+      await q.requestCancel('org-1', a1.id);
+      expect((await q.claim(['ingest'], 'r1', 30))!.id).toBe(a2.id);
+    });
   });
 }

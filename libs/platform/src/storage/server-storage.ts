@@ -16,6 +16,7 @@ import { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { MongoActivityStore } from '@strata/auth/activity/mongo-activity-store';
 import { JobStore } from '@strata/jobs/store/job-store.port';
 import { MongoJobStore } from '@strata/jobs/store/mongo-job-store';
+import { MongoDocumentLedger } from '@strata/extraction/ledger/mongo-document-ledger';
 import { MongoJobQueue } from '@strata/jobs/queue/mongo-job-queue';
 import { MongoScheduleStore } from '@strata/jobs/schedules/mongo-schedule-store';
 import type { Clock, IdGenerator } from '@strata/domain/time';
@@ -62,6 +63,10 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
 
   scheduleStore(): MongoScheduleStore {
     return new MongoScheduleStore(this.graph.db);
+  }
+
+  documentLedger(): MongoDocumentLedger {
+    return new MongoDocumentLedger(this.graph.db);
   }
 
   leases(terms: LeaseTerms): MongoLeaseStore {

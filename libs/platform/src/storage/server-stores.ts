@@ -2,6 +2,7 @@ import type { ActivityStore } from '@strata/auth/activity/activity-store.port';
 import type { JobStore } from '@strata/jobs/store/job-store.port';
 import type { JobQueue } from '@strata/jobs/queue/job-queue.port';
 import type { ScheduleStore } from '@strata/jobs/schedules/schedule-store.port';
+import type { DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
 import type { Clock, IdGenerator } from '@strata/domain/time';
 import type { EventStore } from '@strata/event-store/event-store.port';
 import type { GraphReadModel, StoredEmbedding } from '@strata/graph-store/graph-read-model.port';
@@ -64,6 +65,8 @@ export interface ServerStores {
   jobQueue(clock: Clock, ids: IdGenerator): JobQueue;
   /** schedules, shared by the replicas (each slot fires on one); the caller closes it */
   scheduleStore(): ScheduleStore;
+  /** ingested documents' internal metadata (content hash, page map), shared by the replicas */
+  documentLedger(): DocumentLedger;
   /** whole-graph reads of decay, purge, clear */
   readonly maintenance: MaintenanceReads;
   /** a point-in-time view of the read model for one export; the caller closes it */

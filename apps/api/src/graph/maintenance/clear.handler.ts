@@ -6,7 +6,7 @@ import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { MAINTENANCE_STORE, MaintenanceStore } from '@strata/maintenance/maintenance-store';
 import { GraphStatsService } from './graph-stats.service';
-import { deleteStreamsInSlices } from './purge-objects';
+import { deleteStreamsInSlices } from '@strata/maintenance/purge-objects';
 
 export class ClearCommand {
   constructor(readonly ctx: CommandContext) {}
@@ -43,7 +43,7 @@ export class ClearHandler implements ICommandHandler<ClearCommand, ClearResult> 
 
   async execute({ ctx }: ClearCommand): Promise<ClearResult> {
     // jobs first, so none of them writes into the graph being cleared (they stop between steps)
-    const jobsCancelled = this.jobs.cancelAndForget(ctx.org);
+    const jobsCancelled = (await this.jobs.cancelDurableOf(ctx.org)) + this.jobs.cancelAndForget(ctx.org);
     const result = await this.uow.run(ctx, async (tx) => {
       const [stats, config] = await Promise.all([tx.reader.stats(tx.org), tx.reader.embeddingConfig(tx.org)]);
       const vectors = await this.graphStats.embeddingCount(tx.org, stats.embedding_count);

@@ -6,7 +6,7 @@ import { Body } from '@strata/domain/validation';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { MAINTENANCE_STORE, MaintenanceStore } from '@strata/maintenance/maintenance-store';
-import { PurgeCounts, purgeObjects } from './purge-objects';
+import { PurgeCounts, purgeObjects } from '@strata/maintenance/purge-objects';
 
 export class PurgeCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}

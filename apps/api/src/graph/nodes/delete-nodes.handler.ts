@@ -8,7 +8,7 @@ import { NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { purgeObjects } from '../maintenance/purge-objects';
+import { purgeObjects } from '@strata/maintenance/purge-objects';
 
 export class DeleteNodesCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}

@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { UpstreamError } from '@strata/ai/errors';
+import { decideCreateEdge, decideCreateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { estimateTokens, readChunkRequest, resolveLayers, standaloneChunkLabel } from '@strata/domain/ingestion';
+import { Layer, NodeRecord } from '@strata/domain/records';
+import { Body } from '@strata/domain/validation';
+import { LayerOutcome } from '@strata/extraction';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ExtractorSource } from '../pipeline/extractor-source';
+import { DedupCache } from '../pipeline/dedup-cache';
+import { stageExtraction } from '../pipeline/stage-extraction';
+
+export interface IngestChunkResponse {
+  chunk_uid: string;
+  document_uid: string | null;
+  layers: Layer[];
+  nodes_created: number;
+  nodes_deduplicated: number;
+  edges_created: number;
+  extracted_node_uids: string[];
+  errors: { layer: Layer; error: string }[];
+  deduplicated: boolean;
+}
+
+/**
+ * `POST /ingest/chunk` (REFERENCE §9.3), synchronous: 501 without a provider and 4xx on bad
+ * input before anything runs; identical content under the same document (or none) answers
+ * the existing chunk; every pass failing is 502 with nothing written; otherwise the Chunk,
+ * its ChunkOf edge and its extraction commit as one unit of work.
+ */
+@Injectable()
+export class IngestChunkHandler {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    private readonly extractors: ExtractorSource,
+  ) {}
+
+  async ingest(ctx: CommandContext, body: Body): Promise<{ status: 200 | 201; body: IngestChunkResponse }> {
+    const extractor = this.extractors.extractor(ctx.org, ctx.request_id);
+    const req = readChunkRequest(body);
+    const { layers } = resolveLayers('chunk', body, null);
+    let doc: NodeRecord | null = null;
+    if (req.document_uid) {
+      doc = await this.graph.getNode(ctx.org, req.document_uid);
+      // the unit of work checks liveness and type again, with the right error
+      if (!doc || doc.tombstone_at !== null || doc.node_type !== 'Document') await this.uow.run(ctx, (tx) => tx.liveNode(req.document_uid!, 'document_uid', ['Document']));
+    }
+    const same = await this.identical(ctx.org, req.content, req.document_uid ?? null);
+    if (same) return { status: 200, body: { chunk_uid: same, document_uid: req.document_uid ?? null, layers, nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [], errors: [], deduplicated: true } };
+
+    const outcomes: LayerOutcome[] = await extractor.extract({ content: req.content, layers });
+    const errors = outcomes.filter((o): o is { layer: Layer; error: string } => 'error' in o).map((o) => ({ layer: o.layer, error: o.error }));
+    if (errors.length === outcomes.length) throw new UpstreamError(`every extraction pass failed: ${errors.map((e) => `${e.layer}: ${e.error}`).join('; ')}`, this.extractors.provider);
+
+    return this.uow.run(ctx, async (tx) => {
+      const document = req.document_uid ? await tx.liveNode(req.document_uid, 'document_uid', ['Document']) : null;
+      let index = req.chunk_index ?? 0;
+      if (document && req.chunk_index === undefined) {
+        const siblings = await tx.edges({ to_uid: document.uid, edge_types: ['ChunkOf'] });
+        index = siblings.reduce((max, e) => Math.max(max, typeof e.props.chunk_index === 'number' ? e.props.chunk_index + 1 : max), 0);
+      }
+      const chunk = tx.createNode(
+        decideCreateNode(
+          {
+            node_type: 'Chunk',
+            label: document && !req.label ? `${String(document.props.title ?? document.label)} · chunk ${index}` : standaloneChunkLabel(req.label, req.content),
+            props: { content: req.content, chunk_type: req.chunk_type, chunk_index: index, token_count_estimate: estimateTokens(req.content), processing_status: 'processing' },
+          },
+          tx.uuid(),
+          tx.write,
+        ),
+      );
+      let edges = 0;
+      if (document) {
+        tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write));
+        edges++;
+      }
+      const { created: _created, ...counts } = await stageExtraction(tx, chunk, outcomes, { content: req.content, method: extractor.method, dedup: new DedupCache(tx.reader, tx.org) });
+      return {
+        status: 201 as const,
+        body: { chunk_uid: chunk.uid, document_uid: document?.uid ?? null, layers, ...counts, edges_created: counts.edges_created + edges, errors, deduplicated: false },
+      };
+    });
+  }
+
+  /** A live Chunk with this content under the same document, or with none. */
+  private async identical(org: string, content: string, documentUid: string | null): Promise<string | null> {
+    const page = await this.graph.listNodes(org, { node_types: ['Chunk'], props_equals: { content } }, { limit: 100, offset: 0 }, 'created_asc');
+    for (const c of page.items) {
+      const parents = await this.graph.listEdges(org, { from_uid: c.uid, edge_types: ['ChunkOf'] });
+      const parent = parents[0]?.to_uid ?? null;
+      if (parent === documentUid) return c.uid;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthContext } from '@strata/auth/auth-context';
+import { decideCreateEdge, decideCreateNode, triggerEdgeProps } from '@strata/domain/graph';
+import {
+  ConversationContext,
+  PageOffset,
+  assertDocumentSize,
+  defaultTitle,
+  readChunking,
+  readConversationContext,
+  readDocumentCore,
+  readPages,
+  readPaperMetadata,
+  resolveLayers,
+  utf8Length,
+} from '@strata/domain/ingestion';
+import { NodeRecord } from '@strata/domain/records';
+import { Body, readUid } from '@strata/domain/validation';
+import { parseIsoDateTime } from '@strata/domain/validation/iso-time';
+import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { ExtractorSource } from '../pipeline/extractor-source';
+import { INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
+import { readIncomingContent } from './incoming-content';
+
+export type IntakeMode = 'document' | 'session';
+
+export interface IntakeResult {
+  status: 200 | 202;
+  body: Record<string, unknown>;
+}
+
+/**
+ * `POST /ingest/document` and `/ingest/session` (REFERENCE §9.3): everything is checked
+ * first (501 without a provider, 4xx on bad input, nothing written); identical content
+ * answers the existing Document; otherwise the Document (`pending`, its byte length), its
+ * PartOfProject, and for a session the Session and CapturedIn, commit as one unit, and a job
+ * is queued that chunks and extracts it.
+ */
+@Injectable()
+export class DocumentIntakeHandler {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
+    private readonly extractors: ExtractorSource,
+  ) {}
+
+  async intake(mode: IntakeMode, auth: AuthContext, ctx: CommandContext, body: Body): Promise<IntakeResult> {
+    this.extractors.extractor(ctx.org);
+    const incoming = await readIncomingContent(body);
+    const content = incoming.content;
+    assertDocumentSize(content);
+    const { layers } = resolveLayers(mode, body, null);
+    const chunking = readChunking(body);
+    const core = readDocumentCore(body);
+    const paper = mode === 'document' ? readPaperMetadata(body) : {};
+    const pages = mode === 'document' ? readPages(body) : { page_offsets: [], page_count: null };
+    const page_offsets: PageOffset[] = pages.page_offsets.length ? pages.page_offsets : incoming.page_offsets;
+    const context: ConversationContext = readConversationContext(body);
+    const sessionUid = mode === 'session' ? readUid(body, 'session_uid') : undefined;
+    const title = core.title ?? defaultTitle(content);
+    const sha256 = createHash('sha256').update(content, 'utf8').digest('hex');
+
+    if (mode === 'document' && !core.force_reingest) {
+      const existing = await this.liveWithHash(ctx.org, sha256);
+      if (existing) {
+        // the PartOfProject edge is still added when it is missing
+        if (core.project_uid) await this.uow.run(ctx, (tx) => this.admit(tx, auth, existing, core.project_uid!, true));
+        return { status: 200, body: { job_id: null, document_uid: existing.uid, deduplicated: true } };
+      }
+    }
+
+    const written = await this.uow.run(ctx, async (tx) => {
+      const project = core.project_uid ? await tx.liveNode(core.project_uid, 'project_uid', ['Project']) : null;
+      let session = sessionUid ? await tx.liveNode(sessionUid, 'session_uid', ['Session']) : null;
+      const doc = tx.createNode(
+        decideCreateNode(
+          {
+            node_type: 'Document',
+            label: title,
+            props: {
+              title,
+              document_type: mode === 'session' ? 'transcript' : core.document_type,
+              source_uri: core.source_uri,
+              mime_type: incoming.mime_type ?? core.mime_type,
+              content_length: utf8Length(content),
+              chunk_count: 0,
+              processing_status: 'pending',
+              ...paper,
+            },
+          },
+          tx.uuid(),
+          tx.write,
+        ),
+      );
+      if (project) await this.admit(tx, auth, doc, project.uid, false);
+      if (mode === 'session') {
+        if (!session) {
+          const at = context.occurred_at ? Math.floor(parseIsoDateTime(context.occurred_at)! / 1000) : tx.now;
+          session = tx.createNode(decideCreateNode({ node_type: 'Session', label: title, props: { started_at: at, ended_at: at, session_type: 'transcript' } }, tx.uuid(), tx.write));
+        }
+        tx.createEdge(decideCreateEdge({ edge_type: 'CapturedIn', props: triggerEdgeProps('CapturedIn') }, doc, session, tx.uuid(), tx.write));
+      }
+      return { doc, session };
+    });
+
+    await this.ledger.record(ctx.org, written.doc.uid, { sha256, page_offsets, context, layers }, written.doc.created_at);
+    const input: IngestionJobInput = {
+      title,
+      document_uid: written.doc.uid,
+      ...(written.session ? { session_uid: written.session.uid } : {}),
+      layers,
+      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
+      content,
+      chunking,
+      chunk_type: mode === 'session' ? 'transcript' : 'document',
+    };
+    const { job } = await this.queue.enqueue({ kind: mode === 'session' ? 'ingest_session' : 'ingest_document', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
+    const out: Record<string, unknown> = { job_id: job.id, document_uid: written.doc.uid };
+    if (mode === 'session') out.session_uid = written.session!.uid;
+    else out.deduplicated = false;
+    return { status: 202, body: out };
+  }
+
+  /** The oldest live Document recorded with this content hash. */
+  private async liveWithHash(org: string, sha256: string): Promise<NodeRecord | null> {
+    for (const uid of await this.ledger.withHash(org, sha256)) {
+      const n = await this.graph.getNode(org, uid);
+      if (n && n.tombstone_at === null && n.node_type === 'Document') return n;
+    }
+    return null;
+  }
+
+  /** Document → Project PartOfProject {admitted_at, admitted_by}, unless it is there already. */
+  private async admit(tx: GraphTx, auth: AuthContext, doc: NodeRecord, projectUid: string, checkExisting: boolean): Promise<void> {
+    const project = await tx.liveNode(projectUid, 'project_uid', ['Project']);
+    if (checkExisting) {
+      const existing = await tx.edges({ from_uid: doc.uid, to_uid: project.uid, edge_types: ['PartOfProject'] });
+      if (existing.length) return;
+      doc = (await tx.node(doc.uid))!;
+    }
+    const props = triggerEdgeProps('PartOfProject', { admitted_at: tx.now, admitted_by: auth.user_id ?? auth.api_key_id ?? auth.principal.id });
+    tx.createEdge(decideCreateEdge({ edge_type: 'PartOfProject', props }, doc, project, tx.uuid(), tx.write));
+  }
+}

@@ -1,0 +1,86 @@
+import { Body as ReqBody, Controller, Delete, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Body, assertObjectBody, coerceQuery, readBoolean } from '@strata/domain/validation';
+import { assertGraphWide } from '@strata/platform/scope/graph-wide';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { pathUid } from '../../platform/http/path-params';
+import { CleanupChunksHandler } from './cleanup-chunks.handler';
+import { DeleteDocumentHandler } from './delete-document.handler';
+import { DocumentIntakeHandler } from './document-intake.handler';
+import { ResumeDocumentHandler } from './resume-document.handler';
+
+/**
+ * Asynchronous ingestion (REFERENCE §9.3): documents and session transcripts become jobs;
+ * resume, delete and cleanup. Ingestion writes across the organization's graph, so Space- or
+ * Project-scoped credentials are refused, as for the jobs it starts.
+ */
+@ApiTags('ingestion')
+@Controller('ingest')
+export class IngestDocumentsController {
+  constructor(
+    private readonly intake: DocumentIntakeHandler,
+    private readonly resumes: ResumeDocumentHandler,
+    private readonly deletes: DeleteDocumentHandler,
+    private readonly cleanups: CleanupChunksHandler,
+  ) {}
+
+  @Post('document')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Queue a document for chunking and extraction (202 {job_id, document_uid}; 200 with deduplicated:true for identical content)' })
+  async document(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
+    return this.run('document', auth, rid, raw, res);
+  }
+
+  @Post('session')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Queue a session transcript: a transcript Document captured in a (new or given) Session (202 {job_id, document_uid, session_uid})' })
+  async session(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
+    return this.run('session', auth, rid, raw, res);
+  }
+
+  @Post('resume/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: "Queue the document's chunks not yet completed (202 {job_id, document_uid, chunks_pending}; 200 when none; 409 job_active)" })
+  async resume(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
+    assertCanWrite(auth);
+    assertGraphWide(auth);
+    const body = assertObjectBody(raw);
+    const out = await this.resumes.resume(commandContext(auth, rid, body), pathUid(uid, 'doc_uid'), body);
+    res.status(out.status);
+    return out.body;
+  }
+
+  @Post('cleanup')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Cascade-tombstone chunks whose Document is missing or tombstoned ({chunks_tombstoned, edges_tombstoned})' })
+  async cleanup(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+    assertCanWrite(auth);
+    assertGraphWide(auth);
+    assertObjectBody(raw);
+    return this.cleanups.cleanup(commandContext(auth, rid));
+  }
+
+  @Delete('document/:uid')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Cancel the document’s job and cascade-tombstone it, its chunks and what only they provided (hard=true purges)' })
+  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
+    assertCanWrite(auth);
+    assertGraphWide(auth);
+    const hard = readBoolean(coerceQuery(q, [], ['hard']), 'hard') ?? false;
+    return this.deletes.delete(commandContext(auth, rid), pathUid(uid, 'uid'), hard);
+  }
+
+  private async run(mode: 'document' | 'session', auth: AuthContext, rid: string, raw: unknown, res: FastifyReply) {
+    assertCanWrite(auth);
+    assertGraphWide(auth);
+    const body = assertObjectBody(raw);
+    const out = await this.intake.intake(mode, auth, commandContext(auth, rid, body), body);
+    res.status(out.status);
+    return out.body;
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, Errors } from '@strata/domain/errors';
+import { resolveLayers } from '@strata/domain/ingestion';
+import { Body, present } from '@strata/domain/validation';
+import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { JobRegistry } from '@strata/jobs/job-registry';
+import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { ExtractorSource } from '../pipeline/extractor-source';
+import { INGESTION_JOB_KINDS, INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
+import { chunkStatus, documentChunks } from './document-chunks';
+
+/** The organization's active ingestion job for a document, if any. */
+export async function activeJobOf(jobs: JobRegistry, org: string, documentUid: string) {
+  return (await jobs.activeDurable(org, INGESTION_JOB_KINDS)).find((j) => (j.input as IngestionJobInput).document_uid === documentUid) ?? null;
+}
+
+/**
+ * `POST /ingest/resume/{doc_uid}` (REFERENCE §9.3): queues a job for the chunks not completed
+ * (pending, processing or failed), with the document's own layers unless others are given.
+ * 409 `job_active` while the document has a job; 200 with nothing to do.
+ */
+@Injectable()
+export class ResumeDocumentHandler {
+  constructor(
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
+    private readonly jobs: JobRegistry,
+    private readonly extractors: ExtractorSource,
+  ) {}
+
+  async resume(ctx: CommandContext, uid: string, body: Body): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
+    this.extractors.extractor(ctx.org);
+    const explicit = present(body, 'layers') ? resolveLayers('document', { layers: body.layers }, null).layers : null;
+    const doc = await this.graph.getNode(ctx.org, uid);
+    if (!doc || doc.tombstone_at !== null) throw Errors.notFound(`document ${uid} not found`, { uid });
+    if (doc.node_type !== 'Document') throw Errors.wrongNodeType('doc_uid', uid, doc.node_type, ['Document']);
+    const active = await activeJobOf(this.jobs, ctx.org, uid);
+    if (active) throw new DomainError(409, 'job_active', `document ${uid} already has an active job`, { job_id: active.id });
+    const pending = (await documentChunks(this.graph, ctx.org, uid)).filter((c) => chunkStatus(c) !== 'completed').length;
+    if (pending === 0) return { status: 200, body: { job_id: null, document_uid: uid, chunks_pending: 0 } };
+    const meta = await this.ledger.get(ctx.org, uid);
+    const input: IngestionJobInput = {
+      title: String(doc.props.title ?? doc.label),
+      document_uid: uid,
+      layers: explicit ?? meta?.layers ?? resolveLayers('document', {}, null).layers,
+      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
+    };
+    const { job } = await this.queue.enqueue({ kind: 'ingest_resume', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
+    return { status: 202, body: { job_id: job.id, document_uid: uid, chunks_pending: pending } };
+  }
+}

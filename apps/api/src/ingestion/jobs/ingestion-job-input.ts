@@ -1,0 +1,35 @@
+import { JobKind } from '@strata/domain/jobs';
+import { ChunkingOptions } from '@strata/domain/ingestion';
+import { Layer } from '@strata/domain/records';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { Principal } from '@strata/domain/events';
+
+export const INGESTION_JOB_KINDS: readonly JobKind[] = ['ingest_document', 'ingest_session', 'ingest_resume'];
+
+/** One ingestion job at a time per organization, FIFO (REFERENCE §9.4). */
+export const INGESTION_SERIAL_GROUP = 'ingestion';
+
+/** Who asked, so the job's writes carry the same attribution as the request would have. */
+export interface IngestionActor {
+  principal: Principal;
+  credential_id: string | null;
+  agent_id: string | null;
+}
+
+/** A queued ingestion job's input (never shown: the job record shows title and document only). */
+export interface IngestionJobInput {
+  title: string;
+  document_uid: string;
+  session_uid?: string;
+  layers: Layer[];
+  actor: IngestionActor;
+  /** document and session jobs: the text to chunk; a resume works on the chunks already written */
+  content?: string;
+  chunking?: ChunkingOptions;
+  chunk_type?: 'document' | 'transcript';
+}
+
+export function jobCommandContext(org: string, jobId: string, actor: IngestionActor): CommandContext {
+  return { org, principal: actor.principal, credential_id: actor.credential_id, agent_id: actor.agent_id, request_id: `job:${jobId}` };
+}
+

@@ -1,0 +1,230 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { chunkText, documentChunkLabel, finalStatuses } from '@strata/domain/ingestion';
+import { JobRecord } from '@strata/domain/jobs';
+import { NodeRecord } from '@strata/domain/records';
+import { ExtractionContext } from '@strata/extraction';
+import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
+import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runner';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { chunkStatus, documentChunks } from '../documents/document-chunks';
+import { ChunkExtractionService, ChunkOutcome } from '../pipeline/chunk-extraction.service';
+import { ExtractorSource } from '../pipeline/extractor-source';
+import { DedupCache } from '../pipeline/dedup-cache';
+import { IngestionJobInput, jobCommandContext } from './ingestion-job-input';
+
+const CHUNKS_PER_UNIT = 200;
+const RESULT_UIDS_MAX = 1000;
+
+/** Counters a job carries across its attempts (its checkpoint), so a resumed job reports the whole run. */
+interface Tally {
+  nodes_created: number;
+  nodes_deduplicated: number;
+  edges_created: number;
+  extracted_node_uids: string[];
+  errors: { chunk_index: number; error: string }[];
+}
+
+const emptyTally = (): Tally => ({ nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [], errors: [] });
+
+/**
+ * Runs `ingest_document`, `ingest_session` and `ingest_resume` jobs on the durable runner:
+ * writes the document's Chunks (pending) if the job brought content, then extracts every
+ * chunk not yet completed, up to STRATA_LLM_CONCURRENCY at a time, each committing alone
+ * (commits are serialised so deduplication sees the chunks before). Progress is reported after
+ * every chunk; a cancel stops after the chunks in flight; a shutdown leaves the job to be
+ * resumed (the chunks' statuses are the cursor: a completed chunk is never extracted again).
+ * At the end the Document's `processing_status` follows REFERENCE §9.4.
+ */
+@Injectable()
+export class IngestionJobHandler implements JobHandler {
+  private readonly log = new Logger('Ingestion');
+
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
+    private readonly extractors: ExtractorSource,
+    private readonly chunks: ChunkExtractionService,
+  ) {}
+
+  async run(job: QueuedJob, jc: JobContext): Promise<unknown> {
+    const input = job.input as IngestionJobInput;
+    const ctx = jobCommandContext(job.org, job.id, input.actor);
+    const extractor = this.extractors.extractor(job.org, job.id);
+    const doc = await this.graph.getNode(job.org, input.document_uid);
+    if (!doc || doc.tombstone_at !== null) throw new Error(`document ${input.document_uid} was deleted`);
+    if (input.content !== undefined) await this.writeChunks(ctx, doc, input);
+    await this.setStatus(ctx, input.document_uid, 'processing');
+
+    const meta = await this.ledger.get(job.org, input.document_uid);
+    const context: ExtractionContext = {
+      title: input.title,
+      participants: meta?.context.participants,
+      occurred_at: meta?.context.occurred_at ?? undefined,
+      context: meta?.context.context ?? undefined,
+    };
+    const all = await documentChunks(this.graph, job.org, input.document_uid);
+    const todo = all.filter((c) => chunkStatus(c) !== 'completed');
+    const tally: Tally = { ...emptyTally(), ...((job.checkpoint as Tally | null) ?? {}) };
+    let processed = all.length - todo.length;
+    const progress = (): Partial<JobRecord['progress']> => ({ total_chunks: all.length, processed_chunks: processed, nodes_created: tally.nodes_created, edges_created: tally.edges_created });
+    await jc.checkpoint(tally, progress());
+
+    let commits: Promise<unknown> = Promise.resolve();
+    const commitLock = <T>(fn: () => Promise<T>): Promise<T> => {
+      const next = commits.then(fn, fn);
+      commits = next.catch(() => undefined);
+      return next;
+    };
+    let cancelled = false;
+    const stopNow = async () => {
+      if (jc.signal.aborted) return true;
+      // a cancel request is seen between chunks, not only at the runner's next lease renewal
+      if ((await this.queue.get(job.org, job.id))?.cancel_requested) cancelled = true;
+      return cancelled;
+    };
+    const dedup = new DedupCache(this.graph, job.org);
+    let next = 0;
+    const worker = async () => {
+      while (next < todo.length && !(await stopNow())) {
+        const chunk = todo[next++];
+        const outcome = await this.extractOne(ctx, extractor, chunk, input, context, meta?.page_offsets ?? [], jc.signal, commitLock, dedup);
+        this.count(tally, chunk, outcome);
+        processed++;
+        await jc.checkpoint(tally, progress());
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, todo.length)) }, worker));
+
+    const why = jc.signal.aborted && jc.signal.reason instanceof JobStopped ? jc.signal.reason.why : null;
+    if (why === 'lease_lost') return null; // another runner has the job now: it finishes the document
+    if (why === 'shutdown') throw new Error('stopped by a shutdown'); // handed back to the queue, resumed later
+    if (why === 'cancelled') cancelled = true;
+
+    const final = await documentChunks(this.graph, job.org, input.document_uid);
+    const completed = final.filter((c) => chunkStatus(c) === 'completed').length;
+    const failed = final.filter((c) => chunkStatus(c) === 'failed').length;
+    const statuses = finalStatuses({ total: final.length, completed, failed, cancelled });
+    await this.finish(ctx, input.document_uid, statuses.document, final.length);
+    const result = {
+      document_uid: input.document_uid,
+      ...(input.session_uid ? { session_uid: input.session_uid } : {}),
+      chunks_completed: completed,
+      chunks_failed: failed,
+      nodes_created: tally.nodes_created,
+      nodes_deduplicated: tally.nodes_deduplicated,
+      edges_created: tally.edges_created,
+      extracted_node_uids: tally.extracted_node_uids.slice(0, RESULT_UIDS_MAX),
+      errors: tally.errors,
+    };
+    if (cancelled) {
+      // the cancel was seen here, between chunks: the job ends cancelled, as if the runner had stopped it
+      if (!jc.signal.aborted && job.owner) await this.queue.acknowledgeCancel(job.id, job.owner);
+      return result;
+    }
+    if (statuses.job === 'failed') throw new Error(`no chunk succeeded${tally.errors[0] ? `: ${tally.errors[0].error}` : ''}`);
+    return result;
+  }
+
+  private async extractOne(
+    ctx: CommandContext,
+    extractor: ReturnType<ExtractorSource['extractor']>,
+    chunk: NodeRecord,
+    input: IngestionJobInput,
+    context: ExtractionContext,
+    pages: IngestionPages,
+    signal: AbortSignal,
+    commitLock: <T>(fn: () => Promise<T>) => Promise<T>,
+    dedup: DedupCache,
+  ): Promise<ChunkOutcome> {
+    try {
+      return await this.chunks.extractExisting(ctx, extractor, chunk, { chunk_uid: chunk.uid, layers: input.layers, context, pages, signal, commitLock, dedup });
+    } catch (err) {
+      // the chunk's unit wrote nothing; it is marked failed for a resume to take up
+      const reason = err instanceof Error ? err.message : String(err);
+      this.log.warn(`chunk ${chunk.uid} of ${input.document_uid} failed: ${reason}`);
+      await commitLock(() => this.chunks.markFailed(ctx, chunk.uid)).catch(() => undefined);
+      return { status: 'failed', errors: [{ layer: input.layers[0], error: reason }], nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
+    }
+  }
+
+  private count(t: Tally, chunk: NodeRecord, o: ChunkOutcome): void {
+    t.nodes_created += o.nodes_created;
+    t.nodes_deduplicated += o.nodes_deduplicated;
+    t.edges_created += o.edges_created;
+    for (const uid of o.extracted_node_uids) if (t.extracted_node_uids.length < RESULT_UIDS_MAX && !t.extracted_node_uids.includes(uid)) t.extracted_node_uids.push(uid);
+    const index = Number(chunk.props.chunk_index);
+    if (o.status === 'failed') t.errors.push({ chunk_index: index, error: o.errors.map((e) => `${e.layer}: ${e.error}`).join('; ') || 'extraction failed' });
+    else for (const e of o.errors) t.errors.push({ chunk_index: index, error: `${e.layer}: ${e.error}` });
+  }
+
+  /** Writes the chunks the document does not have yet (a job resumed after a crash finds some). */
+  private async writeChunks(ctx: CommandContext, doc: NodeRecord, input: IngestionJobInput): Promise<void> {
+    const pieces = chunkText(input.content!, input.chunking!);
+    const have = new Set((await documentChunks(this.graph, ctx.org, doc.uid)).map((c) => Number(c.props.chunk_index)));
+    const missing = pieces.filter((p) => !have.has(p.index));
+    for (let i = 0; i < missing.length; i += CHUNKS_PER_UNIT) {
+      const slice = missing.slice(i, i + CHUNKS_PER_UNIT);
+      await this.uow.run(ctx, async (tx) => {
+        const document = await tx.liveNode(doc.uid, 'document_uid', ['Document']);
+        for (const p of slice) {
+          const chunk = tx.createNode(
+            decideCreateNode(
+              {
+                node_type: 'Chunk',
+                label: documentChunkLabel(input.title, p.index),
+                props: {
+                  content: p.content,
+                  chunk_type: input.chunk_type ?? 'document',
+                  chunk_index: p.index,
+                  char_offset_start: p.start,
+                  char_offset_end: p.end,
+                  token_count_estimate: p.token_estimate,
+                  processing_status: 'pending',
+                },
+              },
+              tx.uuid(),
+              tx.write,
+            ),
+          );
+          tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: p.index }) }, chunk, document, tx.uuid(), tx.write));
+        }
+        tx.putNode(decideUpdateNode(document, { props: { chunk_count: pieces.length } }, tx.write), 'NodeUpdated', null);
+      });
+    }
+  }
+
+  private async setStatus(ctx: CommandContext, documentUid: string, status: string): Promise<void> {
+    await this.uow.run(ctx, async (tx) => {
+      const doc = await tx.node(documentUid);
+      if (!doc || doc.tombstone_at !== null || doc.props.processing_status === status) return;
+      tx.putNode(decideUpdateNode(doc, { props: { processing_status: status } }, tx.write), 'NodeUpdated', null);
+    });
+  }
+
+  private async finish(ctx: CommandContext, documentUid: string, status: string, chunkCount: number): Promise<void> {
+    await this.uow.run(ctx, async (tx) => {
+      const doc = await tx.node(documentUid);
+      if (!doc || doc.tombstone_at !== null) return;
+      tx.putNode(decideUpdateNode(doc, { props: { processing_status: status, processed_at: tx.now, chunk_count: chunkCount } }, tx.write), 'NodeUpdated', null);
+    });
+  }
+
+  /** A job cancelled before it started: its Document ends `failed` (no chunk succeeded). */
+  async cancelledBeforeStart(job: QueuedJob): Promise<void> {
+    const input = job.input as IngestionJobInput;
+    const ctx = jobCommandContext(job.org, job.id, input.actor);
+    const chunks = await documentChunks(this.graph, job.org, input.document_uid);
+    const completed = chunks.filter((c) => chunkStatus(c) === 'completed').length;
+    const failed = chunks.filter((c) => chunkStatus(c) === 'failed').length;
+    const statuses = finalStatuses({ total: chunks.length, completed, failed, cancelled: true });
+    await this.finish(ctx, input.document_uid, chunks.length === 0 ? 'failed' : statuses.document, chunks.length);
+  }
+}
+
+type IngestionPages = { page: number; char_start: number }[];

@@ -1,0 +1,106 @@
+import { ENTITY_NODE_TYPE_NAMES, normaliseText, trigrams } from '@strata/domain/catalogue';
+import { DedupCandidate } from '@strata/domain/ingestion';
+import { NodeRecord } from '@strata/domain/records';
+import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+
+// entity-like types are matched fuzzily; statement-like ones (Claim, Event, Goal…) are whole
+// sentences, where a near match is a different statement: those match on exact text only
+export const FUZZY_TYPES: ReadonlySet<string> = new Set(ENTITY_NODE_TYPE_NAMES.filter((t) => t !== 'Event'));
+
+interface Entry {
+  uid: string;
+  created_at: number;
+  norm: string;
+  grams: number;
+}
+
+/** The live nodes of one type, by normalised label, with a trigram index for fuzzy matching. */
+class TypeIndex {
+  readonly byNorm = new Map<string, Entry>();
+  readonly entries: Entry[] = [];
+  private readonly byGram = new Map<string, number[]>();
+
+  add(uid: string, created_at: number, norm: string): void {
+    if (!norm) return;
+    const cur = this.byNorm.get(norm);
+    if (!cur || created_at < cur.created_at || (created_at === cur.created_at && uid < cur.uid)) {
+      const grams = trigrams(norm);
+      const entry: Entry = { uid, created_at, norm, grams: grams.size };
+      if (!cur) {
+        const i = this.entries.push(entry) - 1;
+        for (const g of grams) {
+          const list = this.byGram.get(g);
+          if (list) list.push(i);
+          else this.byGram.set(g, [i]);
+        }
+      } else Object.assign(cur, entry);
+      this.byNorm.set(norm, cur ?? entry);
+    }
+  }
+
+  /** Every entry sharing a trigram with `norm`, with its §4.2 trigram Jaccard similarity. */
+  similar(norm: string): { candidate: DedupCandidate; similarity: number }[] {
+    const q = trigrams(norm);
+    const shared = new Map<number, number>();
+    for (const g of q) for (const i of this.byGram.get(g) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
+    const out: { candidate: DedupCandidate; similarity: number }[] = [];
+    for (const [i, inter] of shared) {
+      const e = this.entries[i];
+      out.push({ candidate: { uid: e.uid, created_at: e.created_at, norms: [e.norm] }, similarity: inter / (q.size + e.grams - inter) });
+    }
+    return out;
+  }
+}
+
+/**
+ * What deduplication compares extracted nodes with (REFERENCE §9.2): the live nodes of each
+ * type, loaded once per type and kept current with what this ingestion commits, so a job does
+ * not scan the graph again for every chunk. Aliases are looked up per label (an index read).
+ * One per `/ingest/chunk` request, or per job: a job's chunks commit one after another.
+ */
+export class DedupCache {
+  private readonly types = new Map<string, Promise<TypeIndex>>();
+
+  constructor(
+    private readonly graph: GraphReadModel,
+    private readonly org: string,
+  ) {}
+
+  private index(type: string): Promise<TypeIndex> {
+    let p = this.types.get(type);
+    if (!p) {
+      p = (async () => {
+        const idx = new TypeIndex();
+        const page = await this.graph.listNodes(this.org, { node_types: [type] }, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+        for (const n of page.items) idx.add(n.uid, n.created_at, normaliseText(n.label));
+        return idx;
+      })();
+      this.types.set(type, p);
+    }
+    return p;
+  }
+
+  /** The oldest live node of the type whose label or an alias normalises to `norm`. */
+  async exact(type: string, norm: string): Promise<string | null> {
+    const byLabel = (await this.index(type)).byNorm.get(norm) ?? null;
+    const aliases = await this.graph.aliasesByNorm(this.org, norm);
+    if (aliases.length === 0) return byLabel?.uid ?? null;
+    const owners = await this.graph.getNodes(this.org, aliases.map((a) => a.canonical_uid));
+    let best: { uid: string; created_at: number } | null = byLabel;
+    for (const a of aliases) {
+      const n = owners.get(a.canonical_uid);
+      if (!n || n.tombstone_at !== null || n.node_type !== type) continue;
+      if (!best || n.created_at < best.created_at || (n.created_at === best.created_at && n.uid < best.uid)) best = n;
+    }
+    return best?.uid ?? null;
+  }
+
+  async similar(type: string, norm: string): Promise<{ candidate: DedupCandidate; similarity: number }[]> {
+    return (await this.index(type)).similar(norm);
+  }
+
+  /** Nodes a committed unit created join their types' indexes. */
+  async remember(nodes: readonly NodeRecord[]): Promise<void> {
+    for (const n of nodes) if (this.types.has(n.node_type)) (await this.index(n.node_type)).add(n.uid, n.created_at, normaliseText(n.label));
+  }
+}

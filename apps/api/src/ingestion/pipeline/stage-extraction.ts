@@ -1,0 +1,89 @@
+import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { PageOffset, pageAt } from '@strata/domain/ingestion';
+import { NodeRecord } from '@strata/domain/records';
+import { ExtractedNode, LayerOutcome, anchorQuote } from '@strata/extraction';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { DedupCache } from './dedup-cache';
+import { DedupIndex } from './dedup-index';
+
+export interface ChunkExtractionCounts {
+  /** the nodes this unit creates (for the dedup cache once it committed) */
+  created?: readonly NodeRecord[];
+  nodes_created: number;
+  nodes_deduplicated: number;
+  edges_created: number;
+  extracted_node_uids: string[];
+}
+
+export interface ExtractionPlacement {
+  /** the chunk's content, where quotes are anchored */
+  content: string;
+  method: 'offline' | 'llm';
+  /** the chunk's first byte in its document, and the document's page map (for page numbers) */
+  chunkStart?: number | null;
+  pages?: readonly PageOffset[];
+  /** what deduplication compares with; a job keeps one across its chunks */
+  dedup: DedupCache;
+}
+
+/**
+ * Stages one chunk's extraction on its unit of work (REFERENCE §9.2): each extracted node is
+ * reused (exact or ≥ 0.9 match) or created (with a PossibleDuplicate to a 0.7–0.9 match), and
+ * linked to the chunk by ExtractedFrom {method, confidence, location}, the location being the
+ * quote's text selector (UTF-8 bytes of the chunk, with pages when the document has a map).
+ * Finally the chunk is marked `completed` with its extraction count.
+ */
+export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: readonly LayerOutcome[], place: ExtractionPlacement): Promise<ChunkExtractionCounts> {
+  const counts: ChunkExtractionCounts = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
+  const dedup = new DedupIndex(place.dedup);
+  const linked = new Set<string>();
+  for (const o of outcomes) {
+    if (!('nodes' in o)) continue;
+    for (const x of o.nodes) {
+      const node = await placeNode(tx, dedup, x, counts);
+      if (linked.has(node.uid)) continue; // one provenance edge per node and chunk
+      linked.add(node.uid);
+      counts.extracted_node_uids.push(node.uid);
+      const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place) });
+      tx.createEdge(decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write));
+      counts.edges_created++;
+    }
+  }
+  const done = decideUpdateNode(chunk, { props: { processing_status: 'completed', extraction_count: linked.size } }, tx.write);
+  tx.putNode(done, 'NodeUpdated', null);
+  return { ...counts, created: dedup.created() };
+}
+
+async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, counts: ChunkExtractionCounts): Promise<NodeRecord> {
+  const decision = await dedup.decide(x.node_type, x.label);
+  if (decision.action === 'reuse') {
+    const existing = await tx.node(decision.uid);
+    if (existing && existing.tombstone_at === null) {
+      counts.nodes_deduplicated++;
+      return existing;
+    }
+  }
+  const node = tx.createNode(decideCreateNode({ node_type: x.node_type, label: x.label, props: x.props, confidence: x.confidence }, tx.uuid(), tx.write));
+  dedup.added(node, decision.norm);
+  counts.nodes_created++;
+  if (decision.action === 'create' && decision.possible_duplicate) {
+    const other = await tx.node(decision.possible_duplicate.uid);
+    if (other && other.tombstone_at === null) {
+      const props = triggerEdgeProps('PossibleDuplicate', { similarity: decision.possible_duplicate.similarity, method: 'fuzzy', status: 'pending', detected_at: tx.now });
+      tx.createEdge(decideCreateEdge({ edge_type: 'PossibleDuplicate', props }, node, other, tx.uuid(), tx.write));
+      counts.edges_created++;
+    }
+  }
+  return node;
+}
+
+function location(x: ExtractedNode, place: ExtractionPlacement): { location?: string } {
+  const anchor = anchorQuote(place.content, x.quote);
+  if (!anchor) return {};
+  const sel: Record<string, unknown> = { ...anchor };
+  if (place.pages?.length && place.chunkStart !== undefined && place.chunkStart !== null) {
+    sel.page_start = pageAt(place.pages, place.chunkStart + anchor.start);
+    sel.page_end = pageAt(place.pages, place.chunkStart + Math.max(anchor.start, anchor.end - 1));
+  }
+  return { location: JSON.stringify(sel) };
+}

@@ -1,0 +1,80 @@
+import { startServer } from './support/server';
+
+const FIRST = ['Ada', 'Grace', 'Alan', 'Barbara', 'Edsger', 'Donald', 'Margaret', 'Katherine', 'John', 'Mary', 'Linus', 'Frances'];
+const LAST = ['Lovelace', 'Hopper', 'Turing', 'Liskov', 'Dijkstra', 'Knuth', 'Hamilton', 'Johnson', 'Smith', 'Brown', 'Torvalds', 'Allen'];
+const PLACES = ['London', 'Paris', 'Berlin', 'Zurich', 'Boston', 'Tokyo', 'Madrid', 'Oslo', 'Rome', 'Vienna'];
+const ORGS = ['Acme Corporation', 'Globex Inc.', 'Initech Ltd', 'University of Cambridge', 'Bank of England', 'Umbrella Corporation'];
+const TOPICS = ['compiler design', 'memory safety', 'type inference', 'garbage collection', 'query planning', 'network latency', 'storage engines', 'release process'];
+
+/** Deterministic varied prose: people, places, organisations, dates, numbers, questions, hedges. */
+export function syntheticArticle(bytes: number): string {
+  let seed = 42;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pick = <T>(xs: readonly T[]) => xs[rnd(xs.length)];
+  const parts: string[] = [];
+  let size = 0;
+  for (let p = 0; size < bytes; p++) {
+    const who = `${pick(FIRST)} ${pick(LAST)}`;
+    const topic = pick(TOPICS);
+    const sentences = [
+      `${who} joined ${pick(ORGS)} in ${pick(PLACES)} on ${1 + rnd(28)} March ${1950 + rnd(70)}.`,
+      `The team measured ${topic} at ${rnd(1000)} units in paragraph ${p}.`,
+      `Our goal is to improve ${topic} before the next review.`,
+      `Could ${topic} explain the regression seen in ${pick(PLACES)}?`,
+      `We hypothesise that ${topic} may dominate the cost of ${pick(TOPICS)}.`,
+      `${who} prefers small changes to ${topic}.`,
+    ];
+    const text = sentences.slice(0, 3 + rnd(4)).join(' ');
+    parts.push(text);
+    size += Buffer.byteLength(text) + 2;
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * Offline ingestion end to end: a 1 MB document through POST /ingest/document, timed from
+ * the request to the job's completion (chunking, extraction, deduplication, one unit of work
+ * per chunk, the inline projections), on the built service in its own process.
+ */
+export async function run(): Promise<Record<string, number>> {
+  const withEmbedding = await ingestOneMegabyte({ STRATA_LLM_PROVIDER: 'offline' });
+  // the same without automatic embedding of every new node, to tell the pipeline's cost from the embedder's
+  const without = await ingestOneMegabyte({ STRATA_LLM_PROVIDER: 'offline', STRATA_EMBEDDING_PROVIDER: 'none' });
+  return {
+    ...withEmbedding,
+    offline_no_embedding_mb_per_s: without.offline_mb_per_s,
+    offline_no_embedding_seconds: without.offline_seconds,
+  };
+}
+
+async function ingestOneMegabyte(env: Record<string, string>): Promise<Record<string, number>> {
+  const server = await startServer(env);
+  try {
+    const content = syntheticArticle(1024 * 1024);
+    const mb = Buffer.byteLength(content) / (1024 * 1024);
+    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const t0 = performance.now();
+    const res = await fetch(`${server.url}/ingest/document`, { method: 'POST', headers, body: JSON.stringify({ content, title: 'Bench' }) });
+    if (res.status !== 202) throw new Error(`/ingest/document answered ${res.status}: ${await res.text()}`);
+    const { job_id } = (await res.json()) as { job_id: string };
+    let job: { status: string; progress: { total_chunks: number }; result: { nodes_created: number } | null; error: string | null };
+    for (;;) {
+      job = (await (await fetch(`${server.url}/jobs/${job_id}`, { headers })).json()) as typeof job;
+      if (job.status === 'completed' || job.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (job.status !== 'completed') throw new Error(`the ingestion job ${job.status}: ${job.error}`);
+    return {
+      offline_mb_per_s: Math.round((mb / seconds) * 100) / 100,
+      offline_seconds: Math.round(seconds * 100) / 100,
+      offline_chunks: job.progress.total_chunks,
+      offline_nodes_created: job.result?.nodes_created ?? 0,
+    };
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,6 @@
+export * from './layers';
+export * from './chunking';
+export * from './labels';
+export * from './dedup';
+export * from './final-status';
+export * from './ingest-requests';

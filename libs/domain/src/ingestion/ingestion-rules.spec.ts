@@ -1,0 +1,169 @@
+import { DomainError } from '../errors';
+import { chunkText, estimateTokens, readChunking, utf8Length } from './chunking';
+import { decideDedup } from './dedup';
+import { finalStatuses } from './final-status';
+import { defaultTitle, documentChunkLabel, standaloneChunkLabel } from './labels';
+import { resolveLayers } from './layers';
+
+function codeOf(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (e) {
+    return e instanceof DomainError ? `${e.status} ${e.code}` : String(e);
+  }
+}
+
+describe('layer resolution', () => {
+  it.each([
+    ['chunk', {}, ['reality', 'epistemic', 'memory']],
+    ['document', {}, ['reality', 'epistemic']],
+    ['document', { content_type: 'article' }, ['reality', 'epistemic']],
+    ['document', { content_type: 'meeting_notes' }, ['reality', 'epistemic', 'intent', 'action']],
+    ['document', { content_type: 'report' }, ['reality', 'epistemic', 'intent', 'action']],
+    ['document', { content_type: 'journal' }, ['reality', 'epistemic', 'intent', 'memory']],
+    ['session', {}, ['reality', 'epistemic', 'intent', 'action', 'memory']],
+    ['document', { content_type: 'journal', layers: ['agent'] }, ['agent']],
+    ['chunk', { layers: ['memory', 'memory', 'reality'] }, ['memory', 'reality']],
+  ] as const)('%s %j runs %j', (mode, body, expected) => {
+    expect(resolveLayers(mode, { ...body }, null).layers).toEqual(expected);
+  });
+
+  it.each([
+    [{ layers: ['reality', 'dreams'] }, '400 invalid_field'],
+    [{ layers: [] }, '400 invalid_field'],
+    [{ layers: 'reality' }, '400 invalid_field'],
+    [{ content_type: 'poem' }, '400 invalid_field'],
+    [{ layers: ['ontology'] }, '409 schema_not_active'],
+  ])('refuses %j with %s', (body, code) => {
+    expect(codeOf(() => resolveLayers('document', body, null))).toBe(code);
+  });
+
+  it('adds the ontology pass for a schema id, and uses the active schema for a bare ontology layer', () => {
+    expect(resolveLayers('chunk', { ontology_schema_id: 's1' }, null)).toEqual({ layers: ['reality', 'epistemic', 'memory', 'ontology'], ontology_schema_id: 's1' });
+    expect(resolveLayers('chunk', { layers: ['ontology'] }, 'active')).toEqual({ layers: ['ontology'], ontology_schema_id: 'active' });
+  });
+});
+
+describe('chunking options', () => {
+  it.each([
+    [{}, { size: 2000, overlap: 200 }],
+    [{ chunk_size: 100 }, { size: 100, overlap: 99 }],
+    [{ chunk_size: 1000, chunk_overlap: 0.25 }, { size: 1000, overlap: 250 }],
+    [{ chunk_size: 1000, chunk_overlap: 0 }, { size: 1000, overlap: 0 }],
+    [{ chunk_size: 8000, chunk_overlap: 500 }, { size: 8000, overlap: 500 }],
+  ])('%j reads as %j', (body, expected) => {
+    expect(readChunking(body)).toEqual(expected);
+  });
+
+  it.each([
+    [{ chunk_size: 99 }],
+    [{ chunk_size: 8001 }],
+    [{ chunk_size: 150.5 }],
+    [{ chunk_size: 500, chunk_overlap: 500 }],
+    [{ chunk_overlap: -1 }],
+    [{ chunk_size: '500' }],
+  ])('%j is 400 invalid_field', (body) => {
+    expect(codeOf(() => readChunking(body))).toBe('400 invalid_field');
+  });
+});
+
+describe('chunkText', () => {
+  const bytesOf = (s: string) => Buffer.from(s, 'utf8');
+
+  it('keeps a short text whole, offsets in UTF-8 bytes', () => {
+    const text = 'Zoë met Łukasz in Kraków. 🎉';
+    const [c] = chunkText(text, { size: 100, overlap: 0 });
+    expect(c).toEqual({ index: 0, content: text, start: 0, end: utf8Length(text), token_estimate: estimateTokens(text) });
+    expect(c.end).toBe(bytesOf(text).length);
+  });
+
+  it('prefers paragraph breaks, then sentence ends, then whitespace', () => {
+    const para = 'a'.repeat(300) + '.\n\n' + 'b '.repeat(200);
+    expect(chunkText(para, { size: 100, overlap: 0 })[0].content).toBe('a'.repeat(300) + '.');
+    const sentences = 'word '.repeat(50) + 'end. ' + 'more '.repeat(60);
+    expect(chunkText(sentences, { size: 100, overlap: 0 })[0].content.endsWith('end.')).toBe(true);
+    const words = 'word '.repeat(200);
+    const first = chunkText(words, { size: 100, overlap: 0 })[0].content;
+    expect(first.length).toBeLessThanOrEqual(400);
+    expect(first.endsWith('word')).toBe(true);
+  });
+
+  it('never splits a character, and every chunk is the document slice its byte offsets name', () => {
+    const text = ('😀'.repeat(150) + ' Ünïcödé text 文字 ').repeat(30);
+    const doc = bytesOf(text);
+    const chunks = chunkText(text, { size: 100, overlap: 20 });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) {
+      expect(doc.subarray(c.start, c.end).toString('utf8')).toBe(c.content);
+      expect(c.content).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      expect(c.token_estimate).toBeLessThanOrEqual(100);
+    }
+  });
+
+  it('overlaps consecutive chunks by about the overlap, starting at a word', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+    const chunks = chunkText(text, { size: 100, overlap: 25 });
+    for (let i = 1; i < chunks.length; i++) {
+      expect(chunks[i].start).toBeLessThan(chunks[i - 1].end);
+      expect(chunks[i - 1].end - chunks[i].start).toBeLessThanOrEqual(100);
+      expect(chunks[i].content).toMatch(/^w\d+/);
+    }
+    const covered = chunks.map((c) => c.content).join(' ');
+    expect(covered).toContain('w399');
+  });
+
+  it('covers the whole text without overlap, indices in order, no whitespace-only chunk', () => {
+    const text = 'Sentence one is here. '.repeat(500);
+    const chunks = chunkText(text, { size: 200, overlap: 0 });
+    expect(chunks.map((c) => c.index)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.map((c) => c.content).join(' ')).toBe(text.trim());
+    expect(chunkText('   \n\n  ', { size: 100, overlap: 0 })).toEqual([]);
+  });
+});
+
+describe('labels', () => {
+  it.each([
+    ['Title line\nbody', 'Title line'],
+    ['\n\n  Leading blank lines\nrest', 'Leading blank lines'],
+    ['x'.repeat(200), 'x'.repeat(120)],
+  ])('default title of %j is %j', (content, title) => {
+    expect(defaultTitle(content)).toBe(title);
+  });
+
+  it('names chunks', () => {
+    expect(documentChunkLabel('Report', 3)).toBe('Report · chunk 3');
+    expect(standaloneChunkLabel('mine', 'content')).toBe('mine');
+    expect(standaloneChunkLabel(undefined, 'é'.repeat(100))).toBe('é'.repeat(80));
+  });
+});
+
+describe('deduplication', () => {
+  const sim = (table: Record<string, number>) => (n: string) => table[n] ?? 0;
+  const c = (uid: string, norms: string[], created_at = 1) => ({ uid, norms, created_at });
+
+  it.each([
+    ['exact label or alias match reuses', [c('a', ['other', 'ada lovelace'])], {}, { action: 'reuse', uid: 'a', similarity: 1 }],
+    ['0.9 reuses', [c('a', ['ada lovelac'])], { 'ada lovelac': 0.9 }, { action: 'reuse', uid: 'a', similarity: 0.9 }],
+    ['0.89 creates with a possible duplicate', [c('a', ['x'])], { x: 0.89 }, { action: 'create', possible_duplicate: { uid: 'a', similarity: 0.89 } }],
+    ['0.7 flags', [c('a', ['x'])], { x: 0.7 }, { action: 'create', possible_duplicate: { uid: 'a', similarity: 0.7 } }],
+    ['0.69 creates', [c('a', ['x'])], { x: 0.69 }, { action: 'create', possible_duplicate: null }],
+    ['no candidates creates', [], {}, { action: 'create', possible_duplicate: null }],
+    ['best wins, ties to the oldest', [c('b', ['x'], 2), c('a', ['y'], 3), c('c', ['x'], 1)], { x: 0.95, y: 0.8 }, { action: 'reuse', uid: 'c', similarity: 0.95 }],
+  ])('%s', (_name, candidates, table, expected) => {
+    expect(decideDedup('ada lovelace', candidates, sim(table))).toEqual(expected);
+  });
+});
+
+describe('final statuses', () => {
+  it.each([
+    [{ total: 3, completed: 3, failed: 0, cancelled: false }, { job: 'completed', document: 'completed' }],
+    [{ total: 3, completed: 2, failed: 1, cancelled: false }, { job: 'completed', document: 'partial' }],
+    [{ total: 3, completed: 1, failed: 0, cancelled: true }, { job: 'completed', document: 'partial' }],
+    [{ total: 3, completed: 0, failed: 3, cancelled: false }, { job: 'failed', document: 'failed' }],
+    [{ total: 3, completed: 0, failed: 0, cancelled: true }, { job: 'failed', document: 'failed' }],
+    [{ total: 0, completed: 0, failed: 0, cancelled: false }, { job: 'completed', document: 'completed' }],
+  ])('%j ends %j', (counts, expected) => {
+    expect(finalStatuses(counts)).toEqual(expected);
+  });
+});

@@ -1,0 +1,71 @@
+import { hasTag, tagsOf } from './lexicon';
+
+export interface NounPhrase {
+  /** the first mention as written */
+  text: string;
+  norm: string;
+  index: number;
+  count: number;
+}
+
+// words that end or break a noun phrase
+const BREAK_TAGS = [
+  'Determiner', 'Preposition', 'Conjunction', 'Pronoun', 'Copula', 'Modal', 'Possessive', 'Reflexive', 'QuestionWord', 'Negative',
+  'Adverb', 'PastTense', 'PresentTense', 'Gerund', 'Infinitive', 'Participle', 'Verb', 'Cardinal', 'TextValue', 'Condition', 'Expression',
+  'Ordinal', 'Month', 'WeekDay', 'Date', 'Duration', 'Honorific', 'Abbreviation',
+];
+const NOUN_TAGS = ['Singular', 'Plural', 'Noun', 'Uncountable', 'Actor', 'Unit'];
+const EXTRA_STOP = new Set(['also', 'just', 'very', 'such', 'other', 'same', 'many', 'much', 'more', 'most', 'some', 'any', 'each', 'every', 'own', 'like', 'than', 'then', 'there', 'here', 'yes', 'not', 'one']);
+
+function kind(w: string): 'noun' | 'adj' | 'break' {
+  if (EXTRA_STOP.has(w) || /\d/.test(w)) return 'break';
+  const t = tagsOf(w);
+  if (t.length === 0) return w.length >= 3 && !/(ly|ing|ed)$/.test(w) ? 'noun' : 'break';
+  if (NOUN_TAGS.some((x) => t.includes(x))) return 'noun';
+  if (t.includes('Adjective') || t.includes('Comparative') || t.includes('Superlative') || t.includes('Demonym')) return 'adj';
+  if (BREAK_TAGS.some((x) => t.includes(x))) return 'break';
+  return 'noun';
+}
+
+/**
+ * Noun phrases that occur at least `min` times in the text: runs of adjectives and nouns (by
+ * compromise's lexicon; unknown words count as nouns) ending in a noun, at most four words,
+ * single words of four letters or more. Longest phrases first, then by first mention.
+ */
+export function recurringNounPhrases(text: string, min = 2): NounPhrase[] {
+  const counts = new Map<string, NounPhrase>();
+  const WORD_RE = /[\p{L}\p{M}][\p{L}\p{M}'’-]*|[^\s\p{L}\p{M}]+/gu;
+  let run: { w: string; i: number; end: number; k: 'noun' | 'adj' }[] = [];
+  const flush = () => {
+    // the phrase ends at its last noun
+    let last = run.length - 1;
+    while (last >= 0 && run[last].k !== 'noun') last--;
+    if (last >= 0) {
+      const words = run.slice(Math.max(0, last - 3), last + 1);
+      const norm = words.map((x) => x.w).join(' ');
+      if (words.length > 1 || norm.length >= 4) {
+        const cur = counts.get(norm);
+        if (cur) cur.count++;
+        else counts.set(norm, { text: text.slice(words[0].i, words[words.length - 1].end), norm, index: words[0].i, count: 1 });
+      }
+    }
+    run = [];
+  };
+  for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
+    const raw = m[0];
+    if (!/^[\p{L}\p{M}]/u.test(raw)) {
+      flush();
+      continue;
+    }
+    const w = raw.toLowerCase();
+    const k = kind(w);
+    if (k === 'break') flush();
+    else run.push({ w, i: m.index, end: m.index + raw.length, k });
+  }
+  flush();
+  return [...counts.values()]
+    .filter((p) => p.count >= min)
+    .sort((a, b) => b.norm.split(' ').length - a.norm.split(' ').length || a.index - b.index);
+}
+
+export const isNounLike = (w: string): boolean => kind(w.toLowerCase()) === 'noun' && !hasTag(w.toLowerCase(), 'Adjective');
