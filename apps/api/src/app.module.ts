@@ -12,6 +12,7 @@ import { CognitiveModule } from './cognitive/cognitive.module';
 import { RetrievalModule } from './retrieval/retrieval.module';
 import { OperationsModule } from './operations/operations.module';
 import { JobsModule } from './jobs/jobs.module';
+import { McpModule } from './mcp/mcp.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -23,6 +24,7 @@ const AREA_MODULES = [
   CognitiveModule,
   RetrievalModule,
   OperationsModule,
+  McpModule,
 ];
 
 @Module({})

@@ -33,6 +33,13 @@ export interface StrataConfig {
   llm: LlmConfig;
   readWaitMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** STRATA_MCP_*: Strata's own MCP server and its connections to tool servers (REFERENCE §15) */
+  mcp: McpConfig;
+}
+
+export interface McpConfig {
+  /** Origins a browser may call `POST /mcp` from; any other Origin header is refused */
+  allowedOrigins: string[];
 }
 
 export interface LlmConfig {
@@ -77,6 +84,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_LLM_CONCURRENCY', default: '4', description: 'model calls in flight per process' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
+  { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
 export class ConfigError extends Error {}
@@ -135,6 +143,11 @@ function llmConfig(env: NodeJS.ProcessEnv): LlmConfig {
   return cfg;
 }
 
+function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
+  const origins = (env.STRATA_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  return { allowedOrigins: origins };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
   const store = oneOf(env, 'STRATA_STORE', ['embedded', 'servers'] as const, 'embedded');
   const cfg: StrataConfig = {
@@ -163,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     llm: llmConfig(env),
     readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
+    mcp: mcpConfig(env),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {
