@@ -16,7 +16,8 @@ async function connect(url: string, token: string): Promise<Client> {
 }
 
 /** The route's answer a tool result carries: its text item (structured content wraps arrays). */
-function answerOf(result: { content?: unknown; structuredContent?: unknown }): unknown {
+function answerOf(res: unknown): unknown {
+  const result = res as { content?: unknown; structuredContent?: unknown };
   const text = JSON.parse((result.content as { text: string }[])[0].text);
   expect(result.structuredContent).toEqual(Array.isArray(text) ? { result: text } : text);
   return text;
@@ -149,11 +150,11 @@ describe("Strata's MCP server (POST /mcp)", () => {
     expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['strata://node/{uid}', 'strata://search/{query}']);
     const stats = await client.readResource({ uri: 'strata://stats' });
     expect(stats.contents[0].mimeType).toBe('application/json');
-    expect(JSON.parse(stats.contents[0].text as string)).toEqual((await api(t.url, writeKey).get('/stats')).body);
+    expect(JSON.parse((stats.contents[0] as { text: string }).text)).toEqual((await api(t.url, writeKey).get('/stats')).body);
     const goals = await client.readResource({ uri: 'strata://goals' });
-    expect(goals.contents[0].text).toContain('Ship the MCP server');
+    expect((goals.contents[0] as { text: string }).text).toContain('Ship the MCP server');
     const search = await client.readResource({ uri: `strata://search/${encodeURIComponent('MCP server')}` });
-    expect(JSON.parse(search.contents[0].text as string)).toEqual((await api(t.url, writeKey).post('/search', { query: 'MCP server', limit: 20 })).body);
+    expect(JSON.parse((search.contents[0] as { text: string }).text)).toEqual((await api(t.url, writeKey).post('/search', { query: 'MCP server', limit: 20 })).body);
     await expect(client.readResource({ uri: 'strata://node/missing-node' })).rejects.toMatchObject({ code: -32002 });
     await expect(client.readResource({ uri: 'strata://elsewhere' })).rejects.toMatchObject({ code: -32002 });
   });
