@@ -40,6 +40,10 @@ export interface StrataConfig {
 export interface McpConfig {
   /** Origins a browser may call `POST /mcp` from; any other Origin header is refused */
   allowedOrigins: string[];
+  /** STRATA_SECRETS_KEY: 32 bytes, base64, sealing connection credentials; embedded default: generated into the data dir */
+  secretsKey: string | null;
+  /** STRATA_SECRETS_KEY_PREVIOUS: opens values sealed before a rotation */
+  secretsKeyPrevious: string | null;
 }
 
 export interface LlmConfig {
@@ -84,6 +88,8 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_LLM_CONCURRENCY', default: '4', description: 'model calls in flight per process' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
+  { name: 'STRATA_SECRETS_KEY', default: 'generated', description: 'MCP connection credentials are sealed with this key (32 bytes, base64; AES-256-GCM); embedded: generated once into the data dir (mode 0600) when unset; servers: required, the same on every replica' },
+  { name: 'STRATA_SECRETS_KEY_PREVIOUS', default: '—', description: 'the key before a rotation: values it sealed are opened and sealed again with STRATA_SECRETS_KEY when next used' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
@@ -145,7 +151,13 @@ function llmConfig(env: NodeJS.ProcessEnv): LlmConfig {
 
 function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
   const origins = (env.STRATA_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
-  return { allowedOrigins: origins };
+  const key = (name: string): string | null => {
+    const raw = env[name]?.trim();
+    if (!raw) return null;
+    if (Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64').length !== 32) throw new ConfigError(`${name} must be 32 bytes in base64`);
+    return raw;
+  };
+  return { allowedOrigins: origins, secretsKey: key('STRATA_SECRETS_KEY'), secretsKeyPrevious: key('STRATA_SECRETS_KEY_PREVIOUS') };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
