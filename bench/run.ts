@@ -26,10 +26,12 @@ const TARGETS: Target[] = [
   { metric: 'retrieval.neighborhood_p50_ms', label: 'neighborhood depth 2, 1M edges, p50 (ms)', target: '< 10', ok: (v) => v < 10 },
   { metric: 'retrieval.hybrid_p50_ms', label: 'hybrid /retrieve p50 (ms)', target: '< 15', ok: (v) => v < 15 },
   { metric: 'cognitive.argument_rps', label: '/epistemic/argument, 32 clients (req/s)', target: '≥ 1500', ok: (v) => v >= 1500 },
+  { metric: 'mcp.tools_list_p50_ms', label: 'POST /mcp tools/list p50 (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'mcp.retrieve_overhead_p50_ms', label: 'strata_retrieve over /mcp minus POST /retrieve, p50 (ms)', target: '< 1', ok: (v) => v < 1 },
   { metric: 'cognitive.argument_p99_ms', label: '/epistemic/argument p99 (ms)', target: '< 40', ok: (v) => v < 40 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'rebuild', 'text-index', 'vector-index'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'rebuild', 'text-index', 'vector-index', 'mcp'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

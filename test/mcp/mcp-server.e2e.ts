@@ -175,6 +175,14 @@ describe("Strata's MCP server (POST /mcp)", () => {
     expect(batch.body.error.code).toBe(-32600);
     const garbage = await request(t.url, 'POST', '/mcp', { token: writeKey, raw: '{nope', headers: MCP_HEADERS });
     expect(garbage.body.error.code).toBe(-32700);
+    const noAccept = await request(t.url, 'POST', '/mcp', { token: writeKey, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(noAccept.status).toBe(406);
+    // concurrent requests with the same id from different credentials each get their own answer
+    const [asWriter, asReader] = await Promise.all([
+      rpc(t.url, writeKey, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      rpc(t.url, readKey, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    ]);
+    expect([asWriter.body.id, asWriter.body.result.tools.length, asReader.body.id, asReader.body.result.tools.length]).toEqual([1, 11, 1, 3]);
     for (const method of ['GET', 'DELETE']) {
       const res = await request(t.url, method, '/mcp', { token: writeKey });
       expect(res.status).toBe(405);

@@ -38,12 +38,19 @@ export const SERVER_INSTRUCTIONS = [
 /** The `server/discover` request of the stateless revision. */
 const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.optional(z.object({}).passthrough()) });
 
-export interface StrataMcpServerOptions {
+/** What one `/mcp` request brings: the route caller for its credential, and what it may do. */
+export interface McpRequestContext {
   /** answers the route calls tools and resources make, as the caller's credential */
   call: RouteCaller;
   /** whether the credential may write: a read credential lists only the read tools */
   canWrite: boolean;
-  version: string;
+}
+
+/** The SDK hands each handler the `authInfo` of its message: the request context rides there. */
+export function contextOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): McpRequestContext {
+  const ctx = extra.authInfo?.extra?.strata as McpRequestContext | undefined;
+  if (!ctx) throw new McpError(ErrorCode.InternalError, 'no request context');
+  return ctx;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -82,12 +89,13 @@ async function runTool(name: string, args: unknown, call: RouteCaller, canWrite:
 }
 
 /**
- * Strata's MCP server on the SDK's Server class, for one request: tools and resources are
- * answered by calling Strata's own routes through `call`, so every rule, limit and error of
- * the HTTP interface holds over MCP too.
+ * Strata's MCP server on the SDK's Server class: tools and resources are answered by calling
+ * Strata's own routes through each request's `call`, so every rule, limit and error of the
+ * HTTP interface holds over MCP too. One instance serves every request; nothing it keeps
+ * depends on who asked.
  */
-export function createStrataMcpServer(opts: StrataMcpServerOptions): Server {
-  const serverInfo = { ...SERVER_INFO, version: opts.version };
+export function createStrataMcpServer(version: string): Server {
+  const serverInfo = { ...SERVER_INFO, version };
   const server = new Server(serverInfo, { capabilities: SERVER_CAPABILITIES, instructions: SERVER_INSTRUCTIONS });
 
   // the SDK echoes every revision it knows; Strata offers exactly the ones of REFERENCE §15.11
@@ -104,16 +112,20 @@ export function createStrataMcpServer(opts: StrataMcpServerOptions): Server {
     instructions: SERVER_INSTRUCTIONS,
   }));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: describeTools(opts.canWrite) as never }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => toolResultOf(await runTool(req.params.name, req.params.arguments, opts.call, opts.canWrite)));
+  const toolLists = { write: describeTools(true), read: describeTools(false) };
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: (contextOf(extra).canWrite ? toolLists.write : toolLists.read) as never }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const ctx = contextOf(extra);
+    return toolResultOf(await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite));
+  });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => ({ ...r })) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({ ...r })) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     const uri = req.params.uri;
     const routeCall = resourceCallFor(uri);
     if (!routeCall) throw new McpError(RESOURCE_NOT_FOUND, `unknown resource: ${uri}`, { uri });
-    const answer = await opts.call(routeCall);
+    const answer = await contextOf(extra).call(routeCall);
     if (answer.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
     if (answer.status < 200 || answer.status >= 300) {
       const body = isObject(answer.body) ? answer.body : {};

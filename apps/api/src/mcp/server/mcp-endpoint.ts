@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { assertRouteAccess } from '@strata/auth/route-access';
-import { RouteAnswer, RouteCall, RouteCaller, answerMcpPost } from '@strata/mcp/server';
+import { McpExchange, RouteAnswer, RouteCall, RouteCaller } from '@strata/mcp/server';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { VERSION } from '@strata/platform/version';
 import { toErrorResponse } from '../../platform/http/all-exceptions.filter';
@@ -28,6 +28,7 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
 @Injectable()
 export class McpEndpoint implements OnModuleInit {
   private readonly log = new Logger('Errors');
+  private readonly exchange = new McpExchange(VERSION);
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -88,7 +89,7 @@ export class McpEndpoint implements OnModuleInit {
       'content-type': req.headers['content-type'],
       'mcp-protocol-version': typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'] : undefined,
     };
-    const answer = await answerMcpPost(message, headers, { call: this.caller(fastify, req), canWrite: auth.scopes.includes('write'), version: VERSION });
+    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req), canWrite: auth.scopes.includes('write') });
     reply.status(answer.status);
     for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
     return reply.send(answer.body === '' ? undefined : answer.body);
