@@ -21,6 +21,8 @@ export async function run(ctx?: { url: string; token: string }): Promise<Record<
     const probeBody = (await probe.json()) as { result?: { isError?: boolean } };
     if (probe.status !== 200 || !probeBody.result || probeBody.result.isError) throw new Error(`/mcp tools/call answered ${probe.status}: ${JSON.stringify(probeBody)}`);
 
+    // warm both paths first: the first seconds of a fresh process measure the JIT, not the route
+    for (const body of [RETRIEVE_ARGS, call]) await load({ url: `${target.url}${body === call ? '/mcp' : '/retrieve'}`, method: 'POST', token: target.token, headers: MCP_HEADERS, body, connections: 1, seconds: 2 });
     const list = await load({ url: `${target.url}/mcp`, method: 'POST', token: target.token, headers: MCP_HEADERS, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, connections: 1, seconds: SECONDS });
     const direct = await load({ url: `${target.url}/retrieve`, method: 'POST', token: target.token, body: RETRIEVE_ARGS, connections: 1, seconds: SECONDS });
     const viaMcp = await load({ url: `${target.url}/mcp`, method: 'POST', token: target.token, headers: MCP_HEADERS, body: call, connections: 1, seconds: SECONDS });
