@@ -205,3 +205,27 @@ describe("Strata's MCP server (POST /mcp)", () => {
     expect(allowed.status).toBe(200);
   });
 });
+
+describe('/mcp and the rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000), rateLimitPerMinute: 4 });
+  });
+  afterAll(() => t.close());
+
+  it('counts each tools/call as one request', async () => {
+    const owner = await signUp(t.url);
+    const key = (await createApiKey(t.url, owner.access_token, { scopes: ['read'] })).key;
+    const list = await rpc(t.url, key, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(list.status).toBe(200);
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'strata_retrieve', arguments: { action: 'recent' } } };
+    for (let i = 0; i < 3; i++) {
+      const ok = await rpc(t.url, key, call);
+      expect([ok.status, ok.body.result.isError]).toEqual([200, undefined]);
+    }
+    const limited = await rpc(t.url, key, call);
+    expect(limited.body.result).toMatchObject({ isError: true, structuredContent: { code: 'rate_limited', status: 429 } });
+    const after = await rpc(t.url, key, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect(after.status).toBe(429);
+  });
+});
