@@ -77,6 +77,54 @@ describe('POST /v1/mcp/inspect', () => {
     expect(headers.body.ok).toBe(true);
   });
 
+  it('discovers OAuth: protected resource metadata from WWW-Authenticate, then authorization server metadata', async () => {
+    const oauth = http.createServer((req, res) => {
+      const base = `http://127.0.0.1:${(oauth.address() as AddressInfo).port}`;
+      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['tools.read'] }));
+      } else if (req.url === '/.well-known/oauth-authorization-server') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            issuer: base,
+            authorization_endpoint: `${base}/authorize`,
+            token_endpoint: `${base}/token`,
+            registration_endpoint: `${base}/register`,
+            response_types_supported: ['code'],
+            code_challenge_methods_supported: ['S256'],
+            scopes_supported: ['tools.read', 'tools.write'],
+          }),
+        );
+      } else {
+        res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="tools.read"` }).end();
+      }
+    });
+    await new Promise<void>((r) => oauth.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(oauth.address() as AddressInfo).port}`;
+      const res = await api(t.url, owner.access_token).post('/v1/mcp/inspect', { url: `${base}/mcp` });
+      expect(res.status).toBe(200);
+      expect(res.body.auth).toEqual({
+        required: true,
+        type: 'oauth',
+        credentials_accepted: false,
+        resource_metadata_url: `${base}/.well-known/oauth-protected-resource/mcp`,
+        resource: `${base}/mcp`,
+        authorization_servers: [base],
+        scopes_supported: ['tools.read', 'tools.write'],
+        registration: ['preregistered', 'dynamic'],
+        pkce_s256: true,
+      });
+      expect(res.body.checks.map((c: any) => [c.name, c.status])).toEqual([
+        ['reachable', 'pass'],
+        ['auth_discovery', 'pass'],
+        ['protocol', 'fail'],
+        ['tools', 'skip'],
+      ]);
+    } finally {
+      await new Promise<void>((r) => oauth.close(() => r()));
+    }
+  });
+
   it('speaks the stateless revision with a server that offers it (Strata itself)', async () => {
     const key = (await createApiKey(t.url, owner.access_token, { scopes: ['read'] })).key;
     const res = await api(t.url, owner.access_token).post('/v1/mcp/inspect', { url: `${t.url}/mcp`, auth: { type: 'bearer', token: key } });
