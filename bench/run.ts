@@ -29,6 +29,8 @@ const TARGETS: Target[] = [
   { metric: 'context.context_p99_ms', label: '/retrieve/context p99 (ms)', target: '< 150', ok: (v) => v < 150 },
   { metric: 'cognitive.argument_rps', label: '/epistemic/argument, 32 clients (req/s)', target: '≥ 1500', ok: (v) => v >= 1500 },
   { metric: 'ingestion.offline_mb_per_s', label: 'offline ingestion of a 1 MB document (MB/s)', target: '≥ 1', ok: (v) => v >= 1 },
+  { metric: 'mcp.tools_list_p50_ms', label: 'POST /mcp tools/list p50 (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'mcp.retrieve_overhead_p50_ms', label: 'strata_retrieve over /mcp minus POST /retrieve, p50 (ms)', target: '< 1', ok: (v) => v < 1 },
   { metric: 'cognitive.argument_p99_ms', label: '/epistemic/argument p99 (ms)', target: '< 40', ok: (v) => v < 40 },
   { metric: 'ontology.create_objects_per_s', label: 'authored object create, 32 clients (objects/s)', target: '≥ 2000', ok: (v) => v >= 2000 },
   { metric: 'ontology.create_p99_ms', label: 'authored object create p99 (ms)', target: '< 40', ok: (v) => v < 40 },
@@ -36,7 +38,7 @@ const TARGETS: Target[] = [
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

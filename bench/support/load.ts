@@ -23,10 +23,12 @@ export async function load(opts: {
   method?: string;
   token?: string;
   body?: unknown;
+  /** extra request headers (e.g. the Accept an MCP endpoint requires) */
+  headers?: Record<string, string>;
   connections: number;
   seconds: number;
 }): Promise<LoadResult> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const r = await autocannon({

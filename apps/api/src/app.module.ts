@@ -16,6 +16,7 @@ import { SynthesisModule } from './synthesis/synthesis.module';
 import { GovernanceModule } from './governance/governance.module';
 import { OntologyModule } from './ontology/ontology.module';
 import { IngestionModule } from './ingestion/ingestion.module';
+import { McpModule } from './mcp/mcp.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -31,6 +32,7 @@ const AREA_MODULES = [
   GovernanceModule,
   OntologyModule,
   IngestionModule,
+  McpModule,
 ];
 
 @Module({})

@@ -6,6 +6,7 @@ import { registerAudit } from './commands/audit-replay.command';
 import { registerEvents } from './commands/events-tail.command';
 import { registerExport } from './commands/export.command';
 import { registerImport } from './commands/import.command';
+import { registerMcp } from './commands/mcp.command';
 import { registerProjectionsRebuild } from './commands/projections-rebuild.command';
 import { registerProjectionsStatus } from './commands/projections-status.command';
 import { registerProjectionsVerify } from './commands/projections-verify.command';
@@ -39,5 +40,6 @@ Data goes to stdout, progress and errors to stderr; a failure exits non-zero.`,
   registerExport(program, clock);
   registerImport(program, clock);
   registerAdmin(program, clock);
+  registerMcp(program);
   return program;
 }

@@ -37,6 +37,19 @@ export interface StrataConfig {
   metricsToken: string | null;
   readWaitMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
+  /** STRATA_MCP_*: Strata's own MCP server and its connections to tool servers (REFERENCE §15) */
+  mcp: McpConfig;
+}
+
+export interface McpConfig {
+  /** Origins a browser may call `POST /mcp` from; any other Origin header is refused */
+  allowedOrigins: string[];
+  /** STRATA_MCP_ALLOW_PRIVATE: http:// and non-public addresses accepted for tool servers (self-hosted networks, tests) */
+  allowPrivate: boolean;
+  /** STRATA_SECRETS_KEY: 32 bytes, base64, sealing connection credentials; embedded default: generated into the data dir */
+  secretsKey: string | null;
+  /** STRATA_SECRETS_KEY_PREVIOUS: opens values sealed before a rotation */
+  secretsKeyPrevious: string | null;
 }
 
 export interface LlmConfig {
@@ -89,6 +102,10 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_METRICS_TOKEN', default: '—', description: 'bearer token for `GET /metrics` when `STRATA_METRICS=token` (at least 16 characters)' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
+  { name: 'STRATA_SECRETS_KEY', default: 'generated', description: 'MCP connection credentials are sealed with this key (32 bytes, base64; AES-256-GCM); embedded: generated once into the data dir (mode 0600) when unset; servers: required, the same on every replica' },
+  { name: 'STRATA_SECRETS_KEY_PREVIOUS', default: '—', description: 'the key before a rotation: values it sealed are opened and sealed again with STRATA_SECRETS_KEY when next used' },
+  { name: 'STRATA_MCP_ALLOW_PRIVATE', default: 'false', description: '`true` lets MCP connections use http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public addresses' },
+  { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
 export class ConfigError extends Error {}
@@ -153,6 +170,17 @@ function llmConfig(env: NodeJS.ProcessEnv): LlmConfig {
   return cfg;
 }
 
+function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
+  const origins = (env.STRATA_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const key = (name: string): string | null => {
+    const raw = env[name]?.trim();
+    if (!raw) return null;
+    if (Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64').length !== 32) throw new ConfigError(`${name} must be 32 bytes in base64`);
+    return raw;
+  };
+  return { allowedOrigins: origins, allowPrivate: oneOf(env, 'STRATA_MCP_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true', secretsKey: key('STRATA_SECRETS_KEY'), secretsKeyPrevious: key('STRATA_SECRETS_KEY_PREVIOUS') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
   const store = oneOf(env, 'STRATA_STORE', ['embedded', 'servers'] as const, 'embedded');
   const cfg: StrataConfig = {
@@ -183,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     metricsToken: env.STRATA_METRICS_TOKEN || null,
     readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
+    mcp: mcpConfig(env),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {

@@ -1,0 +1,4 @@
+export * from './mcp-url';
+export * from './connection-auth';
+export * from './canonical-json';
+export * from './tool-screening';

@@ -1,0 +1,2 @@
+export * from './guarded-fetch';
+export * from './mcp-inspector';

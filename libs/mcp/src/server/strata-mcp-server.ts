@@ -1,0 +1,137 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { DomainError } from '@strata/domain/errors';
+import { ALL_REVISIONS, INITIALIZE_REVISIONS } from './protocol-versions';
+import { RouteAnswer, RouteCaller } from './route-call';
+import { RESOURCES, RESOURCE_TEMPLATES, resourceCallFor } from './strata-resources';
+import { STRATA_TOOL_BY_NAME, describeTools, errorAnswer, routeCallsFor } from './strata-tools';
+
+/** Resource not found (MCP's reserved code; the SDK has no constant for it). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+export const SERVER_INFO = { name: 'strata', title: 'Strata knowledge graph' } as const;
+
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+};
+
+export const SERVER_INSTRUCTIONS = [
+  'Strata is a knowledge graph with memory for agents. Every tool takes an `action` plus that action\'s fields.',
+  'Read: strata_retrieve (search, working sets, `context` for a question), strata_traverse (paths, neighborhoods), strata_get_node (a node or its history).',
+  'Write: strata_capture (sources, observations, entities), strata_reason (claims, hypotheses, concepts), strata_commit (goals, decisions),',
+  'strata_plan (tasks, plans, executions), strata_remember (sessions, distilled memories, preferences), strata_write_article, strata_ingest.',
+  'strata_evolve changes or tombstones existing nodes. Resources: strata://stats, strata://goals, strata://decisions, strata://questions,',
+  'strata://node/{uid}, strata://search/{query}.',
+].join(' ');
+
+/** The `server/discover` request of the stateless revision. */
+const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.optional(z.object({}).passthrough()) });
+
+/** What one `/mcp` request brings: the route caller for its credential, and what it may do. */
+export interface McpRequestContext {
+  /** answers the route calls tools and resources make, as the caller's credential */
+  call: RouteCaller;
+  /** whether the credential may write: a read credential lists only the read tools */
+  canWrite: boolean;
+}
+
+/** The SDK hands each handler the `authInfo` of its message: the request context rides there. */
+export function contextOf(extra: { authInfo?: { extra?: Record<string, unknown> } }): McpRequestContext {
+  const ctx = extra.authInfo?.extra?.strata as McpRequestContext | undefined;
+  if (!ctx) throw new McpError(ErrorCode.InternalError, 'no request context');
+  return ctx;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A tool result from a route's answer: the JSON as `structuredContent` and as one text item. */
+export function toolResultOf(answer: RouteAnswer): { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown>; isError?: true } {
+  if (answer.status >= 200 && answer.status < 300) {
+    const structured = isObject(answer.body) ? answer.body : { result: answer.body };
+    return { content: [{ type: 'text', text: JSON.stringify(answer.body) }], structuredContent: structured };
+  }
+  const body = isObject(answer.body) ? answer.body : {};
+  const structured = { error: body.error ?? `the route answered ${answer.status}`, code: body.code ?? 'internal_error', ...body, status: answer.status };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
+}
+
+async function runTool(name: string, args: unknown, call: RouteCaller, canWrite: boolean): Promise<RouteAnswer> {
+  const tool = STRATA_TOOL_BY_NAME.get(name);
+  if (!tool || (!canWrite && !tool.readOnly)) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+  let routeCall;
+  try {
+    routeCall = routeCallsFor(tool, args);
+  } catch (err) {
+    if (err instanceof DomainError) return errorAnswer(err);
+    throw err;
+  }
+  const answer = await call(routeCall);
+  // an article written with its links through /batch answers as POST /node would: the node
+  if (tool.name === 'strata_write_article' && routeCall.path === '/batch' && answer.status === 201 && isObject(answer.body)) {
+    const uid = (answer.body.node_uids as string[])[0];
+    const node = await call({ method: 'GET', path: `/node/${encodeURIComponent(uid)}` });
+    if (node.status === 200 && isObject(node.body)) return { status: 201, body: { ...node.body, edge_uids: answer.body.edge_uids } };
+  }
+  return answer;
+}
+
+/**
+ * Strata's MCP server on the SDK's Server class: tools and resources are answered by calling
+ * Strata's own routes through each request's `call`, so every rule, limit and error of the
+ * HTTP interface holds over MCP too. One instance serves every request; nothing it keeps
+ * depends on who asked.
+ */
+export function createStrataMcpServer(version: string): Server {
+  const serverInfo = { ...SERVER_INFO, version };
+  const server = new Server(serverInfo, { capabilities: SERVER_CAPABILITIES, instructions: SERVER_INSTRUCTIONS });
+
+  // the SDK echoes every revision it knows; Strata offers exactly the ones of REFERENCE §15.11
+  server.removeRequestHandler('initialize');
+  server.setRequestHandler(InitializeRequestSchema, (req) => {
+    const asked = req.params.protocolVersion;
+    const protocolVersion = (INITIALIZE_REVISIONS as readonly string[]).includes(asked) ? asked : INITIALIZE_REVISIONS[0];
+    return { protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo, instructions: SERVER_INSTRUCTIONS };
+  });
+  server.setRequestHandler(DiscoverRequestSchema, () => ({
+    supportedVersions: [...ALL_REVISIONS],
+    capabilities: SERVER_CAPABILITIES,
+    serverInfo,
+    instructions: SERVER_INSTRUCTIONS,
+  }));
+
+  const toolLists = { write: describeTools(true), read: describeTools(false) };
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: (contextOf(extra).canWrite ? toolLists.write : toolLists.read) as never }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const ctx = contextOf(extra);
+    return toolResultOf(await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite));
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => ({ ...r })) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({ ...r })) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    const uri = req.params.uri;
+    const routeCall = resourceCallFor(uri);
+    if (!routeCall) throw new McpError(RESOURCE_NOT_FOUND, `unknown resource: ${uri}`, { uri });
+    const answer = await contextOf(extra).call(routeCall);
+    if (answer.status === 404) throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
+    if (answer.status < 200 || answer.status >= 300) {
+      const body = isObject(answer.body) ? answer.body : {};
+      throw new McpError(ErrorCode.InternalError, String(body.error ?? `the route answered ${answer.status}`), { code: body.code ?? 'internal_error', status: answer.status });
+    }
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(answer.body) }] };
+  });
+  return server;
+}
