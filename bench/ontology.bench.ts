@@ -1,5 +1,6 @@
 import { startServer } from './support/server';
 import { mulberry32, percentile } from './support/synthetic';
+import { client, timeAll, pseudoWord } from './support/http-timing';
 
 /**
  * The operational ontology's figures, end to end over HTTP against the built service:
@@ -107,37 +108,5 @@ async function measure(url: string, token: string): Promise<Record<string, numbe
 
 const round = (x: number) => Math.round(x * 100) / 100;
 
-function client(url: string, token: string) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(url + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
-  };
-  return { get: (p: string) => call('GET', p), post: (p: string, b: unknown) => call('POST', p, b) };
-}
 
-/** Runs `fn` over the inputs in sequence (after a short warm-up) and reports p50/p99 in ms. */
-async function timeAll<T>(inputs: T[], fn: (x: T) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
-  for (const x of inputs.slice(0, Math.min(30, inputs.length))) await fn(x);
-  const times: number[] = [];
-  for (const x of inputs) {
-    const s = performance.now();
-    await fn(x);
-    times.push(performance.now() - s);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
-}
 
-function pseudoWord(i: number, rand: () => number): string {
-  const syll = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'du', 'shi', 'per', 'gan', 'zu', 'bel'];
-  let w = '';
-  const n = 2 + Math.floor(rand() * 3);
-  for (let k = 0; k < n; k++) w += syll[Math.floor(rand() * syll.length)];
-  return w + i.toString(36);
-}

@@ -2,6 +2,10 @@ import { LexicalEmbedder } from '../libs/ai/src/embeddings/lexical-embedder';
 import { TopK, norm } from '../libs/vector-index/src/embedded/vector-math';
 import { startServer } from './support/server';
 import { mulberry32, zipfSampler } from './support/synthetic';
+import { client, pseudoWord, timeAll as timeAllAfterWarmup } from './support/http-timing';
+
+/** a longer warm-up than the other suites: the first hybrid queries load the vector index */
+const timeAll = <T>(inputs: T[], fn: (x: T) => Promise<unknown>) => timeAllAfterWarmup(inputs, fn, 30);
 
 /**
  * Issue 4's retrieval figures, end to end over HTTP against the built service (one client,
@@ -149,40 +153,7 @@ function exactTop10(matrix: Float32Array, norms: Float32Array, q: number[]): { i
   return top.sorted();
 }
 
-function client(url: string, token: string) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(url + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
-  };
-  return { get: (p: string) => call('GET', p), post: (p: string, b: unknown) => call('POST', p, b) };
-}
-
-/** Runs `fn` over the inputs in sequence (after a short warm-up) and reports p50/p99 in ms. */
-async function timeAll<T>(inputs: T[], fn: (x: T) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
-  for (const x of inputs.slice(0, Math.min(30, inputs.length))) await fn(x);
-  const times: number[] = [];
-  for (const x of inputs) {
-    const s = performance.now();
-    await fn(x);
-    times.push(performance.now() - s);
-  }
-  times.sort((a, b) => a - b);
-  const pick = (p: number) => Math.round(100 * times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]) / 100;
-  return { p50: pick(50), p99: pick(99) };
-}
 
 
-function pseudoWord(i: number, rand: () => number): string {
-  const syll = ['ka', 'lo', 'mi', 'ren', 'tas', 'vo', 'du', 'shi', 'per', 'gan', 'zu', 'bel'];
-  let w = '';
-  const n = 2 + Math.floor(rand() * 3);
-  for (let k = 0; k < n; k++) w += syll[Math.floor(rand() * syll.length)];
-  return w + i.toString(36);
-}
+
 
