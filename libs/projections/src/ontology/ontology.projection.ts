@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { isDomainObjectProps, identityKey, OntologyEventTypes as T } from '@strata/domain/ontology';
 import { normaliseText } from '@strata/domain/catalogue';
-import { RecordedEvent, isGraphEvent, isOntologyEvent, unhandled } from '@strata/domain/events';
+import { GraphEvent, RecordedEvent, isGraphEvent, isOntologyEvent, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { EmbeddedProjection } from '../projection';
 import { ONTOLOGY_DDL, ONTOLOGY_TABLES } from './ontology-schema';
@@ -103,16 +103,16 @@ export class OntologyProjection implements EmbeddedProjection {
     );
   }
 
-  private applyGraph(e: Extract<RecordedEvent, { type: string }>): void {
+  private applyGraph(e: RecordedEvent<GraphEvent>): void {
     const org = e.metadata.org_id;
     switch (e.type) {
       case 'NodeCreated':
       case 'NodeUpdated':
       case 'NodeTombstoned':
       case 'NodeRestored':
-        return this.indexObject(org, (e.data as { node: NodeRecord }).node);
+        return this.indexObject(org, e.data.node);
       case 'GraphPurged':
-        for (const uid of (e.data as { node_uids: string[] }).node_uids) this.run('DELETE FROM onto_objects WHERE org_id = ? AND uid = ?', org, uid);
+        for (const uid of e.data.node_uids) this.run('DELETE FROM onto_objects WHERE org_id = ? AND uid = ?', org, uid);
         return;
       case 'GraphCleared':
         this.run('DELETE FROM onto_objects WHERE org_id = ?', org);
