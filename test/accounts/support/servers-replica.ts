@@ -12,6 +12,7 @@ import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
 import { sharedJobs } from '@strata/jobs/testing/shared-job-store';
 import { SqliteJobQueue } from '@strata/jobs/queue/sqlite-job-queue';
 import { SqliteScheduleStore } from '@strata/jobs/schedules/sqlite-schedule-store';
+import { SqliteDocumentLedger } from '@strata/extraction/ledger/sqlite-document-ledger';
 import type { Clock, IdGenerator } from '@strata/domain/time';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
@@ -68,6 +69,7 @@ export class SharedServers {
       // one file shared by the replicas, each with its own handle (closed when the replica stops)
       jobQueue: (clock: Clock, ids: IdGenerator) => new SqliteJobQueue(path.join(this.dir, 'queue.db'), clock, ids),
       scheduleStore: () => new SqliteScheduleStore(path.join(this.dir, 'queue.db')),
+      documentLedger: () => new SqliteDocumentLedger(path.join(this.dir, 'queue.db')),
       onApplicationShutdown: async () => undefined,
     };
   }

@@ -38,7 +38,10 @@ export class McpEndpoint implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    // an application context without an HTTP server (a CLI-style context) serves no /mcp
+    const adapter = this.adapterHost?.httpAdapter;
+    if (!adapter) return;
+    const fastify = adapter.getInstance<FastifyInstance>();
     // the authenticator is the accounts area's provider; found at run time, not imported
     const authenticator = this.moduleRef.get(DirectAuthenticator, { strict: false });
     const allowed = new Set(this.config.mcp.allowedOrigins);
