@@ -80,6 +80,23 @@ export class StrataMetrics {
     });
   }
 
+  private readonly httpSeries = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'route' | 'method'> }>();
+
+  /**
+   * One answered request. The label children are cached per (route, method, status): a map
+   * lookup per request instead of prom-client hashing the labels of two series.
+   */
+  recordHttp(route: string, method: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      series = { count: this.httpRequests.labels(route, method, String(status)), time: this.httpDuration.labels(route, method) };
+      this.httpSeries.set(key, series);
+    }
+    series.count.inc();
+    series.time.observe(seconds);
+  }
+
   /** The text exposition format (version 0.0.4). */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

@@ -13,10 +13,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
  */
 export function installMetricsEndpoint(fastify: FastifyInstance, metrics: StrataMetrics, config: Pick<StrataConfig, 'metrics' | 'metricsToken'>): void {
   fastify.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done) => {
-    const route = req.routeOptions?.url ?? 'unmatched';
-    const method = METHODS.has(req.method) ? req.method : 'OTHER';
-    metrics.httpRequests.inc({ route, method, status: String(reply.statusCode) });
-    metrics.httpDuration.observe({ route, method }, reply.elapsedTime / 1000);
+    metrics.recordHttp(req.routeOptions?.url ?? 'unmatched', METHODS.has(req.method) ? req.method : 'OTHER', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   if (config.metrics === 'off') return;

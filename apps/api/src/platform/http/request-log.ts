@@ -8,9 +8,12 @@ import type { StrataRequestState } from '@strata/auth/auth-context';
  * (they may carry codes and tokens), never a header or a body.
  */
 export function installRequestLog(fastify: FastifyInstance, log: JsonLog): void {
+  // at `warn` and `error` only failures are written: nothing is built for the others
+  const infoEnabled = log.isLevelEnabled('info');
   fastify.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done) => {
-    const state = (req as unknown as { strata?: StrataRequestState }).strata;
     const status = reply.statusCode;
+    if (status < 500 && !infoEnabled) return done();
+    const state = (req as unknown as { strata?: StrataRequestState }).strata;
     const line = {
       msg: 'request',
       request_id: state?.request_id || String(req.id),
