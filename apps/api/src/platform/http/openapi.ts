@@ -6,6 +6,7 @@ import { VERSION } from '@strata/platform/version';
 import { setupDocsPages } from './docs-pages';
 import { FastRoutes } from './fast-routes';
 import { toOpenApi31 } from './openapi-3-1';
+import { addGraphShapes } from './openapi-graph-shapes';
 
 /**
  * OpenAPI at /openapi.json, Swagger UI over it at /docs. The node and edge props schemas and
@@ -29,6 +30,7 @@ export function setupOpenApi(app: INestApplication): void {
     item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
   }
   addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
+  addGraphShapes(doc as any);
   const json = JSON.stringify(toOpenApi31(doc));
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
   fastify.get('/openapi.json', (_req, reply) => {
