@@ -48,7 +48,7 @@ describe('GET /, /docs and /openapi.json', () => {
     expect(props('Question').question).toMatchObject({ deprecated: true, description: expect.stringContaining('alias of text') });
     expect(props('Claim').statement).toMatchObject({ deprecated: true });
     expect(props('Organization').canonical_name).toMatchObject({ deprecated: true });
-    expect(props('Journal').mood).toEqual({ type: 'string', nullable: true });
+    expect(props('Journal').mood).toEqual({ type: ['string', 'null'] });
     const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;
     expect(body('/agent/plan').task_uid).toMatchObject({ deprecated: true, description: expect.stringContaining('alias of target_uid') });
     expect(body('/agent/execution').task_uid.description).toContain('alias of execution_uid');

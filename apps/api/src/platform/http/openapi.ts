@@ -5,6 +5,8 @@ import { edgePropsSchemas, nodePropsSchemas, triggerAliasBodySchemas } from '@st
 import { VERSION } from '@strata/platform/version';
 import { setupDocsPages } from './docs-pages';
 import { FastRoutes } from './fast-routes';
+import { toOpenApi31 } from './openapi-3-1';
+import { addGraphShapes } from './openapi-graph-shapes';
 
 /**
  * OpenAPI at /openapi.json, Swagger UI over it at /docs. The node and edge props schemas and
@@ -28,7 +30,8 @@ export function setupOpenApi(app: INestApplication): void {
     item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
   }
   addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
-  const json = JSON.stringify(doc);
+  addGraphShapes(doc as any);
+  const json = JSON.stringify(toOpenApi31(doc));
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
   fastify.get('/openapi.json', (_req, reply) => {
     reply.header('content-type', 'application/json; charset=utf-8').send(json);
