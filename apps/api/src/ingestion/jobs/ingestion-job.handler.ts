@@ -69,9 +69,9 @@ export class IngestionJobHandler implements JobHandler {
       context: meta?.context.context ?? undefined,
     };
     const all = await documentChunks(this.graph, job.org, input.document_uid);
-    const todo = all.filter((c) => chunkStatus(c) !== 'completed');
+    const remaining = all.filter((c) => chunkStatus(c) !== 'completed');
     const tally: Tally = { ...emptyTally(), ...((job.checkpoint as Tally | null) ?? {}) };
-    let processed = all.length - todo.length;
+    let processed = all.length - remaining.length;
     const progress = (): Partial<JobRecord['progress']> => ({ total_chunks: all.length, processed_chunks: processed, nodes_created: tally.nodes_created, edges_created: tally.edges_created });
     await jc.checkpoint(tally, progress());
 
@@ -91,15 +91,15 @@ export class IngestionJobHandler implements JobHandler {
     const dedup = new DedupCache(this.graph, job.org);
     let next = 0;
     const worker = async () => {
-      while (next < todo.length && !(await stopNow())) {
-        const chunk = todo[next++];
+      while (next < remaining.length && !(await stopNow())) {
+        const chunk = remaining[next++];
         const outcome = await this.extractOne(ctx, extractor, chunk, input, context, meta?.page_offsets ?? [], jc.signal, commitLock, dedup);
         this.count(tally, chunk, outcome);
         processed++;
         await jc.checkpoint(tally, progress());
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, todo.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, remaining.length)) }, worker));
 
     const why = jc.signal.aborted && jc.signal.reason instanceof JobStopped ? jc.signal.reason.why : null;
     if (why === 'lease_lost') return null; // another runner has the job now: it finishes the document
