@@ -40,7 +40,12 @@ export type GraphModelChange =
   /** nodes leave with their aliases, vector and series points; edges leave */
   | { kind: 'purge'; org: string; data: GraphPurgedData }
   /** everything of the organization but its embedding configuration */
-  | { kind: 'clear'; org: string };
+  | { kind: 'clear'; org: string }
+  /**
+   * the organization's Space membership (InSpace edges, Space nodes, classifications) may have
+   * changed at log position `pos`: readers that keep the membership in memory read again
+   */
+  | { kind: 'markMembership'; org: string; pos: number };
 
 export type GraphModelChangeKind = GraphModelChange['kind'];
 
@@ -56,7 +61,8 @@ export function graphChangesOf(e: RecordedEvent): GraphModelChange[] {
     case 'NodeTombstoned':
     case 'NodeRestored': {
       const v = e;
-      return [{ kind: 'putNode', org, node: v.data.node, rev: v.revision, created: v.type === 'NodeCreated', lastDecayedAt: decayClockOf(v.data), json: () => recordJson(v, 'node') }];
+      const put: GraphModelChange = { kind: 'putNode', org, node: v.data.node, rev: v.revision, created: v.type === 'NodeCreated', lastDecayedAt: decayClockOf(v.data), json: () => recordJson(v, 'node') };
+      return v.data.node.node_type === 'Space' || v.data.classification_changed ? [put, markMembership(e)] : [put];
     }
     case 'NodeTouched':
       return [{ kind: 'touchNode', org, data: e.data, rev: e.revision }];
@@ -65,7 +71,8 @@ export function graphChangesOf(e: RecordedEvent): GraphModelChange[] {
     case 'EdgeTombstoned':
     case 'EdgeRestored': {
       const v = e;
-      return [{ kind: 'putEdge', org, edge: v.data.edge, rev: v.revision, created: v.type === 'EdgeCreated', json: () => recordJson(v, 'edge') }];
+      const put: GraphModelChange = { kind: 'putEdge', org, edge: v.data.edge, rev: v.revision, created: v.type === 'EdgeCreated', json: () => recordJson(v, 'edge') };
+      return v.data.edge.edge_type === 'InSpace' ? [put, markMembership(e)] : [put];
     }
     case 'SalienceDecayed':
       return [{ kind: 'decaySalience', org, data: e.data }];
@@ -82,13 +89,17 @@ export function graphChangesOf(e: RecordedEvent): GraphModelChange[] {
     case 'SeriesPointsAppended':
       return [{ kind: 'appendSeriesPoints', org, data: e.data }];
     case 'GraphPurged':
-      return [{ kind: 'purge', org, data: e.data }];
+      return e.data.node_uids.length || e.data.edge_uids.length ? [{ kind: 'purge', org, data: e.data }, markMembership(e)] : [{ kind: 'purge', org, data: e.data }];
     case 'GraphCleared':
-      return [{ kind: 'clear', org }];
+      return [{ kind: 'clear', org }, markMembership(e)];
     default:
       unhandled(e);
       return NONE;
   }
+}
+
+function markMembership(e: RecordedEvent): GraphModelChange {
+  return { kind: 'markMembership', org: e.metadata.org_id, pos: e.position };
 }
 
 /**

@@ -122,6 +122,12 @@ export interface GraphReadModel {
   getNodes(org: string, uids: string[]): Promise<Map<string, NodeRecord>>;
   /** the stream revision of the node (for optimistic concurrency); -1 when unknown */
   nodeRevision(org: string, uid: string): Promise<number>;
+  /**
+   * The log position of the last change to the organization's Space membership (an InSpace
+   * edge, a Space, a classified node, a purge or clear); 0 when none. Equal marks mean equal
+   * membership, so a reader may keep the membership it read with the mark.
+   */
+  membershipMark(org: string): Promise<number>;
   listNodes(org: string, filter: NodeFilter, page: Page, order?: NodeOrder): Promise<PageResult<NodeRecord>>;
   countNodes(org: string, filter: NodeFilter): Promise<number>;
   getEdge(org: string, uid: string): Promise<EdgeRecord | null>;

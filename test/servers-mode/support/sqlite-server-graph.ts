@@ -52,6 +52,9 @@ export class SqliteServerGraph implements ServerGraphReads {
   nodeRevision(org: string, uid: string) {
     return this.store.nodeRevision(org, uid);
   }
+  membershipMark(org: string) {
+    return this.store.membershipMark(org);
+  }
   listNodes(org: string, f: NodeFilter, page: Page, order?: NodeOrder) {
     return this.store.listNodes(org, f, page, order);
   }

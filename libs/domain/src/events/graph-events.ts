@@ -37,6 +37,8 @@ export interface NodeVersionedData {
    * its salience was already decayed for. Absent everywhere else: the clock is unchanged.
    */
   last_decayed_at?: number;
+  /** Present on a version whose classification differs from the one before it (REFERENCE §13.1). */
+  classification_changed?: true;
 }
 export interface EdgeVersionedData {
   edge: EdgeRecord;

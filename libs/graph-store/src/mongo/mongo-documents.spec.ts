@@ -239,7 +239,9 @@ describe('writesForEvent', () => {
   });
 
   it('purges nodes with their aliases, vectors and series points, and the listed edges', () => {
-    const ws = writesForEvent(ev('GraphPurged', { node_uids: ['a', 'b'], edge_uids: ['e'], cutoff: null }, { position: 99 }));
+    const [mark, ...ws] = writesForEvent(ev('GraphPurged', { node_uids: ['a', 'b'], edge_uids: ['e'], cutoff: null }, { position: 99 })).reverse();
+    ws.reverse();
+    expect(mark.collection).toBe('membershipMarks');
     expect(ws.map((w) => [w.collection, (w.op as { deleteMany: Document }).deleteMany.filter])).toEqual([
       ['nodes', { org: 'org-a', uid: { $in: ['a', 'b'] }, pos: { $lt: 99 } }],
       ['aliases', { org: 'org-a', canonical_uid: { $in: ['a', 'b'] }, pos: { $lt: 99 } }],
@@ -251,9 +253,13 @@ describe('writesForEvent', () => {
   });
 
   it('clears the organization’s graph but keeps its embedding configuration', () => {
-    const ws = writesForEvent(ev('GraphCleared', { at: 1 }, { position: 120 }));
-    expect(ws.map((w) => w.collection)).toEqual(['nodes', 'edges', 'aliases', 'embeddings', 'seriesPoints']);
-    for (const w of ws) expect(w.op).toEqual({ deleteMany: { filter: { org: 'org-a', pos: { $lt: 120 } } } });
+    const all = writesForEvent(ev('GraphCleared', { at: 1 }, { position: 120 }));
+    expect(all.map((w) => w.collection)).toEqual(['nodes', 'edges', 'aliases', 'embeddings', 'seriesPoints', 'membershipMarks']);
+    for (const w of all.slice(0, -1)) expect(w.op).toEqual({ deleteMany: { filter: { org: 'org-a', pos: { $lt: 120 } } } });
+    // the membership moves to the clear's position, never back
+    expect(all[5].op).toEqual({
+      updateOne: { filter: { org: 'org-a' }, update: [{ $set: { org: 'org-a', pos: { $max: [{ $ifNull: ['$pos', -1] }, 120] } } }], upsert: true },
+    });
   });
 
   it('ignores events that are not graph events', () => {
@@ -270,7 +276,7 @@ describe('groupWrites', () => {
       ev('GraphCleared', { at: 2 }),
     ];
     const groups = groupWrites(events);
-    expect([...groups.keys()]).toEqual(['nodes', 'aliases', 'edges', 'embeddings', 'seriesPoints']);
+    expect([...groups.keys()]).toEqual(['nodes', 'aliases', 'edges', 'embeddings', 'seriesPoints', 'membershipMarks']);
     const nodes = groups.get('nodes')!;
     expect(nodes.map((op) => Object.keys(op)[0])).toEqual(['updateOne', 'updateOne', 'deleteMany']);
   });

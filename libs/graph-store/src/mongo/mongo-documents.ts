@@ -22,6 +22,7 @@ export const GRAPH_COLLECTIONS = {
   embeddings: 'embeddings',
   embeddingConfig: 'embedding_config',
   seriesPoints: 'series_points',
+  membershipMarks: 'membership_marks',
 } as const;
 export type GraphCollection = keyof typeof GRAPH_COLLECTIONS;
 export const CHECKPOINTS_COLLECTION = 'checkpoints';
@@ -173,6 +174,13 @@ export function writesForChange(c: GraphModelChange, pos: number): GraphWrite[] 
     case 'clear':
       // the embedding configuration survives a clear, as on SQLite
       return (['nodes', 'edges', 'aliases', 'embeddings', 'seriesPoints'] as const).map((col) => del(col, { org }, pos, true));
+    case 'markMembership':
+      return [
+        {
+          collection: 'membershipMarks',
+          op: { updateOne: { filter: { org }, update: [{ $set: { org, pos: { $max: [{ $ifNull: ['$pos', -1] }, c.pos] } } }], upsert: true } },
+        },
+      ];
     default:
       unhandled(c);
       return [];

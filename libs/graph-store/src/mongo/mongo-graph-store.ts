@@ -85,6 +85,11 @@ export class MongoGraphStore implements GraphReadModel {
     return d ? d.rev : -1;
   }
 
+  async membershipMark(org: string): Promise<number> {
+    const d = await this.collection('membershipMarks').findOne({ org }, { projection: { _id: 0, pos: 1 } });
+    return d ? (d.pos as number) : 0;
+  }
+
   async listNodes(org: string, f: NodeFilter, page: Page, order: NodeOrder = 'created_desc'): Promise<PageResult<NodeRecord>> {
     const docs = await this.collection('nodes')
       .find(nodeFilterToMongo(org, f), { projection: RECORD_PROJECTION })

@@ -12,11 +12,15 @@ export class MongoGraphWriter {
 
   /**
    * Applies `events` (in log order). Each collection receives its writes as one ordered bulk
-   * write; collections are independent of each other, so they are written in parallel.
+   * write; collections are independent of each other, so they are written in parallel. The
+   * membership marks go last: a reader that sees a new mark must also see what it marks.
    */
   async apply(events: RecordedEvent[]): Promise<void> {
     const groups = groupWrites(events);
+    const marks = groups.get('membershipMarks');
+    groups.delete('membershipMarks');
     await Promise.all([...groups].map(([c, ops]) => this.store.collection(c).bulkWrite(ops, { ordered: true })));
+    if (marks) await this.store.collection('membershipMarks').bulkWrite(marks, { ordered: true });
   }
 
   /** Drops every row of every organization (before a rebuild from position 0). */

@@ -32,6 +32,7 @@ export const GRAPH_INDEXES: Record<GraphCollection, IndexDescription[]> = {
   embeddings: [{ key: { org: 1, uid: 1 }, name: 'org_uid', unique: true }],
   embeddingConfig: [{ key: { org: 1 }, name: 'org', unique: true }],
   seriesPoints: [{ key: { org: 1, series_uid: 1, ts: 1 }, name: 'org_series_ts', unique: true }],
+  membershipMarks: [{ key: { org: 1 }, name: 'org', unique: true }],
 };
 
 export function collectionName(c: GraphCollection): string {

@@ -41,6 +41,9 @@ export function createGraphSchema(db: Database): void {
       vector BLOB NOT NULL, updated_at REAL NOT NULL,
       PRIMARY KEY (org, uid)
     );
+    CREATE TABLE IF NOT EXISTS membership_marks (
+      org TEXT PRIMARY KEY, pos INTEGER NOT NULL
+    );
     CREATE TABLE IF NOT EXISTS series_points (
       org TEXT NOT NULL, series_uid TEXT NOT NULL, ts REAL NOT NULL, value REAL NOT NULL,
       source_uid TEXT, note TEXT, recorded_at REAL NOT NULL,
@@ -103,7 +106,7 @@ export const GRAPH_INDEXES: Record<string, string> = {
 };
 
 /** Table names in dependency-free order, for drops and rebuild copies. */
-export const GRAPH_TABLES = ['nodes', 'edges', 'aliases', 'embedding_config', 'embeddings', 'series_points', 'series_counts'];
+export const GRAPH_TABLES = ['nodes', 'edges', 'aliases', 'embedding_config', 'embeddings', 'series_points', 'series_counts', 'membership_marks'];
 
 /**
  * Tables whose secondary indexes serve reads only: the writer finds their rows by primary key

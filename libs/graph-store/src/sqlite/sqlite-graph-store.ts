@@ -462,6 +462,9 @@ export class SqliteGraphStore implements GraphReadModel {
   async nodeRevision(org: string, uid: string) {
     return this.nodeRevisionSync(org, uid);
   }
+  async membershipMark(org: string) {
+    return (this.stmt('SELECT pos FROM membership_marks WHERE org = ?').pluck().get(org) as number | undefined) ?? 0;
+  }
   async listNodes(org: string, f: NodeFilter, page: Page, order?: NodeOrder) {
     return this.listNodesSync(org, f, page, order);
   }

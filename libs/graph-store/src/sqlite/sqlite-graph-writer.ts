@@ -78,6 +78,11 @@ export class SqliteGraphWriter {
         for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points', 'series_counts'])
           this.store.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
         return;
+      case 'markMembership':
+        this.store
+          .stmt('INSERT INTO membership_marks(org, pos) VALUES (?,?) ON CONFLICT(org) DO UPDATE SET pos = max(pos, excluded.pos)')
+          .run(org, c.pos);
+        return;
       default:
         return unhandled(c);
     }

@@ -8,6 +8,7 @@ import {
   decideTombstoneNode,
   decideUpdateEdge,
   decideUpdateNode,
+  nodeVersionData,
   readEdgeInput,
   WriteContext,
 } from '@strata/domain/graph';
@@ -186,8 +187,9 @@ export class GraphEventLog {
   }
 
   private putNode(org: string, n: NodeRecord, type: string, reason: string | null = null): NodeRecord {
+    const before = this.nodes.get(key(org, n.uid));
     this.nodes.set(key(org, n.uid), n);
-    this.emit(org, Streams.node(org, n.uid), type, { node: n, reason });
+    this.emit(org, Streams.node(org, n.uid), type, nodeVersionData(before, n, reason));
     return n;
   }
 

@@ -534,6 +534,43 @@ export function describeGraphReadModelConformance(name: string, factory: () => P
       });
     });
 
+    describe('membership mark', () => {
+      it('moves on InSpace edges, Spaces, classification changes, purge and clear, and on nothing else', async () => {
+        const org = newOrg();
+        expect(await model.membershipMark(org)).toBe(0);
+        const note = log.createNode(org, { label: 'Plain note', node_type: 'Note' });
+        log.createEdge(org, note.uid, note.uid, { edge_type: 'RelatedTo' });
+        await flush();
+        expect(await model.membershipMark(org)).toBe(0);
+        const space = log.createNode(org, { label: 'Vault', node_type: 'Space' });
+        await flush();
+        const afterSpace = await model.membershipMark(org);
+        expect(afterSpace).toBeGreaterThan(0);
+        const secret = log.createNode(org, { label: 'Secret plan', node_type: 'Note' });
+        await flush();
+        expect(await model.membershipMark(org)).toBe(afterSpace);
+        log.updateNode(org, secret.uid, { classification: 'confidential' });
+        await flush();
+        const afterClassified = await model.membershipMark(org);
+        expect(afterClassified).toBeGreaterThan(afterSpace);
+        const inSpace = log.createEdge(org, secret.uid, space.uid, { edge_type: 'InSpace' });
+        await flush();
+        const afterEdge = await model.membershipMark(org);
+        expect(afterEdge).toBeGreaterThan(afterClassified);
+        log.updateNode(org, note.uid, { summary: 'still plain' });
+        await flush();
+        expect(await model.membershipMark(org)).toBe(afterEdge);
+        log.tombstoneEdge(org, inSpace.uid);
+        await flush();
+        const afterTombstone = await model.membershipMark(org);
+        expect(afterTombstone).toBeGreaterThan(afterEdge);
+        log.clear(org);
+        await flush();
+        expect(await model.membershipMark(org)).toBeGreaterThan(afterTombstone);
+        expect(await model.membershipMark(newOrg())).toBe(0);
+      });
+    });
+
     describe('tenancy', () => {
       it('keeps organizations apart, even for the same uids', async () => {
         const a = newOrg();

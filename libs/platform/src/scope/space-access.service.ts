@@ -17,9 +17,14 @@ export interface SpacePlan {
   agentAllows(node: SpacedNode): boolean;
 }
 
+/** Organizations whose membership is kept in memory; the least recently read leaves first. */
+const MEMBERSHIPS_KEPT = 256;
+
 /**
  * The Space rule against the organization's grants (governance read model) and Space
- * membership (the graph's InSpace edges).
+ * membership (the graph's InSpace edges). A member's every read needs the whole membership:
+ * it is read once per membership mark (`GraphReadModel.membershipMark`) and kept, so a read
+ * costs one keyed lookup until an InSpace edge, a Space or a classification changes.
  */
 @Injectable()
 export class SpaceAccessService {
@@ -48,9 +53,24 @@ export class SpaceAccessService {
     };
   }
 
-  /** Every spaced node of the organization with its Spaces and classification. */
-  spacedNodes(org: string): Promise<Map<string, SpacedNode>> {
-    return spacedNodes(readModelMembership(this.graph, org));
+  private readonly memberships = new Map<string, { mark: number; nodes: Map<string, SpacedNode> }>();
+
+  /** Every spaced node of the organization with its Spaces and classification (do not mutate). */
+  async spacedNodes(org: string): Promise<ReadonlyMap<string, SpacedNode>> {
+    // the mark is read before the membership: a change landing between the two reads only
+    // makes the kept copy look older than it is, never newer
+    const mark = await this.graph.membershipMark(org);
+    const kept = this.memberships.get(org);
+    if (kept && kept.mark === mark) {
+      this.memberships.delete(org);
+      this.memberships.set(org, kept);
+      return kept.nodes;
+    }
+    const nodes = await spacedNodes(readModelMembership(this.graph, org));
+    this.memberships.delete(org);
+    this.memberships.set(org, { mark, nodes });
+    if (this.memberships.size > MEMBERSHIPS_KEPT) this.memberships.delete(this.memberships.keys().next().value!);
+    return nodes;
   }
 
   /** spaces(N) and classification for the given nodes only (a write's nodes), read through `reader`. */

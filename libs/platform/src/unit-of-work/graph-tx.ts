@@ -1,6 +1,6 @@
 import { Errors } from '@strata/domain/errors';
 import { DomainEvent, EventData, EventMetadata, EventType, domainEvent, liveNodeDelta, NodeVersionedData, Streams } from '@strata/domain/events';
-import { assertSeriesKeysFree, SeriesKey, WriteContext } from '@strata/domain/graph';
+import { assertSeriesKeysFree, nodeVersionData, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { IdGenerator } from '@strata/domain/time';
 import { EdgeFilter, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -152,7 +152,8 @@ export class GraphTx {
 
   /** Stages a versioned node change; the node must have been read through this tx. */
   putNode(n: NodeRecord, type: NodeEventType, reason: string | null): NodeRecord {
-    this.stage(Streams.node(this.org, n.uid), domainEvent(type, { node: n, reason }));
+    const data = nodeVersionData(this.nodeOverlay.get(n.uid) ?? this.storedNodes.get(n.uid), n, reason);
+    this.stage(Streams.node(this.org, n.uid), domainEvent(type, data));
     this.overlayNode(n);
     return n;
   }

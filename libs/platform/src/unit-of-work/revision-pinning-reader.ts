@@ -28,6 +28,9 @@ export class RevisionPinningReader implements GraphReadModel {
   async nodeRevision(org: string, uid: string): Promise<number> {
     return (await this.pinnedNode(org, uid))?.revision ?? -1;
   }
+  membershipMark(org: string): Promise<number> {
+    return this.inner.membershipMark(org);
+  }
   async getEdge(org: string, uid: string): Promise<EdgeRecord | null> {
     return (await this.pinnedEdge(org, uid))?.record ?? null;
   }
