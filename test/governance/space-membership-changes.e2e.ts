@@ -49,4 +49,33 @@ describe('Space membership changes act from the next read', () => {
     const search = await m.post('/search', { query: 'Board minutes' });
     expect(search.body.map((r: { uid: string }) => r.uid)).toContain(note);
   });
+
+  it('a member exports the graph without the spaced nodes it may not read, their edges and aliases, counted as given', async () => {
+    const owner = await signUp(t.url);
+    const o = api(t.url, owner.access_token);
+    const u = await signUp(t.url);
+    expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: u.email, role: 'member' })).status).toBe(201);
+    const m = api(t.url, u.access_token, { org: owner.org_id });
+    const vault = (await o.post('/node', { label: 'Vault', node_type: 'Space' })).body.uid;
+    const open = (await o.post('/node', { label: 'Open note', node_type: 'Note', props: { content: 'open' } })).body.uid;
+    const secret = (await o.post('/node', { label: 'Secret note', node_type: 'Note', props: { content: 'secret' }, space_uid: vault })).body.uid;
+    const link = (await o.post('/edge', { from_uid: open, to_uid: secret, edge_type: 'RelatedTo' })).body.uid;
+    expect((await o.post('/alias', { text: 'the hidden one', canonical_uid: secret })).status).toBeLessThan(300);
+
+    const all = (await o.get('/export')).body;
+    expect(all.nodes.map((n: { uid: string }) => n.uid)).toEqual(expect.arrayContaining([open, secret, vault]));
+    expect(all.edges.map((e: { uid: string }) => e.uid)).toContain(link);
+
+    const r = await m.get('/export');
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain(secret);
+    expect(r.text).not.toContain('the hidden one');
+    const mine = r.body;
+    expect(mine.nodes.map((n: { uid: string }) => n.uid).sort()).toEqual([open, vault].sort());
+    expect(mine.edges).toEqual([]);
+    expect(mine.counts).toMatchObject({ nodes: mine.nodes.length, edges: 0, aliases: mine.aliases.length });
+    // a Space-scoped key is refused the route, as before
+    const scoped = await o.post('/v1/api-keys', { name: 'scoped', scopes: ['read'], space_uids: [vault] });
+    expect((await api(t.url, scoped.body.key).get('/export')).body.code).toBe('scope_denied');
+  });
 });

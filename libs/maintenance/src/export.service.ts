@@ -3,7 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GraphSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, SnapshotCounts } from '@strata/domain/maintenance';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body, coerceQuery, readBoolean } from '@strata/domain/validation';
-import type { SnapshotScope, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
+import type { SnapshotAliasRow, SnapshotScope, SnapshotSource } from '@strata/graph-store/maintenance-reads.port';
+import type { SeriesPointRow } from '@strata/graph-store/graph-read-model.port';
 import { MAINTENANCE_STORE, MaintenanceStore } from './maintenance-store';
 import { EmbeddingSpace, ServerEmbeddingDefault } from './server-embedding-default';
 
@@ -42,6 +43,34 @@ async function* mapIter<T>(items: AsyncIterable<T> | Iterable<T>, f: (t: T) => s
   for await (const t of items) yield f(t);
 }
 
+async function* keepOnly<T>(items: AsyncIterable<T> | Iterable<T>, keep: ((t: T) => boolean) | null): AsyncGenerator<T> {
+  for await (const t of items) if (keep === null || keep(t)) yield t;
+}
+
+async function countOf<T>(items: AsyncIterable<T>): Promise<number> {
+  let n = 0;
+  for await (const _ of items) n++;
+  return n;
+}
+
+/** Which objects a caller may take out: a node by uid; everything else follows its nodes. */
+export type ExportVisibility = (uid: string) => boolean;
+
+/** Per-section filters for a caller who may not see every node (null: everything goes out). */
+function sectionFilters(visible: ExportVisibility | null) {
+  if (visible === null) return { node: null, edge: null, alias: null, embedding: null, point: null };
+  return {
+    node: (doc: string) => visible((JSON.parse(doc) as { uid: string }).uid),
+    edge: (doc: string) => {
+      const e = JSON.parse(doc) as { from_uid: string; to_uid: string };
+      return visible(e.from_uid) && visible(e.to_uid);
+    },
+    alias: (a: SnapshotAliasRow) => visible(a.canonical_uid),
+    embedding: (e: { uid: string }) => visible(e.uid),
+    point: (p: SeriesPointRow) => visible(p.series_uid),
+  };
+}
+
 /**
  * Writes a `strata.graph` v1 snapshot (REFERENCE §8.6) as JSON text, section by section, from
  * one consistent read of the graph. Node and edge records go out as stored, without a
@@ -63,34 +92,47 @@ async function* snapshotText(
   opts: ExportOptions,
   exportedAt: number,
   serverDefault: EmbeddingSpace | null,
+  visible: ExportVisibility | null,
 ): AsyncGenerator<string> {
   try {
     const scope: SnapshotScope = { include_tombstoned: opts.include_tombstoned };
     const config = opts.include_embeddings ? ((await reader.embeddingConfig(org)) ?? serverDefault) : null;
-    const counts: SnapshotCounts = {
-      nodes: await reader.count('nodes', org, scope),
-      edges: await reader.count('edges', org, scope),
-      aliases: await reader.count('aliases', org, scope),
-      embeddings: config ? await reader.count('embeddings', org, scope) : 0,
-      series_points: await reader.count('series_points', org, scope),
-    };
+    const only = sectionFilters(visible);
+    // a caller who may not see everything gets counts of what it is given: one more pass over
+    // the same pinned read, for those callers only
+    const counts: SnapshotCounts =
+      visible === null
+        ? {
+            nodes: await reader.count('nodes', org, scope),
+            edges: await reader.count('edges', org, scope),
+            aliases: await reader.count('aliases', org, scope),
+            embeddings: config ? await reader.count('embeddings', org, scope) : 0,
+            series_points: await reader.count('series_points', org, scope),
+          }
+        : {
+            nodes: await countOf(keepOnly(reader.nodeDocs(org, scope), only.node)),
+            edges: await countOf(keepOnly(reader.edgeDocs(org, scope), only.edge)),
+            aliases: await countOf(keepOnly(reader.aliases(org, scope), only.alias)),
+            embeddings: config ? await countOf(keepOnly(reader.embeddings(org, scope), only.embedding)) : 0,
+            series_points: await countOf(keepOnly(reader.seriesPoints(org, scope), only.point)),
+          };
     const head = JSON.stringify({ format: SNAPSHOT_FORMAT, format_version: SNAPSHOT_FORMAT_VERSION, exported_at: exportedAt, counts });
     yield head.slice(0, -1) + ',"nodes":';
-    yield* jsonArray(reader.nodeDocs(org, scope));
+    yield* jsonArray(keepOnly(reader.nodeDocs(org, scope), only.node));
     yield ',"edges":';
-    yield* jsonArray(reader.edgeDocs(org, scope));
+    yield* jsonArray(keepOnly(reader.edgeDocs(org, scope), only.edge));
     yield ',"aliases":';
-    yield* jsonArray(mapIter(reader.aliases(org, scope), (a) => JSON.stringify(a)));
+    yield* jsonArray(mapIter(keepOnly(reader.aliases(org, scope), only.alias), (a) => JSON.stringify(a)));
     yield ',"embeddings":';
     if (!config) yield 'null';
     else {
       const c = { model: config.model, dimension: config.dimensions, metric: config.distance_metric, provider: config.provider };
       yield JSON.stringify(c).slice(0, -1) + ',"items":';
-      yield* jsonArray(mapIter(reader.embeddings(org, scope), (e) => JSON.stringify(e)));
+      yield* jsonArray(mapIter(keepOnly(reader.embeddings(org, scope), only.embedding), (e) => JSON.stringify(e)));
       yield '}';
     }
     yield ',"series_points":';
-    yield* jsonArray(mapIter(reader.seriesPoints(org, scope), (p) => JSON.stringify(p)));
+    yield* jsonArray(mapIter(keepOnly(reader.seriesPoints(org, scope), only.point), (p) => JSON.stringify(p)));
     yield '}';
   } finally {
     await reader.close();
@@ -113,15 +155,15 @@ export class ExportService {
    * The snapshot as a stream of JSON text. The read is pinned when this returns, so writes
    * made while the stream is consumed are not in it; the graph never sits in memory whole.
    */
-  stream(org: string, opts: ExportOptions = { include_tombstoned: false, include_embeddings: true }): Readable {
+  stream(org: string, opts: ExportOptions = { include_tombstoned: false, include_embeddings: true }, visible: ExportVisibility | null = null): Readable {
     const reader = this.store.openSnapshot();
-    return Readable.from(snapshotText(reader, org, opts, this.clock.now(), this.embeddingDefault.get()), { objectMode: false, highWaterMark: CHUNK_CHARS });
+    return Readable.from(snapshotText(reader, org, opts, this.clock.now(), this.embeddingDefault.get(), visible), { objectMode: false, highWaterMark: CHUNK_CHARS });
   }
 
   /** The whole snapshot as an object (small graphs, tests). */
-  async snapshot(org: string, opts?: ExportOptions): Promise<GraphSnapshot> {
+  async snapshot(org: string, opts?: ExportOptions, visible: ExportVisibility | null = null): Promise<GraphSnapshot> {
     const parts: Buffer[] = [];
-    for await (const chunk of this.stream(org, opts)) parts.push(chunk as Buffer);
+    for await (const chunk of this.stream(org, opts, visible)) parts.push(chunk as Buffer);
     return JSON.parse(Buffer.concat(parts).toString('utf8')) as GraphSnapshot;
   }
 }

@@ -11,6 +11,7 @@ import { ClearCommand } from './clear.handler';
 import { DecayCommand } from '@strata/maintenance/decay.handler';
 import { ExportService, readExportOptions } from '@strata/maintenance/export.service';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
+import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { GraphStatsService } from './graph-stats.service';
 import { ImportSnapshotCommand } from './import-snapshot.handler';
 import { PurgeCommand } from './purge.handler';
@@ -38,9 +39,12 @@ export class MaintenanceController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Stream a strata.graph v1 snapshot: nodes, edges, aliases, embeddings, series points' })
   async export(@Auth() auth: AuthContext, @Query() query: Body, @Res() reply: FastifyReply) {
-    await this.scopes.assertGraphWide(auth);
+    assertGraphWide(auth);
     const opts = readExportOptions(query);
-    return reply.header('content-type', 'application/json; charset=utf-8').send(this.exports.stream(auth.org_id, opts));
+    // a caller the Space rule hides nodes from gets the snapshot without them and their edges
+    const scope = await this.scopes.of(auth);
+    const visible = scope.restricted ? (uid: string) => scope.allows(uid) : null;
+    return reply.header('content-type', 'application/json; charset=utf-8').send(this.exports.stream(auth.org_id, opts, visible));
   }
 
   @Post('import')
