@@ -48,9 +48,10 @@ describe('the dashboard at /app', () => {
       .filter((c) => !(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
       .map((c) => c.outerHTML.slice(0, 120))`);
 
+  const clock = new FixedClock(Date.UTC(2030, 0, 15) / 1000);
   beforeAll(async () => {
     dashboardDir = buildDashboardInto();
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 15) / 1000), env: { STRATA_LLM_PROVIDER: 'offline' }, dashboardDir });
+    t = await startTestApp({ clock, env: { STRATA_LLM_PROVIDER: 'offline' }, dashboardDir });
     if (!hasChromium) return;
     browser = await launch();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -118,6 +119,13 @@ describe('the dashboard at /app', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Plan and usage' }).waitFor();
     await expect(page.locator('.email').textContent()).resolves.toBe(owner.email);
+    // once the access token has expired, the next call is refused, refreshed and retried
+    const refreshes: number[] = [];
+    page.on('response', (r) => r.url().endsWith('/v1/auth/refresh') && refreshes.push(r.status()));
+    clock.advance(t.config.accessTokenTtl + 60);
+    await page.getByRole('link', { name: 'Members and organizations' }).click();
+    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    expect(refreshes).toEqual([200]);
   });
 
   itWithBrowser('shows the server’s message when sign-in fails', async () => {
@@ -166,7 +174,10 @@ describe('the dashboard at /app', () => {
     // revoke the replacement: refused at once
     const rows = page.locator('tr', { has: page.getByText('temporary', { exact: true }) });
     await expect(rows.count()).resolves.toBe(2);
-    await page.getByRole('button', { name: 'Revoke temporary' }).last().click();
+    // the replacement's row: the one whose prefix starts its secret
+    const prefixes = await rows.locator('code').allTextContents();
+    const replacement = rows.nth(prefixes.findIndex((p) => rotated.startsWith(p)));
+    await replacement.getByRole('button', { name: 'Revoke temporary' }).click();
     await eventually(async () => (await request(t.url, 'GET', '/stats', { token: rotated })).status === 401, { what: 'the revoked key to be refused' });
     await page.locator('.status-revoked').first().waitFor();
   });
@@ -206,6 +217,13 @@ describe('the dashboard at /app', () => {
     await page.getByLabel('Layer').selectOption('intent');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('Nothing matches.').waitFor();
+    // hybrid ranking (full text and the built-in embedder) finds the same person
+    await page.getByLabel('Layer').selectOption('');
+    await page.getByLabel('Mode').selectOption('hybrid');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/mode=hybrid/);
+    await hit.first().waitFor();
+    await page.goBack();
     await page.goBack();
     await hit.first().click();
     await page.getByRole('heading', { name: 'Charles Babbage', level: 1 }).waitFor();
@@ -307,8 +325,8 @@ describe('the dashboard at /app', () => {
     await page.getByRole('button', { name: 'Grants of Research' }).click();
     await page.getByLabel('Principal').fill(`user:${member.user_id}`);
     await page.getByLabel('Access', { exact: true }).selectOption('read');
-    await page.getByRole('button', { name: 'Grant' }).click();
-    await page.getByRole('cell', { name: `user:${member.user_id}` }).waitFor();
+    await page.getByRole('button', { name: 'Grant', exact: true }).click();
+    await page.getByRole('cell', { name: `user:${member.user_id}`, exact: true }).waitFor();
     expect(await unlabelled()).toEqual([]);
     await shot('spaces');
     const ownerJwt = (await login(t.url, owner.email, owner.password)).access_token;

@@ -187,7 +187,7 @@ export const nodePage: Area = {
         : null,
       h('section', { class: 'card', 'aria-labelledby': 'edges-h' }, h('h2', { id: 'edges-h' }, `Edges (${edges.length})`), edgesTable(uid, edges, ends), pathForm(ctx, node)),
       nb,
-      h('section', { class: 'card', 'aria-labelledby': 'hist-h' }, h('h2', { id: 'hist-h' }, `History (${versions.length} versions)`), history(versions)),
+      h('section', { class: 'card', 'aria-labelledby': 'hist-h' }, h('h2', { id: 'hist-h' }, `History (${versions.length} version${versions.length === 1 ? '' : 's'})`), history(versions)),
       h('details', { class: 'card' }, h('summary', {}, 'Raw record'), json(node)),
     );
     await busy(null, null, () => neighborhood(ctx, node, nb));
