@@ -201,6 +201,17 @@ describe('the dashboard at /app', () => {
     await page.getByRole('heading', { name: 'Sources' }).waitFor();
     await expect(page.locator('section', { has: page.getByRole('heading', { name: 'Sources' }) }).locator('q').first().textContent()).resolves.toContain('Ada Lovelace');
     await page.locator('.graph g.node').nth(1).waitFor();
+
+    // a file is read by the server (here HTML): its text, not its markup, is what gets chunked and quoted
+    await page.getByRole('link', { name: 'Ingest a document' }).click();
+    await page.getByLabel('…or upload a file').setInputFiles({ name: 'notes.html', mimeType: 'text/html', buffer: Buffer.from('<html><body><h1>Notes</h1><p>Grace Hopper visited Paris with <b>Alan Turing</b>.</p></body></html>') });
+    await page.getByRole('button', { name: 'Ingest' }).click();
+    await page.waitForURL(/\/app\/jobs\/[0-9a-f-]+$/);
+    await page.locator('#job-status', { hasText: 'completed' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: /notes\.html/ }).first().waitFor();
+    const text = await page.locator('article.chunk .chunk-text').first().textContent();
+    expect(text).toContain('Grace Hopper visited Paris with Alan Turing.');
+    expect(text).not.toContain('<');
   });
 
   itWithBrowser('searches with filters, opens a node, expands its neighborhood by click and by keyboard', async () => {
@@ -304,6 +315,12 @@ describe('the dashboard at /app', () => {
     expect(approved.changes_json.adds[0].canonical_name).toBe('Grace B. Hopper');
     expect((await k.get(`/node/${approved.proposed_node_uid}`)).body.props.canonical_name).toBe('Grace B. Hopper');
     expect((await k.get(`/v1/ontology/proposals/${second.id}`)).body.review_status).toBe('rejected');
+    // the rest, in one batch
+    const rest = pending.filter((p) => p.id !== first.id && p.id !== second.id);
+    for (const p of rest) await card(p.id).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Reject selected' }).click();
+    await page.getByText('Nothing to review here.').waitFor();
+    for (const p of rest) expect((await k.get(`/v1/ontology/proposals/${p.id}`)).body.review_status).toBe('rejected');
     await page.getByLabel('Status').selectOption('applied');
     await card(first.id).getByText('applied').waitFor();
   });
@@ -332,6 +349,12 @@ describe('the dashboard at /app', () => {
     const ownerJwt = (await login(t.url, owner.email, owner.password)).access_token;
     const spaces = (await request(t.url, 'GET', '/v1/spaces', { token: ownerJwt })).body.items as { uid: string; name: string; grant_count: number }[];
     expect(spaces.find((x) => x.name === 'Research')?.grant_count).toBe(1);
+
+    await page.getByRole('link', { name: 'Governance settings' }).click();
+    await page.getByLabel('Mode').selectOption('shadow');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await request(t.url, 'GET', '/v1/governance/settings', { token: ownerJwt })).body.mode).toBe('shadow');
   });
 
   itWithBrowser('a member switches to the shared organization and sees no owner-only control; the server refuses them anyway', async () => {
