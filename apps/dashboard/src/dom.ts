@@ -50,7 +50,7 @@ export function input(attrs: Attrs = {}): HTMLInputElement {
   return h('input', { type: 'text', ...attrs });
 }
 
-export function select(name: string, options: (string | [string, string])[], value?: string): HTMLSelectElement {
+export function select(name: string, options: readonly (string | [string, string])[], value?: string): HTMLSelectElement {
   const s = h('select', { name });
   for (const o of options) {
     const [v, label] = Array.isArray(o) ? o : [o, o];

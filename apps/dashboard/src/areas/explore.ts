@@ -24,7 +24,7 @@ async function run(ctx: Ctx, q: URLSearchParams): Promise<Hit[]> {
   const layer = q.get('layer') || undefined;
   const type = q.get('type') || undefined;
   if (mode === 'text') {
-    return ctx.api.post<Hit[], '/search'>('/search', { query, limit: 50, ...(layer ? { layer } : {}), ...(type ? { node_type: type } : {}) } as never);
+    return ctx.api.post<Hit[], '/search'>('/search', { query, limit: 50, ...(layer ? { layer } : {}), ...(type ? { node_type: type } : {}) });
   }
   const found = await ctx.api.post<{ node: NodeRecord; score: number }[], '/retrieve'>('/retrieve', {
     action: mode,
@@ -32,7 +32,7 @@ async function run(ctx: Ctx, q: URLSearchParams): Promise<Hit[]> {
     k: 50,
     ...(layer ? { layer } : {}),
     ...(type ? { node_types: [type] } : {}),
-  } as never);
+  });
   return found.map(({ node, score }) => ({ uid: node.uid, label: node.label, summary: node.summary, node_type: node.node_type, layer: node.layer, score }));
 }
 

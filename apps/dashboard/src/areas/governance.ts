@@ -33,7 +33,8 @@ interface Settings {
   updated_at: string | null;
 }
 
-const LEVELS = ['public', 'internal', 'confidential', 'restricted'];
+const LEVELS = ['public', 'internal', 'confidential', 'restricted'] as const;
+type Level = (typeof LEVELS)[number];
 
 async function grantsOf(ctx: Ctx, space: Space, target: HTMLElement): Promise<void> {
   const grants = await ctx.api.get<Page<Grant>>('/v1/spaces/{space_uid}/grants', { path: { space_uid: space.uid }, query: { limit: 1000 } });
@@ -47,7 +48,7 @@ async function grantsOf(ctx: Ctx, space: Space, target: HTMLElement): Promise<vo
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void busy(grant, errors, async () => {
-      await ctx.api.post('/v1/spaces/{space_uid}/grants', { principal_uid: principal.value.trim(), access: access.value, classification_ceiling: ceiling.value || null } as never, { path: { space_uid: space.uid } });
+      await ctx.api.post('/v1/spaces/{space_uid}/grants', { principal_uid: principal.value.trim(), access: access.value as 'read' | 'write', classification_ceiling: (ceiling.value || null) as Level | null }, { path: { space_uid: space.uid } });
       await reload();
     });
   });
@@ -92,7 +93,7 @@ export const spaces: Area = {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       void busy(create, errors, async () => {
-        await ctx.api.post('/node', { node_type: 'Space', label: name.value, props: { name: name.value, default_classification: classification.value, ...(description.value ? { description: description.value } : {}) } } as never);
+        await ctx.api.post('/node', { node_type: 'Space', label: name.value, props: { name: name.value, default_classification: classification.value, ...(description.value ? { description: description.value } : {}) } });
         await spaces.render(ctx, {}, main, new URLSearchParams());
       });
     });
@@ -136,7 +137,7 @@ export const governanceSettings: Area = {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       void busy(save, errors, async () => {
-        await ctx.api.patch('/v1/governance/settings', { mode: mode.value, agent_scope_without_grants: scope.value, approval_deadline_hours: Number(deadline.value), approval_ttl_hours: Number(ttl.value) } as never);
+        await ctx.api.patch('/v1/governance/settings', { mode: mode.value as 'off' | 'shadow' | 'enforce', agent_scope_without_grants: scope.value as 'organization' | 'none', approval_deadline_hours: Number(deadline.value), approval_ttl_hours: Number(ttl.value) });
         saved.textContent = 'Saved.';
       });
     });

@@ -63,7 +63,7 @@ export const ingest: Area = {
           body.mime_type = mime;
           if (!body.title) body.title = f.name;
         } else body.content = content.value;
-        const r = await ctx.api.post<{ job_id: string | null; document_uid: string; deduplicated: boolean }, '/ingest/document'>('/ingest/document', body as never);
+        const r = await ctx.api.post<{ job_id: string | null; document_uid: string; deduplicated: boolean }, '/ingest/document'>('/ingest/document', body);
         if (r.job_id) ctx.navigate(href('jobs', r.job_id));
         else ctx.navigate(`${href('documents', r.document_uid)}?deduplicated=1`);
       });
@@ -93,7 +93,7 @@ async function documentView(ctx: Ctx, documentUid: string, target: HTMLElement):
   const chunkUids = [...order.keys()].sort((a, b) => order.get(a)! - order.get(b)!).slice(0, 30);
   const extracted = await Promise.all(chunkUids.map((c) => ctx.api.get<EdgeRecord[]>('/edges', { query: { to_uid: c, edge_type: 'ExtractedFrom' } })));
   const nodeUids = [...new Set(extracted.flat().map((e) => e.from_uid))];
-  const batch = await ctx.api.post<{ nodes: NodeRecord[] }, '/nodes/batch'>('/nodes/batch', { uids: [...chunkUids, ...nodeUids].slice(0, 1000) } as never);
+  const batch = await ctx.api.post<{ nodes: NodeRecord[] }, '/nodes/batch'>('/nodes/batch', { uids: [...chunkUids, ...nodeUids].slice(0, 1000) });
   const nodes = new Map(batch.nodes.map((n) => [n.uid, n]));
   replace(
     target,

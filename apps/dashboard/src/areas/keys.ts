@@ -90,7 +90,7 @@ async function render(ctx: Ctx, main: HTMLElement, fresh?: HTMLElement): Promise
         ...(projects.value.trim() ? { project_uids: list(projects.value) } : {}),
         ...(agent.value.trim() ? { agent_id: agent.value.trim() } : {}),
       };
-      const created = await ctx.api.post<Key & { key: string }, '/v1/api-keys'>('/v1/api-keys', body as never);
+      const created = await ctx.api.post<Key & { key: string }, '/v1/api-keys'>('/v1/api-keys', body);
       await render(ctx, main, secretPanel(`Key “${created.name}” created`, created.key));
     });
   });

@@ -17,7 +17,7 @@ const nodeLink = (uid: string, label: string) => h('a', { href: href('nodes', ui
 async function labels(ctx: Ctx, uids: string[]): Promise<Map<string, NodeRecord>> {
   const unique = [...new Set(uids)];
   if (unique.length === 0) return new Map();
-  const r = await ctx.api.post<{ nodes: NodeRecord[] }, '/nodes/batch'>('/nodes/batch', { uids: unique.slice(0, 1000) } as never);
+  const r = await ctx.api.post<{ nodes: NodeRecord[] }, '/nodes/batch'>('/nodes/batch', { uids: unique.slice(0, 1000) });
   return new Map(r.nodes.map((n) => [n.uid, n]));
 }
 

@@ -64,7 +64,7 @@ export const organization: Area = {
       addForm.addEventListener('submit', (e) => {
         e.preventDefault();
         void busy(add, memberErrors, async () => {
-          await ctx.api.post('/v1/orgs/{org_id}/members', { email: email.value, role: role.value as never }, { path: { org_id: orgId } });
+          await ctx.api.post('/v1/orgs/{org_id}/members', { email: email.value, role: role.value as Role }, { path: { org_id: orgId } });
           await organization.render(ctx, {}, main, new URLSearchParams());
         });
       });

@@ -1,3 +1,4 @@
+import type { BodyOf } from '../api.js';
 import type { Area } from '../context.js';
 import { isAdmin } from '../context.js';
 import { busy, errorBox, h, replace, select, table, when } from '../dom.js';
@@ -53,7 +54,7 @@ export const overview: Area = {
       choice.id = 'plan-choice';
       const go = h('button', { type: 'button' }, 'Change plan');
       go.addEventListener('click', () => void busy(go, errors, async () => {
-        await ctx.api.post('/v1/billing/subscribe', { plan: choice.value as never });
+        await ctx.api.post('/v1/billing/subscribe', { plan: choice.value as BodyOf<'post', '/v1/billing/subscribe'>['plan'] });
         await ctx.reloadAccount();
       }));
       change = h('div', { class: 'row' }, h('label', { for: 'plan-choice' }, 'Plan'), choice, go);

@@ -49,12 +49,12 @@ function card(ctx: Ctx, p: Proposal, picked: Set<string>, refresh: () => Promise
         throw new Error('The fields are not valid JSON: write them as {"name": value, …}.');
       }
     }
-    const r = await ctx.api.post<Proposal>('/v1/ontology/proposals/{id}/approve', (Object.keys(edits).length ? { edits } : {}) as never, { path: { id: p.id } });
+    const r = await ctx.api.post<Proposal>('/v1/ontology/proposals/{id}/approve', (Object.keys(edits).length ? { edits } : {}), { path: { id: p.id } });
     await refresh();
     if (r.review_status === 'apply_failed') notify(`“${add.canonical_name}” was approved but could not be written: ${r.applied_error}. Find it under “Apply failed”.`);
   }));
   reject.addEventListener('click', () => void busy(reject, errors, async () => {
-    await ctx.api.post('/v1/ontology/proposals/{id}/reject', (reason.value.trim() ? { reason: reason.value.trim() } : {}) as never, { path: { id: p.id } });
+    await ctx.api.post('/v1/ontology/proposals/{id}/reject', (reason.value.trim() ? { reason: reason.value.trim() } : {}), { path: { id: p.id } });
     await refresh();
   }));
   const open = OPEN.has(p.review_status);
@@ -95,7 +95,7 @@ export const proposals: Area = {
     };
     const batch = (kind: 'approve' | 'reject', button: HTMLButtonElement) => void busy(button, errors, async () => {
       if (picked.size === 0) throw new Error('Select proposals first.');
-      const r = await ctx.api.post<BatchResult>(kind === 'approve' ? '/v1/ontology/proposals/batch-approve' : '/v1/ontology/proposals/batch-reject', { ids: [...picked] } as never);
+      const r = await ctx.api.post<BatchResult>(kind === 'approve' ? '/v1/ontology/proposals/batch-approve' : '/v1/ontology/proposals/batch-reject', { ids: [...picked] });
       await refresh();
       if (r.failed) errors.show(`${r.succeeded} done, ${r.failed} failed: ${r.results.filter((x) => x.error).map((x) => x.error).join('; ')}`);
     });
