@@ -76,10 +76,15 @@ export class Session {
     localStorage.removeItem(ORG_KEY);
   }
 
-  /** One refresh at a time: concurrent 401s wait for the same exchange. */
+  /**
+   * One refresh at a time: concurrent 401s wait for the same exchange. Across tabs too: the
+   * refresh token rotates on every use and a reused one revokes the whole session, so tabs take
+   * turns (Web Locks) and each reads the token only once it holds the lock, after any other
+   * tab's rotation.
+   */
   refresh(api: Api): Promise<boolean> {
     if (!this.refreshing) {
-      this.refreshing = (async () => {
+      const exchange = async () => {
         const token = this.refreshToken;
         if (!token) return false;
         try {
@@ -93,9 +98,12 @@ export class Session {
           }
           return false;
         }
-      })().finally(() => (this.refreshing = null));
+      };
+      const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+      const running: Promise<boolean> = locks ? locks.request('strata.refresh', exchange).then(async (ok) => await ok) : exchange();
+      this.refreshing = running.finally(() => (this.refreshing = null));
     }
-    return this.refreshing;
+    return this.refreshing!;
   }
 }
 
