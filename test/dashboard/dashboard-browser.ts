@@ -6,8 +6,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /**
  * What the dashboard's browser tests share: the dashboard built from the sources into a
  * temporary directory (the service is started with STRATA_DASHBOARD_DIR pointing at it),
- * Debian's Chromium, and a folder for screenshots: STRATA_DASHBOARD_SCREENSHOTS when set (CI
- * keeps it as an artifact; docs/dashboard/ holds a committed set), else a temporary one.
+ * Debian's Chromium, and the folder screenshots are kept in: `test-results/dashboard/` (CI
+ * keeps it as an artifact), or STRATA_DASHBOARD_SCREENSHOTS (docs/dashboard/ holds a committed set).
  */
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
@@ -30,13 +30,10 @@ export function launch(): Promise<Browser> {
   });
 }
 
-export function screenshotDir(): { dir: string; temporary: boolean } {
-  const wanted = process.env.STRATA_DASHBOARD_SCREENSHOTS;
-  if (wanted) {
-    fs.mkdirSync(wanted, { recursive: true });
-    return { dir: path.resolve(wanted), temporary: false };
-  }
-  return { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'strata-dashboard-shots-')), temporary: true };
+export function screenshotDir(): string {
+  const dir = path.resolve(process.env.STRATA_DASHBOARD_SCREENSHOTS || path.join(__dirname, '..', '..', 'test-results', 'dashboard'));
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** Every page problem the test should fail on: script errors, failed requests, CSP violations, console errors. */
