@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '@strata/domain/testing/eventually';
@@ -406,5 +407,20 @@ describe('the dashboard at /app', () => {
     await expect(p.evaluate('document.activeElement && document.activeElement.textContent')).resolves.toBe('Skip to content');
     expect(pageProblems).toEqual([]);
     await phone.close();
+  });
+});
+
+describe('/app before the dashboard is built', () => {
+  it('answers 404 with a page saying how to build it, under the same CSP', async () => {
+    const t = await startTestApp({ dashboardDir: path.join(os.tmpdir(), 'strata-no-dashboard-here') });
+    try {
+      const r = await request(t.url, 'GET', '/app/keys');
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(r.text).toContain('npm run build');
+      expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
+    } finally {
+      await t.close();
+    }
   });
 });

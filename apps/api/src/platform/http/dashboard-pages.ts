@@ -83,7 +83,8 @@ export function setupDashboard(fastify: FastifyInstance, dir: string): void {
   const page = (req: FastifyRequest, reply: FastifyReply) => {
     secure(reply);
     if (!bundle) {
-      reply.code(503).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+      // not a server fault: this installation has no dashboard until it is built
+      reply.code(404).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
       return;
     }
     reply.header('cache-control', 'no-cache').header('etag', etag!);
