@@ -32,7 +32,7 @@ function newestSource() {
       if (e.name === 'node_modules' || e.name === 'results' || e.name.startsWith('.')) continue;
       const p = path.join(dir, e.name);
       if (e.isDirectory()) visit(p);
-      else if (e.name.endsWith('.ts') && !SKIP.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+      else if ((e.name.endsWith('.ts') && !SKIP.test(e.name)) || /\.(html|css|svg)$/.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
     }
   };
   for (const d of SOURCE_DIRS) visit(path.join(ROOT, d));
@@ -122,6 +122,11 @@ function ensureBuild(opts = {}) {
     if (compiled === 2) process.stderr.write('strata: WARNING: type errors above; the build was written anyway\n');
     if (run(alias, ['-p', 'tsconfig.build.json']) !== 0) {
       process.stderr.write('strata: resolving path aliases in dist/ failed (errors above)\n');
+      return false;
+    }
+    const dashboard = require('./build-dashboard').buildDashboard();
+    if (dashboard !== null) {
+      process.stderr.write(dashboard + '\nstrata: the dashboard build failed (errors above)\n');
       return false;
     }
     fs.mkdirSync(DIST, { recursive: true });

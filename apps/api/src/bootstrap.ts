@@ -14,6 +14,7 @@ import { RouteTable } from './platform/http/route-table';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { PlatformModule } from '@strata/platform/platform.module';
 import { setupOpenApi } from './platform/http/openapi';
+import { setupDashboard } from './platform/http/dashboard-pages';
 import { installMetricsEndpoint } from './platform/http/metrics-endpoint';
 import { JsonNestLogger, StrataMetrics, createJsonLog } from '@strata/observability';
 import { installRequestLog } from './platform/http/request-log';
@@ -54,6 +55,7 @@ export async function startApp(
   app.get(FastRoutes).install(app.getHttpAdapter().getInstance(), app.get(DirectAuthenticator), routes);
   app.useGlobalFilters(new AllExceptionsFilter(routes));
   setupOpenApi(app);
+  setupDashboard(app.getHttpAdapter().getInstance(), config.dashboardDir);
   app.enableShutdownHooks();
   await app.listen({ port: config.port, host: config.host });
   app.get(PlatformModule).startUp();

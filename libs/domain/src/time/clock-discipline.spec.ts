@@ -72,6 +72,7 @@ const ALLOWED = {
     'libs/event-store/src/kurrentdb/kurrentdb-event-store.ts': 'resubscription delay',
     'libs/event-store/src/sqlite/wal-checkpointer.ts': 'bound on the worker answering close',
     'libs/jobs/src/runner/job-runner.ts': 'bound on running jobs stopping at shutdown',
+    'apps/dashboard/src/areas/ingest.ts': "the browser's poll of a running job's progress",
   },
   pauseInTests: {
     'libs/domain/src/testing/eventually.ts': 'the bounded wait for a condition: the one timer tests may wait on',

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PlanOverrides, parsePlanOverrides } from '@strata/auth/plans/plan-catalogue';
 
@@ -39,6 +40,8 @@ export interface StrataConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** STRATA_MCP_*: Strata's own MCP server and its connections to tool servers (REFERENCE §15) */
   mcp: McpConfig;
+  /** STRATA_DASHBOARD_DIR: the built web app served at /app (default: dist/dashboard beside the service) */
+  dashboardDir: string;
 }
 
 export interface McpConfig {
@@ -104,6 +107,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
   { name: 'STRATA_SECRETS_KEY', default: 'generated', description: 'MCP connection credentials are sealed with this key (32 bytes, base64; AES-256-GCM); embedded: generated once into the data dir (mode 0600) when unset; servers: required, the same on every replica' },
   { name: 'STRATA_SECRETS_KEY_PREVIOUS', default: '—', description: 'the key before a rotation: values it sealed are opened and sealed again with STRATA_SECRETS_KEY when next used' },
+  { name: 'STRATA_DASHBOARD_DIR', default: 'dist/dashboard', description: 'the built web app served at `/app` (`npm run build` writes it)' },
   { name: 'STRATA_MCP_ALLOW_PRIVATE', default: 'false', description: '`true` lets MCP connections use http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public addresses' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
@@ -181,6 +185,13 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
   return { allowedOrigins: origins, allowPrivate: oneOf(env, 'STRATA_MCP_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true', secretsKey: key('STRATA_SECRETS_KEY'), secretsKeyPrevious: key('STRATA_SECRETS_KEY_PREVIOUS') };
 }
 
+/** `dist/dashboard` of the package this file belongs to (run from dist/ or, in tests, from the sources). */
+function defaultDashboardDir(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, 'dist', 'dashboard');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
   const store = oneOf(env, 'STRATA_STORE', ['embedded', 'servers'] as const, 'embedded');
   const cfg: StrataConfig = {
@@ -212,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     mcp: mcpConfig(env),
+    dashboardDir: path.resolve(env.STRATA_DASHBOARD_DIR || defaultDashboardDir()),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {

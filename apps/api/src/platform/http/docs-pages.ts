@@ -79,6 +79,7 @@ const HOME_PAGE = `<!DOCTYPE html>
     <h1>Strata</h1>
     <p>An event-sourced knowledge graph for people and AI agents. Every route needs a user JWT or an API key except these:</p>
     <ul>
+      <li><a href="/app">/app</a>: the dashboard (sign in, API keys, the graph, ingestion, reviews)</li>
       <li><a href="/docs">/docs</a>: the API, browsable (Swagger UI)</li>
       <li><a href="/openapi.json">/openapi.json</a>: the OpenAPI document</li>
       <li><a href="/health">/health</a>: whether the service is up</li>

@@ -1,0 +1,32 @@
+import type { Area } from '../context.js';
+import { signIn, signUp } from './auth.js';
+import { explore } from './explore.js';
+import { governanceSettings, spaces } from './governance.js';
+import { documentPage, ingest, jobPage, jobs } from './ingest.js';
+import { keys } from './keys.js';
+import { nodePage, paths } from './node.js';
+import { organization } from './organization.js';
+import { overview } from './overview.js';
+import { proposals } from './proposals.js';
+
+/**
+ * Every area of the dashboard, in navigation order. A new area (briefs, agents, policies and
+ * audit, Knowledge Health, MCP connections…) is one module under areas/ and one entry here.
+ */
+export const AREAS: Area[] = [
+  signIn,
+  signUp,
+  overview,
+  organization,
+  keys,
+  explore,
+  paths,
+  nodePage,
+  ingest,
+  jobs,
+  jobPage,
+  documentPage,
+  proposals,
+  spaces,
+  governanceSettings,
+];
