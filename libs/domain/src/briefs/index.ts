@@ -7,3 +7,5 @@ export * from './structural-generator';
 export * from './brief-versions';
 export * from './brief-item-actions';
 export * from './model-generator';
+export * from './briefing-timing';
+export * from './webhook-signature';

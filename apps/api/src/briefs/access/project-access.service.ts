@@ -31,17 +31,19 @@ export class ProjectAccessService {
   async project(auth: AuthContext, uid: string): Promise<{ project: NodeRecord; scope: ReadScope }> {
     const scope = await this.scopes.of(auth);
     const p = await this.sources.node(auth.org_id, uid);
-    if (!p || p.tombstone_at !== null || !scope.allows(uid)) {
-      // a restricted agent's key reaches a Project through its grant alone
-      if (!(p && p.tombstone_at === null && this.agentGrant(auth, uid) !== null)) throw Errors.refNotFound('project_uid', uid);
-    }
+    if (!p || p.tombstone_at !== null || !(scope.allows(uid) || this.reachedByAgentGrant(auth, uid, scope))) throw Errors.refNotFound('project_uid', uid);
     if (p!.node_type !== 'Project') throw Errors.wrongNodeType('project_uid', uid, p!.node_type, ['Project']);
     return { project: p!, scope };
   }
 
-  private agentGrant(auth: AuthContext, projectUid: string): ProjectRole | null {
-    if (auth.credential !== 'api_key' || auth.bound_agent_id === null) return null;
-    return this.briefs.grant(auth.org_id, projectUid, `agent:${auth.bound_agent_id}`)?.role ?? null;
+  /**
+   * A key bound to an agent that Space grants restrict sees only what they pass; its agent's
+   * Project grant reaches the Project too (§13.3), within the key's own lists and the Space rule.
+   */
+  private reachedByAgentGrant(auth: AuthContext, projectUid: string, scope: ReadScope): boolean {
+    if (auth.credential !== 'api_key' || auth.bound_agent_id === null || scope.hidden.has(projectUid)) return false;
+    if (auth.space_uids !== null || (auth.project_uids !== null && !auth.project_uids.includes(projectUid))) return false;
+    return this.briefs.grant(auth.org_id, projectUid, `agent:${auth.bound_agent_id}`) !== null;
   }
 
   /** The caller's effective role on P, or null (no role). */
