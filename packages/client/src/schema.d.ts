@@ -2220,6 +2220,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_uid}/brief": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Brief state (none, current or stale against the sources now) and the current version */
+        get: operations["BriefController_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_uid}/brief/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Regenerate: 200 reused when sources and generator are unchanged (unless force), 201 a new structural version, 202 a queued llm job (kind brief_regenerate) */
+        post: operations["BriefController_regenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_uid}/brief/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Pin, unpin or correct (with byte-exact citations) an item of the current version */
+        patch: operations["BriefController_patch"];
+        trace?: never;
+    };
+    "/projects/{project_uid}/brief/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Versions, newest first, with their material changes */
+        get: operations["BriefController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_uid}/brief/history/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of the brief, as it was */
+        get: operations["BriefController_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_uid}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Role grants on the Project, oldest first */
+        get: operations["ProjectGrantsController_list"];
+        put?: never;
+        /** Grant a user (viewer, editor) or an agent (viewer, agent) a role on the Project: 201 new, 200 replaced or unchanged */
+        post: operations["ProjectGrantsController_set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_uid}/grants/{principal_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a Project grant; it acts from the next request */
+        delete: operations["ProjectGrantsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2495,6 +2615,18 @@ export interface components {
              *     }
              */
             auth?: Record<string, never>;
+        };
+        SetProjectGrantDto: {
+            /**
+             * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
+             * @example user:3f2a…
+             */
+            principal_uid: string;
+            /**
+             * @description users take viewer or editor, agents viewer or agent
+             * @enum {string}
+             */
+            role: "viewer" | "agent" | "editor" | "manager";
         };
         /** SourceProps */
         SourceProps: {
@@ -7397,6 +7529,165 @@ export interface operations {
                 "application/json": components["schemas"]["InspectMcpDto"];
             };
         };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BriefController_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BriefController_regenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BriefController_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BriefController_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BriefController_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProjectGrantsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProjectGrantsController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetProjectGrantDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProjectGrantsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_uid: string;
+                principal_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {

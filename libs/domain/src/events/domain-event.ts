@@ -26,6 +26,8 @@ import type {
   OntologyRelationTypeChangedData,
   OntologySchemaChangedData,
 } from '../ontology/ontology-events';
+import { BriefEventTypes } from '../briefs/brief-events';
+import type { BriefEventType, BriefRegenerationFailedData, BriefVersionCreatedData, ProjectGrantRevokedData, ProjectGrantSetData } from '../briefs/brief-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -112,7 +114,14 @@ export type OntologyEvent =
   | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
   | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent;
+/** Projects' briefs and grants (REFERENCE §12). */
+export type BriefEvent =
+  | EventOf<'BriefVersionCreated', BriefVersionCreatedData>
+  | EventOf<'BriefRegenerationFailed', BriefRegenerationFailedData>
+  | EventOf<'ProjectGrantSet', ProjectGrantSetData>
+  | EventOf<'ProjectGrantRevoked', ProjectGrantRevokedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -128,11 +137,14 @@ void accountTypesMatch;
 void governanceTypesMatch;
 const ontologyTypesMatch: Same<OntologyEvent['type'], OntologyEventType> = true;
 void ontologyTypesMatch;
+const briefTypesMatch: Same<BriefEvent['type'], BriefEventType> = true;
+void briefTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
 const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
 const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
+const BRIEF_TYPES: ReadonlySet<string> = new Set(Object.keys(BriefEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -148,6 +160,10 @@ export function isGovernanceEvent<E extends { type: string }>(e: E): e is Extrac
 
 export function isOntologyEvent<E extends { type: string }>(e: E): e is Extract<E, OntologyEvent> {
   return ONTOLOGY_TYPES.has(e.type);
+}
+
+export function isBriefEvent<E extends { type: string }>(e: E): e is Extract<E, BriefEvent> {
+  return BRIEF_TYPES.has(e.type);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Errors } from '../errors';
 import { Body, readEnum, readPage, readUid } from '../validation';
 
-export const JOB_KINDS = ['ingest_document', 'ingest_session', 'ingest_resume', 'embed_all', 'synthesis', 'ontology_propose', 'ontology_extract'] as const;
+export const JOB_KINDS = ['ingest_document', 'ingest_session', 'ingest_resume', 'embed_all', 'synthesis', 'ontology_propose', 'ontology_extract', 'brief_regenerate'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;

@@ -8,11 +8,14 @@ import { AccountsReadModel } from './accounts-read-model';
 import { GOVERNANCE_STREAM_PREFIXES } from '@strata/domain/governance';
 import { GovernanceProjection } from '../governance/governance.projection';
 import { GovernanceReadModel } from '../governance/governance-read-model';
+import { BRIEF_STREAM_PREFIXES } from '@strata/domain/briefs';
+import { BriefsProjection } from '../briefs/briefs.projection';
+import { BriefsReadModel } from '../briefs/briefs-read-model';
 
 /** Streams this mirror applies: the accounts, and the governance records read with them on every request. */
-const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES];
+const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES];
 function isMirrored(stream: string): boolean {
-  return isAccountStream(stream) || GOVERNANCE_STREAM_PREFIXES.some((p) => stream.startsWith(p));
+  return isAccountStream(stream) || GOVERNANCE_STREAM_PREFIXES.some((p) => stream.startsWith(p)) || BRIEF_STREAM_PREFIXES.some((p) => stream.startsWith(p));
 }
 
 const PAGE = 1000;
@@ -42,6 +45,9 @@ export class AccountsMirror {
   readonly readModel: AccountsReadModel;
   readonly governance: GovernanceProjection;
   readonly governanceReadModel: GovernanceReadModel;
+  /** Project grants and brief versions: read on every brief request, like the governance grants */
+  readonly briefs: BriefsProjection;
+  readonly briefsReadModel: BriefsReadModel;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -56,11 +62,14 @@ export class AccountsMirror {
     this.readModel = new AccountsReadModel(this.db, this.projection);
     this.governance = new GovernanceProjection(this.db);
     this.governanceReadModel = new GovernanceReadModel(this.db);
+    this.briefs = new BriefsProjection(this.db);
+    this.briefsReadModel = new BriefsReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
     this.projection.apply(e);
     this.governance.apply(e);
+    this.briefs.apply(e);
   }
 
   /** Every event of the log up to this position has been seen (and applied if it is an account event). */

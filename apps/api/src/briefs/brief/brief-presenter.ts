@@ -1,0 +1,25 @@
+import { BriefItem, BriefVersion, StoredBriefVersion } from '@strata/domain/briefs';
+import { ReadScope } from '@strata/platform/scope/read-scope';
+
+/** Every uid an item touches: its basis and what its citations name. */
+function touched(i: BriefItem): string[] {
+  const out = [...i.basis_uids];
+  for (const c of i.citations) {
+    out.push(c.chunk_uid, c.document_uid);
+    if (c.node_uid !== null) out.push(c.node_uid);
+  }
+  return out;
+}
+
+/**
+ * A version as this caller may read it (REFERENCE §12.3 withholding): items touching a node it
+ * cannot see are left out and counted; the summary is null when any admitted source is hidden
+ * from it. The stored extras (`produced_item_ids`) are never shown.
+ */
+export function presentVersion(v: StoredBriefVersion, scope: ReadScope, sourcesHidden: boolean): { version: BriefVersion; withheld: number } {
+  const { produced_item_ids, ...rest } = v;
+  void produced_item_ids;
+  if (!scope.restricted) return { version: rest, withheld: 0 };
+  const items = rest.items.filter((i) => touched(i).every((u) => scope.allows(u)));
+  return { version: { ...rest, items, summary: sourcesHidden ? null : rest.summary }, withheld: rest.items.length - items.length };
+}

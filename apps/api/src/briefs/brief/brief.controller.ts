@@ -1,0 +1,60 @@
+import { Body as ReqBody, Controller, Get, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { Body, coerceQuery, readPage } from '@strata/domain/validation';
+import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
+import { BriefHandlers } from './brief.handlers';
+
+/** A Project's living brief (REFERENCE §12.6): state, regeneration, item pins and corrections, history. */
+@ApiTags('projects: briefs')
+@Controller('projects/:project_uid/brief')
+export class BriefController {
+  constructor(private readonly handlers: BriefHandlers) {}
+
+  @Get()
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Brief state (none, current or stale against the sources now) and the current version' })
+  state(@Auth() auth: AuthContext, @Param('project_uid') uid: string) {
+    return this.handlers.state(auth, pathUid(uid, 'project_uid'));
+  }
+
+  @Post('regenerate')
+  @ApiKeyOrJwt()
+  @AccessByAction()
+  @ApiOperation({
+    summary:
+      'Regenerate: 200 reused when sources and generator are unchanged (unless force), 201 a new structural version, 202 a queued llm job (kind brief_regenerate)',
+  })
+  async regenerate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @ReqBody() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const r = await this.handlers.regenerate(auth, pathUid(uid, 'project_uid'), body, rid);
+    reply.status(r.status);
+    return r.body;
+  }
+
+  @Patch('items/:item_id')
+  @ApiKeyOrJwt()
+  @AccessByAction()
+  @ApiOperation({ summary: 'Pin, unpin or correct (with byte-exact citations) an item of the current version' })
+  patch(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @Param('item_id') itemId: string, @ReqBody() body: unknown) {
+    return this.handlers.patchItem(auth, pathUid(uid, 'project_uid'), itemId, body, rid);
+  }
+
+  @Get('history')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Versions, newest first, with their material changes' })
+  history(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Query() raw: Body) {
+    const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 20, max: 100 });
+    return this.handlers.history(auth, pathUid(uid, 'project_uid'), limit, offset);
+  }
+
+  @Get('history/:version')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'One version of the brief, as it was' })
+  version(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Param('version') version: string) {
+    const p = pathUid(uid, 'project_uid');
+    return this.handlers.historyVersion(auth, p, pathPositiveInt(version, 'version'));
+  }
+}

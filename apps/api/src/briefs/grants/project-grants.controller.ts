@@ -1,0 +1,41 @@
+import { Body as ReqBody, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AuthContext } from '@strata/auth/auth-context';
+import { OwnerAdminJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { Body, coerceQuery, readPage } from '@strata/domain/validation';
+import { pathUid } from '../../platform/http/path-params';
+import { SetProjectGrantDto } from './project-grant.dto';
+import { ProjectGrantHandlers } from './project-grant.handlers';
+
+/** Project role grants (REFERENCE §12.8). */
+@ApiTags('projects: grants')
+@Controller('v1/projects/:project_uid/grants')
+export class ProjectGrantsController {
+  constructor(private readonly handlers: ProjectGrantHandlers) {}
+
+  @Get()
+  @OwnerAdminJwt()
+  @ApiOperation({ summary: 'Role grants on the Project, oldest first' })
+  list(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Query() raw: Body) {
+    const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 100, max: 1000 });
+    return this.handlers.list(auth, pathUid(uid, 'project_uid'), limit, offset);
+  }
+
+  @Post()
+  @OwnerAdminJwt()
+  @ApiOperation({ summary: 'Grant a user (viewer, editor) or an agent (viewer, agent) a role on the Project: 201 new, 200 replaced or unchanged' })
+  async set(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @ReqBody() body: SetProjectGrantDto, @Res({ passthrough: true }) reply: FastifyReply) {
+    const r = await this.handlers.set(auth, pathUid(uid, 'project_uid'), body, rid);
+    reply.status(r.created ? 201 : 200);
+    return r.grant;
+  }
+
+  @Delete(':principal_uid')
+  @OwnerAdminJwt()
+  @ApiOperation({ summary: 'Revoke a Project grant; it acts from the next request' })
+  revoke(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @Param('principal_uid') principal: string) {
+    return this.handlers.revoke(auth, pathUid(uid, 'project_uid'), principal, rid);
+  }
+}
