@@ -22,8 +22,7 @@ export class GovernanceSettingsController {
     const s = this.governance.settings(org);
     return {
       ...s.settings,
-      // policies have no records yet: every count is truthfully 0 and nothing was ever synced
-      policy_counts: { draft: 0, shadow: 0, published: 0, rejected: 0 },
+      policy_counts: this.governance.policyCounts(org),
       sync: { status: 'never', last_synced_at: null, last_synced_by: null, pending_policies: 0, drifted_nodes: 0 },
       updated_at: iso(s.updated_at),
       updated_by: s.updated_by,
