@@ -8,11 +8,14 @@ import { GovernanceSettingsController } from './settings/governance-settings.con
 import { PolicyModule } from '@strata/platform/policy/policy.module';
 import { PoliciesController } from './policies/policies.controller';
 import { PolicyHandlers } from './policies/policy.handlers';
+import { AuditController } from './audit/audit.controller';
+import { GovernanceSync } from './sync/governance-sync';
+import { GovernanceSyncController } from './sync/governance-sync.controller';
 
 /** Governance and access (REFERENCE §13): Spaces and their grants, agent tool grants, settings, structured policies. */
 @Module({
   imports: [ScopeModule, PolicyModule],
-  controllers: [SpacesController, ToolGrantsController, GovernanceSettingsController, PoliciesController],
-  providers: [SpaceHandlers, ToolGrantHandlers, PolicyHandlers],
+  controllers: [SpacesController, ToolGrantsController, GovernanceSettingsController, PoliciesController, AuditController, GovernanceSyncController],
+  providers: [SpaceHandlers, ToolGrantHandlers, PolicyHandlers, GovernanceSync],
 })
 export class GovernanceModule {}

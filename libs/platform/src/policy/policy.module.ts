@@ -1,6 +1,10 @@
 import { Inject, Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
+import { AuditReadModel } from '@strata/projections/governance/audit-read-model';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { EmbeddedStorage } from '../storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '../storage/storage.tokens';
 import { ScopeModule } from '../scope/scope.module';
 import { ProvenanceService } from '../scope/provenance.service';
 import { UNIT_OF_WORK, UnitOfWork } from '../unit-of-work/unit-of-work.port';
@@ -17,6 +21,12 @@ import { PolicyService } from './policy.service';
   providers: [
     PolicyService,
     {
+      provide: AuditReadModel,
+      // the audit projection: in the projections database (embedded), or this replica's mirror (servers)
+      inject: [EMBEDDED_STORAGE, { token: AccountsMirror, optional: true }],
+      useFactory: (e: EmbeddedStorage | null, m: AccountsMirror | null) => (e ? new AuditReadModel(e.projections) : m!.auditReadModel),
+    },
+    {
       provide: KnownRoutes,
       inject: [{ token: HttpAdapterHost, optional: true }],
       useFactory: (http: HttpAdapterHost | null) => {
@@ -27,7 +37,7 @@ import { PolicyService } from './policy.service';
       },
     },
   ],
-  exports: [PolicyService, KnownRoutes],
+  exports: [PolicyService, KnownRoutes, AuditReadModel],
 })
 export class PolicyModule {
   constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork, policies: PolicyService, governance: GovernanceReadModel, provenance: ProvenanceService, _routes: KnownRoutes) {
