@@ -1,4 +1,5 @@
 import { FixedClock } from '@strata/domain/time';
+import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey, signUp, SignedUp } from '../support/http';
 
@@ -7,7 +8,7 @@ describe('structured policies (REFERENCE §13.6)', () => {
   let t: TestApp;
   const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
   beforeAll(async () => {
-    t = await startTestApp({ clock });
+    t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
   });
   afterAll(() => t.close());
 
@@ -224,5 +225,20 @@ describe('structured policies (REFERENCE §13.6)', () => {
     clock.advance(25 * 3600);
     expect((await k.post('/node', { ...body, label: 'third' }, { headers: { 'x-approval-uid': third } })).body).toMatchObject({ code: 'approval_invalid', reason: 'expired' });
 
+  });
+
+  it('governs ingestion and tool invocations like every other write', async () => {
+    const { o, member } = await org();
+    const tool = (await o.post('/node', { label: 'deploy', node_type: 'Affordance', props: { action_name: 'deploy' } })).body.uid;
+    await o.post('/v1/governance/policies', { name: 'no deploys', effect: 'deny', match: { tools: [tool] }, status: 'published' });
+    await o.post('/v1/governance/policies', { name: 'members do not ingest', effect: 'deny', match: { principals: ['role:member'], routes: ['POST /ingest/**'] }, status: 'published' });
+    const run = await o.post('/agent/execution', { action: 'start', label: 'run deploy', props: { description: 'deploy', affordance_uid: tool } });
+    expect(run.body).toMatchObject({ code: 'policy_denied', policy_name: 'no deploys' });
+    expect((await o.post('/agent/execution', { action: 'start', label: 'no tool', props: { description: 'manual' } })).status).toBe(201);
+    // ingestion extracts with the offline extractor here
+    const ingest = await member.post('/ingest/chunk', { content: 'Ada Lovelace met Charles Babbage in London.', label: 'notes' });
+    expect(ingest.body.code).toBe('policy_denied');
+    expect((await o.get('/nodes?node_type=Chunk')).body.items).toEqual([]);
+    expect((await o.post('/ingest/chunk', { content: 'Ada Lovelace met Charles Babbage in London.', label: 'notes' })).status).toBe(201);
   });
 });
