@@ -54,7 +54,9 @@ export class AuditProjection implements EmbeddedProjection {
     if (!r) return;
     const org = e.metadata.org_id;
     this.stmt('INSERT OR IGNORE INTO audit_records(org_id, position, kind, principal_id, effect, enforced, occurred_at, record) VALUES (?,?,?,?,?,?,?,?)').run(
-      org, r.position, r.kind, r.principal.id, r.decision?.effect ?? null, r.decision ? (r.decision.enforced ? 1 : 0) : null, r.occurred_at, JSON.stringify(r),
+      // the event id is not stored: events applied inline arrive before the log names them, so a
+      // rebuild would differ; the route reads it back by position
+      org, r.position, r.kind, r.principal.id, r.decision?.effect ?? null, r.decision ? (r.decision.enforced ? 1 : 0) : null, r.occurred_at, JSON.stringify({ ...r, id: '' }),
     );
     const ref = this.stmt('INSERT OR IGNORE INTO audit_refs(org_id, ref, role, position) VALUES (?,?,?,?)');
     if (r.decision) for (const p of new Set([...r.decision.policy_uids, ...r.decision.shadow.map((s) => s.policy_uid)])) ref.run(org, p, 'policy', r.position);
