@@ -37,10 +37,13 @@ const TARGETS: Target[] = [
   { metric: 'ontology.search_p50_ms', label: '/ontology/objects/search p50, 50k objects (ms)', target: '< 10', ok: (v) => v < 10 },
   { metric: 'briefs.regenerate_p50_ms', label: 'structural brief regeneration, 200 docs / 20k nodes, p50 (ms)', target: '< 500', ok: (v) => v < 500 },
   { metric: 'briefs.get_brief_p50_ms', label: 'GET /projects/{uid}/brief, 20k nodes, p50 (ms)', target: '< 10', ok: (v) => v < 10 },
+  { metric: 'policies.node_overhead_pct', label: 'POST /node with 100 published policies vs none (% slower)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'policies.argument_overhead_pct', label: '/epistemic/argument with 100 published policies vs none (% slower)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'audit.page_p50_ms', label: 'governance audit page over 1M events, p50 (ms)', target: '< 20', ok: (v) => v < 20 },
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

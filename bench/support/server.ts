@@ -20,6 +20,8 @@ export interface BenchServer {
   url: string;
   dataDir: string;
   token: string;
+  /** the owner's JWT (management routes) */
+  ownerToken: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ben
     url,
     dataDir,
     token: key.key as string,
+    ownerToken: s.access_token as string,
     child,
     stop: async () => {
       await new Promise<void>((resolve) => {

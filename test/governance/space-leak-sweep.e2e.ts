@@ -22,6 +22,8 @@ describe('nothing spaced leaks (REFERENCE §13.1)', () => {
     o = api(t.url, owner.access_token);
     const space = (await o.post('/node', { label: 'Vault', node_type: 'Space' })).body.uid;
     const elsewhere = (await o.post('/node', { label: 'Elsewhere', node_type: 'Space' })).body.uid;
+    // every spaced write below is then named in a policy decision, which the audit route shows
+    await o.post('/v1/governance/policies', { name: 'watch claims and goals', effect: 'allow', match: { node_types: ['Claim', 'Goal'], spaces: [space] }, status: 'shadow' });
     anchor = (await o.post('/node', { label: 'Anchor claim', node_type: 'Claim', props: { content: 'anchor' } })).body.uid;
     for (const level of CLASSIFICATIONS) {
       const claim = (await o.post('/node', { label: `zqleak ${level} claim ${level}marker`, node_type: 'Claim', confidence: 0.2, classification: level, space_uid: space, props: { content: `zqleak ${level}` } })).body.uid;
@@ -84,6 +86,8 @@ describe('nothing spaced leaks (REFERENCE §13.1)', () => {
       ['GET /stats', () => c.get('/stats')],
       ['GET /export', () => c.get('/export')],
       ['POST /retrieve curation_counts', () => c.post('/retrieve', { action: 'curation_counts' })],
+      ['GET /v1/governance/audit', () => c.get('/v1/governance/audit?limit=500')],
+      ['GET /v1/governance/policies', () => c.get('/v1/governance/policies')],
     ];
   }
 
@@ -107,7 +111,7 @@ describe('nothing spaced leaks (REFERENCE §13.1)', () => {
   it('the routes of the sweep do reveal spaced nodes to a principal that may read them', async () => {
     const blind: string[] = [];
     for (const [name, call] of routes(o)) {
-      if (name === 'GET /stats' || name.includes('curation_counts') || name === 'POST /retrieve/context') continue;
+      if (name === 'GET /stats' || name.includes('curation_counts') || name === 'POST /retrieve/context' || name === 'GET /v1/governance/policies') continue;
       const r = await call();
       if (name.startsWith('GET /node/') || name.startsWith('GET /edge/')) continue;
       if (!CLASSIFICATIONS.some((l) => markers(l).some((m) => r.text.includes(m)))) blind.push(`${name} (${r.status})`);

@@ -2,6 +2,7 @@ import { AuditFormat, formatRecord, tableHeader } from '../audit/audit-format';
 import { DomainError } from '@strata/domain/errors';
 import { AuditQuery, Bound, auditMatches, listOption, parseBound, pastEnd, readAfter } from '@strata/domain/audit/audit-filter';
 import { toAuditRecord } from '@strata/domain/audit/audit-record';
+import { governanceAuditRecord, mapStatusMemory } from '@strata/domain/audit/governance-audit';
 import { formatCount } from '../progress/progress-format';
 import { CliError } from '../support/cli-error';
 import { GlobalOptions, cliConfig } from '../support/cli-config';
@@ -17,6 +18,8 @@ export interface ReplayOptions {
   agent?: string[];
   kind?: string[];
   format: AuditFormat;
+  /** the governance records of REFERENCE §13.8 instead of one record per event */
+  governance?: boolean;
 }
 
 /** A bound flag; a refusal is the operator's one line, as every other flag's. */
@@ -53,12 +56,21 @@ export async function auditReplay(opts: ReplayOptions, globals: GlobalOptions): 
   const log = openEventLog(cfg);
   let read = 0;
   let shown = 0;
-  let header = opts.format === 'table';
+  let header = opts.format === 'table' && !opts.governance;
+  // Approval and Execution records need each node's status before the event: the same memory the projection keeps
+  const statuses = mapStatusMemory();
   try {
     await requireOrgInLog(log, q.org!);
     for await (const e of readLog(log, readAfter(q))) {
       if (pastEnd(e, q)) break;
       read++;
+      if (opts.governance) {
+        const g = governanceAuditRecord(e, statuses);
+        if (!g || !auditMatches(e, q)) continue;
+        shown++;
+        await writeOut(JSON.stringify(g) + '\n');
+        continue;
+      }
       if (!auditMatches(e, q)) continue;
       shown++;
       if (header) await writeOut(tableHeader() + '\n');

@@ -17,6 +17,7 @@ export function registerAudit(program: Command): void {
     .option('--agent <id>', 'only events attributed to this agent (agent_id: attribution, not identity); repeatable', collect)
     .option('--kind <kind>', 'only these event types (NodeCreated, ApiKeyRevoked…) or stream categories (node, edge, org, apikey…); repeatable or comma-separated', collect)
     .addOption(new Option('--format <format>', 'output format').choices([...AUDIT_FORMATS]).default('table'))
+    .option('--governance', 'only the governance audit records of GET /v1/governance/audit (policy decisions, approvals, executions, governance changes), as JSON lines with the same ids and positions')
     .addHelpText(
       'after',
       `

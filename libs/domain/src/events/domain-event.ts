@@ -17,7 +17,20 @@ import type {
   UserSignedUpData,
 } from '../accounts/account-events';
 import { GovernanceEventTypes } from '../governance/governance-events';
-import type { AgentToolGrantedData, AgentToolRevokedData, GovernanceEventType, GovernanceSettingsChangedData, SpaceGrantRevokedData, SpaceGrantSetData } from '../governance/governance-events';
+import type {
+  AgentToolGrantedData,
+  AgentToolRevokedData,
+  GovernanceEventType,
+  GovernanceSettingsChangedData,
+  GovernanceSyncedData,
+  PolicyApprovalConsumedData,
+  PolicyCreatedData,
+  PolicyDecisionRecordedData,
+  PolicyStatusChangedData,
+  PolicyUpdatedData,
+  SpaceGrantRevokedData,
+  SpaceGrantSetData,
+} from '../governance/governance-events';
 import { OntologyEventTypes } from '../ontology/ontology-events';
 import type {
   OntologyEventType,
@@ -92,7 +105,13 @@ export type GovernanceEvent =
   | EventOf<'SpaceGrantRevoked', SpaceGrantRevokedData>
   | EventOf<'AgentToolGranted', AgentToolGrantedData>
   | EventOf<'AgentToolRevoked', AgentToolRevokedData>
-  | EventOf<'GovernanceSettingsChanged', GovernanceSettingsChangedData>;
+  | EventOf<'GovernanceSettingsChanged', GovernanceSettingsChangedData>
+  | EventOf<'PolicyCreated', PolicyCreatedData>
+  | EventOf<'PolicyUpdated', PolicyUpdatedData>
+  | EventOf<'PolicyStatusChanged', PolicyStatusChangedData>
+  | EventOf<'PolicyDecisionRecorded', PolicyDecisionRecordedData>
+  | EventOf<'PolicyApprovalConsumed', PolicyApprovalConsumedData>
+  | EventOf<'GovernanceSynced', GovernanceSyncedData>;
 
 
 export type OntologyEvent =

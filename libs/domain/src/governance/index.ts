@@ -5,3 +5,4 @@ export * from './governance-events';
 export * from './space-grant-decider';
 export * from './tool-grant';
 export * from './governance-settings';
+export * from './policy';

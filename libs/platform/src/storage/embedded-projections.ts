@@ -8,6 +8,7 @@ import { AccountsProjection } from '@strata/projections/accounts/accounts.projec
 import { GovernanceProjection } from '@strata/projections/governance/governance.projection';
 import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
 import { BriefsProjection } from '@strata/projections/briefs/briefs.projection';
+import { AuditProjection } from '@strata/projections/governance/audit.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -27,4 +28,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new GovernanceProjection(d.db),
   (d) => new OntologyProjection(d.db),
   (d) => new BriefsProjection(d.db),
+  (d) => new AuditProjection(d.db),
 ];

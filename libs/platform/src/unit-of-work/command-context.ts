@@ -1,5 +1,6 @@
 import { Principal } from '@strata/domain/events';
 import type { AccessPrincipal } from '@strata/domain/governance';
+import type { HttpRequestFacts } from '../policy/http-request';
 
 /** Who writes, for which organization, under which request: becomes every event's metadata. */
 export interface CommandContext {
@@ -14,6 +15,8 @@ export interface CommandContext {
   access?: AccessPrincipal;
   /** top-level `space_uid` of the request: the Space its new nodes go in (REFERENCE §13.1) */
   space_uid?: unknown;
+  /** the HTTP request behind the write, when there is one: what structured policies judge (REFERENCE §13.6) */
+  http?: HttpRequestFacts;
   /** set by the unit of work in server mode when read models had not caught up in time */
   lagging?: boolean;
 }

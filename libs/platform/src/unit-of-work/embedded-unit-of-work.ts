@@ -132,6 +132,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           this.settle(job, () => job.reject(err)); // nothing of this request was staged
           continue;
         }
+        if (tx.refusal) result = refused(tx.refusal);
         if (!tx.hasChanges()) {
           done.push({ job, result });
           continue;
@@ -177,7 +178,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       runner.resetPosition();
       runner.catchUp();
     }
-    for (const d of done) this.settle(d.job, () => d.job.resolve(d.result));
+    for (const d of done) this.settle(d.job, () => (d.result instanceof Refused ? d.job.reject(d.result.error) : d.job.resolve(d.result)));
     if (committed.length) {
       try {
         this.storage.notifyCommitted(committed);
@@ -205,6 +206,14 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     this.running = false;
     if (this.queue.length || this.exclusives.length) this.schedule();
   }
+}
+
+/** A request refused after its refusal's own records were appended (GraphTx.refuseKeeping). */
+class Refused {
+  constructor(readonly error: Error) {}
+}
+function refused(error: Error): Refused {
+  return new Refused(error);
 }
 
 /** REFERENCE §1.12: storage briefly locked is a 503 with Retry-After; nothing was written. */

@@ -214,6 +214,26 @@ export class GraphTx {
     this.stage(stream, domainEvent(type, data));
   }
 
+  /**
+   * An answer refusing the request that must still commit what is staged at that point (a
+   * policy decision record): the unit of work appends, then rejects with it.
+   */
+  refusal: Error | null = null;
+
+  /**
+   * Drops everything the handler staged and refuses the request with `refusal`; what is
+   * staged afterwards (a decision record) is appended before the refusal is answered.
+   */
+  refuseKeeping(refusal: Error): void {
+    this.appends.clear();
+    this.nodeOverlay.clear();
+    this.edgeOverlay.clear();
+    this.seriesChanged.clear();
+    this.streamsToDelete.length = 0;
+    this.nodesAdded = 0;
+    this.refusal = refusal;
+  }
+
   /** Streams removed for good when this request commits (purge, clear). */
   readonly streamsToDelete: string[] = [];
 

@@ -59,6 +59,7 @@ export class ServerUnitOfWork implements UnitOfWork {
       const result = await fn(tx);
       if (!tx.hasChanges()) return result;
       await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)
+      if (tx.refusal && !tx.hasChanges()) throw tx.refusal;
       let position: number | null;
       try {
         position = await this.commit(tx);
@@ -72,6 +73,8 @@ export class ServerUnitOfWork implements UnitOfWork {
         ctx.lagging = true;
         markReadLag();
       }
+      // refused, with its decision record appended (GraphTx.refuseKeeping)
+      if (tx.refusal) throw tx.refusal;
       return result;
     }
   }

@@ -11,6 +11,8 @@ import { GovernanceReadModel } from '../governance/governance-read-model';
 import { BRIEF_STREAM_PREFIXES } from '@strata/domain/briefs';
 import { BriefsProjection } from '../briefs/briefs.projection';
 import { BriefsReadModel } from '../briefs/briefs-read-model';
+import { AuditProjection } from '../governance/audit.projection';
+import { AuditReadModel } from '../governance/audit-read-model';
 
 /** Streams this mirror applies: the accounts, and the governance records read with them on every request. */
 const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES];
@@ -48,6 +50,10 @@ export class AccountsMirror {
   /** Project grants and brief versions: read on every brief request, like the governance grants */
   readonly briefs: BriefsProjection;
   readonly briefsReadModel: BriefsReadModel;
+  /** the governance audit (REFERENCE §13.8): its Approval and Execution records come from node streams, backfilled after start */
+  readonly audit: AuditProjection;
+  readonly auditReadModel: AuditReadModel;
+  private auditQueue: RecordedEvent[] | null = null;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -64,13 +70,51 @@ export class AccountsMirror {
     this.governanceReadModel = new GovernanceReadModel(this.db);
     this.briefs = new BriefsProjection(this.db);
     this.briefsReadModel = new BriefsReadModel(this.db);
+    this.audit = new AuditProjection(this.db);
+    this.auditReadModel = new AuditReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
     this.projection.apply(e);
     this.governance.apply(e);
     this.briefs.apply(e);
+    this.audit.apply(e);
   }
+
+  /** Node events feed only the audit; while the backfill runs they wait behind it (status order per node). */
+  private auditNodeEvent(e: RecordedEvent): void {
+    if (this.auditQueue) this.auditQueue.push(e);
+    else this.db.transaction(() => this.audit.apply(e))();
+  }
+
+  /**
+   * The audit's Approval and Execution records live on node streams, the bulk of the log:
+   * read them after start, without holding up authentication. The audit route shows them
+   * once this is done (`auditReady`).
+   */
+  private async backfillAudit(upTo: number): Promise<void> {
+    let after = 0;
+    try {
+      for (;;) {
+        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: ['node-'] });
+        this.db.transaction(() => {
+          for (const e of page) if (e.position <= upTo) this.audit.apply(e);
+        })();
+        if (page.length) after = page[page.length - 1].position;
+        if (page.length < PAGE || after >= upTo || this.closed) break;
+      }
+    } catch (err) {
+      this.log.error(`audit backfill stopped at position ${after}: ${(err as Error).message}`);
+    }
+    const queued = this.auditQueue ?? [];
+    this.auditQueue = null;
+    this.db.transaction(() => {
+      for (const e of queued) this.audit.apply(e);
+    })();
+  }
+
+  /** Resolves once the audit holds every node event up to start (servers mode). */
+  auditReady: Promise<void> = Promise.resolve();
 
   /** Every event of the log up to this position has been seen (and applied if it is an account event). */
   get position(): number {
@@ -101,6 +145,8 @@ export class AccountsMirror {
     }
     // the filtered read went to the end of the log: nothing up to the head is missing
     this.advance(Math.max(after, head));
+    this.auditQueue = [];
+    this.auditReady = this.backfillAudit(this.applied);
     if (!this.closed) this.subscription = this.events.subscribe(this.applied, (e) => this.follow(e));
     this.log.log(`accounts ready at position ${this.applied} (${count} events, ${Math.round(performance.now() - t0)} ms)`);
     return { events: count, position: this.applied };
@@ -138,6 +184,12 @@ export class AccountsMirror {
         // deterministic (the same event fails on every replica): stopping would leave this
         // replica unable to authenticate anyone; skipping it is loud and keeps the rest current
         this.log.error(`could not apply ${e.type} at position ${e.position} (${e.stream}): ${(err as Error).message}`);
+      }
+    } else if (e.stream.startsWith('node-')) {
+      try {
+        this.auditNodeEvent(e);
+      } catch (err) {
+        this.log.error(`audit could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
       }
     }
     for (const f of this.followers) {

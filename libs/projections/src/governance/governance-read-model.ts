@@ -1,5 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { Classification, DEFAULT_GOVERNANCE_SETTINGS, GovernanceSettings, SpaceAccessLevel, SpaceGrantTerms } from '@strata/domain/governance';
+import {
+  Classification,
+  DEFAULT_GOVERNANCE_SETTINGS,
+  GovernanceSettings,
+  PolicyEffect,
+  PolicyRecord,
+  PolicyStatus,
+  SpaceAccessLevel,
+  SpaceGrantTerms,
+} from '@strata/domain/governance';
 
 /** A Space grant as stored (times in Unix seconds). */
 export interface SpaceGrantRow {
@@ -77,6 +86,50 @@ export class GovernanceReadModel {
     return { settings: JSON.parse(row.settings), updated_at: row.updated_at, updated_by: row.updated_by };
   }
 
+  /** A marker that moves whenever one of the organization's policies changes (caches key on it). */
+  policiesMark(org: string): number {
+    const r = this.stmt('SELECT max(position) AS p, count(*) AS n FROM gov_policies WHERE org_id = ?').get(org) as { p: number | null; n: number };
+    return r.p ?? 0;
+  }
+
+  policy(org: string, uid: string): PolicyRecord | null {
+    const r = this.stmt('SELECT policy FROM gov_policies WHERE org_id = ? AND uid = ?').get(org, uid) as { policy: string } | undefined;
+    return r ? (JSON.parse(r.policy) as PolicyRecord) : null;
+  }
+
+  /** Every policy of the organization in evaluation order: priority desc, created_at asc, uid. */
+  policies(org: string, filter: { statuses?: readonly PolicyStatus[]; effect?: PolicyEffect } = {}): PolicyRecord[] {
+    const rows = this.stmt('SELECT status, effect, policy FROM gov_policies WHERE org_id = ? ORDER BY priority DESC, created_at ASC, uid ASC').all(org) as {
+      status: PolicyStatus;
+      effect: PolicyEffect;
+      policy: string;
+    }[];
+    return rows
+      .filter((r) => (!filter.statuses || filter.statuses.includes(r.status)) && (!filter.effect || r.effect === filter.effect))
+      .map((r) => JSON.parse(r.policy) as PolicyRecord);
+  }
+
+  policyCounts(org: string): Record<PolicyStatus, number> {
+    const out: Record<PolicyStatus, number> = { draft: 0, shadow: 0, published: 0, rejected: 0 };
+    for (const r of this.stmt('SELECT status, count(*) AS n FROM gov_policies WHERE org_id = ? GROUP BY status').all(org) as { status: PolicyStatus; n: number }[])
+      out[r.status] = r.n;
+    return out;
+  }
+
+  /** A request approval created by a policy decision: who asked, for which request, whether it was used. */
+  requestApproval(org: string, approvalUid: string): RequestApprovalRow | null {
+    return (this.stmt('SELECT * FROM gov_request_approvals WHERE org_id = ? AND approval_uid = ?').get(org, approvalUid) as RequestApprovalRow | undefined) ?? null;
+  }
+
+  /** The last sync: when, by whom, which policy versions it mirrored and the mirrors' versions it left. */
+  lastSync(org: string): SyncRow | null {
+    const r = this.stmt('SELECT * FROM gov_sync WHERE org_id = ?').get(org) as
+      | { last_synced_at: number; last_synced_by: string; mirrored: string; mirror_versions: string }
+      | undefined;
+    if (!r) return null;
+    return { last_synced_at: r.last_synced_at, last_synced_by: r.last_synced_by, mirrored: JSON.parse(r.mirrored), mirror_versions: JSON.parse(r.mirror_versions) };
+  }
+
   /** Whether an agent principal holds any Space grant (its scope is then limited to them, §13.3). */
   hasAnyGrant(org: string, principalUid: string): boolean {
     return !!this.stmt('SELECT 1 FROM gov_space_grants WHERE org_id = ? AND principal_uid = ? LIMIT 1').get(org, principalUid);
@@ -95,3 +148,20 @@ export interface ToolGrantRow {
 }
 
 const GRANT_COLUMNS = 'space_uid, principal_uid, access, classification_ceiling, granted_by, granted_at, updated_at';
+
+export interface RequestApprovalRow {
+  org_id: string;
+  approval_uid: string;
+  principal_id: string;
+  fingerprint: string | null;
+  policy_uid: string | null;
+  requested_at: number;
+  consumed_at: number | null;
+}
+
+export interface SyncRow {
+  last_synced_at: number;
+  last_synced_by: string;
+  mirrored: Record<string, number | null>;
+  mirror_versions: Record<string, number>;
+}

@@ -5,13 +5,14 @@ import { PlannedProjection } from '../projection';
 import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
 
 /**
- * The governance read model: Space grants, agent tool grants and settings (REFERENCE §13.2, §13.4, §13.5). Small and read on every request
+ * The governance read model: Space grants, agent tool grants, settings, policies, request
+ * approvals and the last sync (REFERENCE §13.2, §13.4–§13.7). Small and read on every request
  * by the access rule, so it lives beside the accounts (and, in servers mode, in each replica's
  * in-memory mirror). Deterministic: only event data and positions.
  */
 export class GovernanceProjection implements PlannedProjection {
   readonly name = 'governance';
-  readonly version = 1;
+  readonly version = 2;
   /** nothing here reads node or edge streams (keep it so) */
   readonly replayPlanner = 'outsideGraphObjects';
   private readonly stmts = new Map<string, Statement>();
@@ -78,6 +79,42 @@ export class GovernanceProjection implements PlannedProjection {
           `INSERT INTO gov_settings(org_id, settings, updated_at, updated_by) VALUES (?,?,?,?)
            ON CONFLICT(org_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
           d.org_id, JSON.stringify(applySettingsChanges(current, d.changes)), d.at, d.changed_by,
+        );
+        break;
+      }
+      case T.PolicyCreated:
+      case T.PolicyUpdated:
+      case T.PolicyStatusChanged: {
+        const { org_id, policy } = e.data;
+        this.run(
+          `INSERT INTO gov_policies(org_id, uid, status, effect, priority, created_at, policy, position) VALUES (?,?,?,?,?,?,?,?)
+           ON CONFLICT(org_id, uid) DO UPDATE SET status = excluded.status, effect = excluded.effect, priority = excluded.priority,
+             policy = excluded.policy, position = excluded.position`,
+          org_id, policy.uid, policy.status, policy.effect, policy.priority, policy.created_at, JSON.stringify(policy), e.position,
+        );
+        break;
+      }
+      case T.PolicyDecisionRecorded: {
+        const d = e.data;
+        if (d.approval_uid !== null && d.effect === 'require_approval')
+          this.run(
+            `INSERT OR IGNORE INTO gov_request_approvals(org_id, approval_uid, principal_id, fingerprint, policy_uid, requested_at) VALUES (?,?,?,?,?,?)`,
+            d.org_id, d.approval_uid, e.metadata.principal.id, d.fingerprint ?? null, d.policy_uids[0] ?? null, e.metadata.occurred_at,
+          );
+        return; // a record of a decision, not a change of who may do what
+      }
+      case T.PolicyApprovalConsumed: {
+        const d = e.data;
+        this.run('UPDATE gov_request_approvals SET consumed_at = ? WHERE org_id = ? AND approval_uid = ?', d.at, d.org_id, d.approval_uid);
+        return; // a record of use, not a change of who may do what
+      }
+      case T.GovernanceSynced: {
+        const d = e.data;
+        this.run(
+          `INSERT INTO gov_sync(org_id, last_synced_at, last_synced_by, mirrored, mirror_versions) VALUES (?,?,?,?,?)
+           ON CONFLICT(org_id) DO UPDATE SET last_synced_at = excluded.last_synced_at, last_synced_by = excluded.last_synced_by,
+             mirrored = excluded.mirrored, mirror_versions = excluded.mirror_versions`,
+          d.org_id, d.at, d.synced_by, JSON.stringify(d.mirrored), JSON.stringify(d.mirror_versions),
         );
         break;
       }

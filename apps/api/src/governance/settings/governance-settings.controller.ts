@@ -9,6 +9,7 @@ import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
 import { governanceContext, iso } from '../governance-context';
 import { PatchGovernanceSettingsDto } from './governance-settings.dto';
+import { GovernanceSync } from '../sync/governance-sync';
 
 @ApiTags('governance: settings')
 @Controller('v1/governance/settings')
@@ -16,15 +17,15 @@ export class GovernanceSettingsController {
   constructor(
     private readonly governance: GovernanceReadModel,
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly sync: GovernanceSync,
   ) {}
 
-  private present(org: string) {
+  private async present(org: string) {
     const s = this.governance.settings(org);
     return {
       ...s.settings,
-      // policies have no records yet: every count is truthfully 0 and nothing was ever synced
-      policy_counts: { draft: 0, shadow: 0, published: 0, rejected: 0 },
-      sync: { status: 'never', last_synced_at: null, last_synced_by: null, pending_policies: 0, drifted_nodes: 0 },
+      policy_counts: this.governance.policyCounts(org),
+      sync: await this.sync.status(org),
       updated_at: iso(s.updated_at),
       updated_by: s.updated_by,
     };

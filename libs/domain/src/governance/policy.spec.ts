@@ -1,0 +1,98 @@
+import { checkPolicyMatch, compilePolicy, decidePolicyPatch, evaluatePolicies, PolicyRecord, RequestFacts, requestFingerprint, routeTest, templateMatchesRoute } from './policy';
+import { DomainError } from '../errors';
+
+const policy = (over: Partial<PolicyRecord>): PolicyRecord => ({
+  uid: 'p',
+  name: 'p',
+  description: null,
+  status: 'published',
+  effect: 'deny',
+  priority: 0,
+  match: { layers: ['epistemic'] },
+  version: 1,
+  status_reason: null,
+  created_by: 'u',
+  created_at: 0,
+  updated_at: 0,
+  status_changed_by: 'u',
+  status_changed_at: 0,
+  mirrored_version: null,
+  ...over,
+});
+
+const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
+  principal: { kind: 'api_key', id: 'k1', role: null, bound_agent_id: 'planner' },
+  method: 'POST',
+  path: '/node',
+  action: null,
+  tool_uid: null,
+  written: [{ uid: 'n1', node_type: 'Claim', layer: 'epistemic', classification: 'confidential', spaces: ['s1'], projects: [] }],
+  ...over,
+});
+
+describe('policy match (REFERENCE §13.6)', () => {
+  const env = { routeExists: (m: string, t: string) => templateMatchesRoute(t, '/node/:uid') || t === '/node', nodeTypeOf: (u: string) => ({ s1: 'Space', a1: 'Affordance' })[u] ?? null, customNodeTypeExists: () => false };
+
+  it('normalises a valid match and lists every error of an invalid one', () => {
+    expect(checkPolicyMatch({ node_types: ['claim', 'Claim'], layers: ['Epistemic'], spaces: ['s1'], routes: ['* /node/{uid}'] }, env)).toEqual({
+      match: { node_types: ['Claim'], layers: ['epistemic'], spaces: ['s1'], routes: ['* /node/{uid}'] },
+      errors: [],
+    });
+    const bad = checkPolicyMatch({ principals: ['root'], tools: ['s1'], extra: 1, min_classification: 'secret' }, env);
+    expect(bad.match).toBeNull();
+    expect(bad.errors.map((e) => e.path)).toEqual(['match.principals[0]', 'match.tools[0]', 'match.extra', 'match.min_classification']);
+    expect(checkPolicyMatch({}, env).errors[0].path).toBe('match');
+  });
+
+  it('routes: exact segments, placeholders, trailing /**, #action', () => {
+    expect(routeTest('POST /node')('POST', '/node', null)).toBe(true);
+    expect(routeTest('POST /node')('PATCH', '/node', null)).toBe(false);
+    expect(routeTest('* /node/{uid}')('PATCH', '/node/abc', null)).toBe(true);
+    expect(routeTest('* /node/{uid}')('PATCH', '/node/abc/history', null)).toBe(false);
+    expect(routeTest('GET /v1/**')('GET', '/v1/spaces/x/grants', null)).toBe(true);
+    expect(routeTest('POST /agent/governance#resolve_approval')('POST', '/agent/governance', 'get_pending')).toBe(false);
+  });
+});
+
+describe('policy evaluation', () => {
+  it('highest priority wins; at equal priority deny > require_approval > allow; shadow only logs', () => {
+    const ps = [
+      policy({ uid: 'a', effect: 'allow', priority: 1 }),
+      policy({ uid: 'r', effect: 'require_approval', priority: 1 }),
+      policy({ uid: 'd', effect: 'deny', priority: 0 }),
+      policy({ uid: 's', effect: 'deny', status: 'shadow', priority: 99 }),
+      policy({ uid: 'x', effect: 'deny', status: 'draft', priority: 99 }),
+    ].map(compilePolicy);
+    const d = evaluatePolicies(ps, facts(), 'enforce');
+    expect(d).toMatchObject({ effect: 'require_approval', enforced: true, policy_uids: ['r', 'a', 'd'], shadow: [{ policy_uid: 's', effect: 'deny' }] });
+    const shadowMode = evaluatePolicies(ps, facts(), 'shadow');
+    expect(shadowMode).toMatchObject({ effect: 'allow', enforced: false, matched: true });
+    expect(shadowMode.shadow.map((s) => s.policy_uid).sort()).toEqual(['a', 'd', 'r', 's']);
+    expect(evaluatePolicies(ps, facts(), 'off')).toMatchObject({ effect: 'allow', matched: false, shadow: [] });
+  });
+
+  it('node conditions hold for one and the same written node; agent: matches a bound key', () => {
+    const p = compilePolicy(policy({ match: { node_types: ['Claim'], min_classification: 'restricted' } }));
+    expect(evaluatePolicies([p], facts(), 'enforce').matched).toBe(false);
+    const two = facts({ written: [...facts().written, { uid: 'n2', node_type: 'Goal', layer: 'intent', classification: 'restricted', spaces: [], projects: [] }] });
+    expect(evaluatePolicies([p], two, 'enforce').matched).toBe(false);
+    expect(evaluatePolicies([compilePolicy(policy({ match: { principals: ['agent:planner'] } }))], facts(), 'enforce').effect).toBe('deny');
+    expect(evaluatePolicies([compilePolicy(policy({ match: { principals: ['role:owner'] } }))], facts(), 'enforce').matched).toBe(false);
+  });
+
+  it('fingerprint: method, path, canonical body and principal', () => {
+    expect(requestFingerprint('post', '/node', { b: 1, a: 2 }, 'u')).toBe(requestFingerprint('POST', '/node', { a: 2, b: 1 }, 'u'));
+    expect(requestFingerprint('POST', '/node', { a: 2 }, 'u')).not.toBe(requestFingerprint('POST', '/node', { a: 2 }, 'v'));
+  });
+});
+
+describe('policy lifecycle', () => {
+  it('moves, no-ops, refuses', () => {
+    expect(decidePolicyPatch(policy({ status: 'draft' }), { status: 'shadow' }, 'u', 5)).toMatchObject({ policy: { status: 'shadow', version: 2, status_changed_at: 5 }, status: { from: 'draft', to: 'shadow' } });
+    expect(decidePolicyPatch(policy({ status: 'shadow' }), { status: 'shadow' }, 'u', 5)).toBeNull();
+    expect(() => decidePolicyPatch(policy({ status: 'published' }), { priority: 3 }, 'u', 5)).toThrow(expect.objectContaining({ code: 'immutable_field' }));
+    expect(() => decidePolicyPatch(policy({ status: 'rejected' }), { name: 'x' }, 'u', 5)).toThrow(DomainError);
+    expect(() => decidePolicyPatch(policy({ status: 'shadow' }), { status: 'draft' }, 'u', 5)).toThrow(expect.objectContaining({ code: 'invalid_transition' }));
+    expect(() => decidePolicyPatch(policy({}), { name: 'x', expected_version: 3 }, 'u', 5)).toThrow(expect.objectContaining({ code: 'version_conflict' }));
+  });
+});

@@ -1,0 +1,76 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * What the policy gate reads about the HTTP request behind a write (REFERENCE §13.6): method,
+ * path, body, the approval it replays, and the shadow warnings it must answer with. Carried
+ * from the request into its command context, because the unit of work decides requests
+ * outside their own async context.
+ */
+export interface HttpRequestFacts {
+  method: string;
+  /** the path as sent, without query string */
+  path: string;
+  /** the route's template, `{param}` placeholders (the path when no route matched) */
+  route: string;
+  /** the parsed JSON body (read when the gate runs, after parsing) */
+  body(): unknown;
+  /** `X-Approval-Uid`, when sent */
+  approvalUid: string | null;
+  /** `Warning: 299` values the response carries */
+  readonly warnings: string[];
+}
+
+const current = new AsyncLocalStorage<HttpRequestFacts>();
+
+/** The HTTP request being served, if any (jobs and the CLI have none). */
+export function currentHttpRequest(): HttpRequestFacts | undefined {
+  return current.getStore();
+}
+
+/** Routes the server registered, as (METHOD, url with `:param` segments): policy templates must name one. */
+export class KnownRoutes {
+  private readonly routes: { method: string; url: string }[] = [];
+
+  add(method: string | string[], url: string): void {
+    for (const m of Array.isArray(method) ? method : [method]) if (m !== 'HEAD' && m !== 'OPTIONS') this.routes.push({ method: m.toUpperCase(), url });
+  }
+
+  /** Every registered (method, url), for validation. */
+  all(): readonly { method: string; url: string }[] {
+    return this.routes;
+  }
+}
+
+/**
+ * Gives every request its facts (AsyncLocalStorage from `onRequest`, like the read-lag flag)
+ * and writes the shadow warnings as `Warning` headers on the way out.
+ */
+export function registerPolicyRequestContext(fastify: FastifyInstance, routes: KnownRoutes): void {
+  fastify.addHook('onRoute', (r) => routes.add(r.method as string | string[], r.url));
+  fastify.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    const header = req.headers['x-approval-uid'];
+    const url = req.url;
+    const q = url.indexOf('?');
+    const facts: HttpRequestFacts = {
+      method: req.method.toUpperCase(),
+      path: q < 0 ? url : url.slice(0, q),
+      route: templateOf(req.routeOptions?.url) ?? (q < 0 ? url : url.slice(0, q)),
+      body: () => req.body,
+      approvalUid: typeof header === 'string' && header.trim() ? header.trim() : null,
+      warnings: [],
+    };
+    (req as unknown as { strataPolicy: HttpRequestFacts }).strataPolicy = facts;
+    current.run(facts, done);
+  });
+  fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+    const w = (req as unknown as { strataPolicy?: HttpRequestFacts }).strataPolicy?.warnings;
+    if (w && w.length) reply.header('Warning', w.length === 1 ? w[0] : w);
+    done(null, payload);
+  });
+}
+
+function templateOf(url: string | undefined): string | null {
+  if (!url) return null;
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}

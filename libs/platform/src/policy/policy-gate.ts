@@ -1,0 +1,192 @@
+import { DomainError } from '@strata/domain/errors';
+import { DomainEvent } from '@strata/domain/events';
+import {
+  classificationOf,
+  CompiledPolicy,
+  GovernanceStreams,
+  PolicyDecision,
+  PolicyErrors,
+  RequestFacts,
+  requestFingerprint,
+  WrittenNode,
+} from '@strata/domain/governance';
+import { decideCreateNode } from '@strata/domain/graph';
+import { NodeRecord } from '@strata/domain/records';
+import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
+import { GraphTx } from '../unit-of-work/graph-tx';
+import { ProvenanceService } from '../scope/provenance.service';
+import { spacedNodes } from '../scope/space-membership';
+import { txMembership } from '../scope/space-write-rule';
+import { HttpRequestFacts } from './http-request';
+import { PolicyService, requestPrincipal } from './policy.service';
+
+const HOUR = 3600;
+
+/**
+ * Structured policies on every governed request (REFERENCE §13.6), registered on the unit of
+ * work after the Space rule: it sees each request's staged writes whatever route staged them,
+ * once input, reference and access checks have passed. Governed: a graph write made for an
+ * HTTP request outside `/v1`; jobs and management routes are not.
+ *
+ * - allow: the request commits, with a `PolicyDecisionRecorded` when any policy matched;
+ * - deny / require_approval: the request's writes are dropped and only the decision (and the
+ *   Approval node) is appended, then it is answered 403;
+ * - `X-Approval-Uid`: a replay of an approved request, used once, within the TTL.
+ *
+ * It also keeps request Approvals for owners and admins: the requester may not resolve its own.
+ */
+export class PolicyGate {
+  constructor(
+    private readonly policies: PolicyService,
+    private readonly governance: GovernanceReadModel,
+    private readonly provenance: ProvenanceService,
+  ) {}
+
+  readonly commit = async (tx: GraphTx): Promise<void> => {
+    const http = tx.ctx.http;
+    if (!http || !tx.hasChanges() || tx.refusal || isManagementPath(http.path)) return;
+    const staged = tx.stagedEvents();
+    await this.guardApprovalResolution(tx, staged);
+    const org = tx.org;
+    const approval = http.approvalUid ? await this.usableApproval(tx, http) : null;
+    const mode = this.policies.mode(org);
+    const compiled = mode === 'off' ? [] : this.policies.active(org);
+    if (!compiled.length && !approval) return;
+    const facts = await this.factsOf(tx, http, staged, compiled);
+    const decision = this.policies.evaluate(org, facts);
+    for (const s of decision.shadow) if (s.effect !== 'allow') http.warnings.push(`299 - "shadow policy ${s.policy_uid} would ${s.effect}"`);
+    const record = (extra: Parameters<PolicyService['decisionRecord']>[4] = {}) =>
+      tx.emit(GovernanceStreams.governance(org), 'PolicyDecisionRecorded', this.policies.decisionRecord(org, tx.uuid(), decision, { ...facts, route: http.route }, extra));
+
+    if (decision.effect === 'deny') {
+      tx.refuseKeeping(PolicyErrors.denied(decision.deciding!));
+      record();
+      return;
+    }
+    if (decision.effect === 'require_approval' && !approval) {
+      const approvalUid = await this.approvalFor(tx, http, decision, facts);
+      tx.refuseKeeping(PolicyErrors.approvalRequired(decision.deciding!.uid, approvalUid.uid));
+      if (approvalUid.created) approvalUid.create();
+      record({ approval_uid: approvalUid.uid, fingerprint: approvalUid.fingerprint });
+      return;
+    }
+    if (approval) {
+      // the approval is used now: one stream per approval, created once, so a concurrent second use fails
+      tx.emit(GovernanceStreams.approvalUse(org, approval), 'PolicyApprovalConsumed', { org_id: org, approval_uid: approval, method: http.method, route: http.route, at: tx.now }, 'no_stream');
+    }
+    if (decision.matched || approval) record({ effect: 'allow', approval_uid: approval, reason: approval && decision.effect === 'require_approval' ? 'approved' : undefined });
+  };
+
+  /**
+   * Written nodes (REFERENCE §13.6): every node the request creates, updates, tombstones or
+   * restores, and both endpoints of every edge it writes; Spaces and Projects only when a
+   * policy asks about them.
+   */
+  private async factsOf(tx: GraphTx, http: HttpRequestFacts, staged: DomainEvent[], compiled: CompiledPolicy[]): Promise<RequestFacts> {
+    const nodes = new Map<string, NodeRecord>();
+    const endpoints: string[] = [];
+    for (const e of staged) {
+      if (e.type === 'NodeCreated' || e.type === 'NodeUpdated' || e.type === 'NodeTombstoned' || e.type === 'NodeRestored') nodes.set(e.data.node.uid, e.data.node);
+      else if (e.type === 'EdgeCreated' || e.type === 'EdgeUpdated' || e.type === 'EdgeTombstoned' || e.type === 'EdgeRestored') endpoints.push(e.data.edge.from_uid, e.data.edge.to_uid);
+    }
+    for (const uid of endpoints) {
+      if (nodes.has(uid)) continue;
+      const n = await tx.node(uid);
+      if (n) nodes.set(uid, n);
+    }
+    const uids = [...nodes.keys()];
+    const needSpaces = compiled.some((c) => c.needsSpaces);
+    const projectUids = [...new Set(compiled.flatMap((c) => (c.needsProjects ? (c.policy.match.projects ?? []) : [])))];
+    const spaces = needSpaces && uids.length ? await spacedNodes(txMembership(tx), uids) : new Map<string, { spaces: string[] }>();
+    const projectsOf = new Map<string, string[]>();
+    for (const p of projectUids) {
+      const admitted = await this.provenance.admittedBy(tx.org, p);
+      for (const u of uids) if (admitted.has(u)) projectsOf.set(u, [...(projectsOf.get(u) ?? []), p]);
+    }
+    const written: WrittenNode[] = uids.map((uid) => {
+      const n = nodes.get(uid)!;
+      return { uid, node_type: n.node_type, layer: n.layer, classification: classificationOf(n), spaces: spaces.get(uid)?.spaces ?? [], projects: projectsOf.get(uid) ?? [] };
+    });
+    const body = http.body();
+    const action = body && typeof body === 'object' && typeof (body as Record<string, unknown>).action === 'string' ? ((body as Record<string, unknown>).action as string) : null;
+    return { principal: requestPrincipal(tx.ctx.principal, tx.ctx.access), method: http.method, path: http.path, action, tool_uid: toolOf(http.path, body), written };
+  }
+
+  /** A pending Approval for the same request (same fingerprint) is reused; otherwise one is created. */
+  private async approvalFor(tx: GraphTx, http: HttpRequestFacts, decision: PolicyDecision, facts: RequestFacts) {
+    const fingerprint = requestFingerprint(http.method, http.path, http.body(), tx.ctx.principal.id);
+    const conditions = JSON.stringify({ method: http.method, route: http.route, fingerprint });
+    const pending = await tx.reader.listNodes(tx.org, { node_types: ['Approval'], props_equals: { conditions, status: 'pending' } }, { limit: 1, offset: 0 });
+    if (pending.items.length) return { uid: pending.items[0].uid, fingerprint, created: false, create: () => undefined };
+    let target: string | null = null;
+    for (const n of facts.written) if (tx.storedNode(n.uid)) {
+      target = n.uid;
+      break;
+    }
+    const uid = tx.uuid();
+    const create = () => {
+      const node = decideCreateNode(
+        {
+          label: `Approval: ${decision.deciding!.name}`.slice(0, 500),
+          node_type: 'Approval',
+          props: { status: 'pending', target_type: 'request', target_uid: target, requested_at: tx.now, reason: decision.deciding!.name, conditions },
+        },
+        uid,
+        tx.write,
+      );
+      tx.createNode(node, 'policy require_approval');
+    };
+    return { uid, fingerprint, created: true, create };
+  }
+
+  /**
+   * `X-Approval-Uid` (REFERENCE §13.6): a request Approval, approved for this very request,
+   * not used yet, decided within `approval_ttl_hours`. Answers the approval's uid, or refuses.
+   */
+  private async usableApproval(tx: GraphTx, http: HttpRequestFacts): Promise<string> {
+    const uid = http.approvalUid!;
+    const node = await tx.reader.getNode(tx.org, uid);
+    const row = this.governance.requestApproval(tx.org, uid);
+    if (!node || node.tombstone_at !== null || node.node_type !== 'Approval' || !row)
+      throw new DomainError(404, 'not_found', `approval ${uid} not found`, { field: 'X-Approval-Uid', uid });
+    const p = node.props as Record<string, unknown>;
+    if (p.status === 'denied') throw PolicyErrors.approvalDenied(uid);
+    if (p.status !== 'approved') throw PolicyErrors.approvalRequired(row.policy_uid, uid);
+    if (row.fingerprint !== requestFingerprint(http.method, http.path, http.body(), tx.ctx.principal.id)) throw PolicyErrors.approvalInvalid(uid, 'mismatch');
+    if (row.consumed_at !== null) throw PolicyErrors.approvalInvalid(uid, 'consumed');
+    const ttl = this.governance.settings(tx.org).settings.approval_ttl_hours * HOUR;
+    const decidedAt = typeof p.decided_at === 'number' ? p.decided_at : node.updated_at;
+    if (decidedAt + ttl < tx.now) throw PolicyErrors.approvalInvalid(uid, 'expired');
+    return uid;
+  }
+
+  /** A request Approval leaves `pending` only by an owner or admin user who did not ask for it. */
+  private async guardApprovalResolution(tx: GraphTx, staged: DomainEvent[]): Promise<void> {
+    for (const e of staged) {
+      if (e.type !== 'NodeUpdated' || e.data.node.node_type !== 'Approval') continue;
+      const before = tx.storedNode(e.data.node.uid);
+      const bp = before?.props as Record<string, unknown> | undefined;
+      if (!bp || bp.target_type !== 'request' || bp.status !== 'pending' || (e.data.node.props as Record<string, unknown>).status === 'pending') continue;
+      const row = this.governance.requestApproval(tx.org, e.data.node.uid);
+      if (row && row.principal_id === tx.ctx.principal.id) throw new DomainError(403, 'forbidden', 'the principal that asked for an approval cannot resolve it');
+      const a = tx.ctx.access;
+      if (a && !(a.credential === 'user_jwt' && (a.role === 'owner' || a.role === 'admin')) && a.credential !== 'system')
+        throw new DomainError(403, 'insufficient_role', 'a request approval is resolved by an owner or admin user', { required_role: 'admin' });
+    }
+  }
+}
+
+/** `/v1` management routes are never governed (REFERENCE §13.6). */
+function isManagementPath(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
+/** The tool a request invokes: `/agent/execution start` with an `affordance_uid` (top level or in props). */
+function toolOf(path: string, body: unknown): string | null {
+  if (path !== '/agent/execution' || !body || typeof body !== 'object') return null;
+  const b = body as Record<string, unknown>;
+  if (b.action !== 'start') return null;
+  const props = b.props && typeof b.props === 'object' ? (b.props as Record<string, unknown>) : {};
+  const uid = b.affordance_uid ?? props.affordance_uid;
+  return typeof uid === 'string' ? uid : null;
+}

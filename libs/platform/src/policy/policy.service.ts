@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccessPrincipal,
+  CompiledPolicy,
+  compilePolicy,
+  evaluatePolicies,
+  GovernanceMode,
+  PolicyDecision,
+  PolicyDecisionRecordedData,
+  RequestFacts,
+  RequestPrincipal,
+} from '@strata/domain/governance';
+import { Principal } from '@strata/domain/events';
+import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
+
+/**
+ * Structured policies as a service (REFERENCE §13.6): the organization's shadow and published
+ * policies, compiled once per change, and their evaluation against a request's facts. The
+ * policy gate uses it for every governed HTTP write; tool calls (§15.10) call `evaluate` with
+ * the Execution's targets as written nodes and record `decisionRecord(…)`.
+ */
+@Injectable()
+export class PolicyService {
+  private readonly cache = new Map<string, { mark: number; compiled: CompiledPolicy[] }>();
+
+  constructor(private readonly governance: GovernanceReadModel) {}
+
+  /** The shadow and published policies, in evaluation order, compiled (cached until a policy changes). */
+  active(org: string): CompiledPolicy[] {
+    const mark = this.governance.policiesMark(org);
+    const hit = this.cache.get(org);
+    if (hit && hit.mark === mark) return hit.compiled;
+    const compiled = this.governance.policies(org, { statuses: ['shadow', 'published'] }).map(compilePolicy);
+    this.cache.set(org, { mark, compiled });
+    return compiled;
+  }
+
+  mode(org: string): GovernanceMode {
+    return this.governance.settings(org).settings.mode;
+  }
+
+  evaluate(org: string, facts: RequestFacts): PolicyDecision {
+    const mode = this.mode(org);
+    if (mode === 'off') return evaluatePolicies([], facts, mode);
+    return evaluatePolicies(this.active(org), facts, mode);
+  }
+
+  /** The `PolicyDecisionRecorded` data of a decision (target_uids capped at 100). */
+  decisionRecord(
+    org: string,
+    decisionId: string,
+    d: PolicyDecision,
+    facts: Pick<RequestFacts, 'method' | 'path' | 'tool_uid' | 'written'> & { route?: string | null },
+    extra: { effect?: PolicyDecision['effect']; approval_uid?: string | null; reason?: string | null; fingerprint?: string | null } = {},
+  ): PolicyDecisionRecordedData {
+    return {
+      org_id: org,
+      decision_id: decisionId,
+      method: facts.method || null,
+      route: facts.route ?? (facts.path || null),
+      tool_uid: facts.tool_uid,
+      target_uids: facts.written.slice(0, 100).map((n) => n.uid),
+      effect: extra.effect ?? d.effect,
+      enforced: d.enforced,
+      policy_uids: d.policy_uids,
+      shadow: d.shadow,
+      approval_uid: extra.approval_uid ?? null,
+      reason: extra.reason ?? d.deciding?.name ?? null,
+      ...(extra.fingerprint ? { fingerprint: extra.fingerprint } : {}),
+    };
+  }
+}
+
+/** The acting principal as policies match it. */
+export function requestPrincipal(principal: Principal, access: AccessPrincipal | undefined): RequestPrincipal {
+  const kind = principal.kind === 'user' || principal.kind === 'api_key' || principal.kind === 'agent' ? principal.kind : 'system';
+  return { kind, id: principal.id, role: access?.role ?? null, bound_agent_id: access?.bound_agent_id ?? null };
+}
