@@ -26,6 +26,23 @@ import type {
   OntologyRelationTypeChangedData,
   OntologySchemaChangedData,
 } from '../ontology/ontology-events';
+import { McpEventTypes } from '../mcp/mcp-events';
+import type {
+  McpAuthorizationStartedData,
+  McpConnectionAuthorizedData,
+  McpConnectionCreatedData,
+  McpConnectionDisconnectedData,
+  McpConnectionStatusChangedData,
+  McpConnectionSyncedData,
+  McpConnectionUpdatedData,
+  McpCredentialsReplacedData,
+  McpDriftAcknowledgedData,
+  McpEventType,
+  McpTokenRefreshedData,
+  McpToolAddedData,
+  McpToolChangedData,
+  McpToolRemovedData,
+} from '../mcp/mcp-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -112,7 +129,23 @@ export type OntologyEvent =
   | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
   | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent;
+/** MCP connections (REFERENCE §15): one stream per connection. */
+export type McpEvent =
+  | EventOf<'McpConnectionCreated', McpConnectionCreatedData>
+  | EventOf<'McpConnectionSynced', McpConnectionSyncedData>
+  | EventOf<'McpToolAdded', McpToolAddedData>
+  | EventOf<'McpToolChanged', McpToolChangedData>
+  | EventOf<'McpToolRemoved', McpToolRemovedData>
+  | EventOf<'McpConnectionStatusChanged', McpConnectionStatusChangedData>
+  | EventOf<'McpConnectionUpdated', McpConnectionUpdatedData>
+  | EventOf<'McpDriftAcknowledged', McpDriftAcknowledgedData>
+  | EventOf<'McpConnectionDisconnected', McpConnectionDisconnectedData>
+  | EventOf<'McpAuthorizationStarted', McpAuthorizationStartedData>
+  | EventOf<'McpConnectionAuthorized', McpConnectionAuthorizedData>
+  | EventOf<'McpCredentialsReplaced', McpCredentialsReplacedData>
+  | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | McpEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -128,11 +161,14 @@ void accountTypesMatch;
 void governanceTypesMatch;
 const ontologyTypesMatch: Same<OntologyEvent['type'], OntologyEventType> = true;
 void ontologyTypesMatch;
+const mcpTypesMatch: Same<McpEvent['type'], McpEventType> = true;
+void mcpTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
 const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
 const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
+const MCP_TYPES: ReadonlySet<string> = new Set(Object.keys(McpEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -148,6 +184,10 @@ export function isGovernanceEvent<E extends { type: string }>(e: E): e is Extrac
 
 export function isOntologyEvent<E extends { type: string }>(e: E): e is Extract<E, OntologyEvent> {
   return ONTOLOGY_TYPES.has(e.type);
+}
+
+export function isMcpEvent<E extends { type: string }>(e: E): e is Extract<E, McpEvent> {
+  return MCP_TYPES.has(e.type);
 }
 
 /**

@@ -8,11 +8,14 @@ import { AccountsReadModel } from './accounts-read-model';
 import { GOVERNANCE_STREAM_PREFIXES } from '@strata/domain/governance';
 import { GovernanceProjection } from '../governance/governance.projection';
 import { GovernanceReadModel } from '../governance/governance-read-model';
+import { MCP_STREAM_PREFIXES } from '@strata/domain/mcp';
+import { McpProjection } from '../mcp/mcp.projection';
+import { McpReadModel } from '../mcp/mcp-read-model';
 
-/** Streams this mirror applies: the accounts, and the governance records read with them on every request. */
-const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES];
+/** Streams this mirror applies: the accounts, the governance records read with them on every request, and the MCP connections. */
+const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES];
 function isMirrored(stream: string): boolean {
-  return isAccountStream(stream) || GOVERNANCE_STREAM_PREFIXES.some((p) => stream.startsWith(p));
+  return isAccountStream(stream) || GOVERNANCE_STREAM_PREFIXES.some((p) => stream.startsWith(p)) || MCP_STREAM_PREFIXES.some((p) => stream.startsWith(p));
 }
 
 const PAGE = 1000;
@@ -42,6 +45,8 @@ export class AccountsMirror {
   readonly readModel: AccountsReadModel;
   readonly governance: GovernanceProjection;
   readonly governanceReadModel: GovernanceReadModel;
+  readonly mcp: McpProjection;
+  readonly mcpReadModel: McpReadModel;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -56,11 +61,14 @@ export class AccountsMirror {
     this.readModel = new AccountsReadModel(this.db, this.projection);
     this.governance = new GovernanceProjection(this.db);
     this.governanceReadModel = new GovernanceReadModel(this.db);
+    this.mcp = new McpProjection(this.db);
+    this.mcpReadModel = new McpReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
     this.projection.apply(e);
     this.governance.apply(e);
+    this.mcp.apply(e);
   }
 
   /** Every event of the log up to this position has been seen (and applied if it is an account event). */
