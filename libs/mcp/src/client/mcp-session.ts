@@ -177,6 +177,14 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
     };
   }
   const transport = new StreamableHTTPClientTransport(url, { fetch: opts.fetch as never, requestInit: { headers: creds, redirect: 'error' } });
+  // a cancellation the SDK sends on a timeout must reach the server before the session closes
+  const cancellations: Promise<unknown>[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const sent = send(message, options);
+    if ((message as { method?: string }).method === 'notifications/cancelled') cancellations.push(sent.catch(() => undefined));
+    return sent;
+  };
   const client = new Client({ name: 'strata', version: opts.version }, { capabilities: {} });
   let listChanged = false;
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -212,6 +220,7 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
       }
     },
     close: async () => {
+      await Promise.all(cancellations);
       // the session ends by DELETE; a 405 (stateless server) is ignored
       await transport.terminateSession().catch(() => undefined);
       await client.close();
