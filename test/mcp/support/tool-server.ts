@@ -34,9 +34,10 @@ export interface ToolServer {
 /**
  * A real MCP tool server built with the official SDK (stateless Streamable HTTP) on loopback;
  * with `token`, a request without `Authorization: Bearer <token>` gets 401; with `header`, one
- * without that header value gets 401.
+ * without that header value gets 401; with `oauth`, only the access tokens that server holds
+ * current are accepted, and its protected resource metadata (RFC 9728) names it.
  */
-export async function startToolServer(opts: { tools: ToolSpec[]; token?: string; header?: { name: string; value: string }; name?: string }): Promise<ToolServer> {
+export async function startToolServer(opts: { tools: ToolSpec[]; token?: string; header?: { name: string; value: string }; name?: string; oauth?: { valid(token: string | undefined): boolean; issuer: string } }): Promise<ToolServer> {
   let releaseAll: () => void = () => undefined;
   let released = new Promise<void>((r) => (releaseAll = r));
   const state: ToolServer = {
@@ -58,6 +59,18 @@ export async function startToolServer(opts: { tools: ToolSpec[]; token?: string;
     if (state.failWith !== null) {
       res.writeHead(state.failWith, { 'content-type': 'text/html' }).end('<html>down</html>');
       return;
+    }
+    if (opts.oauth) {
+      const base = state.url.replace(/\/mcp$/, '');
+      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: state.url, authorization_servers: [opts.oauth.issuer], scopes_supported: ['tools'] }));
+        return;
+      }
+      const token = req.headers.authorization?.replace(/^Bearer /, '');
+      if (!opts.oauth.valid(token)) {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="tools"` }).end('{"error":"invalid_token"}');
+        return;
+      }
     }
     if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="tools"' }).end('{"error":"unauthorized"}');

@@ -24,6 +24,7 @@ import { AddressNotAllowedError } from '../client/guarded-fetch';
 import { failureCode, failureDetail, isObject, listAllTools } from '../client/mcp-session';
 import { ConnectionCredentials } from './connection-credentials';
 import { McpNetwork } from './mcp-network';
+import { SyncFailure } from './sync-failure';
 import { MCP_LIMITS } from './mcp-limits';
 
 /** What a server listed, screened, with what its session said about itself. */
@@ -38,17 +39,6 @@ export interface FetchedTools {
   list_changed: boolean;
 }
 
-export type SyncFailureCode = 'unreachable' | 'timeout' | 'protocol_error' | 'auth_failed' | 'too_many_tools';
-
-/** A sync that failed at the server: recorded on the connection (§15.3), never a secret in it. */
-export class SyncFailure extends Error {
-  constructor(
-    readonly code: SyncFailureCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The connection a sync is staged for. */
 export interface SyncTarget {
@@ -102,13 +92,19 @@ export class ConnectionSync {
     const url = new URL(connection.url);
     let fetched: FetchedTools | null = null;
     let failure: SyncFailure | null = null;
-    try {
-      fetched = await this.fetchTools(url, await this.credentials.headers(connection.org_id, connection.id));
-    } catch (err) {
-      if (err instanceof AddressNotAllowedError) failure = new SyncFailure('unreachable', err.message);
-      else if (err instanceof SyncFailure) failure = err;
-      else throw err;
-    }
+    const attempt = async (forceRefresh: boolean) => {
+      try {
+        fetched = await this.fetchTools(url, await this.credentials.headers(connection.org_id, connection.id, { forceRefresh }));
+        failure = null;
+      } catch (err) {
+        if (err instanceof AddressNotAllowedError) failure = new SyncFailure('unreachable', err.message);
+        else if (err instanceof SyncFailure) failure = err;
+        else throw err;
+      }
+    };
+    await attempt(false);
+    // OAuth: a 401 gets one refresh, then counts
+    if (failure && (failure as SyncFailure).code === 'auth_failed' && (await this.credentials.canRefresh(connection.org_id, connection.id))) await attempt(true);
     return this.uow.run(ctx, async (tx) => {
       const current = this.reads.connection(connection.org_id, connection.id) ?? connection;
       const target = this.targetOf(current);

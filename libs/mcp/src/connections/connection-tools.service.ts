@@ -10,6 +10,7 @@ import { McpSession, failureCode, failureDetail } from '../client/mcp-session';
 import { ConnectionCredentials } from './connection-credentials';
 import { ConnectionSync } from './connection-sync.service';
 import { McpNetwork } from './mcp-network';
+import { SyncFailure } from './sync-failure';
 import { MCP_LIMITS } from './mcp-limits';
 
 /** A tool an agent may be offered: what a model sees of it, and what governance needs. */
@@ -131,7 +132,7 @@ export class ConnectionTools {
       if (session.listChanged) void this.syncQuietly(org, connectionId);
       return outcome;
     } catch (err) {
-      const code = err instanceof AddressNotAllowedError ? 'unreachable' : failureCode(err);
+      const code = err instanceof AddressNotAllowedError ? 'unreachable' : err instanceof SyncFailure && err.code !== 'too_many_tools' ? err.code : failureCode(err);
       const message = failureDetail(err).slice(0, 500);
       await this.recordFailure(org, c, code, message);
       return { ok: false, error: { code, message } };

@@ -13,6 +13,7 @@ import { ConnectionCredentials } from './connection-credentials';
 import { ConnectionSync } from './connection-sync.service';
 import { ConnectionTools } from './connection-tools.service';
 import { McpNetwork } from './mcp-network';
+import { McpOAuth } from './oauth/mcp-oauth.service';
 
 /** Servers mode: the secret store's own MongoDB client, closed with the process. */
 class ClosableSecretStore {
@@ -52,11 +53,12 @@ class ClosableSecretStore {
       useFactory: (e: EmbeddedStorage | null, m: AccountsMirror | null) => (e ? new McpReadModel(e.projections) : m!.mcpReadModel),
     },
     McpNetwork,
+    McpOAuth,
     ConnectionCredentials,
     ConnectionSync,
     ConnectionTools,
   ],
-  exports: [SECRET_STORE, McpReadModel, McpNetwork, ConnectionCredentials, ConnectionSync, ConnectionTools],
+  exports: [SECRET_STORE, McpReadModel, McpNetwork, McpOAuth, ConnectionCredentials, ConnectionSync, ConnectionTools],
 })
 export class McpConnectionsModule implements OnApplicationShutdown {
   constructor(@Inject(ClosableSecretStore) private readonly secrets: ClosableSecretStore) {}

@@ -1,4 +1,5 @@
-import { Body as ReqBody, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body as ReqBody, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
@@ -7,6 +8,11 @@ import { Body, coerceQuery, readBoolean, readPage, readString } from '@strata/do
 import { pathUid } from '../../platform/http/path-params';
 import { CreateConnectionDto, PatchConnectionDto, ReauthorizeConnectionDto } from './connection.dto';
 import { ConnectionHandlers } from './connection.handlers';
+
+/** The origin the request came to (the OAuth redirect URI when STRATA_PUBLIC_URL is unset). */
+export function requestOrigin(req: FastifyRequest): string {
+  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+}
 
 @ApiTags('mcp: connections')
 @Controller('v1/mcp/connections')
@@ -32,8 +38,8 @@ export class ConnectionsController {
   @Post()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Save a connection to an MCP tool server: the checks run with the credentials, then the baseline sync (201 active), or 422 mcp_check_failed' })
-  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateConnectionDto) {
-    return this.handlers.create(auth, body, rid);
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateConnectionDto, @Req() req: FastifyRequest) {
+    return this.handlers.create(auth, body, rid, requestOrigin(req));
   }
 
   @Patch(':id')
@@ -62,7 +68,7 @@ export class ConnectionsController {
   @HttpCode(200)
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Replace the credentials (static ones after the checks; 422 keeps the old)' })
-  reauthorize(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ReauthorizeConnectionDto) {
-    return this.handlers.reauthorize(auth, pathUid(id, 'id'), body, rid);
+  reauthorize(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ReauthorizeConnectionDto, @Req() req: FastifyRequest) {
+    return this.handlers.reauthorize(auth, pathUid(id, 'id'), body, rid, requestOrigin(req));
   }
 }
