@@ -7,51 +7,111 @@ import { z } from 'zod';
 export interface ToolSpec {
   name: string;
   description: string;
+  title?: string;
   readOnly?: boolean;
+  destructive?: boolean;
+  /** the tool answers only once `release()` of the server is called (timeouts) */
+  hang?: boolean;
 }
 
 export interface ToolServer {
   url: string;
+  /** the tools listed; change it between syncs to make drift */
+  tools: ToolSpec[];
   /** every Authorization header the server saw */
   seenAuth: (string | undefined)[];
+  /** every request's headers */
+  seenHeaders: http.IncomingHttpHeaders[];
+  /** JSON-RPC methods received, in order (notifications included) */
+  seenMethods: string[];
+  /** when set, every request gets this HTTP status and a non-MCP body */
+  failWith: number | null;
+  /** lets hanging tool calls finish */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
  * A real MCP tool server built with the official SDK (stateless Streamable HTTP) on loopback;
- * with `token`, a request without `Authorization: Bearer <token>` gets 401.
+ * with `token`, a request without `Authorization: Bearer <token>` gets 401; with `header`, one
+ * without that header value gets 401; with `oauth`, only the access tokens that server holds
+ * current are accepted, and its protected resource metadata (RFC 9728) names it.
  */
-export async function startToolServer(opts: { tools: ToolSpec[]; token?: string; name?: string }): Promise<ToolServer> {
-  const seenAuth: (string | undefined)[] = [];
+export async function startToolServer(opts: { tools: ToolSpec[]; token?: string; header?: { name: string; value: string }; name?: string; oauth?: { valid(token: string | undefined): boolean; issuer: string } }): Promise<ToolServer> {
+  let releaseAll: () => void = () => undefined;
+  let released = new Promise<void>((r) => (releaseAll = r));
+  const state: ToolServer = {
+    url: '',
+    tools: opts.tools,
+    seenAuth: [],
+    seenHeaders: [],
+    seenMethods: [],
+    failWith: null,
+    release: () => {
+      releaseAll();
+      released = new Promise<void>((r) => (releaseAll = r));
+    },
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
-    seenAuth.push(req.headers.authorization);
+    state.seenAuth.push(req.headers.authorization);
+    state.seenHeaders.push(req.headers);
+    if (state.failWith !== null) {
+      res.writeHead(state.failWith, { 'content-type': 'text/html' }).end('<html>down</html>');
+      return;
+    }
+    if (opts.oauth) {
+      const base = state.url.replace(/\/mcp$/, '');
+      if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: state.url, authorization_servers: [opts.oauth.issuer], scopes_supported: ['tools'] }));
+        return;
+      }
+      const token = req.headers.authorization?.replace(/^Bearer /, '');
+      if (!opts.oauth.valid(token)) {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="tools"` }).end('{"error":"invalid_token"}');
+        return;
+      }
+    }
     if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="tools"' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    if (opts.header && req.headers[opts.header.name.toLowerCase()] !== opts.header.value) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       return;
     }
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+      if (body && typeof body.method === 'string') state.seenMethods.push(body.method);
       const mcp = new McpServer({ name: opts.name ?? 'test-tools', version: '1.2.3' }, { instructions: 'Test tools.' });
-      for (const t of opts.tools) {
-        mcp.registerTool(t.name, { description: t.description, inputSchema: { a: z.number(), b: z.number().optional() }, annotations: { readOnlyHint: !!t.readOnly } }, async ({ a, b }) => ({
-          content: [{ type: 'text', text: String(a + (b ?? 0)) }],
-        }));
+      for (const t of state.tools) {
+        mcp.registerTool(
+          t.name,
+          { title: t.title, description: t.description, inputSchema: { a: z.number(), b: z.number().optional() }, annotations: { readOnlyHint: !!t.readOnly, ...(t.destructive ? { destructiveHint: true } : {}) } },
+          async ({ a, b }) => {
+            if (t.hang) await released;
+            return { content: [{ type: 'text', text: String(a + (b ?? 0)) }] };
+          },
+        );
       }
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await mcp.connect(transport);
-      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
       await transport.handleRequest(req, res, body);
       res.on('close', () => void mcp.close());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    seenAuth,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  state.url = `http://127.0.0.1:${port}/mcp`;
+  state.close = () =>
+    new Promise((resolve) => {
+      state.release();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
 }
 
 /** A server that answers every request with something that is not MCP. */

@@ -1,4 +1,4 @@
-import { ConnectionAuthInput, MCP_URL_MAX, readConnectionAuth } from '@strata/domain/mcp';
+import { ConnectionAuthInput, MAX_TOOLS, MCP_URL_MAX, readConnectionAuth, readToolApprovals } from '@strata/domain/mcp';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { FieldRule } from '../platform/http/dto/field.decorator';
 
@@ -34,5 +34,42 @@ export function McpAuth(required: boolean): FieldRule<ConnectionAuthInput> {
       description: '`{type:"none"}`, `{type:"bearer", token}`, `{type:"headers", headers:{name: value}}` or `{type:"oauth", client_id?, client_secret?, scopes?}`',
       example: { type: 'bearer', token: '…' },
     },
+  };
+}
+
+/** `tool_approvals`: `{tool: "always"|"never"}`, replaced whole. */
+export const ToolApprovals: FieldRule<Record<string, 'always' | 'never'>> = {
+  required: false,
+  check: (v, f) => {
+    try {
+      readToolApprovals(v, f);
+      return null;
+    } catch (err) {
+      if (err instanceof DomainError) return err;
+      throw err;
+    }
+  },
+  parse: (v) => readToolApprovals(v),
+  openapi: { type: Object, description: '`{tool: "always"|"never"}` for `approval_mode: "per_tool"`', example: { read_file: 'never' } },
+};
+
+/** `acknowledge_drift`: tool names or `"all"`. */
+export const AcknowledgeDrift: FieldRule<string[] | 'all'> = {
+  required: false,
+  check: (v, f) => {
+    if (v === 'all') return null;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === '')) return Errors.invalidField(f, `${f} must be "all" or a list of tool names`);
+    if (v.length > MAX_TOOLS) return Errors.invalidField(f, `${f} takes at most ${MAX_TOOLS} names`);
+    return null;
+  },
+  openapi: { oneOf: [{ type: 'string', enum: ['all'] }, { type: 'array', items: { type: 'string' } }], description: 'tools whose drift is accepted: `"all"` or names' },
+};
+
+/** A field that can never change (`url`, `auth`, `slug` on PATCH): 422 immutable_field. */
+export function Immutable(type: 'string' | 'object'): FieldRule<never> {
+  return {
+    required: false,
+    check: (_v, f) => Errors.immutableField(f),
+    openapi: { type: type === 'string' ? String : Object, description: 'cannot be changed (credentials change through reauthorize): 422 immutable_field' },
   };
 }

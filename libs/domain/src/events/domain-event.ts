@@ -41,6 +41,23 @@ import type {
 } from '../ontology/ontology-events';
 import { BriefEventTypes } from '../briefs/brief-events';
 import type { BriefEventType, BriefRegenerationFailedData, BriefVersionCreatedData, ProjectGrantRevokedData, ProjectGrantSetData } from '../briefs/brief-events';
+import { McpEventTypes } from '../mcp/mcp-events';
+import type {
+  McpAuthorizationStartedData,
+  McpConnectionAuthorizedData,
+  McpConnectionCreatedData,
+  McpConnectionDisconnectedData,
+  McpConnectionStatusChangedData,
+  McpConnectionSyncedData,
+  McpConnectionUpdatedData,
+  McpCredentialsReplacedData,
+  McpDriftAcknowledgedData,
+  McpEventType,
+  McpTokenRefreshedData,
+  McpToolAddedData,
+  McpToolChangedData,
+  McpToolRemovedData,
+} from '../mcp/mcp-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import {
   AliasRemovedData,
@@ -140,7 +157,24 @@ export type BriefEvent =
   | EventOf<'ProjectGrantSet', ProjectGrantSetData>
   | EventOf<'ProjectGrantRevoked', ProjectGrantRevokedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent;
+
+/** MCP connections (REFERENCE §15): one stream per connection. */
+export type McpEvent =
+  | EventOf<'McpConnectionCreated', McpConnectionCreatedData>
+  | EventOf<'McpConnectionSynced', McpConnectionSyncedData>
+  | EventOf<'McpToolAdded', McpToolAddedData>
+  | EventOf<'McpToolChanged', McpToolChangedData>
+  | EventOf<'McpToolRemoved', McpToolRemovedData>
+  | EventOf<'McpConnectionStatusChanged', McpConnectionStatusChangedData>
+  | EventOf<'McpConnectionUpdated', McpConnectionUpdatedData>
+  | EventOf<'McpDriftAcknowledged', McpDriftAcknowledgedData>
+  | EventOf<'McpConnectionDisconnected', McpConnectionDisconnectedData>
+  | EventOf<'McpAuthorizationStarted', McpAuthorizationStartedData>
+  | EventOf<'McpConnectionAuthorized', McpConnectionAuthorizedData>
+  | EventOf<'McpCredentialsReplaced', McpCredentialsReplacedData>
+  | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent | McpEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -158,12 +192,15 @@ const ontologyTypesMatch: Same<OntologyEvent['type'], OntologyEventType> = true;
 void ontologyTypesMatch;
 const briefTypesMatch: Same<BriefEvent['type'], BriefEventType> = true;
 void briefTypesMatch;
+const mcpTypesMatch: Same<McpEvent['type'], McpEventType> = true;
+void mcpTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
 const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
 const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
 const BRIEF_TYPES: ReadonlySet<string> = new Set(Object.keys(BriefEventTypes));
+const MCP_TYPES: ReadonlySet<string> = new Set(Object.keys(McpEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -183,6 +220,10 @@ export function isOntologyEvent<E extends { type: string }>(e: E): e is Extract<
 
 export function isBriefEvent<E extends { type: string }>(e: E): e is Extract<E, BriefEvent> {
   return BRIEF_TYPES.has(e.type);
+}
+
+export function isMcpEvent<E extends { type: string }>(e: E): e is Extract<E, McpEvent> {
+  return MCP_TYPES.has(e.type);
 }
 
 /**

@@ -1,9 +1,8 @@
-import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ConnectionAuthInput, ScreenedTool, ToolWarning, screenTools, staticAuthHeaders } from '@strata/domain/mcp';
-import { INITIALIZE_REVISIONS, STATELESS_REVISION } from '../server/protocol-versions';
-import { AddressNotAllowedError, GuardedFetch, NetworkError } from './guarded-fetch';
+import { STATELESS_REVISION } from '../server/protocol-versions';
+import { AddressNotAllowedError, GuardedFetch } from './guarded-fetch';
+import { ACCEPT, McpSession, failureDetail, isAuthRefusal, isObject, listAllTools, openMcpSession } from './mcp-session';
 
 export type CheckName = 'reachable' | 'auth_discovery' | 'protocol' | 'tools';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -45,57 +44,10 @@ export interface InspectOptions {
   version: string;
   /** the `tools/list` deadline, all pages */
   listTimeoutMs: number;
+  /** the discover/initialize deadline */
+  handshakeTimeoutMs: number;
   /** seconds, fractional (the injected clock) */
   now: () => number;
-}
-
-const ACCEPT = 'application/json, text/event-stream';
-const MAX_PAGES = 50;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A JSON-RPC answer, JSON or one SSE message. */
-async function readRpc(res: Response): Promise<Record<string, unknown> | null> {
-  const text = await res.text();
-  const ct = res.headers.get('content-type') ?? '';
-  const payload = ct.includes('text/event-stream')
-    ? text
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trim())
-        .find((l) => l.startsWith('{'))
-    : text;
-  if (!payload) return null;
-  try {
-    const v = JSON.parse(payload) as unknown;
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-function failureDetail(err: unknown): string {
-  if (err instanceof NetworkError) return err.message;
-  if (err instanceof StreamableHTTPError) return `HTTP ${err.code ?? '?'}: ${err.message}`;
-  return (err as Error)?.message ?? String(err);
-}
-
-function isAuthRefusal(err: unknown): boolean {
-  if (err instanceof UnauthorizedError) return true;
-  if (err instanceof StreamableHTTPError) return err.code === 401 || err.code === 403;
-  return /\b(401|403)\b/.test(String((err as Error)?.message ?? ''));
-}
-
-/** One MCP conversation, stateless (2026-07-28) or through an SDK client session. */
-interface Session {
-  protocolVersion: string;
-  serverInfo: Record<string, unknown> | null;
-  capabilities: Record<string, unknown> | null;
-  instructions: string | null;
-  listTools(cursor: string | undefined): Promise<{ tools: unknown[]; nextCursor?: string }>;
-  close(): Promise<void>;
 }
 
 /**
@@ -144,9 +96,9 @@ export class McpInspector {
 
     // protocol, with the credentials
     const creds = staticAuthHeaders(auth);
-    let session: Session;
+    let session: McpSession;
     try {
-      session = await this.negotiate(url, creds);
+      session = await this.openSession(url, creds);
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw err;
       const refused = isAuthRefusal(err);
@@ -166,7 +118,7 @@ export class McpInspector {
         checks.push({ name: 'tools', status: 'fail', detail: 'the server does not declare the tools capability' });
         return finish();
       }
-      const raw = await this.listAll(session);
+      const raw = await listAllTools(session, this.opts.listTimeoutMs);
       const { tools, warnings } = screenTools(raw);
       result.tools = tools;
       result.warnings = warnings;
@@ -231,65 +183,8 @@ export class McpInspector {
       : { name: 'auth_discovery', status: 'warn', detail: 'the authorization server does not advertise PKCE S256' };
   }
 
-  /** `server/discover` at 2026-07-28 first; any other answer falls back to `initialize`. */
-  private async negotiate(url: URL, creds: Record<string, string>): Promise<Session> {
-    const res = await this.post(url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: this.meta() } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION });
-    if (res.status === 401 || res.status === 403) {
-      await res.text().catch(() => undefined);
-      throw new StreamableHTTPError(res.status, 'credentials refused');
-    }
-    if (res.status >= 300 && res.status < 400) throw new Error(`the server answered a redirect (${res.status}); MCP requests do not follow redirects`);
-    const rpc = res.ok ? await readRpc(res) : (await res.text().catch(() => undefined), null);
-    const discovered = rpc && isObject(rpc.result) ? rpc.result : null;
-    if (discovered && Array.isArray(discovered.supportedVersions) && discovered.supportedVersions.includes(STATELESS_REVISION)) {
-      return {
-        protocolVersion: STATELESS_REVISION,
-        serverInfo: isObject(discovered.serverInfo) ? discovered.serverInfo : null,
-        capabilities: isObject(discovered.capabilities) ? discovered.capabilities : null,
-        instructions: typeof discovered.instructions === 'string' ? discovered.instructions : null,
-        listTools: async (cursor) => {
-          const r = await this.post(url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { ...(cursor ? { cursor } : {}), _meta: this.meta() } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION });
-          const body = await readRpc(r);
-          if (!body || !isObject(body.result)) throw new Error(`tools/list answered HTTP ${r.status} without a result`);
-          return body.result as { tools: unknown[]; nextCursor?: string };
-        },
-        close: async () => undefined,
-      };
-    }
-    const transport = new StreamableHTTPClientTransport(url, { fetch: this.opts.fetch as never, requestInit: { headers: creds, redirect: 'error' } });
-    // no client capabilities: sampling, elicitation and roots requests are answered -32601
-    const client = new Client({ name: 'strata', version: this.opts.version }, { capabilities: {} });
-    await client.connect(transport);
-    const version = transport.protocolVersion ?? '';
-    if (!(INITIALIZE_REVISIONS as readonly string[]).includes(version)) {
-      await client.close().catch(() => undefined);
-      throw new Error(`the server speaks MCP ${version || 'of an unknown revision'}; Strata accepts ${INITIALIZE_REVISIONS.join(', ')}`);
-    }
-    return {
-      protocolVersion: version,
-      serverInfo: (client.getServerVersion() as Record<string, unknown> | undefined) ?? null,
-      capabilities: (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null,
-      instructions: client.getInstructions() ?? null,
-      listTools: async (cursor) => (await client.listTools(cursor ? { cursor } : undefined)) as { tools: unknown[]; nextCursor?: string },
-      close: async () => {
-        await transport.terminateSession().catch(() => undefined);
-        await client.close();
-      },
-    };
-  }
-
-  private async listAll(session: Session): Promise<unknown[]> {
-    const deadline = this.opts.now() + this.opts.listTimeoutMs / 1000;
-    const all: unknown[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await session.listTools(cursor);
-      if (!Array.isArray(res.tools)) throw new Error('tools/list answered without a tools array');
-      all.push(...res.tools);
-      cursor = typeof res.nextCursor === 'string' && res.nextCursor !== '' ? res.nextCursor : undefined;
-      if (!cursor) break;
-      if (this.opts.now() > deadline) throw new NetworkError('tools/list took longer than its deadline', 'timeout');
-    }
-    return all;
+  /** The session the checks run in (REFERENCE §15.5 negotiation). */
+  openSession(url: URL, creds: Record<string, string>): Promise<McpSession> {
+    return openMcpSession({ fetch: this.opts.fetch, version: this.opts.version, handshakeTimeoutMs: this.opts.handshakeTimeoutMs }, url, creds);
   }
 }

@@ -53,6 +53,8 @@ export interface McpConfig {
   secretsKey: string | null;
   /** STRATA_SECRETS_KEY_PREVIOUS: opens values sealed before a rotation */
   secretsKeyPrevious: string | null;
+  /** STRATA_PUBLIC_URL: the service's public origin (OAuth redirect URI, client metadata document); null = the request's */
+  publicUrl: string | null;
 }
 
 export interface LlmConfig {
@@ -109,6 +111,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_SECRETS_KEY_PREVIOUS', default: '—', description: 'the key before a rotation: values it sealed are opened and sealed again with STRATA_SECRETS_KEY when next used' },
   { name: 'STRATA_DASHBOARD_DIR', default: 'dist/dashboard', description: 'the built web app served at `/app` (`npm run build` writes it)' },
   { name: 'STRATA_MCP_ALLOW_PRIVATE', default: 'false', description: '`true` lets MCP connections use http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public addresses' },
+  { name: 'STRATA_PUBLIC_URL', default: '—', description: 'the service\'s public URL (OAuth callback of MCP connections, client metadata document); unset: the request\'s origin' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
@@ -182,7 +185,7 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
     if (Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64').length !== 32) throw new ConfigError(`${name} must be 32 bytes in base64`);
     return raw;
   };
-  return { allowedOrigins: origins, allowPrivate: oneOf(env, 'STRATA_MCP_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true', secretsKey: key('STRATA_SECRETS_KEY'), secretsKeyPrevious: key('STRATA_SECRETS_KEY_PREVIOUS') };
+  return { allowedOrigins: origins, allowPrivate: oneOf(env, 'STRATA_MCP_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true', secretsKey: key('STRATA_SECRETS_KEY'), secretsKeyPrevious: key('STRATA_SECRETS_KEY_PREVIOUS'), publicUrl: url(env, 'STRATA_PUBLIC_URL')?.replace(/\/+$/, '') ?? null };
 }
 
 /** `dist/dashboard` of the package this file belongs to (run from dist/ or, in tests, from the sources). */

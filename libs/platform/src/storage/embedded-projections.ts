@@ -9,6 +9,7 @@ import { GovernanceProjection } from '@strata/projections/governance/governance.
 import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
 import { BriefsProjection } from '@strata/projections/briefs/briefs.projection';
 import { AuditProjection } from '@strata/projections/governance/audit.projection';
+import { McpProjection } from '@strata/projections/mcp/mcp.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -29,4 +30,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new OntologyProjection(d.db),
   (d) => new BriefsProjection(d.db),
   (d) => new AuditProjection(d.db),
+  (d) => new McpProjection(d.db),
 ];

@@ -14,10 +14,15 @@ import { BriefsReadModel } from '../briefs/briefs-read-model';
 import { AuditProjection } from '../governance/audit.projection';
 import { AuditReadModel } from '../governance/audit-read-model';
 
-/** Streams this mirror applies: the accounts, and the governance records read with them on every request. */
-const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES];
+import { MCP_STREAM_PREFIXES } from '@strata/domain/mcp';
+import { McpProjection } from '../mcp/mcp.projection';
+import { McpReadModel } from '../mcp/mcp-read-model';
+
+
+/** Streams this mirror applies: the accounts, the governance records read with them on every request, briefs and the MCP connections. */
+const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES];
 function isMirrored(stream: string): boolean {
-  return isAccountStream(stream) || GOVERNANCE_STREAM_PREFIXES.some((p) => stream.startsWith(p)) || BRIEF_STREAM_PREFIXES.some((p) => stream.startsWith(p));
+  return isAccountStream(stream) || [...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES].some((p) => stream.startsWith(p));
 }
 
 const PAGE = 1000;
@@ -54,6 +59,8 @@ export class AccountsMirror {
   readonly audit: AuditProjection;
   readonly auditReadModel: AuditReadModel;
   private auditQueue: RecordedEvent[] | null = null;
+  readonly mcp: McpProjection;
+  readonly mcpReadModel: McpReadModel;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -72,6 +79,8 @@ export class AccountsMirror {
     this.briefsReadModel = new BriefsReadModel(this.db);
     this.audit = new AuditProjection(this.db);
     this.auditReadModel = new AuditReadModel(this.db);
+    this.mcp = new McpProjection(this.db);
+    this.mcpReadModel = new McpReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
@@ -79,6 +88,7 @@ export class AccountsMirror {
     this.governance.apply(e);
     this.briefs.apply(e);
     this.audit.apply(e);
+    this.mcp.apply(e);
   }
 
   /** Node events feed only the audit; while the backfill runs they wait behind it (status order per node). */

@@ -33,6 +33,7 @@ export class McpInspectHandler {
       fetch: guardedFetch({ allowPrivate, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxBodyBytes: MAX_BODY }),
       version: VERSION,
       listTimeoutMs: LIST_TIMEOUT_MS,
+      handshakeTimeoutMs: CONNECT_TIMEOUT_MS,
       now: () => this.clock.now(),
     });
     try {
