@@ -17,6 +17,7 @@ import { GovernanceModule } from './governance/governance.module';
 import { OntologyModule } from './ontology/ontology.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { McpModule } from './mcp/mcp.module';
+import { AgentsModule } from './agents/agents.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -33,6 +34,7 @@ const AREA_MODULES = [
   OntologyModule,
   IngestionModule,
   McpModule,
+  AgentsModule,
 ];
 
 @Module({})

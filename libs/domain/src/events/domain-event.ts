@@ -27,6 +27,9 @@ import type {
   OntologySchemaChangedData,
 } from '../ontology/ontology-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
+import { AgentEventTypes } from '../agents/agent-events';
+import type { AgentChangedData, AgentEventType } from '../agents/agent-events';
+import type { SessionEvent } from '../agents/session-state';
 import {
   AliasRemovedData,
   AliasSetData,
@@ -112,7 +115,16 @@ export type OntologyEvent =
   | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
   | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent;
+/** Managed agents (REFERENCE §16): agent records, and everything that happens in their sessions. */
+export type AgentEvent =
+  | EventOf<'AgentCreated', AgentChangedData>
+  | EventOf<'AgentUpdated', AgentChangedData>
+  | EventOf<'AgentPaused', AgentChangedData>
+  | EventOf<'AgentResumed', AgentChangedData>
+  | EventOf<'AgentArchived', AgentChangedData>
+  | SessionEvent;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | AgentEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -128,11 +140,14 @@ void accountTypesMatch;
 void governanceTypesMatch;
 const ontologyTypesMatch: Same<OntologyEvent['type'], OntologyEventType> = true;
 void ontologyTypesMatch;
+const agentTypesMatch: Same<AgentEvent['type'], AgentEventType> = true;
+void agentTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
 const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEventTypes));
 const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
+const AGENT_TYPES: ReadonlySet<string> = new Set(Object.keys(AgentEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -148,6 +163,10 @@ export function isGovernanceEvent<E extends { type: string }>(e: E): e is Extrac
 
 export function isOntologyEvent<E extends { type: string }>(e: E): e is Extract<E, OntologyEvent> {
   return ONTOLOGY_TYPES.has(e.type);
+}
+
+export function isAgentEvent<E extends { type: string }>(e: E): e is Extract<E, AgentEvent> {
+  return AGENT_TYPES.has(e.type);
 }
 
 /**

@@ -3,6 +3,7 @@ import { TEXT_ORG_TABLE_RE } from '@strata/text-index/sqlite/sqlite-text-index';
 import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
 import { GOVERNANCE_TABLES } from '@strata/projections/governance/governance-schema';
 import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
+import { AGENT_TABLES } from '@strata/projections/agents/agents-schema';
 
 /** A table name, or a pattern for tables made at run time (one per organization). */
 export type TableClaim = string | RegExp;
@@ -15,6 +16,7 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly TableClaim[]>> 
   accounts: ACCOUNT_TABLES,
   governance: GOVERNANCE_TABLES,
   ontology: ONTOLOGY_TABLES,
+  agents: AGENT_TABLES,
 };
 
 function claims(claim: TableClaim, table: string): boolean {

@@ -7,6 +7,7 @@ import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
 import { AccountsProjection } from '@strata/projections/accounts/accounts.projection';
 import { GovernanceProjection } from '@strata/projections/governance/governance.projection';
 import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
+import { AgentsProjection } from '@strata/projections/agents/agents.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -25,4 +26,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new AccountsProjection(d.db),
   (d) => new GovernanceProjection(d.db),
   (d) => new OntologyProjection(d.db),
+  (d) => new AgentsProjection(d.db),
 ];
