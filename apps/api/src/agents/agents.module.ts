@@ -5,11 +5,17 @@ import { AgentsStore } from './agents-store';
 import { AgentHandlers } from './agents/agent.handlers';
 import { AgentsController } from './agents/agents.controller';
 import { RunControl } from './runtime/run-control';
+import { AgentRunJob } from './runtime/agent-run.job';
+import { AgentRuns } from './runtime/agent-runs';
+import { GraphTools } from './runtime/graph-tools';
+import { RunWaits } from './runtime/run-waits';
+import { SessionHandlers } from './sessions/session.handlers';
+import { SessionsController } from './sessions/sessions.controller';
 
 /** Managed agents (REFERENCE §16, §17): agents, sessions, the runtime that runs them. */
 @Module({
   imports: [ScopeModule],
-  controllers: [AgentsController],
-  providers: [AgentsStore, AgentAccessGuard, RunControl, AgentHandlers],
+  controllers: [AgentsController, SessionsController],
+  providers: [AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers],
 })
 export class AgentsModule {}
