@@ -4,6 +4,7 @@ import { ScriptedAnthropicServer } from '@strata/ai/testing/scripted-anthropic-s
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
+import { openSse } from '@strata/live/testing/sse-client';
 
 /** Sessions and the runtime loop (REFERENCE §16.6–16.10) against local scripted model servers. */
 
@@ -178,6 +179,48 @@ describe('agent sessions, OpenAI protocol', () => {
     const late = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'x' });
     expect([late.status, late.body.code]).toEqual([409, 'invalid_transition']);
     expect((await types(a, created.id)).slice(-1)).toEqual(['session.archived']);
+  });
+
+  it('the stream: ready, then each event with its seq as id; Last-Event-ID resumes; closed after session.archived', async () => {
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const a = api(t.url, owner.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Streamer' })).body;
+    const sid = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body.id;
+    const auth = { authorization: `Bearer ${owner.access_token}` };
+    const live = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, auth);
+    expect(live.res.headers.get('content-type')).toContain('text/event-stream');
+    let ready = await live.nextEvent();
+    expect(ready?.retry).toBe(3000);
+    ready = await live.nextEvent();
+    expect(ready).toMatchObject({ event: 'ready' });
+    expect(JSON.parse(ready!.data!)).toEqual({ session_id: sid, status: 'idle', last_seq: 1 });
+    expect(ready!.id).toBeUndefined();
+    llm.enqueue({ type: 'text', text: 'streamed answer' });
+    await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'go' });
+    const got: { event?: string; id?: string }[] = [];
+    while (got.length < 5) {
+      const e = await live.nextEvent();
+      if (e && e.event) got.push({ event: e.event, id: e.id });
+    }
+    expect(got).toEqual([
+      { event: 'message.user', id: '2' },
+      { event: 'run.started', id: '3' },
+      { event: 'inference.completed', id: '4' },
+      { event: 'message.assistant', id: '5' },
+      { event: 'run.completed', id: '6' },
+    ]);
+    live.close();
+
+    const again = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, { ...auth, 'last-event-id': '3' });
+    expect((await again.nextEvent())?.retry).toBe(3000);
+    expect((await again.nextEvent())?.event).toBe('ready');
+    const replayed = [await again.nextEvent(), await again.nextEvent(), await again.nextEvent()];
+    expect(replayed.map((e) => e?.id)).toEqual(['4', '5', '6']);
+    expect(JSON.parse(replayed[1]!.data!)).toMatchObject({ seq: 5, session_id: sid, type: 'message.assistant', data: { content: 'streamed answer', interrupted: false } });
+    await a.post(`/v1/agents/sessions/${sid}/archive`, {});
+    const rest = await again.rest();
+    expect(rest.filter((b) => b.event).map((b) => b.event)).toEqual(['session.archived']);
   });
 
   it('a model that keeps failing fails the run with upstream_error', async () => {

@@ -11,11 +11,13 @@ import { GraphTools } from './runtime/graph-tools';
 import { RunWaits } from './runtime/run-waits';
 import { SessionHandlers } from './sessions/session.handlers';
 import { SessionsController } from './sessions/sessions.controller';
+import { SessionStream } from './sessions/session-stream';
+import { LOG_SUBSCRIPTIONS_PROVIDER } from '@strata/live';
 
 /** Managed agents (REFERENCE §16, §17): agents, sessions, the runtime that runs them. */
 @Module({
   imports: [ScopeModule],
   controllers: [AgentsController, SessionsController],
-  providers: [AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers],
+  providers: [AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER],
 })
 export class AgentsModule {}

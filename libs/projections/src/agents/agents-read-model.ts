@@ -141,6 +141,17 @@ export class AgentsReadModel {
     return row?.seq ?? null;
   }
 
+  /**
+   * The log position a client's last seen `seq` stands for (a stream resumes after it): the
+   * position of that event, or, for 0, just before the session's first event.
+   */
+  positionOfSeq(sessionId: string, seq: number): number {
+    const row = this.q('SELECT position FROM agt_events WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(sessionId, seq) as { position: number } | undefined;
+    if (row) return row.position;
+    const first = this.q('SELECT MIN(position) AS p FROM agt_events WHERE session_id = ?').get(sessionId) as { p: number | null };
+    return Math.max(0, (first.p ?? 1) - 1);
+  }
+
   creditsOnDay(org: string, agentId: string, day: string): number {
     return (this.q('SELECT COALESCE(SUM(credits), 0) AS n FROM agt_credits WHERE org_id = ? AND agent_id = ? AND day = ?').get(org, agentId, day) as { n: number }).n;
   }

@@ -1,6 +1,6 @@
-import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
@@ -10,6 +10,7 @@ import { AgentAccessGuard, AgentRoute } from '../agent-access.guard';
 import { pathId } from '../agent-fields';
 import { CreateSessionDto, RespondDto, SESSION_STATUSES, SendMessageDto } from './session.dto';
 import { SessionHandlers } from './session.handlers';
+import { SessionStream } from './session-stream';
 
 const EVENT_TYPES = [
   'session.created', 'message.user', 'run.started', 'inference.completed', 'message.assistant', 'tool.call', 'approval.requested', 'approval.resolved',
@@ -20,7 +21,10 @@ const EVENT_TYPES = [
 @Controller('v1/agents/sessions')
 @UseGuards(AgentAccessGuard)
 export class SessionsController {
-  constructor(private readonly handlers: SessionHandlers) {}
+  constructor(
+    private readonly handlers: SessionHandlers,
+    private readonly stream: SessionStream,
+  ) {}
 
   @Post()
   @ApiKeyOrJwt()
@@ -90,6 +94,13 @@ export class SessionsController {
   @ApiOperation({ summary: 'Answer the agent’s pending question; its run goes on' })
   respond(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('sid') sid: string, @ReqBody() body: RespondDto) {
     return this.handlers.respond(auth, rid, pathId(sid), body);
+  }
+
+  @Get(':sid/stream')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'The session’s events live (text/event-stream); Last-Event-ID or ?after=<seq> replays what came after' })
+  async live(@Auth() auth: AuthContext, @Param('sid') sid: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.stream.serve(auth, pathId(sid), request, reply);
   }
 
   @Get(':sid/events')
