@@ -16,10 +16,10 @@ describe('plans, subscription and usage', () => {
     expect(r.status).toBe(200);
     expect(r.body.map((p: { id: string }) => p.id)).toEqual(['free', 'pro', 'team', 'enterprise']);
     for (const p of r.body) {
-      expect(Object.keys(p.limits).sort()).toEqual(['ingestion_credits_per_month', 'managed_agents', 'nodes', 'requests_per_minute']);
+      expect(Object.keys(p.limits).sort()).toEqual(['agent_credits_per_month', 'agents', 'concurrent_runs', 'ingestion_credits_per_month', 'managed_agents', 'nodes', 'requests_per_minute', 'schedules']);
     }
     expect(r.body[0]).toMatchObject({ name: 'Free', limits: { nodes: 3, requests_per_minute: 600, managed_agents: false } });
-    expect(r.body[1]).toMatchObject({ name: 'Pro', limits: { managed_agents: true } });
+    expect(r.body[1]).toMatchObject({ name: 'Pro', limits: { managed_agents: true, agents: 5, agent_credits_per_month: 10_000, concurrent_runs: 3, schedules: 20 } });
     expect(r.body[3].limits.nodes).toBeNull();
   });
 

@@ -18,6 +18,7 @@ import { OntologyModule } from './ontology/ontology.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { McpModule } from './mcp/mcp.module';
 import { BriefsModule } from './briefs/briefs.module';
+import { AgentsModule } from './agents/agents.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -35,6 +36,7 @@ const AREA_MODULES = [
   IngestionModule,
   McpModule,
   BriefsModule,
+  AgentsModule,
 ];
 
 @Module({})

@@ -22,6 +22,12 @@ export interface AuthContext {
   space_uids: string[] | null;
   project_uids: string[] | null;
   plan: string;
+  /**
+   * Set on the credential the managed-agent runtime lends an agent for one tool call
+   * (CredentialResolver.delegate): it acts as `agent:<id>` inside the agent's scope, outside
+   * HTTP rate limits (REFERENCE §16.4).
+   */
+  delegated?: boolean;
 }
 
 /** Properties we attach to the Fastify request. */

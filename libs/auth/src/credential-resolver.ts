@@ -3,6 +3,7 @@ import { Clock } from '@strata/domain/time';
 import { AccountsDirectory, CredentialChange, DirectoryKey } from './accounts-directory.port';
 import { AuthContext } from './auth-context';
 import { AuthErrors } from './auth-errors';
+import { randomBytes } from 'node:crypto';
 import { isApiKeyToken, sha256Hex } from './tokens/secrets';
 import { TokenService } from './tokens/token.service';
 
@@ -46,6 +47,8 @@ export class CredentialResolver {
   private readonly keys = new Map<string, CachedKey>();
   private readonly keyTokens = new Map<string, Set<string>>();
   private readonly jwts = new Map<string, CachedJwt>();
+  /** in-process tokens lent for one call each (never stored, never leave the process) */
+  private readonly delegated = new Map<string, AuthContext>();
   readonly stats = { key_hits: 0, key_misses: 0, jwt_hits: 0, jwt_misses: 0 };
 
   constructor(
@@ -58,7 +61,20 @@ export class CredentialResolver {
 
   /** `orgHeader`: X-Org-Id (users with several organizations); API keys ignore it. */
   resolve(token: string, orgHeader?: string): AuthContext {
+    const lent = this.delegated.get(token);
+    if (lent !== undefined) return lent;
     return isApiKeyToken(token) ? this.resolveKey(token) : this.resolveJwt(token, orgHeader);
+  }
+
+  /**
+   * A token standing for `ctx` until `end` is called: how an in-process caller (the agent
+   * runtime) reaches a route as a principal that holds no key. 32 random bytes; it exists
+   * only in this map and is never written anywhere.
+   */
+  delegate(ctx: Omit<AuthContext, 'delegated'>): { token: string; end: () => void } {
+    const token = `strata_rt_${randomBytes(32).toString('base64url')}`;
+    this.delegated.set(token, freeze({ ...ctx, delegated: true }));
+    return { token, end: () => void this.delegated.delete(token) };
   }
 
   private resolveKey(token: string): AuthContext {

@@ -9,6 +9,14 @@ export interface PlanLimitsSpec {
   /** ingestion credits per calendar month (UTC) */
   ingestion_credits_per_month: number | null;
   managed_agents: boolean;
+  /** non-archived managed agents (REFERENCE §17) */
+  agents: number | null;
+  /** agent credits per calendar month (UTC) */
+  agent_credits_per_month: number | null;
+  /** agent runs holding a run slot at once */
+  concurrent_runs: number;
+  /** agent schedules */
+  schedules: number | null;
 }
 
 export interface Plan {
@@ -21,10 +29,10 @@ export interface Plan {
 
 /** The plan catalogue (GET /v1/billing/plans). The Free limits are the REFERENCE §1.12 defaults. */
 export const PLANS: readonly Plan[] = [
-  { id: 'free', name: 'Free', price_usd_per_month: 0, limits: { nodes: 10_000, requests_per_minute: 600, ingestion_credits_per_month: 100, managed_agents: false } },
-  { id: 'pro', name: 'Pro', price_usd_per_month: 29, limits: { nodes: 250_000, requests_per_minute: 3_000, ingestion_credits_per_month: 5_000, managed_agents: true } },
-  { id: 'team', name: 'Team', price_usd_per_month: 99, limits: { nodes: 2_000_000, requests_per_minute: 10_000, ingestion_credits_per_month: 25_000, managed_agents: true } },
-  { id: 'enterprise', name: 'Enterprise', price_usd_per_month: null, limits: { nodes: null, requests_per_minute: 60_000, ingestion_credits_per_month: null, managed_agents: true } },
+  { id: 'free', name: 'Free', price_usd_per_month: 0, limits: { nodes: 10_000, requests_per_minute: 600, ingestion_credits_per_month: 100, managed_agents: false, agents: 0, agent_credits_per_month: 0, concurrent_runs: 0, schedules: 0 } },
+  { id: 'pro', name: 'Pro', price_usd_per_month: 29, limits: { nodes: 250_000, requests_per_minute: 3_000, ingestion_credits_per_month: 5_000, managed_agents: true, agents: 5, agent_credits_per_month: 10_000, concurrent_runs: 3, schedules: 20 } },
+  { id: 'team', name: 'Team', price_usd_per_month: 99, limits: { nodes: 2_000_000, requests_per_minute: 10_000, ingestion_credits_per_month: 25_000, managed_agents: true, agents: 25, agent_credits_per_month: 50_000, concurrent_runs: 10, schedules: 100 } },
+  { id: 'enterprise', name: 'Enterprise', price_usd_per_month: null, limits: { nodes: null, requests_per_minute: 60_000, ingestion_credits_per_month: null, managed_agents: true, agents: null, agent_credits_per_month: null, concurrent_runs: 50, schedules: null } },
 ];
 
 /** Order of plans, cheapest first: `required_plan` names the cheapest plan with a feature. */
@@ -75,12 +83,15 @@ export function parsePlanOverrides(raw: string | undefined): PlanOverrides {
       if (k === 'managed_agents') {
         if (typeof val !== 'boolean') throw new Error(`STRATA_PLAN_LIMITS.${plan}.managed_agents must be a boolean`);
         l.managed_agents = val;
-      } else if (k === 'nodes' || k === 'ingestion_credits_per_month') {
+      } else if (k === 'nodes' || k === 'ingestion_credits_per_month' || k === 'agents' || k === 'agent_credits_per_month' || k === 'schedules') {
         if (val !== null && !(Number.isInteger(val) && (val as number) >= 0)) throw new Error(`STRATA_PLAN_LIMITS.${plan}.${k} must be a non-negative integer or null`);
         l[k] = val as number | null;
       } else if (k === 'requests_per_minute') {
         if (!(Number.isInteger(val) && (val as number) >= 1)) throw new Error(`STRATA_PLAN_LIMITS.${plan}.${k} must be a positive integer`);
         l.requests_per_minute = val as number;
+      } else if (k === 'concurrent_runs') {
+        if (!(Number.isInteger(val) && (val as number) >= 0)) throw new Error(`STRATA_PLAN_LIMITS.${plan}.${k} must be a non-negative integer`);
+        l.concurrent_runs = val as number;
       } else throw new Error(`STRATA_PLAN_LIMITS.${plan}: unknown limit '${k}'`);
     }
     out[plan as PlanId] = l;

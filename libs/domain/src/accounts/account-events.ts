@@ -102,6 +102,8 @@ export interface ApiKeyRevokedData {
   org_id: string;
   revoked_by: string;
   at: number;
+  /** why, when not the owner's own DELETE (`agent_archived`: its managed agent was archived) */
+  reason?: string;
 }
 export interface RefreshTokenIssuedData {
   user_id: string;
@@ -137,6 +139,14 @@ export interface CreditsConsumedData {
   amount: number;
   reason: string;
   at: number;
+  /** `agent`: a managed agent's model call (REFERENCE §16.8), a meter of its own; absent: ingestion credits */
+  meter?: 'agent';
+  agent_id?: string;
+  session_id?: string;
+  run_id?: string;
+  model?: string;
+  input_tokens?: number;
+  output_tokens?: number;
 }
 /** One model call's tokens; what was asked and answered is never recorded. */
 export interface LlmUsageRecordedData {

@@ -59,6 +59,9 @@ import type {
   McpToolRemovedData,
 } from '../mcp/mcp-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
+import { AgentEventTypes } from '../agents/agent-events';
+import type { AgentChangedData, AgentEventType } from '../agents/agent-events';
+import type { SessionEvent } from '../agents/session-state';
 import {
   AliasRemovedData,
   AliasSetData,
@@ -174,7 +177,17 @@ export type McpEvent =
   | EventOf<'McpCredentialsReplaced', McpCredentialsReplacedData>
   | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>;
 
-export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent | McpEvent;
+
+/** Managed agents (REFERENCE §16): agent records, and everything that happens in their sessions. */
+export type AgentEvent =
+  | EventOf<'AgentCreated', AgentChangedData>
+  | EventOf<'AgentUpdated', AgentChangedData>
+  | EventOf<'AgentPaused', AgentChangedData>
+  | EventOf<'AgentResumed', AgentChangedData>
+  | EventOf<'AgentArchived', AgentChangedData>
+  | SessionEvent;
+
+export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent | McpEvent | AgentEvent;
 export type EventType = DomainEvent['type'];
 /** The data an event of type T carries. */
 export type EventData<T extends EventType> = Extract<DomainEvent, { type: T }>['data'];
@@ -194,6 +207,8 @@ const briefTypesMatch: Same<BriefEvent['type'], BriefEventType> = true;
 void briefTypesMatch;
 const mcpTypesMatch: Same<McpEvent['type'], McpEventType> = true;
 void mcpTypesMatch;
+const agentTypesMatch: Same<AgentEvent['type'], AgentEventType> = true;
+void agentTypesMatch;
 
 const GRAPH_TYPES: ReadonlySet<string> = new Set(Object.keys(GraphEventTypes));
 const ACCOUNT_TYPES: ReadonlySet<string> = new Set(Object.keys(AccountEventTypes));
@@ -201,6 +216,7 @@ const GOVERNANCE_TYPES: ReadonlySet<string> = new Set(Object.keys(GovernanceEven
 const ONTOLOGY_TYPES: ReadonlySet<string> = new Set(Object.keys(OntologyEventTypes));
 const BRIEF_TYPES: ReadonlySet<string> = new Set(Object.keys(BriefEventTypes));
 const MCP_TYPES: ReadonlySet<string> = new Set(Object.keys(McpEventTypes));
+const AGENT_TYPES: ReadonlySet<string> = new Set(Object.keys(AgentEventTypes));
 
 export function isGraphEvent<E extends { type: string }>(e: E): e is Extract<E, GraphEvent> {
   return GRAPH_TYPES.has(e.type);
@@ -224,6 +240,10 @@ export function isBriefEvent<E extends { type: string }>(e: E): e is Extract<E, 
 
 export function isMcpEvent<E extends { type: string }>(e: E): e is Extract<E, McpEvent> {
   return MCP_TYPES.has(e.type);
+}
+
+export function isAgentEvent<E extends { type: string }>(e: E): e is Extract<E, AgentEvent> {
+  return AGENT_TYPES.has(e.type);
 }
 
 /**

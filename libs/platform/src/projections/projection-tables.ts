@@ -4,6 +4,9 @@ import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
 import { GOVERNANCE_TABLES } from '@strata/projections/governance/governance-schema';
 import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
 import { BRIEFS_TABLES } from '@strata/projections/briefs/briefs-schema';
+import { AGENT_TABLES } from '@strata/projections/agents/agents-schema';
+import { AUDIT_TABLES } from '@strata/projections/governance/audit.projection';
+import { MCP_TABLES } from '@strata/projections/mcp/mcp-schema';
 
 /** A table name, or a pattern for tables made at run time (one per organization). */
 export type TableClaim = string | RegExp;
@@ -17,6 +20,9 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly TableClaim[]>> 
   governance: GOVERNANCE_TABLES,
   ontology: ONTOLOGY_TABLES,
   briefs: BRIEFS_TABLES,
+  audit: AUDIT_TABLES,
+  mcp: MCP_TABLES,
+  agents: AGENT_TABLES,
 };
 
 function claims(claim: TableClaim, table: string): boolean {

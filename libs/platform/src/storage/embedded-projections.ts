@@ -10,6 +10,7 @@ import { OntologyProjection } from '@strata/projections/ontology/ontology.projec
 import { BriefsProjection } from '@strata/projections/briefs/briefs.projection';
 import { AuditProjection } from '@strata/projections/governance/audit.projection';
 import { McpProjection } from '@strata/projections/mcp/mcp.projection';
+import { AgentsProjection } from '@strata/projections/agents/agents.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -31,4 +32,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new BriefsProjection(d.db),
   (d) => new AuditProjection(d.db),
   (d) => new McpProjection(d.db),
+  (d) => new AgentsProjection(d.db),
 ];

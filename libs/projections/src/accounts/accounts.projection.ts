@@ -148,6 +148,8 @@ export class AccountsProjection implements PlannedProjection {
       }
       case T.CreditsConsumed: {
         const d = e.data;
+        // agent credits are their own meter (the agents read model counts them)
+        if (d.meter === 'agent') return;
         this.run(
           `INSERT INTO acct_credits(org_id, period, used) VALUES (?,?,?)
            ON CONFLICT(org_id, period) DO UPDATE SET used = used + excluded.used`,

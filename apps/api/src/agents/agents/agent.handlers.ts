@@ -1,0 +1,186 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthContext } from '@strata/auth/auth-context';
+import { AuthErrors } from '@strata/auth/auth-errors';
+import { PlanLimits } from '@strata/auth/plans/plan-limits';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
+import { MeteredLanguageModels } from '@strata/ai/llm/metered-language-models';
+import {
+  AGENT_TEMPLATES,
+  AgentContext,
+  AgentInput,
+  AgentRecord,
+  AgentStreams,
+  decideArchiveAgent,
+  decideCreateAgent,
+  decideUpdateAgent,
+} from '@strata/domain/agents';
+import { NodeRecord } from '@strata/domain/records';
+import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
+import { Streams } from '@strata/domain/events';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
+import { createNode } from '@strata/platform/unit-of-work/graph-ops';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { AgentsStore } from '../agents-store';
+import { iso, paginated, presentAgent } from '../agent-presenters';
+import { RunControl, stageRunCancel } from '../runtime/run-control';
+
+/** Managed agents (REFERENCE §16.3): create, list, read, PATCH (pause, resume), archive. */
+@Injectable()
+export class AgentHandlers {
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly accountsUow: UnitOfWork,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    private readonly store: AgentsStore,
+    private readonly plans: PlanLimits,
+    private readonly models: MeteredLanguageModels,
+    private readonly accounts: AccountsReadModel,
+    private readonly control: RunControl,
+  ) {}
+
+  private context(org: string, except: string | null): AgentContext {
+    return { defaultModel: this.models.model && this.models.provider !== 'offline' ? this.models.model : null, models: this.models.models, takenNames: this.store.read.takenNames(org, except) };
+  }
+
+  /** Projects a scope names must be live Projects (404 otherwise). */
+  private async assertScope(tx: GraphTx, input: AgentInput): Promise<void> {
+    const projects = input.scope?.project_uids ?? [];
+    await tx.liveNodes(projects.map((uid, i) => ({ uid, field: `scope.project_uids[${i}]`, types: ['Project'] })));
+  }
+
+  private agentNodeProps(a: AgentRecord): Record<string, unknown> {
+    return { name: a.name, agent_type: 'llm', model_id: a.model, capabilities: a.tools, status: a.status };
+  }
+
+  async create(auth: AuthContext, rid: string, input: AgentInput) {
+    this.store.assertAvailable();
+    return this.uow.run(commandContext(auth, rid), async (tx) => {
+      await this.assertScope(tx, input);
+      const plan = this.plans.planOf(auth);
+      const max = plan.limits.agents;
+      const current = this.store.read.liveAgentCount(auth.org_id);
+      if (max !== null && current >= max) throw AuthErrors.planLimitReached('agents', max, current, plan.id);
+      const id = this.ids.uuid();
+      const draft = decideCreateAgent(input, { id, node_uid: '' }, auth.org_id, auth.principal.id, this.context(auth.org_id, null), tx.now);
+      const node = createNode(tx, { label: draft.name, props: this.agentNodeProps(draft) }, { forcedType: 'Agent' });
+      const agent: AgentRecord = { ...draft, node_uid: node.uid };
+      tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentCreated', { agent, by: auth.principal.id, at: tx.now }, 'no_stream');
+      return presentAgent(agent, this.store.read, tx.now);
+    });
+  }
+
+  list(auth: AuthContext, status: string | undefined, includeArchived: boolean, limit: number, offset: number) {
+    const now = this.clock.now();
+    if (auth.bound_agent_id !== null) {
+      const own = this.store.read.agent(auth.org_id, auth.bound_agent_id);
+      const items = own && (status ? own.status === status : includeArchived || own.status !== 'archived') ? [own] : [];
+      return paginated(items.slice(offset, offset + limit).map((a) => presentAgent(a, this.store.read, now)), limit, offset, false);
+    }
+    const rows = this.store.read.agents(auth.org_id, { status, includeArchived, limit: limit + 1, offset });
+    return paginated(rows.slice(0, limit).map((a) => presentAgent(a, this.store.read, now)), limit, offset, rows.length > limit);
+  }
+
+  get(auth: AuthContext, id: string) {
+    return presentAgent(this.store.agent(auth, id), this.store.read, this.clock.now());
+  }
+
+  templates() {
+    return AGENT_TEMPLATES;
+  }
+
+  /** Refreshes the Agent node from the record (recreated when it was tombstoned or purged, REFERENCE §16.10). */
+  private async syncNode(tx: GraphTx, a: AgentRecord, reason: string): Promise<AgentRecord> {
+    const n = await tx.node(a.node_uid);
+    if (!n || n.tombstone_at !== null) {
+      const node = createNode(tx, { label: a.name, props: this.agentNodeProps(a) }, { forcedType: 'Agent' });
+      return { ...a, node_uid: node.uid };
+    }
+    const props = { ...(n.props as unknown as Record<string, unknown>), ...this.agentNodeProps(a) };
+    tx.putNode({ ...n, label: a.name, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', reason);
+    return a;
+  }
+
+  async update(auth: AuthContext, rid: string, id: string, input: AgentInput) {
+    const before = this.store.agent(auth, id);
+    const cancelled: string[] = [];
+    const out = await this.uow.run(commandContext(auth, rid), async (tx) => {
+      await this.assertScope(tx, input);
+      const decided = decideUpdateAgent(before, input, this.context(auth.org_id, id), tx.now);
+      if (!decided.changed.length) return presentAgent(before, this.store.read, tx.now);
+      const agent = await this.syncNode(tx, decided.agent, 'agent updated');
+      const stream = AgentStreams.agent(auth.org_id, id);
+      for (const move of decided.moves) {
+        const type = move === 'updated' ? 'AgentUpdated' : move === 'paused' ? 'AgentPaused' : 'AgentResumed';
+        tx.emit(stream, type, { agent, changed: decided.changed, by: auth.principal.id, at: tx.now });
+      }
+      if (decided.moves.includes('paused'))
+        for (const s of this.store.read.openSessions(auth.org_id, id)) {
+          const c = stageRunCancel(tx, s, 'agent_paused');
+          if (c) cancelled.push(c.run_id);
+        }
+      return presentAgent(agent, this.store.read, tx.now);
+    });
+    this.control.abort(cancelled);
+    return this.get(auth, out.id);
+  }
+
+  async archive(auth: AuthContext, rid: string, id: string) {
+    const before = this.store.agent(auth, id);
+    const decided = decideArchiveAgent(before, this.clock.now());
+    if (!decided) return this.get(auth, id);
+    const cancelled: string[] = [];
+    await this.uow.run(commandContext(auth, rid), async (tx) => {
+      const archived = decideArchiveAgent(this.store.agent(auth, id), tx.now);
+      if (!archived) return;
+      const agent = await this.syncNode(tx, archived, 'agent archived');
+      tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentArchived', { agent, by: auth.principal.id, at: tx.now });
+      for (const s of this.store.read.openSessions(auth.org_id, id)) {
+        const c = stageRunCancel(tx, s, 'agent_archived');
+        if (c) cancelled.push(c.run_id);
+        tx.emit(AgentStreams.session(auth.org_id, s.id), 'AgentSessionArchived', { org_id: auth.org_id, agent_id: id, session_id: s.id, run_id: null, at: tx.now, by: auth.principal.id });
+        await this.endSessionNode(tx, s.node_uid);
+      }
+    });
+    this.control.abort(cancelled);
+    await this.revokeBoundKeys(auth, rid, id);
+    return this.get(auth, id);
+  }
+
+  private async endSessionNode(tx: GraphTx, uid: string): Promise<void> {
+    const n = await tx.node(uid);
+    if (!n || n.tombstone_at !== null) return;
+    const props = { ...(n.props as unknown as Record<string, unknown>), ended_at: tx.now };
+    tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'session archived');
+  }
+
+  /** Archiving an agent revokes the keys bound to it (REFERENCE §16.13); they live in the accounts' unit of work. */
+  private async revokeBoundKeys(auth: AuthContext, rid: string, id: string): Promise<void> {
+    const keys = this.accounts.keys(auth.org_id, 1_000_000, 0).filter((k) => k.agent_id === id && k.revoked_at === null);
+    if (!keys.length) return;
+    await this.accountsUow.run(commandContext(auth, rid), async (tx) => {
+      for (const k of keys) tx.emit(Streams.apiKey(k.key_id), 'ApiKeyRevoked', { key_id: k.key_id, org_id: k.org_id, revoked_by: auth.principal.id, at: tx.now, reason: 'agent_archived' }, k.revision);
+    });
+  }
+
+  /** Live Articles written with this agent's id, newest first. */
+  async articles(auth: AuthContext, id: string, limit: number, offset: number) {
+    this.store.agent(auth, id);
+    const page = await this.graph.listNodes(auth.org_id, { node_types: ['Article'], agent_id: id }, { limit, offset }, 'created_desc');
+    return paginated(page.items, limit, offset, page.has_more);
+  }
+
+  work(auth: AuthContext, id: string) {
+    const a = this.store.agent(auth, id);
+    const active = this.store.read.activeSessions(auth.org_id, a.id);
+    const inputs = this.store.read
+      .openSessions(auth.org_id, a.id)
+      .filter((s) => s.pending_input !== null)
+      .map((s) => ({ session_id: s.id, request_id: s.pending_input!.request_id, prompt: s.pending_input!.prompt, expires_at: iso(s.pending_input!.expires_at) }));
+    return { agent_id: a.id, active_sessions: active.length, pending_decisions: [], pending_inputs: inputs, upcoming_schedules: [] };
+  }
+}

@@ -1,0 +1,84 @@
+import { Body as ReqBody, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthContext } from '@strata/auth/auth-context';
+import { ApiKeyOrJwt } from '@strata/auth/route-tags';
+import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { Body, coerceQuery, readBoolean, readEnum, readPage } from '@strata/domain/validation';
+import { AgentAccessGuard, AgentRoute } from '../agent-access.guard';
+import { pathId } from '../agent-fields';
+import { CreateAgentDto, UpdateAgentDto, agentInput } from './agent.dto';
+import { AgentHandlers } from './agent.handlers';
+
+const STATUSES = ['active', 'paused', 'archived'] as const;
+
+@ApiTags('managed agents')
+@Controller('v1/agents')
+@UseGuards(AgentAccessGuard)
+export class AgentsController {
+  constructor(private readonly handlers: AgentHandlers) {}
+
+  @Post()
+  @ApiKeyOrJwt()
+  @AgentRoute('manage')
+  @ApiOperation({ summary: 'Create a managed agent (Pro plan and higher); the template fills what is left out' })
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateAgentDto) {
+    return this.handlers.create(auth, rid, agentInput(body));
+  }
+
+  @Get()
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'The organization’s agents, newest first; archived ones with include_archived=true' })
+  list(@Auth() auth: AuthContext, @Query() raw: Body) {
+    const q = coerceQuery(raw, ['limit', 'offset'], ['include_archived']);
+    const status = readEnum(q, 'status', STATUSES);
+    const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
+    return this.handlers.list(auth, status, readBoolean(q, 'include_archived') ?? false, limit, offset);
+  }
+
+  @Get('templates')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'The agent templates: instructions, tools, budget and suggested schedules' })
+  templates() {
+    return this.handlers.templates();
+  }
+
+  @Get(':id')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'One agent (archived ones too), with its budget today and its usage' })
+  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.handlers.get(auth, pathId(id));
+  }
+
+  @Patch(':id')
+  @ApiKeyOrJwt()
+  @AgentRoute('manage')
+  @ApiOperation({ summary: 'Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it' })
+  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: UpdateAgentDto) {
+    return this.handlers.update(auth, rid, pathId(id), agentInput(body));
+  }
+
+  @Post(':id/archive')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @AgentRoute('manage')
+  @ApiOperation({ summary: 'Archive an agent: its sessions archived, its bound keys revoked; again a no-op' })
+  archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+    return this.handlers.archive(auth, rid, pathId(id));
+  }
+
+  @Get(':id/work')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules' })
+  work(@Auth() auth: AuthContext, @Param('id') id: string) {
+    return this.handlers.work(auth, pathId(id));
+  }
+
+  @Get(':id/articles')
+  @ApiKeyOrJwt()
+  @ApiOperation({ summary: 'Live Articles the agent wrote, newest first' })
+  articles(@Auth() auth: AuthContext, @Param('id') id: string, @Query() raw: Body) {
+    const q = coerceQuery(raw, ['limit', 'offset']);
+    const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
+    return this.handlers.articles(auth, pathId(id), limit, offset);
+  }
+}

@@ -1,0 +1,478 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { UpstreamError } from '@strata/ai/errors';
+import type { ChatMessage, ChatResponse, ToolCall } from '@strata/ai/llm/chat-model.port';
+import { MeteredLanguageModels } from '@strata/ai/llm/metered-language-models';
+import { PlanLimits } from '@strata/auth/plans/plan-limits';
+import {
+  ASK_USER_TOOL,
+  AgentRecord,
+  AgentStreams,
+  RunRecord,
+  SessionRecord,
+  budgetExhaustion,
+  creditsOf,
+  runEnded,
+  utcDay,
+  utcMonth,
+} from '@strata/domain/agents';
+import { Streams } from '@strata/domain/events';
+import { NodeRecord } from '@strata/domain/records';
+import { CLOCK, Clock } from '@strata/domain/time';
+import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runner';
+import type { QueuedJob } from '@strata/jobs/queue/job-queue.port';
+import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { SessionEventRow } from '@strata/projections/agents/agents-read-model';
+import { AgentsStore } from '../agents-store';
+import { GraphTools } from './graph-tools';
+import { RunControl } from './run-control';
+import { RunWaits } from './run-waits';
+
+export const AGENT_RUN_JOB = 'agent_run';
+export interface AgentRunInput {
+  session_id: string;
+  run_id: string;
+}
+
+/** a pending question lasts 24 h (REFERENCE §16.6) */
+const INPUT_TTL_S = 24 * 3600;
+/** what a recorded tool result keeps (REFERENCE §16.9) */
+const RESULT_BYTES = 16 * 1024;
+/** history older than this many estimated tokens is left out (REFERENCE §16.7) */
+const HISTORY_TOKENS = 100_000;
+
+class RunEnd extends Error {}
+
+function truncated(value: unknown): unknown {
+  const text = JSON.stringify(value ?? null);
+  if (Buffer.byteLength(text) <= RESULT_BYTES) return value ?? null;
+  return `${text.slice(0, RESULT_BYTES - 20)}…[truncated]`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * One run of a managed agent (REFERENCE §16.7), as a durable job: budget, Trace node,
+ * `run.started`; then model calls with the agent's tools until an answer without tool calls,
+ * each step recorded as it happens. Everything it decides comes from the session's recorded
+ * events, so a job claimed again after a restart resumes where the log says the run stopped:
+ * a lost model answer is asked for again, a tool call without a recorded result is not
+ * repeated (the model is told `interrupted`).
+ */
+@Injectable()
+export class AgentRunJob implements JobHandler {
+  private readonly log = new Logger('AgentRuntime');
+
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly store: AgentsStore,
+    private readonly models: MeteredLanguageModels,
+    private readonly plans: PlanLimits,
+    private readonly tools: GraphTools,
+    private readonly control: RunControl,
+    private readonly waits: RunWaits,
+  ) {}
+
+  private ctxOf(agent: AgentRecord, runId: string): CommandContext {
+    return { org: agent.org_id, principal: { kind: 'agent', id: agent.id }, credential_id: null, agent_id: agent.id, request_id: runId };
+  }
+
+  private base(s: SessionRecord, runId: string, now: number) {
+    return { org_id: s.org_id, agent_id: s.agent_id, session_id: s.id, run_id: runId, at: now };
+  }
+
+  /** the run as recorded; RunEnd once it ended (cancelled meanwhile, or done) */
+  private live(org: string, runId: string): RunRecord {
+    const r = this.store.read.run(org, runId);
+    if (!r || runEnded(r)) throw new RunEnd();
+    return r;
+  }
+
+  async run(job: QueuedJob, ctx: JobContext): Promise<unknown> {
+    const { session_id, run_id } = job.input as AgentRunInput;
+    const control = this.control.claim(run_id);
+    const signal = AbortSignal.any([ctx.signal, control.signal]);
+    try {
+      await this.drive(job.org, session_id, run_id, signal, ctx.signal);
+    } catch (err) {
+      if (err instanceof RunEnd) return { run_id };
+      if (ctx.signal.aborted && ctx.signal.reason instanceof JobStopped) throw err;
+      if (control.signal.aborted) return { run_id };
+      this.log.error(`run ${run_id} failed: ${(err as Error).message}`);
+      await this.fail(job.org, session_id, run_id, 'internal_error', 'the run stopped on an internal error').catch(() => undefined);
+    } finally {
+      this.control.release(run_id, control);
+    }
+    return { run_id };
+  }
+
+  private async fail(org: string, sid: string, runId: string, code: string, message: string): Promise<void> {
+    const s = this.store.read.session(org, sid);
+    const agent = s && this.store.read.agent(org, s.agent_id);
+    if (!s || !agent) return;
+    await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+      const r = this.store.read.run(org, runId);
+      if (!r || runEnded(r)) return;
+      tx.emit(AgentStreams.session(org, sid), 'AgentRunFailed', { ...this.base(s, runId, tx.now), error: { code, message } });
+      await this.closeTrace(tx, r);
+    });
+  }
+
+  private async drive(org: string, sid: string, runId: string, signal: AbortSignal, jobSignal: AbortSignal): Promise<void> {
+    let run = this.live(org, runId);
+    let resumed = run.status !== 'queued';
+    if (run.status === 'queued') {
+      const agent = this.store.read.agent(org, run.agent_id)!;
+      // runs of an organization beyond the plan's concurrent_runs stay queued (REFERENCE §17)
+      await this.waits.until(() => {
+        const r = this.store.read.run(org, runId);
+        return !r || runEnded(r) || this.store.read.runningCount(org) < this.plans.planOf({ org }).limits.concurrent_runs;
+      }, jobSignal);
+      run = this.live(org, runId);
+      if (agent.status !== 'active') return this.cancel(org, sid, runId, agent.status === 'archived' ? 'agent_archived' : 'agent_paused');
+      if (await this.budgetStops(agent, sid, runId)) return;
+      await this.start(agent, run);
+    }
+    for (;;) {
+      run = this.live(org, runId);
+      const session = this.store.read.session(org, sid)!;
+      const agent = this.store.read.agent(org, run.agent_id)!;
+      const events = this.store.read.events(sid, { after: 0, run_id: runId, limit: 100_000, offset: 0 });
+      const pending = openCalls(events);
+      if (pending.length) {
+        await this.settleCalls(agent, session, run, pending, events, resumed, signal);
+        resumed = false;
+        continue;
+      }
+      resumed = false;
+      const step = events.filter((e) => e.type === 'inference.completed').length + 1;
+      if (step > agent.max_steps) return this.failRun(agent, session, run, 'max_steps_exceeded', `the run used its ${agent.max_steps} model calls without an answer`);
+      if (await this.budgetStops(agent, sid, runId)) return;
+      await this.step(agent, session, run, step, signal);
+    }
+  }
+
+  private async cancel(org: string, sid: string, runId: string, reason: 'agent_paused' | 'agent_archived'): Promise<void> {
+    const s = this.store.read.session(org, sid)!;
+    const agent = this.store.read.agent(org, s.agent_id)!;
+    await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+      const fresh = this.store.read.session(org, sid)!;
+      if (fresh.current_run !== runId && !fresh.queued_runs.some((q) => q.run_id === runId)) return;
+      tx.emit(AgentStreams.session(org, sid), 'AgentRunCancelled', { ...this.base(s, runId, tx.now), reason, discarded_message_ids: [] });
+    });
+  }
+
+  private async failRun(agent: AgentRecord, s: SessionRecord, run: RunRecord, code: string, message: string): Promise<void> {
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      this.live(s.org_id, run.id);
+      tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunFailed', { ...this.base(s, run.id, tx.now), error: { code, message } });
+      await this.closeTrace(tx, run);
+    });
+  }
+
+  /** Budget before a run and before each model call (REFERENCE §16.8): exhausted fails the run. */
+  private async budgetStops(agent: AgentRecord, sid: string, runId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const org = agent.org_id;
+    const ex = budgetExhaustion(
+      {
+        daily_credit_budget: agent.daily_credit_budget,
+        used_today: this.store.read.creditsOnDay(org, agent.id, utcDay(now)),
+        month_limit: this.plans.planOf({ org }).limits.agent_credits_per_month,
+        month_used: this.store.read.creditsInMonth(org, utcMonth(now)),
+      },
+      now,
+    );
+    if (!ex) return false;
+    const s = this.store.read.session(org, sid)!;
+    await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+      const r = this.store.read.run(org, runId);
+      if (!r || runEnded(r)) return;
+      const stream = AgentStreams.session(org, sid);
+      const day = utcDay(tx.now);
+      if (!this.store.read.budgetNoticeSent(org, agent.id, day)) tx.emit(stream, 'AgentBudgetExhausted', { ...this.base(s, runId, tx.now), ...ex, day });
+      tx.emit(stream, 'AgentRunFailed', { ...this.base(s, runId, tx.now), error: { code: 'budget_exhausted', message: `the ${ex.scope} credit budget is used up until ${new Date(ex.resets_at * 1000).toISOString()}` } });
+      await this.closeTrace(tx, r);
+    });
+    return true;
+  }
+
+  /** `run.started` with its Trace node (Trace → Session CapturedIn). */
+  private async start(agent: AgentRecord, run: RunRecord): Promise<void> {
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      const r = this.live(agent.org_id, run.id);
+      const s = this.store.read.session(agent.org_id, r.session_id)!;
+      const sessionNode = await this.sessionNode(tx, s);
+      const n = this.store.read.runsSince(agent.org_id, 0);
+      const trace = createNode(tx, { label: `Run ${n}`, props: { trace_type: 'execution', session_uid: sessionNode.uid, entry_count: 0, started_at: tx.now, compressed: false } }, { forcedType: 'Trace' });
+      createEdge(tx, { edge_type: 'CapturedIn' }, trace, sessionNode);
+      tx.emit(AgentStreams.session(agent.org_id, s.id), 'AgentRunStarted', { ...this.base(s, r.id, tx.now), trigger: r.trigger, model: r.model, trace_uid: trace.uid });
+    });
+  }
+
+  /** The session's node; recreated when it was tombstoned or purged (REFERENCE §16.10). */
+  private async sessionNode(tx: GraphTx, s: SessionRecord): Promise<NodeRecord> {
+    const n = await tx.node(s.node_uid);
+    if (n && n.tombstone_at === null) return n;
+    return createNode(tx, { label: s.title ?? 'Agent session', props: { session_type: 'agent', started_at: s.created_at } }, { forcedType: 'Session' });
+  }
+
+  private async closeTrace(tx: GraphTx, run: RunRecord): Promise<void> {
+    if (!run.trace_uid) return;
+    const n = await tx.node(run.trace_uid);
+    if (!n || n.tombstone_at !== null) return;
+    const props = { ...(n.props as unknown as Record<string, unknown>), ended_at: tx.now, entry_count: run.tool_calls };
+    tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'run ended');
+  }
+
+  /** One model call and what it decided: the answer ends the run, tool calls are recorded for execution. */
+  private async step(agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<void> {
+    const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id });
+    if (!chat) return this.failRun(agent, s, run, 'llm_not_configured', 'no language model is configured');
+    const messages = this.history(s, run);
+    const tools = this.tools.specs(agent);
+    const started = performance.now();
+    let streamed = '';
+    let res: ChatResponse;
+    try {
+      res = await chat.chat({ system: this.preamble(agent), messages, tools, model: agent.model, signal, onTextDelta: (t) => (streamed += t) });
+    } catch (err) {
+      if (signal.aborted) {
+        // interrupted: what had streamed is kept (REFERENCE §16.6)
+        if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(agent, s, run, streamed);
+        throw err;
+      }
+      if (err instanceof UpstreamError) return this.failRun(agent, s, run, 'upstream_error', err.message);
+      throw err;
+    }
+    const duration = Math.round(performance.now() - started);
+    const usage = { input_tokens: res.usage.inputTokens, output_tokens: res.usage.outputTokens };
+    const credits = creditsOf(usage.input_tokens, usage.output_tokens);
+    const stop = res.toolCalls.length ? 'tool_use' : res.stopReason === 'max_tokens' ? 'max_tokens' : 'end_turn';
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      const stream = AgentStreams.session(s.org_id, s.id);
+      const base = this.base(s, run.id, tx.now);
+      // the call was made: it counts even when the run was cancelled meanwhile (REFERENCE §16.8)
+      tx.emit(Streams.org(s.org_id), 'CreditsConsumed', {
+        org_id: s.org_id, amount: credits, reason: 'agent_model_call', at: tx.now, meter: 'agent', agent_id: agent.id, session_id: s.id, run_id: run.id, model: agent.model, ...usage,
+      });
+      const r = this.store.read.run(s.org_id, run.id);
+      if (!r || runEnded(r)) return;
+      tx.emit(stream, 'AgentInferenceCompleted', { ...base, step, model: agent.model, stop_reason: stop, usage, credits, duration_ms: duration, text: res.toolCalls.length ? res.text : '' });
+      if (!res.toolCalls.length) {
+        tx.emit(stream, 'AgentMessageProduced', { ...base, message_id: tx.uuid(), content: res.text, interrupted: false });
+        const totals = { input_tokens: r.usage.input_tokens + usage.input_tokens, output_tokens: r.usage.output_tokens + usage.output_tokens };
+        tx.emit(stream, 'AgentRunCompleted', { ...base, stop_reason: stop === 'max_tokens' ? 'max_tokens' : 'end_turn', steps: step, tool_calls: r.tool_calls, usage: totals, credits: r.credits + credits });
+        await this.closeTrace(tx, r);
+        return;
+      }
+      await this.requestCalls(tx, agent, s, r, step, res.toolCalls);
+    });
+  }
+
+  private async keepInterrupted(agent: AgentRecord, s: SessionRecord, run: RunRecord, text: string): Promise<void> {
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentMessageProduced', { ...this.base(s, run.id, tx.now), message_id: tx.uuid(), content: text, interrupted: true });
+    });
+  }
+
+  /** `tool.call` for each call of the turn, in the model's order, each built-in one with its Execution node. */
+  private async requestCalls(tx: GraphTx, agent: AgentRecord, s: SessionRecord, r: RunRecord, step: number, calls: ToolCall[]): Promise<void> {
+    const stream = AgentStreams.session(s.org_id, s.id);
+    const agentNode = await tx.node(agent.node_uid);
+    const trace = r.trace_uid ? await tx.node(r.trace_uid) : null;
+    let order = r.tool_calls;
+    for (const c of calls) {
+      let execution: NodeRecord | null = null;
+      if (c.name !== ASK_USER_TOOL && this.tools.isBuiltin(agent, c.name)) {
+        execution = createNode(
+          tx,
+          {
+            label: `${c.name} (${agent.name})`,
+            props: { description: `${agent.name} calls ${c.name}`, agent_uid: agent.node_uid, status: 'running', started_at: tx.now, input_snapshot: isObject(c.arguments) ? c.arguments : { raw: c.arguments }, reversible: false },
+          },
+          { forcedType: 'Execution' },
+        );
+        if (agentNode && agentNode.tombstone_at === null) createEdge(tx, { edge_type: 'ExecutedBy' }, execution, agentNode);
+        if (trace && trace.tombstone_at === null) createEdge(tx, { edge_type: 'TraceEntry', props: { order: ++order } }, trace, execution);
+      }
+      tx.emit(stream, 'AgentToolCallRequested', {
+        ...this.base(s, r.id, tx.now),
+        step,
+        tool_call_id: c.id,
+        name: c.name,
+        source: 'builtin',
+        connection_id: null,
+        tool_name: c.name,
+        arguments: c.arguments,
+        execution_uid: execution?.uid ?? null,
+      });
+    }
+  }
+
+  /**
+   * The turn's calls without a result, in order: checked, run, recorded. `resumed`: this job
+   * picked the run up again after a restart, so a call that may have been running is not
+   * repeated.
+   */
+  private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: SessionEventRow[], events: SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
+    for (const call of pending) {
+      const d = call.data as { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null };
+      if (d.name === ASK_USER_TOOL && agent.tools.includes(ASK_USER_TOOL)) {
+        await this.askUser(agent, s, run, d, events, signal);
+        return;
+      }
+      if (resumed) {
+        await this.complete(agent, s, run, d, { status: 'error', result: { code: 'interrupted' }, error: { code: 'interrupted', message: 'the service restarted while this call ran; it was not repeated' }, created: [] }, 0);
+        continue;
+      }
+      let outcome;
+      const started = performance.now();
+      if (!agent.tools.includes(d.name) || !this.tools.isBuiltin(agent, d.name) && d.name !== ASK_USER_TOOL)
+        outcome = { status: 'error' as const, result: { code: 'unknown_tool' }, error: { code: 'unknown_tool', message: `no tool named ${d.name}` }, created: [] };
+      else if (!isObject(d.arguments))
+        outcome = { status: 'error' as const, result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
+      else outcome = await this.tools.call(agent, this.plans.planOf({ org: agent.org_id }).id, d.name, d.arguments);
+      await this.complete(agent, s, run, d, outcome, Math.round(performance.now() - started));
+      if (signal.aborted) throw signal.reason;
+    }
+  }
+
+  private async complete(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: { status: 'ok' | 'error'; result: unknown; error: { code: string; message: string } | null; created: string[] }, ms: number): Promise<void> {
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      this.live(s.org_id, run.id);
+      tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentToolCallCompleted', {
+        ...this.base(s, run.id, tx.now), tool_call_id: d.tool_call_id, name: d.name, status: o.status, result: truncated(o.result), error: o.error, duration_ms: ms, execution_uid: d.execution_uid,
+      });
+      if (!d.execution_uid) return;
+      const n = await tx.node(d.execution_uid);
+      if (!n || n.tombstone_at !== null) return;
+      const output = truncated(o.result);
+      const props = {
+        ...(n.props as unknown as Record<string, unknown>),
+        status: o.status === 'ok' ? 'completed' : 'failed',
+        completed_at: tx.now,
+        output_snapshot: isObject(output) ? output : { value: output },
+        ...(o.error ? { error: `${o.error.code}: ${o.error.message}` } : {}),
+      };
+      tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'tool call ended');
+      for (const uid of o.created) {
+        const made = await tx.node(uid);
+        if (made && made.tombstone_at === null) createEdge(tx, { edge_type: 'ProducesNode' }, n, made);
+      }
+    });
+  }
+
+  /** `ask_user`: the run waits (requires_action) until someone answers or the question expires. */
+  private async askUser(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: SessionEventRow[], signal: AbortSignal): Promise<void> {
+    const asked = events.find((e) => e.type === 'input.requested' && (e.data as { request_id: string }).request_id && this.requestOf(s, run, d.tool_call_id, events) === (e.data as { request_id: string }).request_id);
+    if (!asked) {
+      const args = isObject(d.arguments) ? d.arguments : {};
+      const question = typeof args.question === 'string' && args.question.trim() ? args.question : null;
+      if (!question) return this.complete(agent, s, run, d, { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'ask_user needs a question' }, created: [] }, 0);
+      const options = Array.isArray(args.options) ? args.options.filter((o): o is string => typeof o === 'string') : null;
+      await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+        this.live(s.org_id, run.id);
+        tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentInputRequested', {
+          ...this.base(s, run.id, tx.now), request_id: tx.uuid(), tool_call_id: d.tool_call_id, prompt: question, options, expires_at: tx.now + INPUT_TTL_S,
+        });
+      });
+    }
+    // answered (input.provided) or the run ended
+    await this.waits.until(() => {
+      const r = this.store.read.run(s.org_id, run.id);
+      const fresh = this.store.read.session(s.org_id, s.id);
+      return !r || runEnded(r) || !fresh || fresh.pending_input?.tool_call_id !== d.tool_call_id;
+    }, signal);
+    const provided = this.store.read
+      .events(s.id, { after: 0, run_id: run.id, types: ['input.provided'], limit: 100_000, offset: 0 })
+      .map((e) => e.data as { request_id: string; response: string | null; expired: boolean })
+      .find((p) => p.request_id === this.requestOf(s, run, d.tool_call_id, this.store.read.events(s.id, { after: 0, run_id: run.id, limit: 100_000, offset: 0 })));
+    if (!provided) return;
+    await this.complete(
+      agent, s, run, d,
+      provided.expired
+        ? { status: 'error', result: { code: 'input_expired' }, error: { code: 'input_expired', message: 'nobody answered in time' }, created: [] }
+        : { status: 'ok', result: { response: provided.response }, error: null, created: [] },
+      0,
+    );
+  }
+
+  /** the request id of the question a call asked (the input.requested after its tool.call) */
+  private requestOf(_s: SessionRecord, _run: RunRecord, toolCallId: string, events: SessionEventRow[]): string | null {
+    const i = events.findIndex((e) => e.type === 'tool.call' && (e.data as { tool_call_id: string }).tool_call_id === toolCallId);
+    if (i < 0) return null;
+    const asked = events.slice(i + 1).find((e) => e.type === 'input.requested');
+    return asked ? (asked.data as { request_id: string }).request_id : null;
+  }
+
+  private preamble(agent: AgentRecord): string {
+    const now = new Date(this.clock.now() * 1000).toISOString();
+    return [
+      `You are "${agent.name}", a managed agent of Strata, working inside the knowledge graph of organization ${agent.org_id}. The time is ${now} (UTC).`,
+      'Use the tools you are offered to read and write the graph; when you rely on a node, cite its uid. When a decision is needed from a person, ask with ask_user if you have it.',
+      '',
+      agent.instructions,
+    ].join('\n');
+  }
+
+  /**
+   * The conversation the model sees: earlier runs of the session (oldest dropped beyond
+   * 100,000 estimated tokens), then this run whole.
+   */
+  private history(s: SessionRecord, current: RunRecord): ChatMessage[] {
+    const rows = this.store.read.events(s.id, { after: 0, limit: 1_000_000, offset: 0 });
+    const byRun = new Map<string, SessionEventRow[]>();
+    for (const e of rows) if (e.run_id) byRun.set(e.run_id, [...(byRun.get(e.run_id) ?? []), e]);
+    const turns: ChatMessage[][] = [];
+    for (const [runId, events] of byRun) {
+      if (runId !== current.id && !events.some((e) => e.type === 'run.started')) continue;
+      turns.push(toMessages(events));
+      if (runId === current.id) break;
+    }
+    const mine = turns.pop() ?? [];
+    let budget = HISTORY_TOKENS * 4 - size(mine);
+    const kept: ChatMessage[][] = [];
+    for (let i = turns.length - 1; i >= 0 && budget > 0; i--) {
+      budget -= size(turns[i]);
+      if (budget >= 0) kept.unshift(turns[i]);
+    }
+    return [...kept.flat(), ...mine];
+  }
+}
+
+function size(m: ChatMessage[]): number {
+  return m.reduce((n, x) => n + x.content.length + (x.role === 'assistant' ? JSON.stringify(x.toolCalls ?? []).length : 0), 0);
+}
+
+/** The recorded calls of a run that have no result yet, in order. */
+function openCalls(events: SessionEventRow[]): SessionEventRow[] {
+  const done = new Set(events.filter((e) => e.type === 'tool.result').map((e) => (e.data as { tool_call_id: string }).tool_call_id));
+  return events.filter((e) => e.type === 'tool.call' && !done.has((e.data as { tool_call_id: string }).tool_call_id));
+}
+
+/** One run's recorded events as chat messages: the user's message, tool turns, the answer. */
+function toMessages(events: SessionEventRow[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let turn: Extract<ChatMessage, { role: 'assistant' }> | null = null;
+  for (const e of events) {
+    const d = e.data as Record<string, unknown>;
+    if (e.type === 'message.user') out.push({ role: 'user', content: d.content as string });
+    else if (e.type === 'tool.call') {
+      if (!turn) out.push((turn = { role: 'assistant', content: '', toolCalls: [] }));
+      turn.toolCalls!.push({ id: d.tool_call_id as string, name: d.name as string, arguments: d.arguments });
+    } else if (e.type === 'tool.result') {
+      turn = null;
+      const body = d.status === 'ok' ? d.result : { error: d.error, result: d.result };
+      const text = JSON.stringify(body ?? null);
+      out.push({ role: 'tool', toolCallId: d.tool_call_id as string, content: text.length > 50_000 ? `${text.slice(0, 50_000)}…[truncated]` : text, isError: d.status !== 'ok' });
+    } else if (e.type === 'message.assistant' && !d.interrupted) out.push({ role: 'assistant', content: d.content as string });
+    else if (e.type === 'inference.completed') turn = null;
+  }
+  return out;
+}

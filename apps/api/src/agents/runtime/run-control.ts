@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { AgentStreams, CancelReason, SessionRecord } from '@strata/domain/agents';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+
+/**
+ * The runs this process is executing, each with the controller that aborts its in-flight
+ * model request, so that an interrupt, an archive or a pause stops a run at once (the
+ * cancellation itself is an event; the abort only stops the work still going on).
+ */
+@Injectable()
+export class RunControl {
+  private readonly running = new Map<string, AbortController>();
+
+  /** a controller for a run starting here; `release` when it stops */
+  claim(runId: string): AbortController {
+    const c = new AbortController();
+    this.running.set(runId, c);
+    return c;
+  }
+
+  release(runId: string, c: AbortController): void {
+    if (this.running.get(runId) === c) this.running.delete(runId);
+  }
+
+  abort(runIds: readonly string[]): void {
+    for (const id of runIds) this.running.get(id)?.abort(new Error('run cancelled'));
+  }
+}
+
+/**
+ * Stages the cancellation of a session's current run (REFERENCE §16.6): `AgentRunCancelled`
+ * with the messages queued behind it discarded. Returns the cancelled run id and the
+ * discarded message ids, or null when the session has no active run.
+ */
+export function stageRunCancel(tx: GraphTx, s: SessionRecord, reason: CancelReason): { run_id: string; discarded_message_ids: string[] } | null {
+  if (s.current_run === null) return null;
+  const discarded = s.queued_runs.map((q) => q.message_id);
+  tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunCancelled', {
+    org_id: s.org_id,
+    agent_id: s.agent_id,
+    session_id: s.id,
+    run_id: s.current_run,
+    at: tx.now,
+    reason,
+    discarded_message_ids: discarded,
+  });
+  return { run_id: s.current_run, discarded_message_ids: discarded };
+}

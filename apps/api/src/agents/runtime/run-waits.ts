@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+
+interface Waiter {
+  ready: () => boolean;
+  done: () => void;
+}
+
+/**
+ * Waits for the read model to reach a state: re-checked after every commit (a run's end, a
+ * free run slot, an answer to a question). No polling and no clock: a waiter wakes only
+ * when something was written.
+ */
+@Injectable()
+export class RunWaits {
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(@Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null) {
+    storage?.onCommitted(() => this.check());
+  }
+
+  /** Wakes the waiters whose state was reached (also after writes that are not commits of the log). */
+  check(): void {
+    for (const w of [...this.waiters]) if (w.ready()) w.done();
+  }
+
+  /**
+   * Resolves true once `ready()` holds; false when `timeoutMs` passes first. Rejects with the
+   * signal's reason when it aborts.
+   */
+  until(ready: () => boolean, signal?: AbortSignal, timeoutMs?: number): Promise<boolean> {
+    if (ready()) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<boolean>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (fn: () => void) => {
+        this.waiters.delete(w);
+        signal?.removeEventListener('abort', onAbort);
+        if (timer) clearTimeout(timer);
+        fn();
+      };
+      const w: Waiter = { ready, done: () => finish(() => resolve(true)) };
+      const onAbort = () => finish(() => reject(signal!.reason));
+      signal?.addEventListener('abort', onAbort);
+      if (timeoutMs !== undefined) timer = setTimeout(() => finish(() => resolve(false)), timeoutMs);
+      this.waiters.add(w);
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { decideArchiveAgent, decideCreateAgent, decideUpdateAgent } from './agent-decider';
+import { budgetExhaustion, creditsOf, nextUtcMidnight } from './credits';
+import { SessionEvent, foldRun, foldSession, newRun, newSession } from './session-state';
+import { sessionWireEvent } from './session-wire';
+
+const ctx = { defaultModel: 'm', models: ['m', 'big'], takenNames: new Set<string>() };
+const T0 = Date.UTC(2030, 0, 1, 12) / 1000;
+
+describe('agent decider', () => {
+  it('fills from the template and refuses unknown tools, models and taken names', () => {
+    const a = decideCreateAgent({ name: 'A', template_type: 'briefing' }, { id: 'a1', node_uid: 'n1' }, 'o', 'u', ctx, T0);
+    expect(a).toMatchObject({ model: 'm', daily_credit_budget: 100, max_steps: 25, status: 'active', tools: ['strata_retrieve', 'strata_traverse', 'strata_get_node', 'strata_write_article', 'strata_remember'] });
+    expect(() => decideCreateAgent({ name: 'A', tools: ['nope'] }, { id: 'x', node_uid: 'n' }, 'o', 'u', ctx, T0)).toThrow(expect.objectContaining({ code: 'invalid_field', context: expect.objectContaining({ field: 'tools' }) }));
+    expect(() => decideCreateAgent({ name: 'A', model: 'gpt' }, { id: 'x', node_uid: 'n' }, 'o', 'u', ctx, T0)).toThrow(expect.objectContaining({ code: 'invalid_field' }));
+    expect(() => decideCreateAgent({ name: 'a ' }, { id: 'x', node_uid: 'n' }, 'o', 'u', { ...ctx, takenNames: new Set(['a']) }, T0)).toThrow(expect.objectContaining({ code: 'duplicate' }));
+  });
+  it('PATCH: nothing changed is no move; pause and resume are moves of their own; archived is final', () => {
+    const a = decideCreateAgent({ name: 'A' }, { id: 'a1', node_uid: 'n1' }, 'o', 'u', ctx, T0);
+    expect(decideUpdateAgent(a, { name: 'A', max_steps: 25 }, ctx, T0 + 1).moves).toEqual([]);
+    const p = decideUpdateAgent(a, { paused: true, max_steps: 3 }, ctx, T0 + 1);
+    expect(p.moves).toEqual(['updated', 'paused']);
+    expect(p.agent).toMatchObject({ status: 'paused', max_steps: 3, updated_at: T0 + 1 });
+    expect(decideUpdateAgent(p.agent, { paused: false }, ctx, T0 + 2).moves).toEqual(['resumed']);
+    const gone = decideArchiveAgent(a, T0 + 3)!;
+    expect(decideArchiveAgent(gone, T0 + 4)).toBeNull();
+    expect(() => decideUpdateAgent(gone, { max_steps: 2 }, ctx, T0 + 5)).toThrow(expect.objectContaining({ code: 'invalid_transition' }));
+  });
+});
+
+describe('credits', () => {
+  it('per call max(1, ⌈tokens/1000⌉); exhausted by the day, then by the month', () => {
+    expect([creditsOf(0, 0), creditsOf(999, 1), creditsOf(1000, 1)]).toEqual([1, 1, 2]);
+    expect(nextUtcMidnight(T0)).toBe(Date.UTC(2030, 0, 2) / 1000);
+    expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 4, month_limit: 10, month_used: 9 }, T0)).toBeNull();
+    expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 5, month_limit: null, month_used: 0 }, T0)).toMatchObject({ scope: 'agent', budget: 5, used: 5 });
+    expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 1, month_limit: 10, month_used: 10 }, T0)).toMatchObject({ scope: 'organization', resets_at: Date.UTC(2030, 1, 1) / 1000 });
+  });
+});
+
+describe('session fold', () => {
+  const base = { org_id: 'o', agent_id: 'a', session_id: 's', at: T0 };
+  const ev = (type: string, data: Record<string, unknown>) => ({ type, data: { ...base, ...data } }) as unknown as SessionEvent;
+  it('runs queue behind the current one; an interrupt discards the queue; status follows the current run', () => {
+    let s = newSession({ ...base, run_id: null, title: null, metadata: null, node_uid: 'n', source: 'api', schedule_id: null, created_by: { kind: 'user', id: 'u' } });
+    const runs = new Map<string, ReturnType<typeof newRun>>();
+    const apply = (e: SessionEvent, seq: number) => {
+      let r = e.type === 'AgentRunQueued' ? newRun(e.data) : e.data.run_id ? runs.get(e.data.run_id) ?? null : null;
+      if (r && e.type !== 'AgentRunQueued') r = foldRun(r, e);
+      if (r) runs.set(r.id, r);
+      s = foldSession(s, e, seq, r, (id) => runs.get(id) ?? null);
+    };
+    apply(ev('AgentRunQueued', { run_id: 'r1', trigger: { kind: 'message', message_id: 'm1' }, model: 'm' }), 2);
+    expect(s).toMatchObject({ current_run: 'r1', status: 'running' });
+    apply(ev('AgentRunStarted', { run_id: 'r1', trigger: {}, model: 'm', trace_uid: 't' }), 3);
+    apply(ev('AgentRunQueued', { run_id: 'r2', trigger: { kind: 'message', message_id: 'm2' }, model: 'm' }), 4);
+    expect(s.queued_runs).toEqual([{ run_id: 'r2', message_id: 'm2' }]);
+    apply(ev('AgentInputRequested', { run_id: 'r1', request_id: 'q', tool_call_id: 'c', prompt: '?', options: null, expires_at: T0 + 10 }), 5);
+    expect(s.status).toBe('requires_action');
+    apply(ev('AgentRunCancelled', { run_id: 'r1', reason: 'interrupted', discarded_message_ids: ['m2'] }), 6);
+    expect(s).toMatchObject({ status: 'idle', current_run: null, last_run: 'r1', queued_runs: [], pending_input: null });
+    expect(runs.get('r1')!.status).toBe('cancelled');
+  });
+  it('the wire mapping leaves AgentRunQueued out and keeps the model’s interim text off the wire', () => {
+    expect(sessionWireEvent(ev('AgentRunQueued', { run_id: 'r', trigger: {}, model: 'm' }))).toBeNull();
+    const w = sessionWireEvent(ev('AgentInferenceCompleted', { run_id: 'r', step: 1, model: 'm', stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 2 }, credits: 1, duration_ms: 5, text: 'thinking' }))!;
+    expect(w).toEqual({ type: 'inference.completed', data: { step: 1, model: 'm', stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 2 }, credits: 1, duration_ms: 5 } });
+  });
+});

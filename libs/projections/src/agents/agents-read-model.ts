@@ -1,0 +1,182 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { AgentRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
+
+/** One entry of a session's event list (REFERENCE §16.9), times in Unix seconds. */
+export interface SessionEventRow {
+  seq: number;
+  session_id: string;
+  run_id: string | null;
+  type: string;
+  created_at: number;
+  data: Record<string, unknown>;
+}
+
+export interface AgentUsage {
+  runs: number;
+  credits: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Queries over the agents projection's tables (synchronous: the embedded read model). */
+export class AgentsReadModel {
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(private readonly db: Database) {}
+
+  private q(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  agent(org: string, id: string): AgentRecord | null {
+    const row = this.q('SELECT record FROM agt_agents WHERE id = ? AND org_id = ?').get(id, org) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as AgentRecord) : null;
+  }
+
+  /** newest first; archived ones only when asked */
+  agents(org: string, opts: { status?: string; includeArchived: boolean; limit: number; offset: number }): AgentRecord[] {
+    const where = ['org_id = ?'];
+    const params: unknown[] = [org];
+    if (opts.status) {
+      where.push('status = ?');
+      params.push(opts.status);
+    } else if (!opts.includeArchived) where.push("status != 'archived'");
+    const rows = this.db
+      .prepare(`SELECT record FROM agt_agents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...params, opts.limit, opts.offset) as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record) as AgentRecord);
+  }
+
+  /** name keys of the non-archived agents, but `except` */
+  takenNames(org: string, except: string | null): Set<string> {
+    const rows = this.q("SELECT id, name_key FROM agt_agents WHERE org_id = ? AND status != 'archived'").all(org) as { id: string; name_key: string }[];
+    return new Set(rows.filter((r) => r.id !== except).map((r) => r.name_key));
+  }
+
+  liveAgentCount(org: string): number {
+    return (this.q("SELECT COUNT(*) AS n FROM agt_agents WHERE org_id = ? AND status != 'archived'").get(org) as { n: number }).n;
+  }
+
+  session(org: string, id: string): SessionRecord | null {
+    const row = this.q('SELECT record FROM agt_sessions WHERE id = ? AND org_id = ?').get(id, org) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as SessionRecord) : null;
+  }
+
+  sessions(org: string, opts: { agent_id?: string; status?: string; limit: number; offset: number }): SessionRecord[] {
+    const where = ['org_id = ?'];
+    const params: unknown[] = [org];
+    if (opts.agent_id) {
+      where.push('agent_id = ?');
+      params.push(opts.agent_id);
+    }
+    if (opts.status) {
+      where.push('status = ?');
+      params.push(opts.status);
+    }
+    const rows = this.db
+      .prepare(`SELECT record FROM agt_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...params, opts.limit, opts.offset) as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record) as SessionRecord);
+  }
+
+  /** the agent's sessions that are not archived and not idle */
+  activeSessions(org: string, agentId: string): SessionRecord[] {
+    const rows = this.q("SELECT record FROM agt_sessions WHERE org_id = ? AND agent_id = ? AND status IN ('running', 'requires_action') ORDER BY created_at").all(org, agentId) as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record) as SessionRecord);
+  }
+
+  /** sessions not archived (an agent's archive or pause reaches each) */
+  openSessions(org: string, agentId: string): SessionRecord[] {
+    const rows = this.q("SELECT record FROM agt_sessions WHERE org_id = ? AND agent_id = ? AND status != 'archived'").all(org, agentId) as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record) as SessionRecord);
+  }
+
+  run(org: string, id: string): RunRecord | null {
+    const row = this.q('SELECT record FROM agt_runs WHERE id = ? AND org_id = ?').get(id, org) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as RunRecord) : null;
+  }
+
+  /** runs of the organization holding a run slot (`running` or `requires_action`) */
+  runningCount(org: string): number {
+    return (this.q("SELECT COUNT(*) AS n FROM agt_runs WHERE org_id = ? AND status IN ('running', 'requires_action')").get(org) as { n: number }).n;
+  }
+
+  queuedCount(org: string): number {
+    return (this.q("SELECT COUNT(*) AS n FROM agt_runs WHERE org_id = ? AND status = 'queued'").get(org) as { n: number }).n;
+  }
+
+  /** runs queued at or after `since` (the usage period) */
+  runsSince(org: string, since: number): number {
+    return (this.q('SELECT COUNT(*) AS n FROM agt_runs WHERE org_id = ? AND queued_at >= ?').get(org, since) as { n: number }).n;
+  }
+
+  /** every run not yet ended, any organization (a restarted process resumes them) */
+  unfinishedRuns(): RunRecord[] {
+    const rows = this.q("SELECT record FROM agt_runs WHERE status IN ('queued', 'running', 'requires_action') ORDER BY queued_at").all() as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record) as RunRecord);
+  }
+
+  events(sessionId: string, opts: { after: number; types?: string[]; run_id?: string; limit: number; offset: number }): SessionEventRow[] {
+    const where = ['session_id = ?', 'seq > ?'];
+    const params: unknown[] = [sessionId, opts.after];
+    if (opts.types?.length) {
+      where.push(`type IN (${opts.types.map(() => '?').join(',')})`);
+      params.push(...opts.types);
+    }
+    if (opts.run_id) {
+      where.push('run_id = ?');
+      params.push(opts.run_id);
+    }
+    const rows = this.db
+      .prepare(`SELECT seq, session_id, run_id, type, created_at, data FROM agt_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(...params, opts.limit, opts.offset) as (Omit<SessionEventRow, 'data'> & { data: string })[];
+    return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
+  }
+
+  /** the seq the session's event list gave the event at this log position (live streams number what they send) */
+  seqAt(sessionId: string, position: number): number | null {
+    const row = this.q('SELECT seq FROM agt_events WHERE session_id = ? AND position = ?').get(sessionId, position) as { seq: number } | undefined;
+    return row?.seq ?? null;
+  }
+
+  /**
+   * The log position a client's last seen `seq` stands for (a stream resumes after it): the
+   * position of that event, or, for 0, just before the session's first event.
+   */
+  positionOfSeq(sessionId: string, seq: number): number {
+    const row = this.q('SELECT position FROM agt_events WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(sessionId, seq) as { position: number } | undefined;
+    if (row) return row.position;
+    const first = this.q('SELECT MIN(position) AS p FROM agt_events WHERE session_id = ?').get(sessionId) as { p: number | null };
+    return Math.max(0, (first.p ?? 1) - 1);
+  }
+
+  creditsOnDay(org: string, agentId: string, day: string): number {
+    return (this.q('SELECT COALESCE(SUM(credits), 0) AS n FROM agt_credits WHERE org_id = ? AND agent_id = ? AND day = ?').get(org, agentId, day) as { n: number }).n;
+  }
+
+  /** the organization's agent credits in a month (`YYYY-MM`) */
+  creditsInMonth(org: string, month: string): number {
+    return (this.q("SELECT COALESCE(SUM(credits), 0) AS n FROM agt_credits WHERE org_id = ? AND substr(day, 1, 7) = ?").get(org, month) as { n: number }).n;
+  }
+
+  creditsOnOrgDay(org: string, day: string): number {
+    return (this.q('SELECT COALESCE(SUM(credits), 0) AS n FROM agt_credits WHERE org_id = ? AND day = ?').get(org, day) as { n: number }).n;
+  }
+
+  usage(org: string, agentId: string): AgentUsage {
+    const c = this.q('SELECT COALESCE(SUM(credits), 0) AS credits, COALESCE(SUM(input_tokens), 0) AS i, COALESCE(SUM(output_tokens), 0) AS o FROM agt_credits WHERE org_id = ? AND agent_id = ?').get(org, agentId) as { credits: number; i: number; o: number };
+    const runs = (this.q('SELECT COUNT(*) AS n FROM agt_runs WHERE org_id = ? AND agent_id = ?').get(org, agentId) as { n: number }).n;
+    return { runs, credits: c.credits, input_tokens: c.i, output_tokens: c.o };
+  }
+
+  lastRunAt(org: string, agentId: string): number | null {
+    const row = this.q('SELECT MAX(started_at) AS t FROM agt_runs WHERE org_id = ? AND agent_id = ?').get(org, agentId) as { t: number | null };
+    return row.t;
+  }
+
+  budgetNoticeSent(org: string, agentId: string, day: string): boolean {
+    return this.q('SELECT 1 FROM agt_notices WHERE org_id = ? AND agent_id = ? AND day = ?').get(org, agentId, day) !== undefined;
+  }
+}

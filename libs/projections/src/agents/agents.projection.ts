@@ -1,0 +1,141 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { AgentRecord, RunRecord, SessionEvent, SessionRecord, agentNameKey, foldRun, foldSession, newRun, newSession, sessionWireEvent, utcDay } from '@strata/domain/agents';
+import { RecordedEvent, isAgentEvent, unhandled } from '@strata/domain/events';
+import { EmbeddedProjection } from '../projection';
+import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
+
+/**
+ * The managed agents' read model (REFERENCE §16): agents, sessions, runs, each session's
+ * numbered event list, and the agent credits per day. Sessions and runs are folded from
+ * their events by the pure functions of `@strata/domain/agents` (the only place that says
+ * what an event changes); this class only stores the results. Deterministic: event data and
+ * positions only, so a rebuild gives the same rows.
+ */
+export class AgentsProjection implements EmbeddedProjection {
+  readonly name = 'agents';
+  readonly version = 1;
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(readonly db: Database) {
+    db.exec(AGENTS_DDL);
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  private run(sql: string, ...params: unknown[]): void {
+    this.stmt(sql).run(...params);
+  }
+
+  apply(e: RecordedEvent): void {
+    if (e.type === 'CreditsConsumed') {
+      const d = e.data;
+      if (d.meter !== 'agent' || !d.agent_id) return;
+      this.run(
+        `INSERT INTO agt_credits(org_id, agent_id, day, credits, input_tokens, output_tokens) VALUES (?,?,?,?,?,?)
+         ON CONFLICT(org_id, agent_id, day) DO UPDATE SET credits = credits + excluded.credits,
+           input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens`,
+        d.org_id, d.agent_id, utcDay(d.at), d.amount, d.input_tokens ?? 0, d.output_tokens ?? 0,
+      );
+      return;
+    }
+    if (!isAgentEvent(e)) return;
+    switch (e.type) {
+      case 'AgentCreated':
+      case 'AgentUpdated':
+      case 'AgentPaused':
+      case 'AgentResumed':
+      case 'AgentArchived':
+        this.putAgent(e.data.agent);
+        return;
+      case 'AgentSessionCreated':
+      case 'AgentSessionArchived':
+      case 'AgentMessageReceived':
+      case 'AgentRunQueued':
+      case 'AgentRunStarted':
+      case 'AgentInferenceCompleted':
+      case 'AgentMessageProduced':
+      case 'AgentToolCallRequested':
+      case 'AgentToolCallCompleted':
+      case 'AgentInputRequested':
+      case 'AgentInputProvided':
+      case 'AgentRunCompleted':
+      case 'AgentRunFailed':
+      case 'AgentRunCancelled':
+      case 'AgentBudgetExhausted':
+        this.applySession(e, e.position);
+        return;
+      default:
+        return unhandled(e);
+    }
+  }
+
+  private putAgent(a: AgentRecord): void {
+    this.run(
+      `INSERT INTO agt_agents(id, org_id, name_key, status, created_at, record) VALUES (?,?,?,?,?,?)
+       ON CONFLICT(id) DO UPDATE SET name_key = excluded.name_key, status = excluded.status, record = excluded.record`,
+      a.id, a.org_id, agentNameKey(a.name), a.status, a.created_at, JSON.stringify(a),
+    );
+  }
+
+  private session(id: string): SessionRecord | null {
+    const row = this.stmt('SELECT record FROM agt_sessions WHERE id = ?').get(id) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as SessionRecord) : null;
+  }
+
+  private runRecord(id: string): RunRecord | null {
+    const row = this.stmt('SELECT record FROM agt_runs WHERE id = ?').get(id) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as RunRecord) : null;
+  }
+
+  private putRun(r: RunRecord): void {
+    this.run(
+      `INSERT INTO agt_runs(id, org_id, agent_id, session_id, status, queued_at, started_at, ended_at, record) VALUES (?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at, record = excluded.record`,
+      r.id, r.org_id, r.agent_id, r.session_id, r.status, r.queued_at, r.started_at, r.ended_at, JSON.stringify(r),
+    );
+  }
+
+  private applySession(e: SessionEvent, position: number): void {
+    const d = e.data;
+    let session = e.type === 'AgentSessionCreated' ? newSession(e.data) : this.session(d.session_id);
+    if (!session) return;
+    let run: RunRecord | null = null;
+    if (e.type === 'AgentRunQueued') run = newRun(e.data);
+    else if (d.run_id) {
+      const before = this.runRecord(d.run_id);
+      if (before) run = foldRun(before, e);
+    }
+    if (run) this.putRun(run);
+    if (e.type === 'AgentRunCancelled') {
+      // queued messages discarded with the interrupt: their runs never start
+      const discarded = new Set(e.data.discarded_message_ids);
+      for (const q of session.queued_runs) {
+        if (!discarded.has(q.message_id)) continue;
+        const r = this.runRecord(q.run_id);
+        if (r) this.putRun({ ...r, status: 'cancelled', ended_at: d.at });
+      }
+    }
+    if (e.type === 'AgentBudgetExhausted') this.run('INSERT OR IGNORE INTO agt_notices(org_id, agent_id, day) VALUES (?,?,?)', d.org_id, d.agent_id, e.data.day);
+    const wire = sessionWireEvent(e);
+    const seq = wire ? session.last_seq + 1 : session.last_seq;
+    if (wire)
+      this.run(
+        'INSERT INTO agt_events(session_id, seq, org_id, run_id, type, created_at, position, data) VALUES (?,?,?,?,?,?,?,?)',
+        d.session_id, seq, d.org_id, d.run_id, wire.type, d.at, position, JSON.stringify(wire.data),
+      );
+    session = foldSession(session, e, seq, run, (id) => this.runRecord(id));
+    this.run(
+      `INSERT INTO agt_sessions(id, org_id, agent_id, status, created_at, record) VALUES (?,?,?,?,?,?)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, record = excluded.record`,
+      session.id, session.org_id, session.agent_id, session.status, session.created_at, JSON.stringify(session),
+    );
+  }
+
+  reset(): void {
+    for (const t of AGENT_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+  }
+}

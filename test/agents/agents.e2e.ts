@@ -1,0 +1,159 @@
+import { FixedClock } from '@strata/domain/time';
+import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
+import { TestApp, startTestApp } from '../support/test-app';
+import { api, createApiKey, signUp } from '../support/http';
+
+/** Managed agents (REFERENCE §16.1–16.3, §17): plan gate, create with template defaults, PATCH, pause, archive. */
+describe('managed agents', () => {
+  let t: TestApp;
+  let llm: ScriptedOpenAIChatServer;
+  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+
+  beforeAll(async () => {
+    llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
+    t = await startTestApp({
+      clock,
+      env: { STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted', STRATA_LLM_MODELS: 'scripted,scripted-large' },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+  });
+
+  async function proOrg() {
+    const s = await signUp(t.url);
+    const up = await api(t.url, s.access_token).post('/v1/billing/subscribe', { plan: 'pro' });
+    expect(up.status).toBe(200);
+    return s;
+  }
+
+  it('the free plan gets 403 plan_required on every agent route, before the body is read', async () => {
+    const s = await signUp(t.url);
+    const a = api(t.url, s.access_token);
+    for (const [method, path, body] of [
+      ['POST', '/v1/agents', {}],
+      ['GET', '/v1/agents', undefined],
+      ['GET', '/v1/agents/templates', undefined],
+      ['GET', '/v1/agents/x', undefined],
+    ] as const) {
+      const r = method === 'POST' ? await a.post(path, body) : await a.get(path);
+      expect([path, r.status, r.body.code, r.body.required_plan]).toEqual([path, 403, 'plan_required', 'pro']);
+    }
+  });
+
+  it('creates an agent from a template, with its Agent node; lists, reads and refuses bad input', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const templates = await a.get('/v1/agents/templates');
+    expect(templates.status).toBe(200);
+    expect(templates.body.map((x: { template_type: string }) => x.template_type)).toEqual(['researcher', 'briefing', 'curator', 'monitor', 'custom']);
+    expect(templates.body[1].suggested_schedules[0].cron).toBe('0 7 * * 1-5');
+
+    const r = await a.post('/v1/agents', { name: 'Monitor one', template_type: 'monitor' });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      org_id: s.org_id,
+      name: 'Monitor one',
+      template_type: 'monitor',
+      model: 'scripted',
+      daily_credit_budget: 50,
+      max_steps: 25,
+      tools: ['strata_retrieve', 'strata_traverse', 'strata_get_node', 'strata_remember', 'ask_user'],
+      scope: {},
+      paused: false,
+      status: 'active',
+      budget: { daily_credit_budget: 50, used_today: 0, remaining_today: 50, resets_at: '2030-01-02T00:00:00.000Z' },
+      usage: { runs: 0, credits: 0, input_tokens: 0, output_tokens: 0 },
+      active_sessions: 0,
+      last_run_at: null,
+      created_by: s.user_id,
+      created_at: '2030-01-01T12:00:00.000Z',
+      archived_at: null,
+    });
+    const node = await a.get(`/node/${r.body.node_uid}`);
+    expect(node.status).toBe(200);
+    expect(node.body).toMatchObject({ node_type: 'Agent', label: 'Monitor one', props: { agent_type: 'llm', model_id: 'scripted', capabilities: r.body.tools } });
+
+    const got = await a.get(`/v1/agents/${r.body.id}`);
+    expect(got.body).toEqual(r.body);
+    const list = await a.get('/v1/agents');
+    expect(list.body).toMatchObject({ has_more: false, limit: 50, offset: 0 });
+    expect(list.body.items.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
+
+    const cases: [unknown, number, string, string?][] = [
+      [{}, 400, 'missing_field', 'name'],
+      [{ name: 'x'.repeat(101) }, 400, 'invalid_field', 'name'],
+      [{ name: 'b', model: 'gpt-9' }, 400, 'invalid_field', 'model'],
+      [{ name: 'b', tools: ['strata_retrieve', 'rm_rf'] }, 400, 'invalid_field', 'tools'],
+      [{ name: 'b', max_steps: 0 }, 400, 'invalid_field', 'max_steps'],
+      [{ name: 'b', daily_credit_budget: 100_001 }, 400, 'invalid_field', 'daily_credit_budget'],
+      [{ name: 'b', template_type: 'wizard' }, 400, 'invalid_field', 'template_type'],
+      [{ name: 'b', scope: { project_uids: ['nope'] } }, 404, 'not_found', 'scope.project_uids[0]'],
+      [{ name: 'MONITOR ONE' }, 409, 'duplicate', 'name'],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const x = await a.post('/v1/agents', body);
+      expect([body, x.status, x.body.code, x.body.field]).toEqual([body, status, code, field]);
+    }
+    expect((await a.get('/v1/agents')).body.items).toHaveLength(1);
+    expect((await a.get('/v1/agents/unknown-id')).status).toBe(404);
+  });
+
+  it('PATCH changes fields (no change, no event), pauses and resumes; archive is final and revokes bound keys', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const created = (await a.post('/v1/agents', { name: 'Curator', template_type: 'curator', custom_instructions: 'Tidy up.' })).body;
+    expect(created.instructions).toBe('Tidy up.');
+    clock.advance(60);
+    const same = await a.patch(`/v1/agents/${created.id}`, { name: 'Curator' });
+    expect(same.status).toBe(200);
+    expect(same.body.updated_at).toBe(created.updated_at);
+    const changed = await a.patch(`/v1/agents/${created.id}`, { model: 'scripted-large', max_steps: 5 });
+    expect(changed.body).toMatchObject({ model: 'scripted-large', max_steps: 5, status: 'active' });
+    expect(changed.body.updated_at).not.toBe(created.updated_at);
+    const paused = await a.patch(`/v1/agents/${created.id}`, { paused: true });
+    expect(paused.body).toMatchObject({ paused: true, status: 'paused' });
+    expect((await a.get(`/v1/agents?status=paused`)).body.items.map((x: { id: string }) => x.id)).toEqual([created.id]);
+    const resumed = await a.patch(`/v1/agents/${created.id}`, { paused: false });
+    expect(resumed.body.status).toBe('active');
+
+    const key = await createApiKey(t.url, s.access_token, { agent_id: created.id });
+    const bound = api(t.url, key.key);
+    expect((await bound.get(`/v1/agents/${created.id}`)).status).toBe(200);
+    const other = (await a.post('/v1/agents', { name: 'Other' })).body;
+    expect((await bound.get(`/v1/agents/${other.id}`)).status).toBe(404);
+    expect((await bound.patch(`/v1/agents/${created.id}`, { max_steps: 3 })).body.code).toBe('forbidden');
+
+    const archived = await a.post(`/v1/agents/${created.id}/archive`, {});
+    expect(archived.status).toBe(200);
+    expect(archived.body).toMatchObject({ status: 'archived', archived_at: expect.any(String) });
+    expect((await a.post(`/v1/agents/${created.id}/archive`, {})).body).toEqual(archived.body);
+    const late = await a.patch(`/v1/agents/${created.id}`, { max_steps: 3 });
+    expect([late.status, late.body.code, late.body.from_status]).toEqual([409, 'invalid_transition', 'archived']);
+    expect((await bound.get(`/v1/agents/${created.id}`)).status).toBe(401);
+    expect((await a.get(`/node/${created.node_uid}`)).body.props.status).toBe('archived');
+    expect((await a.get('/v1/agents')).body.items.map((x: { id: string }) => x.id)).toEqual([other.id]);
+    expect((await a.get('/v1/agents?include_archived=true')).body.items).toHaveLength(2);
+    // the name is free again
+    expect((await a.post('/v1/agents', { name: 'Curator' })).status).toBe(201);
+  });
+
+  it('roles and keys: members and read keys read; only owners, admins and unbound write keys manage', async () => {
+    const s = await proOrg();
+    const read = await createApiKey(t.url, s.access_token, { scopes: ['read'] });
+    const write = await createApiKey(t.url, s.access_token, { scopes: ['read', 'write'] });
+    const r1 = await api(t.url, read.key).post('/v1/agents', { name: 'x' });
+    expect([r1.status, r1.body.code]).toEqual([403, 'read_only_credential']);
+    expect((await api(t.url, read.key).get('/v1/agents')).status).toBe(200);
+    expect((await api(t.url, write.key).post('/v1/agents', { name: 'by key' })).status).toBe(201);
+  });
+
+  it('the plan caps the non-archived agents (403 plan_limit_reached)', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    for (let i = 0; i < 5; i++) expect((await a.post('/v1/agents', { name: `agent ${i}` })).status).toBe(201);
+    const over = await a.post('/v1/agents', { name: 'sixth' });
+    expect([over.status, over.body.code, over.body.limit, over.body.max, over.body.current]).toEqual([403, 'plan_limit_reached', 'agents', 5, 5]);
+  });
+});

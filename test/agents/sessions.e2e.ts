@@ -1,0 +1,278 @@
+import { eventually } from '@strata/domain/testing/eventually';
+import { FixedClock } from '@strata/domain/time';
+import { ScriptedAnthropicServer } from '@strata/ai/testing/scripted-anthropic-server';
+import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
+import { TestApp, startTestApp } from '../support/test-app';
+import { Api, api, signUp } from '../support/http';
+import { openSse } from '@strata/live/testing/sse-client';
+
+/** Sessions and the runtime loop (REFERENCE §16.6–16.10) against local scripted model servers. */
+
+function llmEnv(provider: 'openai' | 'anthropic', url: string) {
+  return { STRATA_LLM_PROVIDER: provider, STRATA_LLM_URL: url, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' };
+}
+
+async function proOwner(url: string): Promise<Api> {
+  const s = await signUp(url);
+  expect((await api(url, s.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+  return api(url, s.access_token);
+}
+
+async function runEnded(a: Api, sid: string, runId: string) {
+  return eventually(async () => {
+    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
+    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
+    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+  }, { what: `run ${runId} ended` });
+}
+
+async function types(a: Api, sid: string): Promise<string[]> {
+  return (await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type);
+}
+
+describe('agent sessions, OpenAI protocol', () => {
+  let t: TestApp;
+  let llm: ScriptedOpenAIChatServer;
+  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+
+  beforeAll(async () => {
+    llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
+    t = await startTestApp({ clock, env: llmEnv('openai', llm.baseUrl) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+  });
+
+  it('a run calls a graph tool as the agent, then answers; every step is an event, a Trace and an Execution node', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Reader', template_type: 'researcher' })).body;
+    llm.enqueue(
+      { type: 'tool_calls', calls: [{ id: 'call_a', name: 'strata_get_node', arguments: { action: 'get', uid: agent.node_uid } }] },
+      { type: 'text', text: `The agent node is ${agent.node_uid}.`, usage: { input: 1500, output: 600 } },
+    );
+    const created = await a.post('/v1/agents/sessions', { agent_id: agent.id, title: 'First', message: 'What is your node?' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ agent_id: agent.id, title: 'First', source: 'api', message_id: expect.any(String), run_id: expect.any(String) });
+    const sid = created.body.id;
+    const run = await runEnded(a, sid, created.body.run_id);
+    expect(run).toMatchObject({ status: 'completed', stop_reason: 'end_turn', steps: 2, tool_calls: 1, error: null, trigger: { kind: 'message', message_id: created.body.message_id } });
+    expect(run.credits).toBe(1 + 3);
+
+    expect(await types(a, sid)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
+    const events = (await a.get(`/v1/agents/sessions/${sid}/events`)).body.items;
+    expect(events.map((e: { seq: number }) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const result = events.find((e: { type: string }) => e.type === 'tool.result');
+    expect(result.data).toMatchObject({ tool_call_id: 'call_a', name: 'strata_get_node', status: 'ok', result: { uid: agent.node_uid, node_type: 'Agent' } });
+    expect(events[7].data).toMatchObject({ content: `The agent node is ${agent.node_uid}.`, interrupted: false });
+
+    // the model saw the tool's result, and tools offered as OpenAI functions
+    const second = llm.requests[llm.requests.length - 1].body;
+    expect(second.tools.map((x: { function: { name: string } }) => x.function.name)).toContain('ask_user');
+    expect(second.messages.find((m: { role: string }) => m.role === 'tool')).toMatchObject({ tool_call_id: 'call_a' });
+
+    const exec = await a.get(`/node/${result.data.execution_uid}`);
+    expect(exec.body).toMatchObject({ node_type: 'Execution', props: { status: 'completed', agent_uid: agent.node_uid } });
+    const trace = await a.get(`/node/${run.trace_uid}`);
+    expect(trace.body).toMatchObject({ node_type: 'Trace', props: { trace_type: 'execution', entry_count: 1 } });
+    expect(trace.body.props.ended_at).toEqual(expect.any(Number));
+
+    const after = (await a.get(`/v1/agents/${agent.id}`)).body;
+    expect(after.budget).toMatchObject({ used_today: 4, remaining_today: 196 });
+    expect(after.usage).toMatchObject({ runs: 1, credits: 4 });
+    // filters of the event list
+    const only = (await a.get(`/v1/agents/sessions/${sid}/events?types=tool.call,tool.result&after=4`)).body.items;
+    expect(only.map((e: { seq: number }) => e.seq)).toEqual([5, 6]);
+  });
+
+  it('wait:true answers 200 with the run and its output; the history carries the earlier turns', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Chat' })).body;
+    const sid = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body.id;
+    llm.enqueue({ type: 'text', text: 'Hello!' });
+    const one = await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'Hi', wait: true });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ session_id: sid, output: 'Hello!', run: { status: 'completed' } });
+    llm.enqueue({ type: 'text', text: 'Again.' });
+    const two = await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'Once more', wait: true });
+    expect(two.body.output).toBe('Again.');
+    const sent = llm.requests[llm.requests.length - 1].body.messages.filter((m: { role: string }) => m.role !== 'system');
+    expect(sent.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([['user', 'Hi'], ['assistant', 'Hello!'], ['user', 'Once more']]);
+    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
+    expect(s).toMatchObject({ status: 'idle', message_count: 4, current_run: null, last_run: { status: 'completed' } });
+  });
+
+  it('ask_user: the run waits (requires_action) until the answer, which the model then gets', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Asker', template_type: 'monitor' })).body;
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Which region?', options: ['EU', 'US'] } }] });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'Check the numbers' })).body;
+    const sid = created.id;
+    const pending = await eventually(async () => {
+      const p = (await a.get(`/v1/agents/sessions/${sid}/pending-input`)).body;
+      return p.pending ? p : null;
+    });
+    expect(pending.request).toMatchObject({ run_id: created.run_id, prompt: 'Which region?', options: ['EU', 'US'], expires_at: '2030-01-02T12:00:00.000Z' });
+    expect((await a.get(`/v1/agents/sessions/${sid}`)).body.status).toBe('requires_action');
+    const work = (await a.get(`/v1/agents/${agent.id}/work`)).body;
+    expect(work).toMatchObject({ active_sessions: 1, pending_inputs: [{ session_id: sid, request_id: pending.request.request_id }] });
+    expect((await a.post(`/v1/agents/sessions/${sid}/respond`, { response: 'EU', request_id: 'other' })).status).toBe(404);
+
+    llm.enqueue({ type: 'text', text: 'EU it is.' });
+    const r = await a.post(`/v1/agents/sessions/${sid}/respond`, { response: 'EU' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ request_id: pending.request.request_id, run_id: created.run_id });
+    const run = await runEnded(a, sid, created.run_id);
+    expect(run.status).toBe('completed');
+    const last = llm.requests[llm.requests.length - 1].body.messages;
+    expect(last[last.length - 1]).toMatchObject({ role: 'tool', tool_call_id: 'ask1', content: JSON.stringify({ response: 'EU' }) });
+    expect(await types(a, sid)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'input.requested', 'input.provided', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
+    const none = await a.post(`/v1/agents/sessions/${sid}/respond`, { response: 'again' });
+    expect([none.status, none.body.code]).toEqual([409, 'invalid_transition']);
+  });
+
+  it('max_steps: a run out of model calls fails max_steps_exceeded; unknown tools get a tool error', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Looper', max_steps: 2, tools: ['strata_get_node'] })).body;
+    llm.enqueue(
+      { type: 'tool_calls', calls: [{ id: 'x1', name: 'strata_capture', arguments: { action: 'observation' } }] },
+      { type: 'tool_calls', calls: [{ id: 'x2', name: 'strata_get_node', arguments: 'not json' }] },
+    );
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'loop' })).body;
+    const run = await runEnded(a, created.id, created.run_id);
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'max_steps_exceeded' }, steps: 2 });
+    const results = (await a.get(`/v1/agents/sessions/${created.id}/events?types=tool.result`)).body.items.map((e: { data: { error: { code: string } } }) => e.data.error.code);
+    expect(results).toEqual(['unknown_tool', 'invalid_arguments']);
+  });
+
+  it('interrupt aborts the in-flight model request and discards queued messages; the session goes idle', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Slow' })).body;
+    llm.enqueue({ type: 'hang' });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'take your time' })).body;
+    const sid = created.id;
+    await eventually(async () => (await a.get(`/v1/agents/sessions/${sid}`)).body.current_run?.status === 'running');
+    const queued = await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'and this' });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ run_status: 'queued', queue_position: 1 });
+    const stop = await a.post(`/v1/agents/sessions/${sid}/interrupt`, {});
+    expect(stop.body).toEqual({ session_id: sid, interrupted: true, run_id: created.run_id, discarded_message_ids: [queued.body.message_id] });
+    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
+    expect(s).toMatchObject({ status: 'idle', current_run: null, queued_messages: 0, last_run: { id: created.run_id, status: 'cancelled' } });
+    expect((await a.post(`/v1/agents/sessions/${sid}/interrupt`, {})).body).toMatchObject({ interrupted: false, run_id: null });
+    const cancelled = (await a.get(`/v1/agents/sessions/${sid}/events?types=run.cancelled`)).body.items[0];
+    expect(cancelled.data).toEqual({ run_id: created.run_id, reason: 'interrupted', discarded_message_ids: [queued.body.message_id] });
+  });
+
+  it('budget: a message once the day is used up is 429 budget_exhausted with Retry-After; archive ends the session', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Thrifty', daily_credit_budget: 2 })).body;
+    llm.enqueue({ type: 'text', text: 'spent', usage: { input: 1500, output: 100 } });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'spend' })).body;
+    await runEnded(a, created.id, created.run_id);
+    const refused = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'more' });
+    expect([refused.status, refused.body.code, refused.body.scope, refused.body.budget, refused.body.used]).toEqual([429, 'budget_exhausted', 'agent', 2, 2]);
+    expect(refused.body.resets_at).toBe('2030-01-02T00:00:00.000Z');
+    expect(refused.headers.get('retry-after')).toBe(String(12 * 3600));
+    const archived = await a.post(`/v1/agents/sessions/${created.id}/archive`, {});
+    expect(archived.body.status).toBe('archived');
+    const late = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'x' });
+    expect([late.status, late.body.code]).toEqual([409, 'invalid_transition']);
+    expect((await types(a, created.id)).slice(-1)).toEqual(['session.archived']);
+  });
+
+  it('the stream: ready, then each event with its seq as id; Last-Event-ID resumes; closed after session.archived', async () => {
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const a = api(t.url, owner.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Streamer' })).body;
+    const sid = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body.id;
+    const auth = { authorization: `Bearer ${owner.access_token}` };
+    const live = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, auth);
+    expect(live.res.headers.get('content-type')).toContain('text/event-stream');
+    let ready = await live.nextEvent();
+    expect(ready?.retry).toBe(3000);
+    ready = await live.nextEvent();
+    expect(ready).toMatchObject({ event: 'ready' });
+    expect(JSON.parse(ready!.data!)).toEqual({ session_id: sid, status: 'idle', last_seq: 1 });
+    expect(ready!.id).toBeUndefined();
+    llm.enqueue({ type: 'text', text: 'streamed answer' });
+    await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'go' });
+    const got: { event?: string; id?: string }[] = [];
+    while (got.length < 5) {
+      const e = await live.nextEvent();
+      if (e && e.event) got.push({ event: e.event, id: e.id });
+    }
+    expect(got).toEqual([
+      { event: 'message.user', id: '2' },
+      { event: 'run.started', id: '3' },
+      { event: 'inference.completed', id: '4' },
+      { event: 'message.assistant', id: '5' },
+      { event: 'run.completed', id: '6' },
+    ]);
+    live.close();
+
+    const again = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, { ...auth, 'last-event-id': '3' });
+    expect((await again.nextEvent())?.retry).toBe(3000);
+    expect((await again.nextEvent())?.event).toBe('ready');
+    const replayed = [await again.nextEvent(), await again.nextEvent(), await again.nextEvent()];
+    expect(replayed.map((e) => e?.id)).toEqual(['4', '5', '6']);
+    expect(JSON.parse(replayed[1]!.data!)).toMatchObject({ seq: 5, session_id: sid, type: 'message.assistant', data: { content: 'streamed answer', interrupted: false } });
+    await a.post(`/v1/agents/sessions/${sid}/archive`, {});
+    const rest = await again.rest();
+    expect(rest.filter((b) => b.event).map((b) => b.event)).toEqual(['session.archived']);
+  });
+
+  it('a model that keeps failing fails the run with upstream_error', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Unlucky' })).body;
+    llm.enqueue({ type: 'error', status: 400 });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'x' })).body;
+    const run = await runEnded(a, created.id, created.run_id);
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'upstream_error' } });
+  });
+});
+
+describe('agent sessions, Anthropic protocol, streaming, and a restart mid-run', () => {
+  let llm: ScriptedAnthropicServer;
+  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  afterAll(async () => llm.close());
+
+  it('tool_use and tool_result blocks; a run whose model answer was lost resumes after a restart', async () => {
+    llm = await ScriptedAnthropicServer.start({ apiKey: 'test' });
+    let t = await startTestApp({ clock, env: llmEnv('anthropic', llm.baseUrl) });
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const a = api(t.url, owner.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Claude-ish' })).body;
+    llm.enqueue(
+      { type: 'tool_calls', calls: [{ id: 'toolu_1', name: 'strata_get_node', arguments: { action: 'get', uid: agent.node_uid } }] },
+      { type: 'text', text: 'Found it.' },
+    );
+    const first = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'find yourself' })).body;
+    expect((await runEnded(a, first.id, first.run_id)).status).toBe('completed');
+    const second = llm.requests[llm.requests.length - 1];
+    expect(second.body.stream).toBe(true);
+    expect(second.body.tools.map((x: { name: string }) => x.name)).toContain('strata_get_node');
+    expect(second.body.messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
+
+    // the model never answers; the service stops and starts again on the same data
+    llm.enqueue({ type: 'hang' });
+    const sent = (await a.post(`/v1/agents/sessions/${first.id}/message`, { content: 'and now?' })).body;
+    await eventually(() => llm.requests.length === 3);
+    const dataDir = t.dataDir;
+    await t.close({ keepData: true });
+    llm.enqueue({ type: 'text', text: 'Back again.' });
+    t = await startTestApp({ clock, dataDir, env: llmEnv('anthropic', llm.baseUrl) });
+    try {
+      const b = api(t.url, owner.access_token);
+      const run = await runEnded(b, first.id, sent.run_id);
+      expect(run.status).toBe('completed');
+      expect(llm.requests.length).toBe(4);
+      const events = (await b.get(`/v1/agents/sessions/${first.id}/events?run_id=${sent.run_id}`)).body.items;
+      expect(events.map((e: { type: string }) => e.type)).toEqual(['message.user', 'run.started', 'inference.completed', 'message.assistant', 'run.completed']);
+    } finally {
+      await t.close();
+    }
+  });
+});
