@@ -1,2 +1,3 @@
 export * from './guarded-fetch';
 export * from './mcp-inspector';
+export * from './metered-fetch';

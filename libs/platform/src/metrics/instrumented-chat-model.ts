@@ -1,7 +1,7 @@
 import type { ChatModel, ChatRequest, ChatResponse, LanguageModels } from '@strata/ai';
 import { StrataMetrics } from '@strata/observability';
 
-/** The configured language model, counted for /metrics: calls by outcome, tokens, latency. */
+/** The configured language model, counted for /metrics by provider and purpose: calls by outcome, tokens, latency. */
 export function instrumentLanguageModels(models: LanguageModels, metrics: StrataMetrics): LanguageModels {
   const chat = models.chat;
   if (!chat) return models;
@@ -10,17 +10,19 @@ export function instrumentLanguageModels(models: LanguageModels, metrics: Strata
     model: chat.model,
     async chat(req: ChatRequest): Promise<ChatResponse> {
       const t0 = performance.now(); // monotonic: a duration, not a time
+      const provider = chat.provider;
+      const purpose = req.purpose ?? 'other';
       try {
         const res = await chat.chat(req);
-        metrics.modelCalls.inc({ provider: chat.provider, outcome: 'ok' });
-        metrics.modelTokens.inc({ provider: chat.provider, direction: 'input' }, res.usage.inputTokens);
-        metrics.modelTokens.inc({ provider: chat.provider, direction: 'output' }, res.usage.outputTokens);
+        metrics.modelCalls.inc({ provider, purpose, outcome: 'ok' });
+        metrics.modelTokens.inc({ provider, purpose, direction: 'input' }, res.usage.inputTokens);
+        metrics.modelTokens.inc({ provider, purpose, direction: 'output' }, res.usage.outputTokens);
         return res;
       } catch (err) {
-        metrics.modelCalls.inc({ provider: chat.provider, outcome: 'error' });
+        metrics.modelCalls.inc({ provider, purpose, outcome: 'error' });
         throw err;
       } finally {
-        metrics.modelDuration.observe({ provider: chat.provider }, (performance.now() - t0) / 1000);
+        metrics.modelDuration.observe({ provider, purpose }, (performance.now() - t0) / 1000);
       }
     },
   };
