@@ -1,3 +1,4 @@
+import { tracing } from '@strata/observability/tracing';
 import type { GuardedFetch } from './guarded-fetch';
 
 /** JSON-RPC methods of MCP a client sends; anything else is counted as `other` (bounded labels). */
@@ -33,8 +34,11 @@ export interface McpCallRecord {
  * `stream` / `session/close`. An HTTP status of 400 or more, or a network failure, is `error`.
  */
 export function meteredFetch(fetch: GuardedFetch, connection: string, record: (call: McpCallRecord) => void): GuardedFetch {
-  return async (input, init) => {
+  return (input, init) => {
     const method = methodOf(init);
+    return tracing.inSpan('strata.mcp_call', { 'strata.mcp.connection': connection, 'strata.mcp.method': method }, () => counted(input, init, method));
+  };
+  async function counted(input: Parameters<GuardedFetch>[0], init: RequestInit | undefined, method: string): Promise<Response> {
     const t0 = performance.now(); // monotonic: a duration, not a time
     try {
       const res = await fetch(input, init);
@@ -44,7 +48,7 @@ export function meteredFetch(fetch: GuardedFetch, connection: string, record: (c
       record({ connection, method, outcome: 'error', seconds: (performance.now() - t0) / 1000 });
       throw err;
     }
-  };
+  }
 }
 
 function methodOf(init: RequestInit | undefined): string {
