@@ -35,10 +35,12 @@ const TARGETS: Target[] = [
   { metric: 'ontology.create_objects_per_s', label: 'authored object create, 32 clients (objects/s)', target: '≥ 2000', ok: (v) => v >= 2000 },
   { metric: 'ontology.create_p99_ms', label: 'authored object create p99 (ms)', target: '< 40', ok: (v) => v < 40 },
   { metric: 'ontology.search_p50_ms', label: '/ontology/objects/search p50, 50k objects (ms)', target: '< 10', ok: (v) => v < 10 },
+  { metric: 'operability.get_node_overhead_pct', label: 'metrics + request log cost on GET /node/{uid} (%)', target: '< 3', ok: (v) => v < 3 },
+  { metric: 'operability.post_node_overhead_pct', label: 'metrics + request log cost on POST /node (%)', target: '< 3', ok: (v) => v < 3 },
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'operability'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
