@@ -142,6 +142,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4569,6 +4570,43 @@ export interface components {
             assigned_at?: number | null;
             assigned_by?: string | null;
         };
+        CognitiveEdgeRef: {
+            uid: string;
+            edge_type: string;
+            from_uid: string;
+            to_uid: string;
+        };
+        /** @description a node the call created, with the edges its triggers made (§4.0), plus the action’s extras */
+        CreateResult: {
+            uid: string;
+            action: string;
+            node_type: string;
+            layer: string;
+            label: string;
+            version: number;
+            edges_created: number;
+            edges: components["schemas"]["CognitiveEdgeRef"][];
+            warnings?: components["schemas"]["CallWarnings"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description a node the call changed (§4.0): its new version, plus the action’s extras */
+        TransitionResult: {
+            uid: string;
+            action: string;
+            status?: string;
+            version: number;
+            edges_created?: number;
+            edges?: components["schemas"]["CognitiveEdgeRef"][];
+            warnings?: components["schemas"]["CallWarnings"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description top-level fields of the request the action did not use (§2.8); a bare-array answer carries them in the `strata-warnings` header */
+        CallWarnings: {
+            field: string;
+            reason: string;
+        }[];
         NodeRecord: {
             uid: string;
             label: string;
@@ -4606,6 +4644,87 @@ export interface components {
             };
             /** @description attribution only; never grants authority */
             agent_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UpdateNodeRequest: {
+            label?: string;
+            summary?: string;
+            confidence?: number;
+            salience?: number;
+            /** @enum {string} */
+            privacy_level?: "private" | "shared" | "public";
+            /** @description partial props, shallow-merged (§2.6) */
+            props?: {
+                [key: string]: unknown;
+            };
+            reason?: string;
+            agent_id?: string;
+            /** @description 409 version_conflict when the node is at another version */
+            expected_version?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        NodePage: {
+            items: components["schemas"]["NodeRecord"][];
+            has_more: boolean;
+            limit: number;
+            offset: number;
+        };
+        EdgeRecord: {
+            uid: string;
+            edge_type: string;
+            from_uid: string;
+            to_uid: string;
+            layer?: string;
+            weight?: number;
+            confidence?: number;
+            /** @description typed props, tagged by _type */
+            props?: {
+                [key: string]: unknown;
+            };
+            agent_id?: string | null;
+            version: number;
+            /** @description Unix seconds */
+            created_at?: number;
+            /** @description Unix seconds */
+            updated_at?: number;
+            tombstone_at?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CreateEdgeRequest: {
+            from_uid: string;
+            to_uid: string;
+            /**
+             * @description inferred from props._type when omitted
+             * @example ExtractedFrom
+             * @example PartOf
+             * @example HasPart
+             * @example InstanceOf
+             * @example Contains
+             */
+            edge_type?: string;
+            /** @default 0.5 */
+            weight?: number;
+            /** @default 1 */
+            confidence?: number;
+            /** @description the edge type’s props (<EdgeType>EdgeProps), tagged by _type */
+            props?: components["schemas"]["ExtractedFromEdgeProps"] | components["schemas"]["PartOfEdgeProps"] | components["schemas"]["HasPartEdgeProps"] | components["schemas"]["InstanceOfEdgeProps"] | components["schemas"]["ContainsEdgeProps"] | components["schemas"]["ChunkOfEdgeProps"] | components["schemas"]["SupportsEdgeProps"] | components["schemas"]["RefutesEdgeProps"] | components["schemas"]["JustifiesEdgeProps"] | components["schemas"]["HasPremiseEdgeProps"] | components["schemas"]["HasConclusionEdgeProps"] | components["schemas"]["HasWarrantEdgeProps"] | components["schemas"]["RebutsEdgeProps"] | components["schemas"]["AssumesEdgeProps"] | components["schemas"]["TestsEdgeProps"] | components["schemas"]["ProducesEdgeProps"] | components["schemas"]["UsesMethodEdgeProps"] | components["schemas"]["AddressesEdgeProps"] | components["schemas"]["GeneratesEdgeProps"] | components["schemas"]["ExtendsEdgeProps"] | components["schemas"]["SupersedesEdgeProps"] | components["schemas"]["ContradictsEdgeProps"] | components["schemas"]["AnomalousToEdgeProps"] | components["schemas"]["AnalogousToEdgeProps"] | components["schemas"]["InstantiatesEdgeProps"] | components["schemas"]["TransfersToEdgeProps"] | components["schemas"]["EvaluatesEdgeProps"] | components["schemas"]["OutperformsEdgeProps"] | components["schemas"]["FailsOnEdgeProps"] | components["schemas"]["HasChainStepEdgeProps"] | components["schemas"]["PropagatesUncertaintyToEdgeProps"] | components["schemas"]["SensitiveToEdgeProps"] | components["schemas"]["RobustAcrossEdgeProps"] | components["schemas"]["DescribesEdgeProps"] | components["schemas"]["DerivedFromEdgeProps"] | components["schemas"]["ReliesOnEdgeProps"] | components["schemas"]["ProvenByEdgeProps"] | components["schemas"]["ProposedByEdgeProps"] | components["schemas"]["AuthoredByEdgeProps"] | components["schemas"]["CitedByEdgeProps"] | components["schemas"]["BelievedByEdgeProps"] | components["schemas"]["ConsensusInEdgeProps"] | components["schemas"]["DecomposesIntoEdgeProps"] | components["schemas"]["MotivatedByEdgeProps"] | components["schemas"]["HasOptionEdgeProps"] | components["schemas"]["DecidedOnEdgeProps"] | components["schemas"]["ConstrainedByEdgeProps"] | components["schemas"]["BlocksEdgeProps"] | components["schemas"]["InformsEdgeProps"] | components["schemas"]["RelevantToEdgeProps"] | components["schemas"]["DependsOnEdgeProps"] | components["schemas"]["AvailableOnEdgeProps"] | components["schemas"]["ComposedOfEdgeProps"] | components["schemas"]["StepUsesEdgeProps"] | components["schemas"]["RiskAssessedByEdgeProps"] | components["schemas"]["ControlsEdgeProps"] | components["schemas"]["CapturedInEdgeProps"] | components["schemas"]["TraceEntryEdgeProps"] | components["schemas"]["SummarizesEdgeProps"] | components["schemas"]["RecallsEdgeProps"] | components["schemas"]["GovernedByEdgeProps"] | components["schemas"]["AssignedToEdgeProps"] | components["schemas"]["PlannedByEdgeProps"] | components["schemas"]["HasStepEdgeProps"] | components["schemas"]["TargetsEdgeProps"] | components["schemas"]["RequiresApprovalEdgeProps"] | components["schemas"]["ExecutedByEdgeProps"] | components["schemas"]["ExecutionOfEdgeProps"] | components["schemas"]["ProducesNodeEdgeProps"] | components["schemas"]["GovernedByPolicyEdgeProps"] | components["schemas"]["BudgetForEdgeProps"] | components["schemas"]["FollowsEdgeProps"] | components["schemas"]["WorksForEdgeProps"] | components["schemas"]["AffiliatedWithEdgeProps"] | components["schemas"]["AboutEdgeProps"] | components["schemas"]["KnownByEdgeProps"] | components["schemas"]["MemberOfEdgeProps"] | components["schemas"]["LeaderOfEdgeProps"] | components["schemas"]["FoundedByEdgeProps"] | components["schemas"]["BasedInEdgeProps"] | components["schemas"]["CitizenOfEdgeProps"] | components["schemas"]["LocatedInEdgeProps"] | components["schemas"]["OccurredAtEdgeProps"] | components["schemas"]["ParticipatedInEdgeProps"] | components["schemas"]["AlliedWithEdgeProps"] | components["schemas"]["RivalOfEdgeProps"] | components["schemas"]["ReportsToEdgeProps"] | components["schemas"]["EndorsesEdgeProps"] | components["schemas"]["CriticizesEdgeProps"] | components["schemas"]["RelatedToEdgeProps"] | components["schemas"]["ExpertInEdgeProps"] | components["schemas"]["OperatesInEdgeProps"] | components["schemas"]["StrengthensEdgeProps"] | components["schemas"]["ChallengesEdgeProps"] | components["schemas"]["PartOfProjectEdgeProps"] | components["schemas"]["CoversEdgeProps"] | components["schemas"]["PossibleDuplicateEdgeProps"] | components["schemas"]["InSpaceEdgeProps"];
+            /** @description attribution only; never grants authority */
+            agent_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UpdateEdgeRequest: {
+            weight?: number;
+            confidence?: number;
+            /** @description partial props, shallow-merged */
+            props?: {
+                [key: string]: unknown;
+            };
+            reason?: string;
+            expected_version?: number;
         } & {
             [key: string]: unknown;
         };
@@ -4655,11 +4774,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4672,11 +4794,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4689,11 +4814,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4706,11 +4834,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4725,11 +4856,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4742,13 +4876,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4765,6 +4908,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4786,11 +4930,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        uid: string;
+                        tombstoned: boolean;
+                        version: number;
+                        edges_tombstoned?: number;
+                    };
+                };
             };
         };
     };
@@ -4803,13 +4955,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNodeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodeRecord"];
+                };
             };
         };
     };
@@ -4824,11 +4983,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4844,11 +5006,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodeRecord"];
+                };
             };
         };
     };
@@ -4861,11 +5026,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodePage"];
+                };
             };
         };
     };
@@ -4880,11 +5048,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodePage"];
+                };
             };
         };
     };
@@ -4895,13 +5066,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4912,13 +5092,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4929,13 +5118,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEdgeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"];
+                };
             };
         };
     };
@@ -4946,13 +5142,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEdgeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"];
+                };
             };
         };
     };
@@ -4967,11 +5170,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4984,13 +5190,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEdgeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"];
+                };
             };
         };
     };
@@ -5005,11 +5218,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5022,11 +5238,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"][];
+                };
             };
         };
     };
@@ -5039,11 +5258,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"][];
+                };
             };
         };
     };
@@ -5054,13 +5276,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5071,13 +5302,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5090,11 +5330,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5107,11 +5350,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5122,13 +5368,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5139,13 +5394,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5156,13 +5420,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5173,13 +5446,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5196,11 +5478,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5217,11 +5502,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5238,11 +5526,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5255,11 +5546,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5272,11 +5566,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5293,11 +5590,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5312,11 +5612,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5335,11 +5638,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5355,11 +5661,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5372,11 +5681,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5393,11 +5705,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5416,11 +5731,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5435,11 +5753,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5454,11 +5775,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5471,11 +5795,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5488,11 +5815,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5509,11 +5839,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5526,11 +5859,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5541,13 +5877,88 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "source" | "snippet" | "observation";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge DerivedFrom (new node → named node) */
+                    source_uid?: string;
+                    /** @description observation: edge CapturedIn (new node → named node); must name a Session */
+                    session_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (source: Source, snippet: Snippet, observation: Observation) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Source";
+                        source_type?: string;
+                        uri?: string;
+                        title?: string;
+                        content_hash?: string | null;
+                        fetched_at?: number | null;
+                        mime_type?: string | null;
+                        content_length?: number | null;
+                        domain?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Snippet";
+                        content?: string;
+                        snippet_type?: string;
+                        source_location?: string | null;
+                        char_offset_start?: number | null;
+                        char_offset_end?: number | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Observation";
+                        observation_type?: string;
+                        content?: string;
+                        session_uid?: string | null;
+                        timestamp?: number | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5558,13 +5969,39 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "create" | "append" | "window" | "aggregate" | "latest" | "list_for_entity" | "batch_latest" | "batch_aggregate" | "delete";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            201: {
+            /** @description transitions, reads and upserts that update */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5575,13 +6012,37 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            201: {
+            /** @description transitions, reads and upserts that update */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5592,13 +6053,169 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "hypothesis" | "theory" | "paradigm" | "anomaly" | "assumption" | "question" | "open_question";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge AnomalousTo (new node → named node) */
+                    anomalous_to_uid?: string;
+                    /** @description every create action: edge Tests (new node → named node) */
+                    tests_uid?: string;
+                    /** @description every create action: edge Assumes (new node → named node) */
+                    assumes_uid?: string | string[];
+                    /** @description every create action: edge Addresses (new node → named node) */
+                    addresses_uid?: string;
+                    /** @description every create action: edge Supersedes (new node → named node) */
+                    supersedes_uid?: string;
+                    /** @description every create action: edge Produces (new node → named node) */
+                    produces_uid?: string;
+                    /** @description every create action: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (hypothesis: Hypothesis, theory: Theory, paradigm: Paradigm, anomaly: Anomaly, assumption: Assumption, question: Question, open_question: OpenQuestion) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Hypothesis";
+                        statement?: string;
+                        hypothesis_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "proposed" | "testing" | "confirmed" | "refuted" | null;
+                        testability_score?: number | null;
+                        novelty?: number | null;
+                        predicted_observations?: string[];
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Theory";
+                        name?: string;
+                        description?: string;
+                        domain?: string | null;
+                        status?: string | null;
+                        explanatory_scope?: string | null;
+                        core_commitments?: string[];
+                        predictive_successes?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Paradigm";
+                        name?: string;
+                        field?: string | null;
+                        /** @enum {string|null} */
+                        status?: "emerging" | "dominant" | "declining" | null;
+                        core_assumptions?: string[];
+                        exemplar_problems?: string[];
+                        accepted_methods?: string[];
+                        tension_score?: number | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Anomaly";
+                        description?: string;
+                        anomaly_type?: string | null;
+                        severity?: string | null;
+                        persistence?: string | null;
+                        /** @default 0 */
+                        resolution_attempts?: number;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Assumption";
+                        content?: string;
+                        assumption_type?: string | null;
+                        /** @default false */
+                        explicit_in_text?: boolean;
+                        justification?: string | null;
+                        vulnerability?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Question";
+                        text?: string;
+                        question_type?: string | null;
+                        scope?: string | null;
+                        /** @enum {string|null} */
+                        status?: "open" | "answered" | "abandoned" | null;
+                        importance?: number | null;
+                        tractability?: number | null;
+                        blocking_factors?: string[];
+                        source?: string | null;
+                        /**
+                         * @deprecated
+                         * @description alias of text; text wins when both are sent
+                         */
+                        question?: string;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "OpenQuestion";
+                        text?: string;
+                        question_type?: string | null;
+                        scope?: string | null;
+                        /** @enum {string|null} */
+                        status?: "open" | "answered" | "abandoned" | null;
+                        importance?: number | null;
+                        tractability?: number | null;
+                        blocking_factors?: string[];
+                        source?: string | null;
+                        /**
+                         * @deprecated
+                         * @description alias of text; text wins when both are sent
+                         */
+                        question?: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5609,13 +6226,247 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "concept" | "pattern" | "mechanism" | "model" | "reasoning_strategy" | "method" | "experiment" | "model_evaluation" | "analogy" | "inference_chain" | "sensitivity_analysis" | "theorem" | "equation";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge AnalogousTo (new node → named node) */
+                    analogous_to_uid?: string;
+                    /** @description every create action: edge TransfersTo (new node → named node) */
+                    transfers_to_uid?: string | string[];
+                    /** @description every create action: edge Evaluates (new node → named node) */
+                    evaluates_uid?: string;
+                    /** @description every create action: edge Outperforms (new node → named node) */
+                    outperforms_uid?: string;
+                    /** @description every create action: edge HasChainStep (new node → named node) */
+                    chain_steps?: string[];
+                    /** @description every create action: edge DerivedFrom (new node → named node) */
+                    derived_from_uid?: string | string[];
+                    /** @description every create action: edge ProvenBy (new node → named node) */
+                    proven_by_uid?: string;
+                    /** @description every create action: edge UsesMethod (new node → named node) */
+                    method_uid?: string;
+                    /** @description every create action: edge Describes (new node → named node) */
+                    describes_uid?: string;
+                    /** @description every create action: edge PartOf (new node → named node) */
+                    part_of_uid?: string;
+                    /** @description every create action: edge Supersedes (new node → named node) */
+                    supersedes_uid?: string;
+                    /** @description every create action: edge Produces (new node → named node) */
+                    produces_uid?: string;
+                    /** @description every create action: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (concept: Concept, pattern: Pattern, mechanism: Mechanism, model: Model, reasoning_strategy: ReasoningStrategy, method: Method, experiment: Experiment, model_evaluation: ModelEvaluation, analogy: Analogy, inference_chain: InferenceChain, sensitivity_analysis: SensitivityAnalysis, theorem: Theorem, equation: Equation) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Concept";
+                        description?: string | null;
+                        domain?: string | null;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                        name?: string;
+                        definition?: string | null;
+                        definition_type?: string | null;
+                        abstraction_level?: string | null;
+                        alternative_definitions?: string[];
+                        /**
+                         * @deprecated
+                         * @description alias of name; name wins when both are sent
+                         */
+                        canonical_name?: string;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Pattern";
+                        name?: string;
+                        description?: string;
+                        pattern_type?: string | null;
+                        domains_observed?: string[];
+                        instance_count?: number | null;
+                        generality?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Mechanism";
+                        name?: string;
+                        description?: string;
+                        components?: string[];
+                        interactions?: string[];
+                        input?: string | null;
+                        output?: string | null;
+                        level?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Model";
+                        name?: string;
+                        description?: string;
+                        model_type?: string | null;
+                        target_system?: string | null;
+                        key_parameters?: string[];
+                        simplifications?: string[];
+                        validation_status?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "ReasoningStrategy";
+                        name?: string;
+                        description?: string;
+                        strategy_type?: string | null;
+                        applicable_contexts?: string[];
+                        limitations?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Method";
+                        name?: string;
+                        description?: string;
+                        method_type?: string | null;
+                        domain?: string | null;
+                        limitations?: string[];
+                        validity_conditions?: string[];
+                        parameters?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Experiment";
+                        name?: string | null;
+                        description?: string;
+                        design_type?: string | null;
+                        variables_manipulated?: string[];
+                        variables_measured?: string[];
+                        controls?: string[];
+                        sample_description?: string | null;
+                        date_conducted?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "ModelEvaluation";
+                        evaluation_type?: string | null;
+                        metrics?: string[];
+                        failure_domains?: string[];
+                        comparison_to?: string[];
+                        evaluation_date?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Analogy";
+                        description?: string;
+                        source_domain?: string | null;
+                        target_domain?: string | null;
+                        analogy_type?: string | null;
+                        mapping_elements?: string[];
+                        strength?: number | null;
+                        limitations?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "InferenceChain";
+                        description?: string;
+                        chain_length?: number | null;
+                        compound_confidence?: number | null;
+                        propagation_method?: string | null;
+                        weakest_link?: string | null;
+                        critical_assumptions?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "SensitivityAnalysis";
+                        analysis_type?: string | null;
+                        target_claim_uid?: string | null;
+                        sensitivity_map?: string[];
+                        robustness_score?: number | null;
+                        critical_inputs?: string[];
+                        break_points?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Theorem";
+                        name?: string | null;
+                        statement?: string;
+                        proof_status?: string | null;
+                        theorem_type?: string | null;
+                        proof_technique?: string | null;
+                        significance?: string | null;
+                        applications?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Equation";
+                        name?: string | null;
+                        expression?: string;
+                        description?: string | null;
+                        equation_type?: string | null;
+                        variables?: string[];
+                        parameters?: string[];
+                        domain?: string | null;
+                        assumptions?: string[];
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5626,13 +6477,96 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "goal" | "project" | "milestone";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge DecomposesInto (named node → new node); must name a Goal or Project or Milestone */
+                    parent_uid?: string;
+                    /** @description every create action: edge MotivatedBy (new node → named node) */
+                    motivated_by_uid?: string | string[];
+                    /** @description every create action: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (goal: Goal, project: Project, milestone: Milestone) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Goal";
+                        description?: string;
+                        goal_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "active" | "completed" | "abandoned" | null;
+                        priority?: string | null;
+                        deadline?: number | null;
+                        success_criteria?: string[];
+                        /** @default 0 */
+                        progress?: number;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Project";
+                        name?: string;
+                        description?: string;
+                        status?: string | null;
+                        started_at?: number | null;
+                        target_completion?: number | null;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Milestone";
+                        description?: string;
+                        /** @enum {string|null} */
+                        status?: "pending" | "reached" | "missed" | null;
+                        target_date?: number | null;
+                        reached_at?: number | null;
+                        criteria?: string[];
+                        source?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5643,13 +6577,95 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "open_decision" | "add_option" | "add_constraint" | "resolve" | "get_open";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description open_decision: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description add_option, add_constraint: edge HasOption (named node → new node); must name a Decision */
+                    decision_uid?: string;
+                    /** @description add_option: edge Informs (new node → named node) */
+                    informs_uid?: string | string[];
+                    /** @description add_constraint: edge Blocks (new node → named node) */
+                    blocks_uid?: string | string[];
+                    /** @description type-specific fields of the node the action creates, untagged (open_decision: Decision, add_option: Option, add_constraint: Constraint) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Decision";
+                        question?: string;
+                        /** @enum {string|null} */
+                        status?: "open" | "decided" | "revisited" | null;
+                        decided_option_uid?: string | null;
+                        decided_at?: number | null;
+                        decision_rationale?: string | null;
+                        reversibility?: string | null;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Option";
+                        description?: string;
+                        pros?: string[];
+                        cons?: string[];
+                        estimated_effort?: string | null;
+                        estimated_risk?: string | null;
+                        score?: number | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Constraint";
+                        description?: string;
+                        constraint_type?: string | null;
+                        /** @default false */
+                        hard?: boolean;
+                        value?: string | null;
+                        unit?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5663,6 +6679,68 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "create_flow" | "add_step" | "add_affordance" | "add_control";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description create_flow: edge RelevantTo (new node → named node) */
+                    goal_uid?: string;
+                    /** @description add_affordance: edge AvailableOn (new node → named node) */
+                    source_uid?: string;
+                    /** @description add_control: edge Controls (named node → new node); must name a Flow */
+                    flow_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (create_flow: Flow, add_affordance: Affordance, add_control: Control) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Flow";
+                        name?: string;
+                        description?: string;
+                        flow_type?: string | null;
+                        step_count?: number | null;
+                        estimated_duration_seconds?: number | null;
+                        overall_risk?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Affordance";
+                        action_name?: string;
+                        description?: string;
+                        affordance_type?: string | null;
+                        source_uid?: string | null;
+                        selector?: string | null;
+                        parameters?: string[];
+                        preconditions?: string[];
+                        postconditions?: string[];
+                        risk_level?: string | null;
+                        /** @default false */
+                        reversible?: boolean;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Control";
+                        control_type?: string;
+                        label?: string | null;
+                        selector?: string | null;
+                        source_uid?: string | null;
+                        state?: string | null;
+                        value?: string | null;
+                        condition?: string | null;
+                        action?: string | null;
+                    };
                     /**
                      * @deprecated
                      * @description add_step, add_control: alias of flow_uid; add_affordance: alias of source_uid
@@ -5674,11 +6752,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5692,6 +6786,38 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "assess" | "get_assessments";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description assess: edge RiskAssessedBy (named node → new node) */
+                    assessed_uid?: string;
+                    /**
+                     * RiskAssessmentProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (assess: RiskAssessment)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "RiskAssessment";
+                        target_uid?: string | null;
+                        risk_type?: string | null;
+                        severity?: string | null;
+                        likelihood?: number | null;
+                        mitigation?: string | null;
+                        /** @default false */
+                        requires_approval?: boolean;
+                        vulnerability?: string | null;
+                    };
                     /**
                      * @deprecated
                      * @description assess: alias of assessed_uid
@@ -5703,11 +6829,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5718,13 +6860,95 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "propose" | "review" | "approve" | "reject" | "deprecate" | "get" | "list";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description propose: edge DerivedFrom (new node → named node) */
+                    source_uids?: string[];
+                    /** @description propose: edge Supersedes (new node → named node); must name a Skill */
+                    supersedes_uid?: string;
+                    /**
+                     * SkillProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (propose: Skill)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Skill";
+                        name?: string;
+                        description?: string;
+                        skill_type?: string | null;
+                        /**
+                         * @description maintained by the server; changes only through its dedicated action
+                         * @default candidate
+                         * @enum {string}
+                         */
+                        readonly status?: "candidate" | "reviewed" | "approved" | "rejected" | "deprecated";
+                        steps?: string[];
+                        preconditions?: string[];
+                        postconditions?: string[];
+                        tools?: string[];
+                        source_node_uids?: string[];
+                        proposed_by?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly reviewed_by?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly reviewed_at?: number | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly review_notes?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly approved_by?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly approved_at?: number | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly rejected_reason?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly deprecated_at?: number | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly deprecated_reason?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly superseded_by_uid?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5735,13 +6959,89 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "open" | "trace" | "close" | "journal";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description trace, journal: edge CapturedIn (new node → named node); must name a Session */
+                    session_uid?: string;
+                    /** @description trace, journal: edge TraceEntry (new node → named node) */
+                    relevant_node_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (open: Session, trace: Trace, journal: Journal) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Session";
+                        started_at?: number;
+                        ended_at?: number | null;
+                        session_type?: string | null;
+                        focus_summary?: string | null;
+                        active_goal_uids?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Trace";
+                        session_uid?: string | null;
+                        trace_type?: string | null;
+                        /** @default 0 */
+                        entry_count?: number;
+                        started_at?: number | null;
+                        ended_at?: number | null;
+                        /** @default false */
+                        compressed?: boolean;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Journal";
+                        content?: string;
+                        session_uid?: string | null;
+                        journal_type?: string | null;
+                        tags?: string[];
+                        mood?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5752,13 +7052,37 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            201: {
+            /** @description transitions, reads and upserts that update */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5769,13 +7093,65 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "set_preference" | "get_preferences" | "set_policy" | "get_policies";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /**
+                     * MemoryPolicyProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (set_policy: MemoryPolicy)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "MemoryPolicy";
+                        policy_type?: string | null;
+                        target_node_type?: string | null;
+                        condition?: string | null;
+                        action?: string | null;
+                        /** @default false */
+                        active?: boolean;
+                        principle?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5789,22 +7165,90 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "create_task" | "create_plan" | "add_step" | "update_status" | "get_plan";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge Targets (new node → named node); must name a Goal */
+                    goal_uid?: string;
+                    /** @description every create action: edge Targets (new node → named node) */
+                    related_uids?: string[];
+                    /** @description create_task: edge DependsOn (new node → named node); must name a Task */
+                    depends_on_uids?: string[];
+                    /** @description create_task: edge AssignedTo (new node → named node); must name a Agent */
+                    assigned_to_uid?: string;
                     /**
                      * @deprecated
                      * @description update_status: alias of target_uid
                      */
                     task_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (create_task: Task, create_plan: Plan) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Task";
+                        description?: string;
+                        task_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "pending" | "in_progress" | "done" | "failed" | null;
+                        assigned_to?: string | null;
+                        created_by?: string | null;
+                        priority?: string | null;
+                        deadline?: number | null;
+                        parent_goal_uid?: string | null;
+                        depends_on_task_uids?: string[];
+                        result_summary?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Plan";
+                        description?: string;
+                        task_uid?: string | null;
+                        status?: string | null;
+                        step_count?: number | null;
+                        estimated_risk?: string | null;
+                        proposed_at?: number | null;
+                        approved_at?: number | null;
+                        approved_by?: string | null;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5818,6 +7262,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "create_policy" | "set_budget" | "request_approval" | "resolve_approval" | "get_pending";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description create_policy: edge GovernedByPolicy (named node → new node) */
+                    governed_uids?: string[];
+                    /** @description request_approval: edge RequiresApproval (named node → new node) */
+                    governed_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (create_policy: Policy, request_approval: Approval) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Policy";
+                        name?: string;
+                        description?: string;
+                        policy_type?: string | null;
+                        rules?: string[];
+                        applies_to?: string | null;
+                        /** @default false */
+                        active?: boolean;
+                        /** @default 0 */
+                        priority?: number;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Approval";
+                        target_uid?: string | null;
+                        target_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "pending" | "approved" | "denied" | null;
+                        requested_at?: number | null;
+                        decided_at?: number | null;
+                        decided_by?: string | null;
+                        reason?: string | null;
+                        conditions?: string | null;
+                    };
                     /**
                      * @deprecated
                      * @description resolve_approval: alias of approval_uid
@@ -5834,11 +7325,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5852,22 +7359,85 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "start" | "complete" | "fail" | "register_agent" | "get_executions";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description start: edge ExecutionOf (new node → named node); must name a Plan or PlanStep */
+                    plan_uid?: string;
                     /**
                      * @deprecated
                      * @description complete, fail: alias of execution_uid (an Execution, or a Task or Plan with exactly one running Execution (ExecutionOf); none or several is a 409); start: alias of plan_uid (a Task is also accepted as the ExecutionOf target)
                      */
                     task_uid?: string;
+                    /** @description start: edge ExecutedBy (new node → named node); must name a Agent */
+                    executor_uid?: string;
+                    /** @description start: edge Targets (new node → named node) */
+                    related_uids?: string[];
+                    /**
+                     * ExecutionProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (start: Execution)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Execution";
+                        description?: string;
+                        agent_uid?: string | null;
+                        plan_step_uid?: string | null;
+                        affordance_uid?: string | null;
+                        /** @enum {string|null} */
+                        status?: "running" | "completed" | "failed" | null;
+                        started_at?: number | null;
+                        completed_at?: number | null;
+                        input_snapshot?: {
+                            [key: string]: unknown;
+                        };
+                        output_snapshot?: {
+                            [key: string]: unknown;
+                        };
+                        error?: string | null;
+                        side_effects?: string[];
+                        /** @default false */
+                        reversible?: boolean;
+                        rollback_execution_uid?: string | null;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5884,6 +7454,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,13 +7480,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5926,13 +7506,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5943,13 +7532,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5964,11 +7562,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5983,11 +7584,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6000,11 +7604,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6015,13 +7622,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6032,13 +7648,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6049,13 +7674,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6070,11 +7704,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6087,11 +7724,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6102,13 +7742,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6119,13 +7768,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6136,13 +7794,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6153,13 +7820,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6170,13 +7846,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6191,11 +7876,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6208,13 +7896,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6229,11 +7926,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6244,13 +7944,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6263,11 +7972,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6280,11 +7992,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6297,11 +8012,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6314,11 +8032,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6331,11 +8052,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6348,11 +8072,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6367,11 +8094,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6384,13 +8114,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6403,11 +8142,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6422,11 +8164,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6445,11 +8190,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6465,11 +8213,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6484,11 +8235,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6508,11 +8262,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6528,11 +8285,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6545,11 +8305,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6566,11 +8329,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6583,11 +8349,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6604,11 +8373,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6623,11 +8395,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6642,11 +8417,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6665,11 +8443,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6682,13 +8463,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6701,13 +8491,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6720,13 +8519,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6739,13 +8547,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6764,11 +8581,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6784,11 +8604,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6808,11 +8631,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6831,11 +8657,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6851,11 +8680,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6875,11 +8707,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6896,11 +8731,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6919,11 +8757,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6936,11 +8777,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6955,11 +8799,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6974,11 +8821,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6989,13 +8839,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7008,11 +8867,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7029,11 +8891,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7050,11 +8915,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7069,11 +8937,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7092,11 +8963,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7115,11 +8989,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7138,11 +9015,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7155,13 +9035,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7172,13 +9061,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7189,13 +9087,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7210,11 +9117,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7225,13 +9135,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7250,11 +9169,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7271,11 +9193,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7286,13 +9211,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7303,13 +9237,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7320,13 +9263,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7339,13 +9291,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7356,13 +9317,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7377,11 +9347,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7398,11 +9371,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
