@@ -41,10 +41,12 @@ const TARGETS: Target[] = [
   { metric: 'policies.argument_overhead_pct', label: '/epistemic/argument with 100 published policies vs none (% slower)', target: '< 5', ok: (v) => v < 5 },
   { metric: 'audit.page_p50_ms', label: 'governance audit page over 1M events, p50 (ms)', target: '< 20', ok: (v) => v < 20 },
   { metric: 'agents.step_overhead_p50_ms', label: 'agent run of one model step minus the model call, p50 (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'operability.get_node_overhead_pct', label: 'metrics + request log cost on GET /node/{uid} (%)', target: '< 3', ok: (v) => v < 3 },
+  { metric: 'operability.post_node_overhead_pct', label: 'metrics + request log cost on POST /node (%)', target: '< 3', ok: (v) => v < 3 },
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit', 'agents'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit', 'agents', 'operability'];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

@@ -32,13 +32,15 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
  * Starts the BUILT service as its own process (so the load generator does not share its event
  * loop) on a fresh data dir, signs up and creates a read/write API key.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { drainStdout?: boolean } = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STRATA_DATA_DIR: dataDir, STRATA_LOG_LEVEL: 'error', STRATA_RATE_LIMIT_PER_MINUTE: '10000000', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // drained: the service writes its log to a pipe, as under a process supervisor
+    stdio: ['ignore', opts.drainStdout ? 'pipe' : 'ignore', 'inherit'],
   });
+  child.stdout?.resume();
   const url = `http://127.0.0.1:${port}`;
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));

@@ -43,6 +43,17 @@ describe('@strata/client', () => {
     expect(invalid.response.status).toBe(400);
   });
 
+  it('calls a cognitive route with a typed body and reads its CreateResult', async () => {
+    const strata = createStrataClient(t.url, key);
+    const made = await strata.POST('/epistemic/inquiry', { body: { action: 'question', label: 'Why does the engine stall?', props: { question_type: 'causal' } } });
+    expect(made.response.status).toBe(201);
+    const result = made.data as { uid: string; node_type: string; edges_created: number };
+    expect(result).toMatchObject({ node_type: 'Question', edges_created: 0 });
+    // @ts-expect-error `action` takes only the route's actions
+    const wrong = await strata.POST('/epistemic/inquiry', { body: { action: 'no_such_action', label: 'x' } });
+    expect(wrong.response.status).toBe(400);
+  });
+
   it('its committed schema.d.ts is what `npm run client:generate` makes of the running service’s document', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-client-'));
     try {

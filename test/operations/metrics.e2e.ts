@@ -1,5 +1,9 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { api, signUpWithKey } from '../support/http';
+import { eventually } from '@strata/domain/testing/eventually';
+import { FixedClock } from '@strata/domain/time';
+import { loadConfig } from '@strata/platform/config/strata-config';
+import { startToolServer } from '../mcp/support/tool-server';
+import { api, createApiKey, signUp, signUpWithKey } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }[] };
@@ -12,6 +16,21 @@ async function scrape(t: TestApp, auth?: string): Promise<{ status: number; fami
   if (res.status !== 200) return { status: res.status, families: new Map(), text };
   const families = new Map((parsePrometheusTextFormat(text) as Family[]).map((f) => [f.name, f]));
   return { status: res.status, families, text };
+}
+
+/**
+ * The sum of the samples of `name` whose labels include `labels`, read from the text: the
+ * parser keeps neither the labels nor the count of a histogram's series.
+ */
+function sampleOf(text: string, name: string, labels: Record<string, string>): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) sum += Number(m[3]);
+  }
+  return sum;
 }
 
 describe('GET /metrics', () => {
@@ -62,6 +81,73 @@ describe('GET /metrics', () => {
     for (const m of families.get('strata_projection_position')!.metrics) expect(Number(m.value)).toBe(head);
     expect(families.get('strata_sqlite_wal_bytes')!.metrics.map((m) => m.labels!.database).sort()).toEqual(['events', 'projections']);
     expect(families.has('strata_process_resident_memory_bytes')).toBe(true);
+  });
+});
+
+describe('GET /metrics: jobs, model calls, MCP calls, live subscribers and checkpoints', () => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  it('after an ingestion and an MCP inspect, holds the job, MCP, live and checkpoint families with bounded labels', async () => {
+    const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+    t = await startTestApp({
+      clock,
+      metrics: 'public',
+      llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm,
+      env: { STRATA_MCP_ALLOW_PRIVATE: 'true' },
+    });
+    const s = await signUp(t.url);
+    const c = api(t.url, (await createApiKey(t.url, s.access_token, { scopes: ['read', 'write'] })).key);
+    const queued = await c.post('/ingest/document', { content: 'Metered\n\nAda Lovelace wrote notes on the Analytical Engine.', chunk_size: 100, chunk_overlap: 0 });
+    expect(queued.status).toBe(202);
+    const job = await eventually(
+      async () => {
+        const j = await c.get(`/jobs/${queued.body.job_id}`);
+        return ['completed', 'failed', 'cancelled'].includes(j.body.status) ? j.body : null;
+      },
+      { what: 'the ingestion job finished', timeoutMs: 20_000 },
+    );
+    expect(job.status).toBe('completed');
+
+    const tools = await startToolServer({ tools: [{ name: 'add', description: 'Adds two numbers.' }] });
+    try {
+      expect((await api(t.url, s.access_token).post('/v1/mcp/inspect', { url: tools.url })).status).toBe(200);
+    } finally {
+      await tools.close();
+    }
+
+    // the job reads completed once its handler recorded it, the runner settles right after; the
+    // checkpoint worker copies the writes above within a few of its 200 ms rounds
+    const ingested = { kind: 'ingest_document', outcome: 'completed' };
+    const { families, text } = await eventually(
+      async () => {
+        const r = await scrape(t);
+        return sampleOf(r.text, 'strata_sqlite_checkpoint_duration_seconds_count', {}) > 0 && sampleOf(r.text, 'strata_job_duration_seconds_count', ingested) > 0 ? r : null;
+      },
+      { what: 'the job and a checkpoint were measured', timeoutMs: 10_000 },
+    );
+    expect(families.get('strata_job_duration_seconds')!.type).toBe('HISTOGRAM');
+    expect(sampleOf(text, 'strata_job_duration_seconds_count', ingested)).toBe(1);
+    // nothing active any more: the queue gauges are there, with no series left
+    expect(families.get('strata_job_queue_jobs')!.type).toBe('GAUGE');
+    expect(families.get('strata_job_queue_oldest_age_seconds')!.type).toBe('GAUGE');
+    expect(families.has('strata_job_runner_running_jobs')).toBe(true);
+
+    const mcp = families.get('strata_mcp_calls_total')!.metrics;
+    const listed = mcp.filter((m) => m.labels!.connection === 'inspect' && m.labels!.method === 'tools/list');
+    expect(listed.reduce((n, m) => n + Number(m.value), 0)).toBeGreaterThanOrEqual(1);
+    for (const m of mcp) expect(['ok', 'error']).toContain(m.labels!.outcome);
+    expect(families.get('strata_mcp_call_duration_seconds')!.type).toBe('HISTOGRAM');
+    // the server's URL (its port) is never a label value
+    expect(text).not.toContain('127.0.0.1');
+
+    const live = families.get('strata_live_subscribers')!.metrics;
+    expect(Object.fromEntries(live.map((m) => [m.labels!.transport, m.value]))).toEqual({ sse: '0', websocket: '0' });
+    expect(families.get('strata_sqlite_checkpoint_duration_seconds')!.type).toBe('HISTOGRAM');
+    const pages = families.get('strata_sqlite_checkpointed_pages_total')!.metrics;
+    expect(pages.length).toBeGreaterThan(0);
+    for (const m of pages) expect(['events', 'projections']).toContain(m.labels!.database);
+    expect(families.get('strata_model_calls_total')!.type).toBe('COUNTER');
   });
 });
 

@@ -1,4 +1,4 @@
-import { startApp } from './bootstrap';
+import { startTracing } from '@strata/observability/tracing';
 import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
 
 async function main(): Promise<void> {
@@ -12,7 +12,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // before the HTTP server exists: the instrumentations hook what is created after them
+  const traces = startTracing(process.env, (line) => process.stderr.write(`strata: ${line}\n`));
+  // imported after tracing started, for the same reason
+  const { startApp } = await import('./bootstrap');
   await startApp(config);
+  // flush the last batch of spans while the service drains (best effort: Nest ends the process)
+  if (traces) for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void traces.shutdown().catch(() => undefined));
 }
 
 main().catch((err) => {

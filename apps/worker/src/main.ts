@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
 import { systemClock } from '@strata/domain/time';
+import { startTracing } from '@strata/observability/tracing';
 import { buildProjector } from './projector';
 
 /**
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = new Logger('Worker');
+  const traces = startTracing(process.env, (line) => log.warn(line));
   // the one clock of the process: leases, checkpoints and caches keep time on it
   const projector = await buildProjector(config, systemClock);
   projector.runner.start();
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.log(`${signal}: stopping`);
     await projector.close();
+    await traces?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -143,6 +143,21 @@ export class JobRegistry {
     return { ...page, items: page.items.map((j) => this.wire(j, all)) };
   }
 
+  /** Jobs this process holds in memory (not on the durable queue), active ones by kind and status. */
+  activeInProcess(): { kind: string; status: 'pending' | 'processing'; count: number; oldest_created_at: number }[] {
+    const out = new Map<string, { kind: string; status: 'pending' | 'processing'; count: number; oldest_created_at: number }>();
+    for (const { job } of this.jobs.values()) {
+      if (job.status !== 'pending' && job.status !== 'processing') continue;
+      const key = `${job.kind} ${job.status}`;
+      const row = out.get(key);
+      if (row) {
+        row.count++;
+        row.oldest_created_at = Math.min(row.oldest_created_at, job.created_at);
+      } else out.set(key, { kind: job.kind, status: job.status, count: 1, oldest_created_at: job.created_at });
+    }
+    return [...out.values()];
+  }
+
   /** The organization's active job of a kind that this process runs, if any (one embedding job at a time). */
   active(org: string, kind: JobKind): JobRecord | null {
     for (const j of this.jobs.values()) if (j.org === org && j.job.kind === kind && isActive(j.job)) return j.job;

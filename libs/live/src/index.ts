@@ -5,6 +5,7 @@ export type { CommitSource } from './embedded/commit-signal';
 export { EmbeddedLogSubscriptions } from './embedded/embedded-log-subscriptions';
 export { KurrentDbLogSubscriptions } from './kurrentdb/kurrentdb-log-subscriptions';
 export { ConnectionCaps, credentialKey } from './connection-caps';
+export type { SubscriberCount } from './subscriber-count';
 export { ManualTimers, systemTimers } from './timers';
 export type { Timers, TimerHandle } from './timers';
 export { formatSseComment, formatSseFrame } from './sse/sse-frame';

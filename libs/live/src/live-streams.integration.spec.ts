@@ -68,6 +68,9 @@ describe('live streams over a real server and the SQLite log', () => {
   let hub: WsLogHub<AuthContext>;
   let proKey: string;
   let freeKey: string;
+  /** what the streams told their subscriber counts (a metrics gauge in the service) */
+  const counted = { sse: 0, websocket: 0 };
+  const countOf = (k: keyof typeof counted) => ({ inc: () => void counted[k]++, dec: () => void counted[k]-- });
 
   const addKey = (org: string, id: string) => {
     const secret = generateApiKeySecret();
@@ -104,9 +107,10 @@ describe('live streams over a real server and the SQLite log', () => {
     freeKey = addKey('org-free', 'k-free');
     directory.members.set('u1', [{ org_id: 'org-pro', role: 'member', plan: 'pro' }]);
 
-    sse = new SseLogStreams({ subscriptions: subs, clock, timers });
+    counted.sse = counted.websocket = 0;
+    sse = new SseLogStreams({ subscriptions: subs, clock, timers, subscribers: countOf('sse') });
     slowSse = new SseLogStreams({ subscriptions: subs, clock, timers, maxBehind: 2 });
-    hub = new WsLogHub<AuthContext>({ subscriptions: subs, resolve: (t) => resolver.resolve(t), clock, timers, maxReplay: 3 });
+    hub = new WsLogHub<AuthContext>({ subscriptions: subs, resolve: (t) => resolver.resolve(t), clock, timers, maxReplay: 3, subscribers: countOf('websocket') });
 
     // shutdown must not wait for keep-alive sockets the fetch client still holds
     app = Fastify({ forceCloseConnections: true });
@@ -227,6 +231,8 @@ describe('live streams over a real server and the SQLite log', () => {
       const refused = await fetch(`${base}/streams/c`, { headers: auth() });
       expect(refused.status).toBe(429);
       expect(await refused.json()).toMatchObject({ code: 'rate_limited', error: expect.any(String) });
+      // a refused stream was never open
+      expect(counted.sse).toBe(10);
       // another credential has its own count
       const jwt = tokens.signAccess('u1').access_token;
       const other = await openSse(`${base}/streams/c`, { authorization: `Bearer ${jwt}` });
@@ -235,10 +241,12 @@ describe('live streams over a real server and the SQLite log', () => {
 
       open[0].close();
       await eventually(() => sse.size === 9);
+      expect(counted.sse).toBe(9);
       const again = await openSse(`${base}/streams/c`, auth());
       expect(again.res.status).toBe(200);
       for (const c of [...open.slice(1), again]) c.close();
       await eventually(() => sse.size === 0);
+      expect(counted.sse).toBe(0);
     });
 
     it('drops a client that stops reading once it falls further behind than the limit', async () => {
@@ -361,10 +369,12 @@ describe('live streams over a real server and the SQLite log', () => {
         await c.next();
         open.push(c);
       }
+      expect(counted.websocket).toBe(10);
       const extra = connect({ authorization: `Bearer ${proKey}` });
       expect((await extra.closed).code).toBe(4429);
       for (const c of open) c.ws.close();
       await Promise.all(open.map((c) => c.closed));
+      await eventually(() => counted.websocket === 0);
     });
 
     it('subscribe replaces the filter and replays after after_seq (at most the limit), then goes live', async () => {

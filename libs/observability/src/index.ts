@@ -1,2 +1,3 @@
 export * from './strata-metrics';
 export * from './json-logger';
+export * from './tracing';

@@ -36,25 +36,72 @@ export class StrataMetrics {
   });
   readonly modelCalls = new Counter({
     name: 'strata_model_calls_total',
-    help: 'Language-model calls, by provider and outcome (ok, error)',
-    labelNames: ['provider', 'outcome'] as const,
+    help: 'Language-model calls, by provider, purpose and outcome (ok, error)',
+    labelNames: ['provider', 'purpose', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly modelTokens = new Counter({
     name: 'strata_model_tokens_total',
-    help: 'Language-model tokens, by provider and direction (input, output)',
-    labelNames: ['provider', 'direction'] as const,
+    help: 'Language-model tokens, by provider, purpose and direction (input, output)',
+    labelNames: ['provider', 'purpose', 'direction'] as const,
     registers: [this.registry],
   });
   readonly modelDuration = new Histogram({
     name: 'strata_model_call_duration_seconds',
-    help: 'Duration of language-model calls, by provider',
-    labelNames: ['provider'] as const,
+    help: 'Duration of language-model calls, by provider and purpose',
+    labelNames: ['provider', 'purpose'] as const,
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly jobDuration = new Histogram({
+    name: 'strata_job_duration_seconds',
+    help: 'Time a job ran on this process, by kind and outcome (completed, failed, cancelled, released)',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+    registers: [this.registry],
+  });
+  readonly checkpointDuration = new Histogram({
+    name: 'strata_sqlite_checkpoint_duration_seconds',
+    help: 'WAL checkpoints that copied pages (embedded default), by database and mode (passive, restart)',
+    labelNames: ['database', 'mode'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly checkpointPages = new Counter({
+    name: 'strata_sqlite_checkpointed_pages_total',
+    help: 'WAL pages copied into the database file by checkpoints, by database',
+    labelNames: ['database'] as const,
+    registers: [this.registry],
+  });
+  readonly mcpCalls = new Counter({
+    name: 'strata_mcp_calls_total',
+    help: 'Requests to MCP servers, by connection (`inspect` for unsaved checks), JSON-RPC method and outcome',
+    labelNames: ['connection', 'method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly mcpDuration = new Histogram({
+    name: 'strata_mcp_call_duration_seconds',
+    help: 'Duration of requests to MCP servers, by connection and method',
+    labelNames: ['connection', 'method'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly liveSubscribers = new Gauge({
+    name: 'strata_live_subscribers',
+    help: 'Open live subscriptions (Server-Sent Events and WebSocket streams of the log), by transport',
+    labelNames: ['transport'] as const,
     registers: [this.registry],
   });
   constructor(opts: { processMetrics?: boolean } = {}) {
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'strata_' });
+    // both transports are listed from the start, at 0, so a dashboard has a series to draw
+    for (const transport of ['sse', 'websocket']) this.liveSubscribers.labels(transport).set(0);
+  }
+
+  /** One request to an MCP server (`meteredFetch`'s record). */
+  recordMcpCall(call: { connection: string; method: string; outcome: string; seconds: number }): void {
+    this.mcpCalls.labels(call.connection, call.method, call.outcome).inc();
+    this.mcpDuration.labels(call.connection, call.method).observe(call.seconds);
   }
 
   /**

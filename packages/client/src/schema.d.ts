@@ -142,6 +142,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description OK */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4701,6 +4702,43 @@ export interface components {
             assigned_at?: number | null;
             assigned_by?: string | null;
         };
+        CognitiveEdgeRef: {
+            uid: string;
+            edge_type: string;
+            from_uid: string;
+            to_uid: string;
+        };
+        /** @description a node the call created, with the edges its triggers made (§4.0), plus the action’s extras */
+        CreateResult: {
+            uid: string;
+            action: string;
+            node_type: string;
+            layer: string;
+            label: string;
+            version: number;
+            edges_created: number;
+            edges: components["schemas"]["CognitiveEdgeRef"][];
+            warnings?: components["schemas"]["CallWarnings"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description a node the call changed (§4.0): its new version, plus the action’s extras */
+        TransitionResult: {
+            uid: string;
+            action: string;
+            status?: string;
+            version: number;
+            edges_created?: number;
+            edges?: components["schemas"]["CognitiveEdgeRef"][];
+            warnings?: components["schemas"]["CallWarnings"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description top-level fields of the request the action did not use (§2.8); a bare-array answer carries them in the `strata-warnings` header */
+        CallWarnings: {
+            field: string;
+            reason: string;
+        }[];
         NodeRecord: {
             uid: string;
             label: string;
@@ -4738,6 +4776,87 @@ export interface components {
             };
             /** @description attribution only; never grants authority */
             agent_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UpdateNodeRequest: {
+            label?: string;
+            summary?: string;
+            confidence?: number;
+            salience?: number;
+            /** @enum {string} */
+            privacy_level?: "private" | "shared" | "public";
+            /** @description partial props, shallow-merged (§2.6) */
+            props?: {
+                [key: string]: unknown;
+            };
+            reason?: string;
+            agent_id?: string;
+            /** @description 409 version_conflict when the node is at another version */
+            expected_version?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        NodePage: {
+            items: components["schemas"]["NodeRecord"][];
+            has_more: boolean;
+            limit: number;
+            offset: number;
+        };
+        EdgeRecord: {
+            uid: string;
+            edge_type: string;
+            from_uid: string;
+            to_uid: string;
+            layer?: string;
+            weight?: number;
+            confidence?: number;
+            /** @description typed props, tagged by _type */
+            props?: {
+                [key: string]: unknown;
+            };
+            agent_id?: string | null;
+            version: number;
+            /** @description Unix seconds */
+            created_at?: number;
+            /** @description Unix seconds */
+            updated_at?: number;
+            tombstone_at?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        CreateEdgeRequest: {
+            from_uid: string;
+            to_uid: string;
+            /**
+             * @description inferred from props._type when omitted
+             * @example ExtractedFrom
+             * @example PartOf
+             * @example HasPart
+             * @example InstanceOf
+             * @example Contains
+             */
+            edge_type?: string;
+            /** @default 0.5 */
+            weight?: number;
+            /** @default 1 */
+            confidence?: number;
+            /** @description the edge type’s props (<EdgeType>EdgeProps), tagged by _type */
+            props?: components["schemas"]["ExtractedFromEdgeProps"] | components["schemas"]["PartOfEdgeProps"] | components["schemas"]["HasPartEdgeProps"] | components["schemas"]["InstanceOfEdgeProps"] | components["schemas"]["ContainsEdgeProps"] | components["schemas"]["ChunkOfEdgeProps"] | components["schemas"]["SupportsEdgeProps"] | components["schemas"]["RefutesEdgeProps"] | components["schemas"]["JustifiesEdgeProps"] | components["schemas"]["HasPremiseEdgeProps"] | components["schemas"]["HasConclusionEdgeProps"] | components["schemas"]["HasWarrantEdgeProps"] | components["schemas"]["RebutsEdgeProps"] | components["schemas"]["AssumesEdgeProps"] | components["schemas"]["TestsEdgeProps"] | components["schemas"]["ProducesEdgeProps"] | components["schemas"]["UsesMethodEdgeProps"] | components["schemas"]["AddressesEdgeProps"] | components["schemas"]["GeneratesEdgeProps"] | components["schemas"]["ExtendsEdgeProps"] | components["schemas"]["SupersedesEdgeProps"] | components["schemas"]["ContradictsEdgeProps"] | components["schemas"]["AnomalousToEdgeProps"] | components["schemas"]["AnalogousToEdgeProps"] | components["schemas"]["InstantiatesEdgeProps"] | components["schemas"]["TransfersToEdgeProps"] | components["schemas"]["EvaluatesEdgeProps"] | components["schemas"]["OutperformsEdgeProps"] | components["schemas"]["FailsOnEdgeProps"] | components["schemas"]["HasChainStepEdgeProps"] | components["schemas"]["PropagatesUncertaintyToEdgeProps"] | components["schemas"]["SensitiveToEdgeProps"] | components["schemas"]["RobustAcrossEdgeProps"] | components["schemas"]["DescribesEdgeProps"] | components["schemas"]["DerivedFromEdgeProps"] | components["schemas"]["ReliesOnEdgeProps"] | components["schemas"]["ProvenByEdgeProps"] | components["schemas"]["ProposedByEdgeProps"] | components["schemas"]["AuthoredByEdgeProps"] | components["schemas"]["CitedByEdgeProps"] | components["schemas"]["BelievedByEdgeProps"] | components["schemas"]["ConsensusInEdgeProps"] | components["schemas"]["DecomposesIntoEdgeProps"] | components["schemas"]["MotivatedByEdgeProps"] | components["schemas"]["HasOptionEdgeProps"] | components["schemas"]["DecidedOnEdgeProps"] | components["schemas"]["ConstrainedByEdgeProps"] | components["schemas"]["BlocksEdgeProps"] | components["schemas"]["InformsEdgeProps"] | components["schemas"]["RelevantToEdgeProps"] | components["schemas"]["DependsOnEdgeProps"] | components["schemas"]["AvailableOnEdgeProps"] | components["schemas"]["ComposedOfEdgeProps"] | components["schemas"]["StepUsesEdgeProps"] | components["schemas"]["RiskAssessedByEdgeProps"] | components["schemas"]["ControlsEdgeProps"] | components["schemas"]["CapturedInEdgeProps"] | components["schemas"]["TraceEntryEdgeProps"] | components["schemas"]["SummarizesEdgeProps"] | components["schemas"]["RecallsEdgeProps"] | components["schemas"]["GovernedByEdgeProps"] | components["schemas"]["AssignedToEdgeProps"] | components["schemas"]["PlannedByEdgeProps"] | components["schemas"]["HasStepEdgeProps"] | components["schemas"]["TargetsEdgeProps"] | components["schemas"]["RequiresApprovalEdgeProps"] | components["schemas"]["ExecutedByEdgeProps"] | components["schemas"]["ExecutionOfEdgeProps"] | components["schemas"]["ProducesNodeEdgeProps"] | components["schemas"]["GovernedByPolicyEdgeProps"] | components["schemas"]["BudgetForEdgeProps"] | components["schemas"]["FollowsEdgeProps"] | components["schemas"]["WorksForEdgeProps"] | components["schemas"]["AffiliatedWithEdgeProps"] | components["schemas"]["AboutEdgeProps"] | components["schemas"]["KnownByEdgeProps"] | components["schemas"]["MemberOfEdgeProps"] | components["schemas"]["LeaderOfEdgeProps"] | components["schemas"]["FoundedByEdgeProps"] | components["schemas"]["BasedInEdgeProps"] | components["schemas"]["CitizenOfEdgeProps"] | components["schemas"]["LocatedInEdgeProps"] | components["schemas"]["OccurredAtEdgeProps"] | components["schemas"]["ParticipatedInEdgeProps"] | components["schemas"]["AlliedWithEdgeProps"] | components["schemas"]["RivalOfEdgeProps"] | components["schemas"]["ReportsToEdgeProps"] | components["schemas"]["EndorsesEdgeProps"] | components["schemas"]["CriticizesEdgeProps"] | components["schemas"]["RelatedToEdgeProps"] | components["schemas"]["ExpertInEdgeProps"] | components["schemas"]["OperatesInEdgeProps"] | components["schemas"]["StrengthensEdgeProps"] | components["schemas"]["ChallengesEdgeProps"] | components["schemas"]["PartOfProjectEdgeProps"] | components["schemas"]["CoversEdgeProps"] | components["schemas"]["PossibleDuplicateEdgeProps"] | components["schemas"]["InSpaceEdgeProps"];
+            /** @description attribution only; never grants authority */
+            agent_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        UpdateEdgeRequest: {
+            weight?: number;
+            confidence?: number;
+            /** @description partial props, shallow-merged */
+            props?: {
+                [key: string]: unknown;
+            };
+            reason?: string;
+            expected_version?: number;
         } & {
             [key: string]: unknown;
         };
@@ -4787,11 +4906,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4804,11 +4926,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4821,11 +4946,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4838,11 +4966,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4857,11 +4988,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4874,13 +5008,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4897,6 +5040,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4918,11 +5062,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        uid: string;
+                        tombstoned: boolean;
+                        version: number;
+                        edges_tombstoned?: number;
+                    };
+                };
             };
         };
     };
@@ -4935,13 +5087,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNodeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodeRecord"];
+                };
             };
         };
     };
@@ -4956,11 +5115,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -4976,11 +5138,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodeRecord"];
+                };
             };
         };
     };
@@ -4993,11 +5158,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodePage"];
+                };
             };
         };
     };
@@ -5012,11 +5180,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NodePage"];
+                };
             };
         };
     };
@@ -5027,13 +5198,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5044,13 +5224,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5061,13 +5250,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEdgeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"];
+                };
             };
         };
     };
@@ -5078,13 +5274,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEdgeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"];
+                };
             };
         };
     };
@@ -5099,11 +5302,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5116,13 +5322,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEdgeRequest"];
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"];
+                };
             };
         };
     };
@@ -5137,11 +5350,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5154,11 +5370,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"][];
+                };
             };
         };
     };
@@ -5171,11 +5390,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EdgeRecord"][];
+                };
             };
         };
     };
@@ -5186,13 +5408,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5203,13 +5434,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5222,11 +5462,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5239,11 +5482,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5254,13 +5500,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5271,13 +5526,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5288,13 +5552,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5305,13 +5578,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5328,11 +5610,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5349,11 +5634,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5370,11 +5658,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5387,11 +5678,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5404,11 +5698,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5425,11 +5722,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5444,11 +5744,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5467,11 +5770,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5487,11 +5793,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5504,11 +5813,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5525,11 +5837,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5548,11 +5863,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5567,11 +5885,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5586,11 +5907,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5603,11 +5927,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5620,11 +5947,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5641,11 +5971,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5658,11 +5991,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -5673,13 +6009,88 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "source" | "snippet" | "observation";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge DerivedFrom (new node → named node) */
+                    source_uid?: string;
+                    /** @description observation: edge CapturedIn (new node → named node); must name a Session */
+                    session_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (source: Source, snippet: Snippet, observation: Observation) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Source";
+                        source_type?: string;
+                        uri?: string;
+                        title?: string;
+                        content_hash?: string | null;
+                        fetched_at?: number | null;
+                        mime_type?: string | null;
+                        content_length?: number | null;
+                        domain?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Snippet";
+                        content?: string;
+                        snippet_type?: string;
+                        source_location?: string | null;
+                        char_offset_start?: number | null;
+                        char_offset_end?: number | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Observation";
+                        observation_type?: string;
+                        content?: string;
+                        session_uid?: string | null;
+                        timestamp?: number | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5690,13 +6101,39 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "create" | "append" | "window" | "aggregate" | "latest" | "list_for_entity" | "batch_latest" | "batch_aggregate" | "delete";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            201: {
+            /** @description transitions, reads and upserts that update */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5707,13 +6144,37 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            201: {
+            /** @description transitions, reads and upserts that update */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5724,13 +6185,169 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "hypothesis" | "theory" | "paradigm" | "anomaly" | "assumption" | "question" | "open_question";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge AnomalousTo (new node → named node) */
+                    anomalous_to_uid?: string;
+                    /** @description every create action: edge Tests (new node → named node) */
+                    tests_uid?: string;
+                    /** @description every create action: edge Assumes (new node → named node) */
+                    assumes_uid?: string | string[];
+                    /** @description every create action: edge Addresses (new node → named node) */
+                    addresses_uid?: string;
+                    /** @description every create action: edge Supersedes (new node → named node) */
+                    supersedes_uid?: string;
+                    /** @description every create action: edge Produces (new node → named node) */
+                    produces_uid?: string;
+                    /** @description every create action: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (hypothesis: Hypothesis, theory: Theory, paradigm: Paradigm, anomaly: Anomaly, assumption: Assumption, question: Question, open_question: OpenQuestion) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Hypothesis";
+                        statement?: string;
+                        hypothesis_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "proposed" | "testing" | "confirmed" | "refuted" | null;
+                        testability_score?: number | null;
+                        novelty?: number | null;
+                        predicted_observations?: string[];
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Theory";
+                        name?: string;
+                        description?: string;
+                        domain?: string | null;
+                        status?: string | null;
+                        explanatory_scope?: string | null;
+                        core_commitments?: string[];
+                        predictive_successes?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Paradigm";
+                        name?: string;
+                        field?: string | null;
+                        /** @enum {string|null} */
+                        status?: "emerging" | "dominant" | "declining" | null;
+                        core_assumptions?: string[];
+                        exemplar_problems?: string[];
+                        accepted_methods?: string[];
+                        tension_score?: number | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Anomaly";
+                        description?: string;
+                        anomaly_type?: string | null;
+                        severity?: string | null;
+                        persistence?: string | null;
+                        /** @default 0 */
+                        resolution_attempts?: number;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Assumption";
+                        content?: string;
+                        assumption_type?: string | null;
+                        /** @default false */
+                        explicit_in_text?: boolean;
+                        justification?: string | null;
+                        vulnerability?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Question";
+                        text?: string;
+                        question_type?: string | null;
+                        scope?: string | null;
+                        /** @enum {string|null} */
+                        status?: "open" | "answered" | "abandoned" | null;
+                        importance?: number | null;
+                        tractability?: number | null;
+                        blocking_factors?: string[];
+                        source?: string | null;
+                        /**
+                         * @deprecated
+                         * @description alias of text; text wins when both are sent
+                         */
+                        question?: string;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "OpenQuestion";
+                        text?: string;
+                        question_type?: string | null;
+                        scope?: string | null;
+                        /** @enum {string|null} */
+                        status?: "open" | "answered" | "abandoned" | null;
+                        importance?: number | null;
+                        tractability?: number | null;
+                        blocking_factors?: string[];
+                        source?: string | null;
+                        /**
+                         * @deprecated
+                         * @description alias of text; text wins when both are sent
+                         */
+                        question?: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5741,13 +6358,247 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "concept" | "pattern" | "mechanism" | "model" | "reasoning_strategy" | "method" | "experiment" | "model_evaluation" | "analogy" | "inference_chain" | "sensitivity_analysis" | "theorem" | "equation";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge AnalogousTo (new node → named node) */
+                    analogous_to_uid?: string;
+                    /** @description every create action: edge TransfersTo (new node → named node) */
+                    transfers_to_uid?: string | string[];
+                    /** @description every create action: edge Evaluates (new node → named node) */
+                    evaluates_uid?: string;
+                    /** @description every create action: edge Outperforms (new node → named node) */
+                    outperforms_uid?: string;
+                    /** @description every create action: edge HasChainStep (new node → named node) */
+                    chain_steps?: string[];
+                    /** @description every create action: edge DerivedFrom (new node → named node) */
+                    derived_from_uid?: string | string[];
+                    /** @description every create action: edge ProvenBy (new node → named node) */
+                    proven_by_uid?: string;
+                    /** @description every create action: edge UsesMethod (new node → named node) */
+                    method_uid?: string;
+                    /** @description every create action: edge Describes (new node → named node) */
+                    describes_uid?: string;
+                    /** @description every create action: edge PartOf (new node → named node) */
+                    part_of_uid?: string;
+                    /** @description every create action: edge Supersedes (new node → named node) */
+                    supersedes_uid?: string;
+                    /** @description every create action: edge Produces (new node → named node) */
+                    produces_uid?: string;
+                    /** @description every create action: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (concept: Concept, pattern: Pattern, mechanism: Mechanism, model: Model, reasoning_strategy: ReasoningStrategy, method: Method, experiment: Experiment, model_evaluation: ModelEvaluation, analogy: Analogy, inference_chain: InferenceChain, sensitivity_analysis: SensitivityAnalysis, theorem: Theorem, equation: Equation) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Concept";
+                        description?: string | null;
+                        domain?: string | null;
+                        attributes?: {
+                            [key: string]: unknown;
+                        } | null;
+                        name?: string;
+                        definition?: string | null;
+                        definition_type?: string | null;
+                        abstraction_level?: string | null;
+                        alternative_definitions?: string[];
+                        /**
+                         * @deprecated
+                         * @description alias of name; name wins when both are sent
+                         */
+                        canonical_name?: string;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Pattern";
+                        name?: string;
+                        description?: string;
+                        pattern_type?: string | null;
+                        domains_observed?: string[];
+                        instance_count?: number | null;
+                        generality?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Mechanism";
+                        name?: string;
+                        description?: string;
+                        components?: string[];
+                        interactions?: string[];
+                        input?: string | null;
+                        output?: string | null;
+                        level?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Model";
+                        name?: string;
+                        description?: string;
+                        model_type?: string | null;
+                        target_system?: string | null;
+                        key_parameters?: string[];
+                        simplifications?: string[];
+                        validation_status?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "ReasoningStrategy";
+                        name?: string;
+                        description?: string;
+                        strategy_type?: string | null;
+                        applicable_contexts?: string[];
+                        limitations?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Method";
+                        name?: string;
+                        description?: string;
+                        method_type?: string | null;
+                        domain?: string | null;
+                        limitations?: string[];
+                        validity_conditions?: string[];
+                        parameters?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Experiment";
+                        name?: string | null;
+                        description?: string;
+                        design_type?: string | null;
+                        variables_manipulated?: string[];
+                        variables_measured?: string[];
+                        controls?: string[];
+                        sample_description?: string | null;
+                        date_conducted?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "ModelEvaluation";
+                        evaluation_type?: string | null;
+                        metrics?: string[];
+                        failure_domains?: string[];
+                        comparison_to?: string[];
+                        evaluation_date?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Analogy";
+                        description?: string;
+                        source_domain?: string | null;
+                        target_domain?: string | null;
+                        analogy_type?: string | null;
+                        mapping_elements?: string[];
+                        strength?: number | null;
+                        limitations?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "InferenceChain";
+                        description?: string;
+                        chain_length?: number | null;
+                        compound_confidence?: number | null;
+                        propagation_method?: string | null;
+                        weakest_link?: string | null;
+                        critical_assumptions?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "SensitivityAnalysis";
+                        analysis_type?: string | null;
+                        target_claim_uid?: string | null;
+                        sensitivity_map?: string[];
+                        robustness_score?: number | null;
+                        critical_inputs?: string[];
+                        break_points?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Theorem";
+                        name?: string | null;
+                        statement?: string;
+                        proof_status?: string | null;
+                        theorem_type?: string | null;
+                        proof_technique?: string | null;
+                        significance?: string | null;
+                        applications?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Equation";
+                        name?: string | null;
+                        expression?: string;
+                        description?: string | null;
+                        equation_type?: string | null;
+                        variables?: string[];
+                        parameters?: string[];
+                        domain?: string | null;
+                        assumptions?: string[];
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5758,13 +6609,96 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "goal" | "project" | "milestone";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge DecomposesInto (named node → new node); must name a Goal or Project or Milestone */
+                    parent_uid?: string;
+                    /** @description every create action: edge MotivatedBy (new node → named node) */
+                    motivated_by_uid?: string | string[];
+                    /** @description every create action: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (goal: Goal, project: Project, milestone: Milestone) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Goal";
+                        description?: string;
+                        goal_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "active" | "completed" | "abandoned" | null;
+                        priority?: string | null;
+                        deadline?: number | null;
+                        success_criteria?: string[];
+                        /** @default 0 */
+                        progress?: number;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Project";
+                        name?: string;
+                        description?: string;
+                        status?: string | null;
+                        started_at?: number | null;
+                        target_completion?: number | null;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Milestone";
+                        description?: string;
+                        /** @enum {string|null} */
+                        status?: "pending" | "reached" | "missed" | null;
+                        target_date?: number | null;
+                        reached_at?: number | null;
+                        criteria?: string[];
+                        source?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5775,13 +6709,95 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "open_decision" | "add_option" | "add_constraint" | "resolve" | "get_open";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description open_decision: edge RelevantTo (new node → named node) */
+                    related_uids?: string[];
+                    /** @description add_option, add_constraint: edge HasOption (named node → new node); must name a Decision */
+                    decision_uid?: string;
+                    /** @description add_option: edge Informs (new node → named node) */
+                    informs_uid?: string | string[];
+                    /** @description add_constraint: edge Blocks (new node → named node) */
+                    blocks_uid?: string | string[];
+                    /** @description type-specific fields of the node the action creates, untagged (open_decision: Decision, add_option: Option, add_constraint: Constraint) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Decision";
+                        question?: string;
+                        /** @enum {string|null} */
+                        status?: "open" | "decided" | "revisited" | null;
+                        decided_option_uid?: string | null;
+                        decided_at?: number | null;
+                        decision_rationale?: string | null;
+                        reversibility?: string | null;
+                        source?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Option";
+                        description?: string;
+                        pros?: string[];
+                        cons?: string[];
+                        estimated_effort?: string | null;
+                        estimated_risk?: string | null;
+                        score?: number | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Constraint";
+                        description?: string;
+                        constraint_type?: string | null;
+                        /** @default false */
+                        hard?: boolean;
+                        value?: string | null;
+                        unit?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5795,6 +6811,68 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "create_flow" | "add_step" | "add_affordance" | "add_control";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description create_flow: edge RelevantTo (new node → named node) */
+                    goal_uid?: string;
+                    /** @description add_affordance: edge AvailableOn (new node → named node) */
+                    source_uid?: string;
+                    /** @description add_control: edge Controls (named node → new node); must name a Flow */
+                    flow_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (create_flow: Flow, add_affordance: Affordance, add_control: Control) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Flow";
+                        name?: string;
+                        description?: string;
+                        flow_type?: string | null;
+                        step_count?: number | null;
+                        estimated_duration_seconds?: number | null;
+                        overall_risk?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Affordance";
+                        action_name?: string;
+                        description?: string;
+                        affordance_type?: string | null;
+                        source_uid?: string | null;
+                        selector?: string | null;
+                        parameters?: string[];
+                        preconditions?: string[];
+                        postconditions?: string[];
+                        risk_level?: string | null;
+                        /** @default false */
+                        reversible?: boolean;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Control";
+                        control_type?: string;
+                        label?: string | null;
+                        selector?: string | null;
+                        source_uid?: string | null;
+                        state?: string | null;
+                        value?: string | null;
+                        condition?: string | null;
+                        action?: string | null;
+                    };
                     /**
                      * @deprecated
                      * @description add_step, add_control: alias of flow_uid; add_affordance: alias of source_uid
@@ -5806,11 +6884,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5824,6 +6918,38 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "assess" | "get_assessments";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description assess: edge RiskAssessedBy (named node → new node) */
+                    assessed_uid?: string;
+                    /**
+                     * RiskAssessmentProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (assess: RiskAssessment)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "RiskAssessment";
+                        target_uid?: string | null;
+                        risk_type?: string | null;
+                        severity?: string | null;
+                        likelihood?: number | null;
+                        mitigation?: string | null;
+                        /** @default false */
+                        requires_approval?: boolean;
+                        vulnerability?: string | null;
+                    };
                     /**
                      * @deprecated
                      * @description assess: alias of assessed_uid
@@ -5835,11 +6961,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5850,13 +6992,95 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "propose" | "review" | "approve" | "reject" | "deprecate" | "get" | "list";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description propose: edge DerivedFrom (new node → named node) */
+                    source_uids?: string[];
+                    /** @description propose: edge Supersedes (new node → named node); must name a Skill */
+                    supersedes_uid?: string;
+                    /**
+                     * SkillProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (propose: Skill)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Skill";
+                        name?: string;
+                        description?: string;
+                        skill_type?: string | null;
+                        /**
+                         * @description maintained by the server; changes only through its dedicated action
+                         * @default candidate
+                         * @enum {string}
+                         */
+                        readonly status?: "candidate" | "reviewed" | "approved" | "rejected" | "deprecated";
+                        steps?: string[];
+                        preconditions?: string[];
+                        postconditions?: string[];
+                        tools?: string[];
+                        source_node_uids?: string[];
+                        proposed_by?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly reviewed_by?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly reviewed_at?: number | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly review_notes?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly approved_by?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly approved_at?: number | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly rejected_reason?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly deprecated_at?: number | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly deprecated_reason?: string | null;
+                        /** @description maintained by the server; changes only through its dedicated action */
+                        readonly superseded_by_uid?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5867,13 +7091,89 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "open" | "trace" | "close" | "journal";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description trace, journal: edge CapturedIn (new node → named node); must name a Session */
+                    session_uid?: string;
+                    /** @description trace, journal: edge TraceEntry (new node → named node) */
+                    relevant_node_uids?: string[];
+                    /** @description type-specific fields of the node the action creates, untagged (open: Session, trace: Trace, journal: Journal) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Session";
+                        started_at?: number;
+                        ended_at?: number | null;
+                        session_type?: string | null;
+                        focus_summary?: string | null;
+                        active_goal_uids?: string[];
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Trace";
+                        session_uid?: string | null;
+                        trace_type?: string | null;
+                        /** @default 0 */
+                        entry_count?: number;
+                        started_at?: number | null;
+                        ended_at?: number | null;
+                        /** @default false */
+                        compressed?: boolean;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Journal";
+                        content?: string;
+                        session_uid?: string | null;
+                        journal_type?: string | null;
+                        tags?: string[];
+                        mood?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5884,13 +7184,37 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    props?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
-            201: {
+            /** @description transitions, reads and upserts that update */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5901,13 +7225,65 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "set_preference" | "get_preferences" | "set_policy" | "get_policies";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /**
+                     * MemoryPolicyProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (set_policy: MemoryPolicy)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "MemoryPolicy";
+                        policy_type?: string | null;
+                        target_node_type?: string | null;
+                        condition?: string | null;
+                        action?: string | null;
+                        /** @default false */
+                        active?: boolean;
+                        principle?: string | null;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5921,22 +7297,90 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "create_task" | "create_plan" | "add_step" | "update_status" | "get_plan";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description every create action: edge Targets (new node → named node); must name a Goal */
+                    goal_uid?: string;
+                    /** @description every create action: edge Targets (new node → named node) */
+                    related_uids?: string[];
+                    /** @description create_task: edge DependsOn (new node → named node); must name a Task */
+                    depends_on_uids?: string[];
+                    /** @description create_task: edge AssignedTo (new node → named node); must name a Agent */
+                    assigned_to_uid?: string;
                     /**
                      * @deprecated
                      * @description update_status: alias of target_uid
                      */
                     task_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (create_task: Task, create_plan: Plan) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Task";
+                        description?: string;
+                        task_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "pending" | "in_progress" | "done" | "failed" | null;
+                        assigned_to?: string | null;
+                        created_by?: string | null;
+                        priority?: string | null;
+                        deadline?: number | null;
+                        parent_goal_uid?: string | null;
+                        depends_on_task_uids?: string[];
+                        result_summary?: string | null;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Plan";
+                        description?: string;
+                        task_uid?: string | null;
+                        status?: string | null;
+                        step_count?: number | null;
+                        estimated_risk?: string | null;
+                        proposed_at?: number | null;
+                        approved_at?: number | null;
+                        approved_by?: string | null;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5950,6 +7394,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "create_policy" | "set_budget" | "request_approval" | "resolve_approval" | "get_pending";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description create_policy: edge GovernedByPolicy (named node → new node) */
+                    governed_uids?: string[];
+                    /** @description request_approval: edge RequiresApproval (named node → new node) */
+                    governed_uid?: string;
+                    /** @description type-specific fields of the node the action creates, untagged (create_policy: Policy, request_approval: Approval) */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Policy";
+                        name?: string;
+                        description?: string;
+                        policy_type?: string | null;
+                        rules?: string[];
+                        applies_to?: string | null;
+                        /** @default false */
+                        active?: boolean;
+                        /** @default 0 */
+                        priority?: number;
+                    } | {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Approval";
+                        target_uid?: string | null;
+                        target_type?: string | null;
+                        /** @enum {string|null} */
+                        status?: "pending" | "approved" | "denied" | null;
+                        requested_at?: number | null;
+                        decided_at?: number | null;
+                        decided_by?: string | null;
+                        reason?: string | null;
+                        conditions?: string | null;
+                    };
                     /**
                      * @deprecated
                      * @description resolve_approval: alias of approval_uid
@@ -5966,11 +7457,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -5984,22 +7491,85 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    action: "start" | "complete" | "fail" | "register_agent" | "get_executions";
+                    /** @description the new node’s label (create actions) */
+                    label?: string;
+                    summary?: string;
+                    confidence?: number;
+                    salience?: number;
+                    /** @enum {string} */
+                    privacy_level?: "private" | "shared" | "public";
+                    /** @description attribution only; never grants authority */
+                    agent_id?: string;
+                    /** @description start: edge ExecutionOf (new node → named node); must name a Plan or PlanStep */
+                    plan_uid?: string;
                     /**
                      * @deprecated
                      * @description complete, fail: alias of execution_uid (an Execution, or a Task or Plan with exactly one running Execution (ExecutionOf); none or several is a 409); start: alias of plan_uid (a Task is also accepted as the ExecutionOf target)
                      */
                     task_uid?: string;
+                    /** @description start: edge ExecutedBy (new node → named node); must name a Agent */
+                    executor_uid?: string;
+                    /** @description start: edge Targets (new node → named node) */
+                    related_uids?: string[];
+                    /**
+                     * ExecutionProps (partial)
+                     * @description type-specific fields of the node the action creates, untagged (start: Execution)
+                     */
+                    props?: {
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
+                        _type?: "Execution";
+                        description?: string;
+                        agent_uid?: string | null;
+                        plan_step_uid?: string | null;
+                        affordance_uid?: string | null;
+                        /** @enum {string|null} */
+                        status?: "running" | "completed" | "failed" | null;
+                        started_at?: number | null;
+                        completed_at?: number | null;
+                        input_snapshot?: {
+                            [key: string]: unknown;
+                        };
+                        output_snapshot?: {
+                            [key: string]: unknown;
+                        };
+                        error?: string | null;
+                        side_effects?: string[];
+                        /** @default false */
+                        reversible?: boolean;
+                        rollback_execution_uid?: string | null;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
             };
         };
         responses: {
+            /** @description transitions, reads and upserts that update */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description an action created a node or an edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateResult"] | components["schemas"]["TransitionResult"] | components["schemas"]["NodeRecord"][] | {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -6016,6 +7586,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6041,13 +7612,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6058,13 +7638,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6075,13 +7664,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6096,11 +7694,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6115,11 +7716,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6132,11 +7736,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6147,13 +7754,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6164,13 +7780,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6181,13 +7806,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6202,11 +7836,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6219,11 +7856,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6234,13 +7874,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6251,13 +7900,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6268,13 +7926,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6285,13 +7952,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6302,13 +7978,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6323,11 +8008,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6340,13 +8028,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6361,11 +8058,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6376,13 +8076,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6395,11 +8104,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6412,11 +8124,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6429,11 +8144,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6446,11 +8164,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6463,11 +8184,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6480,11 +8204,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6499,11 +8226,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6516,13 +8246,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6535,11 +8274,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6554,11 +8296,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6577,11 +8322,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6597,11 +8345,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6616,11 +8367,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6640,11 +8394,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6660,11 +8417,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6677,11 +8437,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6698,11 +8461,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6715,11 +8481,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6736,11 +8505,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6755,11 +8527,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6774,11 +8549,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6797,11 +8575,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6814,13 +8595,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6833,13 +8623,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6852,13 +8651,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6871,13 +8679,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6896,11 +8713,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6916,11 +8736,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6940,11 +8763,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6963,11 +8789,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -6983,11 +8812,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7007,11 +8839,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7028,11 +8863,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7051,11 +8889,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7068,11 +8909,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7087,11 +8931,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7106,11 +8953,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7121,13 +8971,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7140,11 +8999,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7161,11 +9023,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7182,11 +9047,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7201,11 +9069,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7224,11 +9095,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7247,11 +9121,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7270,11 +9147,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7287,13 +9167,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7304,13 +9193,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7321,13 +9219,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7342,11 +9249,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7357,13 +9267,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7382,11 +9301,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7403,11 +9325,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7418,13 +9343,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7435,13 +9369,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7452,13 +9395,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7471,13 +9423,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7488,13 +9449,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7509,11 +9479,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -7530,11 +9503,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };

@@ -7,6 +7,8 @@ import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-conf
 import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { JobRegistry } from '@strata/jobs/job-registry';
+import { StrataMetrics } from '@strata/observability';
+import { instrumentJobs } from './job-metrics';
 import { JobsController } from './jobs.controller';
 import { JOB_STORE, JobStore } from '@strata/jobs/store/job-store.port';
 import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
@@ -55,9 +57,13 @@ const SCHEDULER_POLL_S = 5;
     },
     {
       provide: JobRunner,
-      inject: [JOB_QUEUE, CLOCK, ID_GENERATOR],
+      inject: [JOB_QUEUE, CLOCK, ID_GENERATOR, StrataMetrics],
       // the owner names this process in leases: another process takes its jobs once they lapse
-      useFactory: (queue: JobQueue, clock: Clock, ids: IdGenerator) => new JobRunner(queue, clock, { owner: `${os.hostname()}:${process.pid}:${ids.uuid().slice(0, 8)}` }),
+      useFactory: (queue: JobQueue, clock: Clock, ids: IdGenerator, metrics: StrataMetrics) =>
+        new JobRunner(queue, clock, {
+          owner: `${os.hostname()}:${process.pid}:${ids.uuid().slice(0, 8)}`,
+          onJobEnded: (e) => metrics.jobDuration.observe({ kind: e.kind, outcome: e.outcome }, e.seconds),
+        }),
     },
     {
       provide: Scheduler,
@@ -76,7 +82,11 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(SCHEDULE_STORE) private readonly schedules: ScheduleStore,
     private readonly runner: JobRunner,
     private readonly scheduler: Scheduler,
-  ) {}
+    metrics: StrataMetrics,
+    @Inject(CLOCK) clock: Clock,
+  ) {
+    instrumentJobs(metrics, queue, jobs, runner, clock);
+  }
 
   /** handlers are registered while the modules initialize; polling starts once they all have */
   onApplicationBootstrap(): void {

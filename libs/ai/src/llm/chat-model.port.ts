@@ -30,8 +30,13 @@ export type ChatMessage =
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string; isError?: boolean };
 
+/** What a model call is for: a bounded label of the model metrics (never a prompt or an id). */
+export type ModelPurpose = 'extraction' | 'synthesis' | 'ontology' | 'agent' | 'distill' | 'other';
+
 export interface ChatRequest {
   system?: string;
+  /** what the call is for (metrics); unset is `other` */
+  purpose?: ModelPurpose;
   messages: ChatMessage[];
   /** ask for one JSON value matching `schema` (openai: response_format json_schema; anthropic: a forced tool call) */
   output?: { name: string; schema: JsonSchema };

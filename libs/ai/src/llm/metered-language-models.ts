@@ -1,5 +1,5 @@
 import type { Principal } from '@strata/domain/events';
-import type { ChatModel, ChatRequest, ChatResponse, LanguageModels } from './chat-model.port';
+import type { ChatModel, ChatRequest, ChatResponse, LanguageModels, ModelPurpose } from './chat-model.port';
 
 /** One metered call: which model, how many tokens; never what was asked or answered. */
 export interface LlmUsageEntry {
@@ -15,6 +15,8 @@ export interface LlmUsageAttribution {
   requestId?: string;
   principal?: Principal;
   agentId?: string | null;
+  /** what the calls are for, when the request does not say (metrics) */
+  purpose?: ModelPurpose;
 }
 
 /** Where metered calls are recorded durably (the accounts' usage: `GET /v1/usage`). */
@@ -68,7 +70,8 @@ export class MeteredChatModel implements ChatModel {
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
-    const res = await this.inner.chat(req);
+    const purpose = req.purpose ?? this.attribution?.purpose;
+    const res = await this.inner.chat(purpose ? { ...req, purpose } : req);
     await this.recorder.record(
       this.org,
       { provider: this.inner.provider, model: req.model ?? this.inner.model, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens },

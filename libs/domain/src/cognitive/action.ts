@@ -2,6 +2,7 @@ import { Errors } from '../errors';
 import { Body } from '../validation';
 import { CognitiveView } from './cognitive-view';
 import { ActionContext, Decision } from './decision';
+import type { TriggerDef } from './triggers';
 
 /**
  * One action of a cognitive endpoint. `decide` validates in the order of REFERENCE §4.0
@@ -11,6 +12,8 @@ import { ActionContext, Decision } from './decision';
 export interface ActionDef {
   /** false for get_* / list / window…: read-only credentials may call them */
   readonly writes: boolean;
+  /** what a create action makes, for the OpenAPI document: the node type and its trigger fields */
+  readonly creates?: { readonly nodeType: string; readonly triggers: readonly TriggerDef[]; readonly labelRequired: boolean };
   decide(body: Body, view: CognitiveView, ctx: ActionContext, action: string): Promise<Decision>;
 }
 

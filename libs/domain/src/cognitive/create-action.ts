@@ -145,8 +145,9 @@ export async function planCreate(spec: CreateSpec, body: Body, view: CognitiveVi
 
 /** An action that only creates a node with its trigger edges: 201 CreateResult. */
 export function createAction(spec: CreateSpec): ActionDef {
-  return writes(async (body, view, ctx, action) => {
+  const action = writes(async (body, view, ctx, action) => {
     const { cs, node } = await planCreate(spec, body, view, ctx);
     return cs.createResult(node, action, spec.extras?.(node));
   });
+  return { ...action, creates: { nodeType: spec.nodeType, triggers: spec.triggers ?? [], labelRequired: spec.defaultLabel === undefined } };
 }

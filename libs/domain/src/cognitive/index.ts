@@ -29,3 +29,4 @@ export * from './agent-execution';
 export * from './endpoints';
 export * from './trigger-aliases';
 export * from './body-use';
+export * from './openapi-bodies';

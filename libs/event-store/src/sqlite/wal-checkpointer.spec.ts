@@ -23,7 +23,9 @@ describe('WalCheckpointer', () => {
 
   it('copies committed WAL pages into the database file from its own thread', async () => {
     // the interval is long: the test asks for the checkpoint itself
-    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL' }], { intervalMs: 60_000 });
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL', name: 'x' }], { intervalMs: 60_000 });
+    const done: { name: string; mode: string; seconds: number; pages: number }[] = [];
+    checkpointer.onCheckpoint((c) => done.push(c));
     try {
       // the writer's own automatic checkpoint now waits for a much larger WAL
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000);
@@ -36,6 +38,12 @@ describe('WalCheckpointer', () => {
       await checkpointer.checkpointNow();
       expect(statSync(file).size).toBeGreaterThan(before + 200_000);
       expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2000 });
+      // the round is reported before checkpointNow resolves: which file, how, how many pages
+      expect(done).toEqual([{ name: 'x', mode: 'passive', seconds: expect.any(Number), pages: expect.any(Number) }]);
+      expect(done[0].pages).toBeGreaterThan(40);
+      // an idle round copies nothing and reports nothing
+      await checkpointer.checkpointNow();
+      expect(done).toHaveLength(1);
     } finally {
       await checkpointer.close();
     }

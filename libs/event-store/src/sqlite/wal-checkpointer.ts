@@ -7,6 +7,17 @@ export interface CheckpointedFile {
   file: string;
   /** the connection's synchronous level, which checkpoints of the file keep */
   synchronous: 'FULL' | 'NORMAL' | 'OFF';
+  /** what listeners are told the file is called (default: its path) */
+  name?: string;
+}
+
+/** One checkpoint that copied pages, measured on the worker. */
+export interface CheckpointDone {
+  name: string;
+  mode: 'passive' | 'restart';
+  seconds: number;
+  /** WAL pages copied into the database file */
+  pages: number;
 }
 
 export interface WalCheckpointerOptions {
@@ -34,20 +45,40 @@ const dbs = workerData.files.map((f) => {
   db.pragma('synchronous = ' + f.synchronous);
   return db;
 });
+const { performance } = require('node:perf_hooks');
+// SQLite reports the pages checkpointed since the WAL last started over; what a round copied is
+// the growth of that figure (or all of it once the WAL has started over: it is smaller again)
+const last = dbs.map(() => ({ log: 0, done: 0 }));
+const copied = (i, r) => {
+  const prev = last[i];
+  const n = r.log < prev.log || r.checkpointed < prev.done ? r.checkpointed : r.checkpointed - prev.done;
+  last[i] = { log: r.log, done: r.checkpointed };
+  return n;
+};
+// checkpoints that copied pages, sent to the main thread once per tick (none when idle)
 const tick = () => {
-  for (const db of dbs) {
+  const done = [];
+  dbs.forEach((db, i) => {
     try {
+      let t0 = performance.now();
       const passive = db.pragma('wal_checkpoint(PASSIVE)')[0];
+      const n = passive.log >= 0 ? copied(i, passive) : 0;
+      if (n > 0) done.push([i, 'passive', (performance.now() - t0) / 1000, n]);
       // A WAL only starts again from its beginning when a writer finds it fully copied, which
       // a busy writer never does: it would grow until the writer's own (inline) checkpoint.
       // RESTART takes the write lock between the writer's transactions (busy_timeout 0: it
       // falls back to passive when the writer is busy), copies the few pages left and lets
       // the writer's next transaction start the WAL over.
-      if (passive.busy === 0 && passive.log > workerData.restartPages) db.pragma('wal_checkpoint(RESTART)');
+      if (passive.busy === 0 && passive.log > workerData.restartPages) {
+        t0 = performance.now();
+        const restart = db.pragma('wal_checkpoint(RESTART)')[0];
+        done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, restart)]);
+      }
     } catch (err) {
       // busy (another checkpoint or a backup running): the next tick tries again
     }
-  }
+  });
+  if (done.length) parentPort.postMessage({ checkpoints: done });
 };
 const timer = setInterval(tick, workerData.intervalMs);
 parentPort.on('message', (m) => {
@@ -75,6 +106,7 @@ export class WalCheckpointer {
   private closing: Promise<void> | null = null;
   /** callers of checkpointNow, answered in order */
   private readonly ticks: (() => void)[] = [];
+  private readonly listeners: ((c: CheckpointDone) => void)[] = [];
 
   constructor(files: CheckpointedFile[], opts: WalCheckpointerOptions = {}) {
     const safetyNet = Math.max(1000, Math.floor(opts.safetyNetPages ?? 20_000));
@@ -91,10 +123,20 @@ export class WalCheckpointer {
     });
     // a failed worker only means checkpoints happen inline again (the safety net)
     this.worker.on('error', () => undefined);
-    this.worker.on('message', (m) => {
+    const names = files.map((f) => f.name ?? f.file);
+    this.worker.on('message', (m: unknown) => {
       if (m === 'ticked') this.ticks.shift()?.();
+      else if (typeof m === 'object' && m !== null && 'checkpoints' in m) {
+        for (const [i, mode, seconds, pages] of (m as { checkpoints: [number, CheckpointDone['mode'], number, number][] }).checkpoints)
+          for (const l of this.listeners) l({ name: names[i], mode, seconds, pages });
+      }
     });
     this.worker.unref();
+  }
+
+  /** Told of each checkpoint that copied pages (metrics). */
+  onCheckpoint(listener: (c: CheckpointDone) => void): void {
+    this.listeners.push(listener);
   }
 
   /**

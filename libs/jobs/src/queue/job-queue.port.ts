@@ -49,6 +49,15 @@ export interface EnqueueRequest {
   serialGroup?: string;
 }
 
+/** Active jobs of one kind and status, across organizations (what /metrics shows of the queue). */
+export interface QueueActivity {
+  kind: string;
+  status: 'pending' | 'running';
+  count: number;
+  /** created_at of the oldest such job (Unix seconds) */
+  oldest_created_at: number;
+}
+
 /** What a lease renewal found: still ours, ours but cancel was asked, or lost to another runner. */
 export type LeaseState = 'held' | 'cancel_requested' | 'lost';
 
@@ -88,6 +97,8 @@ export interface JobQueue {
   get(org: string, id: string): Promise<QueuedJob | null>;
   /** the organization's jobs, oldest first */
   list(org: string, filter?: { kind?: string; status?: QueuedJobStatus }): Promise<QueuedJob[]>;
+  /** pending and running jobs counted by kind and status, every organization together */
+  activity(): Promise<QueueActivity[]>;
   /** forgets jobs finished before `cutoff`; how many */
   removeFinishedBefore(cutoff: number): Promise<number>;
   close(): Promise<void>;

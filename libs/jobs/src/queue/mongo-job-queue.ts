@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { Clock, IdGenerator } from '@strata/domain/time';
-import { EnqueueRequest, JobQueue, LeaseState, QueuedJob, QueuedJobStatus } from './job-queue.port';
+import { EnqueueRequest, JobQueue, LeaseState, QueueActivity, QueuedJob, QueuedJobStatus } from './job-queue.port';
 
 export const QUEUED_JOBS_COLLECTION = 'queued_jobs';
 
@@ -171,6 +171,16 @@ export class MongoJobQueue implements JobQueue {
     if (filter.kind !== undefined) q.kind = filter.kind;
     if (filter.status !== undefined) q.status = filter.status;
     return (await this.jobs.find(q).sort({ created_at: 1, _id: 1 }).toArray()).map(fromDocument);
+  }
+
+  async activity(): Promise<QueueActivity[]> {
+    const rows = await this.jobs
+      .aggregate<{ _id: { kind: string; status: 'pending' | 'running' }; count: number; oldest: number }>([
+        { $match: { status: { $in: ['pending', 'running'] } } },
+        { $group: { _id: { kind: '$kind', status: '$status' }, count: { $sum: 1 }, oldest: { $min: '$created_at' } } },
+      ])
+      .toArray();
+    return rows.map((r) => ({ kind: r._id.kind, status: r._id.status, count: r.count, oldest_created_at: r.oldest }));
   }
 
   async removeFinishedBefore(cutoff: number): Promise<number> {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openOperationalDb } from '@strata/event-store/sqlite/operational-db';
 import { Clock, IdGenerator } from '@strata/domain/time';
-import { EnqueueRequest, JobQueue, LeaseState, QueuedJob, QueuedJobStatus } from './job-queue.port';
+import { EnqueueRequest, JobQueue, LeaseState, QueueActivity, QueuedJob, QueuedJobStatus } from './job-queue.port';
 
 interface Row {
   id: string;
@@ -182,6 +182,15 @@ export class SqliteJobQueue implements JobQueue {
   async get(org: string, id: string): Promise<QueuedJob | null> {
     const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
     return row ? fromRow(row) : null;
+  }
+
+  async activity(): Promise<QueueActivity[]> {
+    // the (status, kind, created_at) index answers this without reading finished jobs
+    return this.db
+      .prepare(
+        "SELECT kind, status, COUNT(*) AS count, MIN(created_at) AS oldest_created_at FROM queued_jobs WHERE status IN ('pending', 'running') GROUP BY status, kind",
+      )
+      .all() as QueueActivity[];
   }
 
   async list(org: string, filter: { kind?: string; status?: QueuedJobStatus } = {}): Promise<QueuedJob[]> {

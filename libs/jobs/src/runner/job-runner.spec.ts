@@ -62,6 +62,23 @@ describe('JobRunner', () => {
     expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'failed', error: 'model not found' });
   });
 
+  it('tells of each job it ran to its end, by kind and outcome, and counts the ones it runs by kind', async () => {
+    const ended: { kind: string; outcome: string; seconds: number }[] = [];
+    const gate = deferred();
+    const runner = new JobRunner(queue, clock, { owner: 'r1', onJobEnded: (e) => ended.push(e) })
+      .register('slow', { run: async () => gate.promise })
+      .register('broken', { run: async () => Promise.reject(new Error('no')) });
+    await queue.enqueue({ kind: 'slow', org: 'org-1', input: null });
+    await queue.enqueue({ kind: 'broken', org: 'org-1', input: null });
+    await runner.tick();
+    expect(Object.fromEntries(runner.runningByKind())).toEqual({ slow: 1, broken: 1 });
+    gate.resolve();
+    await runner.settled();
+    expect(ended.map((e) => `${e.kind}:${e.outcome}`).sort()).toEqual(['broken:failed', 'slow:completed']);
+    for (const e of ended) expect(e.seconds).toBeGreaterThanOrEqual(0);
+    expect(runner.runningByKind().size).toBe(0);
+  });
+
   it('resumes a job from its checkpoint after its runner died, once the lease has expired', async () => {
     // the first process: processes items from the checkpoint on, and dies after item 2
     const died = deferred();

@@ -49,7 +49,12 @@ export interface JobRunnerOptions {
    * whose handler ignores it keeps its lease, which lapses, and another runner resumes it
    */
   stopWaitMs?: number;
+  /** told of each job this runner ran to its end (metrics); `seconds` is measured, not clock time */
+  onJobEnded?: (ended: { kind: string; outcome: JobOutcome; seconds: number }) => void;
 }
+
+/** How a run ended on this runner: a lost lease is not an end (another runner goes on). */
+export type JobOutcome = 'completed' | 'failed' | 'cancelled' | 'released';
 
 interface Running {
   job: QueuedJob;
@@ -88,6 +93,13 @@ export class JobRunner {
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind ${kind} is already registered`);
     this.handlers.set(kind, handler);
     return this;
+  }
+
+  /** how many jobs of each kind this runner is running now */
+  runningByKind(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.running.values()) out.set(r.job.kind, (out.get(r.job.kind) ?? 0) + 1);
+    return out;
   }
 
   /** ids of the jobs this runner is running now */
@@ -172,29 +184,37 @@ export class JobRunner {
         if (!(await this.queue.progress(job.id, owner, progress === undefined ? job.progress : progress, cursor))) lost();
       },
     };
+    const t0 = performance.now(); // monotonic: a duration, not a time
     const done = Promise.resolve()
       .then(() => handler.run(job, ctx))
       .then(
         (result) => this.settle(job, controller.signal, { result }),
         (err: Error) => this.settle(job, controller.signal, { error: err }),
       )
+      .then((outcome) => {
+        if (outcome) this.opts.onJobEnded?.({ kind: job.kind, outcome, seconds: (performance.now() - t0) / 1000 });
+      })
       .catch((err: Error) => this.log.error(`recording the end of job ${job.id} failed: ${err.message}`))
       .finally(() => this.running.delete(job.id));
     this.running.set(job.id, { job, controller, done });
   }
 
-  private async settle(job: QueuedJob, signal: AbortSignal, outcome: { result?: unknown; error?: Error }): Promise<void> {
+  private async settle(job: QueuedJob, signal: AbortSignal, outcome: { result?: unknown; error?: Error }): Promise<JobOutcome | null> {
     const owner = this.opts.owner;
     const why = signal.aborted && signal.reason instanceof JobStopped ? signal.reason.why : null;
-    if (why === 'lease_lost') return; // the job belongs to another runner now
+    if (why === 'lease_lost') return null; // the job belongs to another runner now
     if (why === 'cancelled') {
       await this.queue.acknowledgeCancel(job.id, owner);
+      return 'cancelled';
     } else if (!outcome.error) {
       await this.queue.complete(job.id, owner, outcome.result ?? null);
+      return 'completed';
     } else if (why === 'shutdown') {
       await this.queue.release(job.id, owner);
+      return 'released';
     } else {
       await this.queue.fail(job.id, owner, outcome.error.message || String(outcome.error));
+      return 'failed';
     }
   }
 }

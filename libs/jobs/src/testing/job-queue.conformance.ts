@@ -143,6 +143,21 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect((await q.list('org-1', { status: 'running' })).map((j) => j.id)).toEqual([b.id]);
     });
 
+    it('counts active jobs by kind and status across organizations, with the oldest one\'s age, and leaves finished ones out', async () => {
+      const a = await enqueue('embed');
+      await enqueue('embed', 'org-2');
+      const c = await enqueue('other');
+      const d = await enqueue('other');
+      await q.claim(['other'], 'r1', 30);
+      await q.claim(['other'], 'r1', 30);
+      await q.complete(d.id, 'r1', null);
+      const rows = (await q.activity()).sort((x, y) => `${x.kind}${x.status}`.localeCompare(`${y.kind}${y.status}`));
+      expect(rows).toEqual([
+        { kind: 'embed', status: 'pending', count: 2, oldest_created_at: a.created_at },
+        { kind: 'other', status: 'running', count: 1, oldest_created_at: c.created_at },
+      ]);
+    });
+
     it('forgets finished jobs older than a cut-off, never active ones', async () => {
       const old = await enqueue('embed');
       const active = await enqueue('other');

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordedEvent } from '@strata/domain/events';
 import type { Clock } from '@strata/domain/time';
 import { ConnectionCaps } from '../connection-caps';
+import type { SubscriberCount } from '../subscriber-count';
 import { DEFAULT_BUFFER_SIZE, LogFilter, LogSubscriptions } from '../log-subscription.port';
 import { Timers, systemTimers } from '../timers';
 import { SseConnection } from './sse-connection';
@@ -21,7 +22,10 @@ export interface SseStreamsOptions {
   maxStreamsPerKey?: number;
   /** matching events a client may lag before it is dropped (default 1000) */
   maxBehind?: number;
+  /** told of each stream opened and closed (`StrataMetrics.liveSubscribers.labels('sse')` fits) */
+  subscribers?: SubscriberCount;
 }
+
 
 /** What one route streams. Event ids are log positions unless `positionOfId` says otherwise. */
 export interface SseStreamSpec {
@@ -90,6 +94,7 @@ export class SseLogStreams {
     reply.hijack();
     const conn = new SseConnection(reply.raw);
     this.open.add(conn);
+    this.opts.subscribers?.inc();
     conn.start(this.opts.retryMs ?? 3000);
 
     let readyWritten!: () => void;
@@ -113,7 +118,7 @@ export class SseLogStreams {
       this.timers.clear(heartbeat);
       this.timers.clear(lifetime);
       release();
-      this.open.delete(conn);
+      if (this.open.delete(conn)) this.opts.subscribers?.dec();
       void sub.close();
     });
     const start = await sub.started;

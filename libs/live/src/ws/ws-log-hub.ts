@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { RecordedEvent } from '@strata/domain/events';
 import type { Clock } from '@strata/domain/time';
 import { ConnectionCaps, credentialKey } from '../connection-caps';
+import type { SubscriberCount } from '../subscriber-count';
 import { DEFAULT_BUFFER_SIZE, LiveSubscription, LogFilter, LogSubscriptions } from '../log-subscription.port';
 import { Timers, systemTimers } from '../timers';
 import { WsCloseCode } from './ws-close-codes';
@@ -37,6 +38,8 @@ export interface WsHubOptions<A extends WsAuth> {
   pongTimeoutMs?: number;
   /** open sockets per credential (default 10) */
   maxSocketsPerCredential?: number;
+  /** told of each socket opened and closed (`StrataMetrics.liveSubscribers.labels('websocket')` fits) */
+  subscribers?: SubscriberCount;
   /** events a subscribe with after_seq replays at most (default 1000) */
   maxReplay?: number;
   /** events a client may lag before it is dropped (default 1000) */
@@ -105,6 +108,7 @@ export class WsLogHub<A extends WsAuth> {
     const cleanups: (() => void)[] = [];
     let closed = false;
     this.sockets.add(socket);
+    this.opts.subscribers?.inc();
     const close = (code: number, reason: string) => {
       if (closed) return;
       closed = true;
@@ -112,7 +116,7 @@ export class WsLogHub<A extends WsAuth> {
     };
     socket.on('close', () => {
       closed = true;
-      this.sockets.delete(socket);
+      if (this.sockets.delete(socket)) this.opts.subscribers?.dec();
       for (const c of cleanups.splice(0)) c();
     });
     socket.on('error', () => close(1011, 'socket error'));

@@ -1,3 +1,4 @@
 export * from './guarded-fetch';
 export * from './mcp-inspector';
 export * from './mcp-session';
+export * from './metered-fetch';

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { RecordedEvent } from '@strata/domain/events';
 import { rawDataOf } from '@strata/event-store/sqlite/raw-event-data';
+import type { EventStore, StreamAppend } from '@strata/event-store/event-store.port';
 import { StrataMetrics } from '@strata/observability';
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
 import type { EmbeddedStorage } from '../storage/embedded-storage';
@@ -14,6 +15,10 @@ import type { ServerStores } from '../storage/server-stores';
 export function instrumentStorage(metrics: StrataMetrics, embedded: EmbeddedStorage | null, servers: ServerStores | null): void {
   if (embedded) {
     embedded.onCommitted((events) => countAppends(metrics, events));
+    embedded.onCheckpoint((c) => {
+      metrics.checkpointDuration.observe({ database: c.name, mode: c.mode }, c.seconds);
+      metrics.checkpointPages.inc({ database: c.name }, c.pages);
+    });
     metrics.gauge('strata_projection_position', 'Last event-log position applied, per projection', ['projection'], () =>
       embedded.runner.status().map((s) => ({ labels: { projection: s.name }, value: s.checkpoint })),
     );
@@ -28,6 +33,7 @@ export function instrumentStorage(metrics: StrataMetrics, embedded: EmbeddedStor
       ].map(([database, file]) => ({ labels: { database }, value: walSize(file) })),
     );
   } else if (servers) {
+    countServerAppends(metrics, servers.events);
     const positions = async () =>
       Promise.all(SERVER_PROJECTION_NAMES.map(async (name) => ({ name, position: (await servers.checkpoints.get(name))?.position ?? 0 })));
     metrics.gauge('strata_projection_position', 'Last event-log position applied, per projection', ['projection'], async () =>
@@ -49,6 +55,28 @@ function countAppends(metrics: StrataMetrics, events: RecordedEvent[]): void {
   }
   metrics.logAppends.inc(events.length);
   if (bytes) metrics.logAppendBytes.inc(bytes);
+}
+
+/**
+ * Servers mode: every append of this process (both units of work, the accounts' and the
+ * graph's, share the one store) is counted once KurrentDB accepted it. The store instance's
+ * `append` is wrapped in place so that whoever holds it is counted, without each caller
+ * knowing about metrics. Bytes are the events' data as JSON, what the log stores.
+ */
+function countServerAppends(metrics: StrataMetrics, events: EventStore): void {
+  const append = events.append.bind(events);
+  events.append = async (appends: StreamAppend[]) => {
+    const result = await append(appends);
+    let n = 0;
+    let bytes = 0;
+    for (const a of appends) {
+      n += a.events.length;
+      for (const e of a.events) bytes += Buffer.byteLength(JSON.stringify(e.data ?? null));
+    }
+    metrics.logAppends.inc(n);
+    if (bytes) metrics.logAppendBytes.inc(bytes);
+    return result;
+  };
 }
 
 function walSize(file: string): number {

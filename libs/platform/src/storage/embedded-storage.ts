@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { RecordedEvent } from '@strata/domain/events';
 import type { Clock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
-import { WalCheckpointer } from '@strata/event-store/sqlite/wal-checkpointer';
+import { CheckpointDone, WalCheckpointer } from '@strata/event-store/sqlite/wal-checkpointer';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
@@ -80,9 +80,14 @@ export class EmbeddedStorage {
       EMBEDDED_PROJECTIONS.map((f) => f(deps)),
     );
     this.checkpointer = new WalCheckpointer([
-      { db: this.events.db, file: this.events.file, synchronous: 'FULL' },
-      { db: this.projections, file: this.projections.name, synchronous: this.session.synchronous },
+      { db: this.events.db, file: this.events.file, synchronous: 'FULL', name: 'events' },
+      { db: this.projections, file: this.projections.name, synchronous: this.session.synchronous, name: 'projections' },
     ]);
+  }
+
+  /** Told of each WAL checkpoint that copied pages, by database (`events`, `projections`). */
+  onCheckpoint(listener: (c: CheckpointDone) => void): void {
+    this.checkpointer.onCheckpoint(listener);
   }
 
   /** Listeners for committed events (vector index, auto-embedding, live tails). */

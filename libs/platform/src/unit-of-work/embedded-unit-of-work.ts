@@ -6,6 +6,7 @@ import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port
 import { CommandContext } from './command-context';
 import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
 import { UnitOfWork } from './unit-of-work.port';
+import { tracing } from '@strata/observability/tracing';
 import { recordedFromAppend } from './recorded-from-append';
 import type { EmbeddedStorage } from '../storage/embedded-storage';
 
@@ -14,6 +15,8 @@ interface Job {
   fn: (tx: GraphTx) => Promise<unknown>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  /** the request's trace context, when tracing runs: the batch runs outside the request */
+  trace: unknown;
 }
 
 const MAX_BATCH = 256;
@@ -50,7 +53,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
 
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ctx, fn, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ ctx, fn, resolve: resolve as (v: unknown) => void, reject, trace: tracing.capture() });
       this.schedule();
     });
   }
@@ -120,40 +123,50 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     }
     try {
       for (const job of batch) {
-        const tx = new GraphTx(job.ctx, graph, this.ids, this.clock.now());
-        let result: unknown;
+        const span = tracing.start('strata.unit_of_work', { 'strata.request_id': job.ctx.request_id, 'strata.batch_size': batch.length }, job.trace);
         try {
-          for (const step of this.openSteps) await step(tx);
-          result = await job.fn(tx);
-          // rules on the whole request (plan node limit, one live Series per entity and metric),
-          // against the state the earlier requests of this batch left: race-free
-          await tx.verify(this.checks);
-        } catch (err) {
-          this.settle(job, () => job.reject(err)); // nothing of this request was staged
-          continue;
-        }
-        if (tx.refusal) result = refused(tx.refusal);
-        if (!tx.hasChanges()) {
-          done.push({ job, result });
-          continue;
-        }
-        try {
-          // deletions first: a clear removes the old graph stream, then records the clear on a fresh one
-          if (tx.streamsToDelete.length) events.deleteStreamsSync(tx.streamsToDelete);
-          const appends = tx.staged();
-          const recorded = appends.length ? recordedFromAppend(appends, events.appendSync(appends)) : [];
-          runner.applyInline(recorded);
-          this.storage.notifyApplied(recorded);
-          done.push({ job, result });
-          for (const e of recorded) committed.push(e); // a spread overflows the call stack past ~120k events
-        } catch (err) {
-          safe(() => events.db.exec('ROLLBACK'));
-          safe(() => projections.exec('ROLLBACK'));
-          runner.resetPosition(startPosition);
-          this.storage.notifyRolledBack();
-          if (!isolated) return 'isolate';
-          this.settle(job, () => job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : isStorageBusy(err) ? storageBusy() : err));
-          return 'ok';
+          const tx = new GraphTx(job.ctx, graph, this.ids, this.clock.now());
+          let result: unknown;
+          try {
+            for (const step of this.openSteps) await step(tx);
+            result = await job.fn(tx);
+            // rules on the whole request (plan node limit, one live Series per entity and metric),
+            // against the state the earlier requests of this batch left: race-free
+            await tx.verify(this.checks);
+          } catch (err) {
+            this.settle(job, () => job.reject(err)); // nothing of this request was staged
+            continue;
+          }
+          if (tx.refusal) result = refused(tx.refusal);
+          if (!tx.hasChanges()) {
+            done.push({ job, result });
+            continue;
+          }
+          try {
+            // deletions first: a clear removes the old graph stream, then records the clear on a fresh one
+            if (tx.streamsToDelete.length) events.deleteStreamsSync(tx.streamsToDelete);
+            const appends = tx.staged();
+            const recorded = appends.length
+              ? recordedFromAppend(
+                  appends,
+                  tracing.inSpanSync('strata.event_log.append', { 'strata.streams': appends.length }, () => events.appendSync(appends), span.context),
+                )
+              : [];
+            runner.applyInline(recorded, span.context);
+            this.storage.notifyApplied(recorded);
+            done.push({ job, result });
+            for (const e of recorded) committed.push(e); // a spread overflows the call stack past ~120k events
+          } catch (err) {
+            safe(() => events.db.exec('ROLLBACK'));
+            safe(() => projections.exec('ROLLBACK'));
+            runner.resetPosition(startPosition);
+            this.storage.notifyRolledBack();
+            if (!isolated) return 'isolate';
+            this.settle(job, () => job.reject(err instanceof WrongExpectedRevisionError ? new DomainError(409, 'version_conflict', err.message) : isStorageBusy(err) ? storageBusy() : err));
+            return 'ok';
+          }
+        } finally {
+          span.end();
         }
       }
       if (committed.length) runner.saveCheckpoints();

@@ -1,3 +1,4 @@
+import { tracing } from '@strata/observability/tracing';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '@strata/domain/errors';
 import { Clock, IdGenerator } from '@strata/domain/time';
@@ -52,7 +53,11 @@ export class ServerUnitOfWork implements UnitOfWork {
     this.openSteps.push(step);
   }
 
-  async run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+    return tracing.inSpan('strata.unit_of_work', { 'strata.request_id': ctx.request_id }, () => this.attempt(ctx, fn));
+  }
+
+  private async attempt<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const tx = new GraphTx(ctx, new RevisionPinningReader(this.graph), this.ids, this.clock.now());
       for (const step of this.openSteps) await step(tx);
@@ -91,7 +96,9 @@ export class ServerUnitOfWork implements UnitOfWork {
     const before = tx.streamsToDelete.filter((s) => written.has(s));
     const after = tx.streamsToDelete.filter((s) => !written.has(s));
     if (before.length) await this.events.deleteStreams(before);
-    const position = appends.length ? (await this.events.append(appends)).position : null;
+    const position = appends.length
+      ? (await tracing.inSpan('strata.event_log.append', { 'strata.streams': appends.length }, () => this.events.append(appends))).position
+      : null;
     if (after.length) await this.events.deleteStreams(after);
     return position;
   }

@@ -20,7 +20,7 @@ export class ExtractorSource {
    */
   extractor(org: string, requestId?: string): Extractor {
     if (this.models.provider === 'offline') return this.offline;
-    const chat = this.models.forOrganization(org, requestId ? { requestId } : undefined);
+    const chat = this.models.forOrganization(org, { ...(requestId ? { requestId } : {}), purpose: 'extraction' });
     if (chat) return new ModelExtractor(chat);
     throw new LlmNotConfiguredError('ingestion');
   }

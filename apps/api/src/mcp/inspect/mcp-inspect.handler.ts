@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { ConnectionAuthInput, checkMcpUrl, urlNotAllowed } from '@strata/domain/mcp';
-import { AddressNotAllowedError, InspectResult, McpInspector, guardedFetch, resolveChecked } from '@strata/mcp/client';
+import { AddressNotAllowedError, InspectResult, McpInspector, guardedFetch, meteredFetch, resolveChecked } from '@strata/mcp/client';
+import { StrataMetrics } from '@strata/observability';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { VERSION } from '@strata/platform/version';
 
@@ -17,6 +18,7 @@ export class McpInspectHandler {
   constructor(
     @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: StrataMetrics,
   ) {}
 
   async inspect(rawUrl: string, auth: ConnectionAuthInput): Promise<InspectResult> {
@@ -30,7 +32,7 @@ export class McpInspectHandler {
       // DNS failures are the `reachable` check's to report
     }
     const inspector = new McpInspector({
-      fetch: guardedFetch({ allowPrivate, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxBodyBytes: MAX_BODY }),
+      fetch: meteredFetch(guardedFetch({ allowPrivate, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxBodyBytes: MAX_BODY }), 'inspect', (c) => this.metrics.recordMcpCall(c)),
       version: VERSION,
       listTimeoutMs: LIST_TIMEOUT_MS,
       handshakeTimeoutMs: CONNECT_TIMEOUT_MS,

@@ -1,3 +1,4 @@
+import { StrataMetrics } from '@strata/observability';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -48,13 +49,24 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
   private busy = false;
   private closed = false;
   private pending: string[] = [];
+  /** events replayed of those expected, while a rebuild beside runs (for /metrics) */
+  private progress: { done: number; total: number } | null = null;
 
   constructor(
     @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage | null,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    metrics: StrataMetrics,
+  ) {
+    metrics.gauge('strata_projection_rebuild_pending', 'Projections this service serves while a copy is rebuilt beside them (1 each)', ['projection'], () =>
+      this.pending.map((projection) => ({ labels: { projection }, value: 1 })),
+    );
+    metrics.gauge('strata_projection_rebuild_progress_ratio', 'Share of the log replayed by the rebuild beside, per projection being rebuilt', ['projection'], () => {
+      const p = this.progress;
+      return p ? this.pending.map((projection) => ({ labels: { projection }, value: p.total > 0 ? Math.min(1, p.done / p.total) : 0 })) : [];
+    });
+  }
 
   private get serving(): boolean {
     return !!this.storage && this.uow instanceof EmbeddedUnitOfWork && !!this.adapterHost.httpAdapter;
@@ -162,6 +174,7 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
         log,
         yieldBetweenBatches: true,
         onProgress: (p) => {
+          this.progress = { done: p.done, total: p.total };
           if (performance.now() - last < 5000) return;
           last = performance.now();
           this.log.log(`rebuilding ${names.join(', ')} beside: ${p.done}/${p.total} events`);
@@ -174,6 +187,7 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
     } catch (err) {
       this.log.error(`rebuild of ${names.join(', ')} failed, still serving the previous version: ${(err as Error).message}`);
     } finally {
+      this.progress = null;
       set?.close();
       await log.close();
       removeDatabaseFiles(this.file(NEXT_PROJECTIONS_FILE));

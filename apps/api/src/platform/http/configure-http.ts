@@ -6,6 +6,7 @@ import { PUBLIC_ROUTE_CONFIG } from '@strata/auth/route-tags';
 import { strataClientErrorHandler } from './client-errors';
 import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
 import { Readiness } from './readiness';
+import { tracing } from '@strata/observability/tracing';
 import { readRequestId, sendHeadAsBytes } from './request-id';
 import { RouteTable } from './route-table';
 
@@ -137,7 +138,7 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
   });
 
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done) => {
-    assignRequestId(req, reply);
+    tracing.tagRequest(assignRequestId(req, reply));
     if (!readiness.ready && !OPEN_WHILE_UNREADY.has(req.url)) {
       reply.header('Retry-After', '2');
       reply.code(503).send({ error: readiness.draining ? 'the server is shutting down' : 'the server is starting', code: 'unavailable', retry_after: 2 });

@@ -8,15 +8,16 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 
 /**
  * HTTP metrics for every answered request (the Nest routes and the fast lane alike), and
- * `GET /metrics` for Prometheus. Labels are the route template Fastify matched, never the raw
+ * `GET /metrics` for Prometheus, unless STRATA_METRICS is off. Labels are the route template Fastify matched, never the raw
  * path: `/node/:uid` stays one series however many nodes there are.
  */
 export function installMetricsEndpoint(fastify: FastifyInstance, metrics: StrataMetrics, config: Pick<StrataConfig, 'metrics' | 'metricsToken'>): void {
+  // nobody can read them when off: requests then pay nothing for them
+  if (config.metrics === 'off') return;
   fastify.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done) => {
     metrics.recordHttp(req.routeOptions?.url ?? 'unmatched', METHODS.has(req.method) ? req.method : 'OTHER', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
-  if (config.metrics === 'off') return;
   const token = config.metricsToken === null ? null : Buffer.from(`Bearer ${config.metricsToken}`);
   fastify.get('/metrics', { config: { [PUBLIC_ROUTE_CONFIG]: true } }, async (req, reply) => {
     if (config.metrics === 'token' && !sameSecret(req.headers.authorization, token)) {

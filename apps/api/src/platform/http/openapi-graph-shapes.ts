@@ -1,3 +1,5 @@
+import { EDGE_TYPES } from '@strata/domain/catalogue';
+
 /**
  * Request and response shapes of the graph routes a client starts with (create and read a
  * node, search). Their controllers read raw bodies through the domain validators, so Nest has
@@ -90,13 +92,94 @@ const searchResponse = {
   ],
 };
 
+/** The edge and node write shapes take their type names from the catalogue. */
+const createEdge = () => ({
+  type: 'object',
+  required: ['from_uid', 'to_uid'],
+  properties: {
+    from_uid: { type: 'string' },
+    to_uid: { type: 'string' },
+    edge_type: { type: 'string', description: 'inferred from props._type when omitted', examples: EDGE_TYPES.slice(0, 5).map((t) => t.name) },
+    weight: { type: 'number', minimum: 0, maximum: 1, default: 0.5 },
+    confidence: { type: 'number', minimum: 0, maximum: 1, default: 1 },
+    props: { description: 'the edge type’s props (<EdgeType>EdgeProps), tagged by _type', anyOf: EDGE_TYPES.map((t) => ({ $ref: `#/components/schemas/${t.name}EdgeProps` })) },
+    agent_id: { type: 'string', description: 'attribution only; never grants authority' },
+  },
+  additionalProperties: true,
+});
+
+const edgeRecord = {
+  type: 'object',
+  required: ['uid', 'edge_type', 'from_uid', 'to_uid', 'version'],
+  properties: {
+    uid: { type: 'string' },
+    edge_type: { type: 'string' },
+    from_uid: { type: 'string' },
+    to_uid: { type: 'string' },
+    layer: { type: 'string' },
+    weight: { type: 'number' },
+    confidence: { type: 'number' },
+    props: { type: 'object', additionalProperties: true, description: 'typed props, tagged by _type' },
+    agent_id: { type: ['string', 'null'] },
+    version: { type: 'integer' },
+    created_at: { type: 'number', description: 'Unix seconds' },
+    updated_at: { type: 'number', description: 'Unix seconds' },
+    tombstone_at: { type: ['number', 'null'] },
+  },
+  additionalProperties: true,
+};
+
+const updateNode = {
+  type: 'object',
+  properties: {
+    label: { type: 'string', minLength: 1, maxLength: 1000 },
+    summary: { type: 'string', maxLength: 10000 },
+    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    salience: { type: 'number', minimum: 0, maximum: 1 },
+    privacy_level: { type: 'string', enum: ['private', 'shared', 'public'] },
+    props: { type: 'object', additionalProperties: true, description: 'partial props, shallow-merged (§2.6)' },
+    reason: { type: 'string' },
+    agent_id: { type: 'string' },
+    expected_version: { type: 'integer', description: '409 version_conflict when the node is at another version' },
+  },
+  additionalProperties: true,
+};
+
+const updateEdge = {
+  type: 'object',
+  properties: {
+    weight: { type: 'number', minimum: 0, maximum: 1 },
+    confidence: { type: 'number', minimum: 0, maximum: 1 },
+    props: { type: 'object', additionalProperties: true, description: 'partial props, shallow-merged' },
+    reason: { type: 'string' },
+    expected_version: { type: 'integer' },
+  },
+  additionalProperties: true,
+};
+
+const page = (item: string) => ({
+  type: 'object',
+  required: ['items', 'has_more', 'limit', 'offset'],
+  properties: { items: { type: 'array', items: { $ref: `#/components/schemas/${item}` } }, has_more: { type: 'boolean' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+});
+
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Adds the shapes to the document where the operation does not describe them already. */
 export function addGraphShapes(doc: { paths: Record<string, any>; components?: { schemas?: Record<string, unknown> } }): void {
   const schemas = (doc.components ??= {}).schemas ??= {};
-  Object.assign(schemas, { NodeRecord: nodeRecord, CreateNodeRequest: createNode, SearchRequest: searchRequest, SearchResult: searchResult });
+  Object.assign(schemas, {
+    NodeRecord: nodeRecord,
+    CreateNodeRequest: createNode,
+    UpdateNodeRequest: updateNode,
+    NodePage: page('NodeRecord'),
+    EdgeRecord: edgeRecord,
+    CreateEdgeRequest: createEdge(),
+    UpdateEdgeRequest: updateEdge,
+    SearchRequest: searchRequest,
+    SearchResult: searchResult,
+  });
   const describe = (path: string, method: string, body: unknown, status: string, response: unknown) => {
     const op = doc.paths[path]?.[method];
     if (!op) return;
@@ -108,4 +191,18 @@ export function addGraphShapes(doc: { paths: Record<string, any>; components?: {
   describe('/node', 'post', ref('CreateNodeRequest'), '201', ref('NodeRecord'));
   describe('/node/{uid}', 'get', null, '200', ref('NodeRecord'));
   describe('/search', 'post', ref('SearchRequest'), '200', searchResponse);
+  describe('/node/{uid}', 'patch', ref('UpdateNodeRequest'), '200', ref('NodeRecord'));
+  describe('/node/{uid}', 'delete', null, '200', {
+    type: 'object',
+    required: ['uid', 'tombstoned', 'version'],
+    properties: { uid: { type: 'string' }, tombstoned: { type: 'boolean' }, version: { type: 'integer' }, edges_tombstoned: { type: 'integer' } },
+  });
+  describe('/node/{uid}/history/{version}', 'get', null, '200', ref('NodeRecord'));
+  describe('/nodes', 'get', null, '200', ref('NodePage'));
+  describe('/agent/{agent_id}/nodes', 'get', null, '200', ref('NodePage'));
+  describe('/edge', 'post', ref('CreateEdgeRequest'), '201', ref('EdgeRecord'));
+  describe('/link', 'post', ref('CreateEdgeRequest'), '201', ref('EdgeRecord'));
+  describe('/edge/{uid}', 'patch', ref('UpdateEdgeRequest'), '200', ref('EdgeRecord'));
+  describe('/edges', 'get', null, '200', { type: 'array', items: ref('EdgeRecord') });
+  describe('/edge/between', 'get', null, '200', { type: 'array', items: ref('EdgeRecord') });
 }

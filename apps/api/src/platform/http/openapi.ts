@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { edgePropsSchemas, nodePropsSchemas, triggerAliasBodySchemas } from '@strata/domain/catalogue';
+import { cognitiveResultSchemas, cognitiveRouteSchemas } from '@strata/domain/cognitive/openapi-bodies';
 import { VERSION } from '@strata/platform/version';
 import { setupDocsPages } from './docs-pages';
 import { FastRoutes } from './fast-routes';
@@ -29,14 +30,58 @@ export function setupOpenApi(app: INestApplication): void {
     const item = (doc.paths[r.doc.path] = doc.paths[r.doc.path] ?? {}) as Record<string, unknown>;
     item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
   }
+  addCognitiveShapes(doc.paths as Record<string, Record<string, any>>, schemas);
   addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
   addGraphShapes(doc as any);
+  addOpenShapes(doc.paths as Record<string, Record<string, any>>);
   const json = JSON.stringify(toOpenApi31(doc));
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
   fastify.get('/openapi.json', (_req, reply) => {
     reply.header('content-type', 'application/json; charset=utf-8').send(json);
   });
   setupDocsPages(fastify);
+}
+
+/**
+ * Every cognitive route's body and answers, derived from its endpoint definition and the
+ * catalogue (`cognitiveRouteSchemas`): the controllers read raw bodies, so Nest sees nothing.
+ */
+function addCognitiveShapes(paths: Record<string, Record<string, any>>, schemas: Record<string, unknown>): void {
+  Object.assign(schemas, cognitiveResultSchemas());
+  for (const [path, shapes] of Object.entries(cognitiveRouteSchemas())) {
+    const op = paths[path]?.post;
+    if (!op) continue;
+    op.requestBody = { required: true, content: { 'application/json': { schema: shapes.request } } };
+    const content = { 'application/json': { schema: shapes.response } };
+    const responses: Record<string, any> = {};
+    for (const [code, r] of Object.entries<any>(op.responses ?? {})) if (!/^2/.test(code)) responses[code] = r;
+    responses['200'] = { description: 'transitions, reads and upserts that update', content };
+    if (shapes.creates) responses['201'] = { description: 'an action created a node or an edge', content };
+    op.responses = responses;
+  }
+}
+
+/**
+ * What no derivation describes yet still gets a body and an answer in the document, open
+ * JSON objects, so that the typed client can call every route: a write route takes a JSON
+ * object, and every route answers JSON. The interface spec names their fields.
+ */
+function addOpenShapes(paths: Record<string, Record<string, any>>): void {
+  for (const item of Object.values(paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (typeof op !== 'object' || op === null || method === 'parameters') continue;
+      if (['post', 'put', 'patch'].includes(method) && !op.requestBody)
+        op.requestBody = { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } };
+      const responses = (op.responses ??= {});
+      const ok = Object.keys(responses).filter((c) => /^2/.test(c));
+      if (ok.length === 0) responses['200'] = { description: 'OK' };
+      for (const code of Object.keys(responses).filter((c) => /^2/.test(c) && c !== '204')) {
+        const r = responses[code];
+        if (!r.content) r.content = { 'application/json': { schema: { description: 'see the interface spec for this route’s fields' } } };
+        if (!r.description) r.description = 'OK';
+      }
+    }
+  }
 }
 
 /** The product clients' trigger field names (§2.8) as deprecated body properties of their routes. */

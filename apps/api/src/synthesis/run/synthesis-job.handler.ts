@@ -43,7 +43,7 @@ export class SynthesisJobHandler implements JobHandler {
     const project = { uid: projectNode.uid, label: projectNode.label };
     const chosen = pickGroups(c, claimGroups(c, DEFAULT_TARGET_TYPES));
     // every model call is metered to the organization (GET /v1/usage); null under `offline`
-    const writer = new ArticleWriter(this.models.forOrganization(job.org, { requestId: `job:${job.id}` }));
+    const writer = new ArticleWriter(this.models.forOrganization(job.org, { requestId: `job:${job.id}`, purpose: 'synthesis' }));
     const written: { text: WrittenArticle; subject: string; claims: string[] }[] = [];
     for (const g of chosen) {
       ctx.signal.throwIfAborted();
