@@ -1603,6 +1603,75 @@ export interface paths {
         patch: operations["GovernanceSettingsController_patch"];
         trace?: never;
     };
+    "/v1/governance/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Policies, highest priority first (then oldest) */
+        get: operations["PoliciesController_list"];
+        put?: never;
+        /** Create a policy (draft unless said otherwise); match is validated (422 invalid_policy) */
+        post: operations["PoliciesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/policies/{policy_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Move a policy through its lifecycle or edit it; each change adds 1 to version */
+        patch: operations["PoliciesController_patch"];
+        trace?: never;
+    };
+    "/v1/governance/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Governance audit records (a projection of the log), newest first; owners and admins see all, others their own */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mirror policy state into the graph (Policy nodes, GovernedByPolicy edges) in one transaction */
+        post: operations["GovernanceSyncController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ontology/schemas": {
         parameters: {
             query?: never;
@@ -2221,6 +2290,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mcp/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization’s MCP connections, newest first (disconnected ones with include_disconnected=true) */
+        get: operations["ConnectionsController_list"];
+        put?: never;
+        /** Save a connection to an MCP tool server: the checks run with the credentials, then the baseline sync (201 active), or 422 mcp_check_failed */
+        post: operations["ConnectionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MCP connection (never its credentials) */
+        get: operations["ConnectionsController_get"];
+        put?: never;
+        post?: never;
+        /** Disconnect: the secrets are destroyed and the tools’ Affordances tombstoned (a second DELETE is a no-op) */
+        delete: operations["ConnectionsController_remove"];
+        options?: never;
+        head?: never;
+        /** Rename, change approvals and timeouts, acknowledge drift (url, auth and slug are immutable) */
+        patch: operations["ConnectionsController_patch"];
+        trace?: never;
+    };
+    "/v1/mcp/connections/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List the server’s tools now: added, changed and removed tools become drift events; 502 mcp_sync_failed records the error */
+        post: operations["ConnectionsController_runSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/connections/{id}/reauthorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the credentials (static ones after the checks; 422 keeps the old) */
+        post: operations["ConnectionsController_reauthorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/registry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tool of the organization’s connections (by connection, then name) with its hash, drift state and approval verdict, and the drift events, newest first */
+        get: operations["RegistryController_registry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the authorization server sends the browser back (state authenticates): 302 to return_url, else a small HTML page */
+        get: operations["OAuthController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/oauth/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Strata’s OAuth Client ID Metadata Document (its URL is the client_id) */
+        get: operations["OAuthController_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_uid}/brief": {
         parameters: {
             query?: never;
@@ -2341,6 +2532,264 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization’s agents, newest first; archived ones with include_archived=true */
+        get: operations["AgentsController_list"];
+        put?: never;
+        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
+        post: operations["AgentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent templates: instructions, tools, budget and suggested schedules */
+        get: operations["AgentsController_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One agent (archived ones too), with its budget today and its usage */
+        get: operations["AgentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
+        patch: operations["AgentsController_update"];
+        trace?: never;
+    };
+    "/v1/agents/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
+        post: operations["AgentsController_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
+        get: operations["AgentsController_work"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live Articles the agent wrote, newest first */
+        get: operations["AgentsController_articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions, newest first; filter by agent_id and status */
+        get: operations["SessionsController_list"];
+        put?: never;
+        /** Open a session with an agent; a first message starts a run at once */
+        post: operations["SessionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One session with its current and last run */
+        get: operations["SessionsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message: 202 queued (a run per message, one at a time); wait:true answers 200 with the run once it ended */
+        post: operations["SessionsController_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop the current run (aborting its model request) and discard the queued messages */
+        post: operations["SessionsController_interrupt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive the session (its run cancelled); again a no-op */
+        post: operations["SessionsController_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/pending-input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The question the agent waits on, if any */
+        get: operations["SessionsController_pendingInput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/respond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer the agent’s pending question; its run goes on */
+        post: operations["SessionsController_respond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session’s events live (text/event-stream); Last-Event-ID or ?after=<seq> replays what came after */
+        get: operations["SessionsController_live"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/sessions/{sid}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session’s recorded events in seq order (after, types, run_id) */
+        get: operations["SessionsController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2455,6 +2904,62 @@ export interface components {
             approval_deadline_hours?: number;
             /** @description hours an approval may be used after its decision */
             approval_ttl_hours?: number;
+        };
+        CreatePolicyDto: {
+            name: string;
+            description?: string;
+            /** @enum {string} */
+            effect: "allow" | "deny" | "require_approval";
+            /**
+             * @description conditions, all of which must hold: principals, routes, tools, node_types, layers, min_classification, spaces, projects
+             * @example {
+             *       "routes": [
+             *         "POST /node"
+             *       ],
+             *       "node_types": [
+             *         "Claim"
+             *       ],
+             *       "min_classification": "confidential"
+             *     }
+             */
+            match: {
+                [key: string]: unknown;
+            };
+            /** @description higher decides first; default 0 */
+            priority?: number;
+            /**
+             * @description default draft
+             * @enum {string}
+             */
+            status?: "draft" | "shadow" | "published";
+        };
+        PatchPolicyDto: {
+            /** @enum {string} */
+            status?: "draft" | "shadow" | "published" | "rejected";
+            status_reason?: string;
+            name?: string;
+            description?: string;
+            /** @enum {string} */
+            effect?: "allow" | "deny" | "require_approval";
+            /**
+             * @description conditions, all of which must hold: principals, routes, tools, node_types, layers, min_classification, spaces, projects
+             * @example {
+             *       "routes": [
+             *         "POST /node"
+             *       ],
+             *       "node_types": [
+             *         "Claim"
+             *       ],
+             *       "min_classification": "confidential"
+             *     }
+             */
+            match?: {
+                [key: string]: unknown;
+            };
+            /** @description higher decides first; default 0 */
+            priority?: number;
+            /** @description the version the change is based on (409 version_conflict otherwise) */
+            expected_version?: number;
         };
         CreateSchemaDto: {
             /** @example Client services */
@@ -2617,6 +3122,76 @@ export interface components {
              */
             auth?: Record<string, never>;
         };
+        CreateConnectionDto: {
+            /** @description unique among the organization’s connections that are not disconnected */
+            name: string;
+            /**
+             * @description Streamable HTTP endpoint of the MCP server (https://)
+             * @example https://tools.example.com/mcp
+             */
+            url: string;
+            /**
+             * @description `{type:"none"}`, `{type:"bearer", token}`, `{type:"headers", headers:{name: value}}` or `{type:"oauth", client_id?, client_secret?, scopes?}`
+             * @example {
+             *       "type": "bearer",
+             *       "token": "…"
+             *     }
+             */
+            auth: Record<string, never>;
+            /**
+             * @description when a call of one of its tools needs approval (default always)
+             * @enum {string}
+             */
+            approval_mode?: "always" | "never" | "per_tool" | "on_drift";
+            /**
+             * @description `{tool: "always"|"never"}` for `approval_mode: "per_tool"`
+             * @example {
+             *       "read_file": "never"
+             *     }
+             */
+            tool_approvals?: Record<string, never>;
+            /** @description seconds an approval waits (default 3600) */
+            approval_timeout_s?: number;
+            /** @description seconds a tools/call may take (default 60) */
+            call_timeout_s?: number;
+            /** @description OAuth: where the callback sends the browser (a path, or a URL on STRATA_PUBLIC_URL’s origin) */
+            return_url?: string;
+        };
+        PatchConnectionDto: {
+            name?: string;
+            /** @enum {string} */
+            approval_mode?: "always" | "never" | "per_tool" | "on_drift";
+            /**
+             * @description `{tool: "always"|"never"}` for `approval_mode: "per_tool"`
+             * @example {
+             *       "read_file": "never"
+             *     }
+             */
+            tool_approvals?: Record<string, never>;
+            /** @description seconds an approval waits (default 3600) */
+            approval_timeout_s?: number;
+            /** @description seconds a tools/call may take (default 60) */
+            call_timeout_s?: number;
+            /** @description tools whose drift is accepted: `"all"` or names */
+            acknowledge_drift?: "all" | string[];
+            /** @description cannot be changed (credentials change through reauthorize): 422 immutable_field */
+            url?: string;
+            /** @description cannot be changed (credentials change through reauthorize): 422 immutable_field */
+            auth?: Record<string, never>;
+            /** @description cannot be changed (credentials change through reauthorize): 422 immutable_field */
+            slug?: string;
+        };
+        ReauthorizeConnectionDto: {
+            /**
+             * @description `{type:"none"}`, `{type:"bearer", token}`, `{type:"headers", headers:{name: value}}` or `{type:"oauth", client_id?, client_secret?, scopes?}`
+             * @example {
+             *       "type": "bearer",
+             *       "token": "…"
+             *     }
+             */
+            auth?: Record<string, never>;
+            return_url?: string;
+        };
         SetProjectGrantDto: {
             /**
              * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
@@ -2628,6 +3203,86 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "agent" | "editor" | "manager";
+        };
+        CreateAgentDto: {
+            /**
+             * @description a template (GET /v1/agents/templates); default custom
+             * @enum {string}
+             */
+            template_type?: "researcher" | "briefing" | "curator" | "monitor" | "custom";
+            /** @description the agent’s instructions; default the template’s */
+            instructions?: string;
+            /** @description alias of instructions */
+            custom_instructions?: string;
+            description?: string;
+            /** @description one of STRATA_LLM_MODELS; default STRATA_LLM_MODEL */
+            model?: string;
+            /** @description credits per UTC day (default 100) */
+            daily_credit_budget?: number;
+            /** @description model calls per run (default 25) */
+            max_steps?: number;
+            /** @description built-in tool names; default the template’s */
+            tools?: string[];
+            /** @description Spaces and Projects the agent reaches; the whole graph when empty */
+            scope?: {
+                space_uids?: string[];
+                project_uids?: string[];
+            };
+            paused?: boolean;
+            /** @example Weekly researcher */
+            name: string;
+        };
+        UpdateAgentDto: {
+            /**
+             * @description a template (GET /v1/agents/templates); default custom
+             * @enum {string}
+             */
+            template_type?: "researcher" | "briefing" | "curator" | "monitor" | "custom";
+            /** @description the agent’s instructions; default the template’s */
+            instructions?: string;
+            /** @description alias of instructions */
+            custom_instructions?: string;
+            description?: string;
+            /** @description one of STRATA_LLM_MODELS; default STRATA_LLM_MODEL */
+            model?: string;
+            /** @description credits per UTC day (default 100) */
+            daily_credit_budget?: number;
+            /** @description model calls per run (default 25) */
+            max_steps?: number;
+            /** @description built-in tool names; default the template’s */
+            tools?: string[];
+            /** @description Spaces and Projects the agent reaches; the whole graph when empty */
+            scope?: {
+                space_uids?: string[];
+                project_uids?: string[];
+            };
+            paused?: boolean;
+            name?: string;
+        };
+        CreateSessionDto: {
+            /** @description the agent the session talks to */
+            agent_id: string;
+            title?: string;
+            /** @description at most 16 KiB of JSON */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description a first message: starts a run at once */
+            message?: string;
+        };
+        SendMessageDto: {
+            content: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
+            wait?: boolean;
+            /** @description default 60 */
+            wait_timeout_s?: number;
+        };
+        RespondDto: {
+            response: string;
+            request_id?: string;
         };
         /** SourceProps */
         SourceProps: {
@@ -8472,6 +9127,122 @@ export interface operations {
             };
         };
     };
+    PoliciesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    PoliciesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePolicyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    PoliciesController_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policy_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchPolicyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    GovernanceSyncController_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     SchemasController_list: {
         parameters: {
             query?: never;
@@ -9514,6 +10285,234 @@ export interface operations {
             };
         };
     };
+    ConnectionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ConnectionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ConnectionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ConnectionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ConnectionsController_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchConnectionDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ConnectionsController_runSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ConnectionsController_reauthorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReauthorizeConnectionDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    RegistryController_registry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    OAuthController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    OAuthController_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     BriefController_state: {
         parameters: {
             query?: never;
@@ -9525,11 +10524,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9542,13 +10544,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9562,13 +10573,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9583,11 +10603,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9603,11 +10626,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9622,11 +10648,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9645,11 +10674,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
@@ -9665,11 +10697,438 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_work: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_articles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSessionDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMessageDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_interrupt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_pendingInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_respond: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RespondDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_live: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SessionsController_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
             };
         };
     };
