@@ -35,16 +35,25 @@ const TARGETS: Target[] = [
   { metric: 'ontology.create_objects_per_s', label: 'authored object create, 32 clients (objects/s)', target: '≥ 2000', ok: (v) => v >= 2000 },
   { metric: 'ontology.create_p99_ms', label: 'authored object create p99 (ms)', target: '< 40', ok: (v) => v < 40 },
   { metric: 'ontology.search_p50_ms', label: '/ontology/objects/search p50, 50k objects (ms)', target: '< 10', ok: (v) => v < 10 },
+  { metric: 'search.ties_start_search_p50_ms', label: '/search p50, 10k nodes, heavy ties (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'search.ties_end_search_p50_ms', label: '/search p50, 100k nodes, heavy ties (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'search.ties_end_search_p99_ms', label: '/search p99, 100k nodes, heavy ties (ms)', target: '< 20', ok: (v) => v < 20 },
+  { metric: 'search.mail_search_p50_ms', label: '/search p50, 100k mail paragraphs (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'search.mail_search_p99_ms', label: '/search p99, 100k mail paragraphs (ms)', target: '< 20', ok: (v) => v < 20 },
+  { metric: 'search.mail_context_p95_ms', label: '/retrieve/context p95, 100k mail paragraphs (ms)', target: '< 25', ok: (v) => v < 25 },
+  { metric: 'search-1m.mail_search_p50_ms', label: '/search p50, 1M mail paragraphs (ms)', target: '< 15', ok: (v) => v < 15 },
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'search', 'search-1m'];
+/** Suites too long for the default run: only when BENCH_ONLY names them. */
+const OPT_IN = new Set(['search-1m']);
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const results: Record<string, Record<string, number> | { error: string }> = {};
   for (const suite of SUITES) {
-    if (only && !only.includes(suite)) continue;
+    if (only ? !only.includes(suite) : OPT_IN.has(suite)) continue;
     const file = path.join(__dirname, `${suite}.bench.js`);
     if (!fs.existsSync(file)) continue;
     process.stderr.write(`bench: ${suite}…\n`);
