@@ -130,7 +130,7 @@ export interface SqliteTextIndexOptions {
   essentialDfBudget?: number;
   /**
    * Scoring rule (see `rankedRows`): terms in at least half of the organization's rows, when
-   * they match more than this many rows together, add nothing to scores. Default 20,000.
+   * they match more than this many rows together, add nothing to scores. Default 5,000.
    */
   commonTermRows?: number;
 }
@@ -182,7 +182,7 @@ export class SqliteTextIndex implements TextIndex {
     options: SqliteTextIndexOptions = {},
   ) {
     this.essentialDfBudget = options.essentialDfBudget ?? 5_000;
-    this.commonTermRows = options.commonTermRows ?? 20_000;
+    this.commonTermRows = options.commonTermRows ?? 5_000;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
     db.exec(CATALOGUE);
     db.exec(SCRATCH);
