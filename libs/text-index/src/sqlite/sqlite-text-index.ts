@@ -544,10 +544,11 @@ export class SqliteTextIndex implements TextIndex {
   private zeroTier(t: OrgTables, common: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], head: RankedRow[], need: number): RankedRow[] {
     const expr = this.matchExpression(common.map((x) => x.term));
     const excluded = JSON.stringify(head.map((r) => r.id));
-    if (t.salience && !shape.uids) {
-      const walk = Math.min(rows, 8 * need + 256);
+    // a probe costs far more than reading a match unscored: walk only for a short page
+    const walk = 8 * need + 256;
+    if (t.salience && !shape.uids && walk < rows / 4) {
       const got = this.zeroStatement(t, shape, true).all(walk, ...filterParams, excluded, expr, need) as RankedRow[];
-      if (got.length >= need || walk >= rows) return got;
+      if (got.length >= need) return got;
     }
     return this.zeroStatement(t, shape, false).all(expr, ...filterParams, excluded, need) as RankedRow[];
   }
