@@ -43,16 +43,25 @@ const TARGETS: Target[] = [
   { metric: 'agents.step_overhead_p50_ms', label: 'agent run of one model step minus the model call, p50 (ms)', target: '< 5', ok: (v) => v < 5 },
   { metric: 'operability.get_node_overhead_pct', label: 'metrics + request log cost on GET /node/{uid} (%)', target: '< 3', ok: (v) => v < 3 },
   { metric: 'operability.post_node_overhead_pct', label: 'metrics + request log cost on POST /node (%)', target: '< 3', ok: (v) => v < 3 },
+  { metric: 'search.ties_start_search_p50_ms', label: '/search p50, 10k nodes, heavy ties (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'search.ties_end_search_p50_ms', label: '/search p50, 100k nodes, heavy ties (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'search.ties_end_search_p99_ms', label: '/search p99, 100k nodes, heavy ties (ms)', target: '< 20', ok: (v) => v < 20 },
+  { metric: 'search.mail_search_p50_ms', label: '/search p50, 100k mail paragraphs (ms)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'search.mail_search_p99_ms', label: '/search p99, 100k mail paragraphs (ms)', target: '< 20', ok: (v) => v < 20 },
+  { metric: 'search.mail_context_p95_ms', label: '/retrieve/context p95, 100k mail paragraphs (ms)', target: '< 25', ok: (v) => v < 25 },
+  { metric: 'search-1m.mail_search_p50_ms', label: '/search p50, 1M mail paragraphs (ms)', target: '< 15', ok: (v) => v < 15 },
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit', 'agents', 'operability'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit', 'agents', 'operability', 'search', 'search-1m'];
+/** Suites too long for the default run: only when BENCH_ONLY names them. */
+const OPT_IN = new Set(['search-1m']);
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const results: Record<string, Record<string, number> | { error: string }> = {};
   for (const suite of SUITES) {
-    if (only && !only.includes(suite)) continue;
+    if (only ? !only.includes(suite) : OPT_IN.has(suite)) continue;
     const file = path.join(__dirname, `${suite}.bench.js`);
     if (!fs.existsSync(file)) continue;
     process.stderr.write(`bench: ${suite}…\n`);

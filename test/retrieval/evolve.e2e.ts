@@ -80,6 +80,19 @@ describe('POST /evolve', () => {
     expect((await f.ro.post('/evolve', { action: 'history', uid: n })).status).toBe(200);
   });
 
+  it('decay moves a node among search hits tied on score (the text index follows salience)', async () => {
+    const tied = [await mk(f.w, 'Claim', 'Wombat burrow', { salience: 0.8 }), await mk(f.w, 'Claim', 'Wombat burrow', { salience: 0.8 }), await mk(f.w, 'Claim', 'Wombat burrow', { salience: 0.8 })];
+    const search = async (limit: number, offset = 0) => ((await f.w.post('/search', { query: 'wombat burrow', limit, offset })).body as { uid: string }[]).map((r) => r.uid);
+    expect(await search(3)).toEqual([...tied].sort());
+    const first = [...tied].sort()[0];
+    clock.advance(1.1);
+    expect((await evolve({ action: 'decay', uid: first, half_life_secs: 1 })).status).toBe(200);
+    const rest = tied.filter((u) => u !== first).sort();
+    expect(await search(3)).toEqual([...rest, first]);
+    expect(await search(1)).toEqual([rest[0]]);
+    expect(await search(1, 2)).toEqual([first]);
+  });
+
   it('decay: one node with a uid, the whole graph without; salience only, no version', async () => {
     const n = await mk(f.w, 'Claim', 'Fading memory', { salience: 0.8 });
     const other = await mk(f.w, 'Claim', 'Another memory', { salience: 0.8 });

@@ -1,7 +1,7 @@
 import { getNodeType, searchableText } from '@strata/domain/catalogue';
 import { RecordedEvent, isGraphEvent, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
-import { TextDocument } from '@strata/text-index/text-index.port';
+import { SalienceChange, TextDocument } from '@strata/text-index/text-index.port';
 
 /** What the full-text index holds for a live node; which props count comes from the catalogue. */
 export function textDocumentOf(org: string, n: NodeRecord): TextDocument {
@@ -13,6 +13,7 @@ export function textDocumentOf(org: string, n: NodeRecord): TextDocument {
     label: n.label,
     summary: n.summary ?? '',
     body: searchableText(getNodeType(n.node_type) ?? null, n.props),
+    salience: n.salience,
   };
 }
 
@@ -20,6 +21,8 @@ export function textDocumentOf(org: string, n: NodeRecord): TextDocument {
 export type TextChange =
   | { kind: 'upsert'; doc: TextDocument }
   | { kind: 'remove'; org: string; uids: string[] }
+  /** salience breaks ties on score inside the index, so it follows decay and reinforcement */
+  | { kind: 'salience'; org: string; changes: SalienceChange[] }
   | { kind: 'removeOrg'; org: string };
 
 /**
@@ -42,9 +45,11 @@ export function textChangeOf(e: RecordedEvent): TextChange | null {
       return { kind: 'remove', org, uids: e.data.node_uids };
     case 'GraphCleared':
       return { kind: 'removeOrg', org };
-    // maintained counters, salience, aliases, vectors, series points and edges are not indexed text
     case 'NodeTouched':
+      return e.data.salience === undefined ? null : { kind: 'salience', org, changes: [{ uid: e.data.uid, salience: e.data.salience }] };
     case 'SalienceDecayed':
+      return e.data.items.length ? { kind: 'salience', org, changes: e.data.items.map((i) => ({ uid: i.uid, salience: i.salience })) } : null;
+    // maintained counters, aliases, vectors, series points and edges are not indexed text
     case 'AliasSet':
     case 'AliasRemoved':
     case 'EmbeddingConfigured':

@@ -5,7 +5,8 @@ import { TextChange, textChangeOf } from './text-document';
 
 /**
  * Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return).
- * Version 3: the FTS5 tables keep their text, so deletes and updates keep BM25's statistics
+ * Version 4: each row keeps its node's salience (ties on score are broken inside the index,
+ * by salience then uid), following decay and reinforcement. Version 3: the FTS5 tables keep their text, so deletes and updates keep BM25's statistics
  * exact (version 2's contentless_delete tables kept counting deleted rows: scores depended on
  * edit history and purges). Version 2: one FTS5 table per organization (BM25 statistics per
  * organization); version 1 shared one table, which the rebuild that bump started drops
@@ -13,7 +14,7 @@ import { TextChange, textChangeOf } from './text-document';
  */
 export class TextProjection implements PlannedProjection {
   readonly name = 'text';
-  readonly version = 3;
+  readonly version = 4;
   readonly replayPlanner = 'text';
 
   constructor(private readonly index: SqliteTextIndex) {}
@@ -24,6 +25,7 @@ export class TextProjection implements PlannedProjection {
   }
   applyPlanned(change: TextChange): void {
     if (change.kind === 'upsert') this.index.upsertSync([change.doc]);
+    else if (change.kind === 'salience') this.index.setSalienceSync(change.org, change.changes);
     else if (change.kind === 'remove') this.index.removeSync(change.org, change.uids);
     else this.index.removeOrgSync(change.org);
   }

@@ -1,5 +1,5 @@
 import { RecordedEvent } from '@strata/domain/events';
-import { TextDocument } from '@strata/text-index/text-index.port';
+import { SalienceChange, TextDocument } from '@strata/text-index/text-index.port';
 import { textChangeOf } from '../embedded/text-document';
 import { MergedRuns } from './merged-runs';
 
@@ -11,13 +11,15 @@ import { MergedRuns } from './merged-runs';
 
 type TextUpsert = { kind: 'upsert'; docs: TextDocument[] };
 type TextRemove = { kind: 'remove'; org: string; uids: string[] };
+type TextSalience = { kind: 'salience'; org: string; changes: SalienceChange[] };
 
-export type TextWrite = TextUpsert | TextRemove | { kind: 'removeOrg'; org: string };
+export type TextWrite = TextUpsert | TextRemove | TextSalience | { kind: 'removeOrg'; org: string };
 
 export function planTextWrites(events: RecordedEvent[]): TextWrite[] {
   const out: TextWrite[] = [];
   const upserts = new MergedRuns<TextUpsert, TextDocument>((w, docs) => (w.docs = docs));
   const removes = new MergedRuns<TextRemove, string>((w, uids) => (w.uids = uids));
+  const saliences = new MergedRuns<TextSalience, SalienceChange>((w, changes) => (w.changes = changes));
   // one document per uid in a call: the later version replaces the earlier one
   const upsert = (doc: TextDocument) => upserts.run(out, () => true, () => ({ kind: 'upsert', docs: [] })).put(`${doc.org}\u0000${doc.uid}`, doc);
   const remove = (org: string, uids: string[]) => {
@@ -30,9 +32,13 @@ export function planTextWrites(events: RecordedEvent[]): TextWrite[] {
     if (!change) continue;
     if (change.kind === 'upsert') upsert(change.doc);
     else if (change.kind === 'remove') remove(change.org, change.uids);
-    else out.push(change);
+    else if (change.kind === 'salience') {
+      const run = saliences.run(out, (w) => w.org === change.org, () => ({ kind: 'salience', org: change.org, changes: [] }));
+      for (const c of change.changes) run.put(c.uid, c);
+    } else out.push(change);
   }
   upserts.finish();
   removes.finish();
+  saliences.finish();
   return out;
 }

@@ -17,6 +17,7 @@ export class TextServerProjection implements ServerProjection {
   async apply(events: RecordedEvent[]): Promise<void> {
     for (const w of planTextWrites(events)) {
       if (w.kind === 'upsert') await this.index.upsert(w.docs);
+      else if (w.kind === 'salience') await this.index.setSalience(w.org, w.changes);
       else if (w.kind === 'remove') await this.index.remove(w.org, w.uids);
       else await this.index.removeOrg(w.org);
     }

@@ -1,7 +1,7 @@
 // Type-only import through the package's d.ts path: `meilisearch` is ESM-only and our
 // CommonJS/node10 resolution cannot see its `exports` map. Erased at compile time.
 import type { Index, Meilisearch, Task } from 'meilisearch/dist/index';
-import type { TextDocument, TextHit, TextIndex, TextQuery } from '../text-index.port';
+import type { SalienceChange, TextDocument, TextHit, TextIndex, TextQuery } from '../text-index.port';
 import {
   DEFAULT_MEILI_INDEX,
   MEILI_INDEX_SETTINGS,
@@ -13,6 +13,7 @@ import {
   perTermLimit,
   searchTerms,
   toMeiliDocument,
+  withTieBreakRules,
 } from './meilisearch-translation';
 
 export type MeilisearchModule = typeof import('meilisearch/dist/index');
@@ -84,6 +85,19 @@ export class MeilisearchTextIndex implements TextIndex {
     }
   }
 
+  /**
+   * Partial updates: only `salience` changes. A uid not indexed would come back as a document
+   * without org or text, which no query (always filtered by org) can return or count.
+   */
+  async setSalience(org: string, changes: SalienceChange[]): Promise<void> {
+    if (!changes.length) return;
+    const index = await this.index();
+    for (let i = 0; i < changes.length; i += UPSERT_BATCH) {
+      const batch = changes.slice(i, i + UPSERT_BATCH).map((c) => ({ id: encodeDocumentId(org, c.uid), salience: c.salience }));
+      await this.settle(index.updateDocuments(batch, { primaryKey: 'id' }), 'update salience');
+    }
+  }
+
   async remove(org: string, uids: string[]): Promise<void> {
     if (!uids.length) return;
     const index = await this.index();
@@ -112,11 +126,11 @@ export class MeilisearchTextIndex implements TextIndex {
         filter,
         limit: perTerm,
         showRankingScore: true,
-        attributesToRetrieve: ['uid'],
+        attributesToRetrieve: ['uid', 'salience'],
       })),
     });
     return mergeTermHits(
-      response.results.map((r) => r.hits as Array<{ uid: string; _rankingScore?: number }>),
+      response.results.map((r) => r.hits as Array<{ uid: string; salience?: number; _rankingScore?: number }>),
       limit,
       q.min_score,
     );
@@ -149,7 +163,8 @@ export class MeilisearchTextIndex implements TextIndex {
       throw new Error(`meilisearch: create index ${this.indexUid} failed: ${task.error?.message ?? 'unknown error'}`);
     }
     const index = this.client.index<MeiliNodeDocument>(this.indexUid);
-    await this.settle(index.updateSettings(MEILI_INDEX_SETTINGS), 'update settings');
+    const rules = await index.getRankingRules();
+    await this.settle(index.updateSettings({ ...MEILI_INDEX_SETTINGS, rankingRules: withTieBreakRules(rules) }), 'update settings');
     return index;
   }
 

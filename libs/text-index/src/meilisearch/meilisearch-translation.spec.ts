@@ -8,6 +8,7 @@ import {
   quoteFilterValue,
   searchTerms,
   toMeiliDocument,
+  withTieBreakRules,
 } from './meilisearch-translation';
 
 describe('meilisearch translation', () => {
@@ -54,7 +55,9 @@ describe('meilisearch translation', () => {
       label: 'run cafe',
       summary: 'connect were drop',
       body: 'naiv approach',
+      salience: 0.5,
     });
+    expect(toMeiliDocument({ org: 'o', uid: 'u', node_type: 'Claim', layer: 'x', label: '', summary: '', body: '', salience: 0.9 }).salience).toBe(0.9);
   });
 
   describe('filters', () => {
@@ -96,10 +99,11 @@ describe('meilisearch translation', () => {
       expect(searchTerms(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).toHaveLength(16);
     });
 
-    it('fetches head-room per term, bounded by Meilisearch defaults', () => {
+    it('fetches head-room per term, bounded by the index maxTotalHits', () => {
       expect(perTermLimit(1)).toBe(50);
       expect(perTermLimit(100)).toBe(300);
-      expect(perTermLimit(1000)).toBe(1000);
+      expect(perTermLimit(1000)).toBe(3000);
+      expect(perTermLimit(100_000)).toBe(MEILI_INDEX_SETTINGS.pagination.maxTotalHits);
     });
   });
 
@@ -128,6 +132,28 @@ describe('meilisearch translation', () => {
     expect(mergeTermHits([[{ uid: 'a', _rankingScore: 0.2 }, { uid: 'b', _rankingScore: 0.7 }]], 1)).toEqual([
       { uid: 'b', score: 0.7 },
     ]);
+  });
+
+  it('breaks ties on the summed score by salience (descending), then uid', () => {
+    const merged = mergeTermHits(
+      [
+        [
+          { uid: 'a', salience: 0.2, _rankingScore: 0.5 },
+          { uid: 'b', salience: 0.9, _rankingScore: 0.5 },
+          { uid: 'c', salience: 0.2, _rankingScore: 0.5 },
+          { uid: 'd', _rankingScore: 0.5 },
+        ],
+        [{ uid: 'a', salience: 0.2, _rankingScore: 0 }],
+      ],
+      10,
+    );
+    expect(merged.map((h) => h.uid)).toEqual(['b', 'd', 'a', 'c']);
+  });
+
+  it('appends the tie-break ranking rules after the engine rules, once', () => {
+    const engine = ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'];
+    expect(withTieBreakRules(engine)).toEqual([...engine, 'salience:desc', 'uid:asc']);
+    expect(withTieBreakRules(withTieBreakRules(engine))).toEqual([...engine, 'salience:desc', 'uid:asc']);
   });
 
   it('orders searchable attributes label > summary > body and makes filter fields filterable', () => {

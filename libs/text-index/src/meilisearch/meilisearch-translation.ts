@@ -1,5 +1,5 @@
 import { analyzeText, analyzeWords, queryTerms } from '../analysis/text-analysis';
-import type { TextDocument, TextHit, TextQuery } from '../text-index.port';
+import { DEFAULT_SALIENCE, type TextDocument, type TextHit, type TextQuery } from '../text-index.port';
 
 /** Pure mapping between the TextIndex port and Meilisearch documents, filters and queries. */
 
@@ -15,6 +15,8 @@ export interface MeiliNodeDocument {
   label: string;
   summary: string;
   body: string;
+  /** the tie-break after relevance (a custom ranking rule and the merge of per-term lists) */
+  salience: number;
 }
 
 /**
@@ -24,8 +26,23 @@ export interface MeiliNodeDocument {
 export const MEILI_INDEX_SETTINGS = {
   searchableAttributes: ['label', 'summary', 'body'],
   filterableAttributes: ['org', 'uid', 'node_type', 'layer'],
-  displayedAttributes: ['id', 'org', 'uid', 'node_type', 'layer'],
+  displayedAttributes: ['id', 'org', 'uid', 'node_type', 'layer', 'salience'],
+  // per-term lists are merged, so each may need to reach well past the page
+  pagination: { maxTotalHits: 10_000 },
 };
+
+/**
+ * Custom ranking rules appended after the engine's own (whatever its version names them): among
+ * equally relevant documents, higher salience first, then uid — the order of REFERENCE §5.1,
+ * so a per-term list cut at its limit keeps the documents the merged order wants.
+ */
+export const TIE_BREAK_RULES = ['salience:desc', 'uid:asc'];
+
+/** The engine's ranking rules with ours last (idempotent). */
+export function withTieBreakRules(current: string[] | null | undefined): string[] {
+  const own = (current ?? []).filter((r) => !TIE_BREAK_RULES.includes(r));
+  return [...own, ...TIE_BREAK_RULES];
+}
 
 /** Meilisearch allows at most 511 bytes of [A-Za-z0-9_-] in a document id. */
 const MAX_ID_BYTES = 511;
@@ -61,6 +78,7 @@ export function toMeiliDocument(doc: TextDocument): MeiliNodeDocument {
     label: analyzeText(doc.label ?? ''),
     summary: analyzeText(doc.summary ?? ''),
     body: analyzeText(doc.body ?? ''),
+    salience: doc.salience ?? DEFAULT_SALIENCE,
   };
 }
 
@@ -119,25 +137,29 @@ export function searchTerms(query: string): string[] {
 
 /** Hits fetched per term: the page plus head-room, since per-term lists are merged. */
 export function perTermLimit(limit: number): number {
-  return Math.min(1000, Math.max(50, limit * 3));
+  return Math.min(MEILI_INDEX_SETTINGS.pagination.maxTotalHits, Math.max(50, limit * 3));
 }
 
 /**
  * OR semantics over per-term result lists: a document's score is the sum of its per-term
  * ranking scores (each 0..1), so matching more terms ranks higher, as with BM25. Ties go to
- * uid order. `min_score` applies to the summed score.
+ * salience (descending), then uid: the port's one order. `min_score` applies to the summed score.
  */
 export function mergeTermHits(
-  perTerm: Array<Array<{ uid: string; _rankingScore?: number }>>,
+  perTerm: Array<Array<{ uid: string; salience?: number; _rankingScore?: number }>>,
   limit: number,
   minScore?: number,
 ): TextHit[] {
-  const scores = new Map<string, number>();
+  const merged = new Map<string, { uid: string; score: number; salience: number }>();
   for (const hits of perTerm) {
-    for (const hit of hits) scores.set(hit.uid, (scores.get(hit.uid) ?? 0) + (hit._rankingScore ?? 0));
+    for (const hit of hits) {
+      const m = merged.get(hit.uid);
+      if (m) m.score += hit._rankingScore ?? 0;
+      else merged.set(hit.uid, { uid: hit.uid, score: hit._rankingScore ?? 0, salience: hit.salience ?? DEFAULT_SALIENCE });
+    }
   }
-  const merged = [...scores].map(([uid, score]) => ({ uid, score }));
-  merged.sort((a, b) => b.score - a.score || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-  const kept = minScore === undefined || minScore === null ? merged : merged.filter((h) => h.score >= minScore);
-  return kept.slice(0, Math.max(0, limit));
+  const all = [...merged.values()];
+  all.sort((a, b) => b.score - a.score || b.salience - a.salience || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+  const kept = minScore === undefined || minScore === null ? all : all.filter((h) => h.score >= minScore);
+  return kept.slice(0, Math.max(0, limit)).map(({ uid, score }) => ({ uid, score }));
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { TextDocument } from '../text-index.port';
 import { describeTextIndexConformance } from '../testing/text-index.conformance';
+import { expectExactTieOrder, seededRandom } from '../testing/tie-order';
 import { decodeFts5Averages } from './fts5-averages';
 import { SqliteTextIndex } from './sqlite-text-index';
 
@@ -252,5 +253,42 @@ describe('SqliteTextIndex specifics', () => {
         expect(Math.abs(hit.score - all[i].score)).toBeLessThan(1e-5);
       });
     }
+  });
+
+  it('ranks rows matching only common terms at 0, by salience then uid, from any page and through filters', async () => {
+    const db = new Database(':memory:');
+    // small thresholds, so that 3,000 rows exercise the planned paths
+    const index = new SqliteTextIndex(db, { commonTermRows: 100, essentialDfBudget: 50 });
+    const rand = seededRandom(99);
+    const words = ['river', 'stone', 'cloud', 'ember', 'harbor', 'meadow', 'signal', 'copper', 'lantern', 'orbit'];
+    const docs: TextDocument[] = Array.from({ length: 3000 }, (_, i) => ({
+      org: 'o',
+      uid: `u${Math.floor(rand() * 1e9).toString(36)}${i}`,
+      node_type: i % 40 === 0 ? 'Rare' : 'Concept',
+      layer: i % 3 ? 'reality' : 'epistemic',
+      label: `entity ${i % 700}`,
+      summary: `about ${words[i % words.length]} number ${i % 700}`,
+      body: i % 2 ? 'common filler text' : '',
+      salience: [0.1, 0.5, 0.5, 0.9][Math.floor(rand() * 4)],
+    }));
+    index.upsertSync(docs);
+    const has = (...ws: string[]) => (d: TextDocument) => `${d.label} ${d.summary} ${d.body}`.split(' ').some((w) => ws.includes(w));
+    const pages: Array<[number, number]> = [[0, 1], [0, 20], [3, 17], [40, 20], [1500, 30]];
+    for (const query of ['entity 42', 'number 777', 'river number 7', 'entity', 'entity number about']) {
+      const terms = query.split(' ');
+      await expectExactTieOrder(index, { org: 'o', query }, docs, has(...terms), pages);
+      const filtered = (f: (d: TextDocument) => boolean) => docs.filter(f);
+      await expectExactTieOrder(index, { org: 'o', query, node_types: ['Rare'] }, filtered((d) => d.node_type === 'Rare'), has(...terms), pages);
+      await expectExactTieOrder(index, { org: 'o', query, layer: 'epistemic' }, filtered((d) => d.layer === 'epistemic'), has(...terms), pages);
+      const scope = docs.filter(() => rand() < 0.2).map((d) => d.uid);
+      const inScope = new Set(scope);
+      await expectExactTieOrder(index, { org: 'o', query, uids: scope }, filtered((d) => inScope.has(d.uid)), has(...terms), pages);
+    }
+    // the common terms add nothing; the rare one scores as FTS5 scores it alone
+    const hits = index.searchSync({ org: 'o', query: 'entity 42', limit: 50 });
+    const alone = index.searchSync({ org: 'o', query: '42', limit: 50 });
+    expect(hits.slice(0, alone.length)).toEqual(alone);
+    for (const h of hits.slice(alone.length)) expect(h.score).toBe(0);
+    expect(index.searchSync({ org: 'o', query: 'entity 42', limit: 50, min_score: 1e-9 })).toEqual(alone);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { queryTerms } from '../analysis/text-analysis';
-import type { TextDocument, TextHit, TextIndex, TextQuery } from '../text-index.port';
+import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
+import { decodeFts5Averages } from './fts5-averages';
 
 /** Column weights for bm25(): label, summary, body. */
 const BM25_WEIGHTS = '10.0, 4.0, 1.0';
@@ -29,14 +30,22 @@ const docsTable = (name: string) => `text_docs_${name}`;
 const ftsTable = (name: string) => `text_fts_${name}`;
 const vocabTable = (name: string) => `text_vocab_${name}`;
 
+/**
+ * The docs table's index in the tie-break order (salience, then uid): rows that tie on score
+ * are read from it in page order instead of being sorted.
+ */
+const salienceIndexDdl = (docs: string) => `CREATE INDEX IF NOT EXISTS ${docs}_by_salience ON ${docs} (salience DESC, uid)`;
+
 function orgTablesDdl(name: string): string {
   return `
 CREATE TABLE ${docsTable(name)} (
   id        INTEGER PRIMARY KEY,
   uid       TEXT NOT NULL UNIQUE,
   node_type TEXT NOT NULL,
-  layer     TEXT NOT NULL
+  layer     TEXT NOT NULL,
+  salience  REAL NOT NULL DEFAULT ${DEFAULT_SALIENCE}
 );
+${salienceIndexDdl(docsTable(name))};
 CREATE VIRTUAL TABLE ${ftsTable(name)} USING fts5(${TEXT_FTS_COLUMNS.join(', ')}, ${TOKENIZE});
 CREATE VIRTUAL TABLE ${vocabTable(name)} USING fts5vocab(${ftsTable(name)}, 'row');
 `;
@@ -75,18 +84,19 @@ interface TermStat {
   df: number | null;
 }
 
-type RankedRow = { uid: string; rank: number };
+type RankedRow = { id: number; uid: string; rank: number };
 
 /** FTS5's bm25 k1; a term adds at most idf·(k1+1) to a score. */
 const K1_PLUS_1 = 2.2;
 
 /** Statements writing one organization's tables. */
 interface OrgWrites {
-  findDoc: Statement<[string], { id: number; node_type: string; layer: string }>;
+  findDoc: Statement<[string], { id: number; node_type: string; layer: string; salience: number }>;
   /** the text as indexed (all null in a version-2 contentless table, which keeps none) */
   indexedText: Statement<[number], { label: string | null; summary: string | null; body: string | null }>;
-  insertDoc: Statement<[string, string, string]>;
-  updateDoc: Statement<[string, string, number]>;
+  insertDoc: Statement<[string, string, string, number]>;
+  updateDoc: Statement<[string, string, number, number]>;
+  setSalience: Statement<[number, string]>;
   deleteDoc: Statement<[number]>;
   insertFts: Statement<[number, string, string, string]>;
   deleteFts: Statement<[number]>;
@@ -100,9 +110,14 @@ interface OrgTables {
   vocab: string;
   /** the version-1 shared tables, whose rows carry their org: read-only, no planning */
   legacy: boolean;
+  /**
+   * Whether the docs table has its salience column (tables made before it ordered ties by uid
+   * alone; the first write through this code adds the column, the rebuild fills it).
+   */
+  salience: boolean;
   /** prepared on first use (never for the version-1 tables) */
   w?: OrgWrites;
-  maxId?: Statement<[], { n: number | null }>;
+  averages?: Statement<[], Buffer | undefined>;
   docFreq?: Statement<[string], { doc: number }>;
   search: Map<string, Statement>;
 }
@@ -113,6 +128,11 @@ export interface SqliteTextIndexOptions {
    * scored on every candidate; the rest only through the MaxScore bound. Default 5000.
    */
   essentialDfBudget?: number;
+  /**
+   * Scoring rule (see `rankedRows`): terms in at least half of the organization's rows, when
+   * they match more than this many rows together, add nothing to scores. Default 5,000.
+   */
+  commonTermRows?: number;
 }
 
 /**
@@ -153,12 +173,17 @@ export class SqliteTextIndex implements TextIndex {
   private legacyTables?: OrgTables | null;
 
   private readonly essentialDfBudget: number;
+  private readonly commonTermRows: number;
+  private readonly schemaVersion: Statement<[], number>;
+  private seenSchema = -1;
 
   constructor(
     private readonly db: Database,
     options: SqliteTextIndexOptions = {},
   ) {
     this.essentialDfBudget = options.essentialDfBudget ?? 5_000;
+    this.commonTermRows = options.commonTermRows ?? 5_000;
+    this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
     db.exec(CATALOGUE);
     db.exec(SCRATCH);
     this.stmts = {
@@ -210,6 +235,16 @@ export class SqliteTextIndex implements TextIndex {
         t.deleteFts.run(row.id);
         t.deleteDoc.run(row.id);
       }
+    });
+  }
+
+  setSalienceSync(org: string, changes: SalienceChange[]): void {
+    if (!changes.length) return;
+    this.atomically(() => {
+      const tables = this.orgTables(org, false);
+      if (!tables || tables.legacy) return;
+      const t = this.writes(tables);
+      for (const c of changes) t.setSalience.run(c.salience, c.uid);
     });
   }
 
@@ -270,7 +305,7 @@ export class SqliteTextIndex implements TextIndex {
     const hits: TextHit[] = [];
     for (const row of rows) {
       // bm25() is "lower is better" and negative; the port wants higher-is-better.
-      const score = -row.rank;
+      const score = row.rank === 0 ? 0 : -row.rank;
       if (q.min_score !== undefined && q.min_score !== null && score < q.min_score) break;
       hits.push({ uid: row.uid, score });
     }
@@ -285,6 +320,10 @@ export class SqliteTextIndex implements TextIndex {
 
   async remove(org: string, uids: string[]): Promise<void> {
     this.removeSync(org, uids);
+  }
+
+  async setSalience(org: string, changes: SalienceChange[]): Promise<void> {
+    this.setSalienceSync(org, changes);
   }
 
   async removeOrg(org: string): Promise<void> {
@@ -313,6 +352,13 @@ export class SqliteTextIndex implements TextIndex {
    * table while that still exists (until the rebuild its version bump started is swapped in).
    */
   private orgTables(org: string, create: boolean): OrgTables | undefined {
+    // a schema change (another write, or a rebuilt database copied in under this handle) may
+    // have added or dropped columns the cached statements were planned for
+    const schema = this.schemaVersion.get()!;
+    if (schema !== this.seenSchema) {
+      this.orgCache.clear();
+      this.seenSchema = schema;
+    }
     let name = this.stmts.orgName.get(org);
     if (name === undefined) {
       if (!create) return this.legacy() ?? undefined;
@@ -359,18 +405,26 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   private prepareOrg(docs: string, fts: string, vocab: string, legacy: boolean): OrgTables {
-    return { docs, fts, vocab, legacy, search: new Map() };
+    const columns = this.db.prepare(`SELECT name FROM pragma_table_info('${docs}')`).pluck().all() as string[];
+    return { docs, fts, vocab, legacy, salience: columns.includes('salience'), search: new Map() };
   }
 
   /** The organization's write statements, prepared on its first write through this handle. */
   private writes(t: OrgTables): OrgWrites {
     if (t.legacy) throw new Error('internal: the version-1 full-text tables are read-only');
     const { docs, fts } = t;
+    if (!t.salience) {
+      // tables made before the column: add it (the rebuild the version bump started fills it)
+      this.db.exec(`ALTER TABLE ${docs} ADD COLUMN salience REAL NOT NULL DEFAULT ${DEFAULT_SALIENCE}; ${salienceIndexDdl(docs)};`);
+      t.salience = true;
+      t.search.clear();
+    }
     return (t.w ??= {
-      findDoc: this.db.prepare(`SELECT id, node_type, layer FROM ${docs} WHERE uid = ?`),
+      findDoc: this.db.prepare(`SELECT id, node_type, layer, salience FROM ${docs} WHERE uid = ?`),
       indexedText: this.db.prepare(`SELECT label, summary, body FROM ${fts} WHERE rowid = ?`),
-      insertDoc: this.db.prepare(`INSERT INTO ${docs} (uid, node_type, layer) VALUES (?, ?, ?)`),
-      updateDoc: this.db.prepare(`UPDATE ${docs} SET node_type = ?, layer = ? WHERE id = ?`),
+      insertDoc: this.db.prepare(`INSERT INTO ${docs} (uid, node_type, layer, salience) VALUES (?, ?, ?, ?)`),
+      updateDoc: this.db.prepare(`UPDATE ${docs} SET node_type = ?, layer = ?, salience = ? WHERE id = ?`),
+      setSalience: this.db.prepare(`UPDATE ${docs} SET salience = ? WHERE uid = ?`),
       deleteDoc: this.db.prepare(`DELETE FROM ${docs} WHERE id = ?`),
       insertFts: this.db.prepare(`INSERT INTO ${fts} (rowid, label, summary, body) VALUES (?, ?, ?, ?)`),
       deleteFts: this.db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`),
@@ -382,17 +436,18 @@ export class SqliteTextIndex implements TextIndex {
     const label = doc.label ?? '';
     const summary = doc.summary ?? '';
     const body = doc.body ?? '';
+    const salience = doc.salience ?? DEFAULT_SALIENCE;
     const existing = t.findDoc.get(doc.uid);
     let id: number;
     if (existing) {
       id = existing.id;
-      if (existing.node_type !== doc.node_type || existing.layer !== doc.layer) t.updateDoc.run(doc.node_type, doc.layer, id);
+      if (existing.node_type !== doc.node_type || existing.layer !== doc.layer || existing.salience !== salience) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
       // an update that keeps the text (salience, props outside it) has nothing to re-index
       const old = t.indexedText.get(id);
       if (old && old.label === label && old.summary === summary && old.body === body) return;
       t.deleteFts.run(id);
     } else {
-      id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer).lastInsertRowid);
+      id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
     }
     t.insertFts.run(id, label, summary, body);
   }
@@ -406,42 +461,56 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   /**
-   * Exact BM25 top-`limit`, planned to avoid scoring every row of a common term. bm25() costs
-   * ~0.6 µs per matching row, so a term in 30% of 100k rows costs ~20 ms however few hits
-   * are wanted. Two exact short-cuts, each falling back to the plain query when it cannot
-   * prove its answer (N and document frequencies are the organization's own, as bm25()'s):
+   * The first `limit` rows of the order score, then salience, then uid, planned so that
+   * neither ties nor common terms cost a pass over every matching row.
    *
-   * 1. FTS5 floors the IDF of a term in ≥ half of all rows at 1e-6, so it adds ≤ 2.2e-6 to a
-   *    score: with other terms present it is left out (unless the page comes back short).
-   * 2. MaxScore: the rarest terms are "essential". Every candidate row matching one of them
-   *    is scored with the whole query (the others are only walked, not scored). A row matching
-   *    none of them scores at most Σ idf·(k1+1) over the other terms; when the page is full
-   *    and its last score beats that bound, no other row can enter the page.
+   * The score is FTS5's bm25() over the query's terms, with one rule for common terms. FTS5
+   * floors the IDF of a term found in at least half of the organization's N rows at 1e-6, so
+   * such a term adds at most 2.2e-6 to a score. When those terms together match more than
+   * `commonTermRows` rows they add nothing: rows matching only them score 0 and follow every
+   * other hit in salience, then uid order, read from the docs table's index in that order
+   * (`zeroTier`) instead of scoring every row. Below that size they are scored as FTS5 scores
+   * them. Either way a row's score depends only on the query and the organization's rows, never
+   * on the page asked for, so pages are slices of one order.
+   *
+   * Ties on score are broken inside SQLite's own top-k (ORDER BY rank, salience DESC, uid),
+   * never by reading every tied row.
    */
   private rankedRows(t: OrgTables, terms: string[], shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
-    const plain = this.searchStatement(t, shape, false);
-    const run = (ts: TermStat[]) =>
-      plain.all(this.matchExpression(ts.map((x) => x.term)), ...filterParams, limit) as RankedRow[];
     // the v1 shared table's statistics span organizations: no planning on it
-    if (terms.length === 1 || t.legacy) return run(terms.map((term) => ({ term, df: null })));
-
-    // max(id) ≥ row count N; the IDF bound grows with N, so this only ever loosens bounds.
-    t.maxId ??= this.db.prepare(`SELECT max(id) AS n FROM ${t.docs}`);
+    if (t.legacy) return this.searchStatement(t, shape, false).all(this.matchExpression(terms), ...filterParams, limit) as RankedRow[];
+    const rows = this.rowCount(t);
+    if (rows === 0) return [];
     t.docFreq ??= this.db.prepare(`SELECT doc FROM ${t.vocab} WHERE term = ?`);
     const docFreq = t.docFreq;
-    const rowsUpperBound = t.maxId.get()?.n ?? 0;
-    if (rowsUpperBound === 0) return [];
     const stats: TermStat[] = terms.map((term) => {
       const tokens = this.ftsTokens(term);
       return { term, df: tokens.length === 1 ? (docFreq.get(tokens[0])?.doc ?? 0) : null };
     });
+    const common = stats.filter((x) => x.df !== null && 2 * x.df >= rows);
+    const commonRows = common.reduce((n, x) => n + x.df!, 0);
+    if (!common.length || commonRows <= this.commonTermRows) return this.topByMaxScore(t, stats, rows, shape, filterParams, limit);
 
-    const floorIdf = (x: TermStat) => x.df !== null && x.df * 2 >= rowsUpperBound;
-    let scoring = stats.filter((x) => !floorIdf(x));
-    if (scoring.length === 0) scoring = stats;
+    const scored = stats.filter((x) => !common.includes(x));
+    const head = scored.length ? this.topByMaxScore(t, scored, rows, shape, filterParams, limit) : [];
+    if (head.length >= limit) return head;
+    // a short head holds every row matching a scored term; the rest of the page scores 0
+    return head.concat(this.zeroTier(t, common, rows, shape, filterParams, head, limit - head.length));
+  }
 
+  /**
+   * Exact BM25 top-`limit` over `stats`' terms (bm25() costs ~0.6 µs per matching row, so a
+   * term in 30% of 100k rows costs ~20 ms however few hits are wanted). MaxScore: the rarest
+   * terms are "essential". Every candidate row matching one of them is scored with the whole
+   * query (the others are only walked, not scored). A row matching none of them scores at most
+   * Σ idf·(k1+1) over the other terms; when the page is full and its last score beats that
+   * bound, no other row can enter the page (nor tie its last row). Otherwise the plain query.
+   */
+  private topByMaxScore(t: OrgTables, stats: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
+    const run = () => this.searchStatement(t, shape, false).all(this.matchExpression(stats.map((x) => x.term)), ...filterParams, limit) as RankedRow[];
+    if (stats.length === 1) return run();
     // rarest first; multi-token terms (unknown df) are always essential
-    const sorted = [...scoring].sort((a, b) => (a.df ?? -1) - (b.df ?? -1));
+    const sorted = [...stats].sort((a, b) => (a.df ?? -1) - (b.df ?? -1));
     const essential: TermStat[] = [];
     let budget = 0;
     for (const x of sorted) {
@@ -449,28 +518,45 @@ export class SqliteTextIndex implements TextIndex {
       essential.push(x);
       budget += x.df ?? 0;
     }
-
-    let rows: RankedRow[] | undefined;
-    if (essential.length < sorted.length) {
-      const others = sorted.slice(essential.length);
-      let bound = 0;
-      for (const x of others) {
-        const df = x.df ?? 0;
-        bound += K1_PLUS_1 * Math.max(1e-6, Math.log((rowsUpperBound - df + 0.5) / (df + 0.5)));
-      }
-      const restricted = this.searchStatement(t, shape, true).all(
-        this.matchExpression(scoring.map((x) => x.term)),
-        this.matchExpression(essential.map((x) => x.term)),
-        ...filterParams,
-        limit,
-      ) as RankedRow[];
-      const last = restricted[limit - 1];
-      if (last && -last.rank > bound * (1 + 1e-9) + 1e-12) rows = restricted;
+    if (essential.length === sorted.length) return run();
+    let bound = 0;
+    for (const x of sorted.slice(essential.length)) {
+      const df = x.df ?? 0;
+      bound += K1_PLUS_1 * Math.max(1e-6, Math.log((rows - df + 0.5) / (df + 0.5)));
     }
-    rows ??= run(scoring);
-    // Floor-IDF terms can still fill a short page with near-zero hits.
-    if (scoring.length < stats.length && rows.length < limit) rows = run(stats);
-    return rows;
+    const restricted = this.searchStatement(t, shape, true).all(
+      this.matchExpression(stats.map((x) => x.term)),
+      this.matchExpression(essential.map((x) => x.term)),
+      ...filterParams,
+      limit,
+    ) as RankedRow[];
+    const last = restricted[limit - 1];
+    return last && -last.rank > bound * (1 + 1e-9) + 1e-12 ? restricted : run();
+  }
+
+  /**
+   * Rows matching `common`'s terms, none of `head`, in salience then uid order (all score 0).
+   * Such terms are in at least half the rows, so walking the docs table in that order finds a
+   * match about every other row: a few index reads and one FTS5 membership probe each. A
+   * filter that rejects most rows (or a uid scope) would make that walk long: past a bound it
+   * gives way to reading every match of the terms (no scoring) and keeping the first.
+   */
+  private zeroTier(t: OrgTables, common: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], head: RankedRow[], need: number): RankedRow[] {
+    const expr = this.matchExpression(common.map((x) => x.term));
+    const excluded = JSON.stringify(head.map((r) => r.id));
+    // a probe costs far more than reading a match unscored: walk only for a short page
+    const walk = 8 * need + 256;
+    if (t.salience && !shape.uids && walk < rows / 4) {
+      const got = this.zeroStatement(t, shape, true).all(walk, ...filterParams, excluded, expr, need) as RankedRow[];
+      if (got.length >= need) return got;
+    }
+    return this.zeroStatement(t, shape, false).all(expr, ...filterParams, excluded, need) as RankedRow[];
+  }
+
+  /** N as bm25() takes it: the row count in the FTS5 table's averages record. */
+  private rowCount(t: OrgTables): number {
+    t.averages ??= this.db.prepare<[], Buffer | undefined>(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck();
+    return decodeFts5Averages(t.averages.get(), TEXT_FTS_COLUMNS.length).rows;
   }
 
   /** The tokens FTS5 itself makes of `term` (cached). */
@@ -486,6 +572,22 @@ export class SqliteTextIndex implements TextIndex {
     return tokens;
   }
 
+  /** The filters on the docs row `d` (their parameters follow in `filterParams` order). */
+  private filterClauses(t: OrgTables, shape: FilterShape): string[] {
+    const where: string[] = [];
+    if (t.legacy) where.push('d.org = ?');
+    if (shape.types) where.push('d.node_type IN (SELECT value FROM json_each(?))');
+    if (shape.exclude) where.push('d.node_type NOT IN (SELECT value FROM json_each(?))');
+    if (shape.layer) where.push('d.layer = ?');
+    if (shape.uids) where.push('d.uid IN (SELECT value FROM json_each(?))');
+    return where;
+  }
+
+  /** The tie-break after the score: salience (when the table has it), then uid. */
+  private tieBreak(t: OrgTables): string {
+    return t.salience ? 'd.salience DESC, d.uid' : 'd.uid';
+  }
+
   private searchStatement(t: OrgTables, shape: FilterShape, restricted: boolean): Statement {
     const key = `${+shape.types}${+shape.exclude}${+shape.layer}${+shape.uids}${+restricted}`;
     let stmt = t.search.get(key);
@@ -495,19 +597,45 @@ export class SqliteTextIndex implements TextIndex {
       // `+rowid` keeps this a filter on the walk rather than one FTS5 query per rowid (which
       // would recompute every IDF per row); bm25() then runs only on rows that pass.
       if (restricted) where.push(`+${fts}.rowid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`);
-      if (t.legacy) where.push('d.org = ?');
-      if (shape.types) where.push('d.node_type IN (SELECT value FROM json_each(?))');
-      if (shape.exclude) where.push('d.node_type NOT IN (SELECT value FROM json_each(?))');
-      if (shape.layer) where.push('d.layer = ?');
-      if (shape.uids) where.push('d.uid IN (SELECT value FROM json_each(?))');
-      // CROSS JOIN pins FTS as the outer loop: we walk matches, never the whole table.
+      where.push(...this.filterClauses(t, shape));
+      // CROSS JOIN pins FTS as the outer loop: we walk matches, never the whole table. The
+      // tie-break is part of SQLite's bounded sort, so ties never widen what is read.
       stmt = this.db.prepare(
-        `SELECT d.uid AS uid, bm25(${fts}, ${BM25_WEIGHTS}) AS rank
+        `SELECT d.id AS id, d.uid AS uid, bm25(${fts}, ${BM25_WEIGHTS}) AS rank
            FROM ${fts} CROSS JOIN ${t.docs} d ON d.id = ${fts}.rowid
           WHERE ${where.join(' AND ')}
-          ORDER BY rank, d.uid
+          ORDER BY rank, ${this.tieBreak(t)}
           LIMIT ?`,
       );
+      t.search.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  /**
+   * Rows scoring 0 (see `zeroTier`), in salience then uid order. `walk`: the first `?` rows of
+   * the docs table in that order (its index), each probed for a match (FTS5 seeks the rowid; no
+   * bm25(), so no IDF is computed). Otherwise every match of the terms, unscored.
+   */
+  private zeroStatement(t: OrgTables, shape: FilterShape, walk: boolean): Statement {
+    const key = `zero${+shape.types}${+shape.exclude}${+shape.layer}${+shape.uids}${+walk}`;
+    let stmt = t.search.get(key);
+    if (!stmt) {
+      const fts = t.fts;
+      const where = [...this.filterClauses(t, shape), 'd.id NOT IN (SELECT value FROM json_each(?))'];
+      const sql = walk
+        ? `SELECT d.id AS id, d.uid AS uid, 0 AS rank
+             FROM (SELECT * FROM ${t.docs} ORDER BY salience DESC, uid LIMIT ?) d
+            WHERE ${where.join(' AND ')}
+              AND EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? AND ${fts}.rowid = d.id)
+            ORDER BY d.salience DESC, d.uid
+            LIMIT ?`
+        : `SELECT d.id AS id, d.uid AS uid, 0 AS rank
+             FROM ${fts} CROSS JOIN ${t.docs} d ON d.id = ${fts}.rowid
+            WHERE ${fts} MATCH ? AND ${where.join(' AND ')}
+            ORDER BY ${this.tieBreak(t)}
+            LIMIT ?`;
+      stmt = this.db.prepare(sql);
       t.search.set(key, stmt);
     }
     return stmt;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TextDocument, TextIndex } from '../text-index.port';
+import { expectExactTieOrder, seededRandom } from './tie-order';
 
 export interface TextIndexConformanceOptions {
   /** per-test timeout (server adapters need more) */
@@ -279,6 +280,54 @@ export function describeTextIndexConformance(
         if (/quasar/i.test(query) && query.length < 100) expect(uids(hits)).toContain('target');
       }
       expect(await index.search({ org, query: '  \t ', limit: 5 })).toEqual([]);
+    });
+
+    it('orders thousands of tied hits by salience, then uid, at every page, after updates and removals', async () => {
+      const org = newOrg();
+      const rand = seededRandom(2323);
+      const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+      // few distinct texts (so thousands of rows tie on score), few salience values (so many
+      // also tie on salience), uids in no particular order
+      const texts: Array<Partial<TextDocument>> = [
+        { label: 'tern colony', summary: 'coastal survey' },
+        { label: 'coastal survey', summary: 'tern colony' },
+        { label: 'coastal survey', body: 'tern and gull colony' },
+        { label: 'gull roost', summary: 'coastal survey' },
+        { label: 'ledger entry', summary: 'quarterly budget review' },
+        { label: 'ledger entry', summary: 'quarterly budget review', body: 'office paperwork' },
+      ];
+      const saliences = [0.1, 0.5, 0.5, 0.5, 0.9, 0.73];
+      const uid = () => `n${Math.floor(rand() * 1e9).toString(36)}${Math.floor(rand() * 1e6).toString(36)}`;
+      const docs = new Map<string, TextDocument>();
+      for (let i = 0; i < 2400; i++) {
+        const d = doc(org, uid(), { ...pick(texts), salience: pick(saliences) });
+        docs.set(d.uid, d);
+      }
+      await index.upsert([...docs.values()]);
+      const has = (word: string) => (d: TextDocument) => `${d.label} ${d.summary} ${d.body}`.split(' ').includes(word);
+      const pages: Array<[number, number]> = [[0, 1], [0, 20], [1, 5], [17, 20], [250, 50], [999, 3], [1190, 25]];
+      const check = async () => {
+        const all = [...docs.values()];
+        await expectExactTieOrder(index, { org, query: 'tern' }, all, has('tern'), pages);
+        await expectExactTieOrder(index, { org, query: 'gull' }, all, has('gull'), pages);
+        await expectExactTieOrder(index, { org, query: 'tern gull' }, all, (d) => has('tern')(d) || has('gull')(d), pages);
+      };
+      await check();
+
+      // salience changes (decay, reinforcement), text edits that move rows between ties, removals
+      const uids = [...docs.keys()];
+      const moved = uids.filter(() => rand() < 0.1).map((u) => ({ uid: u, salience: pick(saliences) }));
+      await index.setSalience(org, moved);
+      for (const m of moved) docs.get(m.uid)!.salience = m.salience;
+      const edited = uids.filter(() => rand() < 0.05).map((u) => ({ ...docs.get(u)!, ...pick(texts), salience: pick(saliences) }));
+      await index.upsert(edited);
+      for (const e of edited) docs.set(e.uid, e);
+      const removed = uids.filter(() => rand() < 0.05);
+      await index.remove(org, removed);
+      for (const u of removed) docs.delete(u);
+      await index.setSalience(org, [{ uid: removed[0], salience: 0.99 }]); // not indexed: ignored
+      await check();
+      expect(await index.count(org)).toBe(docs.size);
     });
 
     it('indexes diverse documents in one call and counts them', async () => {

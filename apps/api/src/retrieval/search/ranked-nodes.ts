@@ -10,6 +10,16 @@ export interface ScoredNode {
 }
 
 /**
+ * Nodes for hits already in the §5.1 order (an index that breaks ties itself: the text index),
+ * with their scores, in that order; hits whose node is gone or out of scope are dropped.
+ */
+export async function indexOrderPage(graph: GraphReadModel, scope: ReadScope, hits: readonly ScoredUid[]): Promise<ScoredNode[]> {
+  const score = new Map(hits.map((h) => [h.uid, h.score]));
+  const nodes = await liveNodesInOrder(graph, scope, hits.map((h) => h.uid));
+  return nodes.map((node) => ({ node, score: score.get(node.uid)! }));
+}
+
+/**
  * Results [offset, offset + limit) of the §5.1 order (score, then salience, then uid) from
  * hits sorted by score that hold every hit scoring as well as the page's last one
  * (`fetchThroughTies`). Only the page and the hits tying its ends are loaded.

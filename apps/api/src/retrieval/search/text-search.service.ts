@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { fetchThroughTies, searchTypeFilter } from '@strata/domain/retrieval';
+import { searchTypeFilter } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { TEXT_INDEX, TextIndex } from '@strata/text-index/text-index.port';
 import { ReadScope } from '@strata/platform/scope/read-scope';
-import { ScoredNode, rankedNodePage } from './ranked-nodes';
+import { ScoredNode, indexOrderPage } from './ranked-nodes';
 
 export type { ScoredNode } from './ranked-nodes';
 
@@ -28,7 +28,9 @@ export class TextSearchService {
 
   /**
    * Results [offset, offset + limit) of the order score, then salience, then uid: exactly
-   * that slice of the full ranking whatever the page size (also the `fts` leg of hybrid).
+   * that slice of the full ranking whatever the page size (also the `fts` leg of hybrid). The
+   * index answers in that order itself, so only offset + limit hits are read, however many
+   * tie on score.
    */
   async search(scope: ReadScope, q: TextSearchQuery): Promise<ScoredNode[]> {
     const offset = q.offset ?? 0;
@@ -38,11 +40,8 @@ export class TextSearchService {
     const filter = { org: scope.org, query: q.query, ...searchTypeFilter(q.node_types), layer: q.layer, min_score: q.min_score, uids };
     // spaced nodes the caller may not read are dropped here: fetch that many more, so a page stays full
     const extra = uids ? 0 : scope.hidden.size;
-    const fetch = async (n: number) => {
-      const got = await this.text.search({ ...filter, limit: n + extra });
-      return extra ? got.filter((h) => scope.allows(h.uid)) : got;
-    };
-    const hits = await fetchThroughTies(fetch, offset + q.limit);
-    return rankedNodePage(this.graph, scope, hits, offset, q.limit);
+    const got = await this.text.search({ ...filter, limit: offset + q.limit + extra });
+    const hits = extra ? got.filter((h) => scope.allows(h.uid)) : got;
+    return indexOrderPage(this.graph, scope, hits.slice(offset, offset + q.limit));
   }
 }
