@@ -47,6 +47,11 @@ export interface EnqueueRequest {
    * were enqueued (ingestion: one job per organization); other organizations are not held up.
    */
   serialGroup?: string;
+  /**
+   * Large data the handler reads once, by `payload(id)` (an ingestion job's document text):
+   * kept beside the job, never loaded with it, so reading or listing jobs does not parse it.
+   */
+  payload?: string;
 }
 
 /** What a lease renewal found: still ours, ours but cancel was asked, or lost to another runner. */
@@ -86,6 +91,8 @@ export interface JobQueue {
    */
   requestCancel(org: string, id: string): Promise<QueuedJob | null>;
   get(org: string, id: string): Promise<QueuedJob | null>;
+  /** the payload the job was enqueued with; null without one, or once the job finished */
+  payload(id: string): Promise<string | null>;
   /** the organization's jobs, oldest first */
   list(org: string, filter?: { kind?: string; status?: QueuedJobStatus }): Promise<QueuedJob[]>;
   /** forgets jobs finished before `cutoff`; how many */

@@ -10,6 +10,7 @@ import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { DedupCache } from '../pipeline/dedup-cache';
+import { DedupIndex } from '../pipeline/dedup-index';
 import { stageExtraction } from '../pipeline/stage-extraction';
 
 export interface IngestChunkResponse {
@@ -78,7 +79,7 @@ export class IngestChunkHandler {
         tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write));
         edges++;
       }
-      const { created: _created, ...counts } = await stageExtraction(tx, chunk, outcomes, { content: req.content, method: extractor.method, dedup: new DedupCache(tx.reader, tx.org) });
+      const counts = await stageExtraction(tx, chunk, outcomes, { content: req.content, method: extractor.method, dedup: new DedupIndex(new DedupCache(tx.reader, tx.org)) });
       return {
         status: 201 as const,
         body: { chunk_uid: chunk.uid, document_uid: document?.uid ?? null, layers, ...counts, edges_created: counts.edges_created + edges, errors, deduplicated: false },

@@ -21,6 +21,7 @@ import { parseIsoDateTime } from '@strata/domain/validation/iso-time';
 import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -50,6 +51,7 @@ export class DocumentIntakeHandler {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
     private readonly extractors: ExtractorSource,
+    private readonly runner: JobRunner,
   ) {}
 
   async intake(mode: IntakeMode, auth: AuthContext, ctx: CommandContext, body: Body): Promise<IntakeResult> {
@@ -118,11 +120,12 @@ export class DocumentIntakeHandler {
       ...(written.session ? { session_uid: written.session.uid } : {}),
       layers,
       actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
-      content,
       chunking,
       chunk_type: mode === 'session' ? 'transcript' : 'document',
     };
-    const { job } = await this.queue.enqueue({ kind: mode === 'session' ? 'ingest_session' : 'ingest_document', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
+    // the text as the job's payload: up to 5 MiB that reading the job (every GET /jobs) never parses
+    const { job } = await this.queue.enqueue({ kind: mode === 'session' ? 'ingest_session' : 'ingest_document', org: ctx.org, input, payload: content, serialGroup: INGESTION_SERIAL_GROUP });
+    this.runner.wake();
     const out: Record<string, unknown> = { job_id: job.id, document_uid: written.doc.uid };
     if (mode === 'session') out.session_uid = written.session!.uid;
     else out.deduplicated = false;

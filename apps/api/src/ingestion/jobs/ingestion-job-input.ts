@@ -23,7 +23,10 @@ export interface IngestionJobInput {
   session_uid?: string;
   layers: Layer[];
   actor: IngestionActor;
-  /** document and session jobs: the text to chunk; a resume works on the chunks already written */
+  /**
+   * The text to chunk travels as the job's payload (read once, never with the job); `content`
+   * is only found in jobs queued before payloads existed. A resume works on the chunks written.
+   */
   content?: string;
   chunking?: ChunkingOptions;
   chunk_type?: 'document' | 'transcript';

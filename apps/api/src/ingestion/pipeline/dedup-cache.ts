@@ -15,7 +15,7 @@ interface Entry {
 }
 
 /** The live nodes of one type, by normalised label, with a trigram index for fuzzy matching. */
-class TypeIndex {
+export class TypeIndex {
   readonly byNorm = new Map<string, Entry>();
   readonly entries: Entry[] = [];
   private readonly byGram = new Map<string, number[]>();
