@@ -25,6 +25,8 @@ import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { expectedPlacement } from '../pipeline/placement';
+import { inSameSpaces, readModelMembership } from '@strata/platform/scope/space-membership';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
 import { readIncomingContent } from './incoming-content';
@@ -71,7 +73,7 @@ export class DocumentIntakeHandler {
     const sha256 = createHash('sha256').update(content, 'utf8').digest('hex');
 
     if (mode === 'document' && !core.force_reingest) {
-      const existing = await this.liveWithHash(ctx.org, sha256);
+      const existing = await this.liveWithHash(ctx.org, sha256, expectedPlacement(ctx));
       if (existing) {
         // the PartOfProject edge is still added when it is missing
         if (core.project_uid) await this.uow.run(ctx, (tx) => this.admit(tx, auth, existing, core.project_uid!, true));
@@ -110,7 +112,7 @@ export class DocumentIntakeHandler {
         }
         tx.createEdge(decideCreateEdge({ edge_type: 'CapturedIn', props: triggerEdgeProps('CapturedIn') }, doc, session, tx.uuid(), tx.write));
       }
-      return { doc, session };
+      return { doc, session, placement: tx.placement?.space_uid ?? null };
     });
 
     await this.ledger.record(ctx.org, written.doc.uid, { sha256, page_offsets, context, layers }, written.doc.created_at);
@@ -119,7 +121,7 @@ export class DocumentIntakeHandler {
       document_uid: written.doc.uid,
       ...(written.session ? { session_uid: written.session.uid } : {}),
       layers,
-      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
+      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id, ...(ctx.access ? { access: ctx.access } : {}), space_uid: written.placement },
       chunking,
       chunk_type: mode === 'session' ? 'transcript' : 'document',
     };
@@ -132,11 +134,11 @@ export class DocumentIntakeHandler {
     return { status: 202, body: out };
   }
 
-  /** The oldest live Document recorded with this content hash. */
-  private async liveWithHash(org: string, sha256: string): Promise<NodeRecord | null> {
+  /** The oldest live Document recorded with this content hash, in the same Spaces as the new one would be. */
+  private async liveWithHash(org: string, sha256: string, placement: string | null): Promise<NodeRecord | null> {
     for (const uid of await this.ledger.withHash(org, sha256)) {
       const n = await this.graph.getNode(org, uid);
-      if (n && n.tombstone_at === null && n.node_type === 'Document') return n;
+      if (n && n.tombstone_at === null && n.node_type === 'Document' && (await inSameSpaces(readModelMembership(this.graph, org), uid, placement))) return n;
     }
     return null;
   }

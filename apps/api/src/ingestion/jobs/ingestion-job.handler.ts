@@ -90,7 +90,7 @@ export class IngestionJobHandler implements JobHandler {
       if ((await this.queue.get(job.org, job.id))?.cancel_requested) cancelled = true;
       return cancelled;
     };
-    const dedup = new DedupCache(this.graph, job.org);
+    const dedup = new DedupCache(this.graph, job.org, input.actor.space_uid ?? null);
     const pages = meta?.page_offsets ?? [];
     // Extraction runs ahead (STRATA_LLM_CONCURRENCY chunks in flight) into `ready`; one
     // committer takes whatever is ready, up to a unit's size, and commits it as one unit of
