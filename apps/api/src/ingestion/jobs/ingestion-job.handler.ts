@@ -109,8 +109,8 @@ export class IngestionJobHandler implements JobHandler {
     };
     const worker = async () => {
       for (;;) {
-        while (ready.length >= UNIT_MAX_CHUNKS) await new Promise<void>((r) => (wakeWorkers = chain(wakeWorkers, r)));
-        if (next >= remaining.length || (await stopNow()) || next >= remaining.length) break;
+        while (ready.length >= UNIT_MAX_CHUNKS && !committerFailed) await new Promise<void>((r) => (wakeWorkers = chain(wakeWorkers, r)));
+        if (committerFailed || next >= remaining.length || (await stopNow()) || next >= remaining.length) break;
         const chunk = remaining[next++];
         extracting++;
         try {
@@ -124,6 +124,8 @@ export class IngestionJobHandler implements JobHandler {
       }
     };
     let workersDone = false;
+    // a committer that fails (the job store gone at shutdown) releases the workers waiting for room
+    let committerFailed = false;
     const committer = async () => {
       for (;;) {
         // a turn of the event loop first, so the chunks extracted meanwhile join this unit
@@ -141,7 +143,12 @@ export class IngestionJobHandler implements JobHandler {
         await jc.checkpoint(tally, progress());
       }
     };
-    const committing = committer();
+    let committerError: unknown = null;
+    const committing = committer().catch((err: unknown) => {
+      committerError = err;
+      committerFailed = true;
+      poke('workers');
+    });
     try {
       await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, remaining.length)) }, worker));
     } finally {
@@ -150,6 +157,7 @@ export class IngestionJobHandler implements JobHandler {
       poke('committer');
       await committing;
     }
+    if (committerFailed) throw committerError;
 
     const why = jc.signal.aborted && jc.signal.reason instanceof JobStopped ? jc.signal.reason.why : null;
     if (why === 'lease_lost') return null; // another runner has the job now: it finishes the document
