@@ -1,4 +1,5 @@
 import { startServer } from './support/server';
+import { SlowChatServer } from './support/slow-chat-server';
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Barbara', 'Edsger', 'Donald', 'Margaret', 'Katherine', 'John', 'Mary', 'Linus', 'Frances'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Liskov', 'Dijkstra', 'Knuth', 'Hamilton', 'Johnson', 'Smith', 'Brown', 'Torvalds', 'Allen'];
@@ -43,11 +44,61 @@ export async function run(): Promise<Record<string, number>> {
   const withEmbedding = await ingestOneMegabyte({ STRATA_LLM_PROVIDER: 'offline' });
   // the same without automatic embedding of every new node, to tell the pipeline's cost from the embedder's
   const without = await ingestOneMegabyte({ STRATA_LLM_PROVIDER: 'offline', STRATA_EMBEDDING_PROVIDER: 'none' });
+  const model = await ingestWithSlowModel();
   return {
     ...withEmbedding,
     offline_no_embedding_mb_per_s: without.offline_mb_per_s,
     offline_no_embedding_seconds: without.offline_seconds,
+    ...model,
   };
+}
+
+const MODEL_DELAY_MS = 200;
+const MODEL_CONCURRENCY = 4;
+const MODEL_LAYERS = ['reality', 'epistemic'];
+
+/**
+ * A 40-chunk document through a chat model that answers every call in 200 ms (an
+ * OpenAI-compatible server on loopback): the best the pipeline can do is
+ * chunks × passes × 0.2 s / STRATA_LLM_CONCURRENCY; the goal is to stay within 1.2× that.
+ */
+async function ingestWithSlowModel(): Promise<Record<string, number>> {
+  const llm = await SlowChatServer.start(MODEL_DELAY_MS);
+  const server = await startServer({
+    STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'bench-key', STRATA_LLM_MODEL: 'bench',
+    STRATA_LLM_CONCURRENCY: String(MODEL_CONCURRENCY), STRATA_EMBEDDING_PROVIDER: 'none',
+  });
+  try {
+    // 40 parts of ~390 characters, 100-token (≈ 400-character) chunks without overlap: one part a chunk
+    const filler = 'The committee reviewed the plan and noted the open questions about cost and timing for the next phase of the work. ';
+    const content = Array.from({ length: 40 }, (_, i) => `Part ${i}. ${filler.repeat(3)}`.slice(0, 390)).join('\n\n');
+    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const t0 = performance.now();
+    const res = await fetch(`${server.url}/ingest/document`, { method: 'POST', headers, body: JSON.stringify({ content, title: 'Model bench', layers: MODEL_LAYERS, chunk_size: 100, chunk_overlap: 0 }) });
+    if (res.status !== 202) throw new Error(`/ingest/document answered ${res.status}: ${await res.text()}`);
+    const { job_id } = (await res.json()) as { job_id: string };
+    let job: { status: string; progress: { total_chunks: number }; error: string | null };
+    for (;;) {
+      job = (await (await fetch(`${server.url}/jobs/${job_id}`, { headers })).json()) as typeof job;
+      if (job.status === 'completed' || job.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (job.status !== 'completed') throw new Error(`the model ingestion job ${job.status}: ${job.error}`);
+    const chunks = job.progress.total_chunks;
+    const ideal = (chunks * MODEL_LAYERS.length * MODEL_DELAY_MS) / 1000 / MODEL_CONCURRENCY;
+    return {
+      model_chunks: chunks,
+      model_calls: llm.requests,
+      model_max_in_flight: llm.maxInFlight,
+      model_seconds: Math.round(seconds * 100) / 100,
+      model_ideal_seconds: Math.round(ideal * 100) / 100,
+      model_vs_ideal: Math.round((seconds / ideal) * 100) / 100,
+    };
+  } finally {
+    await server.stop();
+    await llm.close();
+  }
 }
 
 async function ingestOneMegabyte(env: Record<string, string>): Promise<Record<string, number>> {

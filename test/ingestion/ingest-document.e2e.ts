@@ -121,9 +121,11 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
 
   it('runs an organization’s ingestion jobs one at a time, in order, showing queue_position while pending, and cancels a pending one at once', async () => {
     const runner = t.app.get((await import('@strata/jobs/runner/job-runner')).JobRunner);
-    // the runner polls once an hour meanwhile: the jobs stay queued while the test looks at them, and it ticks by hand
+    // the runner polls once an hour meanwhile and is not woken by an enqueue: the jobs stay
+    // queued while the test looks at them, and it ticks by hand
     await runner.stop();
     runner.start(3600);
+    const wake = jest.spyOn(runner, 'wake').mockImplementation(() => undefined);
     try {
       const a = await c.post('/ingest/document', { content: 'First queued document about Paris.' });
       clock.advance(1);
@@ -152,6 +154,7 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
       await runner.settled();
       expect((await c.get(`/jobs/${d.body.job_id}`)).body.status).toBe('completed');
     } finally {
+      wake.mockRestore();
       await runner.stop();
       runner.start(2);
     }

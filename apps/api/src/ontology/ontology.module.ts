@@ -1,3 +1,5 @@
+import { OntologyJobs } from './ontology-jobs';
+import { EntityFinder } from './extraction/entity-finder';
 import { Module } from '@nestjs/common';
 import { HistoryModule } from '@strata/platform/history/history.module';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
@@ -30,6 +32,6 @@ import { TypesController } from './types/types.controller';
 @Module({
   imports: [ScopeModule, HistoryModule, EmbeddingsModule],
   controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController, OntologyReadsController, ProposeSchemaController],
-  providers: [OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads, SchemaProposals, SemanticGuidance],
+  providers: [OntologyJobs, EntityFinder, OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads, SchemaProposals, SemanticGuidance],
 })
 export class OntologyModule {}

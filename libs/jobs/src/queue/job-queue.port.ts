@@ -47,6 +47,11 @@ export interface EnqueueRequest {
    * were enqueued (ingestion: one job per organization); other organizations are not held up.
    */
   serialGroup?: string;
+  /**
+   * Large data the handler reads once, by `payload(id)` (an ingestion job's document text):
+   * kept beside the job, never loaded with it, so reading or listing jobs does not parse it.
+   */
+  payload?: string;
 }
 
 /** Active jobs of one kind and status, across organizations (what /metrics shows of the queue). */
@@ -95,6 +100,8 @@ export interface JobQueue {
    */
   requestCancel(org: string, id: string): Promise<QueuedJob | null>;
   get(org: string, id: string): Promise<QueuedJob | null>;
+  /** the payload the job was enqueued with; null without one, or once the job finished */
+  payload(id: string): Promise<string | null>;
   /** the organization's jobs, oldest first */
   list(org: string, filter?: { kind?: string; status?: QueuedJobStatus }): Promise<QueuedJob[]>;
   /** pending and running jobs counted by kind and status, every organization together */

@@ -3,6 +3,8 @@ import { Clock, IdGenerator } from '@strata/domain/time';
 import { EnqueueRequest, JobQueue, LeaseState, QueueActivity, QueuedJob, QueuedJobStatus } from './job-queue.port';
 
 export const QUEUED_JOBS_COLLECTION = 'queued_jobs';
+/** payloads apart from the jobs, so that reading a job never loads its payload */
+export const QUEUED_JOB_PAYLOADS_COLLECTION = 'queued_job_payloads';
 
 /** A queued job in MongoDB, keyed by its id. */
 export interface QueuedJobDocument extends Omit<QueuedJob, 'id'> {
@@ -31,6 +33,7 @@ const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 110
  */
 export class MongoJobQueue implements JobQueue {
   private readonly jobs: Collection<QueuedJobDocument>;
+  private readonly payloads: Collection<{ _id: string; payload: string }>;
   private indexed: Promise<unknown> | null = null;
 
   constructor(
@@ -39,6 +42,7 @@ export class MongoJobQueue implements JobQueue {
     private readonly ids: IdGenerator,
   ) {
     this.jobs = db.collection<QueuedJobDocument>(QUEUED_JOBS_COLLECTION);
+    this.payloads = db.collection<{ _id: string; payload: string }>(QUEUED_JOB_PAYLOADS_COLLECTION);
   }
 
   private ensureIndexes(): Promise<unknown> {
@@ -65,10 +69,13 @@ export class MongoJobQueue implements JobQueue {
       progress: null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
     };
     if (req.dedupeKey !== undefined) doc.active_key = activeKey(req.org, req.kind, req.dedupeKey);
+    // the payload first: a runner never claims a job whose payload is not there yet
+    if (req.payload !== undefined) await this.payloads.insertOne({ _id: doc._id, payload: req.payload });
     try {
       await this.jobs.insertOne(doc);
       return { job: fromDocument(doc), created: true };
     } catch (err) {
+      if (req.payload !== undefined) await this.payloads.deleteOne({ _id: doc._id });
       if (!doc.active_key || !isDuplicateKey(err)) throw err;
       const same = await this.jobs.findOne({ active_key: doc.active_key });
       // finished between the insert and this read: enqueue again
@@ -155,7 +162,10 @@ export class MongoJobQueue implements JobQueue {
       { $set: { status: 'cancelled', finished_at: now, updated_at: now }, $unset: { active_key: '' } },
       { returnDocument: 'after' },
     );
-    if (cancelled) return fromDocument(cancelled);
+    if (cancelled) {
+      await this.payloads.deleteOne({ _id: id });
+      return fromDocument(cancelled);
+    }
     const flagged = await this.jobs.findOneAndUpdate({ _id: id, org, status: 'running' }, { $set: { cancel_requested: true, updated_at: now } }, { returnDocument: 'after' });
     if (flagged) return fromDocument(flagged);
     return this.get(org, id);
@@ -164,6 +174,12 @@ export class MongoJobQueue implements JobQueue {
   async get(org: string, id: string): Promise<QueuedJob | null> {
     const d = await this.jobs.findOne({ _id: id, org });
     return d ? fromDocument(d) : null;
+  }
+
+  async payload(id: string): Promise<string | null> {
+    const job = await this.jobs.findOne({ _id: id }, { projection: { finished_at: 1 } });
+    if (!job || job.finished_at !== null) return null;
+    return (await this.payloads.findOne({ _id: id }))?.payload ?? null;
   }
 
   async list(org: string, filter: { kind?: string; status?: QueuedJobStatus } = {}): Promise<QueuedJob[]> {
@@ -184,6 +200,8 @@ export class MongoJobQueue implements JobQueue {
   }
 
   async removeFinishedBefore(cutoff: number): Promise<number> {
+    const gone = await this.jobs.find({ finished_at: { $ne: null, $lt: cutoff } }, { projection: { _id: 1 } }).toArray();
+    if (gone.length) await this.payloads.deleteMany({ _id: { $in: gone.map((d) => d._id) } });
     return (await this.jobs.deleteMany({ finished_at: { $ne: null, $lt: cutoff } })).deletedCount;
   }
 
@@ -196,6 +214,8 @@ export class MongoJobQueue implements JobQueue {
       $set: { status, result, error, owner: null, lease_until: null, finished_at: now, updated_at: now },
       $unset: { active_key: '' },
     });
+    // a finished job is never run again: its payload is dead weight
+    if (r.matchedCount === 1) await this.payloads.deleteOne({ _id: id });
     return r.matchedCount === 1;
   }
 }

@@ -66,6 +66,8 @@ export class SqliteJobQueue implements JobQueue {
       CREATE INDEX IF NOT EXISTS queued_jobs_runnable ON queued_jobs(status, kind, created_at);
       CREATE INDEX IF NOT EXISTS queued_jobs_org ON queued_jobs(org, created_at);
       CREATE INDEX IF NOT EXISTS queued_jobs_serial ON queued_jobs(org, serial_group, status) WHERE serial_group IS NOT NULL;
+      -- a job's payload lives apart, so that reading a job never parses it
+      CREATE TABLE IF NOT EXISTS queued_job_payloads (id TEXT PRIMARY KEY, payload TEXT NOT NULL);
       CREATE UNIQUE INDEX IF NOT EXISTS queued_jobs_dedupe ON queued_jobs(org, kind, dedupe_key)
         WHERE dedupe_key IS NOT NULL AND status IN ('pending', 'running');
     `);
@@ -93,6 +95,7 @@ export class SqliteJobQueue implements JobQueue {
            VALUES (?, ?, ?, 'pending', ?, ?, ?, 'null', 'null', 'null', ?, ?)`,
         )
         .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, now, now);
+      if (req.payload !== undefined) this.db.prepare('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
       return { job: this.byId(id)!, created: true };
     }).immediate();
   }
@@ -171,6 +174,7 @@ export class SqliteJobQueue implements JobQueue {
       this.db
         .prepare("UPDATE queued_jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND org = ? AND status = 'pending'")
         .run(now, now, id, org);
+      this.db.prepare("DELETE FROM queued_job_payloads WHERE id = ? AND EXISTS (SELECT 1 FROM queued_jobs WHERE id = ? AND status = 'cancelled')").run(id, id);
       this.db
         .prepare("UPDATE queued_jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? AND org = ? AND status = 'running'")
         .run(now, id, org);
@@ -193,6 +197,10 @@ export class SqliteJobQueue implements JobQueue {
       .all() as QueueActivity[];
   }
 
+  async payload(id: string): Promise<string | null> {
+    return (this.db.prepare('SELECT payload FROM queued_job_payloads WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
+  }
+
   async list(org: string, filter: { kind?: string; status?: QueuedJobStatus } = {}): Promise<QueuedJob[]> {
     const rows = this.db
       .prepare('SELECT * FROM queued_jobs WHERE org = ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR status = ?) ORDER BY created_at, rowid')
@@ -201,7 +209,10 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async removeFinishedBefore(cutoff: number): Promise<number> {
-    return this.db.prepare('DELETE FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?)').run(cutoff);
+      return this.db.prepare('DELETE FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+    }).immediate();
   }
 
   async close(): Promise<void> {
@@ -210,14 +221,18 @@ export class SqliteJobQueue implements JobQueue {
 
   private finish(id: string, owner: string, status: QueuedJobStatus, result: string, error: string | null): boolean {
     const now = this.clock.now();
-    return (
-      this.db
-        .prepare(
-          `UPDATE queued_jobs SET status = ?, result = ?, error = ?, owner = NULL, lease_until = NULL, finished_at = ?, updated_at = ?
-           WHERE ${this.held}`,
-        )
-        .run(status, result, error, now, now, id, owner).changes === 1
-    );
+    return this.db.transaction(() => {
+      const done =
+        this.db
+          .prepare(
+            `UPDATE queued_jobs SET status = ?, result = ?, error = ?, owner = NULL, lease_until = NULL, finished_at = ?, updated_at = ?
+             WHERE ${this.held}`,
+          )
+          .run(status, result, error, now, now, id, owner).changes === 1;
+      // a finished job is never run again: its payload is dead weight
+      if (done) this.db.prepare('DELETE FROM queued_job_payloads WHERE id = ?').run(id);
+      return done;
+    }).immediate();
   }
 
   private byId(id: string): QueuedJob | null {

@@ -54,6 +54,23 @@ describe('JobRunner', () => {
     expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'completed', result: { counted: 3 }, progress: { done: 3, total: 3 }, attempts: 1 });
   });
 
+  it('starts a job at once when woken after an enqueue, not at its next poll; a runner that is not polling ignores the wake', async () => {
+    const ran = deferred<string>();
+    const runner = new JobRunner(queue, clock, { owner: 'r1' }).register('now', { run: async (job) => ran.resolve(job.id) });
+    const { job } = await queue.enqueue({ kind: 'now', org: 'org-1', input: null });
+    runner.wake();
+    expect((await queue.get('org-1', job.id))!.status).toBe('pending');
+    runner.start(3600);
+    try {
+      runner.wake();
+      expect(await ran.promise).toBe(job.id);
+      await runner.settled();
+      expect((await queue.get('org-1', job.id))!.status).toBe('completed');
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('fails a job whose handler throws, with the error message', async () => {
     const runner = new JobRunner(queue, clock, { owner: 'r1' }).register('broken', { run: async () => Promise.reject(new Error('model not found')) });
     const { job } = await queue.enqueue({ kind: 'broken', org: 'org-1', input: null });

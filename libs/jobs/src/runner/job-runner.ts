@@ -148,6 +148,17 @@ export class JobRunner {
   }
 
   /**
+   * A round now rather than at the next poll (a job was just enqueued); nothing when the runner
+   * is not polling (tests drive `tick()` themselves) or a round is under way.
+   */
+  wake(): void {
+    if (!this.timer || this.stopping) return;
+    this.ticking ??= this.tick()
+      .catch((err: Error) => this.log.error(`job runner round failed: ${err.message}`))
+      .finally(() => (this.ticking = null));
+  }
+
+  /**
    * Stops polling, aborts the running jobs (reason `shutdown`) and waits for them: a job its
    * handler stopped goes back to the queue as pending, for another runner to claim at once.
    */

@@ -40,6 +40,24 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect(await q.get('org-2', job.id)).toBeNull();
     });
 
+    it('keeps a payload beside the job, out of what get and list give, until the job finishes', async () => {
+      const big = 'x'.repeat(100_000);
+      const { job } = await q.enqueue({ kind: 'ingest', org: 'org-1', input: { title: 't' }, payload: big });
+      expect(JSON.stringify(await q.get('org-1', job.id))).not.toContain('xxxx');
+      expect(JSON.stringify(await q.list('org-1'))).not.toContain('xxxx');
+      expect(await other.payload(job.id)).toBe(big);
+      expect(await q.payload('no-such-job')).toBeNull();
+      const plain = (await q.enqueue({ kind: 'ingest', org: 'org-2', input: {} })).job;
+      expect(await q.payload(plain.id)).toBeNull();
+      await q.claim(['ingest'], 'r1', 30);
+      expect(await q.payload(job.id)).toBe(big);
+      await q.complete(job.id, 'r1', null);
+      expect(await q.payload(job.id)).toBeNull();
+      const pending = (await q.enqueue({ kind: 'later', org: 'org-1', input: {}, payload: 'p' })).job;
+      await q.requestCancel('org-1', pending.id);
+      expect(await q.payload(pending.id)).toBeNull();
+    });
+
     it('gives back the active job with the same dedupe key instead of a second one, and a new one once it finished', async () => {
       const first = await q.enqueue({ kind: 'embed', org: 'org-1', input: 1, dedupeKey: 'all' });
       const again = await q.enqueue({ kind: 'embed', org: 'org-1', input: 2, dedupeKey: 'all' });

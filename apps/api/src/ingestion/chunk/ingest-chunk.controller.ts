@@ -5,7 +5,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
-import { assertGraphWide } from '@strata/platform/scope/graph-wide';
+import { assertMayIngest } from '../ingestion-scope';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { IngestChunkHandler } from './ingest-chunk.handler';
 
@@ -19,7 +19,7 @@ export class IngestChunkController {
   @ApiOperation({ summary: 'Extract one chunk into the graph, synchronously (201; 200 with deduplicated:true for identical content; 502 when every pass fails)' })
   async ingest(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
     assertCanWrite(auth);
-    assertGraphWide(auth);
+    assertMayIngest(auth);
     const body = assertObjectBody(raw);
     const out = await this.handler.ingest(commandContext(auth, rid, body), body);
     res.status(out.status);

@@ -9,7 +9,10 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ExtractorSource } from '../pipeline/extractor-source';
+import { expectedPlacement } from '../pipeline/placement';
+import { inSameSpaces, readModelMembership } from '@strata/platform/scope/space-membership';
 import { DedupCache } from '../pipeline/dedup-cache';
+import { DedupIndex } from '../pipeline/dedup-index';
 import { stageExtraction } from '../pipeline/stage-extraction';
 
 export interface IngestChunkResponse {
@@ -48,7 +51,7 @@ export class IngestChunkHandler {
       // the unit of work checks liveness and type again, with the right error
       if (!doc || doc.tombstone_at !== null || doc.node_type !== 'Document') await this.uow.run(ctx, (tx) => tx.liveNode(req.document_uid!, 'document_uid', ['Document']));
     }
-    const same = await this.identical(ctx.org, req.content, req.document_uid ?? null);
+    const same = await this.identical(ctx.org, req.content, req.document_uid ?? null, expectedPlacement(ctx));
     if (same) return { status: 200, body: { chunk_uid: same, document_uid: req.document_uid ?? null, layers, nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [], errors: [], deduplicated: true } };
 
     const outcomes: LayerOutcome[] = await extractor.extract({ content: req.content, layers });
@@ -78,7 +81,7 @@ export class IngestChunkHandler {
         tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write));
         edges++;
       }
-      const { created: _created, ...counts } = await stageExtraction(tx, chunk, outcomes, { content: req.content, method: extractor.method, dedup: new DedupCache(tx.reader, tx.org) });
+      const counts = await stageExtraction(tx, chunk, outcomes, { content: req.content, method: extractor.method, dedup: new DedupIndex(new DedupCache(tx.reader, tx.org, tx.placement?.space_uid ?? null)) });
       return {
         status: 201 as const,
         body: { chunk_uid: chunk.uid, document_uid: document?.uid ?? null, layers, ...counts, edges_created: counts.edges_created + edges, errors, deduplicated: false },
@@ -87,12 +90,13 @@ export class IngestChunkHandler {
   }
 
   /** A live Chunk with this content under the same document, or with none. */
-  private async identical(org: string, content: string, documentUid: string | null): Promise<string | null> {
+  private async identical(org: string, content: string, documentUid: string | null, placement: string | null): Promise<string | null> {
     const page = await this.graph.listNodes(org, { node_types: ['Chunk'], props_equals: { content } }, { limit: 100, offset: 0 }, 'created_asc');
     for (const c of page.items) {
       const parents = await this.graph.listEdges(org, { from_uid: c.uid, edge_types: ['ChunkOf'] });
       const parent = parents[0]?.to_uid ?? null;
-      if (parent === documentUid) return c.uid;
+      // the same text in another Space is another chunk: it is neither revealed nor reused
+      if (parent === documentUid && (await inSameSpaces(readModelMembership(this.graph, org), c.uid, placement))) return c.uid;
     }
     return null;
   }

@@ -21,9 +21,12 @@ import { parseIsoDateTime } from '@strata/domain/validation/iso-time';
 import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { expectedPlacement } from '../pipeline/placement';
+import { inSameSpaces, readModelMembership } from '@strata/platform/scope/space-membership';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
 import { readIncomingContent } from './incoming-content';
@@ -50,6 +53,7 @@ export class DocumentIntakeHandler {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
     private readonly extractors: ExtractorSource,
+    private readonly runner: JobRunner,
   ) {}
 
   async intake(mode: IntakeMode, auth: AuthContext, ctx: CommandContext, body: Body): Promise<IntakeResult> {
@@ -69,7 +73,7 @@ export class DocumentIntakeHandler {
     const sha256 = createHash('sha256').update(content, 'utf8').digest('hex');
 
     if (mode === 'document' && !core.force_reingest) {
-      const existing = await this.liveWithHash(ctx.org, sha256);
+      const existing = await this.liveWithHash(ctx.org, sha256, expectedPlacement(ctx));
       if (existing) {
         // the PartOfProject edge is still added when it is missing
         if (core.project_uid) await this.uow.run(ctx, (tx) => this.admit(tx, auth, existing, core.project_uid!, true));
@@ -108,7 +112,7 @@ export class DocumentIntakeHandler {
         }
         tx.createEdge(decideCreateEdge({ edge_type: 'CapturedIn', props: triggerEdgeProps('CapturedIn') }, doc, session, tx.uuid(), tx.write));
       }
-      return { doc, session };
+      return { doc, session, placement: tx.placement?.space_uid ?? null };
     });
 
     await this.ledger.record(ctx.org, written.doc.uid, { sha256, page_offsets, context, layers }, written.doc.created_at);
@@ -117,23 +121,24 @@ export class DocumentIntakeHandler {
       document_uid: written.doc.uid,
       ...(written.session ? { session_uid: written.session.uid } : {}),
       layers,
-      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
-      content,
+      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id, ...(ctx.access ? { access: ctx.access } : {}), space_uid: written.placement },
       chunking,
       chunk_type: mode === 'session' ? 'transcript' : 'document',
     };
-    const { job } = await this.queue.enqueue({ kind: mode === 'session' ? 'ingest_session' : 'ingest_document', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
+    // the text as the job's payload: up to 5 MiB that reading the job (every GET /jobs) never parses
+    const { job } = await this.queue.enqueue({ kind: mode === 'session' ? 'ingest_session' : 'ingest_document', org: ctx.org, input, payload: content, serialGroup: INGESTION_SERIAL_GROUP });
+    this.runner.wake();
     const out: Record<string, unknown> = { job_id: job.id, document_uid: written.doc.uid };
     if (mode === 'session') out.session_uid = written.session!.uid;
     else out.deduplicated = false;
     return { status: 202, body: out };
   }
 
-  /** The oldest live Document recorded with this content hash. */
-  private async liveWithHash(org: string, sha256: string): Promise<NodeRecord | null> {
+  /** The oldest live Document recorded with this content hash, in the same Spaces as the new one would be. */
+  private async liveWithHash(org: string, sha256: string, placement: string | null): Promise<NodeRecord | null> {
     for (const uid of await this.ledger.withHash(org, sha256)) {
       const n = await this.graph.getNode(org, uid);
-      if (n && n.tombstone_at === null && n.node_type === 'Document') return n;
+      if (n && n.tombstone_at === null && n.node_type === 'Document' && (await inSameSpaces(readModelMembership(this.graph, org), uid, placement))) return n;
     }
     return null;
   }

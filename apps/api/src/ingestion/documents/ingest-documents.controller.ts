@@ -6,6 +6,7 @@ import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { Body, assertObjectBody, coerceQuery, readBoolean } from '@strata/domain/validation';
 import { assertGraphWide } from '@strata/platform/scope/graph-wide';
+import { assertMayIngest } from '../ingestion-scope';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { pathUid } from '../../platform/http/path-params';
 import { CleanupChunksHandler } from './cleanup-chunks.handler';
@@ -77,7 +78,7 @@ export class IngestDocumentsController {
 
   private async run(mode: 'document' | 'session', auth: AuthContext, rid: string, raw: unknown, res: FastifyReply) {
     assertCanWrite(auth);
-    assertGraphWide(auth);
+    assertMayIngest(auth);
     const body = assertObjectBody(raw);
     const out = await this.intake.intake(mode, auth, commandContext(auth, rid, body), body);
     res.status(out.status);

@@ -7,6 +7,7 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { INGESTION_JOB_KINDS, INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
 import { chunkStatus, documentChunks } from './document-chunks';
@@ -29,6 +30,7 @@ export class ResumeDocumentHandler {
     @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
     private readonly jobs: JobRegistry,
     private readonly extractors: ExtractorSource,
+    private readonly runner: JobRunner,
   ) {}
 
   async resume(ctx: CommandContext, uid: string, body: Body): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
@@ -49,6 +51,7 @@ export class ResumeDocumentHandler {
       actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
     };
     const { job } = await this.queue.enqueue({ kind: 'ingest_resume', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
+    this.runner.wake();
     return { status: 202, body: { job_id: job.id, document_uid: uid, chunks_pending: pending } };
   }
 }

@@ -3,6 +3,7 @@ import { ChunkingOptions } from '@strata/domain/ingestion';
 import { Layer } from '@strata/domain/records';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { Principal } from '@strata/domain/events';
+import type { AccessPrincipal } from '@strata/domain/governance';
 
 export const INGESTION_JOB_KINDS: readonly JobKind[] = ['ingest_document', 'ingest_session', 'ingest_resume'];
 
@@ -14,6 +15,10 @@ export interface IngestionActor {
   principal: Principal;
   credential_id: string | null;
   agent_id: string | null;
+  /** the caller's governance facts, so the job's writes obey the same Space rule */
+  access?: AccessPrincipal;
+  /** the Space the request placed its Document in: every Chunk and extracted node goes there too */
+  space_uid?: string | null;
 }
 
 /** A queued ingestion job's input (never shown: the job record shows title and document only). */
@@ -23,13 +28,24 @@ export interface IngestionJobInput {
   session_uid?: string;
   layers: Layer[];
   actor: IngestionActor;
-  /** document and session jobs: the text to chunk; a resume works on the chunks already written */
+  /**
+   * The text to chunk travels as the job's payload (read once, never with the job); `content`
+   * is only found in jobs queued before payloads existed. A resume works on the chunks written.
+   */
   content?: string;
   chunking?: ChunkingOptions;
   chunk_type?: 'document' | 'transcript';
 }
 
 export function jobCommandContext(org: string, jobId: string, actor: IngestionActor): CommandContext {
-  return { org, principal: actor.principal, credential_id: actor.credential_id, agent_id: actor.agent_id, request_id: `job:${jobId}` };
+  return {
+    org,
+    principal: actor.principal,
+    credential_id: actor.credential_id,
+    agent_id: actor.agent_id,
+    request_id: `job:${jobId}`,
+    ...(actor.access ? { access: actor.access } : {}),
+    ...(actor.space_uid ? { space_uid: actor.space_uid } : {}),
+  };
 }
 

@@ -11,12 +11,19 @@ import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runn
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { chunkStatus, documentChunks } from '../documents/document-chunks';
-import { ChunkExtractionService, ChunkOutcome } from '../pipeline/chunk-extraction.service';
+import { ChunkExtractionService, ChunkOutcome, ExtractedChunk } from '../pipeline/chunk-extraction.service';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { DedupCache } from '../pipeline/dedup-cache';
 import { IngestionJobInput, jobCommandContext } from './ingestion-job-input';
 
 const CHUNKS_PER_UNIT = 200;
+/**
+ * Extracted chunks committed in one unit of work: at most this many chunks and (roughly) this
+ * many extracted nodes, so that a unit, which holds the event loop while it is decided and
+ * projected, stays short next to the requests waiting behind it.
+ */
+const UNIT_MAX_CHUNKS = 8;
+const UNIT_MAX_NODES = 1500;
 const RESULT_UIDS_MAX = 1000;
 
 /** Counters a job carries across its attempts (its checkpoint), so a resumed job reports the whole run. */
@@ -58,7 +65,8 @@ export class IngestionJobHandler implements JobHandler {
     const extractor = this.extractors.extractor(job.org, job.id);
     const doc = await this.graph.getNode(job.org, input.document_uid);
     if (!doc || doc.tombstone_at !== null) throw new Error(`document ${input.document_uid} was deleted`);
-    if (input.content !== undefined) await this.writeChunks(ctx, doc, input);
+    const content = input.content ?? (input.chunking ? await this.queue.payload(job.id) : null);
+    if (content !== null) await this.writeChunks(ctx, doc, input, content);
     await this.setStatus(ctx, input.document_uid, 'processing');
 
     const meta = await this.ledger.get(job.org, input.document_uid);
@@ -75,12 +83,6 @@ export class IngestionJobHandler implements JobHandler {
     const progress = (): Partial<JobRecord['progress']> => ({ total_chunks: all.length, processed_chunks: processed, nodes_created: tally.nodes_created, edges_created: tally.edges_created });
     await jc.checkpoint(tally, progress());
 
-    let commits: Promise<unknown> = Promise.resolve();
-    const commitLock = <T>(fn: () => Promise<T>): Promise<T> => {
-      const next = commits.then(fn, fn);
-      commits = next.catch(() => undefined);
-      return next;
-    };
     let cancelled = false;
     const stopNow = async () => {
       if (jc.signal.aborted) return true;
@@ -88,18 +90,74 @@ export class IngestionJobHandler implements JobHandler {
       if ((await this.queue.get(job.org, job.id))?.cancel_requested) cancelled = true;
       return cancelled;
     };
-    const dedup = new DedupCache(this.graph, job.org);
+    const dedup = new DedupCache(this.graph, job.org, input.actor.space_uid ?? null);
+    const pages = meta?.page_offsets ?? [];
+    // Extraction runs ahead (STRATA_LLM_CONCURRENCY chunks in flight) into `ready`; one
+    // committer takes whatever is ready, up to a unit's size, and commits it as one unit of
+    // work: offline, several chunks share one append and one fsync; with a model, chunks
+    // commit as their passes return. Units are serialised so deduplication sees the ones before.
+    const ready: ExtractedChunk[] = [];
     let next = 0;
+    let extracting = 0;
+    let wakeCommitter: (() => void) | null = null;
+    let wakeWorkers: (() => void) | null = null;
+    const poke = (which: 'committer' | 'workers') => {
+      const w = which === 'committer' ? wakeCommitter : wakeWorkers;
+      if (which === 'committer') wakeCommitter = null;
+      else wakeWorkers = null;
+      w?.();
+    };
     const worker = async () => {
-      while (next < remaining.length && !(await stopNow())) {
+      for (;;) {
+        while (ready.length >= UNIT_MAX_CHUNKS && !committerFailed) await new Promise<void>((r) => (wakeWorkers = chain(wakeWorkers, r)));
+        if (committerFailed || next >= remaining.length || (await stopNow()) || next >= remaining.length) break;
         const chunk = remaining[next++];
-        const outcome = await this.extractOne(ctx, extractor, chunk, input, context, meta?.page_offsets ?? [], jc.signal, commitLock, dedup);
-        this.count(tally, chunk, outcome);
-        processed++;
+        extracting++;
+        try {
+          ready.push(await this.chunks.extract(extractor, chunk, input.layers, context, jc.signal));
+        } catch (err) {
+          ready.push(this.passesThrew(chunk, input, err));
+        } finally {
+          extracting--;
+          poke('committer');
+        }
+      }
+    };
+    let workersDone = false;
+    // a committer that fails (the job store gone at shutdown) releases the workers waiting for room
+    let committerFailed = false;
+    const committer = async () => {
+      for (;;) {
+        // a turn of the event loop first, so the chunks extracted meanwhile join this unit
+        await new Promise<void>((r) => setImmediate(r));
+        if (ready.length === 0) {
+          if (workersDone && extracting === 0) return;
+          await new Promise<void>((r) => (wakeCommitter = r));
+          continue;
+        }
+        const unit = takeUnit(ready);
+        poke('workers');
+        const outcomes = await this.commitUnit(ctx, unit, pages, dedup);
+        unit.forEach((item, i) => this.count(tally, item.chunk, outcomes[i]));
+        processed += unit.length;
         await jc.checkpoint(tally, progress());
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, remaining.length)) }, worker));
+    let committerError: unknown = null;
+    const committing = committer().catch((err: unknown) => {
+      committerError = err;
+      committerFailed = true;
+      poke('workers');
+    });
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, remaining.length)) }, worker));
+    } finally {
+      // what was extracted still commits; the committer ends once nothing is left
+      workersDone = true;
+      poke('committer');
+      await committing;
+    }
+    if (committerFailed) throw committerError;
 
     const why = jc.signal.aborted && jc.signal.reason instanceof JobStopped ? jc.signal.reason.why : null;
     if (why === 'lease_lost') return null; // another runner has the job now: it finishes the document
@@ -131,41 +189,41 @@ export class IngestionJobHandler implements JobHandler {
     return result;
   }
 
-  private async extractOne(
-    ctx: CommandContext,
-    extractor: ReturnType<ExtractorSource['extractor']>,
-    chunk: NodeRecord,
-    input: IngestionJobInput,
-    context: ExtractionContext,
-    pages: IngestionPages,
-    signal: AbortSignal,
-    commitLock: <T>(fn: () => Promise<T>) => Promise<T>,
-    dedup: DedupCache,
-  ): Promise<ChunkOutcome> {
+  /** One unit of extracted chunks committed; a unit that cannot commit marks its chunks failed, for a resume. */
+  private async commitUnit(ctx: CommandContext, unit: ExtractedChunk[], pages: IngestionPages, dedup: DedupCache): Promise<ChunkOutcome[]> {
     try {
-      return await this.chunks.extractExisting(ctx, extractor, chunk, { chunk_uid: chunk.uid, layers: input.layers, context, pages, signal, commitLock, dedup });
+      return await this.chunks.commit(ctx, unit, { pages, dedup });
     } catch (err) {
-      // the chunk's unit wrote nothing; it is marked failed for a resume to take up
       const reason = err instanceof Error ? err.message : String(err);
-      this.log.warn(`chunk ${chunk.uid} of ${input.document_uid} failed: ${reason}`);
-      await commitLock(() => this.chunks.markFailed(ctx, chunk.uid)).catch(() => undefined);
-      return { status: 'failed', errors: [{ layer: input.layers[0], error: reason }], nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
+      this.log.warn(`chunk ${unit[0].chunk.uid} failed to commit: ${reason}`);
+      await this.chunks.markFailed(ctx, unit[0].chunk.uid).catch(() => undefined);
+      return [{ status: 'failed', errors: [{ layer: unit[0].outcomes[0]?.layer ?? 'reality', error: reason }], nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] }];
     }
+  }
+
+  /** Passes that threw (an abort, a bug) count as every pass failing: the chunk is marked failed, nothing else written. */
+  private passesThrew(chunk: NodeRecord, input: IngestionJobInput, err: unknown): ExtractedChunk {
+    const reason = err instanceof Error ? err.message : String(err);
+    this.log.warn(`chunk ${chunk.uid} of ${input.document_uid} failed: ${reason}`);
+    return { chunk, method: 'llm', outcomes: input.layers.map((layer) => ({ layer, error: reason })) };
   }
 
   private count(t: Tally, chunk: NodeRecord, o: ChunkOutcome): void {
     t.nodes_created += o.nodes_created;
     t.nodes_deduplicated += o.nodes_deduplicated;
     t.edges_created += o.edges_created;
-    for (const uid of o.extracted_node_uids) if (t.extracted_node_uids.length < RESULT_UIDS_MAX && !t.extracted_node_uids.includes(uid)) t.extracted_node_uids.push(uid);
+    if (t.extracted_node_uids.length < RESULT_UIDS_MAX) {
+      const have = new Set(t.extracted_node_uids);
+      for (const uid of o.extracted_node_uids) if (t.extracted_node_uids.length < RESULT_UIDS_MAX && !have.has(uid)) t.extracted_node_uids.push(uid), have.add(uid);
+    }
     const index = Number(chunk.props.chunk_index);
     if (o.status === 'failed') t.errors.push({ chunk_index: index, error: o.errors.map((e) => `${e.layer}: ${e.error}`).join('; ') || 'extraction failed' });
     else for (const e of o.errors) t.errors.push({ chunk_index: index, error: `${e.layer}: ${e.error}` });
   }
 
   /** Writes the chunks the document does not have yet (a job resumed after a crash finds some). */
-  private async writeChunks(ctx: CommandContext, doc: NodeRecord, input: IngestionJobInput): Promise<void> {
-    const pieces = chunkText(input.content!, input.chunking!);
+  private async writeChunks(ctx: CommandContext, doc: NodeRecord, input: IngestionJobInput, content: string): Promise<void> {
+    const pieces = chunkText(content, input.chunking!);
     const have = new Set((await documentChunks(this.graph, ctx.org, doc.uid)).map((c) => Number(c.props.chunk_index)));
     const missing = pieces.filter((p) => !have.has(p.index));
     for (let i = 0; i < missing.length; i += CHUNKS_PER_UNIT) {
@@ -228,3 +286,20 @@ export class IngestionJobHandler implements JobHandler {
 }
 
 type IngestionPages = { page: number; char_start: number }[];
+
+/** The oldest ready chunks, up to a unit's size (at least one). */
+function takeUnit(ready: ExtractedChunk[]): ExtractedChunk[] {
+  let n = 0;
+  let nodes = 0;
+  while (n < ready.length && n < UNIT_MAX_CHUNKS) {
+    nodes += ready[n].outcomes.reduce((sum, o) => sum + ('nodes' in o ? o.nodes.length : 0), 0);
+    if (n > 0 && nodes > UNIT_MAX_NODES) break;
+    n++;
+  }
+  return ready.splice(0, n);
+}
+
+/** Both callbacks run (two workers may wait for room at once). */
+function chain(first: (() => void) | null, second: () => void): () => void {
+  return first ? () => (first(), second()) : second;
+}

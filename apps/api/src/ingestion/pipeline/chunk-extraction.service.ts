@@ -3,9 +3,11 @@ import { Layer, NodeRecord } from '@strata/domain/records';
 import { ExtractionContext, Extractor, LayerOutcome } from '@strata/extraction';
 import { PageOffset } from '@strata/domain/ingestion';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { decideUpdateNode } from '@strata/domain/graph';
 import { DedupCache } from './dedup-cache';
+import { DedupIndex } from './dedup-index';
 import { ChunkExtractionCounts, stageExtraction } from './stage-extraction';
 
 export interface ChunkOutcome extends ChunkExtractionCounts {
@@ -13,60 +15,78 @@ export interface ChunkOutcome extends ChunkExtractionCounts {
   errors: { layer: Layer; error: string }[];
 }
 
-export interface ExistingChunkWork {
-  chunk_uid: string;
-  layers: readonly Layer[];
-  context?: ExtractionContext;
+/** One existing (pending) Chunk with its passes already run, ready to commit. */
+export interface ExtractedChunk {
+  chunk: NodeRecord;
+  outcomes: readonly LayerOutcome[];
+  method: Extractor['method'];
+}
+
+export interface ChunkPlacement {
+  /** the document's page map (for page numbers in the quotes' locations) */
   pages?: readonly PageOffset[];
-  signal?: AbortSignal;
-  /** runs the commit: a job serialises its chunks' commits so deduplication sees the ones before */
-  commitLock?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** what deduplication compares with; a job keeps one across its chunks */
   dedup: DedupCache;
 }
 
 const failedPasses = (outcomes: readonly LayerOutcome[]) =>
   outcomes.filter((o): o is { layer: Layer; error: string } => 'error' in o).map((o) => ({ layer: o.layer, error: o.error }));
 
+const EMPTY = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] as string[] };
+
 /**
- * One existing (pending) Chunk of a document job through extraction: the passes run first,
- * outside any transaction; then the chunk's nodes, edges and its `completed` status commit as
- * ONE unit of work, or, when every pass failed, only its `failed` status. A chunk found already
- * completed inside the unit (another attempt committed it) is left alone: no chunk is ever
- * extracted into the graph twice.
+ * Existing (pending) Chunks of a document job through extraction: the passes run first,
+ * outside any transaction (`extract`); then `commit` stages several extracted chunks in ONE
+ * unit of work, each chunk's nodes, edges and `completed` status together (or, when every pass
+ * failed, only its `failed` status): one append and one fsync for the lot, and each chunk still
+ * all or nothing. A chunk found already completed inside the unit (another attempt committed
+ * it) is left alone: no chunk is ever extracted into the graph twice.
  */
 @Injectable()
 export class ChunkExtractionService {
   constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
 
-  async extractExisting(ctx: CommandContext, extractor: Extractor, chunk: NodeRecord, work: ExistingChunkWork): Promise<ChunkOutcome> {
-    const content = String(chunk.props.content ?? '');
-    const outcomes = await extractor.extract({ content, layers: work.layers, context: work.context, signal: work.signal });
-    const errors = failedPasses(outcomes);
-    const allFailed = outcomes.length > 0 && errors.length === outcomes.length;
-    const lock = work.commitLock ?? (<T>(fn: () => Promise<T>) => fn());
-    return lock(async () => {
-      const outcome = await this.uow.run(ctx, async (tx): Promise<ChunkOutcome> => {
-      const current = await tx.node(chunk.uid);
-      const empty = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
-      if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return { status: 'skipped', errors: [], ...empty };
-      if (allFailed) {
-        tx.putNode(decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), 'NodeUpdated', null);
-        return { status: 'failed', errors, ...empty };
-      }
-      const start = current.props.char_offset_start;
-      const counts = await stageExtraction(tx, current, outcomes, {
-        content,
-        method: extractor.method,
-        chunkStart: typeof start === 'number' ? start : null,
-        pages: work.pages,
-        dedup: work.dedup,
-      });
-      return { status: 'completed', errors, ...counts };
-      });
-      // before the next chunk's commit, which must see these nodes
-      if (outcome.created) await work.dedup.remember(outcome.created);
-      return outcome;
+  /** The chunk's layer passes (no transaction, no write). */
+  async extract(extractor: Extractor, chunk: NodeRecord, layers: readonly Layer[], context?: ExtractionContext, signal?: AbortSignal): Promise<ExtractedChunk> {
+    const outcomes = await extractor.extract({ content: chunkContent(chunk), layers, context, signal });
+    return { chunk, outcomes, method: extractor.method };
+  }
+
+  /**
+   * Commits the chunks in one unit of work; when that unit fails, each chunk alone, so that
+   * one bad chunk fails only itself. The dedup cache learns the new nodes once committed.
+   * Callers serialise their commits so that each sees the nodes of the ones before.
+   */
+  async commit(ctx: CommandContext, items: readonly ExtractedChunk[], place: ChunkPlacement): Promise<ChunkOutcome[]> {
+    if (items.length === 0) return [];
+    try {
+      return await this.commitTogether(ctx, items, place);
+    } catch (err) {
+      if (items.length === 1) throw err;
+      const out: ChunkOutcome[] = [];
+      for (const item of items) out.push(await this.commitTogether(ctx, [item], place).then((o) => o[0], (e: unknown) => this.failed(ctx, item, e)));
+      return out;
+    }
+  }
+
+  private async commitTogether(ctx: CommandContext, items: readonly ExtractedChunk[], place: ChunkPlacement): Promise<ChunkOutcome[]> {
+    let dedup: DedupIndex | null = null;
+    const outcomes = await this.uow.run(ctx, async (tx) => {
+      dedup = new DedupIndex(place.dedup); // a replayed unit starts afresh
+      const out: ChunkOutcome[] = [];
+      for (const item of items) out.push(await stageChunk(tx, item, place, dedup));
+      return out;
     });
+    // before the next unit's commit, which must see these nodes
+    await place.dedup.remember((dedup as DedupIndex | null)?.created() ?? []);
+    return outcomes;
+  }
+
+  /** A chunk whose unit failed: marked `failed` (nothing else of it was written), for a resume to take up. */
+  private async failed(ctx: CommandContext, item: ExtractedChunk, err: unknown): Promise<ChunkOutcome> {
+    await this.markFailed(ctx, item.chunk.uid).catch(() => undefined);
+    const reason = err instanceof Error ? err.message : String(err);
+    return { status: 'failed', errors: [{ layer: item.outcomes[0]?.layer ?? 'reality', error: reason }], ...EMPTY, extracted_node_uids: [] };
   }
 
   /** Marks a chunk whose unit of work failed as `failed` (nothing else of it was written). */
@@ -77,4 +97,26 @@ export class ChunkExtractionService {
       tx.putNode(decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), 'NodeUpdated', null);
     });
   }
+}
+
+const chunkContent = (chunk: NodeRecord) => String(chunk.props.content ?? '');
+
+async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlacement, dedup: DedupIndex): Promise<ChunkOutcome> {
+  const errors = failedPasses(item.outcomes);
+  const allFailed = item.outcomes.length > 0 && errors.length === item.outcomes.length;
+  const current = await tx.node(item.chunk.uid);
+  if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return { status: 'skipped', errors: [], ...EMPTY, extracted_node_uids: [] };
+  if (allFailed) {
+    tx.putNode(decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), 'NodeUpdated', null);
+    return { status: 'failed', errors, ...EMPTY, extracted_node_uids: [] };
+  }
+  const start = current.props.char_offset_start;
+  const counts = await stageExtraction(tx, current, item.outcomes, {
+    content: chunkContent(current),
+    method: item.method,
+    chunkStart: typeof start === 'number' ? start : null,
+    pages: place.pages,
+    dedup,
+  });
+  return { status: 'completed', errors, ...counts };
 }

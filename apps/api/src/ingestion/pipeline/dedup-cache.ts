@@ -2,6 +2,7 @@ import { ENTITY_NODE_TYPE_NAMES, normaliseText, trigrams } from '@strata/domain/
 import { DedupCandidate } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { readModelMembership, spacedNodes } from '@strata/platform/scope/space-membership';
 
 // entity-like types are matched fuzzily; statement-like ones (Claim, Event, Goal…) are whole
 // sentences, where a near match is a different statement: those match on exact text only
@@ -15,7 +16,7 @@ interface Entry {
 }
 
 /** The live nodes of one type, by normalised label, with a trigram index for fuzzy matching. */
-class TypeIndex {
+export class TypeIndex {
   readonly byNorm = new Map<string, Entry>();
   readonly entries: Entry[] = [];
   private readonly byGram = new Map<string, number[]>();
@@ -57,14 +58,26 @@ class TypeIndex {
  * type, loaded once per type and kept current with what this ingestion commits, so a job does
  * not scan the graph again for every chunk. Aliases are looked up per label (an index read).
  * One per `/ingest/chunk` request, or per job: a job's chunks commit one after another.
+ * Only nodes in exactly the Spaces the ingestion places its nodes in are candidates
+ * (REFERENCE §13.1): none for unplaced material, the one Space otherwise.
  */
 export class DedupCache {
   private readonly types = new Map<string, Promise<TypeIndex>>();
+  private spaced: Promise<Map<string, { spaces: readonly string[] }>> | null = null;
 
   constructor(
     private readonly graph: GraphReadModel,
     private readonly org: string,
+    /** the Space the ingestion places its nodes in, or null */
+    private readonly placement: string | null = null,
   ) {}
+
+  /** whether a node lives in exactly the placement's Spaces */
+  private async inPlacement(uid: string): Promise<boolean> {
+    this.spaced ??= spacedNodes(readModelMembership(this.graph, this.org));
+    const spaces = (await this.spaced).get(uid)?.spaces ?? [];
+    return this.placement === null ? spaces.length === 0 : spaces.length === 1 && spaces[0] === this.placement;
+  }
 
   private index(type: string): Promise<TypeIndex> {
     let p = this.types.get(type);
@@ -72,7 +85,7 @@ export class DedupCache {
       p = (async () => {
         const idx = new TypeIndex();
         const page = await this.graph.listNodes(this.org, { node_types: [type] }, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
-        for (const n of page.items) idx.add(n.uid, n.created_at, normaliseText(n.label));
+        for (const n of page.items) if (await this.inPlacement(n.uid)) idx.add(n.uid, n.created_at, normaliseText(n.label));
         return idx;
       })();
       this.types.set(type, p);
@@ -89,7 +102,7 @@ export class DedupCache {
     let best: { uid: string; created_at: number } | null = byLabel;
     for (const a of aliases) {
       const n = owners.get(a.canonical_uid);
-      if (!n || n.tombstone_at !== null || n.node_type !== type) continue;
+      if (!n || n.tombstone_at !== null || n.node_type !== type || !(await this.inPlacement(n.uid))) continue;
       if (!best || n.created_at < best.created_at || (n.created_at === best.created_at && n.uid < best.uid)) best = n;
     }
     return best?.uid ?? null;

@@ -3,12 +3,9 @@ import { PageOffset, pageAt } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
 import { ExtractedNode, LayerOutcome, anchorQuote } from '@strata/extraction';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
-import { DedupCache } from './dedup-cache';
 import { DedupIndex } from './dedup-index';
 
 export interface ChunkExtractionCounts {
-  /** the nodes this unit creates (for the dedup cache once it committed) */
-  created?: readonly NodeRecord[];
   nodes_created: number;
   nodes_deduplicated: number;
   edges_created: number;
@@ -22,8 +19,8 @@ export interface ExtractionPlacement {
   /** the chunk's first byte in its document, and the document's page map (for page numbers) */
   chunkStart?: number | null;
   pages?: readonly PageOffset[];
-  /** what deduplication compares with; a job keeps one across its chunks */
-  dedup: DedupCache;
+  /** what deduplication compares with: the unit's index over the job's cache */
+  dedup: DedupIndex;
 }
 
 /**
@@ -35,7 +32,7 @@ export interface ExtractionPlacement {
  */
 export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: readonly LayerOutcome[], place: ExtractionPlacement): Promise<ChunkExtractionCounts> {
   const counts: ChunkExtractionCounts = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
-  const dedup = new DedupIndex(place.dedup);
+  const dedup = place.dedup;
   const linked = new Set<string>();
   for (const o of outcomes) {
     if (!('nodes' in o)) continue;
@@ -51,7 +48,7 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
   }
   const done = decideUpdateNode(chunk, { props: { processing_status: 'completed', extraction_count: linked.size } }, tx.write);
   tx.putNode(done, 'NodeUpdated', null);
-  return { ...counts, created: dedup.created() };
+  return counts;
 }
 
 async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, counts: ChunkExtractionCounts): Promise<NodeRecord> {

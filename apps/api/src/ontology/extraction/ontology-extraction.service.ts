@@ -1,7 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
-import { LANGUAGE_MODELS, LanguageModels } from '@strata/ai/llm/chat-model.port';
-import { namedEntities } from '@strata/ai/offline/named-entities';
 import { Errors } from '@strata/domain/errors';
 import { Principal, Streams } from '@strata/domain/events';
 import { JobRecord } from '@strata/domain/jobs';
@@ -16,10 +14,9 @@ import {
   planExtraction,
 } from '@strata/domain/ontology';
 import { NodeRecord } from '@strata/domain/records';
+import { QueuedJob } from '@strata/jobs/queue/job-queue.port';
+import { JobContext } from '@strata/jobs/runner/job-runner';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { JobRegistry } from '@strata/jobs/job-registry';
-import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
-import { JobContext, JobRunner } from '@strata/jobs/runner/job-runner';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { createTriggerEdge } from '@strata/platform/unit-of-work/graph-ops';
@@ -31,12 +28,11 @@ import { objectProps } from '../objects/domain-objects';
 import { ApprovalNodes } from '../proposals/approval-nodes';
 import { ProposalHandlers } from '../proposals/proposal.handlers';
 import { ExtractRequest } from './extract.dto';
-import { assertModelAvailable } from './model-access';
+import { OntologyJobs } from '../ontology-jobs';
+import { EntityFinder, EntityFinding } from './entity-finder';
 import { SOURCE_TYPES, sourceTexts } from './source-texts';
 
 export const EXTRACT_KIND = 'ontology_extract';
-/** what the offline extractor is sure of (REFERENCE §9.6: every offline node at 0.6) */
-const OFFLINE_CONFIDENCE = 0.6;
 
 interface ExtractInput {
   record_id: string;
@@ -52,21 +48,17 @@ interface ExtractInput {
  * `POST /ontology/extract` as a job on the durable runner (kind `ontology_extract`): each
  * source's text is read for mentions of existing objects (linked with ExtractedFrom) and for
  * named entities an object type asks for (proposed, and applied as the mode and the type's
- * review policy say). Each source commits as its own unit, like ingestion's chunks.
+ * review policy say). Each source commits as its own unit, like ingestion's chunks. The
+ * entities come from the offline library or, under a vendor provider, from the model.
  */
 @Injectable()
 export class OntologyExtraction implements OnModuleInit {
-  /** the §9.4 records of the jobs this process started (the registry writes them through to the job store) */
-  private readonly records = new Map<string, JobRecord>();
-
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
-    @Inject(LANGUAGE_MODELS) private readonly models: LanguageModels,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    private readonly runner: JobRunner,
-    private readonly registry: JobRegistry,
+    private readonly jobs: OntologyJobs,
+    private readonly entities: EntityFinder,
     private readonly store: OntologyStore,
     private readonly scope: OntologyScope,
     private readonly proposals: ProposalHandlers,
@@ -74,11 +66,11 @@ export class OntologyExtraction implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.runner.register(EXTRACT_KIND, { run: (job, ctx) => this.run(job, ctx) });
+    this.jobs.register<ExtractInput>(EXTRACT_KIND, (job, input, ctx, record) => this.run(job, input, ctx, record));
   }
 
   async start(auth: AuthContext, req: ExtractRequest): Promise<{ job_id: string }> {
-    assertModelAvailable(this.models);
+    this.entities.assertAvailable();
     const schema = this.store.activeSchema(auth.org_id, req.schema_id);
     const scope = await this.scope.of(auth);
     for (const [i, uid] of req.source_uids.entries()) {
@@ -86,8 +78,7 @@ export class OntologyExtraction implements OnModuleInit {
       if (!n || n.tombstone_at !== null) throw Errors.refNotFound(`source_uids[${i}]`, uid);
       if (!(SOURCE_TYPES as readonly string[]).includes(n.node_type)) throw Errors.wrongNodeType(`source_uids[${i}]`, uid, n.node_type, SOURCE_TYPES);
     }
-    const record = this.registry.create(auth.org_id, 'ontology_extract', `ontology extraction into ${schema.name}`, 0);
-    this.records.set(record.id, record);
+    const record = this.jobs.record(auth.org_id, 'ontology_extract', `ontology extraction into ${schema.name}`);
     const input: ExtractInput = {
       record_id: record.id,
       schema_id: schema.id,
@@ -97,47 +88,40 @@ export class OntologyExtraction implements OnModuleInit {
       credential_id: auth.api_key_id,
       agent_id: auth.bound_agent_id,
     };
-    await this.queue.enqueue({ kind: EXTRACT_KIND, org: auth.org_id, input });
+    await this.jobs.enqueue(EXTRACT_KIND, auth.org_id, input);
     return { job_id: record.id };
   }
 
-  private async run(job: QueuedJob, ctx: JobContext): Promise<unknown> {
-    const input = job.input as ExtractInput;
-    const record = this.records.get(input.record_id);
-    if (record?.status === 'cancelled') return { cancelled: true };
-    if (record) this.registry.update(record, { status: 'processing', progress: { total_chunks: input.source_uids.length } });
+  private async run(job: QueuedJob, input: ExtractInput, ctx: JobContext, record: JobRecord | null): Promise<unknown> {
+    this.jobs.progress(record, { total_chunks: input.source_uids.length });
+    const finding = this.entities.forJob(job.org, job.id);
     const totals = { proposals_created: 0, auto_applied: 0, objects_linked: 0 };
     const start = (job.checkpoint as { next?: number; totals?: typeof totals } | null) ?? {};
     Object.assign(totals, start.totals ?? {});
-    try {
-      for (let i = start.next ?? 0; i < input.source_uids.length; i++) {
-        if (ctx.signal.aborted || this.records.get(input.record_id)?.status === 'cancelled') break;
-        const source = await this.graph.getNode(job.org, input.source_uids[i]);
-        if (source && source.tombstone_at === null) {
-          for (const part of await sourceTexts(this.graph, job.org, source)) {
-            const r = await this.extractOne(job, input, part);
-            totals.proposals_created += r.proposals_created;
-            totals.auto_applied += r.auto_applied;
-            totals.objects_linked += r.objects_linked;
-          }
+    for (let i = start.next ?? 0; i < input.source_uids.length; i++) {
+      if (ctx.signal.aborted || this.jobs.isCancelled(input.record_id)) break;
+      const source = await this.graph.getNode(job.org, input.source_uids[i]);
+      if (source && source.tombstone_at === null) {
+        for (const part of await sourceTexts(this.graph, job.org, source)) {
+          const r = await this.extractOne(job, input, part, finding, ctx.signal);
+          totals.proposals_created += r.proposals_created;
+          totals.auto_applied += r.auto_applied;
+          totals.objects_linked += r.objects_linked;
         }
-        await ctx.checkpoint({ next: i + 1, totals }, totals);
-        if (record) this.registry.update(record, { progress: { processed_chunks: i + 1 } });
       }
-    } catch (err) {
-      if (record) this.registry.update(record, { status: 'failed', error: (err as Error).message });
-      throw err;
+      await ctx.checkpoint({ next: i + 1, totals }, totals);
+      this.jobs.progress(record, { processed_chunks: i + 1 });
     }
-    if (record) this.registry.update(record, { status: 'completed', result: totals });
     return totals;
   }
 
   /** One source text, as one unit of work: links, proposals, and what the policies apply. */
-  private async extractOne(job: QueuedJob, input: ExtractInput, part: { uid: string; text: string }) {
+  private async extractOne(job: QueuedJob, input: ExtractInput, part: { uid: string; text: string }, finding: EntityFinding, signal: AbortSignal) {
     const ctx = { org: job.org, principal: input.principal, credential_id: input.credential_id, agent_id: input.agent_id, request_id: `job:${job.id}` };
     const types = this.store.read.types(input.schema_id);
     const known = await this.knownObjects(job.org, input.schema_id);
-    const plan = planExtraction(part.text, namedEntities(part.text), types.objects, known);
+    // the model is asked before the unit of work, never inside it
+    const plan = planExtraction(part.text, await finding.find(part.text, signal), types.objects, known);
     const out = { proposals_created: 0, auto_applied: 0, objects_linked: 0 };
     if (!plan.links.length && !plan.proposals.length) return out;
     await this.uow.run(ctx, async (tx) => {
@@ -145,7 +129,7 @@ export class OntologyExtraction implements OnModuleInit {
       if (!source || source.tombstone_at !== null) return;
       for (const uid of plan.links) {
         const o = await tx.node(uid);
-        if (o && o.tombstone_at === null && (await this.link(tx, o, source))) out.objects_linked++;
+        if (o && o.tombstone_at === null && (await this.link(tx, o, source, finding))) out.objects_linked++;
       }
       for (const p of plan.proposals) {
         const id = this.ids.uuid();
@@ -156,7 +140,7 @@ export class OntologyExtraction implements OnModuleInit {
             schema_id: input.schema_id,
             proposal_type: 'object_create',
             object_type: p.type.name,
-            object: { canonical_name: p.canonical_name, fields: {}, aliases: [], identity: {}, confidence: OFFLINE_CONFIDENCE },
+            object: { canonical_name: p.canonical_name, fields: {}, aliases: [], identity: {}, confidence: finding.confidence },
             extract_job_id: input.record_id,
             proposed_by_agent_id: input.agent_id,
             source_uids: [part.uid],
@@ -168,12 +152,12 @@ export class OntologyExtraction implements OnModuleInit {
         if (proposal.review_status === 'approval_required') proposal = { ...proposal, approval_uid: this.approvals.open(tx, id, p.canonical_name).uid };
         tx.emit(Streams.ontologyProposal(job.org, id), T.OntologyProposalCreated, { proposal }, 'no_stream');
         out.proposals_created++;
-        if (proposal.review_status !== 'pending' || !extractionApplies(input.mode, p.type.review_policy, OFFLINE_CONFIDENCE, p.type.default_confidence)) continue;
+        if (proposal.review_status !== 'pending' || !extractionApplies(input.mode, p.type.review_policy, finding.confidence, p.type.default_confidence)) continue;
         const applied = await this.proposals.applyStaged(tx, decideApprove(proposal, input.principal.id, tx.now), () => true, 'no_stream');
         if (applied.review_status === 'applied') {
           out.auto_applied++;
           const node = await tx.node(applied.proposed_node_uid!);
-          if (node) await this.link(tx, node, source);
+          if (node) await this.link(tx, node, source, finding);
         }
       }
     });
@@ -181,9 +165,9 @@ export class OntologyExtraction implements OnModuleInit {
   }
 
   /** ExtractedFrom object → source, once. */
-  private async link(tx: GraphTx, object: NodeRecord, source: NodeRecord): Promise<boolean> {
+  private async link(tx: GraphTx, object: NodeRecord, source: NodeRecord, finding: EntityFinding): Promise<boolean> {
     if ((await tx.edges({ from_uid: object.uid, to_uid: source.uid, edge_types: ['ExtractedFrom'] })).length) return false;
-    createTriggerEdge(tx, object, source, 'ExtractedFrom', { method: 'offline', confidence: OFFLINE_CONFIDENCE });
+    createTriggerEdge(tx, object, source, 'ExtractedFrom', { method: finding.method, confidence: finding.confidence });
     return true;
   }
 

@@ -1,10 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
-import { LANGUAGE_MODELS, LanguageModels } from '@strata/ai/llm/chat-model.port';
-import { namedEntities } from '@strata/ai/offline/named-entities';
+import type { NamedEntity } from '@strata/ai/offline/named-entities';
 import { Errors } from '@strata/domain/errors';
 import { Principal, Streams } from '@strata/domain/events';
-import { JobRecord } from '@strata/domain/jobs';
 import {
   CATEGORY_TYPES,
   ObjectTypeInput,
@@ -20,16 +18,15 @@ import {
 } from '@strata/domain/ontology';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { JobRegistry } from '@strata/jobs/job-registry';
-import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
-import { JobRunner } from '@strata/jobs/runner/job-runner';
+import { QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { OntologyStore } from '../ontology-store';
 import { OntologyScope } from '../ontology-scope';
 import { presentSchema } from '../ontology-presenters';
-import { assertModelAvailable } from '../extraction/model-access';
+import { EntityFinder } from '../extraction/entity-finder';
+import { OntologyJobs } from '../ontology-jobs';
 import { sourceTexts } from '../extraction/source-texts';
 import { ProposeSchemaDto } from './propose-schema.dto';
 
@@ -49,27 +46,24 @@ interface ProposeInput {
  * `POST /v1/ontology/propose-schema` (kind `ontology_propose`): a draft schema at once, its
  * `propose_status` pending → running → ready (or failed), and the proposed types written into
  * it by a job on the durable runner. Under `offline` the types come from the `template_hint`
- * template and from the named entities of the sample documents (a Contact, Company or Site
+ * template and from the named entities of the sample documents (found by the model under a
+ * vendor provider) (a Contact, Company or Site
  * type for each category no template type covers, with the names found as examples).
  */
 @Injectable()
 export class SchemaProposals implements OnModuleInit {
-  private readonly records = new Map<string, JobRecord>();
-
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
-    @Inject(LANGUAGE_MODELS) private readonly models: LanguageModels,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    private readonly runner: JobRunner,
-    private readonly registry: JobRegistry,
+    private readonly jobs: OntologyJobs,
+    private readonly entities: EntityFinder,
     private readonly store: OntologyStore,
     private readonly scope: OntologyScope,
   ) {}
 
   onModuleInit(): void {
-    this.runner.register(PROPOSE_KIND, { run: (job) => this.run(job) });
+    this.jobs.register<ProposeInput>(PROPOSE_KIND, (job, input, ctx) => this.run(job, input, ctx.signal));
   }
 
   async start(auth: AuthContext, rid: string, dto: ProposeSchemaDto): Promise<{ schema_id: string; job_id: string }> {
@@ -79,7 +73,7 @@ export class SchemaProposals implements OnModuleInit {
       return o.content;
     });
     if (!dto.description && !docs.length && !dto.source_uids?.length) throw Errors.missingField('description', 'description or source material (source_uids, source_documents) is required');
-    assertModelAvailable(this.models);
+    this.entities.assertAvailable();
     this.store.assertAvailable();
     if (dto.parent_schema_id) this.store.schema(auth.org_id, dto.parent_schema_id);
     const scope = await this.scope.of(auth);
@@ -92,8 +86,7 @@ export class SchemaProposals implements OnModuleInit {
     }
     const hint = dto.template_hint && dto.template_hint !== 'custom' ? dto.template_hint : null;
     const name = hint ? SCHEMA_TEMPLATES[hint].name : (dto.target_use_case ?? 'Proposed schema').slice(0, 200);
-    const record = this.registry.create(auth.org_id, 'ontology_propose', `schema proposal: ${name}`, 0);
-    this.records.set(record.id, record);
+    const record = this.jobs.record(auth.org_id, 'ontology_propose', `schema proposal: ${name}`);
     const schema = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const s: OntologySchemaRecord = {
         ...decideCreateSchema({ name, description: dto.description ?? null }, this.ids.uuid(), auth.org_id, auth.principal.id, tx.now),
@@ -104,37 +97,34 @@ export class SchemaProposals implements OnModuleInit {
       return s;
     });
     const input: ProposeInput = { record_id: record.id, schema_id: schema.id, template_hint: hint, texts, source_uids: dto.source_uids ?? [], principal: auth.principal, credential_id: auth.api_key_id };
-    await this.queue.enqueue({ kind: PROPOSE_KIND, org: auth.org_id, input });
+    await this.jobs.enqueue(PROPOSE_KIND, auth.org_id, input);
     return { schema_id: schema.id, job_id: record.id };
   }
 
-  private async run(job: QueuedJob): Promise<unknown> {
-    const input = job.input as ProposeInput;
-    const record = this.records.get(input.record_id);
-    if (record) this.registry.update(record, { status: 'processing' });
+  private async run(job: QueuedJob, input: ProposeInput, signal: AbortSignal): Promise<unknown> {
     const ctx = { org: job.org, principal: input.principal, credential_id: input.credential_id, agent_id: null, request_id: `job:${job.id}` };
     await this.setStatus(ctx, input.schema_id, 'running', null);
     try {
-      const plan = this.plan(input);
+      // the model (or the offline library) names the entities before the unit of work
+      const finding = this.entities.forJob(job.org, job.id);
+      const found: NamedEntity[] = [];
+      for (const text of input.texts) found.push(...(await finding.find(text, signal)));
+      const plan = this.plan(input, found);
       const written = await this.uow.run(ctx, async (tx) => this.writeTypes(tx, input.schema_id, plan.objects, plan.relations));
-      const result = { schema_id: input.schema_id, ...written };
-      if (record) this.registry.update(record, { status: 'completed', result });
-      return result;
+      return { schema_id: input.schema_id, ...written };
     } catch (err) {
-      const message = (err as Error).message;
-      await this.setStatus(ctx, input.schema_id, 'failed', message);
-      if (record) this.registry.update(record, { status: 'failed', error: message });
+      await this.setStatus(ctx, input.schema_id, 'failed', (err as Error).message);
       throw err;
     }
   }
 
   /** The template's types, then one per entity category the documents hold and no type covers. */
-  private plan(input: ProposeInput): { objects: ObjectTypeInput[]; relations: RelationTypeInput[] } {
+  private plan(input: ProposeInput, entities: readonly NamedEntity[]): { objects: ObjectTypeInput[]; relations: RelationTypeInput[] } {
     const template = input.template_hint ? SCHEMA_TEMPLATES[input.template_hint as keyof typeof SCHEMA_TEMPLATES] : null;
     const objects = template ? template.objects.map((o) => ({ ...o })) : [];
     const relations = template ? [...template.relations] : [];
     const found = new Map<string, string[]>();
-    for (const text of input.texts) for (const e of namedEntities(text)) found.set(e.category, [...(found.get(e.category) ?? []), e.text]);
+    for (const e of entities) found.set(e.category, [...(found.get(e.category) ?? []), e.text]);
     for (const [category, names] of [...found.entries()].sort()) {
       const examples = [...new Set(names)].slice(0, 5).map((n) => ({ canonical_name: n }));
       const covering = objects.find((o) => hintCategories(o.extraction_hints).includes(category));
