@@ -16,11 +16,12 @@ describe('plans, subscription and usage', () => {
     expect(r.status).toBe(200);
     expect(r.body.map((p: { id: string }) => p.id)).toEqual(['free', 'pro', 'team', 'enterprise']);
     for (const p of r.body) {
-      expect(Object.keys(p.limits).sort()).toEqual(['agent_credits_per_month', 'agents', 'concurrent_runs', 'ingestion_credits_per_month', 'managed_agents', 'nodes', 'requests_per_minute', 'schedules']);
+      expect(Object.keys(p.limits).sort()).toEqual(['agent_credits_per_month', 'agents', 'concurrent_runs', 'ingestion_credits_per_month', 'managed_agents', 'mcp_connections', 'nodes', 'requests_per_minute', 'schedules']);
     }
     expect(r.body[0]).toMatchObject({ name: 'Free', limits: { nodes: 3, requests_per_minute: 600, managed_agents: false } });
-    expect(r.body[1]).toMatchObject({ name: 'Pro', limits: { managed_agents: true, agents: 5, agent_credits_per_month: 10_000, concurrent_runs: 3, schedules: 20 } });
-    expect(r.body[3].limits.nodes).toBeNull();
+    expect(r.body[1]).toMatchObject({ name: 'Pro', limits: { managed_agents: true, agents: 5, agent_credits_per_month: 10_000, concurrent_runs: 3, schedules: 20, mcp_connections: 10 } });
+    expect(r.body[0].limits.mcp_connections).toBe(2);
+    expect(r.body[3].limits).toMatchObject({ nodes: null, mcp_connections: null });
   });
 
   it('subscription: free by default; subscribe changes the plan at once (an event), owners/admins only', async () => {
@@ -96,6 +97,11 @@ describe('plans, subscription and usage', () => {
       edges: { used: 0 },
       requests: { per_minute_limit: 600 },
       credits: { used: 0, limit: 100, left: 100 },
+      // REFERENCE §17: agents and MCP beside their Free limits
+      agents: { active: 0, limit: 0 },
+      agent_credits: { used: 0, limit: 0, left: 0, today: 0 },
+      runs: { this_period: 0, running: 0, queued: 0, concurrent_limit: 0 },
+      mcp_connections: { used: 0, limit: 2 },
     });
     expect(r.body.requests.this_period).toBeGreaterThanOrEqual(2);
     expect(r.body.period.start).toMatch(ISO);

@@ -26,6 +26,8 @@ describe('MCP connections: create, states, PATCH, DELETE, sync and drift', () =>
     t = await startTestApp({ clock, captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
     owner = await signUp(t.url);
     o = api(t.url, owner.access_token);
+    // more live connections than the Free plan's two (REFERENCE §17)
+    expect((await o.post('/v1/billing/subscribe', { plan: 'team' })).status).toBe(200);
     const m = await signUp(t.url);
     await o.post(`/v1/orgs/${owner.org_id}/members`, { email: m.email, role: 'viewer' });
     viewer = api(t.url, m.access_token, { org: owner.org_id });

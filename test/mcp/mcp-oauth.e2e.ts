@@ -25,6 +25,8 @@ describe('MCP connections with OAuth 2.1 (authorization code + PKCE) against a l
     t = await startTestApp({ clock, captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
     user = await signUp(t.url);
     o = api(t.url, user.access_token);
+    // more live connections than the Free plan's two (REFERENCE §17)
+    expect((await o.post('/v1/billing/subscribe', { plan: 'team' })).status).toBe(200);
     as = await startOAuthServer();
     tools = await startToolServer({ tools: [{ name: 'add', description: 'Adds.' }], oauth: as });
   });

@@ -22,6 +22,7 @@ import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
 import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import { AccountsCoreModule } from '@strata/accounts/accounts-core.module';
+import { McpConnectionsModule } from '@strata/mcp/connections';
 import { AccountController } from './account/account.controller';
 import { RequestActivity } from './activity/request-activity';
 import { ApiKeyHandlers } from './api-keys/api-key.handlers';
@@ -45,6 +46,8 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
 @Module({
   imports: [
     AccountsCoreModule,
+    // the MCP connections read model, for GET /v1/usage (REFERENCE §17)
+    McpConnectionsModule,
     ThrottlerModule.forRootAsync({
       inject: [STRATA_CONFIG, CLOCK],
       useFactory: (cfg: StrataConfig, clock: Clock) => planThrottlerOptions(new PlanCatalogue(cfg.planLimits), cfg.rateLimitPerMinute, clock),

@@ -17,6 +17,8 @@ export interface PlanLimitsSpec {
   concurrent_runs: number;
   /** agent schedules */
   schedules: number | null;
+  /** MCP connections not disconnected (REFERENCE §17) */
+  mcp_connections: number | null;
 }
 
 export interface Plan {
@@ -29,10 +31,10 @@ export interface Plan {
 
 /** The plan catalogue (GET /v1/billing/plans). The Free limits are the REFERENCE §1.12 defaults. */
 export const PLANS: readonly Plan[] = [
-  { id: 'free', name: 'Free', price_usd_per_month: 0, limits: { nodes: 10_000, requests_per_minute: 600, ingestion_credits_per_month: 100, managed_agents: false, agents: 0, agent_credits_per_month: 0, concurrent_runs: 0, schedules: 0 } },
-  { id: 'pro', name: 'Pro', price_usd_per_month: 29, limits: { nodes: 250_000, requests_per_minute: 3_000, ingestion_credits_per_month: 5_000, managed_agents: true, agents: 5, agent_credits_per_month: 10_000, concurrent_runs: 3, schedules: 20 } },
-  { id: 'team', name: 'Team', price_usd_per_month: 99, limits: { nodes: 2_000_000, requests_per_minute: 10_000, ingestion_credits_per_month: 25_000, managed_agents: true, agents: 25, agent_credits_per_month: 50_000, concurrent_runs: 10, schedules: 100 } },
-  { id: 'enterprise', name: 'Enterprise', price_usd_per_month: null, limits: { nodes: null, requests_per_minute: 60_000, ingestion_credits_per_month: null, managed_agents: true, agents: null, agent_credits_per_month: null, concurrent_runs: 50, schedules: null } },
+  { id: 'free', name: 'Free', price_usd_per_month: 0, limits: { nodes: 10_000, requests_per_minute: 600, ingestion_credits_per_month: 100, managed_agents: false, agents: 0, agent_credits_per_month: 0, concurrent_runs: 0, schedules: 0, mcp_connections: 2 } },
+  { id: 'pro', name: 'Pro', price_usd_per_month: 29, limits: { nodes: 250_000, requests_per_minute: 3_000, ingestion_credits_per_month: 5_000, managed_agents: true, agents: 5, agent_credits_per_month: 10_000, concurrent_runs: 3, schedules: 20, mcp_connections: 10 } },
+  { id: 'team', name: 'Team', price_usd_per_month: 99, limits: { nodes: 2_000_000, requests_per_minute: 10_000, ingestion_credits_per_month: 25_000, managed_agents: true, agents: 25, agent_credits_per_month: 50_000, concurrent_runs: 10, schedules: 100, mcp_connections: 50 } },
+  { id: 'enterprise', name: 'Enterprise', price_usd_per_month: null, limits: { nodes: null, requests_per_minute: 60_000, ingestion_credits_per_month: null, managed_agents: true, agents: null, agent_credits_per_month: null, concurrent_runs: 50, schedules: null, mcp_connections: null } },
 ];
 
 /** Order of plans, cheapest first: `required_plan` names the cheapest plan with a feature. */
@@ -83,7 +85,7 @@ export function parsePlanOverrides(raw: string | undefined): PlanOverrides {
       if (k === 'managed_agents') {
         if (typeof val !== 'boolean') throw new Error(`STRATA_PLAN_LIMITS.${plan}.managed_agents must be a boolean`);
         l.managed_agents = val;
-      } else if (k === 'nodes' || k === 'ingestion_credits_per_month' || k === 'agents' || k === 'agent_credits_per_month' || k === 'schedules') {
+      } else if (k === 'nodes' || k === 'ingestion_credits_per_month' || k === 'agents' || k === 'agent_credits_per_month' || k === 'schedules' || k === 'mcp_connections') {
         if (val !== null && !(Number.isInteger(val) && (val as number) >= 0)) throw new Error(`STRATA_PLAN_LIMITS.${plan}.${k} must be a non-negative integer or null`);
         l[k] = val as number | null;
       } else if (k === 'requests_per_minute') {

@@ -71,6 +71,11 @@ export class McpReadModel {
     return (this.stmt("SELECT * FROM mcp_connections WHERE org_id = ? AND status <> 'disconnected' ORDER BY name, id").all(org) as Record<string, unknown>[]).map(parseConnection);
   }
 
+  /** Connections not disconnected: what the plan's `mcp_connections` limit counts. */
+  liveConnectionCount(org: string): number {
+    return (this.stmt("SELECT count(*) AS n FROM mcp_connections WHERE org_id = ? AND status <> 'disconnected'").get(org) as { n: number }).n;
+  }
+
   /** Slugs ever used in the organization (fixed once given). */
   slugs(org: string): Set<string> {
     return new Set((this.stmt('SELECT slug FROM mcp_connections WHERE org_id = ?').all(org) as { slug: string }[]).map((r) => r.slug));

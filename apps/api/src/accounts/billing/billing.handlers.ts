@@ -6,7 +6,7 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AuthErrors } from '@strata/auth/auth-errors';
-import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
+import { PlanCatalogue, PlanLimitsSpec } from '@strata/auth/plans/plan-catalogue';
 import { USAGE_COUNTERS, UsageCounters, monthPeriod } from '@strata/auth/plans/plan-limits';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -15,6 +15,11 @@ import { RequestActivity } from '../activity/request-activity';
 import { accountContext } from '../context';
 import { iso, presentPlan } from '../presenters';
 import { AccountsReadModel, OrgRow } from '@strata/projections/accounts/accounts-read-model';
+import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
+import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { utcDay, utcMonth } from '@strata/domain/agents';
 
 function monthBounds(now: number): { start: number; end: number } {
   const d = new Date(now * 1000);
@@ -24,6 +29,9 @@ function monthBounds(now: number): { start: number; end: number } {
 /** Plans, the organization's subscription (no payment provider: a plan change is an event), usage. */
 @Injectable()
 export class BillingHandlers {
+  /** managed agents project on the embedded default only; in servers mode none can exist (§16 routes answer 501) */
+  private readonly agents: AgentsReadModel | null;
+
   constructor(
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -33,7 +41,34 @@ export class BillingHandlers {
     private readonly catalogue: PlanCatalogue,
     private readonly accounts: AccountsReadModel,
     private readonly activity: RequestActivity,
-  ) {}
+    private readonly mcp: McpReadModel,
+    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+  ) {
+    this.agents = storage ? new AgentsReadModel(storage.projections) : null;
+  }
+
+  /** The agents and MCP counters of REFERENCE §17, beside their plan limits. */
+  private agentUsage(org: string, limits: PlanLimitsSpec, now: number, periodStart: number) {
+    const a = this.agents;
+    const creditsUsed = a ? a.creditsInMonth(org, utcMonth(now)) : 0;
+    const creditLimit = limits.agent_credits_per_month;
+    return {
+      agents: { active: a ? a.liveAgentCount(org) : 0, limit: limits.agents },
+      agent_credits: {
+        used: creditsUsed,
+        limit: creditLimit,
+        left: creditLimit === null ? null : Math.max(0, creditLimit - creditsUsed),
+        today: a ? a.creditsOnOrgDay(org, utcDay(now)) : 0,
+      },
+      runs: {
+        this_period: a ? a.runsSince(org, periodStart) : 0,
+        running: a ? a.runningCount(org) : 0,
+        queued: a ? a.queuedCount(org) : 0,
+        concurrent_limit: limits.concurrent_runs,
+      },
+      mcp_connections: { used: this.mcp.liveConnectionCount(org), limit: limits.mcp_connections },
+    };
+  }
 
   plans() {
     return this.catalogue.plans.map(presentPlan);
@@ -100,6 +135,7 @@ export class BillingHandlers {
       credits: { used: credits, limit: creditLimit, left: creditLimit === null ? null : Math.max(0, creditLimit - credits) },
       // language-model calls made for the organization this period, and their tokens (§9.6)
       llm: this.accounts.llmUsage(auth.org_id, period),
+      ...this.agentUsage(auth.org_id, plan.limits, now, start),
     };
   }
 }

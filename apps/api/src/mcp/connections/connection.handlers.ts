@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
+import { AuthErrors } from '@strata/auth/auth-errors';
+import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import { DomainError, Errors } from '@strata/domain/errors';
 import {
   ConnectionAuthInput,
@@ -64,7 +66,16 @@ export class ConnectionHandlers {
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly plans: PlanLimits,
   ) {}
+
+  /** 403 `plan_limit_reached` when the organization already holds its plan's live connections (§17). */
+  private assertUnderPlan(auth: AuthContext): void {
+    const plan = this.plans.planOf(auth);
+    const max = plan.limits.mcp_connections;
+    const current = this.reads.liveConnectionCount(auth.org_id);
+    if (max !== null && current >= max) throw AuthErrors.planLimitReached('mcp_connections', max, current, plan.id);
+  }
 
   /** 404 for unknown and other organizations' ids alike. */
   connection(org: string, id: string): ConnectionView {
@@ -166,6 +177,7 @@ export class ConnectionHandlers {
     try {
       await this.uow.run(contextOf(auth, requestId), async (tx) => {
         this.assertNameFree(org, dto.name, null);
+        this.assertUnderPlan(auth);
         tx.emit(McpStreams.connection(org, id), 'McpConnectionCreated', {
           org_id: org, connection_id: id, name: dto.name, slug: slugFor(dto.name, this.reads.slugs(org)), url: url.toString(), status: 'pending_auth',
           auth: this.oauthAuthView(client, null), approval_mode: dto.approval_mode ?? 'always', tool_approvals: dto.tool_approvals ?? {},
@@ -237,6 +249,8 @@ export class ConnectionHandlers {
   async create(auth: AuthContext, dto: CreateConnectionDto, requestId: string, origin: string) {
     const org = auth.org_id;
     this.assertNameFree(org, dto.name, null);
+    // before any contact with the server; checked again in the unit of work against races
+    this.assertUnderPlan(auth);
     const url = await this.network.checkUrl(dto.url);
     if (dto.auth.type === 'oauth') return this.createOAuth(auth, dto, url, origin, requestId);
     const checked = await this.checkServer(url, dto.auth);
@@ -245,6 +259,7 @@ export class ConnectionHandlers {
     try {
       await this.uow.run(contextOf(auth, requestId), async (tx) => {
         this.assertNameFree(org, dto.name, null);
+        this.assertUnderPlan(auth);
         tx.emit(McpStreams.connection(org, id), 'McpConnectionCreated', {
           org_id: org,
           connection_id: id,
