@@ -80,6 +80,14 @@ describe('agent sessions, OpenAI protocol', () => {
     const after = (await a.get(`/v1/agents/${agent.id}`)).body;
     expect(after.budget).toMatchObject({ used_today: 4, remaining_today: 196 });
     expect(after.usage).toMatchObject({ runs: 1, credits: 4 });
+    // the organization's meter (REFERENCE §17)
+    const usage = (await a.get('/v1/usage')).body;
+    expect(usage).toMatchObject({
+      agents: { active: 1, limit: 5 },
+      agent_credits: { used: 4, limit: 10_000, left: 9_996, today: 4 },
+      runs: { this_period: 1, running: 0, queued: 0, concurrent_limit: 3 },
+      mcp_connections: { used: 0, limit: 10 },
+    });
     // filters of the event list
     const only = (await a.get(`/v1/agents/sessions/${sid}/events?types=tool.call,tool.result&after=4`)).body.items;
     expect(only.map((e: { seq: number }) => e.seq)).toEqual([5, 6]);
