@@ -66,7 +66,8 @@ describe('parsePlanOverrides', () => {
       enterprise: { nodes: null },
     });
     expect(parsePlanOverrides(undefined)).toEqual({});
-    for (const bad of ['nope', '[]', '{"gold":{}}', '{"free":{"nodes":-1}}', '{"free":{"colour":1}}', '{"free":{"requests_per_minute":0}}'])
+    expect(parsePlanOverrides('{"free":{"mcp_connections":0},"team":{"mcp_connections":null}}')).toEqual({ free: { mcp_connections: 0 }, team: { mcp_connections: null } });
+    for (const bad of ['nope', '[]', '{"gold":{}}', '{"free":{"nodes":-1}}', '{"free":{"colour":1}}', '{"free":{"requests_per_minute":0}}', '{"free":{"mcp_connections":-1}}', '{"free":{"mcp_connections":1.5}}'])
       expect(() => parsePlanOverrides(bad)).toThrow();
   });
 });
