@@ -13,7 +13,7 @@ export class BillingController {
 
   @Get('billing/plans')
   @Public()
-  @ApiOperation({ summary: 'Plans and their limits (nodes, requests per minute, ingestion credits, managed agents)' })
+  @ApiOperation({ summary: 'Plans and their limits (nodes, requests per minute, ingestion credits, managed agents, agents, agent credits, concurrent runs, schedules, MCP connections)' })
   plans() {
     return this.handlers.plans();
   }
@@ -36,8 +36,10 @@ export class BillingController {
   @Get('usage')
   @ApiKeyOrJwt()
   @ApiOperation({
-    summary: 'Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens',
-    description: '`llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them.',
+    summary: 'Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections',
+    description:
+      '`llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. ' +
+      '`agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.',
   })
   usage(@Auth() auth: AuthContext) {
     return this.handlers.usage(auth);
