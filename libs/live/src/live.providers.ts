@@ -15,7 +15,23 @@ import { LOG_SUBSCRIPTIONS, LogSubscriptions } from './log-subscription.port';
 export function logSubscriptionsFor(embedded: EmbeddedStorage | null, server: ServerStores | null): LogSubscriptions {
   if (embedded) return new EmbeddedLogSubscriptions(embedded.events, embedded);
   if (server?.events instanceof KurrentDbEventStore) return new KurrentDbLogSubscriptions(server.events.client, server.events);
-  throw new Error('live log subscriptions need the embedded log or KurrentDB');
+  return new NoLogSubscriptions();
+}
+
+const NO_LIVE_LOG = 'live log subscriptions need the embedded log or KurrentDB';
+
+/**
+ * A log that offers no subscriptions (a server event store other than KurrentDB, as test
+ * doubles are): the service still starts, and only a request that streams is refused.
+ */
+class NoLogSubscriptions implements LogSubscriptions {
+  subscribe(): never {
+    throw new Error(NO_LIVE_LOG);
+  }
+  head(): Promise<number> {
+    return Promise.reject(new Error(NO_LIVE_LOG));
+  }
+  async close(): Promise<void> {}
 }
 
 export const LOG_SUBSCRIPTIONS_PROVIDER: Provider = {

@@ -135,6 +135,8 @@ export function serversConfig(dataDir: string, extra: Partial<StrataConfig> = {}
     STRATA_MEILI_URL: 'http://meili.invalid:7700',
     STRATA_QDRANT_URL: 'http://qdrant.invalid:6333',
     STRATA_JWT_SECRET: 'servers-mode-test-secret-0123456789abcdef',
+    // servers mode refuses to start without the connection-secrets key every replica shares
+    STRATA_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
   });
   return { ...cfg, port: 0, host: '127.0.0.1', logLevel: 'error', dataDir, ...extra };
 }

@@ -41,7 +41,8 @@ class ClosableSecretStore {
           const s = new SqliteSecretStore(cfg.dataDir, cipher);
           return new ClosableSecretStore(s, async () => s.close());
         }
-        const mongo = await new MongoClient(cfg.mongoUrl!, { appName: 'strata-secrets' }).connect();
+        // connected by the driver on first use: a replica starts while MongoDB is still coming up
+        const mongo = new MongoClient(cfg.mongoUrl!, { appName: 'strata-secrets' });
         return new ClosableSecretStore(new MongoSecretStore(mongo.db(cfg.mongoDb), cipher), () => mongo.close());
       },
     },
