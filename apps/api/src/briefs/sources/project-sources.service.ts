@@ -4,6 +4,8 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { readPageMap } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
 import { EdgeRow, NodeRow, SourceRowReader, SourceTraversal, identitiesOf, traverseSources } from './source-traversal';
 
 type FastStore = Pick<SqliteGraphStore, 'stmt'>;
@@ -16,6 +18,8 @@ const EDGES_OUT_SQL = `SELECT uid, version, from_uid, to_uid, edge_type FROM edg
 const NODE_ROWS_SQL = `SELECT uid, version, node_type FROM nodes WHERE org = ? AND uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`;
 const NODE_DOCS_SQL = `SELECT doc FROM nodes WHERE org = ? AND uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`;
 const EDGE_DOCS_SQL = `SELECT doc FROM edges WHERE org = ? AND uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`;
+
+const PROJECTS_CACHED = 32;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -63,7 +67,25 @@ function recordReader(graph: GraphReadModel, org: string): SourceRowReader<NodeR
  */
 @Injectable()
 export class ProjectSourcesService {
-  constructor(@Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel) {}
+  /** identities per Project, with the applied log position they were read at */
+  private readonly cached = new Map<string, { mark: number; ids: SourceIdentities }>();
+
+  constructor(
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(EMBEDDED_STORAGE) private readonly embedded: EmbeddedStorage | null = null,
+  ) {}
+
+  /**
+   * On the embedded store every graph change is applied in this process and moves the applied
+   * log position, so identities read at a position hold until it moves. None while a unit of
+   * work's transaction is open: its uncommitted rows are visible on the shared connection and
+   * may roll back.
+   */
+  private mark(): number | null {
+    const e = this.embedded;
+    if (!e || e.projections.inTransaction) return null;
+    return e.runner.appliedPosition;
+  }
 
   private fast(): FastStore | null {
     return typeof (this.graph as Partial<FastStore>).stmt === 'function' ? (this.graph as unknown as FastStore) : null;
@@ -71,9 +93,20 @@ export class ProjectSourcesService {
 
   /** What the fingerprint and the hidden check read, without any record's content. */
   async identities(org: string, projectUid: string): Promise<SourceIdentities> {
+    const key = `${org}\u0000${projectUid}`;
+    const mark = this.mark();
+    const hit = this.cached.get(key);
+    if (hit && mark !== null && hit.mark === mark) return hit.ids;
     const fast = this.fast();
     const t = fast ? await traverseSources(columnReader(fast, org), projectUid) : await traverseSources(recordReader(this.graph, org), projectUid);
-    return identitiesOf(t);
+    const ids = identitiesOf(t);
+    if (mark !== null && this.mark() === mark) {
+      this.cached.delete(key);
+      this.cached.set(key, { mark, ids });
+      // a few Projects' identities at most: the oldest entry goes
+      if (this.cached.size > PROJECTS_CACHED) this.cached.delete(this.cached.keys().next().value!);
+    }
+    return ids;
   }
 
   async load(org: string, projectUid: string): Promise<ProjectSources> {
