@@ -101,4 +101,16 @@ describe('Brief source fingerprint: the column-only identities agree with the lo
     expect(after.nodes.has(world.question)).toBe(false);
     expect(after.nodes.has(claim)).toBe(false);
   });
+
+  it('keeps the identities until the graph moves on (embedded store)', async () => {
+    const first = await embedded.identities(org, world.project);
+    await w.get(`/projects/${world.project}/brief`);
+    expect(await embedded.identities(org, world.project)).toBe(first);
+    await mk(w, 'Claim', 'elsewhere', { props: { content: 'elsewhere' } });
+    const next = await embedded.identities(org, world.project);
+    expect(next).not.toBe(first);
+    expect(sourceFingerprint(next)).toBe(sourceFingerprint(first));
+    // servers mode has no position to key on: every call reads afresh
+    expect(await generic.identities(org, world.project)).not.toBe(await generic.identities(org, world.project));
+  });
 });
