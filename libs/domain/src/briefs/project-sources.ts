@@ -65,6 +65,25 @@ export interface ProjectSources {
   extractions: Map<string, Extraction[]>;
 }
 
+/** A member's identity: all the fingerprint reads. */
+export interface SourceIdentity {
+  uid: string;
+  version: number;
+}
+
+/**
+ * The identities of a Project's admitted sources and of the edges admitting them: what the
+ * fingerprint covers, cheap to read without the records' content. ProjectSources satisfies it.
+ */
+export interface SourceIdentities {
+  documents: Map<string, SourceIdentity>;
+  chunks: Map<string, SourceIdentity>;
+  nodes: Map<string, SourceIdentity>;
+  edges: SourceIdentity[];
+  admitting: SourceIdentity[];
+  extractions: Map<string, { edge_uid: string; edge_version: number }[]>;
+}
+
 export function sourceCounts(s: ProjectSources): SourceCounts {
   return { documents: s.documents.size, chunks: s.chunks.size, nodes: s.nodes.size, edges: s.edges.length };
 }
@@ -73,7 +92,7 @@ export function sourceCounts(s: ProjectSources): SourceCounts {
  * `"sha256:"` + hex SHA-256 of the lines `<uid> <version>`, sorted and joined by `\n`: one per
  * member of every set and per admitting edge (§12.4). Any edit, admission or removal changes it.
  */
-export function sourceFingerprint(s: ProjectSources): string {
+export function sourceFingerprint(s: SourceIdentities): string {
   const lines: string[] = [];
   for (const d of s.documents.values()) lines.push(`${d.uid} ${d.version}`);
   for (const c of s.chunks.values()) lines.push(`${c.uid} ${c.version}`);

@@ -9,6 +9,7 @@ import {
   ItemPatch,
   ProjectRole,
   ProjectSources,
+  SourceIdentities,
   StoredBriefVersion,
   anchorQuoteBytes,
   assertProjectRole,
@@ -37,7 +38,7 @@ export function briefContext(auth: AuthContext, requestId: string): CommandConte
 }
 
 /** Whether any admitted source is hidden from the caller (then the summary is withheld). */
-function anyHidden(s: ProjectSources, scope: ReadScope): boolean {
+function anyHidden(s: SourceIdentities, scope: ReadScope): boolean {
   if (!scope.restricted) return false;
   for (const m of [s.documents, s.chunks, s.nodes]) for (const u of m.keys()) if (!scope.allows(u)) return true;
   return false;
@@ -75,7 +76,7 @@ export class BriefHandlers {
   async state(auth: AuthContext, uid: string) {
     const { scope } = await this.access.require(auth, uid, 'viewer');
     const org = auth.org_id;
-    const s = await this.sources.load(org, uid);
+    const s = await this.sources.identities(org, uid);
     const fingerprint = sourceFingerprint(s);
     const head = this.briefs.head(org, uid);
     const current = head.current_version === null ? null : this.briefs.version(org, uid, head.current_version);
@@ -102,16 +103,20 @@ export class BriefHandlers {
     if (req.mode === 'llm' && chat === null) throw new LlmNotConfiguredError('mode llm');
     const active = await this.activeJob(org, uid);
     if (active) throw new DomainError(409, 'job_active', `a brief regeneration of this Project is ${active.status}`, { job_id: active.id });
-    const s = await this.sources.load(org, uid);
-    const fingerprint = sourceFingerprint(s);
-    const hidden = anyHidden(s, scope);
     if (req.mode === 'llm' || (req.mode === 'auto' && chat !== null)) {
+      // the job loads the sources itself; here only the fingerprint decides reuse
+      const ids = await this.sources.identities(org, uid);
+      const fingerprint = sourceFingerprint(ids);
+      const hidden = anyHidden(ids, scope);
       const reused = this.writer.reusable(org, uid, fingerprint, 'llm', chat!.model, req.force);
       if (reused) return { status: 200, body: { reused: true, version: presentVersion(reused, scope, hidden).version } };
       const input: BriefJobInput = { project_uid: uid, title: `Brief of ${uid}`, requested_by: principalId(auth), force: req.force, trigger: 'regenerate' };
       const { job } = await this.queue.enqueue({ kind: BRIEF_REGENERATE_JOB_KIND, org, input, dedupeKey: `brief:${uid}` });
       return { status: 202, body: { reused: false, job_id: job.id, status: 'pending' } };
     }
+    const s = await this.sources.load(org, uid);
+    const fingerprint = sourceFingerprint(s);
+    const hidden = anyHidden(s, scope);
     const r = await this.writer.write(
       briefContext(auth, requestId),
       uid,
@@ -184,7 +189,7 @@ export class BriefHandlers {
     const { scope } = await this.access.require(auth, uid, 'viewer');
     const v: StoredBriefVersion | null = this.briefs.version(auth.org_id, uid, version);
     if (!v) throw Errors.notFound(`the brief has no version ${version}`, { field: 'version' });
-    const hidden = scope.restricted ? anyHidden(await this.sources.load(auth.org_id, uid), scope) : false;
+    const hidden = scope.restricted ? anyHidden(await this.sources.identities(auth.org_id, uid), scope) : false;
     return presentVersion(v, scope, hidden).version;
   }
 }
