@@ -701,7 +701,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plans and their limits (nodes, requests per minute, ingestion credits, managed agents) */
+        /** Plans and their limits (nodes, requests per minute, ingestion credits, managed agents, agents, agent credits, concurrent runs, schedules, MCP connections) */
         get: operations["BillingController_plans"];
         put?: never;
         post?: never;
@@ -753,8 +753,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens
-         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them.
+         * Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections
+         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
          */
         get: operations["BillingController_usage"];
         put?: never;
