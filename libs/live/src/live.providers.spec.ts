@@ -29,7 +29,10 @@ describe('logSubscriptionsFor', () => {
     }
   });
 
-  it('refuses a storage mode it cannot subscribe to', () => {
-    expect(() => logSubscriptionsFor(null, null)).toThrow(/embedded log or KurrentDB/);
+  it('starts on a storage mode it cannot subscribe to, refusing only when a stream is asked for', async () => {
+    const subs = logSubscriptionsFor(null, null);
+    expect(() => subs.subscribe({ from: 'now' }, { event: () => undefined })).toThrow(/embedded log or KurrentDB/);
+    await expect(subs.head()).rejects.toThrow(/embedded log or KurrentDB/);
+    await expect(subs.close()).resolves.toBeUndefined();
   });
 });
