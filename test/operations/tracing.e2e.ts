@@ -1,9 +1,13 @@
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import * as otel from '@opentelemetry/api';
 import { eventually } from '@strata/domain/testing/eventually';
 import { startTracing, tracing, TRACING_PACKAGES, useTracer } from '@strata/observability/tracing';
 import { startToolServer } from '../mcp/support/tool-server';
+import { builtService, kill, startService } from '../support/built-service';
 import { request, signUp, signUpWithKey } from '../support/http';
 import { startTestApp } from '../support/test-app';
 
@@ -96,56 +100,60 @@ describe('traces', () => {
     }
   });
 
-  // The SDK and its instrumentations are optional packages (see docs/operations.md); this runs
-  // wherever they are installed, and says so where they are not.
-  const installed = TRACING_PACKAGES.every((p) => {
-    try {
-      require.resolve(p);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  (installed ? it : it.skip)('with the SDK and a local OTLP/HTTP receiver, a request yields a trace with the named spans', async () => {
+  // The exporter loads its HTTP agent with a dynamic import, which jest's module sandbox
+  // refuses, so the SDK is exercised where it really runs: the built service, its own process.
+  it('with the SDK and a local OTLP/HTTP receiver, a request yields a trace with the HTTP span and the named spans under it', async () => {
+    for (const p of TRACING_PACKAGES) require.resolve(p); // installed with the service, not optional
     const received: any[] = [];
+    const bodies: string[] = [];
     const receiver = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
+        bodies.push(body);
         if (req.url === '/v1/traces') received.push(JSON.parse(body));
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'strata-test' };
-    Object.assign(process.env, env);
-    const running = startTracing(process.env, (line) => {
-      throw new Error(line);
-    })!;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-otlp-'));
+    const service = await startService(builtService(), dir, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_SERVICE_NAME: 'strata-test',
+    });
     try {
-      const t = await startTestApp();
-      try {
-        const s = await signUpWithKey(t.url);
-        expect((await request(t.url, 'POST', '/node', { token: s.key, body: { label: 'exported', node_type: 'Idea' }, headers: { 'x-request-id': 'otlp-req-1' } })).status).toBe(201);
-      } finally {
-        await t.close();
-      }
-      await running.shutdown(); // flushes what is batched
-      const spans = await eventually(
-        () => {
-          const all = received.flatMap((r) => r.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
-          return all.some((x: any) => x.name === 'strata.unit_of_work') ? all : null;
-        },
-        { what: 'spans reached the receiver' },
-      );
-      const names = spans.map((x: any) => x.name);
-      expect(names).toEqual(expect.arrayContaining(['strata.unit_of_work', 'strata.event_log.append', 'strata.projection']));
-      const attrs = (x: any) => Object.fromEntries(x.attributes.map((a: any) => [a.key, Object.values(a.value)[0]]));
-      expect(spans.some((x: any) => attrs(x)['strata.request_id'] === 'otlp-req-1')).toBe(true);
+      const s = await signUpWithKey(service.url);
+      const res = await request(service.url, 'POST', '/node', { token: s.key, body: { label: 'exported-label', node_type: 'Idea' }, headers: { 'x-request-id': 'otlp-req-1' } });
+      expect(res.status).toBe(201);
+      const all = () => received.flatMap((r) => r.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
+      const attrs = (x: any) => Object.fromEntries((x.attributes ?? []).map((a: any) => [a.key, Object.values(a.value)[0]]));
+      const uow = await eventually(() => all().find((x: any) => x.name === 'strata.unit_of_work' && attrs(x)['strata.request_id'] === 'otlp-req-1') ?? null, {
+        what: 'the unit-of-work span reached the receiver',
+        timeoutMs: 20_000,
+      });
+      const spans = await eventually(() => {
+        const xs = all().filter((x: any) => x.traceId === uow.traceId);
+        return xs.some((x: any) => x.name === 'strata.event_log.append') && xs.some((x: any) => x.name === 'strata.projection') ? xs : null;
+      }, { what: 'the append and projection spans of that trace', timeoutMs: 20_000 });
+      // one trace: the HTTP server span the instrumentation opened is the root, Strata's spans below it
+      const root = spans.find((x: any) => !x.parentSpanId);
+      expect(root).toBeDefined();
+      expect(root.kind).toBe(2); // SERVER
+      expect(uow.parentSpanId).toBeTruthy();
+      for (const name of ['strata.event_log.append', 'strata.projection']) expect(spans.find((x: any) => x.name === name).parentSpanId).toBe(uow.spanId);
+      // no body content and no credential leaves the process
+      const exported = bodies.join('\n');
+      expect(exported).not.toContain('exported-label');
+      expect(exported).not.toContain(s.key);
+      // traces only: metrics stay on /metrics and logs on stdout unless OTEL_* says otherwise
+      expect(bodies.length).toBe(received.length);
     } finally {
-      for (const k of Object.keys(env)) delete process.env[k];
+      await kill(service);
       await new Promise((r) => receiver.close(r));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

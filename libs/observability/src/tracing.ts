@@ -111,7 +111,7 @@ export function useTracer(t: otel.Tracer | null, a: TraceApi | null): void {
   api = t ? a : null;
 }
 
-/** The packages `startTracing` loads; absent, it says which to install and runs without traces. */
+/** The packages `startTracing` loads, only when tracing is configured; absent (a trimmed install), it says so and runs without traces. */
 export const TRACING_PACKAGES = ['@opentelemetry/api', '@opentelemetry/sdk-node', '@opentelemetry/instrumentation-http', '@fastify/otel'] as const;
 
 export interface RunningTracing {
@@ -136,6 +136,10 @@ export function startTracing(env: NodeJS.ProcessEnv, warn: (line: string) => voi
     warn(`OTEL_EXPORTER_OTLP_ENDPOINT is set but tracing is off: ${(err as Error).message.split('\n')[0]} (install ${TRACING_PACKAGES.join(' ')})`);
     return null;
   }
+  // Traces only: metrics are served on /metrics and logs written to stdout, so the SDK's
+  // default OTLP metric and log exporters stay off unless the operator names them.
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
   const { NodeSDK } = mods['@opentelemetry/sdk-node'];
   const { HttpInstrumentation } = mods['@opentelemetry/instrumentation-http'];
   const { FastifyOtelInstrumentation } = mods['@fastify/otel'];
