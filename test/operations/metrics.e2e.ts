@@ -84,6 +84,36 @@ describe('GET /metrics', () => {
   });
 });
 
+describe('GET /metrics per organization', () => {
+  let t: TestApp;
+  afterEach(async () => t?.close());
+
+  it('names no organization unless STRATA_METRICS_PER_ORG is on, and then counts each organization apart', async () => {
+    t = await startTestApp({ metrics: 'public' });
+    const quiet = await signUpWithKey(t.url);
+    expect((await api(t.url, quiet.key).post('/node', { label: 'unlabelled', node_type: 'Idea' })).status).toBe(201);
+    const off = await scrape(t);
+    expect(off.families.has('strata_org_http_requests_total')).toBe(false);
+    expect(off.text).not.toContain(quiet.org_id);
+    await t.close();
+
+    t = await startTestApp({ metrics: 'public', metricsPerOrg: true });
+    const a = await signUpWithKey(t.url);
+    const b = await signUpWithKey(t.url);
+    const count = (text: string, labels: Record<string, string>) => sampleOf(text, 'strata_org_http_requests_total', labels);
+    const before = (await scrape(t)).text;
+    for (let i = 0; i < 2; i++) expect((await api(t.url, a.key).post('/node', { label: `a ${i}`, node_type: 'Idea' })).status).toBe(201);
+    expect((await api(t.url, b.key).get('/node/no-such-node')).status).toBe(404);
+    const on = await scrape(t);
+    expect(count(on.text, { org: a.org_id, method: 'POST', status: '201' }) - count(before, { org: a.org_id, method: 'POST', status: '201' })).toBe(2);
+    expect(count(on.text, { org: b.org_id, method: 'GET', status: '404' }) - count(before, { org: b.org_id, method: 'GET', status: '404' })).toBe(1);
+    expect(count(on.text, { org: b.org_id, method: 'POST' }) - count(before, { org: b.org_id, method: 'POST' })).toBe(0);
+    expect(count(on.text, { org: a.org_id, method: 'GET' })).toBe(0);
+    // the route-template family stays free of organization ids either way
+    for (const line of on.text.split('\n').filter((l) => l.startsWith('strata_http_requests_total'))) expect(line).not.toContain(a.org_id);
+  });
+});
+
 describe('GET /metrics: jobs, model calls, MCP calls, live subscribers and checkpoints', () => {
   let t: TestApp;
   afterAll(async () => t?.close());

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '@strata/platform/config/strata-config';
 import { systemClock } from '@strata/domain/time';
 import { startTracing } from '@strata/observability/tracing';
 import { buildProjector } from './projector';
+import { serveWorkerMetrics } from './worker-metrics';
 
 /**
  * `strata` projection worker (servers mode): applies the event log to the read models and
@@ -26,12 +27,14 @@ async function main(): Promise<void> {
   // the one clock of the process: leases, checkpoints and caches keep time on it
   const projector = await buildProjector(config, systemClock);
   projector.runner.start();
-  log.log('projection worker started');
+  const metrics = await serveWorkerMetrics(config, projector.runner);
+  log.log(metrics ? `projection worker started; metrics on port ${config.workerMetricsPort}` : 'projection worker started');
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.log(`${signal}: stopping`);
+    await metrics?.close();
     await projector.close();
     await traces?.shutdown().catch(() => undefined);
     process.exit(0);

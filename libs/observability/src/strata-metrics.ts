@@ -92,7 +92,18 @@ export class StrataMetrics {
     labelNames: ['transport'] as const,
     registers: [this.registry],
   });
-  constructor(opts: { processMetrics?: boolean } = {}) {
+  /** present only under STRATA_METRICS_PER_ORG: organization ids are unbounded label values */
+  readonly orgHttpRequests: Counter<'org' | 'method' | 'status'> | null;
+
+  constructor(opts: { processMetrics?: boolean; perOrg?: boolean } = {}) {
+    this.orgHttpRequests = opts.perOrg
+      ? new Counter({
+          name: 'strata_org_http_requests_total',
+          help: 'HTTP requests answered for an authenticated organization, by organization id, method and status',
+          labelNames: ['org', 'method', 'status'] as const,
+          registers: [this.registry],
+        })
+      : null;
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'strata_' });
     // both transports are listed from the start, at 0, so a dashboard has a series to draw
     for (const transport of ['sse', 'websocket']) this.liveSubscribers.labels(transport).set(0);
@@ -133,7 +144,8 @@ export class StrataMetrics {
    * One answered request. The label children are cached per (route, method, status): a map
    * lookup per request instead of prom-client hashing the labels of two series.
    */
-  recordHttp(route: string, method: string, status: number, seconds: number): void {
+  recordHttp(route: string, method: string, status: number, seconds: number, org?: string): void {
+    if (org && this.orgHttpRequests) this.orgHttpRequests.labels(org, method, String(status)).inc();
     const key = `${method} ${status} ${route}`;
     let series = this.httpSeries.get(key);
     if (!series) {

@@ -58,9 +58,9 @@ const PROVIDERS: Provider[] = [
     {
       // one registry per process (the CLI builds it too, and never serves it)
       provide: StrataMetrics,
-      inject: [EMBEDDED_STORAGE, SERVER_STORAGE],
-      useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => {
-        const metrics = new StrataMetrics();
+      inject: [STRATA_CONFIG, EMBEDDED_STORAGE, SERVER_STORAGE],
+      useFactory: (cfg: StrataConfig, e: EmbeddedStorage | null, s: ServerStores | null) => {
+        const metrics = new StrataMetrics({ perOrg: cfg.metricsPerOrg });
         instrumentStorage(metrics, e, s);
         return metrics;
       },

@@ -36,6 +36,10 @@ export interface StrataConfig {
   metrics: 'off' | 'token' | 'public';
   /** never logged or shown */
   metricsToken: string | null;
+  /** STRATA_METRICS_PER_ORG: organization ids as a label on request counts (unbounded with tenants, so opt-in) */
+  metricsPerOrg: boolean;
+  /** STRATA_WORKER_METRICS_PORT: where the projection worker serves its own /metrics (servers mode) */
+  workerMetricsPort: number;
   readWaitMs: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug';
   /** STRATA_MCP_*: Strata's own MCP server and its connections to tool servers (REFERENCE §15) */
@@ -105,6 +109,8 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_LLM_MAX_TOKENS', default: '4096', description: '`max_tokens` of one model call' },
   { name: 'STRATA_METRICS', default: 'off', description: '`GET /metrics` (Prometheus): `off`, `token` (needs `Authorization: Bearer <STRATA_METRICS_TOKEN>`) or `public` (anyone who reaches the port)' },
   { name: 'STRATA_METRICS_TOKEN', default: '—', description: 'bearer token for `GET /metrics` when `STRATA_METRICS=token` (at least 16 characters)' },
+  { name: 'STRATA_METRICS_PER_ORG', default: 'false', description: '`true` adds `strata_org_http_requests_total{org,method,status}`: organization ids become label values, one series set per tenant' },
+  { name: 'STRATA_WORKER_METRICS_PORT', default: '9464', description: 'port of the projection worker\'s `GET /metrics` (servers mode), under the same `STRATA_METRICS` and token rules' },
   { name: 'STRATA_READ_WAIT_MS', default: '2000', description: 'servers mode: how long a write waits for read models before answering with `X-Strata-Read-Lag`' },
   { name: 'STRATA_LOG_LEVEL', default: 'log', description: '`error`, `warn`, `log` or `debug`' },
   { name: 'STRATA_SECRETS_KEY', default: 'generated', description: 'MCP connection credentials are sealed with this key (32 bytes, base64; AES-256-GCM); embedded: generated once into the data dir (mode 0600) when unset; servers: required, the same on every replica' },
@@ -223,6 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     llm: llmConfig(env),
     metrics: oneOf(env, 'STRATA_METRICS', ['off', 'token', 'public'] as const, 'off'),
     metricsToken: env.STRATA_METRICS_TOKEN || null,
+    metricsPerOrg: oneOf(env, 'STRATA_METRICS_PER_ORG', ['true', 'false'] as const, 'false') === 'true',
+    workerMetricsPort: int(env, 'STRATA_WORKER_METRICS_PORT', 9464, 1, 65535),
     readWaitMs: int(env, 'STRATA_READ_WAIT_MS', 2000, 0, 60000),
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     mcp: mcpConfig(env),
