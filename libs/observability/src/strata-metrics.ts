@@ -11,98 +11,25 @@ export type GaugeReading = { labels?: Record<string, string>; value: number };
 export class StrataMetrics {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
-    name: 'strata_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpDuration = new Histogram({
-    name: 'strata_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by route template and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
-  readonly logAppends = new Counter({
-    name: 'strata_event_log_appended_events_total',
-    help: 'Events appended to the event log by this process',
-    registers: [this.registry],
-  });
-  readonly logAppendBytes = new Counter({
-    name: 'strata_event_log_appended_bytes_total',
-    help: 'Bytes of event data appended to the event log by this process',
-    registers: [this.registry],
-  });
-  readonly modelCalls = new Counter({
-    name: 'strata_model_calls_total',
-    help: 'Language-model calls, by provider, purpose and outcome (ok, error)',
-    labelNames: ['provider', 'purpose', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly modelTokens = new Counter({
-    name: 'strata_model_tokens_total',
-    help: 'Language-model tokens, by provider, purpose and direction (input, output)',
-    labelNames: ['provider', 'purpose', 'direction'] as const,
-    registers: [this.registry],
-  });
-  readonly modelDuration = new Histogram({
-    name: 'strata_model_call_duration_seconds',
-    help: 'Duration of language-model calls, by provider and purpose',
-    labelNames: ['provider', 'purpose'] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [this.registry],
-  });
-  readonly jobDuration = new Histogram({
-    name: 'strata_job_duration_seconds',
-    help: 'Time a job ran on this process, by kind and outcome (completed, failed, cancelled, released)',
-    labelNames: ['kind', 'outcome'] as const,
-    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
-    registers: [this.registry],
-  });
-  readonly checkpointDuration = new Histogram({
-    name: 'strata_sqlite_checkpoint_duration_seconds',
-    help: 'WAL checkpoints that copied pages (embedded default), by database and mode (passive, restart)',
-    labelNames: ['database', 'mode'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
-  readonly checkpointPages = new Counter({
-    name: 'strata_sqlite_checkpointed_pages_total',
-    help: 'WAL pages copied into the database file by checkpoints, by database',
-    labelNames: ['database'] as const,
-    registers: [this.registry],
-  });
-  readonly mcpCalls = new Counter({
-    name: 'strata_mcp_calls_total',
-    help: 'Requests to MCP servers, by connection (`inspect` for unsaved checks), JSON-RPC method and outcome',
-    labelNames: ['connection', 'method', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly mcpDuration = new Histogram({
-    name: 'strata_mcp_call_duration_seconds',
-    help: 'Duration of requests to MCP servers, by connection and method',
-    labelNames: ['connection', 'method'] as const,
-    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
-  readonly liveSubscribers = new Gauge({
-    name: 'strata_live_subscribers',
-    help: 'Open live subscriptions (Server-Sent Events and WebSocket streams of the log), by transport',
-    labelNames: ['transport'] as const,
-    registers: [this.registry],
-  });
+  readonly httpRequests = this.counter('strata_http_requests_total', 'HTTP requests answered, by route template, method and status', ['route', 'method', 'status']);
+  readonly httpDuration = this.histogram('strata_http_request_duration_seconds', 'Time to answer an HTTP request, by route template and method', ['route', 'method'], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+  readonly logAppends = this.counter('strata_event_log_appended_events_total', 'Events appended to the event log by this process', []);
+  readonly logAppendBytes = this.counter('strata_event_log_appended_bytes_total', 'Bytes of event data appended to the event log by this process', []);
+  readonly modelCalls = this.counter('strata_model_calls_total', 'Language-model calls, by provider, purpose and outcome (ok, error)', ['provider', 'purpose', 'outcome']);
+  readonly modelTokens = this.counter('strata_model_tokens_total', 'Language-model tokens, by provider, purpose and direction (input, output)', ['provider', 'purpose', 'direction']);
+  readonly modelDuration = this.histogram('strata_model_call_duration_seconds', 'Duration of language-model calls, by provider and purpose', ['provider', 'purpose'], [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]);
+  readonly jobDuration = this.histogram('strata_job_duration_seconds', 'Time a job ran on this process, by kind and outcome (completed, failed, cancelled, released)', ['kind', 'outcome'], [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600]);
+  readonly checkpointDuration = this.histogram('strata_sqlite_checkpoint_duration_seconds', 'WAL checkpoints that copied pages (embedded default), by database and mode (passive, restart)', ['database', 'mode'], [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+  readonly checkpointPages = this.counter('strata_sqlite_checkpointed_pages_total', 'WAL pages copied into the database file by checkpoints, by database', ['database']);
+  readonly mcpCalls = this.counter('strata_mcp_calls_total', 'Requests to MCP servers, by connection (`inspect` for unsaved checks), JSON-RPC method and outcome', ['connection', 'method', 'outcome']);
+  readonly mcpDuration = this.histogram('strata_mcp_call_duration_seconds', 'Duration of requests to MCP servers, by connection and method', ['connection', 'method'], [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]);
+  readonly liveSubscribers = this.liveGauge('strata_live_subscribers', 'Open live subscriptions (Server-Sent Events and WebSocket streams of the log), by transport', ['transport']);
   /** present only under STRATA_METRICS_PER_ORG: organization ids are unbounded label values */
   readonly orgHttpRequests: Counter<'org' | 'method' | 'status'> | null;
 
   constructor(opts: { processMetrics?: boolean; perOrg?: boolean } = {}) {
     this.orgHttpRequests = opts.perOrg
-      ? new Counter({
-          name: 'strata_org_http_requests_total',
-          help: 'HTTP requests answered for an authenticated organization, by organization id, method and status',
-          labelNames: ['org', 'method', 'status'] as const,
-          registers: [this.registry],
-        })
+      ? this.counter('strata_org_http_requests_total', 'HTTP requests answered for an authenticated organization, by organization id, method and status', ['org', 'method', 'status'])
       : null;
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'strata_' });
     // both transports are listed from the start, at 0, so a dashboard has a series to draw
@@ -113,6 +40,19 @@ export class StrataMetrics {
   recordMcpCall(call: { connection: string; method: string; outcome: string; seconds: number }): void {
     this.mcpCalls.labels(call.connection, call.method, call.outcome).inc();
     this.mcpDuration.labels(call.connection, call.method).observe(call.seconds);
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
+
+  /** a gauge this process sets as things happen (unlike `gauge`, read at scrape time) */
+  private liveGauge<L extends string>(name: string, help: string, labelNames: readonly L[]): Gauge<L> {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
   }
 
   /**

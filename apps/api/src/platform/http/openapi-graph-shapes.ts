@@ -6,6 +6,17 @@ import { EDGE_TYPES } from '@strata/domain/catalogue';
  * nothing to describe; without these the typed client could not send a body to them.
  * Written in the interface spec's field names; unknown fields stay allowed (additive evolution).
  */
+
+/** What node and edge records both carry: typed props, attribution, version and lifecycle times. */
+const versionedRecordFields = {
+  props: { type: 'object', additionalProperties: true, description: 'typed props, tagged by _type' },
+  agent_id: { type: ['string', 'null'] },
+  version: { type: 'integer' },
+  created_at: { type: 'number', description: 'Unix seconds' },
+  updated_at: { type: 'number', description: 'Unix seconds' },
+  tombstone_at: { type: ['number', 'null'] },
+};
+
 const nodeRecord = {
   type: 'object',
   required: ['uid', 'label', 'node_type', 'layer', 'props', 'version', 'created_at', 'updated_at'],
@@ -18,12 +29,7 @@ const nodeRecord = {
     confidence: { type: 'number' },
     salience: { type: 'number' },
     privacy_level: { type: 'string' },
-    props: { type: 'object', additionalProperties: true, description: 'typed props, tagged by _type' },
-    agent_id: { type: ['string', 'null'] },
-    version: { type: 'integer' },
-    created_at: { type: 'number', description: 'Unix seconds' },
-    updated_at: { type: 'number', description: 'Unix seconds' },
-    tombstone_at: { type: ['number', 'null'] },
+    ...versionedRecordFields,
     tombstone_reason: { type: ['string', 'null'] },
     tombstone_by: { type: ['string', 'null'] },
   },
@@ -119,12 +125,7 @@ const edgeRecord = {
     layer: { type: 'string' },
     weight: { type: 'number' },
     confidence: { type: 'number' },
-    props: { type: 'object', additionalProperties: true, description: 'typed props, tagged by _type' },
-    agent_id: { type: ['string', 'null'] },
-    version: { type: 'integer' },
-    created_at: { type: 'number', description: 'Unix seconds' },
-    updated_at: { type: 'number', description: 'Unix seconds' },
-    tombstone_at: { type: ['number', 'null'] },
+    ...versionedRecordFields,
   },
   additionalProperties: true,
 };
