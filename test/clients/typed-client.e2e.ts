@@ -54,6 +54,22 @@ describe('@strata/client', () => {
     expect(wrong.response.status).toBe(400);
   });
 
+  it('reads management answers as typed values: usage figures and key records need no casts', async () => {
+    const strata = createStrataClient(t.url, key);
+    const usage = await strata.GET('/v1/usage');
+    expect(usage.response.status).toBe(200);
+    const u = usage.data!;
+    // each of these reads compiles only because the document declares the answer's shape
+    const figures: { nodes: number; limit: number | null; plan: string; calls: number } = { nodes: u.nodes.used, limit: u.nodes.limit, plan: u.plan, calls: u.llm.calls };
+    expect(figures).toMatchObject({ nodes: expect.any(Number), plan: 'free', calls: 0 });
+    // @ts-expect-error usage has no such figure
+    expect(u.no_such_figure).toBeUndefined();
+    const plans = await strata.GET('/v1/billing/plans');
+    const free = plans.data!.find((p) => p.id === 'free')!;
+    const limit: number | null = free.limits.mcp_connections;
+    expect(limit).toEqual(expect.any(Number));
+  });
+
   it('its committed schema.d.ts is what `npm run client:generate` makes of the running service’s document', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-client-'));
     try {

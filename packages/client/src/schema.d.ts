@@ -2807,6 +2807,44 @@ export interface components {
             /** @description the new organization's name; derived from the e-mail when omitted */
             organization_name?: string;
         };
+        UserResponse: {
+            id: string;
+            email: string;
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
+        OrgResponse: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            /**
+             * @description the caller's role in it
+             * @enum {string|null}
+             */
+            role: "owner" | "admin" | "member" | "viewer" | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
+        SignupResponse: {
+            /** @description JWT for the Authorization header */
+            access_token: string;
+            /** @description single use: refreshing rotates it; reusing a used one revokes the whole family */
+            refresh_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description seconds until the access token expires */
+            expires_in: number;
+            user: components["schemas"]["UserResponse"];
+            organization: components["schemas"]["OrgResponse"];
+        };
         LoginDto: {
             /**
              * Format: email
@@ -2816,12 +2854,70 @@ export interface components {
             /** Format: password */
             password: string;
         };
+        TokenPairResponse: {
+            /** @description JWT for the Authorization header */
+            access_token: string;
+            /** @description single use: refreshing rotates it; reusing a used one revokes the whole family */
+            refresh_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description seconds until the access token expires */
+            expires_in: number;
+        };
         RefreshDto: {
             refresh_token: string;
+        };
+        MembershipResponse: {
+            org_id: string;
+            org_name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** @description plan id */
+            plan: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            joined_at: string;
+        };
+        AccountResponse: {
+            user: components["schemas"]["UserResponse"];
+            memberships: components["schemas"]["MembershipResponse"][];
+            /** @description the organization the access token is for */
+            current_org_id: string | null;
+            /** @description the role in that organization */
+            role: string | null;
         };
         CreateOrgDto: {
             /** @example Analytical Engines Ltd */
             name: string;
+        };
+        OrgPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["OrgResponse"][];
+        };
+        MemberResponse: {
+            org_id: string;
+            user_id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            joined_at: string;
+        };
+        MemberPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["MemberResponse"][];
         };
         AddMemberDto: {
             /**
@@ -2834,6 +2930,11 @@ export interface components {
              * @enum {string}
              */
             role?: "owner" | "admin" | "member" | "viewer";
+        };
+        MemberRemovedResponse: {
+            org_id: string;
+            user_id: string;
+            removed: boolean;
         };
         CreateApiKeyDto: {
             /** @example ingest bot */
@@ -2858,13 +2959,386 @@ export interface components {
             /** @description binds the key to this agent: its writes are attributed to it */
             agent_id?: string;
         };
+        CreatedApiKeyResponse: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to recognise the key */
+            prefix: string;
+            scopes: ("read" | "write")[];
+            /** @description Spaces the key is confined to; null: all */
+            space_uids: string[] | null;
+            /** @description Projects the key is confined to; null: all */
+            project_uids: string[] | null;
+            /** @description the agent the key is bound to */
+            agent_id: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            expires_at: string | null;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
+            /** @description the key this one replaced (rotation) */
+            rotated_from: string | null;
+            /** @description the key that replaced this one */
+            replaced_by: string | null;
+            /**
+             * Format: date-time
+             * @description while rotating: when this key stops working
+             */
+            overlap_until: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            revoked_at: string | null;
+            /** @description the secret: shown once, never again */
+            key: string;
+        };
+        ApiKeyResponse: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to recognise the key */
+            prefix: string;
+            scopes: ("read" | "write")[];
+            /** @description Spaces the key is confined to; null: all */
+            space_uids: string[] | null;
+            /** @description Projects the key is confined to; null: all */
+            project_uids: string[] | null;
+            /** @description the agent the key is bound to */
+            agent_id: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            expires_at: string | null;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
+            /** @description the key this one replaced (rotation) */
+            rotated_from: string | null;
+            /** @description the key that replaced this one */
+            replaced_by: string | null;
+            /**
+             * Format: date-time
+             * @description while rotating: when this key stops working
+             */
+            overlap_until: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            revoked_at: string | null;
+        };
+        ApiKeyPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["ApiKeyResponse"][];
+        };
         RotateApiKeyDto: {
             /** @description how long the old key keeps working; default 86400, at most 604800 */
             overlap_seconds?: number;
         };
+        PreviousKey: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description when the replaced key stops working
+             */
+            overlap_until: string;
+        };
+        RotatedApiKeyResponse: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to recognise the key */
+            prefix: string;
+            scopes: ("read" | "write")[];
+            /** @description Spaces the key is confined to; null: all */
+            space_uids: string[] | null;
+            /** @description Projects the key is confined to; null: all */
+            project_uids: string[] | null;
+            /** @description the agent the key is bound to */
+            agent_id: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            expires_at: string | null;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
+            /** @description the key this one replaced (rotation) */
+            rotated_from: string | null;
+            /** @description the key that replaced this one */
+            replaced_by: string | null;
+            /**
+             * Format: date-time
+             * @description while rotating: when this key stops working
+             */
+            overlap_until: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            revoked_at: string | null;
+            /** @description the secret: shown once, never again */
+            key: string;
+            previous_key: components["schemas"]["PreviousKey"];
+        };
+        Actor: {
+            /** @enum {string} */
+            kind: "user" | "api_key" | "agent" | "system";
+            id: string;
+        };
+        ApiKeyActivityItem: {
+            /** @enum {string} */
+            type: "created" | "rotated" | "revoked" | "request";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            at: string;
+            /** @description lifecycle events: who acted */
+            actor?: components["schemas"]["Actor"];
+            /** @description requests: HTTP method */
+            method?: string;
+            /** @description requests: route template */
+            route?: string;
+            /** @description requests: HTTP status */
+            status?: number;
+            /** @description rotations: the replacement key */
+            replaced_by?: string;
+            /**
+             * Format: date-time
+             * @description rotations: when this key stops working
+             */
+            overlap_until?: string;
+            /** @description creations by rotation: the key replaced */
+            rotated_from?: string;
+        };
+        ApiKeyActivityResponse: {
+            key_id: string;
+            items: components["schemas"]["ApiKeyActivityItem"][];
+        };
+        RevokedApiKeyResponse: {
+            id: string;
+            revoked: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            revoked_at: string;
+        };
+        PlanLimitsResponse: {
+            /** @description live nodes per organization; null: unlimited */
+            nodes: number | null;
+            /** @description API requests per minute per credential */
+            requests_per_minute: number;
+            /** @description ingestion credits per calendar month (UTC); null: unlimited */
+            ingestion_credits_per_month: number | null;
+            /** @description managed agents are available */
+            managed_agents: boolean;
+            /** @description non-archived managed agents; null: unlimited */
+            agents: number | null;
+            /** @description agent credits per calendar month (UTC); null: unlimited */
+            agent_credits_per_month: number | null;
+            /** @description agent runs holding a run slot at once */
+            concurrent_runs: number;
+            /** @description agent schedules; null: unlimited */
+            schedules: number | null;
+            /** @description MCP connections not disconnected; null: unlimited */
+            mcp_connections: number | null;
+        };
+        PlanResponse: {
+            /** @enum {string} */
+            id: "free" | "pro" | "team" | "enterprise";
+            name: string;
+            /** @description null: contact sales */
+            price_usd_per_month: number | null;
+            limits: components["schemas"]["PlanLimitsResponse"];
+        };
+        SubscriptionResponse: {
+            org_id: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            plan_name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @description null: contact sales */
+            price_usd_per_month: number | null;
+            limits: components["schemas"]["PlanLimitsResponse"];
+            /**
+             * Format: date-time
+             * @description first instant of the current calendar month (UTC)
+             */
+            current_period_start: string;
+            /**
+             * Format: date-time
+             * @description first instant of the next calendar month (UTC)
+             */
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description when the plan last changed
+             */
+            changed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
         SubscribeDto: {
             /** @enum {string} */
             plan: "free" | "pro" | "team" | "enterprise";
+        };
+        SubscribeResponse: {
+            org_id: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            plan_name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @description null: contact sales */
+            price_usd_per_month: number | null;
+            limits: components["schemas"]["PlanLimitsResponse"];
+            /**
+             * Format: date-time
+             * @description first instant of the current calendar month (UTC)
+             */
+            current_period_start: string;
+            /**
+             * Format: date-time
+             * @description first instant of the next calendar month (UTC)
+             */
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description when the plan last changed
+             */
+            changed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /** @description false when the organization already had this plan */
+            changed: boolean;
+        };
+        Period: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            end: string;
+        };
+        UsedOfLimit: {
+            used: number;
+            /** @description null: unlimited */
+            limit: number | null;
+        };
+        Used: {
+            used: number;
+        };
+        Requests: {
+            /** @description requests this calendar month */
+            this_period: number;
+            per_minute_limit: number;
+        };
+        Credits: {
+            used: number;
+            /** @description null: unlimited */
+            limit: number | null;
+            /** @description null: unlimited */
+            left: number | null;
+        };
+        LlmUsage: {
+            calls: number;
+            input_tokens: number;
+            output_tokens: number;
+        };
+        ActiveAgents: {
+            /** @description non-archived managed agents */
+            active: number;
+            /** @description null: unlimited */
+            limit: number | null;
+        };
+        AgentCredits: {
+            used: number;
+            /** @description null: unlimited */
+            limit: number | null;
+            /** @description null: unlimited */
+            left: number | null;
+            /** @description used today (UTC) */
+            today: number;
+        };
+        Runs: {
+            /** @description agent runs started this calendar month */
+            this_period: number;
+            running: number;
+            queued: number;
+            concurrent_limit: number;
+        };
+        UsageResponse: {
+            org_id: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            period: components["schemas"]["Period"];
+            /** @description live nodes */
+            nodes: components["schemas"]["UsedOfLimit"];
+            /** @description live edges */
+            edges: components["schemas"]["Used"];
+            requests: components["schemas"]["Requests"];
+            /** @description ingestion credits */
+            credits: components["schemas"]["Credits"];
+            /** @description language-model calls made for the organization this month */
+            llm: components["schemas"]["LlmUsage"];
+            agents: components["schemas"]["ActiveAgents"];
+            agent_credits: components["schemas"]["AgentCredits"];
+            runs: components["schemas"]["Runs"];
+            /** @description MCP connections not disconnected */
+            mcp_connections: components["schemas"]["UsedOfLimit"];
         };
         SetSpaceGrantDto: {
             /**
@@ -6271,7 +6745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignupResponse"];
                 };
             };
         };
@@ -6295,7 +6769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
         };
@@ -6319,7 +6793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
         };
@@ -6339,7 +6813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AccountResponse"];
                 };
             };
         };
@@ -6359,7 +6833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OrgPage"];
                 };
             };
         };
@@ -6383,7 +6857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OrgResponse"];
                 };
             };
         };
@@ -6405,7 +6879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberPage"];
                 };
             };
         };
@@ -6425,13 +6899,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description an existing member, with the role now given */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberResponse"];
+                };
+            };
+            /** @description a new member */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberResponse"];
                 };
             };
         };
@@ -6454,7 +6937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberRemovedResponse"];
                 };
             };
         };
@@ -6474,7 +6957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
         };
@@ -6498,7 +6981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
                 };
             };
         };
@@ -6524,7 +7007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RotatedApiKeyResponse"];
                 };
             };
         };
@@ -6546,7 +7029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApiKeyActivityResponse"];
                 };
             };
         };
@@ -6568,7 +7051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RevokedApiKeyResponse"];
                 };
             };
         };
@@ -6588,7 +7071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlanResponse"][];
                 };
             };
         };
@@ -6608,7 +7091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SubscriptionResponse"];
                 };
             };
         };
@@ -6632,7 +7115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SubscribeResponse"];
                 };
             };
         };
@@ -6652,7 +7135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["UsageResponse"];
                 };
             };
         };

@@ -1,11 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { UserJwt } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { Errors } from '@strata/domain/errors';
 import { presentMembership, presentUser } from '../presenters';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { AccountResponse } from './account.response';
 
 @ApiTags('accounts: account')
 @Controller('v1/account')
@@ -15,7 +16,8 @@ export class AccountController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'The signed-in user and their organization memberships (roles)' })
-  get(@Auth() auth: AuthContext) {
+  @ApiOkResponse({ type: AccountResponse })
+  get(@Auth() auth: AuthContext): AccountResponse {
     const user = this.accounts.user(auth.user_id!);
     if (!user) throw Errors.notFound('account not found');
     return {

@@ -1,5 +1,5 @@
 import { Body as ReqBody, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '@strata/auth/route-tags';
 import { RequestId } from '@strata/auth/request-context.decorator';
@@ -8,6 +8,7 @@ import { LoginDto } from './login.dto';
 import { RefreshDto } from './refresh.dto';
 import { SignupDto } from './signup.dto';
 import { AuthHandlers } from './auth.handlers';
+import { SignupResponse, TokenPairResponse } from './tokens.response';
 
 @ApiTags('accounts: auth')
 @Controller('v1/auth')
@@ -17,7 +18,8 @@ export class AuthController {
   @Post('signup')
   @Public()
   @ApiOperation({ summary: 'Create an account and its organization (201 user, organization, tokens)' })
-  signup(@RequestId() rid: string, @ReqBody() body: SignupDto) {
+  @ApiCreatedResponse({ type: SignupResponse })
+  signup(@RequestId() rid: string, @ReqBody() body: SignupDto): Promise<SignupResponse> {
     return this.handlers.signup(body, rid);
   }
 
@@ -25,7 +27,8 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @ApiOperation({ summary: 'Sign in: access token (JWT) and refresh token; expires_in in seconds' })
-  login(@RequestId() rid: string, @ReqBody() body: LoginDto, @Req() req: FastifyRequest) {
+  @ApiOkResponse({ type: TokenPairResponse })
+  login(@RequestId() rid: string, @ReqBody() body: LoginDto, @Req() req: FastifyRequest): Promise<TokenPairResponse> {
     return this.handlers.login(normaliseEmail(body.email), body.password, req.ip, rid);
   }
 
@@ -33,7 +36,8 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @ApiOperation({ summary: 'Rotate a refresh token; reusing a used one revokes its whole family' })
-  refresh(@RequestId() rid: string, @ReqBody() body: RefreshDto) {
+  @ApiOkResponse({ type: TokenPairResponse })
+  refresh(@RequestId() rid: string, @ReqBody() body: RefreshDto): Promise<TokenPairResponse> {
     return this.handlers.refresh(body.refresh_token, rid);
   }
 }

@@ -1,10 +1,11 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, Public, UserJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { SubscribeDto } from './subscribe.dto';
 import { BillingHandlers } from './billing.handlers';
+import { PlanResponse, SubscribeResponse, SubscriptionResponse, UsageResponse } from './billing.response';
 
 @ApiTags('accounts: billing and usage')
 @Controller('v1')
@@ -14,14 +15,16 @@ export class BillingController {
   @Get('billing/plans')
   @Public()
   @ApiOperation({ summary: 'Plans and their limits (nodes, requests per minute, ingestion credits, managed agents, agents, agent credits, concurrent runs, schedules, MCP connections)' })
-  plans() {
+  @ApiOkResponse({ type: PlanResponse, isArray: true })
+  plans(): PlanResponse[] {
     return this.handlers.plans();
   }
 
   @Get('billing/subscription')
   @UserJwt()
   @ApiOperation({ summary: "The organization's current plan" })
-  subscription(@Auth() auth: AuthContext) {
+  @ApiOkResponse({ type: SubscriptionResponse })
+  subscription(@Auth() auth: AuthContext): SubscriptionResponse {
     return this.handlers.subscription(auth);
   }
 
@@ -29,7 +32,8 @@ export class BillingController {
   @HttpCode(200)
   @UserJwt()
   @ApiOperation({ summary: 'Change the plan (owners and admins); takes effect at once' })
-  subscribe(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: SubscribeDto) {
+  @ApiOkResponse({ type: SubscribeResponse })
+  subscribe(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: SubscribeDto): Promise<SubscribeResponse> {
     return this.handlers.subscribe(auth, body.plan, rid);
   }
 
@@ -41,7 +45,8 @@ export class BillingController {
       '`llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. ' +
       '`agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.',
   })
-  usage(@Auth() auth: AuthContext) {
+  @ApiOkResponse({ type: UsageResponse })
+  usage(@Auth() auth: AuthContext): Promise<UsageResponse> {
     return this.handlers.usage(auth);
   }
 }
