@@ -167,6 +167,11 @@ export class SqliteEventStore implements EventStore {
     return this.deferredSync;
   }
 
+  /** the WAL fsync running now, if any (settles when it ends, either way) */
+  get syncInFlight(): Promise<void> | null {
+    return this.syncing;
+  }
+
   /**
    * Resolves once everything committed on this connection before the call is on disk (at once
    * unless `deferCommitSync`). Callers that commit while an fsync is in flight share the next

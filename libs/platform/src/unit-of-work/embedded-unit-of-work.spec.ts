@@ -57,7 +57,7 @@ describe('EmbeddedUnitOfWork', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers a write only once the log is on disk, and decides the next batch while the fsync runs', async () => {
+  it('answers a write only once the log is on disk; what it committed is already there for the next batch', async () => {
     expect(storage.events.commitSyncDeferred).toBe(true); // the default projections session flushes lazily
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
