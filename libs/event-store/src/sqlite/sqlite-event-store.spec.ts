@@ -48,6 +48,29 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
   });
 
+  it('deferred commit sync: commits do not fsync, syncCommitted does, commits during an fsync share the next one', async () => {
+    expect(store.syncCommitted()).toBeInstanceOf(Promise); // nothing deferred: resolves at once
+    await store.syncCommitted();
+    store.deferCommitSync();
+    expect(store.commitSyncDeferred).toBe(true);
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    store.db.exec('BEGIN IMMEDIATE');
+    store.appendSync([{ stream: 'a', expectedRevision: 'no_stream', events: [ev('A0')] }]);
+    store.db.exec('COMMIT');
+    const first = store.syncCommitted();
+    // committed while the first fsync runs: both wait for the one after it, together
+    const second = store.syncCommitted();
+    const third = store.syncCommitted();
+    expect(second).not.toBe(first);
+    expect(third).toBe(second);
+    await Promise.all([first, second, third]);
+    // a standalone append is still durable on return, and the log reopens with it
+    store.appendSync([{ stream: 'b', expectedRevision: 'no_stream', events: [ev('B0')] }]);
+    await store.close();
+    store = new SqliteEventStore(file);
+    expect(store.readAllSync({ after: 0, limit: 10 }).map((e) => e.type)).toEqual(['A0', 'B0']);
+  });
+
   it('exposes a synchronous API with the same semantics', () => {
     expect(store.headPositionSync()).toBe(0);
     const r = store.appendSync([

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { RecordedEvent, recordedEvent } from '@strata/domain/events';
@@ -113,6 +114,11 @@ export class SqliteEventStore implements EventStore {
   private readonly waiters = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly appendTx: (appends: StreamAppend[]) => AppendResult & { wrote: boolean };
+  /** commits write the WAL without waiting for the disk; `syncCommitted` makes them durable */
+  private deferredSync = false;
+  /** the WAL fsync in flight, and the one that must follow it (commits made after it began) */
+  private syncing: Promise<void> | null = null;
+  private nextSync: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
   private readonly deleteTx: (streams: string[]) => void;
 
   constructor(
@@ -139,6 +145,64 @@ export class SqliteEventStore implements EventStore {
       const del = this.stmt('DELETE FROM events WHERE stream_key = ? AND stream = ?');
       for (const s of streams) del.run(this.keys.key(s), s);
     }).immediate;
+  }
+
+  /**
+   * From now on a commit on this connection writes the WAL and returns without fsync
+   * (`synchronous = NORMAL`); whoever commits calls `syncCommitted()` and acknowledges nothing
+   * before it resolves. What is acknowledged is as durable as with `FULL` (the same WAL, synced),
+   * but the fsync — milliseconds on a busy disk — runs on libuv's thread pool, so the event
+   * loop decides the next group of writes meanwhile instead of waiting for the disk. Only for
+   * a writer whose derived stores cannot get ahead of the log on disk unnoticed (the embedded
+   * runtime, whose projections are rebuilt after a machine crash).
+   */
+  deferCommitSync(): void {
+    this.assertWritable();
+    this.database.pragma('synchronous = NORMAL');
+    this.deferredSync = true;
+  }
+
+  /** whether commits wait for `syncCommitted` to be durable */
+  get commitSyncDeferred(): boolean {
+    return this.deferredSync;
+  }
+
+  /** the WAL fsync running now, if any (settles when it ends, either way) */
+  get syncInFlight(): Promise<void> | null {
+    return this.syncing;
+  }
+
+  /**
+   * Resolves once everything committed on this connection before the call is on disk (at once
+   * unless `deferCommitSync`). Callers that commit while an fsync is in flight share the next
+   * one (group fsync): waiters are released in commit order.
+   */
+  syncCommitted(): Promise<void> {
+    if (!this.deferredSync) return Promise.resolve();
+    if (!this.syncing) return this.startSync();
+    // the fsync in flight may have begun before this commit: wait for the one after it
+    if (!this.nextSync) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      this.nextSync = { promise, resolve, reject };
+    }
+    return this.nextSync.promise;
+  }
+
+  private startSync(): Promise<void> {
+    const run = fsyncFile(this.walFile()).finally(() => {
+      this.syncing = null;
+      const next = this.nextSync;
+      this.nextSync = null;
+      if (next) this.startSync().then(next.resolve, next.reject);
+    });
+    this.syncing = run;
+    return run;
+  }
+
+  private walFile(): string {
+    return `${this.file}-wal`;
   }
 
   /** the better-sqlite3 handle (for the embedded runtime and operator tools) */
@@ -218,7 +282,11 @@ export class SqliteEventStore implements EventStore {
     // caller never asks for. A throw then leaves this call's earlier rows in that transaction,
     // and the caller rolls it back whole (EmbeddedUnitOfWork does).
     const { wrote, position, revisions } = this.database.inTransaction ? this.appendInTx(appends) : this.appendTx(appends);
-    if (wrote && !this.database.inTransaction) this.notify();
+    if (wrote && !this.database.inTransaction) {
+      // durable on return, as documented, even when commits do not wait for the disk
+      if (this.deferredSync) fsyncFileSync(this.walFile());
+      this.notify();
+    }
     return { position, revisions };
   }
 
@@ -358,7 +426,10 @@ export class SqliteEventStore implements EventStore {
   deleteStreamsSync(streams: string[]): void {
     this.assertWritable();
     this.assertStreamKeys();
-    if (streams.length > 0) this.deleteTx([...new Set(streams)]);
+    if (streams.length === 0) return;
+    const inCallerTx = this.database.inTransaction;
+    this.deleteTx([...new Set(streams)]);
+    if (this.deferredSync && !inCallerTx) fsyncFileSync(this.walFile());
   }
 
   // ---------- async port ----------
@@ -474,5 +545,36 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     for (const s of [...this.subscriptions]) await s.close();
     if (this.database.open) this.database.close();
+  }
+}
+
+/** fdatasync of a file by path off the event loop; a missing WAL (checkpointed and removed) has nothing to sync. */
+async function fsyncFile(file: string): Promise<void> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function fsyncFileSync(file: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    fs.fdatasyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }

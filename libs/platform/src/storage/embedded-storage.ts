@@ -71,6 +71,10 @@ export class EmbeddedStorage {
     if (this.session.discarded)
       new Logger('Projections').warn(`${path.basename(projectionsFile)} was discarded and is rebuilt from the log: ${this.session.discarded}`);
     this.projections = openProjectionsDb(projectionsFile, this.session.synchronous);
+    // The log's commits fsync off the event loop (the unit of work answers after it) only where
+    // the projections cannot be found ahead of the log on disk after a machine crash: a file
+    // flushed without fsync is discarded and rebuilt then (the session marker), never trusted.
+    if (this.session.synchronous === 'OFF') this.events.deferCommitSync();
     this.graph = new SqliteGraphStore(this.projections);
     this.text = new SqliteTextIndex(this.projections);
     const deps = { db: this.projections, graph: this.graph, text: this.text };

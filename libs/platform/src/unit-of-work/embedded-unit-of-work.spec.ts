@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Errors } from '@strata/domain/errors';
 import { FixedClock, randomIds } from '@strata/domain/time';
+import { eventually } from '@strata/domain/testing/eventually';
 import { EmbeddedStorage } from '../storage/embedded-storage';
 import { CommandContext } from './command-context';
 import { EmbeddedUnitOfWork } from './embedded-unit-of-work';
@@ -54,6 +55,23 @@ describe('EmbeddedUnitOfWork', () => {
   afterEach(async () => {
     await storage.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a write only once the log is on disk; what it committed is already there for the next batch', async () => {
+    expect(storage.events.commitSyncDeferred).toBe(true); // the default projections session flushes lazily
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const sync = jest.spyOn(storage.events, 'syncCommitted').mockImplementationOnce(() => held);
+    let firstAnswered = false;
+    const first = uow.run(ctx, async (tx) => createNode(tx, { label: 'first', node_type: 'Goal' })).then((n) => ((firstAnswered = true), n));
+    await eventually(() => sync.mock.calls.length === 1);
+    // committed (a second batch reads it) but not acknowledged before its fsync
+    const second = await uow.run(ctx, async (tx) => (await tx.reader.listNodes(ctx.org, {}, { limit: 10, offset: 0 })).items.length);
+    expect(second).toBe(1);
+    expect(firstAnswered).toBe(false);
+    release();
+    expect((await first).label).toBe('first');
+    sync.mockRestore();
   });
 
   it('commits each request atomically and shows it to the next request of the same batch', async () => {

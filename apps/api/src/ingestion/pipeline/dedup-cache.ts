@@ -8,6 +8,8 @@ import { readModelMembership, spacedNodes } from '@strata/platform/scope/space-m
 // sentences, where a near match is a different statement: those match on exact text only
 export const FUZZY_TYPES: ReadonlySet<string> = new Set(ENTITY_NODE_TYPE_NAMES.filter((t) => t !== 'Event'));
 
+const NO_GRAMS: ReadonlySet<string> = new Set();
+
 interface Entry {
   uid: string;
   created_at: number;
@@ -15,17 +17,27 @@ interface Entry {
   grams: number;
 }
 
-/** The live nodes of one type, by normalised label, with a trigram index for fuzzy matching. */
+/**
+ * The live nodes of one type, by normalised label, with a trigram index for fuzzy matching
+ * when the type is matched fuzzily (sentence-like types match on exact text only: their long
+ * labels are not cut into trigrams nobody reads).
+ */
 export class TypeIndex {
   readonly byNorm = new Map<string, Entry>();
   readonly entries: Entry[] = [];
   private readonly byGram = new Map<string, number[]>();
 
+  constructor(readonly fuzzy: boolean) {}
+
+  static of(type: string): TypeIndex {
+    return new TypeIndex(FUZZY_TYPES.has(type));
+  }
+
   add(uid: string, created_at: number, norm: string): void {
     if (!norm) return;
     const cur = this.byNorm.get(norm);
     if (!cur || created_at < cur.created_at || (created_at === cur.created_at && uid < cur.uid)) {
-      const grams = trigrams(norm);
+      const grams = this.fuzzy ? trigrams(norm) : NO_GRAMS;
       const entry: Entry = { uid, created_at, norm, grams: grams.size };
       if (!cur) {
         const i = this.entries.push(entry) - 1;
@@ -41,6 +53,7 @@ export class TypeIndex {
 
   /** Every entry sharing a trigram with `norm`, with its §4.2 trigram Jaccard similarity. */
   similar(norm: string): { candidate: DedupCandidate; similarity: number }[] {
+    if (!this.fuzzy) return [];
     const q = trigrams(norm);
     const shared = new Map<number, number>();
     for (const g of q) for (const i of this.byGram.get(g) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
@@ -83,7 +96,7 @@ export class DedupCache {
     let p = this.types.get(type);
     if (!p) {
       p = (async () => {
-        const idx = new TypeIndex();
+        const idx = TypeIndex.of(type);
         const page = await this.graph.listNodes(this.org, { node_types: [type] }, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
         for (const n of page.items) if (await this.inPlacement(n.uid)) idx.add(n.uid, n.created_at, normaliseText(n.label));
         return idx;
@@ -112,8 +125,8 @@ export class DedupCache {
     return (await this.index(type)).similar(norm);
   }
 
-  /** Nodes a committed unit created join their types' indexes. */
-  async remember(nodes: readonly NodeRecord[]): Promise<void> {
-    for (const n of nodes) if (this.types.has(n.node_type)) (await this.index(n.node_type)).add(n.uid, n.created_at, normaliseText(n.label));
+  /** Nodes a committed unit created (with their normalised labels) join their types' indexes. */
+  async remember(created: readonly { node: NodeRecord; norm: string }[]): Promise<void> {
+    for (const { node: n, norm } of created) if (this.types.has(n.node_type)) (await this.index(n.node_type)).add(n.uid, n.created_at, norm);
   }
 }

@@ -9,7 +9,7 @@ import { DedupCache, FUZZY_TYPES, TypeIndex } from './dedup-cache';
  * unit of several chunks does not compare each new node with every one before it).
  */
 export class DedupIndex {
-  private readonly staged: NodeRecord[] = [];
+  private readonly staged: { node: NodeRecord; norm: string }[] = [];
   private readonly stagedByType = new Map<string, TypeIndex>();
 
   constructor(private readonly cache: DedupCache) {}
@@ -31,14 +31,14 @@ export class DedupIndex {
 
   /** A node created in this unit joins the candidates. */
   added(node: NodeRecord, norm: string): void {
-    this.staged.push(node);
+    this.staged.push({ node, norm });
     let idx = this.stagedByType.get(node.node_type);
-    if (!idx) this.stagedByType.set(node.node_type, (idx = new TypeIndex()));
+    if (!idx) this.stagedByType.set(node.node_type, (idx = TypeIndex.of(node.node_type)));
     idx.add(node.uid, node.created_at, norm);
   }
 
-  /** the nodes this unit created (the cache learns them once the unit committed) */
-  created(): readonly NodeRecord[] {
+  /** the nodes this unit created, with their normalised labels (the cache learns them once the unit committed) */
+  created(): readonly { node: NodeRecord; norm: string }[] {
     return this.staged;
   }
 }
