@@ -9,7 +9,13 @@ import { Api, api, signUp, signUpWithKey } from '../support/http';
 import { clientServices } from '../ontology/ontology-fixture';
 import { EmbeddedServers } from './support/embedded-servers';
 import { eventually } from './support/eventually';
-import { Replica, Worker, startReplica, startWorker } from './support/servers-mode-app';
+import { Replica, Worker, serversModeModule, startReplica, startWorker } from './support/servers-mode-app';
+import { serversConfig } from '../accounts/support/servers-replica';
+import { startApp } from '../../apps/api/src/bootstrap';
+import { StrataConfig } from '@strata/platform/config/strata-config';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 /**
  * The operational ontology and managed agents in servers mode, end to end: two API replicas
@@ -23,6 +29,22 @@ async function ok<T = any>(p: Promise<{ status: number; body: T; text: string; h
   if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.text.slice(0, 500)}`);
   expect(r.headers.get(READ_LAG_HEADER)).toBeNull(); // every write waits for the worker and this replica's mirror
   return r.body;
+}
+
+/** A replica as startReplica starts it, whose log subscriptions deliver `latencyMs` after commit. */
+async function startLaggingReplica(servers: EmbeddedServers, extra: Partial<StrataConfig>, latencyMs: number): Promise<Replica> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-servers-replica-'));
+  const config = serversConfig(dataDir, extra);
+  const connect = async (cfg: StrataConfig) => ({ ...servers.apiStores(cfg.readWaitMs), events: servers.remoteLog(latencyMs) });
+  const running = await startApp(config, { logger: false, module: serversModeModule(config, connect, servers.clock) });
+  return {
+    url: running.url,
+    app: running.app,
+    close: async () => {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The rows of a mirror's tables, in a canonical order. */
@@ -164,17 +186,25 @@ describe('servers mode: the operational ontology and managed agents', () => {
   });
 
   it('a run queued through one replica is run by another: the claiming replica waits for its mirror to show the run', async () => {
-    const { pa, pb } = await proOwner();
+    const { pa } = await proOwner();
     const agent = await ok(pa.post('/v1/agents', { name: 'Relay', template_type: 'researcher' }), 201);
-    // A stops running agent jobs: only B's runner can claim what A enqueues
-    await a.app.get(AgentRuns).beforeApplicationShutdown();
-    llm.enqueue({ type: 'text', text: 'Answered on B.' });
-    const created = await ok(pa.post('/v1/agents/sessions', { agent_id: agent.id, message: 'Hello' }), 201);
-    const run = await runEnded(pb, created.id, created.run_id);
-    expect(run).toMatchObject({ status: 'completed', error: null });
-    await eventually(async () => (await pa.get(`/v1/agents/sessions/${created.id}/events`)).body.items?.slice(-1)[0]?.type === 'run.completed', 'run completed seen on A');
-    const last = (await ok(pa.get(`/v1/agents/sessions/${created.id}/events`))).items.find((e: any) => e.type === 'message.assistant');
-    expect(last.data).toMatchObject({ content: 'Answered on B.' });
+    // a replica whose log subscription delivers late: its mirror lags what A writes by 1.5 s
+    const far = await startLaggingReplica(servers, { llm: llmConfig, readWaitMs: 10_000 }, 1500);
+    try {
+      // A and B stop running agent jobs: only the far replica's runner can claim what A enqueues
+      await a.app.get(AgentRuns).beforeApplicationShutdown();
+      await b.app.get(AgentRuns).beforeApplicationShutdown();
+      llm.enqueue({ type: 'text', text: 'Answered far away.' });
+      const created = await ok(pa.post('/v1/agents/sessions', { agent_id: agent.id, message: 'Hello' }), 201);
+      // claimed at once, long before its mirror shows the session
+      far.app.get(AgentRuns).kick();
+      const run = await runEnded(pa, created.id, created.run_id);
+      expect(run).toMatchObject({ status: 'completed', error: null });
+      const last = (await ok(pa.get(`/v1/agents/sessions/${created.id}/events`))).items.find((e: any) => e.type === 'message.assistant');
+      expect(last.data).toMatchObject({ content: 'Answered far away.' });
+    } finally {
+      await far.close();
+    }
   });
 
   it('a replica started later rebuilds the same ontology and agents read models from the log', async () => {
