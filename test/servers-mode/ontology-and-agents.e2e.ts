@@ -120,6 +120,24 @@ describe('servers mode: the operational ontology and managed agents', () => {
     expect((await ok(kb.get('/v1/ontology/schemas'))).items.map((x: any) => x.id)).toEqual([s.schema.id]);
   });
 
+  it('a replica far from the log reads its own writes: each write waits for its mirror, not only for the worker', async () => {
+    const far = await startLaggingReplica(servers, { readWaitMs: 10_000 }, 800);
+    try {
+      const s = await signUpWithKey(far.url);
+      const k = api(far.url, s.key);
+      const schema = await ok(k.post('/v1/ontology/schemas', { name: 'Far' }), 201);
+      expect(await ok(k.get(`/v1/ontology/schemas/${schema.id}`))).toMatchObject({ id: schema.id, status: 'draft' });
+      const type = await ok(k.post(`/v1/ontology/schemas/${schema.id}/object-types`, { name: 'Thing', fields: [{ name: 'code', type: 'string' }], identity_fields: ['code'] }), 201);
+      expect((await ok(k.get(`/v1/ontology/schemas/${schema.id}`))).object_types.map((t: any) => t.id)).toEqual([type.id]);
+      await ok(k.post(`/v1/ontology/schemas/${schema.id}/activate`, {}));
+      const one = await ok(k.post('/v1/ontology/objects', { schema_id: schema.id, object_type: 'Thing', canonical_name: 'One', fields: { code: '1' } }), 201);
+      const dup = await k.post('/v1/ontology/objects', { schema_id: schema.id, object_type: 'Thing', canonical_name: 'Again', fields: { code: '1' } });
+      expect([dup.status, dup.body.existing_uid]).toEqual([409, one.uid]);
+    } finally {
+      await far.close();
+    }
+  });
+
   it('proposals: created, edited and approved across replicas; applying creates the object', async () => {
     const { ka, kb } = await keyOnBoth();
     const s = await clientServices(ka);
