@@ -1,6 +1,9 @@
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
+import Database from 'better-sqlite3';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
+import { AgentsProjection } from '@strata/projections/agents/agents.projection';
 import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
 import { AGENT_TABLES } from '@strata/projections/agents/agents-schema';
 import { READ_LAG_HEADER } from '@strata/platform/unit-of-work/read-lag';
@@ -47,11 +50,16 @@ async function startLaggingReplica(servers: EmbeddedServers, extra: Partial<Stra
   };
 }
 
+/** The rows of these tables, in a canonical order. */
+function dumpDb(db: Database.Database, tables: readonly string[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of tables) out[t] = db.prepare(`SELECT * FROM ${t}`).all().map((r) => JSON.stringify(r)).sort();
+  return out;
+}
+
 /** The rows of a mirror's tables, in a canonical order. */
 function dump(m: AccountsMirror, tables: readonly string[]): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const t of tables) out[t] = m.db.prepare(`SELECT * FROM ${t}`).all().map((r) => JSON.stringify(r)).sort();
-  return out;
+  return dumpDb(m.db, tables);
 }
 
 describe('servers mode: the operational ontology and managed agents', () => {
@@ -225,7 +233,7 @@ describe('servers mode: the operational ontology and managed agents', () => {
     }
   });
 
-  it('a replica started later rebuilds the same ontology and agents read models from the log', async () => {
+  it('a replica started later rebuilds the same ontology and agents read models from the log, and so does the embedded way of running them', async () => {
     const head = await servers.head();
     const c = await startReplica(servers, { llm: llmConfig });
     try {
@@ -236,6 +244,19 @@ describe('servers mode: the operational ontology and managed agents', () => {
       expect(dump(mc, [...ONTOLOGY_TABLES, ...AGENT_TABLES])).toEqual(dump(ma, [...ONTOLOGY_TABLES, ...AGENT_TABLES]));
       expect(dump(mc, ['onto_objects']).onto_objects.length).toBeGreaterThan(0);
       expect(dump(mc, ['agt_events']).agt_events.length).toBeGreaterThan(0);
+
+      // the embedded default's way: the same projections over the whole log in one pass, in log order
+      const db = new Database(':memory:');
+      const embedded = [new OntologyProjection(db), new AgentsProjection(db)];
+      const log = servers.remoteLog();
+      for (let after = 0; ; ) {
+        const page = await log.readAll({ after, limit: 500 });
+        db.transaction(() => page.forEach((e) => embedded.forEach((p) => p.apply(e))))();
+        if (page.length < 500) break;
+        after = page[page.length - 1].position;
+      }
+      expect(dumpDb(db, [...ONTOLOGY_TABLES, ...AGENT_TABLES])).toEqual(dump(ma, [...ONTOLOGY_TABLES, ...AGENT_TABLES]));
+      db.close();
     } finally {
       await c.close();
     }
