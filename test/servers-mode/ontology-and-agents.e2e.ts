@@ -211,6 +211,29 @@ describe('servers mode: the operational ontology and managed agents', () => {
     await eventually(async () => (await pb.get(`/v1/agents/${agent.id}`)).body.usage?.runs === 1, 'agent usage on B');
   });
 
+  it('wait:true and ask_user: waits end on events any replica wrote (the mirror wakes them)', async () => {
+    const { pa, pb } = await proOwner();
+    const agent = await ok(pa.post('/v1/agents', { name: 'Asker', template_type: 'monitor' }), 201);
+    const sid = (await ok(pa.post('/v1/agents/sessions', { agent_id: agent.id }), 201)).id;
+    await eventually(async () => (await pb.get(`/v1/agents/sessions/${sid}`)).status === 200, 'session on B');
+    llm.enqueue({ type: 'text', text: 'Hello!' });
+    const one = await pb.post(`/v1/agents/sessions/${sid}/message`, { content: 'Hi', wait: true });
+    expect([one.status, one.body.output, one.body.run?.status]).toEqual([200, 'Hello!', 'completed']);
+
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Which region?', options: ['EU', 'US'] } }] });
+    const asked = await ok(pa.post(`/v1/agents/sessions/${sid}/message`, { content: 'Check the numbers' }), 202);
+    let pending: any = null;
+    await eventually(async () => (pending = (await pb.get(`/v1/agents/sessions/${sid}/pending-input`)).body).pending === true, 'question pending on B');
+    expect(pending.request).toMatchObject({ run_id: asked.run_id, prompt: 'Which region?' });
+    llm.enqueue({ type: 'text', text: 'EU it is.' });
+    // answered on B: the run, wherever it waits, resumes
+    await ok(pb.post(`/v1/agents/sessions/${sid}/respond`, { response: 'EU' }));
+    const run = await runEnded(pa, sid, asked.run_id);
+    expect(run.status).toBe('completed');
+    const last = (await ok(pa.get(`/v1/agents/sessions/${sid}/events?limit=1000`))).items.slice(-3).map((e: any) => e.type);
+    expect(last).toEqual(['inference.completed', 'message.assistant', 'run.completed']);
+  });
+
   it('a run queued through one replica is run by another: the claiming replica waits for its mirror to show the run', async () => {
     const { pa } = await proOwner();
     const agent = await ok(pa.post('/v1/agents', { name: 'Relay', template_type: 'researcher' }), 201);
