@@ -123,6 +123,14 @@ describe('servers mode: the operational ontology and managed agents', () => {
     const wrong = await ka.post('/ontology/relation', { from_uid: contract.uid, to_uid: acme.uid, relation_type: 'has_contract' });
     expect(wrong.status).toBe(422);
 
+    // hybrid search (the text index the worker keeps) and the query, filtered by the mirror's object index
+    const found = await ok(kb.post('/ontology/objects/search', { query: 'acme', schema_id: s.schema.id }));
+    expect(found.items[0].object.uid).toBe(acme.uid);
+    const q = await ok(ka.post('/ontology/query', { query: 'acme', schema_id: s.schema.id, limit: 1 }));
+    expect(q.objects.map((o: any) => o.uid)).toEqual([acme.uid]);
+    expect(q.relations).toHaveLength(1);
+    expect((await ok(kb.get(`/ontology/object/${acme.uid}/context?depth=1`))).related_objects.map((o: any) => o.uid)).toEqual([contract.uid]);
+
     // the duplicates audit and the schema list are read-only reads of the mirror
     expect(await ok(ka.post(`/v1/ontology/schemas/${s.schema.id}/duplicates/audit`, {}))).toMatchObject({ schema_id: s.schema.id, total_collisions: 0 });
     expect((await ok(kb.get('/v1/ontology/schemas'))).items.map((x: any) => x.id)).toEqual([s.schema.id]);
@@ -157,6 +165,24 @@ describe('servers mode: the operational ontology and managed agents', () => {
     const again = await kb.post(`/v1/ontology/proposals/${globex.proposal_id}/approve`, {});
     expect([again.status, again.body.code, again.body.from_status]).toEqual([409, 'invalid_transition', 'applied']);
     expect((await ok(kb.get(`/v1/ontology/proposals?schema_id=${s.schema.id}`))).items.map((x: any) => x.id)).toContain(globex.proposal_id);
+  });
+
+  it('extraction runs as a job on the shared queue: known objects linked, typed entities proposed', async () => {
+    const { ka, kb } = await keyOnBoth();
+    const s = await clientServices(ka);
+    const globex = await ok(ka.post('/v1/ontology/objects', { schema_id: s.schema.id, object_type: 'Client', canonical_name: 'Globex Corporation', fields: { code: 'GX' } }), 201);
+    const text = 'Globex Corporation renewed. Ada Lovelace met them in Paris.';
+    const src = (await ok(ka.post('/node', { node_type: 'Chunk', label: 'notes', props: { content: text, chunk_type: 'text', chunk_index: 0 } }), 201)).uid;
+    llm.enqueue({ type: 'json', value: { entities: [{ text: 'Globex Corporation', category: 'organization' }, { text: 'Ada Lovelace', category: 'person' }] } });
+    const started = await ok(ka.post('/ontology/extract', { ontology_schema_id: s.schema.id, source_uids: [src] }), 202);
+    let job: any = null;
+    await eventually(async () => ['completed', 'failed'].includes((job = (await ka.get(`/jobs/${started.job_id}`)).body).status), 'the extraction job', 15_000);
+    expect(job).toMatchObject({ status: 'completed', result: { objects_linked: 1 } });
+    await eventually(async () => (await kb.get(`/v1/ontology/proposals?schema_id=${s.schema.id}`)).body.items?.length >= 2, 'proposals on B');
+    const names = (await ok(kb.get(`/v1/ontology/proposals?schema_id=${s.schema.id}`))).items.map((p: any) => p.changes_json.adds[0]?.canonical_name);
+    expect(names).toContain('Ada Lovelace');
+    const links = await ok(kb.get(`/edges?from_uid=${globex.uid}&edge_type=ExtractedFrom`));
+    expect(links.map((e: any) => e.to_uid)).toEqual([src]);
   });
 
   it('another organization sees none of it (404), as on the embedded default', async () => {

@@ -1,10 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@strata/domain/errors';
 import { OntologyErrors, OntologySchemaRecord } from '@strata/domain/ontology';
-import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { OntologyReadModel, SchemaRow } from '@strata/projections/ontology/ontology-read-model';
+
+/** How long a job claimed on this replica waits for its mirror to show what was queued. */
+const CATCH_UP_MS = 10_000;
 
 /**
  * The ontology read model of this process: the one projection, in the projections database
@@ -15,7 +19,11 @@ export class OntologyStore {
   private readonly model: OntologyReadModel;
   private readonly mirror: AccountsMirror | null;
 
-  constructor(@Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null, @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null) {
+  constructor(
+    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
+    @Optional() @Inject(SERVER_STORAGE) private readonly server: ServerStores | null,
+  ) {
     this.mirror = storage ? null : mirror;
     this.model = storage ? new OntologyReadModel(storage.projections) : mirror!.ontologyReadModel;
   }
@@ -28,6 +36,16 @@ export class OntologyStore {
   get read(): OntologyReadModel {
     if (this.mirror && !this.mirror.graphReady) throw new DomainError(503, 'unavailable', 'the ontology read model is still loading; nothing was written', { retry_after: 1 });
     return this.model;
+  }
+
+  /**
+   * Servers mode: waits until this replica's mirror shows the log as it is now (a job queued
+   * by another replica is decided on what that replica wrote). Embedded: no-op.
+   */
+  async catchUp(): Promise<void> {
+    if (!this.mirror || !this.server) return;
+    const head = await this.server.events.headPosition();
+    if (!(await this.mirror.waitFor(head, CATCH_UP_MS))) throw new DomainError(503, 'unavailable', 'the ontology read model is behind the log', { retry_after: 1 });
   }
 
   /** 503 `unavailable` while the read model is loading (servers mode), before anything is written. */
