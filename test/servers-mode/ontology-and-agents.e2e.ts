@@ -235,6 +235,9 @@ describe('servers mode: the operational ontology and managed agents', () => {
     expect(await ok(pb.get(`/node/${run.trace_uid}`))).toMatchObject({ node_type: 'Trace' });
     // usage and credits come from the mirror too
     await eventually(async () => (await pb.get(`/v1/agents/${agent.id}`)).body.usage?.runs === 1, 'agent usage on B');
+    const usage = await ok(pb.get('/v1/usage'));
+    expect(usage).toMatchObject({ agents: { active: 1 }, runs: { this_period: 1, running: 0, queued: 0 } });
+    expect(usage.agent_credits.used).toBe(run.credits);
   });
 
   it('wait:true and ask_user: waits end on events any replica wrote (the mirror wakes them)', async () => {
