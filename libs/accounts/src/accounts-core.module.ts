@@ -102,6 +102,8 @@ export class AccountsCoreModule implements OnModuleInit, BeforeApplicationShutdo
   ) {
     // the node limit is the unit of work's, not each route's: no write path can forget it
     uow.addCommitCheck(nodeLimitCheck(limits));
+    // servers mode: the area read models in the mirror (ontology, agents, MCP, briefs) read their own writes too
+    if (mirror && uow instanceof ServerUnitOfWork) uow.addProjectionWait(mirror);
   }
 
   /** Servers mode: the accounts mirror replays the log before anyone reads it (nobody can authenticate against half the keys). */

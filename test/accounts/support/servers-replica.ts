@@ -92,6 +92,8 @@ export const SUBSCRIPTION_LATENCY_MS = 100;
 
 /** when each append through a latency wrapper landed, per log: its last position, performance.now() */
 const commitsOf = new WeakMap<EventStore, { position: number; at: number }[]>();
+/** when each append through a latency wrapper still under way started, per log */
+const inFlightOf = new WeakMap<EventStore, Set<number>>();
 
 /**
  * The same log, whose subscriptions deliver each event `ms` after it was appended through it
@@ -103,12 +105,22 @@ export function withDeliveryLatency(log: EventStore, ms: number): EventStore {
   let commits = commitsOf.get(log);
   if (!commits) commitsOf.set(log, (commits = []));
   const landed = commits;
+  let inFlight = inFlightOf.get(log);
+  if (!inFlight) inFlightOf.set(log, (inFlight = new Set()));
+  const pending = inFlight;
   return {
     append: async (a) => {
-      const r = await log.append(a);
-      landed.push({ position: r.position, at: performance.now() });
-      if (landed.length > 10_000) landed.splice(0, 5_000);
-      return r;
+      // a subscription may see the event before append returns: it is then one of these
+      const started = performance.now();
+      pending.add(started);
+      try {
+        const r = await log.append(a);
+        landed.push({ position: r.position, at: performance.now() });
+        if (landed.length > 10_000) landed.splice(0, 5_000);
+        return r;
+      } finally {
+        pending.delete(started);
+      }
     },
     readStream: (stream, from, max) => log.readStream(stream, from, max),
     streamRevision: (stream) => log.streamRevision(stream),
@@ -119,7 +131,8 @@ export function withDeliveryLatency(log: EventStore, ms: number): EventStore {
     subscribe: (after, handler) =>
       log.subscribe(after, async (e) => {
         const commit = landed.find((c) => c.position >= e.position);
-        const wait = commit ? commit.at + ms - performance.now() : 0;
+        const at = commit ? commit.at : pending.size ? Math.min(...pending) : null;
+        const wait = at !== null ? at + ms - performance.now() : 0;
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         await handler(e);
       }),

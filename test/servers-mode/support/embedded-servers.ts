@@ -87,10 +87,10 @@ export class EmbeddedServers {
 
   /**
    * The log as a KurrentDB client sees it: positions sparse (withSparsePositions), and
-   * subscriptions delivering `latencyMs` after commit.
+   * subscriptions delivering `latencyMs` after commit (a replica far from the log: more).
    */
-  remoteLog(): EventStore {
-    return withDeliveryLatency(this.sparseLog, this.latencyMs);
+  remoteLog(latencyMs = this.latencyMs): EventStore {
+    return withDeliveryLatency(this.sparseLog, latencyMs);
   }
 
   /** The head of the log, in the positions the API and the worker see. */

@@ -1,32 +1,54 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AgentErrors, AgentRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
 import { DomainError, Errors } from '@strata/domain/errors';
 import type { AuthContext } from '@strata/auth/auth-context';
-import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
 
+/** How long a run job claimed on this replica waits for its mirror to show the run. */
+const CATCH_UP_MS = 10_000;
+
 /**
- * The managed agents' read model of this process. The projection runs on the embedded
- * default; in servers mode the area answers 501 `not_implemented` until its MongoDB
- * projection exists, rather than deciding against a read model that is not there.
+ * The managed agents' read model of this process: the one projection, in the projections
+ * database (embedded default) or in this replica's log mirror (servers mode), fed from the
+ * same events.
  */
 @Injectable()
 export class AgentsStore {
-  private readonly model: AgentsReadModel | null;
+  readonly read: AgentsReadModel;
+  private readonly mirror: AccountsMirror | null;
 
-  constructor(@Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null) {
-    this.model = storage ? new AgentsReadModel(storage.projections) : null;
+  constructor(
+    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
+    @Optional() @Inject(SERVER_STORAGE) private readonly server: ServerStores | null,
+  ) {
+    this.mirror = storage ? null : mirror;
+    this.read = storage ? new AgentsReadModel(storage.projections) : mirror!.agentsReadModel;
   }
 
-  get read(): AgentsReadModel {
-    if (!this.model) throw new DomainError(501, 'not_implemented', 'managed agents are not available in servers mode yet');
-    return this.model;
-  }
-
-  /** 501 `not_implemented` where the read model is missing (servers mode), before anything is written. */
+  /** Kept for the handlers' order of checks: the read model is there in both storage modes. */
   assertAvailable(): void {
     void this.read;
+  }
+
+  /**
+   * Servers mode: waits until this replica's mirror shows the log as it is now. A run job is
+   * claimed from the shared queue by any replica, possibly before that replica's mirror has
+   * the events its enqueuer wrote; deciding on them first would find no run. Embedded: no-op.
+   */
+  async catchUp(): Promise<void> {
+    if (!this.mirror || !this.server) return;
+    const head = await this.server.events.headPosition();
+    if (!(await this.mirror.waitFor(head, CATCH_UP_MS))) throw new DomainError(503, 'unavailable', 'the agents read model is behind the log', { retry_after: 1 });
+  }
+
+  /** Resolves once this process's read model has applied the log up to `position` (at once on the embedded default). */
+  async shows(position: number): Promise<void> {
+    if (this.mirror) await this.mirror.waitFor(position, CATCH_UP_MS);
   }
 
   /**

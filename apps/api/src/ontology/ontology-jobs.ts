@@ -3,6 +3,7 @@ import { JobKind, JobRecord } from '@strata/domain/jobs';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { JobContext, JobRunner } from '@strata/jobs/runner/job-runner';
+import { OntologyStore } from './ontology-store';
 
 /** What every ontology job's input carries: the §9.4 record it reports on. */
 export interface OntologyJobInput {
@@ -23,6 +24,7 @@ export class OntologyJobs {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     private readonly runner: JobRunner,
     private readonly registry: JobRegistry,
+    private readonly store: OntologyStore,
   ) {}
 
   /** Registers a kind's handler; it gets the job's record (when this process made it) to report progress on. */
@@ -34,6 +36,8 @@ export class OntologyJobs {
         if (record?.status === 'cancelled') return { cancelled: true };
         if (record) this.registry.update(record, { status: 'processing' });
         try {
+          // servers mode: another replica may have queued it; this one's read model must show what it wrote
+          await this.store.catchUp();
           const result = await run(job, input, ctx, record);
           if (record) this.registry.update(record, { status: 'completed', result: result as JobRecord['result'] });
           return result;

@@ -1,29 +1,54 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@strata/domain/errors';
 import { OntologyErrors, OntologySchemaRecord } from '@strata/domain/ontology';
-import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import type { ServerStores } from '@strata/platform/storage/server-stores';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { OntologyReadModel, SchemaRow } from '@strata/projections/ontology/ontology-read-model';
 
+/** How long a job claimed on this replica waits for its mirror to show what was queued. */
+const CATCH_UP_MS = 10_000;
+
 /**
- * The ontology read model of this process. The projection runs on the embedded default; in
- * servers mode the area answers 501 `not_implemented` until its MongoDB projection exists,
- * rather than deciding against a read model that is not there.
+ * The ontology read model of this process: the one projection, in the projections database
+ * (embedded default) or in this replica's log mirror (servers mode), fed from the same events.
  */
 @Injectable()
 export class OntologyStore {
-  private readonly model: OntologyReadModel | null;
+  private readonly model: OntologyReadModel;
+  private readonly mirror: AccountsMirror | null;
 
-  constructor(@Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null) {
-    this.model = storage ? new OntologyReadModel(storage.projections) : null;
+  constructor(
+    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
+    @Optional() @Inject(SERVER_STORAGE) private readonly server: ServerStores | null,
+  ) {
+    this.mirror = storage ? null : mirror;
+    this.model = storage ? new OntologyReadModel(storage.projections) : mirror!.ontologyReadModel;
   }
 
+  /**
+   * Servers mode: the domain-object index comes from node events the mirror reads after
+   * start; until it holds them all the area answers 503 `unavailable` (nothing written, retry),
+   * rather than deciding identity and duplicates against half an index.
+   */
   get read(): OntologyReadModel {
-    if (!this.model) throw new DomainError(501, 'not_implemented', 'the operational ontology is not available in servers mode yet');
+    if (this.mirror && !this.mirror.graphReady) throw new DomainError(503, 'unavailable', 'the ontology read model is still loading; nothing was written', { retry_after: 1 });
     return this.model;
   }
 
-  /** 501 `not_implemented` where the read model is missing (servers mode), before anything is written. */
+  /**
+   * Servers mode: waits until this replica's mirror shows the log as it is now (a job queued
+   * by another replica is decided on what that replica wrote). Embedded: no-op.
+   */
+  async catchUp(): Promise<void> {
+    if (!this.mirror || !this.server) return;
+    const head = await this.server.events.headPosition();
+    if (!(await this.mirror.waitFor(head, CATCH_UP_MS))) throw new DomainError(503, 'unavailable', 'the ontology read model is behind the log', { retry_after: 1 });
+  }
+
+  /** 503 `unavailable` while the read model is loading (servers mode), before anything is written. */
   assertAvailable(): void {
     void this.read;
   }

@@ -33,7 +33,8 @@ export interface SseStreamSpec {
   capKey: string;
   filter?: LogFilter;
   /** the event (or nothing, to skip it) a recorded event becomes on the wire */
-  toFrame(event: RecordedEvent): SseFrame | null;
+  /** may wait (a read model this process keeps apart from the log catching up with the event) */
+  toFrame(event: RecordedEvent): SseFrame | null | Promise<SseFrame | null>;
   /** sent first, without an id, once the start position is known */
   ready?(startPosition: number): SseFrame;
   /** the stream closes after sending the frame of such an event */
@@ -104,7 +105,7 @@ export class SseLogStreams {
       {
         event: async (event) => {
           await ready;
-          const frame = spec.toFrame(event);
+          const frame = await spec.toFrame(event);
           if (frame) await conn.send(frame);
           if (spec.isTerminal?.(event)) conn.close();
         },

@@ -113,6 +113,29 @@ describe('ServerUnitOfWork', () => {
     expect(await graph.getNode('org-1', n.uid)).toEqual(n);
   });
 
+  it('also waits for every added read model (a replica mirror): lagging when one of them is late', async () => {
+    const seen: number[] = [];
+    let shows = true;
+    const mirror = {
+      waitFor: async (position: number) => {
+        seen.push(position);
+        return shows;
+      },
+    };
+    const u = uow(200);
+    u.addProjectionWait(mirror);
+    const c1 = ctx();
+    await u.run(c1, async (tx) => createNode(tx, { label: 'Mirrored', node_type: 'Note' }));
+    expect(c1.lagging).toBeUndefined();
+    expect(seen).toEqual([await events.headPosition()]);
+    shows = false;
+    const c2 = ctx();
+    const n = await u.run(c2, async (tx) => createNode(tx, { label: 'Mirror behind', node_type: 'Note' }));
+    expect(c2.lagging).toBe(true);
+    // the write itself succeeded, and the worker's read model shows it
+    expect(await graph.getNode('org-1', n.uid)).toEqual(n);
+  });
+
   it('appends nothing for a request that staged nothing', async () => {
     const out = await uow().run(ctx(), async () => 'read only');
     expect(out).toBe('read only');

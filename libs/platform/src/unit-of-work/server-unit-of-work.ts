@@ -35,6 +35,7 @@ export class ServerUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
   private readonly checks: CommitCheck[] = [];
   private readonly openSteps: OpenStep[] = [];
+  private readonly extraWaits: ProjectionWait[] = [];
 
   constructor(
     private readonly events: EventStore,
@@ -51,6 +52,20 @@ export class ServerUnitOfWork implements UnitOfWork {
 
   addOpenStep(step: OpenStep): void {
     this.openSteps.push(step);
+  }
+
+  /**
+   * Another read model a write must show before it answers, beside the worker's checkpoints:
+   * this replica's log mirror, which the area read models kept there are decided against.
+   */
+  addProjectionWait(wait: ProjectionWait): void {
+    this.extraWaits.push(wait);
+  }
+
+  /** every read model shows `position` (each waited for within the same bound) */
+  private async allShow(position: number): Promise<boolean> {
+    const all = await Promise.all([this.projections, ...this.extraWaits].map((w) => w.waitFor(position, this.readWaitMs)));
+    return all.every(Boolean);
   }
 
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
@@ -74,7 +89,7 @@ export class ServerUnitOfWork implements UnitOfWork {
         this.log.debug(`retrying ${ctx.request_id} after ${err.message}`);
         continue;
       }
-      if (position !== null && !(await this.projections.waitFor(position, this.readWaitMs))) {
+      if (position !== null && !(await this.allShow(position))) {
         ctx.lagging = true;
         markReadLag();
       }
@@ -105,6 +120,6 @@ export class ServerUnitOfWork implements UnitOfWork {
 
   /** Waits for the read model to show everything in the log now; false if it cannot in time. */
   private async readModelAtHead(): Promise<boolean> {
-    return this.projections.waitFor(await this.events.headPosition(), this.readWaitMs);
+    return this.allShow(await this.events.headPosition());
   }
 }

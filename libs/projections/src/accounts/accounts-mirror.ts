@@ -17,12 +17,16 @@ import { AuditReadModel } from '../governance/audit-read-model';
 import { MCP_STREAM_PREFIXES } from '@strata/domain/mcp';
 import { McpProjection } from '../mcp/mcp.projection';
 import { McpReadModel } from '../mcp/mcp-read-model';
-
+import { OntologyProjection } from '../ontology/ontology.projection';
+import { OntologyReadModel } from '../ontology/ontology-read-model';
+import { AgentsProjection } from '../agents/agents.projection';
+import { AgentsReadModel } from '../agents/agents-read-model';
+import { AREA_STREAM_PREFIXES, NODE_BACKFILL_PREFIXES } from './mirrored-areas';
 
 /** Streams this mirror applies: the accounts, the governance records read with them on every request, briefs and the MCP connections. */
-const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES];
+const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES, ...AREA_STREAM_PREFIXES];
 function isMirrored(stream: string): boolean {
-  return isAccountStream(stream) || [...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES].some((p) => stream.startsWith(p));
+  return isAccountStream(stream) || [...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES, ...AREA_STREAM_PREFIXES].some((p) => stream.startsWith(p));
 }
 
 const PAGE = 1000;
@@ -61,6 +65,12 @@ export class AccountsMirror {
   private auditQueue: RecordedEvent[] | null = null;
   readonly mcp: McpProjection;
   readonly mcpReadModel: McpReadModel;
+  /** the operational ontology: schemas and proposals from their streams, the object index from node events (backfilled after start) */
+  readonly ontology: OntologyProjection;
+  readonly ontologyReadModel: OntologyReadModel;
+  /** managed agents: agents, sessions, runs, session events, agent credits */
+  readonly agents: AgentsProjection;
+  readonly agentsReadModel: AgentsReadModel;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -81,6 +91,10 @@ export class AccountsMirror {
     this.auditReadModel = new AuditReadModel(this.db);
     this.mcp = new McpProjection(this.db);
     this.mcpReadModel = new McpReadModel(this.db);
+    this.ontology = new OntologyProjection(this.db);
+    this.ontologyReadModel = new OntologyReadModel(this.db);
+    this.agents = new AgentsProjection(this.db);
+    this.agentsReadModel = new AgentsReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
@@ -89,42 +103,60 @@ export class AccountsMirror {
     this.briefs.apply(e);
     this.audit.apply(e);
     this.mcp.apply(e);
+    this.ontology.apply(e);
+    this.agents.apply(e);
   }
 
-  /** Node events feed only the audit; while the backfill runs they wait behind it (status order per node). */
+  /** Graph events feed the audit (node streams) and the ontology's object index. */
+  private applyGraph(e: RecordedEvent): void {
+    if (e.stream.startsWith('node-')) this.audit.apply(e);
+    this.ontology.apply(e);
+  }
+
+  /** Graph events; while the backfill runs they wait behind it (status order per node). */
   private auditNodeEvent(e: RecordedEvent): void {
     if (this.auditQueue) this.auditQueue.push(e);
-    else this.db.transaction(() => this.audit.apply(e))();
+    else this.db.transaction(() => this.applyGraph(e))();
   }
 
   /**
-   * The audit's Approval and Execution records live on node streams, the bulk of the log:
-   * read them after start, without holding up authentication. The audit route shows them
-   * once this is done (`auditReady`).
+   * The audit's Approval and Execution records and the ontology's domain objects live on node
+   * streams, the bulk of the log: read them after start, without holding up authentication.
+   * The audit route shows them once this is done (`auditReady`); the ontology answers 503
+   * until then (`graphReady`), rather than deciding duplicates against half an index.
    */
   private async backfillAudit(upTo: number): Promise<void> {
     let after = 0;
+    let complete = true;
     try {
       for (;;) {
-        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: ['node-'] });
+        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...NODE_BACKFILL_PREFIXES] });
         this.db.transaction(() => {
-          for (const e of page) if (e.position <= upTo) this.audit.apply(e);
+          for (const e of page) if (e.position <= upTo) this.applyGraph(e);
         })();
         if (page.length) after = page[page.length - 1].position;
         if (page.length < PAGE || after >= upTo || this.closed) break;
       }
     } catch (err) {
+      complete = false;
       this.log.error(`audit backfill stopped at position ${after}: ${(err as Error).message}`);
     }
     const queued = this.auditQueue ?? [];
     this.auditQueue = null;
     this.db.transaction(() => {
-      for (const e of queued) this.audit.apply(e);
+      for (const e of queued) this.applyGraph(e);
     })();
+    this.graphBackfilled = complete;
   }
 
   /** Resolves once the audit holds every node event up to start (servers mode). */
   auditReady: Promise<void> = Promise.resolve();
+
+  private graphBackfilled = false;
+  /** true once the audit and the ontology's object index hold every graph event up to start */
+  get graphReady(): boolean {
+    return this.graphBackfilled;
+  }
 
   /** Every event of the log up to this position has been seen (and applied if it is an account event). */
   get position(): number {
@@ -195,7 +227,7 @@ export class AccountsMirror {
         // replica unable to authenticate anyone; skipping it is loud and keeps the rest current
         this.log.error(`could not apply ${e.type} at position ${e.position} (${e.stream}): ${(err as Error).message}`);
       }
-    } else if (e.stream.startsWith('node-')) {
+    } else if (NODE_BACKFILL_PREFIXES.some((p) => e.stream.startsWith(p))) {
       try {
         this.auditNodeEvent(e);
       } catch (err) {

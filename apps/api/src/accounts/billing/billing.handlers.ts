@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { AccountEventTypes as T, PlanChangedData, PlanId } from '@strata/domain/accounts';
 import { Errors } from '@strata/domain/errors';
 import { Streams } from '@strata/domain/events';
@@ -29,7 +30,7 @@ function monthBounds(now: number): { start: number; end: number } {
 /** Plans, the organization's subscription (no payment provider: a plan change is an event), usage. */
 @Injectable()
 export class BillingHandlers {
-  /** managed agents project on the embedded default only; in servers mode none can exist (§16 routes answer 501) */
+  /** the agents projection: in the projections database (embedded), or this replica's mirror (servers) */
   private readonly agents: AgentsReadModel | null;
 
   constructor(
@@ -43,8 +44,9 @@ export class BillingHandlers {
     private readonly activity: RequestActivity,
     private readonly mcp: McpReadModel,
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
   ) {
-    this.agents = storage ? new AgentsReadModel(storage.projections) : null;
+    this.agents = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
   }
 
   /** The agents and MCP counters of REFERENCE §17, beside their plan limits. */

@@ -98,6 +98,8 @@ export class AgentRunJob implements JobHandler {
     const control = this.control.claim(run_id);
     const signal = AbortSignal.any([ctx.signal, control.signal]);
     try {
+      // servers mode: another replica may have queued the run; this one's read model must show it
+      await this.store.catchUp();
       await this.drive(job.org, session_id, run_id, signal, ctx.signal);
     } catch (err) {
       if (err instanceof RunEnd) return { run_id };

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 
@@ -9,15 +10,17 @@ interface Waiter {
 
 /**
  * Waits for the read model to reach a state: re-checked after every commit (a run's end, a
- * free run slot, an answer to a question). No polling and no clock: a waiter wakes only
+ * free run slot, an answer to a question), or in servers mode after every event the mirror applies. No polling and no clock: a waiter wakes only
  * when something was written.
  */
 @Injectable()
 export class RunWaits {
   private readonly waiters = new Set<Waiter>();
 
-  constructor(@Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null) {
+  constructor(@Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null, @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null) {
     storage?.onCommitted(() => this.check());
+    // servers mode: the read model is this replica's mirror, moved by every event it follows (any replica's writes)
+    if (!storage) mirror?.onFollowed(() => this.check());
   }
 
   /** Wakes the waiters whose state was reached (also after writes that are not commits of the log). */

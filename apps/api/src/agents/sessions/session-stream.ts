@@ -38,9 +38,11 @@ export class SessionStream implements BeforeApplicationShutdown {
         const now = read.session(s.org_id, sid) ?? s;
         return { event: 'ready', data: { session_id: sid, status: now.status, last_seq: now.last_seq } };
       },
-      toFrame: (e: RecordedEvent) => {
+      toFrame: async (e: RecordedEvent) => {
         if (!isAgentEvent(e)) return null;
         const wire = sessionWireEvent(e as SessionEvent);
+        // servers mode: the live subscription may deliver before this replica's mirror numbered the event
+        if (wire) await this.store.shows(e.position);
         const seq = wire ? read.seqAt(sid, e.position) : null;
         if (!wire || seq === null) return null;
         const d = (e as SessionEvent).data;
