@@ -6,6 +6,7 @@ import type {
   BriefingDeliveryAttemptedData,
   BriefingRunFinishedData,
   BriefingRunQueuedData,
+  BriefingRunStartedData,
   BriefingScheduleCreatedData,
   BriefingScheduleDeletedData,
   BriefingScheduleReplacedData,
@@ -34,6 +35,7 @@ export type BriefingEventOut =
   | { type: 'BriefingSecretRotated'; data: BriefingSecretRotatedData }
   | { type: 'BriefingScheduleDeleted'; data: BriefingScheduleDeletedData }
   | { type: 'BriefingRunQueued'; data: BriefingRunQueuedData }
+  | { type: 'BriefingRunStarted'; data: BriefingRunStartedData }
   | { type: 'BriefingDeliveryAttempted'; data: BriefingDeliveryAttemptedData }
   | { type: 'BriefingRunFinished'; data: BriefingRunFinishedData };
 

@@ -83,6 +83,10 @@ export interface BriefingDeliveryAttemptedData extends BriefingBase {
   error: { code: string; message: string } | null;
   /** the next attempt's due time; null when this one ended the run */
   next_attempt_at: number | null;
+  /** the version being delivered (the same on every attempt) and what the run found */
+  brief_version: number;
+  reused: boolean;
+  material_change_count: number;
 }
 
 export interface BriefingRunFinishedData extends BriefingBase, BriefingRunEnd {

@@ -152,6 +152,12 @@ export class BriefsReadModel {
     return rows.map((r) => ({ org_id: r.org_id, run: JSON.parse(r.record) }));
   }
 
+  /** Runs queued and not yet started, every organization, oldest first. */
+  pendingRuns(limit = 100): { org_id: string; run: BriefingRun }[] {
+    const rows = this.stmt("SELECT org_id, record FROM briefing_runs WHERE status = 'pending' ORDER BY seq LIMIT ?").all(limit) as { org_id: string; record: string }[];
+    return rows.map((r) => ({ org_id: r.org_id, run: JSON.parse(r.record) }));
+  }
+
   /** Newest first (at most the 50 the read model keeps). */
   runs(org: string, scheduleId: string, limit = 50): BriefingRun[] {
     const rows = this.stmt('SELECT record FROM briefing_runs WHERE org_id = ? AND schedule_id = ? ORDER BY seq DESC LIMIT ?').all(org, scheduleId, limit) as { record: string }[];

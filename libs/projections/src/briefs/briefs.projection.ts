@@ -128,7 +128,10 @@ export class BriefsProjection implements EmbeddedProjection {
       }
       case T.BriefingDeliveryAttempted: {
         const d = e.data;
-        this.updateRun(d.org_id, d.run_id, (r) => ({ ...r, attempts: d.attempt, http_status: d.http_status, error: d.error, next_attempt_at: d.next_attempt_at }));
+        this.updateRun(d.org_id, d.run_id, (r) => ({
+          ...r, attempts: d.attempt, http_status: d.http_status, error: d.error, next_attempt_at: d.next_attempt_at,
+          brief_version: d.brief_version, reused: d.reused, material_change_count: d.material_change_count,
+        }));
         return this.updateSchedule(d.org_id, d.schedule_id, e.revision, (s) => s);
       }
       case T.BriefingRunFinished: {
