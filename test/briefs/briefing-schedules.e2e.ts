@@ -284,6 +284,19 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     const gr = (await o.post(`${S}/${gone.id}/send-now`, {})).body.run.id;
     expect(await settled(gone.id, gr, 'skipped')).toMatchObject({ skip_reason: 'project_unavailable', brief_version: null });
   });
+
+  it('documents the routes and bodies in OpenAPI', async () => {
+    const doc = (await o.get('/openapi.json')).body;
+    const ref = (path: string, method: string) => doc.components.schemas[(doc.paths[path][method].requestBody.content['application/json'].schema.$ref as string).split('/').pop()!];
+    expect(Object.keys(doc.paths[S]).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths[`${S}/{id}`]).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(doc.paths[`${S}/{id}/send-now`].post).toBeDefined();
+    const put = ref(S, 'post');
+    expect(put.required).toEqual(['project_uid', 'channel', 'recipient']);
+    expect(put.properties.channel.enum).toEqual(['in_app', 'webhook', 'email']);
+    expect(put.properties.interval_secs).toMatchObject({ type: 'integer', minimum: 3600, maximum: 2592000 });
+    expect(ref(`${S}/{id}`, 'patch').properties.mode.enum).toEqual(['auto', 'structural', 'llm']);
+  });
 });
 
 /** Every event of the data dir's log, as the service wrote them. */
