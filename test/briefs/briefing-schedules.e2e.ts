@@ -194,6 +194,26 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expect(verifyStandardWebhook(before, hook.received[1]!)).toBe(false);
   });
 
+  it('gives up after the 6 h retry: six attempts, then failed', async () => {
+    const s = (await o.post(S, { project_uid: world.other, channel: 'webhook', recipient: hook.url + '?flaky', interval_secs: 86400, paused: true })).body;
+    hook.received.length = 0;
+    hook.answers.push(503, 503, 503, 503, 503, 503);
+    const runId = (await o.post(`${S}/${s.id}/send-now`, {})).body.run.id;
+    for (const [i, wait] of [60, 300, 1800, 7200, 21600].entries()) {
+      await eventually(async () => (await run(s.id, runId))?.attempts === i + 1, { what: `attempt ${i + 1}` });
+      // one second early: not due yet
+      clock.advance(wait - 1);
+      await ticker.tick();
+      expect(hook.received).toHaveLength(i + 1);
+      clock.advance(1);
+      await ticker.tick();
+    }
+    expect(await settled(s.id, runId, 'failed')).toMatchObject({ attempts: 6, http_status: 503, error: { code: 'http_error' } });
+    expect(hook.received).toHaveLength(6);
+    expect((await o.get(`${S}/${s.id}`)).body).toMatchObject({ consecutive_failures: 1, status: 'paused', paused_reason: 'requested' });
+    await o.delete(`${S}/${s.id}`);
+  });
+
   it('a 410 fails the run at once and pauses the schedule (endpoint_gone)', async () => {
     const s = (await o.post(S, { project_uid: world.other, channel: 'webhook', recipient: hook.url, interval_secs: 86400 })).body;
     hook.answers.push(410);
@@ -262,12 +282,17 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     const member = await signUp(t.url);
     expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: member.email, role: 'member' })).status).toBeLessThan(300);
     const m = api(t.url, member.access_token, { org: owner.org_id });
-    const inApp = (await o.post(S, { project_uid: world.project, channel: 'in_app', recipient: `user:${member.user_id}`, interval_secs: 86400, only_on_change: false, paused: true })).body;
+    const inApp = (await o.post(S, { project_uid: world.project, channel: 'in_app', recipient: `user:${member.user_id}`, interval_secs: 86400, only_on_change: false })).body;
     const runId = (await o.post(`${S}/${inApp.id}/send-now`, {})).body.run.id;
     await settled(inApp.id, runId, 'delivered');
     const mine = (await m.get(`${S}/${inApp.id}`)).body;
     expect(mine.runs[0]).toMatchObject({ id: runId, status: 'delivered', brief_version: 1 });
     expect((await m.get(S)).body.items.map((x: any) => x.id)).toContain(inApp.id);
+    // a recipient who left: the run fails and the schedule pauses
+    expect((await o.delete(`/v1/orgs/${owner.org_id}/members/${member.user_id}`)).status).toBeLessThan(300);
+    const left = (await o.post(`${S}/${inApp.id}/send-now`, {})).body.run.id;
+    expect(await settled(inApp.id, left, 'failed')).toMatchObject({ error: { code: 'recipient_not_member' } });
+    expect((await o.get(`${S}/${inApp.id}`)).body).toMatchObject({ status: 'paused', paused_reason: 'recipient_not_member', next_run_at: null });
     // a key scoped to the other Project sees none of this Project's schedules
     const scoped = api(t.url, (await createApiKey(t.url, owner.access_token, { project_uids: [world.other] })).key);
     expect((await scoped.get(S)).body.items.filter((x: any) => x.project_uid === world.project)).toEqual([]);
