@@ -1,4 +1,6 @@
 import { FixedClock } from '@strata/domain/time';
+import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { eventually } from '@strata/domain/testing/eventually';
 import { BriefsReadModel } from '@strata/projections/briefs/briefs-read-model';
@@ -308,6 +310,32 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expect((await w.delete(`/node/${p}`)).status).toBeLessThan(300);
     const gr = (await o.post(`${S}/${gone.id}/send-now`, {})).body.run.id;
     expect(await settled(gone.id, gr, 'skipped')).toMatchObject({ skip_reason: 'project_unavailable', brief_version: null });
+  });
+
+  it('records a cadence fire during a pending run as skipped (run_active), and DELETE cancels the pending run', async () => {
+    const runner = t.app.get(JobRunner);
+    const queue = t.app.get<JobQueue>(JOB_QUEUE);
+    // no runner: the send-now run stays pending
+    await runner.stop();
+    try {
+      const s = (await o.post(S, { project_uid: world.other, channel: 'in_app', recipient: `user:${owner.user_id}`, interval_secs: 3600, mode: 'structural' })).body;
+      const pending = (await o.post(`${S}/${s.id}/send-now`, {})).body.run;
+      clock.set(Date.parse(s.next_run_at) / 1000 + 1);
+      await ticker.tick();
+      const g = (await o.get(`${S}/${s.id}`)).body;
+      expect(g.runs.map((r: any) => [r.trigger, r.status, r.skip_reason])).toEqual([
+        ['cadence', 'skipped', 'run_active'],
+        ['send_now', 'pending', null],
+      ]);
+      expect(Date.parse(g.next_run_at)).toBe(Date.parse(s.next_run_at) + 3600_000);
+      expect((await o.delete(`${S}/${s.id}`)).body).toEqual({ id: s.id, deleted: true });
+      const jobs = (await queue.list(owner.org_id, { kind: 'briefing_run' })).filter((j) => (j.input as { run_id: string }).run_id === pending.id);
+      expect(jobs.map((j) => j.status)).toEqual(['cancelled']);
+      expectError(await o.get(`${S}/${s.id}`), 404, 'not_found');
+      expect((await o.get(S)).body.items.map((x: any) => x.id)).not.toContain(s.id);
+    } finally {
+      runner.start(2);
+    }
   });
 
   it('documents the routes and bodies in OpenAPI', async () => {
