@@ -95,6 +95,9 @@ export class BriefingScheduleHandlers {
     if (secret && !existing) await this.secrets.setFirst(org, id, secret);
     try {
       await this.log.run(briefContext(auth, requestId), id, (row, tx) => {
+        // another request created the same key since it was looked up: it is that schedule's now
+        const again = this.log.briefs.scheduleByKey(org, input.project_uid, input.channel, input.recipient);
+        if (again && again.schedule.id !== id) throw Errors.duplicate('a schedule with this project, channel and recipient was just created', { existing_id: again.schedule.id });
         const events = decidePutSchedule(row?.schedule ?? null, input, {
           org,
           by: principalId(auth),
