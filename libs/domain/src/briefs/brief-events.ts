@@ -1,5 +1,6 @@
 import type { StoredBriefVersion } from './brief-versions';
 import { ProjectRole } from './project-role';
+import { BriefingEventTypes } from './briefing-events';
 
 /**
  * Events of Projects' briefs and grants (REFERENCE §12.9). A version is immutable and carried
@@ -10,6 +11,7 @@ export const BriefEventTypes = {
   BriefRegenerationFailed: 'BriefRegenerationFailed',
   ProjectGrantSet: 'ProjectGrantSet',
   ProjectGrantRevoked: 'ProjectGrantRevoked',
+  ...BriefingEventTypes,
 } as const;
 export type BriefEventType = (typeof BriefEventTypes)[keyof typeof BriefEventTypes];
 
@@ -52,4 +54,4 @@ export const BriefStreams = {
 };
 
 /** Streams the briefs read model applies (in servers mode, beside the accounts in each replica). */
-export const BRIEF_STREAM_PREFIXES: readonly string[] = ['brief-', 'project-grants-'];
+export const BRIEF_STREAM_PREFIXES: readonly string[] = ['brief-', 'project-grants-', 'briefing-'];

@@ -9,3 +9,6 @@ export * from './brief-item-actions';
 export * from './model-generator';
 export * from './briefing-timing';
 export * from './webhook-signature';
+export * from './briefing-records';
+export * from './briefing-events';
+export * from './briefing-decider';

@@ -41,6 +41,17 @@ import type {
 } from '../ontology/ontology-events';
 import { BriefEventTypes } from '../briefs/brief-events';
 import type { BriefEventType, BriefRegenerationFailedData, BriefVersionCreatedData, ProjectGrantRevokedData, ProjectGrantSetData } from '../briefs/brief-events';
+import type {
+  BriefingDeliveryAttemptedData,
+  BriefingRunFinishedData,
+  BriefingRunQueuedData,
+  BriefingRunStartedData,
+  BriefingScheduleCreatedData,
+  BriefingScheduleDeletedData,
+  BriefingScheduleReplacedData,
+  BriefingScheduleUpdatedData,
+  BriefingSecretRotatedData,
+} from '../briefs/briefing-events';
 import { McpEventTypes } from '../mcp/mcp-events';
 import type {
   McpAuthorizationStartedData,
@@ -158,7 +169,20 @@ export type BriefEvent =
   | EventOf<'BriefVersionCreated', BriefVersionCreatedData>
   | EventOf<'BriefRegenerationFailed', BriefRegenerationFailedData>
   | EventOf<'ProjectGrantSet', ProjectGrantSetData>
-  | EventOf<'ProjectGrantRevoked', ProjectGrantRevokedData>;
+  | EventOf<'ProjectGrantRevoked', ProjectGrantRevokedData>
+  | BriefingEvent;
+
+/** Briefing schedules and their runs (REFERENCE §12.7): one stream per schedule. */
+export type BriefingEvent =
+  | EventOf<'BriefingScheduleCreated', BriefingScheduleCreatedData>
+  | EventOf<'BriefingScheduleReplaced', BriefingScheduleReplacedData>
+  | EventOf<'BriefingScheduleUpdated', BriefingScheduleUpdatedData>
+  | EventOf<'BriefingSecretRotated', BriefingSecretRotatedData>
+  | EventOf<'BriefingScheduleDeleted', BriefingScheduleDeletedData>
+  | EventOf<'BriefingRunQueued', BriefingRunQueuedData>
+  | EventOf<'BriefingRunStarted', BriefingRunStartedData>
+  | EventOf<'BriefingDeliveryAttempted', BriefingDeliveryAttemptedData>
+  | EventOf<'BriefingRunFinished', BriefingRunFinishedData>;
 
 
 /** MCP connections (REFERENCE §15): one stream per connection. */

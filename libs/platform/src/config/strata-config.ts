@@ -46,6 +46,17 @@ export interface StrataConfig {
   mcp: McpConfig;
   /** STRATA_DASHBOARD_DIR: the built web app served at /app (default: dist/dashboard beside the service) */
   dashboardDir: string;
+  /** STRATA_WEBHOOK_ALLOW_PRIVATE, STRATA_SMTP_*: briefing delivery (REFERENCE §12.7) */
+  briefings: BriefingsConfig;
+}
+
+export interface BriefingsConfig {
+  /** STRATA_WEBHOOK_ALLOW_PRIVATE: webhooks may target http:// and loopback or private addresses (self-hosted networks, tests) */
+  webhookAllowPrivate: boolean;
+  /** STRATA_SMTP_URL: `smtp://` or `smtps://`, credentials included; never logged or shown */
+  smtpUrl: string | null;
+  /** STRATA_SMTP_FROM: the From address of briefing e-mail */
+  smtpFrom: string | null;
 }
 
 export interface McpConfig {
@@ -118,6 +129,9 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_DASHBOARD_DIR', default: 'dist/dashboard', description: 'the built web app served at `/app` (`npm run build` writes it)' },
   { name: 'STRATA_MCP_ALLOW_PRIVATE', default: 'false', description: '`true` lets MCP connections use http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public addresses' },
   { name: 'STRATA_PUBLIC_URL', default: '—', description: 'the service\'s public URL (OAuth callback of MCP connections, client metadata document); unset: the request\'s origin' },
+  { name: 'STRATA_WEBHOOK_ALLOW_PRIVATE', default: 'false', description: '`true` lets briefing webhooks target http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public hosts' },
+  { name: 'STRATA_SMTP_URL', default: '—', description: 'SMTP server of briefing e-mail, `smtp://` or `smtps://` (user and password in the URL); unset: e-mail schedules answer 501' },
+  { name: 'STRATA_SMTP_FROM', default: '—', description: 'From address of briefing e-mail (needed with `STRATA_SMTP_URL`)' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
@@ -194,6 +208,12 @@ function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
   return { allowedOrigins: origins, allowPrivate: oneOf(env, 'STRATA_MCP_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true', secretsKey: key('STRATA_SECRETS_KEY'), secretsKeyPrevious: key('STRATA_SECRETS_KEY_PREVIOUS'), publicUrl: url(env, 'STRATA_PUBLIC_URL')?.replace(/\/+$/, '') ?? null };
 }
 
+function briefingsConfig(env: NodeJS.ProcessEnv): BriefingsConfig {
+  const smtpUrl = env.STRATA_SMTP_URL?.trim() || null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) throw new ConfigError('STRATA_SMTP_URL must be an smtp:// or smtps:// URL');
+  return { webhookAllowPrivate: oneOf(env, 'STRATA_WEBHOOK_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true', smtpUrl, smtpFrom: env.STRATA_SMTP_FROM?.trim() || null };
+}
+
 /** `dist/dashboard` of the package this file belongs to (run from dist/ or, in tests, from the sources). */
 function defaultDashboardDir(): string {
   let dir = __dirname;
@@ -235,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     mcp: mcpConfig(env),
     dashboardDir: path.resolve(env.STRATA_DASHBOARD_DIR || defaultDashboardDir()),
+    briefings: briefingsConfig(env),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {

@@ -1,5 +1,5 @@
 /** Tables of the briefs read model (projections database; prefix `brief_`). */
-export const BRIEFS_TABLES = ['brief_versions', 'brief_projects', 'brief_item_memory', 'brief_project_grants'] as const;
+export const BRIEFS_TABLES = ['brief_versions', 'brief_projects', 'brief_item_memory', 'brief_project_grants', 'briefing_schedules', 'briefing_runs'] as const;
 
 export const BRIEFS_DDL = `
 CREATE TABLE IF NOT EXISTS brief_versions (
@@ -21,4 +21,19 @@ CREATE TABLE IF NOT EXISTS brief_project_grants (
   PRIMARY KEY (org_id, project_uid, principal_uid)
 );
 CREATE INDEX IF NOT EXISTS brief_project_grants_principal ON brief_project_grants(org_id, principal_uid);
+CREATE TABLE IF NOT EXISTS briefing_schedules (
+  org_id TEXT NOT NULL, id TEXT NOT NULL, project_uid TEXT NOT NULL, channel TEXT NOT NULL, recipient TEXT NOT NULL,
+  status TEXT NOT NULL, next_run_at REAL, created_at REAL NOT NULL, record TEXT NOT NULL, revision INTEGER NOT NULL,
+  last_delivered_version INTEGER, previous_secret_until REAL,
+  PRIMARY KEY (org_id, id)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS briefing_schedules_key ON briefing_schedules(org_id, project_uid, channel, recipient);
+CREATE INDEX IF NOT EXISTS briefing_schedules_due ON briefing_schedules(status, next_run_at);
+CREATE TABLE IF NOT EXISTS briefing_runs (
+  org_id TEXT NOT NULL, id TEXT NOT NULL, schedule_id TEXT NOT NULL, seq INTEGER NOT NULL, status TEXT NOT NULL,
+  next_attempt_at REAL, completed_at REAL, record TEXT NOT NULL,
+  PRIMARY KEY (org_id, id)
+);
+CREATE INDEX IF NOT EXISTS briefing_runs_schedule ON briefing_runs(org_id, schedule_id, seq);
+CREATE INDEX IF NOT EXISTS briefing_runs_due ON briefing_runs(status, next_attempt_at);
 `;

@@ -53,9 +53,14 @@ export class BriefRegenerateJobHandler implements JobHandler {
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
   ) {}
 
-  async run(job: QueuedJob, ctx: JobContext): Promise<BriefJobResult> {
-    const input = job.input as BriefJobInput;
-    const org = job.org;
+  run(job: QueuedJob, ctx: JobContext): Promise<BriefJobResult> {
+    return this.regenerate(job.org, job.input as BriefJobInput, job.id, ctx.signal);
+  }
+
+  /** One model-backed regeneration (this job's, or a briefing run's); `jobId` names it in `last_error`. */
+  async regenerate(org: string, input: BriefJobInput, jobId: string, signal: AbortSignal): Promise<BriefJobResult> {
+    const job = { id: jobId };
+    const ctx = { signal };
     const context = { org, principal: SYSTEM_PRINCIPAL, credential_id: null, agent_id: null, request_id: `job:${job.id}` };
     try {
       const chat = this.models.forOrganization(org, { requestId: `job:${job.id}` });
