@@ -42,6 +42,8 @@ export interface StrataConfig {
   mcp: McpConfig;
   /** STRATA_DASHBOARD_DIR: the built web app served at /app (default: dist/dashboard beside the service) */
   dashboardDir: string;
+  /** STRATA_SCHEDULE_MIN_INTERVAL_S: the least time between two firings of an agent schedule */
+  scheduleMinIntervalS: number;
 }
 
 export interface McpConfig {
@@ -112,6 +114,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_DASHBOARD_DIR', default: 'dist/dashboard', description: 'the built web app served at `/app` (`npm run build` writes it)' },
   { name: 'STRATA_MCP_ALLOW_PRIVATE', default: 'false', description: '`true` lets MCP connections use http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public addresses' },
   { name: 'STRATA_PUBLIC_URL', default: '—', description: 'the service\'s public URL (OAuth callback of MCP connections, client metadata document); unset: the request\'s origin' },
+  { name: 'STRATA_SCHEDULE_MIN_INTERVAL_S', default: '300', description: 'agent schedules: the least time between two firings, seconds (checked over a pattern\'s next 1000 firings)' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     logLevel: oneOf(env, 'STRATA_LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log'),
     mcp: mcpConfig(env),
     dashboardDir: path.resolve(env.STRATA_DASHBOARD_DIR || defaultDashboardDir()),
+    scheduleMinIntervalS: int(env, 'STRATA_SCHEDULE_MIN_INTERVAL_S', 300, 1, 366 * 86400),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {
