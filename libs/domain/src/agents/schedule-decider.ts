@@ -74,7 +74,7 @@ export function scheduleSessionTitle(name: string, at: number, timezone: string)
 function assertTiming(cron: string, timezone: string, rules: ScheduleRules): string {
   assertTimeZone(timezone);
   const pattern = assertCronSyntax(cron);
-  assertCronFirings(rules.nextFor(pattern, timezone), rules.now, rules.minIntervalS);
+  assertCronFirings(rules.nextFor(pattern, timezone), rules.now, rules.minIntervalS, pattern);
   return pattern;
 }
 
