@@ -174,6 +174,7 @@ describe('agent schedules', () => {
     const over = await a.post('/v1/agents/schedules', { ...more, name: 'Four' });
     expect(over.status).toBe(403);
     expect(over.body).toMatchObject({ code: 'plan_limit_reached', limit: 'schedules', max: 3, current: 3 });
+    expect((await a.get('/v1/usage')).body.schedules).toEqual({ used: 3, limit: 3 });
 
     // archiving the agent deletes its schedules
     expect((await a.post(`/v1/agents/${agent.id}/archive`)).status).toBe(200);

@@ -24,6 +24,11 @@ export class AgentsStore {
     return this.model;
   }
 
+  /** false where the read model is missing (servers mode) */
+  get available(): boolean {
+    return this.model !== null;
+  }
+
   /** 501 `not_implemented` where the read model is missing (servers mode), before anything is written. */
   assertAvailable(): void {
     void this.read;

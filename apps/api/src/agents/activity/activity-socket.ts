@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { CredentialResolver } from '@strata/auth/credential-resolver';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
+import { DomainError } from '@strata/domain/errors';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { LIVE_TIMERS, LOG_SUBSCRIPTIONS, LogSubscriptions, Timers, WsLogHub, WsMessageError } from '@strata/live';
 import { StrataMetrics } from '@strata/observability';
@@ -65,7 +66,8 @@ export class ActivitySocket implements OnModuleInit {
     void fastify.register(async (child) => {
       hub.route(child, ACTIVITY_WS_PATH, {
         authorize: (auth) => {
-          this.store.assertAvailable();
+          // no read model (servers mode): refused like a route the caller may not use (4403)
+          if (!this.store.available) throw new DomainError(403, 'not_implemented', 'managed agents are not available in servers mode yet');
           this.plans.assertManagedAgentsAllowed(auth);
         },
         filterFor: (auth, sub) => {
