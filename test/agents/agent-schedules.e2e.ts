@@ -4,6 +4,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { Scheduler } from '@strata/jobs/schedules/scheduler';
 import { TestApp, startTestApp } from '../support/test-app';
 import { AgentsStore } from '../../apps/api/src/agents/agents-store';
+import { ScheduleTimers } from '../../apps/api/src/agents/schedules/schedule-timers';
 import { Api, api, createApiKey, signUp } from '../support/http';
 
 /** Agent schedules (REFERENCE §16.11) on a fixed clock, firing through the platform scheduler, against a scripted model server. */
@@ -180,6 +181,16 @@ describe('agent schedules', () => {
     expect((await a.post(`/v1/agents/${agent.id}/archive`)).status).toBe(200);
     expect((await a.get(`/v1/agents/schedules?agent_id=${agent.id}`)).body.items).toEqual([]);
     expect((await tickAt('2030-01-01T19:00:01Z')).filter((r) => r.schedule_id === id)).toEqual([]);
+  });
+
+  it('at start, a live schedule whose scheduler record was lost (a crash after the append) gets it back', async () => {
+    clock.set(at('2030-01-02T06:00:00Z'));
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Restored' })).body;
+    const id = (await a.post('/v1/agents/schedules', { agent_id: agent.id, name: 'Daily', cron: '@daily', timezone: 'Asia/Tokyo', message_template: 'x' })).body.id;
+    expect(await scheduler.remove(agent.org_id, id)).toBe(true);
+    await t.app.get(ScheduleTimers).onApplicationBootstrap();
+    expect(await scheduler.get(agent.org_id, id)).toMatchObject({ cron: '@daily', timezone: 'Asia/Tokyo', enabled: true, next_run_at: at('2030-01-02T15:00:00Z') });
   });
 
   it('after downtime: the slots passed are recorded missed, and only the latest fires if it is less than 300 s late', async () => {
