@@ -168,6 +168,13 @@ describe('agent schedules', () => {
     await tickAt('2030-01-01T18:00:01Z');
     expect((await outcomes(a, id, 6)).recent.slice(0, 2).map((r: { outcome: string }) => r.outcome)).toEqual(['started', 'started']);
 
+    // each outcome is in the activity feed
+    const feed = (await a.get(`/v1/agents/activity?agent_id=${agent.id}&types=schedule.fired,schedule.skipped`)).body.items;
+    expect(feed.map((i: { type: string; data: { outcome: string } }) => `${i.type} ${i.data.outcome}`)).toEqual([
+      'schedule.fired started', 'schedule.fired started', 'schedule.skipped skipped_paused', 'schedule.fired replaced_previous', 'schedule.skipped skipped_overlap', 'schedule.fired started',
+    ]);
+    expect(feed[0]).toMatchObject({ schedule_id: id, agent_name: 'Watcher', session_id: expect.any(String), run_id: expect.any(String) });
+
     // the plan counts live schedules: 3 on this test's pro plan
     const more = { agent_id: agent.id, cron: '@daily', message_template: 'x' };
     expect((await a.post('/v1/agents/schedules', { ...more, name: 'Two' })).status).toBe(201);
