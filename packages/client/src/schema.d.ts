@@ -754,7 +754,7 @@ export interface paths {
         };
         /**
          * Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections
-         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
+         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `schedules: {used, limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
          */
         get: operations["BillingController_usage"];
         put?: never;
@@ -2835,6 +2835,42 @@ export interface paths {
         };
         /** Live Articles the agent wrote, newest first */
         get: operations["AgentsController_articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/activity/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The activity feed live over a WebSocket (JSON text frames): Authorization: Bearer on the upgrade, or {"type":"auth","token"} within 10 s; then ready, activity, heartbeat (25 s) and error frames; send subscribe {agent_ids?, types?, after_seq?} (replays ≤ 1000) or ping. Close codes 4401, 4403, 4408, 4400, 4429, 1001. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         delete?: never;

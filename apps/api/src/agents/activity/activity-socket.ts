@@ -9,6 +9,7 @@ import { DomainError } from '@strata/domain/errors';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { LIVE_TIMERS, LOG_SUBSCRIPTIONS, LogSubscriptions, Timers, WsLogHub, WsMessageError } from '@strata/live';
 import { StrataMetrics } from '@strata/observability';
+import { FastRoutes } from '../../platform/http/fast-routes';
 import { AgentsStore } from '../agents-store';
 import { presentActivity } from '../agent-presenters';
 import { ActivityFilter, boundFilter, checkActivityTypes } from './activity-filter';
@@ -40,7 +41,17 @@ export class ActivitySocket implements OnModuleInit {
     private readonly store: AgentsStore,
     private readonly metrics: StrataMetrics,
     @Optional() @Inject(LIVE_TIMERS) private readonly timers?: Timers,
-  ) {}
+    @Optional() fastRoutes?: FastRoutes,
+  ) {
+    // described while the application is built: the OpenAPI document is made before start-up
+    fastRoutes?.describe({
+      path: ACTIVITY_WS_PATH,
+      tag: 'managed agents: activity',
+      summary:
+        'The activity feed live over a WebSocket (JSON text frames): Authorization: Bearer on the upgrade, or {"type":"auth","token"} within 10 s; then ready, activity, heartbeat (25 s) and error frames; send subscribe {agent_ids?, types?, after_seq?} (replays ≤ 1000) or ping. Close codes 4401, 4403, 4408, 4400, 4429, 1001.',
+      parameters: [],
+    });
+  }
 
   /** open sockets (tests, metrics) */
   get size(): number {
