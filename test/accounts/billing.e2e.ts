@@ -101,6 +101,7 @@ describe('plans, subscription and usage', () => {
       agents: { active: 0, limit: 0 },
       agent_credits: { used: 0, limit: 0, left: 0, today: 0 },
       runs: { this_period: 0, running: 0, queued: 0, concurrent_limit: 0 },
+      schedules: { used: 0, limit: 0 },
       mcp_connections: { used: 0, limit: 2 },
     });
     expect(r.body.requests.this_period).toBeGreaterThanOrEqual(2);

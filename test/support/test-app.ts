@@ -5,6 +5,8 @@ import { Writable } from 'node:stream';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Clock } from '@strata/domain/time';
+import { LIVE_TIMERS, Timers } from '@strata/live';
+import { AppModule } from '../../apps/api/src/app.module';
 import { startApp } from '../../apps/api/src/bootstrap';
 import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
 
@@ -18,6 +20,8 @@ export type TestAppOptions = Partial<StrataConfig> & {
   clock?: Clock;
   /** run the production JSON log (level `log` unless logLevel says otherwise), its lines kept in `jsonLines` */
   jsonLog?: boolean;
+  /** the timers live connections run on (ManualTimers: heartbeats and auth deadlines move when the test says) */
+  liveTimers?: Timers;
 };
 
 export interface TestApp {
@@ -55,7 +59,7 @@ class CapturingLogger implements LoggerService {
  * logger off (or captured). The JWT secret is generated into the data dir unless given.
  */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const { captureLogs, env, clock, jsonLog, ...cfg } = overrides;
+  const { captureLogs, env, clock, jsonLog, liveTimers, ...cfg } = overrides;
   const ownDir = cfg.dataDir === undefined;
   const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
   const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : jsonLog ? 'log' : 'error', ...cfg, dataDir };
@@ -68,7 +72,13 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
     },
   });
   const logger = captureLogs ? new CapturingLogger(logs) : jsonLog ? undefined : false;
-  const running = await startApp(config, { logger, clock, ...(jsonLog ? { logStream } : {}) });
+  let module;
+  if (liveTimers) {
+    const root = AppModule.forRoot(config, clock);
+    class LiveTimersModule {}
+    module = { ...root, imports: [...(root.imports ?? []), { module: LiveTimersModule, global: true, providers: [{ provide: LIVE_TIMERS, useValue: liveTimers }], exports: [LIVE_TIMERS] }] };
+  }
+  const running = await startApp(config, { logger, clock, ...(module ? { module } : {}), ...(jsonLog ? { logStream } : {}) });
   let closed = false;
   return {
     url: running.url,

@@ -6,7 +6,7 @@ export { EmbeddedLogSubscriptions } from './embedded/embedded-log-subscriptions'
 export { KurrentDbLogSubscriptions } from './kurrentdb/kurrentdb-log-subscriptions';
 export { ConnectionCaps, credentialKey } from './connection-caps';
 export type { SubscriberCount } from './subscriber-count';
-export { ManualTimers, systemTimers } from './timers';
+export { LIVE_TIMERS, ManualTimers, systemTimers } from './timers';
 export type { Timers, TimerHandle } from './timers';
 export { formatSseComment, formatSseFrame } from './sse/sse-frame';
 export type { SseFrame } from './sse/sse-frame';

@@ -81,3 +81,6 @@ export class ManualTimers implements Timers {
     this.now = end;
   }
 }
+
+/** The timers live connections run on, when a process supplies its own (tests: ManualTimers); systemTimers otherwise. */
+export const LIVE_TIMERS = Symbol('LIVE_TIMERS');

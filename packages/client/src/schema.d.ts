@@ -754,7 +754,7 @@ export interface paths {
         };
         /**
          * Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections
-         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
+         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `schedules: {used, limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
          */
         get: operations["BillingController_usage"];
         put?: never;
@@ -2532,60 +2532,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agents": {
+    "/v1/agents/schedules": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The organization’s agents, newest first; archived ones with include_archived=true */
-        get: operations["AgentsController_list"];
+        /** Schedules, newest first; filter by agent_id */
+        get: operations["SchedulesController_list"];
         put?: never;
-        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
-        post: operations["AgentsController_create"];
+        /** Schedule an agent: a cron pattern in a time zone opens a session with the rendered message at each firing */
+        post: operations["SchedulesController_create"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/templates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The agent templates: instructions, tools, budget and suggested schedules */
-        get: operations["AgentsController_templates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One agent (archived ones too), with its budget today and its usage */
-        get: operations["AgentsController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
-        patch: operations["AgentsController_update"];
-        trace?: never;
-    };
-    "/v1/agents/{id}/archive": {
+    "/v1/agents/schedules/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2594,40 +2559,24 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
-        post: operations["AgentsController_archive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}/work": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
-        get: operations["AgentsController_work"];
-        put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a schedule; unknown or already deleted → 404 */
+        delete: operations["SchedulesController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a schedule; next_run_at is recomputed when cron, timezone or enabled change */
+        patch: operations["SchedulesController_update"];
         trace?: never;
     };
-    "/v1/agents/{id}/articles": {
+    "/v1/agents/activity": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Live Articles the agent wrote, newest first */
-        get: operations["AgentsController_articles"];
+        /** What the organization’s agents did, newest first (agent_id, types, after=<seq>, since=<ISO>); kept 90 days. Live: GET /v1/agents/activity/ws (WebSocket) */
+        get: operations["ActivityController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2782,6 +2731,146 @@ export interface paths {
         };
         /** The session’s recorded events in seq order (after, types, run_id) */
         get: operations["SessionsController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization’s agents, newest first; archived ones with include_archived=true */
+        get: operations["AgentsController_list"];
+        put?: never;
+        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
+        post: operations["AgentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent templates: instructions, tools, budget and suggested schedules */
+        get: operations["AgentsController_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One agent (archived ones too), with its budget today and its usage */
+        get: operations["AgentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
+        patch: operations["AgentsController_update"];
+        trace?: never;
+    };
+    "/v1/agents/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
+        post: operations["AgentsController_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
+        get: operations["AgentsController_work"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live Articles the agent wrote, newest first */
+        get: operations["AgentsController_articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/activity/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The activity feed live over a WebSocket (JSON text frames): Authorization: Bearer on the upgrade, or {"type":"auth","token"} within 10 s; then ready, activity, heartbeat (25 s) and error frames; send subscribe {agent_ids?, types?, after_seq?} (replays ≤ 1000) or ping. Close codes 4401, 4403, 4408, 4400, 4429, 1001. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         delete?: never;
@@ -3678,6 +3767,86 @@ export interface components {
              */
             role: "viewer" | "agent" | "editor" | "manager";
         };
+        CreateScheduleDto: {
+            /**
+             * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
+             * @example 0 7 * * 1-5
+             */
+            cron?: string;
+            /**
+             * @description IANA time zone the pattern is read in (default UTC)
+             * @example Europe/Paris
+             */
+            timezone?: string;
+            /**
+             * @description the first message of each firing; {{date}}, {{time}}, {{datetime}}, {{schedule_name}}, {{agent_name}}
+             * @example Write the briefing for {{date}}.
+             */
+            message_template?: string;
+            /** @description default true */
+            enabled?: boolean;
+            /**
+             * @description when the previous firing’s run is still going: forbid (skip, default), allow, replace (cancel it)
+             * @enum {string}
+             */
+            overlap_policy?: "forbid" | "allow" | "replace";
+            /** @description the agent the schedule runs (not archived) */
+            agent_id: string;
+            /** @example Weekday briefing */
+            name: string;
+        };
+        UpdateScheduleDto: {
+            /**
+             * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
+             * @example 0 7 * * 1-5
+             */
+            cron?: string;
+            /**
+             * @description IANA time zone the pattern is read in (default UTC)
+             * @example Europe/Paris
+             */
+            timezone?: string;
+            /**
+             * @description the first message of each firing; {{date}}, {{time}}, {{datetime}}, {{schedule_name}}, {{agent_name}}
+             * @example Write the briefing for {{date}}.
+             */
+            message_template?: string;
+            /** @description default true */
+            enabled?: boolean;
+            /**
+             * @description when the previous firing’s run is still going: forbid (skip, default), allow, replace (cancel it)
+             * @enum {string}
+             */
+            overlap_policy?: "forbid" | "allow" | "replace";
+            /** @description immutable: 422 immutable_field when it differs */
+            agent_id?: string;
+            name?: string;
+        };
+        CreateSessionDto: {
+            /** @description the agent the session talks to */
+            agent_id: string;
+            title?: string;
+            /** @description at most 16 KiB of JSON */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description a first message: starts a run at once */
+            message?: string;
+        };
+        SendMessageDto: {
+            content: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
+            wait?: boolean;
+            /** @description default 60 */
+            wait_timeout_s?: number;
+        };
+        RespondDto: {
+            response: string;
+            request_id?: string;
+        };
         CreateAgentDto: {
             /**
              * @description a template (GET /v1/agents/templates); default custom
@@ -3732,31 +3901,6 @@ export interface components {
             };
             paused?: boolean;
             name?: string;
-        };
-        CreateSessionDto: {
-            /** @description the agent the session talks to */
-            agent_id: string;
-            title?: string;
-            /** @description at most 16 KiB of JSON */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description a first message: starts a run at once */
-            message?: string;
-        };
-        SendMessageDto: {
-            content: string;
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
-            wait?: boolean;
-            /** @description default 60 */
-            wait_timeout_s?: number;
-        };
-        RespondDto: {
-            response: string;
-            request_id?: string;
         };
         /** SourceProps */
         SourceProps: {
@@ -11191,7 +11335,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_list: {
+    SchedulesController_list: {
         parameters: {
             query?: never;
             header?: never;
@@ -11211,7 +11355,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_create: {
+    SchedulesController_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -11220,7 +11364,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateAgentDto"];
+                "application/json": components["schemas"]["CreateScheduleDto"];
             };
         };
         responses: {
@@ -11235,27 +11379,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_templates: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_get: {
+    SchedulesController_remove: {
         parameters: {
             query?: never;
             header?: never;
@@ -11277,7 +11401,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_update: {
+    SchedulesController_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -11288,7 +11412,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateAgentDto"];
+                "application/json": components["schemas"]["UpdateScheduleDto"];
             };
         };
         responses: {
@@ -11303,63 +11427,11 @@ export interface operations {
             };
         };
     };
-    AgentsController_archive: {
+    ActivityController_list: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_work: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_articles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -11599,6 +11671,190 @@ export interface operations {
             header?: never;
             path: {
                 sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_work: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_articles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
             };
             cookie?: never;
         };

@@ -1,3 +1,4 @@
+import { NotFoundException } from '@nestjs/common';
 import { AgentScope } from '@strata/domain/agents';
 import { Errors } from '@strata/domain/errors';
 import { isWellFormedUid } from '@strata/domain/validation';
@@ -75,6 +76,19 @@ export function Content(opts: Doc & { required?: boolean; max: number }): FieldR
     },
     openapi: { type: String, maxLength: opts.max, description: opts.description, example: opts.example },
   };
+}
+
+/** `/v1/agents/<segment>` paths that are never an agent id (REFERENCE §16.1). */
+export const RESERVED_AGENT_SEGMENTS: readonly string[] = ['templates', 'sessions', 'schedules', 'activity'];
+
+/**
+ * An agent id from `/v1/agents/:id…`: a reserved segment there is a route of its own reached
+ * with another method, so it answers as the router does for an unrouted method (405 with
+ * `Allow`, from the route table), never as an agent named "schedules".
+ */
+export function agentPathId(value: string, req: { method: string; url: string }): string {
+  if (RESERVED_AGENT_SEGMENTS.includes(value)) throw new NotFoundException(`Cannot ${req.method} ${req.url.split('?')[0]}`);
+  return value;
 }
 
 /** A /v1 resource id from the path: any other shape names nothing (404 rather than 400). */

@@ -1,5 +1,6 @@
-import { AgentRecord, RunRecord, SessionRecord, isoOf, nextUtcMidnight, utcDay } from '@strata/domain/agents';
-import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
+import { AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord, isoOf, nextUtcMidnight, utcDay } from '@strata/domain/agents';
+import { nextSlot } from '@strata/jobs/schedules/schedule-slots';
+import { ActivityRow, AgentsReadModel } from '@strata/projections/agents/agents-read-model';
 
 export const iso = isoOf;
 
@@ -85,5 +86,47 @@ export function presentSession(s: SessionRecord, read: AgentsReadModel) {
     updated_at: iso(s.updated_at),
     last_activity_at: iso(s.last_activity_at),
     archived_at: iso(s.archived_at),
+  };
+}
+
+/** A schedule (REFERENCE §16.11); `next_run_at` is the next firing after now (null while disabled). */
+export function presentSchedule(s: AgentScheduleRecord, now: number) {
+  return {
+    id: s.id,
+    org_id: s.org_id,
+    agent_id: s.agent_id,
+    name: s.name,
+    cron: s.cron,
+    timezone: s.timezone,
+    message_template: s.message_template,
+    enabled: s.enabled,
+    overlap_policy: s.overlap_policy,
+    next_run_at: iso(s.enabled ? nextSlot({ cron: s.cron, timezone: s.timezone }, now) : null),
+    last_fired_at: iso(s.last_fired_at),
+    last_outcome: s.last_outcome,
+    last_session_id: s.last_session_id,
+    fire_count: s.fire_count,
+    recent: s.recent.map((r) => ({ scheduled_for: iso(r.scheduled_for), fired_at: iso(r.fired_at), outcome: r.outcome, session_id: r.session_id, reason: r.reason })),
+    created_by: s.created_by,
+    created_at: iso(s.created_at),
+    updated_at: iso(s.updated_at),
+  };
+}
+
+/** An activity item (REFERENCE §16.12). */
+export function presentActivity(r: ActivityRow) {
+  return {
+    seq: r.seq,
+    type: r.type,
+    agent_id: r.agent_id,
+    agent_name: r.agent_name,
+    session_id: r.session_id,
+    run_id: r.run_id,
+    schedule_id: r.schedule_id,
+    approval_id: r.approval_id,
+    connection_id: r.connection_id,
+    summary: r.summary,
+    data: r.data,
+    created_at: iso(r.created_at),
   };
 }

@@ -13,11 +13,25 @@ import { SessionHandlers } from './sessions/session.handlers';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionStream } from './sessions/session-stream';
 import { LOG_SUBSCRIPTIONS_PROVIDER } from '@strata/live';
+import { ActivityController } from './activity/activity.controller';
+import { ActivitySocket } from './activity/activity-socket';
+import { ScheduleFiringJob } from './schedules/schedule-firing.job';
+import { ScheduleHandlers } from './schedules/schedule.handlers';
+import { SchedulesController } from './schedules/schedules.controller';
+import { ScheduleTimers } from './schedules/schedule-timers';
 
-/** Managed agents (REFERENCE §16, §17): agents, sessions, the runtime that runs them. */
+/**
+ * Managed agents (REFERENCE §16, §17): agents, sessions, the runtime that runs them, schedules
+ * and the activity feed. The controllers of the reserved segments (`schedules`, `activity`,
+ * `sessions`) come before the agents' `/:id` routes: the router prefers a static segment
+ * anyway, and the RouteTable's 405s follow the same order.
+ */
 @Module({
   imports: [ScopeModule],
-  controllers: [AgentsController, SessionsController],
-  providers: [AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER],
+  controllers: [SchedulesController, ActivityController, SessionsController, AgentsController],
+  providers: [
+    AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER,
+    ScheduleTimers, ScheduleHandlers, ScheduleFiringJob, ActivitySocket,
+  ],
 })
 export class AgentsModule {}

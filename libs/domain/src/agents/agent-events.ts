@@ -26,12 +26,18 @@ export const AgentEventTypes = {
   AgentRunFailed: 'AgentRunFailed',
   AgentRunCancelled: 'AgentRunCancelled',
   AgentBudgetExhausted: 'AgentBudgetExhausted',
+  AgentScheduleCreated: 'AgentScheduleCreated',
+  AgentScheduleUpdated: 'AgentScheduleUpdated',
+  AgentScheduleDeleted: 'AgentScheduleDeleted',
+  AgentScheduleFired: 'AgentScheduleFired',
+  AgentScheduleSkipped: 'AgentScheduleSkipped',
 } as const;
 export type AgentEventType = (typeof AgentEventTypes)[keyof typeof AgentEventTypes];
 
 export const AgentStreams = {
   agent: (org: string, id: string) => `agent-${org}:${id}`,
   session: (org: string, sid: string) => `agent-session-${org}:${sid}`,
+  schedule: (org: string, id: string) => `agent-schedule-${org}:${id}`,
 };
 
 /** An agent's whole record as of the change; `changed` names the fields a PATCH moved. */

@@ -4,3 +4,7 @@ export * from './agent-events';
 export * from './session-state';
 export * from './session-wire';
 export * from './credits';
+export * from './schedule-events';
+export * from './schedule-cron';
+export * from './schedule-decider';
+export * from './activity';

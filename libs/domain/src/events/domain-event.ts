@@ -73,6 +73,7 @@ import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import { AgentEventTypes } from '../agents/agent-events';
 import type { AgentChangedData, AgentEventType } from '../agents/agent-events';
 import type { SessionEvent } from '../agents/session-state';
+import type { ScheduleEvent } from '../agents/schedule-events';
 import {
   AliasRemovedData,
   AliasSetData,
@@ -209,7 +210,8 @@ export type AgentEvent =
   | EventOf<'AgentPaused', AgentChangedData>
   | EventOf<'AgentResumed', AgentChangedData>
   | EventOf<'AgentArchived', AgentChangedData>
-  | SessionEvent;
+  | SessionEvent
+  | ScheduleEvent;
 
 export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent | McpEvent | AgentEvent;
 export type EventType = DomainEvent['type'];

@@ -185,4 +185,25 @@ describe('Scheduler', () => {
       await queue.close();
     }
   });
+
+  it('tells the listener of its job kind the slots missed, before the latest fires, once; creates under an id of the caller’s with upsert', async () => {
+    clock = new FixedClock(at('2026-05-04T08:30:00Z'));
+    const s = scheduler();
+    const told: string[] = [];
+    s.onMissed('digest', async (sched, r) => void told.push(`${sched.id} ${r.missed.map((m) => iso(m).slice(11, 16)).join(',')} fired-so-far:${fired.length}`));
+    expect(() => s.onMissed('digest', async () => undefined)).toThrow();
+    const mine = await s.put({ id: 'my-id', upsert: true, org: 'org-1', cron: '0 * * * *', job_kind: 'digest' });
+    expect(mine.id).toBe('my-id');
+    await s.put({ org: 'org-1', cron: '30 * * * *', job_kind: 'other' });
+    clock.set(at('2026-05-04T11:02:00Z'));
+    await s.tick();
+    expect(told).toEqual(['my-id 09:00,10:00 fired-so-far:0']);
+    expect(fired.map((f) => `${f.id} ${iso(f.slot).slice(11, 16)}`)).toContain('my-id 11:00');
+    // past the grace window the latest slot is missed too
+    clock.set(at('2026-05-04T13:30:00Z'));
+    await s.tick();
+    expect(told[1]).toMatch(/^my-id 12:00,13:00 /);
+    await s.tick();
+    expect(told).toHaveLength(2);
+  });
 });

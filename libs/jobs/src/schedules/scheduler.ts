@@ -25,6 +25,12 @@ export interface SchedulerOptions {
 /** Fires one slot of a schedule: enqueue a job, or anything else. */
 export type SlotFirer = (schedule: Schedule, slot: number) => Promise<void>;
 
+/**
+ * Told of the slots of a schedule that passed unfired (downtime), after the slot compare-and-set
+ * and before the latest slot fires, so the report is never given twice.
+ */
+export type MissedListener = (schedule: Schedule, report: SlotReport) => Promise<void>;
+
 /** A firer that enqueues the schedule's job, once per slot (the dedupe key names the slot). */
 export function enqueueSlotJob(queue: JobQueue): SlotFirer {
   return async (s, slot) => {
@@ -49,6 +55,8 @@ export interface SlotReport {
 export interface ScheduleInput {
   /** absent: a new schedule */
   id?: string;
+  /** with `id`: create the schedule under that id when there is none (an area keeps its own ids) */
+  upsert?: boolean;
   org: string;
   cron?: string | null;
   interval_s?: number | null;
@@ -75,6 +83,7 @@ export class Scheduler {
   private readonly batch: number;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<unknown> | null = null;
+  private readonly missedListeners = new Map<string, MissedListener>();
 
   constructor(
     private readonly store: ScheduleStore,
@@ -95,7 +104,7 @@ export class Scheduler {
   async put(input: ScheduleInput): Promise<Schedule> {
     const now = this.clock.now();
     const existing = input.id ? await this.store.get(input.org, input.id) : null;
-    if (input.id && !existing) throw Errors.notFound(`schedule ${input.id} not found`, { id: input.id });
+    if (input.id && !existing && !input.upsert) throw Errors.notFound(`schedule ${input.id} not found`, { id: input.id });
     const timing = {
       cron: input.cron !== undefined || input.interval_s !== undefined ? (input.cron ?? null) : (existing?.cron ?? null),
       interval_s: input.cron !== undefined || input.interval_s !== undefined ? (input.interval_s ?? null) : (existing?.interval_s ?? null),
@@ -105,7 +114,7 @@ export class Scheduler {
     const enabled = input.enabled ?? existing?.enabled ?? true;
     const retimed = !existing || existing.cron !== timing.cron || existing.interval_s !== timing.interval_s || existing.timezone !== timing.timezone || existing.enabled !== enabled;
     const schedule: Schedule = {
-      id: existing?.id ?? this.ids.uuid(),
+      id: existing?.id ?? input.id ?? this.ids.uuid(),
       org: input.org,
       ...timing,
       enabled,
@@ -118,6 +127,21 @@ export class Scheduler {
     };
     await this.store.save(schedule);
     return schedule;
+  }
+
+  async get(org: string, id: string): Promise<Schedule | null> {
+    return this.store.get(org, id);
+  }
+
+  /** false when there was no such schedule */
+  async remove(org: string, id: string): Promise<boolean> {
+    return this.store.remove(org, id);
+  }
+
+  /** the listener told of the missed slots of schedules whose job is of this kind */
+  onMissed(jobKind: string, listener: MissedListener): void {
+    if (this.missedListeners.has(jobKind)) throw new Error(`a missed-slot listener for ${jobKind} is already registered`);
+    this.missedListeners.set(jobKind, listener);
   }
 
   /** One round: deals with every due schedule's slots. */
@@ -162,6 +186,13 @@ export class Scheduler {
     if (!won) return null; // another replica dealt with this slot, or the schedule changed meanwhile
     const missedCount = onTime ? passed.count - 1 : passed.count;
     const report: SlotReport = { schedule_id: s.id, org: s.org, fired: null, missed: passed.listed.slice(0, Math.min(missedCount, MISSED_LISTED)), missed_count: missedCount };
+    const listener = missedCount > 0 ? this.missedListeners.get(s.job_kind) : undefined;
+    if (listener) {
+      // the slots passed over are the older ones: the latest is the last one listed unless it fires
+      const missed = onTime ? passed.listed.filter((x) => x !== latest).slice(0, MISSED_LISTED) : passed.listed.slice(0, MISSED_LISTED);
+      if (!onTime && !missed.includes(latest)) missed.push(latest);
+      await listener(s, { ...report, missed }).catch((err: Error) => (report.error = `missed-slot listener: ${err.message}`));
+    }
     if (!onTime) return report;
     try {
       await this.fire(s, latest);

@@ -54,7 +54,7 @@ export interface WsChannelSpec<A extends WsAuth> {
   filterFor(auth: A, subscribe: Record<string, unknown> | null): LogFilter;
   /** the message (or nothing, to skip it) a recorded event becomes */
   toMessage(event: RecordedEvent, auth: A): object | null;
-  /** the `ready` message's other fields */
+  /** the `ready` message's other fields (`last_seq` among them, when ids are not log positions) */
   ready?(auth: A, head: number): object;
   positionOfSeq?(seq: number, auth: A): Promise<number> | number;
 }
@@ -201,7 +201,8 @@ export class WsLogHub<A extends WsAuth> {
         return true;
       });
       const head = await this.opts.subscriptions.head();
-      await send({ type: 'ready', ...(spec.ready?.(a, head) ?? {}), last_seq: head, heartbeat_s: Math.round((this.opts.heartbeatMs ?? 25_000) / 1000) });
+      // `last_seq` is the log head unless the channel numbers its items itself
+      await send({ type: 'ready', last_seq: head, ...(spec.ready?.(a, head) ?? {}), heartbeat_s: Math.round((this.opts.heartbeatMs ?? 25_000) / 1000) });
       await subscribe(null, undefined);
     };
 

@@ -48,6 +48,8 @@ export interface StrataConfig {
   dashboardDir: string;
   /** STRATA_WEBHOOK_ALLOW_PRIVATE, STRATA_SMTP_*: briefing delivery (REFERENCE §12.7) */
   briefings: BriefingsConfig;
+  /** STRATA_SCHEDULE_MIN_INTERVAL_S: the least time between two firings of an agent schedule */
+  scheduleMinIntervalS: number;
 }
 
 export interface BriefingsConfig {
@@ -132,6 +134,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_WEBHOOK_ALLOW_PRIVATE', default: 'false', description: '`true` lets briefing webhooks target http:// and loopback or private addresses (self-hosted networks, tests); otherwise only https:// to public hosts' },
   { name: 'STRATA_SMTP_URL', default: '—', description: 'SMTP server of briefing e-mail, `smtp://` or `smtps://` (user and password in the URL); unset: e-mail schedules answer 501' },
   { name: 'STRATA_SMTP_FROM', default: '—', description: 'From address of briefing e-mail (needed with `STRATA_SMTP_URL`)' },
+  { name: 'STRATA_SCHEDULE_MIN_INTERVAL_S', default: '300', description: 'agent schedules: the least time between two firings, seconds (checked over a pattern\'s next 1000 firings)' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
@@ -256,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     mcp: mcpConfig(env),
     dashboardDir: path.resolve(env.STRATA_DASHBOARD_DIR || defaultDashboardDir()),
     briefings: briefingsConfig(env),
+    scheduleMinIntervalS: int(env, 'STRATA_SCHEDULE_MIN_INTERVAL_S', 300, 1, 366 * 86400),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {

@@ -1,5 +1,36 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { AgentRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
+import { AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
+
+/** One item of the activity feed (REFERENCE §16.12), times in Unix seconds. */
+export interface ActivityRow {
+  seq: number;
+  type: string;
+  agent_id: string | null;
+  agent_name: string | null;
+  session_id: string | null;
+  run_id: string | null;
+  schedule_id: string | null;
+  approval_id: string | null;
+  connection_id: string | null;
+  summary: string;
+  data: Record<string, unknown>;
+  created_at: number;
+  position: number;
+  org_id: string;
+}
+
+export interface ActivityQuery {
+  /** only these agents' items (an agent-bound key: its own) */
+  agent_ids?: readonly string[];
+  types?: readonly string[];
+  after?: number;
+  /** Unix seconds */
+  since?: number;
+  /** items older than this are not shown (the retention) */
+  notBefore: number;
+  limit: number;
+  offset: number;
+}
 
 /** One entry of a session's event list (REFERENCE §16.9), times in Unix seconds. */
 export interface SessionEventRow {
@@ -174,6 +205,79 @@ export class AgentsReadModel {
   lastRunAt(org: string, agentId: string): number | null {
     const row = this.q('SELECT MAX(started_at) AS t FROM agt_runs WHERE org_id = ? AND agent_id = ?').get(org, agentId) as { t: number | null };
     return row.t;
+  }
+
+  schedule(org: string, id: string): AgentScheduleRecord | null {
+    const row = this.q('SELECT record FROM agt_schedules WHERE id = ? AND org_id = ?').get(id, org) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as AgentScheduleRecord) : null;
+  }
+
+  /** live (not deleted) schedules, newest first */
+  schedules(org: string, opts: { agent_id?: string; limit: number; offset: number }): AgentScheduleRecord[] {
+    const rows = (
+      opts.agent_id
+        ? this.q('SELECT record FROM agt_schedules WHERE org_id = ? AND agent_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?').all(org, opts.agent_id, opts.limit, opts.offset)
+        : this.q('SELECT record FROM agt_schedules WHERE org_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?').all(org, opts.limit, opts.offset)
+    ) as { record: string }[];
+    return rows.map((r) => JSON.parse(r.record) as AgentScheduleRecord);
+  }
+
+  liveScheduleCount(org: string): number {
+    return (this.q('SELECT COUNT(*) AS n FROM agt_schedules WHERE org_id = ? AND deleted = 0').get(org) as { n: number }).n;
+  }
+
+  /** every live schedule, any organization (the scheduler's slots are checked against them at start) */
+  allLiveSchedules(): AgentScheduleRecord[] {
+    return (this.q('SELECT record FROM agt_schedules WHERE deleted = 0').all() as { record: string }[]).map((r) => JSON.parse(r.record) as AgentScheduleRecord);
+  }
+
+  private activityRow(r: Omit<ActivityRow, 'data'> & { data: string }): ActivityRow {
+    return { ...r, data: JSON.parse(r.data) as Record<string, unknown> };
+  }
+
+  /** the feed, newest first */
+  activity(org: string, q: ActivityQuery): ActivityRow[] {
+    const where = ['org_id = ?', 'created_at >= ?'];
+    const params: unknown[] = [org, q.notBefore];
+    if (q.agent_ids) {
+      if (!q.agent_ids.length) return [];
+      where.push(`agent_id IN (${q.agent_ids.map(() => '?').join(',')})`);
+      params.push(...q.agent_ids);
+    }
+    if (q.types?.length) {
+      where.push(`type IN (${q.types.map(() => '?').join(',')})`);
+      params.push(...q.types);
+    }
+    if (q.after !== undefined) {
+      where.push('seq > ?');
+      params.push(q.after);
+    }
+    if (q.since !== undefined) {
+      where.push('created_at >= ?');
+      params.push(q.since);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM agt_activity WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+      .all(...params, q.limit, q.offset) as (Omit<ActivityRow, 'data'> & { data: string })[];
+    return rows.map((r) => this.activityRow(r));
+  }
+
+  /** the items an event at this log position made (the live socket sends them) */
+  activityAt(position: number): ActivityRow[] {
+    return (this.q('SELECT * FROM agt_activity WHERE position = ? ORDER BY seq').all(position) as (Omit<ActivityRow, 'data'> & { data: string })[]).map((r) => this.activityRow(r));
+  }
+
+  /** the organization's latest item number (0: none yet) */
+  lastActivitySeq(org: string): number {
+    return (this.q('SELECT seq FROM agt_activity_seq WHERE org_id = ?').get(org) as { seq: number } | undefined)?.seq ?? 0;
+  }
+
+  /** the log position a client's last seen item `seq` stands for (a socket replays after it) */
+  activityPositionOfSeq(org: string, seq: number): number {
+    const row = this.q('SELECT position FROM agt_activity WHERE org_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(org, seq) as { position: number } | undefined;
+    if (row) return row.position;
+    const first = this.q('SELECT MIN(position) AS p FROM agt_activity WHERE org_id = ?').get(org) as { p: number | null };
+    return Math.max(0, (first.p ?? 1) - 1);
   }
 
   budgetNoticeSent(org: string, agentId: string, day: string): boolean {

@@ -1,6 +1,23 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { AgentRecord, RunRecord, SessionEvent, SessionRecord, agentNameKey, foldRun, foldSession, newRun, newSession, sessionWireEvent, utcDay } from '@strata/domain/agents';
-import { RecordedEvent, isAgentEvent, unhandled } from '@strata/domain/events';
+import {
+  ACTIVITY_RETENTION_S,
+  AgentRecord,
+  AgentScheduleRecord,
+  RunRecord,
+  ScheduleEvent,
+  SessionEvent,
+  SessionRecord,
+  activityOf,
+  agentNameKey,
+  foldRun,
+  foldSchedule,
+  foldSession,
+  newRun,
+  newSession,
+  sessionWireEvent,
+  utcDay,
+} from '@strata/domain/agents';
+import { DomainEvent, RecordedEvent, isAgentEvent, unhandled } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
 import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
 
@@ -13,7 +30,7 @@ import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
  */
 export class AgentsProjection implements EmbeddedProjection {
   readonly name = 'agents';
-  readonly version = 1;
+  readonly version = 2;
   private readonly stmts = new Map<string, Statement>();
 
   constructor(readonly db: Database) {
@@ -31,6 +48,7 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   apply(e: RecordedEvent): void {
+    this.applyActivity(e);
     if (e.type === 'CreditsConsumed') {
       const d = e.data;
       if (d.meter !== 'agent' || !d.agent_id) return;
@@ -67,6 +85,13 @@ export class AgentsProjection implements EmbeddedProjection {
       case 'AgentRunCancelled':
       case 'AgentBudgetExhausted':
         this.applySession(e, e.position);
+        return;
+      case 'AgentScheduleCreated':
+      case 'AgentScheduleUpdated':
+      case 'AgentScheduleDeleted':
+      case 'AgentScheduleFired':
+      case 'AgentScheduleSkipped':
+        this.applySchedule(e);
         return;
       default:
         return unhandled(e);
@@ -133,6 +158,43 @@ export class AgentsProjection implements EmbeddedProjection {
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, record = excluded.record`,
       session.id, session.org_id, session.agent_id, session.status, session.created_at, JSON.stringify(session),
     );
+  }
+
+  private agentName(id: string): string | null {
+    const row = this.stmt('SELECT record FROM agt_agents WHERE id = ?').get(id) as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as AgentRecord).name : null;
+  }
+
+  private applySchedule(e: ScheduleEvent): void {
+    const id = e.type === 'AgentScheduleCreated' || e.type === 'AgentScheduleUpdated' ? e.data.schedule.id : e.data.schedule_id;
+    const row = this.stmt('SELECT record FROM agt_schedules WHERE id = ?').get(id) as { record: string } | undefined;
+    const after = foldSchedule(row ? (JSON.parse(row.record) as AgentScheduleRecord) : null, e);
+    if (!after) return;
+    this.run(
+      `INSERT INTO agt_schedules(id, org_id, agent_id, deleted, created_at, record) VALUES (?,?,?,?,?,?)
+       ON CONFLICT(id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record`,
+      after.id, after.org_id, after.agent_id, after.deleted_at === null ? 0 : 1, after.created_at, JSON.stringify(after),
+    );
+  }
+
+  /**
+   * The activity feed: each item an event makes, numbered per organization in log order; items
+   * older than the retention are dropped as the log moves on (their age measured on the
+   * events, so a rebuild drops the same ones).
+   */
+  private applyActivity(e: RecordedEvent): void {
+    for (const item of activityOf(e as unknown as DomainEvent)) {
+      const counter = this.stmt('SELECT seq FROM agt_activity_seq WHERE org_id = ?').get(item.org_id) as { seq: number } | undefined;
+      const seq = (counter?.seq ?? 0) + 1;
+      this.run('INSERT INTO agt_activity_seq(org_id, seq) VALUES (?, ?) ON CONFLICT(org_id) DO UPDATE SET seq = excluded.seq', item.org_id, seq);
+      const agentName = item.agent_name ?? (item.agent_id ? this.agentName(item.agent_id) : null);
+      this.run(
+        `INSERT INTO agt_activity(org_id, seq, type, agent_id, agent_name, session_id, run_id, schedule_id, approval_id, connection_id, summary, data, created_at, position)
+         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+        item.org_id, seq, item.type, item.agent_id, agentName, item.session_id, item.run_id, item.schedule_id, item.approval_id, item.connection_id, item.summary, JSON.stringify(item.data), item.at, e.position,
+      );
+      if (seq % 256 === 0) this.run('DELETE FROM agt_activity WHERE org_id = ? AND created_at < ?', item.org_id, item.at - ACTIVITY_RETENTION_S);
+    }
   }
 
   reset(): void {

@@ -43,7 +43,7 @@ export class BillingController {
     summary: 'Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections',
     description:
       '`llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. ' +
-      '`agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.',
+      '`agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `schedules: {used, limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.',
   })
   @ApiOkResponse({ type: UsageResponse })
   usage(@Auth() auth: AuthContext): Promise<UsageResponse> {

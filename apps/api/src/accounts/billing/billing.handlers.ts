@@ -68,6 +68,7 @@ export class BillingHandlers {
         queued: a ? a.queuedCount(org) : 0,
         concurrent_limit: limits.concurrent_runs,
       },
+      schedules: { used: a ? a.liveScheduleCount(org) : 0, limit: limits.schedules },
       mcp_connections: { used: this.mcp.liveConnectionCount(org), limit: limits.mcp_connections },
     };
   }

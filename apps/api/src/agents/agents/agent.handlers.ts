@@ -26,6 +26,10 @@ import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-mo
 import { AgentsStore } from '../agents-store';
 import { iso, paginated, presentAgent } from '../agent-presenters';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
+import { ScheduleTimers } from '../schedules/schedule-timers';
+
+/** how far ahead `/work` lists a schedule's next firing */
+const UPCOMING_S = 7 * 86400;
 
 /** Managed agents (REFERENCE §16.3): create, list, read, PATCH (pause, resume), archive. */
 @Injectable()
@@ -41,6 +45,7 @@ export class AgentHandlers {
     private readonly models: MeteredLanguageModels,
     private readonly accounts: AccountsReadModel,
     private readonly control: RunControl,
+    private readonly timers: ScheduleTimers,
   ) {}
 
   private context(org: string, except: string | null): AgentContext {
@@ -134,9 +139,9 @@ export class AgentHandlers {
     const decided = decideArchiveAgent(before, this.clock.now());
     if (!decided) return this.get(auth, id);
     const cancelled: string[] = [];
-    await this.uow.run(commandContext(auth, rid), async (tx) => {
+    const schedules = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const archived = decideArchiveAgent(this.store.agent(auth, id), tx.now);
-      if (!archived) return;
+      if (!archived) return [];
       const agent = await this.syncNode(tx, archived, 'agent archived');
       tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentArchived', { agent, by: auth.principal.id, at: tx.now });
       for (const s of this.store.read.openSessions(auth.org_id, id)) {
@@ -145,8 +150,14 @@ export class AgentHandlers {
         tx.emit(AgentStreams.session(auth.org_id, s.id), 'AgentSessionArchived', { org_id: auth.org_id, agent_id: id, session_id: s.id, run_id: null, at: tx.now, by: auth.principal.id });
         await this.endSessionNode(tx, s.node_uid);
       }
+      // an archived agent's schedules are deleted (REFERENCE §16.3)
+      const live = this.store.read.schedules(auth.org_id, { agent_id: id, limit: 1_000_000, offset: 0 });
+      for (const sc of live)
+        tx.emit(AgentStreams.schedule(auth.org_id, sc.id), 'AgentScheduleDeleted', { org_id: auth.org_id, agent_id: id, schedule_id: sc.id, reason: 'agent_archived', by: auth.principal.id, at: tx.now });
+      return live.map((sc) => sc.id);
     });
     this.control.abort(cancelled);
+    for (const sid of schedules) await this.timers.remove(auth.org_id, sid);
     await this.revokeBoundKeys(auth, rid, id);
     return this.get(auth, id);
   }
@@ -181,6 +192,13 @@ export class AgentHandlers {
       .openSessions(auth.org_id, a.id)
       .filter((s) => s.pending_input !== null)
       .map((s) => ({ session_id: s.id, request_id: s.pending_input!.request_id, prompt: s.pending_input!.prompt, expires_at: iso(s.pending_input!.expires_at) }));
-    return { agent_id: a.id, active_sessions: active.length, pending_decisions: [], pending_inputs: inputs, upcoming_schedules: [] };
+    const now = this.clock.now();
+    const upcoming = this.store.read
+      .schedules(auth.org_id, { agent_id: a.id, limit: 1_000_000, offset: 0 })
+      .map((s) => ({ schedule_id: s.id, name: s.name, at: ScheduleTimers.nextRunAt(s, now) }))
+      .filter((u): u is { schedule_id: string; name: string; at: number } => u.at !== null && u.at <= now + UPCOMING_S)
+      .sort((x, y) => x.at - y.at)
+      .map((u) => ({ schedule_id: u.schedule_id, name: u.name, next_run_at: iso(u.at) }));
+    return { agent_id: a.id, active_sessions: active.length, pending_decisions: [], pending_inputs: inputs, upcoming_schedules: upcoming };
   }
 }

@@ -1,11 +1,12 @@
-import { Body as ReqBody, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body as ReqBody, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { Body, coerceQuery, readBoolean, readEnum, readPage } from '@strata/domain/validation';
 import { AgentAccessGuard, AgentRoute } from '../agent-access.guard';
-import { pathId } from '../agent-fields';
+import { agentPathId } from '../agent-fields';
 import { CreateAgentDto, UpdateAgentDto, agentInput } from './agent.dto';
 import { AgentHandlers } from './agent.handlers';
 
@@ -45,16 +46,16 @@ export class AgentsController {
   @Get(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One agent (archived ones too), with its budget today and its usage' })
-  get(@Auth() auth: AuthContext, @Param('id') id: string) {
-    return this.handlers.get(auth, pathId(id));
+  get(@Auth() auth: AuthContext, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return this.handlers.get(auth, agentPathId(id, req));
   }
 
   @Patch(':id')
   @ApiKeyOrJwt()
   @AgentRoute('manage')
   @ApiOperation({ summary: 'Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it' })
-  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: UpdateAgentDto) {
-    return this.handlers.update(auth, rid, pathId(id), agentInput(body));
+  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Req() req: FastifyRequest, @ReqBody() body: UpdateAgentDto) {
+    return this.handlers.update(auth, rid, agentPathId(id, req), agentInput(body));
   }
 
   @Post(':id/archive')
@@ -62,23 +63,23 @@ export class AgentsController {
   @ApiKeyOrJwt()
   @AgentRoute('manage')
   @ApiOperation({ summary: 'Archive an agent: its sessions archived, its bound keys revoked; again a no-op' })
-  archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
-    return this.handlers.archive(auth, rid, pathId(id));
+  archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return this.handlers.archive(auth, rid, agentPathId(id, req));
   }
 
   @Get(':id/work')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules' })
-  work(@Auth() auth: AuthContext, @Param('id') id: string) {
-    return this.handlers.work(auth, pathId(id));
+  work(@Auth() auth: AuthContext, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return this.handlers.work(auth, agentPathId(id, req));
   }
 
   @Get(':id/articles')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Live Articles the agent wrote, newest first' })
-  articles(@Auth() auth: AuthContext, @Param('id') id: string, @Query() raw: Body) {
+  articles(@Auth() auth: AuthContext, @Param('id') id: string, @Req() req: FastifyRequest, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset']);
     const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
-    return this.handlers.articles(auth, pathId(id), limit, offset);
+    return this.handlers.articles(auth, agentPathId(id, req), limit, offset);
   }
 }

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import { Inject, Injectable, OnApplicationBootstrap, BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
-import { JobRunner } from '@strata/jobs/runner/job-runner';
+import { JobHandler, JobRunner } from '@strata/jobs/runner/job-runner';
 import { AGENT_RUN_JOB, AgentRunInput, AgentRunJob } from './agent-run.job';
 
 /** runs in flight per process: most of their time is spent waiting on a model or a person */
@@ -28,6 +28,11 @@ export class AgentRuns implements OnApplicationBootstrap, BeforeApplicationShutd
   ) {
     this.runner = new JobRunner(queue, clock, { owner: `${os.hostname()}:${process.pid}:agents:${ids.uuid().slice(0, 8)}`, concurrency: CONCURRENCY });
     this.runner.register(AGENT_RUN_JOB, job);
+  }
+
+  /** another kind of agent job on this runner (schedule firings) */
+  register(kind: string, handler: JobHandler): void {
+    this.runner.register(kind, handler);
   }
 
   async enqueue(org: string, input: AgentRunInput): Promise<void> {

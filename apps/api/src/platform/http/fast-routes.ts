@@ -38,10 +38,21 @@ export interface FastRoute {
 @Injectable()
 export class FastRoutes {
   private readonly routes: FastRoute[] = [];
+  private readonly described: FastRouteDoc[] = [];
   private readonly log = new Logger('Errors');
 
   add(route: FastRoute): void {
     this.routes.push(route);
+  }
+
+  /** the OpenAPI entry of a GET route an area registers on Fastify itself (a WebSocket); call before start-up */
+  describe(doc: FastRouteDoc): void {
+    this.described.push(doc);
+  }
+
+  /** what OpenAPI lists besides the controllers: the fast routes and the described ones */
+  docs(): readonly { method: 'GET'; doc: FastRouteDoc }[] {
+    return [...this.routes.map((r) => ({ method: r.method, doc: r.doc })), ...this.described.map((doc) => ({ method: 'GET' as const, doc }))];
   }
 
   list(): readonly FastRoute[] {

@@ -26,7 +26,7 @@ export function setupOpenApi(app: INestApplication): void {
   const schemas = (doc.components.schemas = doc.components.schemas ?? {}) as Record<string, unknown>;
   for (const [name, schema] of Object.entries(nodePropsSchemas())) schemas[`${name}Props`] = schema;
   for (const [name, schema] of Object.entries(edgePropsSchemas())) schemas[`${name}EdgeProps`] = schema;
-  for (const r of app.get(FastRoutes).list()) {
+  for (const r of app.get(FastRoutes).docs()) {
     const item = (doc.paths[r.doc.path] = doc.paths[r.doc.path] ?? {}) as Record<string, unknown>;
     item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
   }
