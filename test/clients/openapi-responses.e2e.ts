@@ -1,4 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
+import { eventually } from '@strata/domain/testing/eventually';
+import { loadConfig } from '@strata/platform/config/strata-config';
 import { request, signUp, uniqueEmail } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -8,14 +10,14 @@ import { startTestApp, TestApp } from '../support/test-app';
  * declares, with every object closed (`additionalProperties: false`), so a field the service
  * sends and the document omits fails as surely as a documented field that is missing.
  */
-describe('the OpenAPI document describes what the account routes answer', () => {
+describe('the OpenAPI document describes what the account and job routes answer', () => {
   let t: TestApp;
   let doc: any;
   let validate: (method: string, path: string, status: number, body: unknown) => void;
   const checked = new Set<string>();
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
     doc = (await request(t.url, 'GET', '/openapi.json')).body;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /T.*Z$/.test(s));
@@ -61,7 +63,7 @@ describe('the OpenAPI document describes what the account routes answer', () => 
     return r.body;
   }
 
-  it('sign-up, sign-in, refresh, account, organizations, members, keys, plans, subscription and usage', async () => {
+  it('sign-up, sign-in, refresh, account, organizations, members, keys, plans, subscription, usage and jobs', async () => {
     const email = uniqueEmail();
     const owner = await call('POST', '/v1/auth/signup', '/v1/auth/signup', { body: { email, password: 'pw-responses-1', name: 'Owner' } }, 201);
     const login = await call('POST', '/v1/auth/login', '/v1/auth/login', { body: { email, password: 'pw-responses-1' } });
@@ -91,6 +93,15 @@ describe('the OpenAPI document describes what the account routes answer', () => 
     await call('GET', '/v1/billing/subscription', '/v1/billing/subscription', { token });
     await call('POST', '/v1/billing/subscribe', '/v1/billing/subscribe', { token, body: { plan: 'pro' } });
     await call('GET', '/v1/usage', '/v1/usage', { token });
+
+    // a job's record, as it is polled while it runs and once it finished
+    const k = await request(t.url, 'POST', '/v1/api-keys', { token, body: { name: 'jobs', scopes: ['read', 'write'] } });
+    const queued = await request(t.url, 'POST', '/ingest/document', { token: k.body.key, body: { content: 'Described\n\nAda Lovelace wrote notes on the Analytical Engine.' } });
+    expect(queued.status).toBe(202);
+    await call('GET', `/jobs/${queued.body.job_id}`, '/jobs/{id}', { token: k.body.key });
+    await eventually(async () => ['completed', 'failed'].includes((await request(t.url, 'GET', `/jobs/${queued.body.job_id}`, { token: k.body.key })).body.status), { what: 'the job ended' });
+    await call('GET', `/jobs/${queued.body.job_id}`, '/jobs/{id}', { token: k.body.key });
+    await call('GET', '/jobs', '/jobs', { token: k.body.key });
 
     // every account operation of the document was exercised
     const accountOps = Object.entries<any>(doc.paths)

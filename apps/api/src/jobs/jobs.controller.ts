@@ -1,5 +1,5 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, assertCanWrite } from '@strata/auth/request-context.decorator';
@@ -8,6 +8,7 @@ import { Body, assertObjectBody, coerceQuery } from '@strata/domain/validation';
 import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { pathUid } from '../platform/http/path-params';
 import { JobRegistry } from '@strata/jobs/job-registry';
+import { JobPage, JobResponse } from './job.response';
 
 /**
  * Background jobs (REFERENCE §9.4): list, poll, cancel. Jobs work on the whole organization
@@ -22,7 +23,8 @@ export class JobsController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "The organization's jobs, newest first (filters: status, kind, document_uid; limit 50, at most 1000)" })
-  async list(@Auth() auth: AuthContext, @Query() query: Body) {
+  @ApiOkResponse({ type: JobPage })
+  async list(@Auth() auth: AuthContext, @Query() query: Body): Promise<JobPage> {
     assertGraphWide(auth);
     return this.jobs.list(auth.org_id, readJobListQuery(coerceQuery(query, ['limit', 'offset'])));
   }
@@ -30,7 +32,8 @@ export class JobsController {
   @Get(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'A job record: status, progress, result or error' })
-  async get(@Auth() auth: AuthContext, @Param('id') id: string) {
+  @ApiOkResponse({ type: JobResponse })
+  async get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<JobResponse> {
     assertGraphWide(auth);
     return this.jobs.get(auth.org_id, pathUid(id, 'id'));
   }
@@ -39,7 +42,8 @@ export class JobsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Cancel a pending or processing job; it stops after the step in progress (409 invalid_transition once finished)' })
-  async cancel(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() raw: unknown) {
+  @ApiOkResponse({ type: JobResponse })
+  async cancel(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() raw: unknown): Promise<JobResponse> {
     assertCanWrite(auth);
     assertGraphWide(auth);
     assertObjectBody(raw);
