@@ -42,6 +42,7 @@ import type {
 import { BriefEventTypes } from '../briefs/brief-events';
 import type { BriefEventType, BriefRegenerationFailedData, BriefVersionCreatedData, ProjectGrantRevokedData, ProjectGrantSetData } from '../briefs/brief-events';
 import { McpEventTypes } from '../mcp/mcp-events';
+import type { ToolApprovalCancelledData, ToolApprovalExpiredData, ToolApprovalRequestedData, ToolApprovalResolvedData } from '../mcp/approval-events';
 import type {
   McpAuthorizationStartedData,
   McpConnectionAuthorizedData,
@@ -61,7 +62,7 @@ import type {
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import { AgentEventTypes } from '../agents/agent-events';
 import type { AgentChangedData, AgentEventType } from '../agents/agent-events';
-import type { SessionEvent } from '../agents/session-state';
+import type { SessionStreamEvent } from '../agents/session-state';
 import {
   AliasRemovedData,
   AliasSetData,
@@ -175,7 +176,11 @@ export type McpEvent =
   | EventOf<'McpAuthorizationStarted', McpAuthorizationStartedData>
   | EventOf<'McpConnectionAuthorized', McpConnectionAuthorizedData>
   | EventOf<'McpCredentialsReplaced', McpCredentialsReplacedData>
-  | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>;
+  | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>
+  | EventOf<'ToolApprovalRequested', ToolApprovalRequestedData>
+  | EventOf<'ToolApprovalResolved', ToolApprovalResolvedData>
+  | EventOf<'ToolApprovalExpired', ToolApprovalExpiredData>
+  | EventOf<'ToolApprovalCancelled', ToolApprovalCancelledData>;
 
 
 /** Managed agents (REFERENCE §16): agent records, and everything that happens in their sessions. */
@@ -185,7 +190,7 @@ export type AgentEvent =
   | EventOf<'AgentPaused', AgentChangedData>
   | EventOf<'AgentResumed', AgentChangedData>
   | EventOf<'AgentArchived', AgentChangedData>
-  | SessionEvent;
+  | SessionStreamEvent;
 
 export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent | McpEvent | AgentEvent;
 export type EventType = DomainEvent['type'];

@@ -25,8 +25,9 @@ import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops'
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { SessionEventRow } from '@strata/projections/agents/agents-read-model';
+import { AGENT_TOOL_SOURCE, AgentMcpTool, AgentToolSource } from '@strata/mcp/tools';
 import { AgentsStore } from '../agents-store';
-import { GraphTools } from './graph-tools';
+import { GraphTools, ToolOutcome } from './graph-tools';
 import { RunControl } from './run-control';
 import { RunWaits } from './run-waits';
 
@@ -44,6 +45,17 @@ const RESULT_BYTES = 16 * 1024;
 const HISTORY_TOKENS = 100_000;
 
 class RunEnd extends Error {}
+
+/** A recorded `tool.call` as the runtime reads it back. */
+interface CallData {
+  tool_call_id: string;
+  name: string;
+  source: 'builtin' | 'mcp';
+  connection_id: string | null;
+  tool_name: string;
+  arguments: unknown;
+  execution_uid: string | null;
+}
 
 function truncated(value: unknown): unknown {
   const text = JSON.stringify(value ?? null);
@@ -76,6 +88,7 @@ export class AgentRunJob implements JobHandler {
     private readonly tools: GraphTools,
     private readonly control: RunControl,
     private readonly waits: RunWaits,
+    @Inject(AGENT_TOOL_SOURCE) private readonly mcp: AgentToolSource,
   ) {}
 
   private ctxOf(agent: AgentRecord, runId: string): CommandContext {
@@ -235,7 +248,8 @@ export class AgentRunJob implements JobHandler {
     const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id });
     if (!chat) return this.failRun(agent, s, run, 'llm_not_configured', 'no language model is configured');
     const messages = this.history(s, run);
-    const tools = this.tools.specs(agent);
+    const mcpTools = await this.mcp.toolsFor(agent.org_id, agent.id);
+    const tools = [...this.tools.specs(agent), ...mcpTools.filter((t) => !this.tools.isBuiltin(agent, t.model_name)).map((t) => ({ name: t.model_name, description: t.description, inputSchema: t.input_schema }))];
     const started = performance.now();
     let streamed = '';
     let res: ChatResponse;
@@ -271,7 +285,7 @@ export class AgentRunJob implements JobHandler {
         await this.closeTrace(tx, r);
         return;
       }
-      await this.requestCalls(tx, agent, s, r, step, res.toolCalls);
+      await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
     });
   }
 
@@ -282,33 +296,48 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** `tool.call` for each call of the turn, in the model's order, each built-in one with its Execution node. */
-  private async requestCalls(tx: GraphTx, agent: AgentRecord, s: SessionRecord, r: RunRecord, step: number, calls: ToolCall[]): Promise<void> {
+  private async requestCalls(tx: GraphTx, agent: AgentRecord, s: SessionRecord, r: RunRecord, step: number, calls: ToolCall[], mcpTools: AgentMcpTool[]): Promise<void> {
     const stream = AgentStreams.session(s.org_id, s.id);
     const agentNode = await tx.node(agent.node_uid);
     const trace = r.trace_uid ? await tx.node(r.trace_uid) : null;
     let order = r.tool_calls;
     for (const c of calls) {
       let execution: NodeRecord | null = null;
-      if (c.name !== ASK_USER_TOOL && this.tools.isBuiltin(agent, c.name)) {
+      const builtin = c.name !== ASK_USER_TOOL && this.tools.isBuiltin(agent, c.name);
+      const mcp = builtin ? undefined : mcpTools.find((t) => t.model_name === c.name);
+      if (builtin || mcp) {
         execution = createNode(
           tx,
           {
             label: `${c.name} (${agent.name})`,
-            props: { description: `${agent.name} calls ${c.name}`, agent_uid: agent.node_uid, status: 'running', started_at: tx.now, input_snapshot: isObject(c.arguments) ? c.arguments : { raw: c.arguments }, reversible: false },
+            props: {
+              description: `${agent.name} calls ${mcp ? `${mcp.tool_name} of ${mcp.connection_name}` : c.name}`,
+              agent_uid: agent.node_uid,
+              ...(mcp ? { affordance_uid: mcp.affordance_uid } : {}),
+              status: 'running',
+              started_at: tx.now,
+              input_snapshot: isObject(c.arguments) ? c.arguments : { raw: c.arguments },
+              reversible: false,
+            },
           },
           { forcedType: 'Execution' },
         );
         if (agentNode && agentNode.tombstone_at === null) createEdge(tx, { edge_type: 'ExecutedBy' }, execution, agentNode);
         if (trace && trace.tombstone_at === null) createEdge(tx, { edge_type: 'TraceEntry', props: { order: ++order } }, trace, execution);
+        if (mcp) {
+          // an MCP call targets the tool's Affordance (REFERENCE §16.10)
+          const affordance = await tx.node(mcp.affordance_uid);
+          if (affordance && affordance.tombstone_at === null) createEdge(tx, { edge_type: 'Targets' }, execution, affordance);
+        }
       }
       tx.emit(stream, 'AgentToolCallRequested', {
         ...this.base(s, r.id, tx.now),
         step,
         tool_call_id: c.id,
         name: c.name,
-        source: 'builtin',
-        connection_id: null,
-        tool_name: c.name,
+        source: mcp ? 'mcp' : 'builtin',
+        connection_id: mcp?.connection_id ?? null,
+        tool_name: mcp?.tool_name ?? c.name,
         arguments: c.arguments,
         execution_uid: execution?.uid ?? null,
       });
@@ -322,7 +351,7 @@ export class AgentRunJob implements JobHandler {
    */
   private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: SessionEventRow[], events: SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
     for (const call of pending) {
-      const d = call.data as { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null };
+      const d = call.data as unknown as CallData;
       if (d.name === ASK_USER_TOOL && agent.tools.includes(ASK_USER_TOOL)) {
         await this.askUser(agent, s, run, d, events, signal);
         return;
@@ -333,7 +362,8 @@ export class AgentRunJob implements JobHandler {
       }
       let outcome;
       const started = performance.now();
-      if (!agent.tools.includes(d.name) || !this.tools.isBuiltin(agent, d.name) && d.name !== ASK_USER_TOOL)
+      if (d.source === 'mcp') outcome = await this.callMcp(agent, d, signal);
+      else if (!agent.tools.includes(d.name) || !this.tools.isBuiltin(agent, d.name) && d.name !== ASK_USER_TOOL)
         outcome = { status: 'error' as const, result: { code: 'unknown_tool' }, error: { code: 'unknown_tool', message: `no tool named ${d.name}` }, created: [] };
       else if (!isObject(d.arguments))
         outcome = { status: 'error' as const, result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
@@ -341,6 +371,15 @@ export class AgentRunJob implements JobHandler {
       await this.complete(agent, s, run, d, outcome, Math.round(performance.now() - started));
       if (signal.aborted) throw signal.reason;
     }
+  }
+
+  /** An MCP call through the agent's tool source; a tool no longer offered is a tool error. */
+  private async callMcp(agent: AgentRecord, d: CallData, signal: AbortSignal): Promise<ToolOutcome> {
+    const tool = (await this.mcp.toolsFor(agent.org_id, agent.id)).find((t) => t.model_name === d.name);
+    if (!tool) return { status: 'error', result: { code: 'tool_unavailable' }, error: { code: 'tool_unavailable', message: `${d.name} is not offered to this agent any more` }, created: [] };
+    if (!isObject(d.arguments)) return { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
+    const r = await this.mcp.call(agent.org_id, agent.id, tool, d.arguments, signal);
+    return { ...r, created: [] };
   }
 
   private async complete(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: { status: 'ok' | 'error'; result: unknown; error: { code: string; message: string } | null; created: string[] }, ms: number): Promise<void> {
