@@ -13,11 +13,11 @@ import { SessionHandlers } from './sessions/session.handlers';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionStream } from './sessions/session-stream';
 import { LOG_SUBSCRIPTIONS_PROVIDER } from '@strata/live';
-import { McpAgentToolsModule } from '@strata/mcp/tools';
+import { McpApprovalsModule } from '@strata/mcp/approvals';
 
 /** Managed agents (REFERENCE §16, §17): agents, sessions, the runtime that runs them. */
 @Module({
-  imports: [ScopeModule, McpAgentToolsModule],
+  imports: [ScopeModule, McpApprovalsModule],
   controllers: [AgentsController, SessionsController],
   providers: [AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER],
 })

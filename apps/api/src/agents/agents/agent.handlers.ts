@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AuthErrors } from '@strata/auth/auth-errors';
+import { Errors } from '@strata/domain/errors';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { MeteredLanguageModels } from '@strata/ai/llm/metered-language-models';
@@ -26,6 +27,8 @@ import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-mo
 import { AgentsStore } from '../agents-store';
 import { iso, paginated, presentAgent } from '../agent-presenters';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
+import { ToolApprovals, presentApproval } from '@strata/mcp/approvals';
+import { readResolveInput } from '@strata/domain/mcp';
 
 /** Managed agents (REFERENCE §16.3): create, list, read, PATCH (pause, resume), archive. */
 @Injectable()
@@ -41,6 +44,7 @@ export class AgentHandlers {
     private readonly models: MeteredLanguageModels,
     private readonly accounts: AccountsReadModel,
     private readonly control: RunControl,
+    private readonly approvals: ToolApprovals,
   ) {}
 
   private context(org: string, except: string | null): AgentContext {
@@ -120,7 +124,7 @@ export class AgentHandlers {
       }
       if (decided.moves.includes('paused'))
         for (const s of this.store.read.openSessions(auth.org_id, id)) {
-          const c = stageRunCancel(tx, s, 'agent_paused');
+          const c = await stageRunCancel(tx, s, 'agent_paused', this.approvals);
           if (c) cancelled.push(c.run_id);
         }
       return presentAgent(agent, this.store.read, tx.now);
@@ -140,7 +144,7 @@ export class AgentHandlers {
       const agent = await this.syncNode(tx, archived, 'agent archived');
       tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentArchived', { agent, by: auth.principal.id, at: tx.now });
       for (const s of this.store.read.openSessions(auth.org_id, id)) {
-        const c = stageRunCancel(tx, s, 'agent_archived');
+        const c = await stageRunCancel(tx, s, 'agent_archived', this.approvals);
         if (c) cancelled.push(c.run_id);
         tx.emit(AgentStreams.session(auth.org_id, s.id), 'AgentSessionArchived', { org_id: auth.org_id, agent_id: id, session_id: s.id, run_id: null, at: tx.now, by: auth.principal.id });
         await this.endSessionNode(tx, s.node_uid);
@@ -181,6 +185,19 @@ export class AgentHandlers {
       .openSessions(auth.org_id, a.id)
       .filter((s) => s.pending_input !== null)
       .map((s) => ({ session_id: s.id, request_id: s.pending_input!.request_id, prompt: s.pending_input!.prompt, expires_at: iso(s.pending_input!.expires_at) }));
-    return { agent_id: a.id, active_sessions: active.length, pending_decisions: [], pending_inputs: inputs, upcoming_schedules: [] };
+    const decisions = this.approvals.pendingOfAgent(auth.org_id, a.id).map(presentApproval);
+    return { agent_id: a.id, active_sessions: active.length, pending_decisions: decisions, pending_inputs: inputs, upcoming_schedules: [] };
+  }
+
+  /** REFERENCE §16.5: the §15.10 resolution of one of this agent's approvals. */
+  async resolveDecision(auth: AuthContext, rid: string, id: string, body: Record<string, unknown>) {
+    const a = this.store.agent(auth, id);
+    const decisionId = body.decision_id ?? body.approval_id;
+    if (typeof decisionId !== 'string' || !decisionId) throw Errors.missingField('decision_id');
+    const input = readResolveInput(body);
+    const mine = (x: { agent_id: string }) => x.agent_id === a.id;
+    const found = this.approvals.approval(auth.org_id, decisionId);
+    if (!found || !mine(found)) throw Errors.notFound(`decision ${decisionId} not found`, { field: 'decision_id', uid: decisionId });
+    return presentApproval(await this.approvals.resolve(commandContext(auth, rid), decisionId, input, { kind: auth.principal.kind, id: auth.principal.id }, mine));
   }
 }

@@ -8,6 +8,7 @@ import { AgentAccessGuard, AgentRoute } from '../agent-access.guard';
 import { pathId } from '../agent-fields';
 import { CreateAgentDto, UpdateAgentDto, agentInput } from './agent.dto';
 import { AgentHandlers } from './agent.handlers';
+import { ResolveDecisionDto } from './resolve-decision.dto';
 
 const STATUSES = ['active', 'paused', 'archived'] as const;
 
@@ -80,5 +81,14 @@ export class AgentsController {
     const q = coerceQuery(raw, ['limit', 'offset']);
     const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
     return this.handlers.articles(auth, pathId(id), limit, offset);
+  }
+
+  @Post(':id/resolve-decision')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @AgentRoute('decide')
+  @ApiOperation({ summary: 'Allow or deny one of the agent’s pending tool-call approvals (member or higher, users only); 409 invalid_transition once settled' })
+  resolveDecision(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ResolveDecisionDto) {
+    return this.handlers.resolveDecision(auth, rid, pathId(id), body as unknown as Record<string, unknown>);
   }
 }
