@@ -2412,6 +2412,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mcp/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tool-call approvals, newest first; filters status, agent_id, session_id, connection_id, kind (mcp_tool default, or all) */
+        get: operations["ApprovalsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tool-call approval */
+        get: operations["ApprovalsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/approvals/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Allow or deny a pending tool call (member or higher); scope "session" covers later calls of the tool in the session; 409 invalid_transition once settled */
+        post: operations["ApprovalsController_resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_uid}/brief": {
         parameters: {
             query?: never;
@@ -2630,6 +2681,23 @@ export interface paths {
         get: operations["AgentsController_articles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/resolve-decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Allow or deny one of the agent’s pending tool-call approvals (member or higher, users only); 409 invalid_transition once settled */
+        post: operations["AgentsController_resolveDecision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3192,6 +3260,20 @@ export interface components {
             auth?: Record<string, never>;
             return_url?: string;
         };
+        ResolveApprovalDto: {
+            /**
+             * @description "allow" or "deny" ("approve"/"reject" are aliases)
+             * @enum {string}
+             */
+            decision: "allow" | "deny" | "approve" | "reject";
+            /** @description why, kept on the approval */
+            reason?: string;
+            /**
+             * @description "session": later calls of the same tool in the session skip mode-based approval (default once)
+             * @enum {string}
+             */
+            scope?: "once" | "session";
+        };
         SetProjectGrantDto: {
             /**
              * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
@@ -3258,6 +3340,20 @@ export interface components {
             };
             paused?: boolean;
             name?: string;
+        };
+        ResolveDecisionDto: {
+            /** @description the approval to resolve (required; alias approval_id) */
+            decision_id?: string;
+            /** @description alias of decision_id */
+            approval_id?: string;
+            /**
+             * @description "allow" or "deny" ("approve"/"reject" are aliases)
+             * @enum {string}
+             */
+            decision: "allow" | "deny" | "approve" | "reject";
+            reason?: string;
+            /** @enum {string} */
+            scope?: "once" | "session";
         };
         CreateSessionDto: {
             /** @description the agent the session talks to */
@@ -10513,6 +10609,74 @@ export interface operations {
             };
         };
     };
+    ApprovalsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ApprovalsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ApprovalsController_resolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveApprovalDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     BriefController_state: {
         parameters: {
             query?: never;
@@ -10880,6 +11044,32 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_resolveDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDecisionDto"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {

@@ -3,6 +3,7 @@ import { DomainError } from '@strata/domain/errors';
 import { McpApprovalMode } from '@strata/domain/mcp';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { ToolGrantService } from '@strata/platform/scope/tool-grants.service';
+import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
 import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
 import { ConnectionTools } from '../connections/connection-tools.service';
 import { AgentMcpCallResult, AgentMcpTool, AgentToolSource } from './agent-tool-source.port';
@@ -24,13 +25,17 @@ export class ConnectionAgentTools implements AgentToolSource {
     private readonly reads: McpReadModel,
     private readonly tools: ConnectionTools,
     private readonly grants: ToolGrantService,
+    private readonly governance: GovernanceReadModel,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async toolsFor(org: string, agentId: string): Promise<AgentMcpTool[]> {
     const out: AgentMcpTool[] = [];
+    // only connections with a tool granted to the agent are listed (a stale one is synced first)
+    const granted = this.governance.toolGrantsOf(org, agentId);
+    if (!granted.size) return out;
     for (const c of this.reads.liveConnections(org)) {
-      if (c.status !== 'active') continue;
+      if (c.status !== 'active' || !this.reads.tools(org, c.id).some((t) => granted.has(t.affordance_uid))) continue;
       let listed;
       try {
         listed = await this.tools.listTools(org, c.id);
