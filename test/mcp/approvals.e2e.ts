@@ -119,6 +119,8 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect(node).toMatchObject({ node_type: 'Approval', props: { status: 'pending', target_type: 'mcp_tool', target_uid: add.affordance_uid } });
     const edges = (await a.get(`/edges?to_uid=${approval.id}`)).body;
     expect(edges).toEqual([expect.objectContaining({ edge_type: 'RequiresApproval', from_uid: add.affordance_uid })]);
+    // and the graph's own queue of pending approvals (REFERENCE §16.5)
+    expect((await a.get('/approvals/pending')).body.map((n: { uid: string }) => n.uid)).toContain(approval.id);
     // graph routes never resolve a tool approval
     const patched = await a.patch(`/node/${approval.id}`, { props: { status: 'approved' } });
     expect([patched.status, patched.body.code]).toEqual([409, 'invalid_transition']);
@@ -150,6 +152,7 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     const again = await a.post(`/v1/mcp/approvals/${approval.id}/resolve`, { decision: 'deny' });
     expect([again.status, again.body.code, again.body.from_status]).toEqual([409, 'invalid_transition', 'approved']);
     expect((await a.get(`/v1/agents/${agent.id}/work`)).body.pending_decisions).toEqual([]);
+    expect((await a.get('/approvals/pending')).body.map((n: { uid: string }) => n.uid)).not.toContain(approval.id);
   });
 
   it('deny: the model gets an approval_denied tool error and the run goes on', async () => {
