@@ -4,6 +4,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
 import { ToolServer, startToolServer } from './support/tool-server';
+import { openSse } from '@strata/live/testing/sse-client';
 
 /**
  * MCP tools of managed agents and their approvals (REFERENCE §15.10, §16.4, §16.5): a real
@@ -13,6 +14,7 @@ import { ToolServer, startToolServer } from './support/tool-server';
 
 interface Org {
   a: Api;
+  token: string;
   org_id: string;
   user_id: string;
 }
@@ -21,7 +23,7 @@ async function teamOwner(url: string): Promise<Org> {
   const s = await signUp(url);
   const a = api(url, s.access_token);
   expect((await a.post('/v1/billing/subscribe', { plan: 'team' })).status).toBe(200);
-  return { a, org_id: s.org_id, user_id: s.user_id };
+  return { a, token: s.access_token, org_id: s.org_id, user_id: s.user_id };
 }
 
 async function runEnded(a: Api, sid: string, runId: string) {
@@ -156,7 +158,7 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
   });
 
   it('deny: the model gets an approval_denied tool error and the run goes on', async () => {
-    const { a, add, agent } = await setUp('Denied');
+    const { a, add, agent, token } = await setUp('Denied');
     const { sid, runId, approval } = await askAdd(a, agent.id, add.model_name, 'd1', 'I was not allowed.');
     expect((await a.post(`/v1/mcp/approvals/${approval.id}/resolve`, { decision: 'reject', reason: 'no' })).body.status).toBe('denied');
     const run = await runEnded(a, sid, runId);
@@ -168,6 +170,20 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect(last[last.length - 1].content).toContain('approval_denied');
     expect((await a.get(`/node/${result.execution_uid}`)).body.props).toMatchObject({ status: 'failed', error: expect.stringMatching(/^denied: /) });
     expect((await a.get(`/node/${approval.id}`)).body.props).toMatchObject({ status: 'denied', reason: 'no' });
+    // the session stream replays the approval events with their seq, from their own streams
+    const live = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, { authorization: `Bearer ${token}`, 'last-event-id': '4' });
+    const got: { event?: string; id?: string }[] = [];
+    while (got.length < 4) {
+      const e = await live.nextEvent();
+      if (e && e.event && e.event !== 'ready') got.push({ event: e.event, id: e.id });
+    }
+    live.close();
+    expect(got).toEqual([
+      { event: 'tool.call', id: '5' },
+      { event: 'approval.requested', id: '6' },
+      { event: 'approval.resolved', id: '7' },
+      { event: 'tool.result', id: '8' },
+    ]);
   });
 
   it('expiry: once approval_timeout_s passes on the clock, the approval expires and the model gets approval_expired', async () => {
