@@ -754,7 +754,7 @@ export interface paths {
         };
         /**
          * Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections
-         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `schedules: {used, limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
+         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
          */
         get: operations["BillingController_usage"];
         put?: never;
@@ -2412,6 +2412,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mcp/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tool-call approvals, newest first; filters status, agent_id, session_id, connection_id, kind (mcp_tool default, or all) */
+        get: operations["ApprovalsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tool-call approval */
+        get: operations["ApprovalsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/approvals/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Allow or deny a pending tool call (member or higher); scope "session" covers later calls of the tool in the session; 409 invalid_transition once settled */
+        post: operations["ApprovalsController_resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_uid}/brief": {
         parameters: {
             query?: never;
@@ -2532,25 +2583,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/schedules": {
+    "/v1/agents": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Schedules, newest first; filter by agent_id */
-        get: operations["SchedulesController_list"];
+        /** The organization’s agents, newest first; archived ones with include_archived=true */
+        get: operations["AgentsController_list"];
         put?: never;
-        /** Schedule an agent: a cron pattern in a time zone opens a session with the rendered message at each firing */
-        post: operations["SchedulesController_create"];
+        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
+        post: operations["AgentsController_create"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/schedules/{id}": {
+    "/v1/agents/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent templates: instructions, tools, budget and suggested schedules */
+        get: operations["AgentsController_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One agent (archived ones too), with its budget today and its usage */
+        get: operations["AgentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
+        patch: operations["AgentsController_update"];
+        trace?: never;
+    };
+    "/v1/agents/{id}/archive": {
         parameters: {
             query?: never;
             header?: never;
@@ -2559,26 +2645,59 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
-        /** Delete a schedule; unknown or already deleted → 404 */
-        delete: operations["SchedulesController_remove"];
+        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
+        post: operations["AgentsController_archive"];
+        delete?: never;
         options?: never;
         head?: never;
-        /** Change a schedule; next_run_at is recomputed when cron, timezone or enabled change */
-        patch: operations["SchedulesController_update"];
+        patch?: never;
         trace?: never;
     };
-    "/v1/agents/activity": {
+    "/v1/agents/{id}/work": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** What the organization’s agents did, newest first (agent_id, types, after=<seq>, since=<ISO>); kept 90 days. Live: GET /v1/agents/activity/ws (WebSocket) */
-        get: operations["ActivityController_list"];
+        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
+        get: operations["AgentsController_work"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live Articles the agent wrote, newest first */
+        get: operations["AgentsController_articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/resolve-decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Allow or deny one of the agent’s pending tool-call approvals (member or higher, users only); 409 invalid_transition once settled */
+        post: operations["AgentsController_resolveDecision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2739,146 +2858,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The organization’s agents, newest first; archived ones with include_archived=true */
-        get: operations["AgentsController_list"];
-        put?: never;
-        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
-        post: operations["AgentsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/templates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The agent templates: instructions, tools, budget and suggested schedules */
-        get: operations["AgentsController_templates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One agent (archived ones too), with its budget today and its usage */
-        get: operations["AgentsController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
-        patch: operations["AgentsController_update"];
-        trace?: never;
-    };
-    "/v1/agents/{id}/archive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
-        post: operations["AgentsController_archive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}/work": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
-        get: operations["AgentsController_work"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}/articles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Live Articles the agent wrote, newest first */
-        get: operations["AgentsController_articles"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/activity/ws": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The activity feed live over a WebSocket (JSON text frames): Authorization: Bearer on the upgrade, or {"type":"auth","token"} within 10 s; then ready, activity, heartbeat (25 s) and error frames; send subscribe {agent_ids?, types?, after_seq?} (replays ≤ 1000) or ping. Close codes 4401, 4403, 4408, 4400, 4429, 1001. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2896,44 +2875,6 @@ export interface components {
             /** @description the new organization's name; derived from the e-mail when omitted */
             organization_name?: string;
         };
-        UserResponse: {
-            id: string;
-            email: string;
-            name: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-        };
-        OrgResponse: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            plan: "free" | "pro" | "team" | "enterprise";
-            /**
-             * @description the caller's role in it
-             * @enum {string|null}
-             */
-            role: "owner" | "admin" | "member" | "viewer" | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-        };
-        SignupResponse: {
-            /** @description JWT for the Authorization header */
-            access_token: string;
-            /** @description single use: refreshing rotates it; reusing a used one revokes the whole family */
-            refresh_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-            /** @description seconds until the access token expires */
-            expires_in: number;
-            user: components["schemas"]["UserResponse"];
-            organization: components["schemas"]["OrgResponse"];
-        };
         LoginDto: {
             /**
              * Format: email
@@ -2943,70 +2884,12 @@ export interface components {
             /** Format: password */
             password: string;
         };
-        TokenPairResponse: {
-            /** @description JWT for the Authorization header */
-            access_token: string;
-            /** @description single use: refreshing rotates it; reusing a used one revokes the whole family */
-            refresh_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-            /** @description seconds until the access token expires */
-            expires_in: number;
-        };
         RefreshDto: {
             refresh_token: string;
-        };
-        MembershipResponse: {
-            org_id: string;
-            org_name: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
-            /** @description plan id */
-            plan: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            joined_at: string;
-        };
-        AccountResponse: {
-            user: components["schemas"]["UserResponse"];
-            memberships: components["schemas"]["MembershipResponse"][];
-            /** @description the organization the access token is for */
-            current_org_id: string | null;
-            /** @description the role in that organization */
-            role: string | null;
         };
         CreateOrgDto: {
             /** @example Analytical Engines Ltd */
             name: string;
-        };
-        OrgPage: {
-            /** @description more items follow this page */
-            has_more: boolean;
-            limit: number;
-            offset: number;
-            items: components["schemas"]["OrgResponse"][];
-        };
-        MemberResponse: {
-            org_id: string;
-            user_id: string;
-            email: string;
-            name: string | null;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            joined_at: string;
-        };
-        MemberPage: {
-            /** @description more items follow this page */
-            has_more: boolean;
-            limit: number;
-            offset: number;
-            items: components["schemas"]["MemberResponse"][];
         };
         AddMemberDto: {
             /**
@@ -3019,11 +2902,6 @@ export interface components {
              * @enum {string}
              */
             role?: "owner" | "admin" | "member" | "viewer";
-        };
-        MemberRemovedResponse: {
-            org_id: string;
-            user_id: string;
-            removed: boolean;
         };
         CreateApiKeyDto: {
             /** @example ingest bot */
@@ -3048,386 +2926,13 @@ export interface components {
             /** @description binds the key to this agent: its writes are attributed to it */
             agent_id?: string;
         };
-        CreatedApiKeyResponse: {
-            id: string;
-            name: string;
-            /** @description first characters of the secret, to recognise the key */
-            prefix: string;
-            scopes: ("read" | "write")[];
-            /** @description Spaces the key is confined to; null: all */
-            space_uids: string[] | null;
-            /** @description Projects the key is confined to; null: all */
-            project_uids: string[] | null;
-            /** @description the agent the key is bound to */
-            agent_id: string | null;
-            /** @description user id */
-            created_by: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            last_used_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            expires_at: string | null;
-            /** @enum {string} */
-            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
-            /** @description the key this one replaced (rotation) */
-            rotated_from: string | null;
-            /** @description the key that replaced this one */
-            replaced_by: string | null;
-            /**
-             * Format: date-time
-             * @description while rotating: when this key stops working
-             */
-            overlap_until: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            revoked_at: string | null;
-            /** @description the secret: shown once, never again */
-            key: string;
-        };
-        ApiKeyResponse: {
-            id: string;
-            name: string;
-            /** @description first characters of the secret, to recognise the key */
-            prefix: string;
-            scopes: ("read" | "write")[];
-            /** @description Spaces the key is confined to; null: all */
-            space_uids: string[] | null;
-            /** @description Projects the key is confined to; null: all */
-            project_uids: string[] | null;
-            /** @description the agent the key is bound to */
-            agent_id: string | null;
-            /** @description user id */
-            created_by: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            last_used_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            expires_at: string | null;
-            /** @enum {string} */
-            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
-            /** @description the key this one replaced (rotation) */
-            rotated_from: string | null;
-            /** @description the key that replaced this one */
-            replaced_by: string | null;
-            /**
-             * Format: date-time
-             * @description while rotating: when this key stops working
-             */
-            overlap_until: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            revoked_at: string | null;
-        };
-        ApiKeyPage: {
-            /** @description more items follow this page */
-            has_more: boolean;
-            limit: number;
-            offset: number;
-            items: components["schemas"]["ApiKeyResponse"][];
-        };
         RotateApiKeyDto: {
             /** @description how long the old key keeps working; default 86400, at most 604800 */
             overlap_seconds?: number;
         };
-        PreviousKey: {
-            id: string;
-            /**
-             * Format: date-time
-             * @description when the replaced key stops working
-             */
-            overlap_until: string;
-        };
-        RotatedApiKeyResponse: {
-            id: string;
-            name: string;
-            /** @description first characters of the secret, to recognise the key */
-            prefix: string;
-            scopes: ("read" | "write")[];
-            /** @description Spaces the key is confined to; null: all */
-            space_uids: string[] | null;
-            /** @description Projects the key is confined to; null: all */
-            project_uids: string[] | null;
-            /** @description the agent the key is bound to */
-            agent_id: string | null;
-            /** @description user id */
-            created_by: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            last_used_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            expires_at: string | null;
-            /** @enum {string} */
-            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
-            /** @description the key this one replaced (rotation) */
-            rotated_from: string | null;
-            /** @description the key that replaced this one */
-            replaced_by: string | null;
-            /**
-             * Format: date-time
-             * @description while rotating: when this key stops working
-             */
-            overlap_until: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds; null when not set
-             */
-            revoked_at: string | null;
-            /** @description the secret: shown once, never again */
-            key: string;
-            previous_key: components["schemas"]["PreviousKey"];
-        };
-        Actor: {
-            /** @enum {string} */
-            kind: "user" | "api_key" | "agent" | "system";
-            id: string;
-        };
-        ApiKeyActivityItem: {
-            /** @enum {string} */
-            type: "created" | "rotated" | "revoked" | "request";
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            at: string;
-            /** @description lifecycle events: who acted */
-            actor?: components["schemas"]["Actor"];
-            /** @description requests: HTTP method */
-            method?: string;
-            /** @description requests: route template */
-            route?: string;
-            /** @description requests: HTTP status */
-            status?: number;
-            /** @description rotations: the replacement key */
-            replaced_by?: string;
-            /**
-             * Format: date-time
-             * @description rotations: when this key stops working
-             */
-            overlap_until?: string;
-            /** @description creations by rotation: the key replaced */
-            rotated_from?: string;
-        };
-        ApiKeyActivityResponse: {
-            key_id: string;
-            items: components["schemas"]["ApiKeyActivityItem"][];
-        };
-        RevokedApiKeyResponse: {
-            id: string;
-            revoked: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            revoked_at: string;
-        };
-        PlanLimitsResponse: {
-            /** @description live nodes per organization; null: unlimited */
-            nodes: number | null;
-            /** @description API requests per minute per credential */
-            requests_per_minute: number;
-            /** @description ingestion credits per calendar month (UTC); null: unlimited */
-            ingestion_credits_per_month: number | null;
-            /** @description managed agents are available */
-            managed_agents: boolean;
-            /** @description non-archived managed agents; null: unlimited */
-            agents: number | null;
-            /** @description agent credits per calendar month (UTC); null: unlimited */
-            agent_credits_per_month: number | null;
-            /** @description agent runs holding a run slot at once */
-            concurrent_runs: number;
-            /** @description agent schedules; null: unlimited */
-            schedules: number | null;
-            /** @description MCP connections not disconnected; null: unlimited */
-            mcp_connections: number | null;
-        };
-        PlanResponse: {
-            /** @enum {string} */
-            id: "free" | "pro" | "team" | "enterprise";
-            name: string;
-            /** @description null: contact sales */
-            price_usd_per_month: number | null;
-            limits: components["schemas"]["PlanLimitsResponse"];
-        };
-        SubscriptionResponse: {
-            org_id: string;
-            /** @enum {string} */
-            plan: "free" | "pro" | "team" | "enterprise";
-            plan_name: string;
-            /** @enum {string} */
-            status: "active";
-            /** @description null: contact sales */
-            price_usd_per_month: number | null;
-            limits: components["schemas"]["PlanLimitsResponse"];
-            /**
-             * Format: date-time
-             * @description first instant of the current calendar month (UTC)
-             */
-            current_period_start: string;
-            /**
-             * Format: date-time
-             * @description first instant of the next calendar month (UTC)
-             */
-            current_period_end: string;
-            /**
-             * Format: date-time
-             * @description when the plan last changed
-             */
-            changed_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-        };
         SubscribeDto: {
             /** @enum {string} */
             plan: "free" | "pro" | "team" | "enterprise";
-        };
-        SubscribeResponse: {
-            org_id: string;
-            /** @enum {string} */
-            plan: "free" | "pro" | "team" | "enterprise";
-            plan_name: string;
-            /** @enum {string} */
-            status: "active";
-            /** @description null: contact sales */
-            price_usd_per_month: number | null;
-            limits: components["schemas"]["PlanLimitsResponse"];
-            /**
-             * Format: date-time
-             * @description first instant of the current calendar month (UTC)
-             */
-            current_period_start: string;
-            /**
-             * Format: date-time
-             * @description first instant of the next calendar month (UTC)
-             */
-            current_period_end: string;
-            /**
-             * Format: date-time
-             * @description when the plan last changed
-             */
-            changed_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            created_at: string;
-            /** @description false when the organization already had this plan */
-            changed: boolean;
-        };
-        Period: {
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            start: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC, with milliseconds
-             */
-            end: string;
-        };
-        UsedOfLimit: {
-            used: number;
-            /** @description null: unlimited */
-            limit: number | null;
-        };
-        Used: {
-            used: number;
-        };
-        Requests: {
-            /** @description requests this calendar month */
-            this_period: number;
-            per_minute_limit: number;
-        };
-        Credits: {
-            used: number;
-            /** @description null: unlimited */
-            limit: number | null;
-            /** @description null: unlimited */
-            left: number | null;
-        };
-        LlmUsage: {
-            calls: number;
-            input_tokens: number;
-            output_tokens: number;
-        };
-        ActiveAgents: {
-            /** @description non-archived managed agents */
-            active: number;
-            /** @description null: unlimited */
-            limit: number | null;
-        };
-        AgentCredits: {
-            used: number;
-            /** @description null: unlimited */
-            limit: number | null;
-            /** @description null: unlimited */
-            left: number | null;
-            /** @description used today (UTC) */
-            today: number;
-        };
-        Runs: {
-            /** @description agent runs started this calendar month */
-            this_period: number;
-            running: number;
-            queued: number;
-            concurrent_limit: number;
-        };
-        UsageResponse: {
-            org_id: string;
-            /** @enum {string} */
-            plan: "free" | "pro" | "team" | "enterprise";
-            period: components["schemas"]["Period"];
-            /** @description live nodes */
-            nodes: components["schemas"]["UsedOfLimit"];
-            /** @description live edges */
-            edges: components["schemas"]["Used"];
-            requests: components["schemas"]["Requests"];
-            /** @description ingestion credits */
-            credits: components["schemas"]["Credits"];
-            /** @description language-model calls made for the organization this month */
-            llm: components["schemas"]["LlmUsage"];
-            agents: components["schemas"]["ActiveAgents"];
-            agent_credits: components["schemas"]["AgentCredits"];
-            runs: components["schemas"]["Runs"];
-            /** @description MCP connections not disconnected */
-            mcp_connections: components["schemas"]["UsedOfLimit"];
         };
         SetSpaceGrantDto: {
             /**
@@ -3755,6 +3260,20 @@ export interface components {
             auth?: Record<string, never>;
             return_url?: string;
         };
+        ResolveApprovalDto: {
+            /**
+             * @description "allow" or "deny" ("approve"/"reject" are aliases)
+             * @enum {string}
+             */
+            decision: "allow" | "deny" | "approve" | "reject";
+            /** @description why, kept on the approval */
+            reason?: string;
+            /**
+             * @description "session": later calls of the same tool in the session skip mode-based approval (default once)
+             * @enum {string}
+             */
+            scope?: "once" | "session";
+        };
         SetProjectGrantDto: {
             /**
              * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
@@ -3766,86 +3285,6 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "agent" | "editor" | "manager";
-        };
-        CreateScheduleDto: {
-            /**
-             * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
-             * @example 0 7 * * 1-5
-             */
-            cron?: string;
-            /**
-             * @description IANA time zone the pattern is read in (default UTC)
-             * @example Europe/Paris
-             */
-            timezone?: string;
-            /**
-             * @description the first message of each firing; {{date}}, {{time}}, {{datetime}}, {{schedule_name}}, {{agent_name}}
-             * @example Write the briefing for {{date}}.
-             */
-            message_template?: string;
-            /** @description default true */
-            enabled?: boolean;
-            /**
-             * @description when the previous firing’s run is still going: forbid (skip, default), allow, replace (cancel it)
-             * @enum {string}
-             */
-            overlap_policy?: "forbid" | "allow" | "replace";
-            /** @description the agent the schedule runs (not archived) */
-            agent_id: string;
-            /** @example Weekday briefing */
-            name: string;
-        };
-        UpdateScheduleDto: {
-            /**
-             * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
-             * @example 0 7 * * 1-5
-             */
-            cron?: string;
-            /**
-             * @description IANA time zone the pattern is read in (default UTC)
-             * @example Europe/Paris
-             */
-            timezone?: string;
-            /**
-             * @description the first message of each firing; {{date}}, {{time}}, {{datetime}}, {{schedule_name}}, {{agent_name}}
-             * @example Write the briefing for {{date}}.
-             */
-            message_template?: string;
-            /** @description default true */
-            enabled?: boolean;
-            /**
-             * @description when the previous firing’s run is still going: forbid (skip, default), allow, replace (cancel it)
-             * @enum {string}
-             */
-            overlap_policy?: "forbid" | "allow" | "replace";
-            /** @description immutable: 422 immutable_field when it differs */
-            agent_id?: string;
-            name?: string;
-        };
-        CreateSessionDto: {
-            /** @description the agent the session talks to */
-            agent_id: string;
-            title?: string;
-            /** @description at most 16 KiB of JSON */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description a first message: starts a run at once */
-            message?: string;
-        };
-        SendMessageDto: {
-            content: string;
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
-            wait?: boolean;
-            /** @description default 60 */
-            wait_timeout_s?: number;
-        };
-        RespondDto: {
-            response: string;
-            request_id?: string;
         };
         CreateAgentDto: {
             /**
@@ -3901,6 +3340,45 @@ export interface components {
             };
             paused?: boolean;
             name?: string;
+        };
+        ResolveDecisionDto: {
+            /** @description the approval to resolve (required; alias approval_id) */
+            decision_id?: string;
+            /** @description alias of decision_id */
+            approval_id?: string;
+            /**
+             * @description "allow" or "deny" ("approve"/"reject" are aliases)
+             * @enum {string}
+             */
+            decision: "allow" | "deny" | "approve" | "reject";
+            reason?: string;
+            /** @enum {string} */
+            scope?: "once" | "session";
+        };
+        CreateSessionDto: {
+            /** @description the agent the session talks to */
+            agent_id: string;
+            title?: string;
+            /** @description at most 16 KiB of JSON */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description a first message: starts a run at once */
+            message?: string;
+        };
+        SendMessageDto: {
+            content: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
+            wait?: boolean;
+            /** @description default 60 */
+            wait_timeout_s?: number;
+        };
+        RespondDto: {
+            response: string;
+            request_id?: string;
         };
         /** SourceProps */
         SourceProps: {
@@ -6889,7 +6367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SignupResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -6913,7 +6391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenPairResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -6937,7 +6415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenPairResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -6957,7 +6435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -6977,7 +6455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrgPage"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7001,7 +6479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrgResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7023,7 +6501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberPage"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7043,22 +6521,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description an existing member, with the role now given */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MemberResponse"];
-                };
-            };
-            /** @description a new member */
+            /** @description OK */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7081,7 +6550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberRemovedResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7101,7 +6570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyPage"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7125,7 +6594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7151,7 +6620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RotatedApiKeyResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7173,7 +6642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyActivityResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7195,7 +6664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RevokedApiKeyResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7215,7 +6684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanResponse"][];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7235,7 +6704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubscriptionResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7259,7 +6728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubscribeResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -7279,7 +6748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UsageResponse"];
+                    "application/json": unknown;
                 };
             };
         };
@@ -11140,6 +10609,74 @@ export interface operations {
             };
         };
     };
+    ApprovalsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ApprovalsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ApprovalsController_resolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveApprovalDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
     BriefController_state: {
         parameters: {
             query?: never;
@@ -11335,7 +10872,7 @@ export interface operations {
             };
         };
     };
-    SchedulesController_list: {
+    AgentsController_list: {
         parameters: {
             query?: never;
             header?: never;
@@ -11355,7 +10892,7 @@ export interface operations {
             };
         };
     };
-    SchedulesController_create: {
+    AgentsController_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -11364,7 +10901,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateScheduleDto"];
+                "application/json": components["schemas"]["CreateAgentDto"];
             };
         };
         responses: {
@@ -11379,7 +10916,27 @@ export interface operations {
             };
         };
     };
-    SchedulesController_remove: {
+    AgentsController_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -11401,7 +10958,7 @@ export interface operations {
             };
         };
     };
-    SchedulesController_update: {
+    AgentsController_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -11412,7 +10969,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateScheduleDto"];
+                "application/json": components["schemas"]["UpdateAgentDto"];
             };
         };
         responses: {
@@ -11427,14 +10984,92 @@ export interface operations {
             };
         };
     };
-    ActivityController_list: {
+    AgentsController_archive: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_work: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_articles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_resolveDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDecisionDto"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -11671,190 +11306,6 @@ export interface operations {
             header?: never;
             path: {
                 sid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateAgentDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_templates: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateAgentDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_archive: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_work: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_articles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
             };
             cookie?: never;
         };

@@ -75,7 +75,7 @@ export function presentSession(s: SessionRecord, read: AgentsReadModel) {
     current_run: current ? presentRun(current) : null,
     last_run: last ? presentRun(last) : null,
     queued_messages: s.queued_runs.length,
-    pending_approvals: 0,
+    pending_approvals: s.pending_approvals?.length ?? 0,
     pending_input: s.pending_input
       ? { request_id: s.pending_input.request_id, run_id: s.pending_input.run_id, prompt: s.pending_input.prompt, options: s.pending_input.options, requested_at: iso(s.pending_input.requested_at), expires_at: iso(s.pending_input.expires_at) }
       : null,

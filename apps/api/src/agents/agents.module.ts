@@ -19,6 +19,7 @@ import { ScheduleFiringJob } from './schedules/schedule-firing.job';
 import { ScheduleHandlers } from './schedules/schedule.handlers';
 import { SchedulesController } from './schedules/schedules.controller';
 import { ScheduleTimers } from './schedules/schedule-timers';
+import { McpApprovalsModule } from '@strata/mcp/approvals';
 
 /**
  * Managed agents (REFERENCE §16, §17): agents, sessions, the runtime that runs them, schedules
@@ -27,7 +28,7 @@ import { ScheduleTimers } from './schedules/schedule-timers';
  * anyway, and the RouteTable's 405s follow the same order.
  */
 @Module({
-  imports: [ScopeModule],
+  imports: [ScopeModule, McpApprovalsModule],
   controllers: [SchedulesController, ActivityController, SessionsController, AgentsController],
   providers: [
     AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER,

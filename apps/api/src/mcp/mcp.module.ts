@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
+import { McpApprovalsModule } from '@strata/mcp/approvals';
 import { McpConnectionsModule } from '@strata/mcp/connections';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { ApprovalHandlers } from './approvals/approval.handlers';
+import { ApprovalsController } from './approvals/approvals.controller';
 import { ConnectionHandlers } from './connections/connection.handlers';
 import { ConnectionsController } from './connections/connections.controller';
 import { McpInspectController } from './inspect/mcp-inspect.controller';
@@ -11,8 +14,8 @@ import { McpEndpoint } from './server/mcp-endpoint';
 
 /** MCP: Strata's own MCP server (`POST /mcp`) and connections to tool servers (`/v1/mcp/*`). */
 @Module({
-  imports: [McpConnectionsModule, ScopeModule],
-  controllers: [McpInspectController, ConnectionsController, RegistryController, OAuthController],
-  providers: [McpEndpoint, McpInspectHandler, ConnectionHandlers],
+  imports: [McpConnectionsModule, McpApprovalsModule, ScopeModule],
+  controllers: [McpInspectController, ConnectionsController, RegistryController, OAuthController, ApprovalsController],
+  providers: [McpEndpoint, McpInspectHandler, ConnectionHandlers, ApprovalHandlers],
 })
 export class McpModule {}

@@ -57,9 +57,8 @@ const iso = (t: number) => new Date(Math.round(t * 1000)).toISOString();
 /**
  * The activity items one logged event makes (most make none). The one mapping: the projection
  * numbers what this returns, and the live socket sends the rows it numbered. Approval items
- * come from the approval events (`ToolApprovalRequested` → `approval.requested`;
- * `ToolApprovalResolved`/`Expired`/`Cancelled` → `approval.resolved`): each is one case here
- * once those events exist.
+ * come from the approval events: `ToolApprovalRequested` → `approval.requested`;
+ * `ToolApprovalResolved`, `Expired` and `Cancelled` → `approval.resolved` with the outcome.
  */
 export function activityOf(e: DomainEvent): ActivityDraft[] {
   switch (e.type) {
@@ -116,6 +115,29 @@ export function activityOf(e: DomainEvent): ActivityDraft[] {
     case 'AgentScheduleSkipped': {
       const d = e.data;
       return [draft(d.org_id, 'schedule.skipped', d.at, { agent_id: d.agent_id, schedule_id: d.schedule_id }, `Schedule skipped (${d.outcome})`, { outcome: d.outcome, reason: d.reason, scheduled_for: iso(d.scheduled_for) })];
+    }
+    case 'ToolApprovalRequested': {
+      const d = e.data;
+      const a = d.approval;
+      const ids = { agent_id: d.agent_id, agent_name: a.agent_name, session_id: d.session_id, run_id: d.run_id, approval_id: d.approval_id, connection_id: d.connection_id };
+      return [
+        draft(d.org_id, 'approval.requested', d.at, ids, `Approval asked for ${a.tool_name}`, {
+          kind: a.kind, tool_name: a.tool_name, connection_name: a.connection_name, tool_call_id: d.tool_call_id, reasons: a.reasons, expires_at: iso(a.expires_at),
+        }),
+      ];
+    }
+    case 'ToolApprovalResolved':
+    case 'ToolApprovalExpired':
+    case 'ToolApprovalCancelled': {
+      const d = e.data;
+      const ids = { agent_id: d.agent_id, session_id: d.session_id, run_id: d.run_id, approval_id: d.approval_id, connection_id: d.connection_id };
+      const outcome =
+        e.type === 'ToolApprovalResolved'
+          ? { status: e.data.status, resolved_by: e.data.resolved_by, reason: e.data.reason, scope: e.data.scope }
+          : e.type === 'ToolApprovalExpired'
+            ? { status: 'expired' }
+            : { status: 'cancelled', reason: e.data.reason };
+      return [draft(d.org_id, 'approval.resolved', d.at, ids, `Approval ${outcome.status}`, { tool_call_id: d.tool_call_id, ...outcome })];
     }
     case 'McpToolAdded':
     case 'McpToolChanged':

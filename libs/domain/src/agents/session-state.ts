@@ -18,6 +18,7 @@ import type {
   RunTrigger,
   TokenCounts,
 } from './agent-events';
+import type { ToolApprovalCancelledData, ToolApprovalExpiredData, ToolApprovalRequestedData, ToolApprovalResolvedData } from '../mcp/approval-events';
 
 export type RunStatus = 'queued' | 'running' | 'requires_action' | 'completed' | 'failed' | 'cancelled';
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'requires_action'];
@@ -38,6 +39,8 @@ export interface RunRecord {
   stop_reason: 'end_turn' | 'max_tokens' | null;
   error: { code: string; message: string } | null;
   trace_uid: string | null;
+  /** approvals of this run still pending: while any is, the run `requires_action` */
+  awaiting_approvals: number;
   queued_at: number;
   started_at: number | null;
   ended_at: number | null;
@@ -69,6 +72,8 @@ export interface SessionRecord {
   queued_runs: { run_id: string; message_id: string }[];
   last_run: string | null;
   pending_input: PendingInput | null;
+  /** tool-call approvals of the current run still pending (REFERENCE §16.5) */
+  pending_approvals: { approval_id: string; run_id: string; tool_call_id: string }[];
   usage: TokenCounts & { credits: number };
   message_count: number;
   last_seq: number;
@@ -78,8 +83,8 @@ export interface SessionRecord {
   archived_at: number | null;
 }
 
-/** The session events (the union members this file folds). */
-export type SessionEvent =
+/** The events of the session streams. */
+export type SessionStreamEvent =
   | EventOf<'AgentSessionCreated', AgentSessionCreatedData>
   | EventOf<'AgentSessionArchived', AgentSessionArchivedData>
   | EventOf<'AgentMessageReceived', AgentMessageReceivedData>
@@ -95,6 +100,17 @@ export type SessionEvent =
   | EventOf<'AgentRunFailed', AgentRunFailedData>
   | EventOf<'AgentRunCancelled', AgentRunCancelledData>
   | EventOf<'AgentBudgetExhausted', AgentBudgetExhaustedData>;
+
+/** The events a session folds: its own, and the approvals of its runs. */
+export type SessionEvent =
+  | SessionStreamEvent
+  | EventOf<'ToolApprovalRequested', ToolApprovalRequestedData>
+  | EventOf<'ToolApprovalResolved', ToolApprovalResolvedData>
+  | EventOf<'ToolApprovalExpired', ToolApprovalExpiredData>
+  | EventOf<'ToolApprovalCancelled', ToolApprovalCancelledData>;
+
+/** The approval events a session folds (they live on the approvals' own streams). */
+export const SESSION_APPROVAL_EVENT_TYPES: ReadonlySet<string> = new Set(['ToolApprovalRequested', 'ToolApprovalResolved', 'ToolApprovalExpired', 'ToolApprovalCancelled']);
 
 export function newSession(d: AgentSessionCreatedData): SessionRecord {
   return {
@@ -112,6 +128,7 @@ export function newSession(d: AgentSessionCreatedData): SessionRecord {
     queued_runs: [],
     last_run: null,
     pending_input: null,
+    pending_approvals: [],
     usage: { input_tokens: 0, output_tokens: 0, credits: 0 },
     message_count: 0,
     last_seq: 0,
@@ -138,6 +155,7 @@ export function newRun(d: AgentRunQueuedData): RunRecord {
     stop_reason: null,
     error: null,
     trace_uid: null,
+    awaiting_approvals: 0,
     queued_at: d.at,
     started_at: null,
     ended_at: null,
@@ -168,7 +186,16 @@ export function foldRun(r: RunRecord, e: SessionEvent): RunRecord {
     case 'AgentInputRequested':
       return { ...r, status: 'requires_action' };
     case 'AgentInputProvided':
-      return r.status === 'requires_action' ? { ...r, status: 'running' } : r;
+      return r.status === 'requires_action' && !r.awaiting_approvals ? { ...r, status: 'running' } : r;
+    case 'ToolApprovalRequested':
+      return { ...r, status: 'requires_action', awaiting_approvals: (r.awaiting_approvals ?? 0) + 1 };
+    case 'ToolApprovalResolved':
+    case 'ToolApprovalExpired':
+    case 'ToolApprovalCancelled': {
+      // the run goes on once every decision of its turn is settled (REFERENCE §16.5)
+      const awaiting = Math.max(0, (r.awaiting_approvals ?? 0) - 1);
+      return { ...r, awaiting_approvals: awaiting, status: r.status === 'requires_action' && awaiting === 0 ? 'running' : r.status };
+    }
     case 'AgentRunCompleted':
       return { ...r, status: 'completed', stop_reason: e.data.stop_reason, ended_at: e.data.at };
     case 'AgentRunFailed':
@@ -229,6 +256,14 @@ export function foldSession(s: SessionRecord, e: SessionEvent, seq: number, runA
     case 'AgentInputProvided':
       if (n.pending_input?.request_id === e.data.request_id) n.pending_input = null;
       break;
+    case 'ToolApprovalRequested':
+      n.pending_approvals = [...(n.pending_approvals ?? []), { approval_id: e.data.approval_id, run_id: e.data.run_id, tool_call_id: e.data.tool_call_id }];
+      break;
+    case 'ToolApprovalResolved':
+    case 'ToolApprovalExpired':
+    case 'ToolApprovalCancelled':
+      n.pending_approvals = (n.pending_approvals ?? []).filter((p) => p.approval_id !== e.data.approval_id);
+      break;
     case 'AgentRunCompleted':
     case 'AgentRunFailed':
     case 'AgentRunCancelled': {
@@ -236,6 +271,7 @@ export function foldSession(s: SessionRecord, e: SessionEvent, seq: number, runA
       const discarded = e.type === 'AgentRunCancelled' ? new Set(e.data.discarded_message_ids) : new Set<string>();
       n.queued_runs = n.queued_runs.filter((q) => q.run_id !== id && !discarded.has(q.message_id));
       if (n.pending_input?.run_id === id) n.pending_input = null;
+      n.pending_approvals = (n.pending_approvals ?? []).filter((p) => p.run_id !== id);
       if (n.current_run === id) {
         n.last_run = id;
         const next = n.queued_runs[0];

@@ -71,5 +71,13 @@ export function sessionWireEvent(e: SessionEvent): { type: string; data: Record<
       return { type: 'budget.exhausted', data: { scope: e.data.scope, budget: e.data.budget, used: e.data.used, resets_at: isoOf(e.data.resets_at) } };
     case 'AgentSessionArchived':
       return { type: 'session.archived', data: {} };
+    case 'ToolApprovalRequested':
+      return { type: 'approval.requested', data: { approval_id: e.data.approval_id, tool_call_id: e.data.tool_call_id, reasons: e.data.approval.reasons, expires_at: isoOf(e.data.approval.expires_at) } };
+    case 'ToolApprovalResolved':
+      return { type: 'approval.resolved', data: { approval_id: e.data.approval_id, tool_call_id: e.data.tool_call_id, status: e.data.status, resolved_by: e.data.resolved_by, reason: e.data.reason } };
+    case 'ToolApprovalExpired':
+      return { type: 'approval.resolved', data: { approval_id: e.data.approval_id, tool_call_id: e.data.tool_call_id, status: 'expired', resolved_by: { kind: 'system', id: 'system' }, reason: 'expired' } };
+    case 'ToolApprovalCancelled':
+      return { type: 'approval.resolved', data: { approval_id: e.data.approval_id, tool_call_id: e.data.tool_call_id, status: 'cancelled', resolved_by: { kind: 'system', id: 'system' }, reason: e.data.reason } };
   }
 }

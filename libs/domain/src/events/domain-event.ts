@@ -53,6 +53,7 @@ import type {
   BriefingSecretRotatedData,
 } from '../briefs/briefing-events';
 import { McpEventTypes } from '../mcp/mcp-events';
+import type { ToolApprovalCancelledData, ToolApprovalExpiredData, ToolApprovalRequestedData, ToolApprovalResolvedData } from '../mcp/approval-events';
 import type {
   McpAuthorizationStartedData,
   McpConnectionAuthorizedData,
@@ -72,7 +73,7 @@ import type {
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import { AgentEventTypes } from '../agents/agent-events';
 import type { AgentChangedData, AgentEventType } from '../agents/agent-events';
-import type { SessionEvent } from '../agents/session-state';
+import type { SessionStreamEvent } from '../agents/session-state';
 import type { ScheduleEvent } from '../agents/schedule-events';
 import {
   AliasRemovedData,
@@ -200,7 +201,11 @@ export type McpEvent =
   | EventOf<'McpAuthorizationStarted', McpAuthorizationStartedData>
   | EventOf<'McpConnectionAuthorized', McpConnectionAuthorizedData>
   | EventOf<'McpCredentialsReplaced', McpCredentialsReplacedData>
-  | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>;
+  | EventOf<'McpTokenRefreshed', McpTokenRefreshedData>
+  | EventOf<'ToolApprovalRequested', ToolApprovalRequestedData>
+  | EventOf<'ToolApprovalResolved', ToolApprovalResolvedData>
+  | EventOf<'ToolApprovalExpired', ToolApprovalExpiredData>
+  | EventOf<'ToolApprovalCancelled', ToolApprovalCancelledData>;
 
 
 /** Managed agents (REFERENCE §16): agent records, and everything that happens in their sessions. */
@@ -210,7 +215,7 @@ export type AgentEvent =
   | EventOf<'AgentPaused', AgentChangedData>
   | EventOf<'AgentResumed', AgentChangedData>
   | EventOf<'AgentArchived', AgentChangedData>
-  | SessionEvent
+  | SessionStreamEvent
   | ScheduleEvent;
 
 export type DomainEvent = GraphEvent | AccountEvent | GovernanceEvent | OntologyEvent | BriefEvent | McpEvent | AgentEvent;

@@ -17,6 +17,10 @@ export const McpEventTypes = {
   McpConnectionAuthorized: 'McpConnectionAuthorized',
   McpCredentialsReplaced: 'McpCredentialsReplaced',
   McpTokenRefreshed: 'McpTokenRefreshed',
+  ToolApprovalRequested: 'ToolApprovalRequested',
+  ToolApprovalResolved: 'ToolApprovalResolved',
+  ToolApprovalExpired: 'ToolApprovalExpired',
+  ToolApprovalCancelled: 'ToolApprovalCancelled',
 } as const;
 export type McpEventType = (typeof McpEventTypes)[keyof typeof McpEventTypes];
 
@@ -24,7 +28,7 @@ export const McpStreams = {
   connection: (org: string, id: string) => `mcpconn-${org}:${id}`,
 };
 /** Prefixes of the MCP streams: small, mirrored beside the accounts in servers mode. */
-export const MCP_STREAM_PREFIXES: readonly string[] = ['mcpconn-'];
+export const MCP_STREAM_PREFIXES: readonly string[] = ['mcpconn-', 'toolapproval-'];
 
 export type McpConnectionStatus = 'active' | 'pending_auth' | 'error' | 'disconnected';
 export type McpApprovalMode = 'always' | 'never' | 'per_tool' | 'on_drift';

@@ -18,6 +18,8 @@ export interface AgentMcpTool {
   affordance_uid: string;
   /** the connection's approval mode says this call needs a person's approval (before policies) */
   requires_approval: boolean;
+  /** the connection's approval mode, which names the reason of a mode-based approval */
+  approval_mode: 'always' | 'never' | 'per_tool' | 'on_drift';
 }
 
 export interface AgentMcpCallResult {

@@ -4,6 +4,7 @@ import {
   AgentRecord,
   AgentScheduleRecord,
   RunRecord,
+  SESSION_APPROVAL_EVENT_TYPES,
   ScheduleEvent,
   SessionEvent,
   SessionRecord,
@@ -30,7 +31,7 @@ import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
  */
 export class AgentsProjection implements EmbeddedProjection {
   readonly name = 'agents';
-  readonly version = 2;
+  readonly version = 3;
   private readonly stmts = new Map<string, Statement>();
 
   constructor(readonly db: Database) {
@@ -58,6 +59,11 @@ export class AgentsProjection implements EmbeddedProjection {
            input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens`,
         d.org_id, d.agent_id, utcDay(d.at), d.amount, d.input_tokens ?? 0, d.output_tokens ?? 0,
       );
+      return;
+    }
+    if (SESSION_APPROVAL_EVENT_TYPES.has(e.type)) {
+      // a tool-call approval of one of the sessions' runs (REFERENCE §16.5, §16.9)
+      this.applySession(e as unknown as SessionEvent, e.position);
       return;
     }
     if (!isAgentEvent(e)) return;

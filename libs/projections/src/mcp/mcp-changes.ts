@@ -1,5 +1,5 @@
 import { McpEvent, RecordedEvent, unhandled } from '@strata/domain/events';
-import { McpDrift, McpToolDef } from '@strata/domain/mcp';
+import { McpDrift, McpToolDef, ToolApprovalRecord } from '@strata/domain/mcp';
 
 /** A connection row as the read model holds it (JSON members as values). */
 export interface ConnectionRow {
@@ -72,6 +72,10 @@ export type McpChange =
   | { op: 'tools.seen'; key: Key; at: number }
   | { op: 'drift.insert'; row: DriftRow }
   | { op: 'drift.acknowledge'; key: Key; names: string[]; at: number; by: string }
+  /** a tool-call approval asked for (REFERENCE §15.10) */
+  | { op: 'approval.insert'; row: ToolApprovalRecord }
+  /** a pending approval settled: resolved, expired or cancelled (a settled one stays as it is) */
+  | { op: 'approval.settle'; key: { org_id: string; id: string }; set: Pick<ToolApprovalRecord, 'status' | 'resolved_at' | 'resolved_by' | 'resolution_reason' | 'scope'> }
   /** new OAuth tokens: the auth view's token fields */
   | { op: 'connection.tokens'; key: Key; token_expires_at: number | null; has_refresh_token: boolean; credential_fingerprint: string };
 
@@ -87,7 +91,9 @@ function driftRow(e: RecordedEvent, d: { org_id: string; connection_id: string; 
  * drift (REFERENCE §15.2, §15.8). Every storage executes these changes; none looks at events.
  * Deterministic: only event data and positions.
  */
-export function mcpChangesOf(e: RecordedEvent<McpEvent>): McpChange[] {
+export function mcpChangesOf(event: RecordedEvent<McpEvent>): McpChange[] {
+  if (isApprovalEvent(event)) return approvalChangesOf(event);
+  const e = event as RecordedEvent<ConnectionEvent>;
   const key = { org_id: e.data.org_id, connection_id: e.data.connection_id };
   const touch: McpChange = { op: 'connection.patch', key, set: { updated_at: e.data.at, revision: e.revision } };
   switch (e.type) {
@@ -180,6 +186,32 @@ export function mcpChangesOf(e: RecordedEvent<McpEvent>): McpChange[] {
       const d = e.data;
       return [{ op: 'connection.tokens', key, token_expires_at: d.token_expires_at, has_refresh_token: d.has_refresh_token, credential_fingerprint: d.credential_fingerprint }, touch];
     }
+    default:
+      unhandled(e);
+      return [];
+  }
+}
+
+type ApprovalEvent = Extract<McpEvent, { type: 'ToolApprovalRequested' | 'ToolApprovalResolved' | 'ToolApprovalExpired' | 'ToolApprovalCancelled' }>;
+type ConnectionEvent = Exclude<McpEvent, ApprovalEvent>;
+
+function isApprovalEvent(e: RecordedEvent<McpEvent>): e is RecordedEvent<ApprovalEvent> {
+  return e.type === 'ToolApprovalRequested' || e.type === 'ToolApprovalResolved' || e.type === 'ToolApprovalExpired' || e.type === 'ToolApprovalCancelled';
+}
+
+/** Approvals: inserted pending, then settled once. */
+function approvalChangesOf(e: RecordedEvent<ApprovalEvent>): McpChange[] {
+  const key = { org_id: e.data.org_id, id: e.data.approval_id };
+  const system = { kind: 'system', id: 'system' };
+  switch (e.type) {
+    case 'ToolApprovalRequested':
+      return [{ op: 'approval.insert', row: { ...e.data.approval, status: 'pending', resolved_at: null, resolved_by: null, resolution_reason: null } }];
+    case 'ToolApprovalResolved':
+      return [{ op: 'approval.settle', key, set: { status: e.data.status, resolved_at: e.data.at, resolved_by: e.data.resolved_by, resolution_reason: e.data.reason, scope: e.data.scope } }];
+    case 'ToolApprovalExpired':
+      return [{ op: 'approval.settle', key, set: { status: 'expired', resolved_at: e.data.at, resolved_by: system, resolution_reason: 'expired', scope: 'once' } }];
+    case 'ToolApprovalCancelled':
+      return [{ op: 'approval.settle', key, set: { status: 'cancelled', resolved_at: e.data.at, resolved_by: system, resolution_reason: e.data.reason, scope: 'once' } }];
     default:
       unhandled(e);
       return [];

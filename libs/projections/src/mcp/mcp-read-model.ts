@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { ToolApprovalRecord } from '@strata/domain/mcp';
 import { ConnectionRow, DriftRow, ToolRow } from './mcp-changes';
 
 const CONNECTION_JSON = ['server_info', 'auth', 'tool_approvals', 'last_error'] as const;
@@ -20,6 +21,27 @@ function parseDrift(r: Record<string, unknown>): DriftRow {
     previous: r.previous === null ? null : JSON.parse(r.previous as string),
     current: r.current === null ? null : JSON.parse(r.current as string),
   };
+}
+
+function parseApproval(r: Record<string, unknown>): ToolApprovalRecord {
+  return {
+    ...(r as unknown as ToolApprovalRecord),
+    arguments: r.arguments === null ? null : JSON.parse(r.arguments as string),
+    reasons: JSON.parse(r.reasons as string),
+    resolved_by: r.resolved_by === null ? null : JSON.parse(r.resolved_by as string),
+  };
+}
+
+/** Filters of the approvals list (REFERENCE §15.10). */
+export interface ApprovalFilter {
+  status?: string;
+  agent_id?: string;
+  session_id?: string;
+  connection_id?: string;
+  /** `mcp_tool` (default) or every kind */
+  kind: 'mcp_tool' | 'all';
+  limit: number;
+  offset: number;
 }
 
 /** A connection with the counts its record shows. */
@@ -113,5 +135,44 @@ export class McpReadModel {
     const has_more = rows.length > opts.limit;
     if (has_more) rows.pop();
     return { items: rows.map(parseDrift), has_more };
+  }
+
+  approval(org: string, id: string): ToolApprovalRecord | null {
+    const r = this.stmt('SELECT * FROM mcp_approvals WHERE org_id = ? AND id = ?').get(org, id) as Record<string, unknown> | undefined;
+    return r ? parseApproval(r) : null;
+  }
+
+  /** `requested_at` desc, then id. */
+  approvals(org: string, f: ApprovalFilter): { items: ToolApprovalRecord[]; has_more: boolean } {
+    const where = ['org_id = ?'];
+    const params: unknown[] = [org];
+    for (const k of ['status', 'agent_id', 'session_id', 'connection_id'] as const) if (f[k] !== undefined) where.push(`${k} = ?`), params.push(f[k]);
+    if (f.kind === 'mcp_tool') where.push("kind = 'mcp_tool'");
+    const rows = this.db.prepare(`SELECT * FROM mcp_approvals WHERE ${where.join(' AND ')} ORDER BY requested_at DESC, id ASC LIMIT ? OFFSET ?`).all(...params, f.limit + 1, f.offset) as Record<string, unknown>[];
+    const has_more = rows.length > f.limit;
+    if (has_more) rows.pop();
+    return { items: rows.map(parseApproval), has_more };
+  }
+
+  /** A run's approvals, oldest first. */
+  approvalsOfRun(runId: string): ToolApprovalRecord[] {
+    return (this.stmt('SELECT * FROM mcp_approvals WHERE run_id = ? ORDER BY requested_at, id').all(runId) as Record<string, unknown>[]).map(parseApproval);
+  }
+
+  /** Pending approvals of an agent, or of a connection, oldest first. */
+  pendingApprovals(org: string, by: { agent_id?: string; connection_id?: string }): ToolApprovalRecord[] {
+    const [col, val] = by.agent_id !== undefined ? ['agent_id', by.agent_id] : ['connection_id', by.connection_id];
+    return (this.stmt(`SELECT * FROM mcp_approvals WHERE org_id = ? AND ${col} = ? AND status = 'pending' ORDER BY requested_at, id`).all(org, val) as Record<string, unknown>[]).map(parseApproval);
+  }
+
+  /** Pending approvals past their `expires_at`, every organization (the expiry sweep). */
+  dueApprovals(now: number, limit: number): ToolApprovalRecord[] {
+    return (this.stmt("SELECT * FROM mcp_approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id LIMIT ?").all(now, limit) as Record<string, unknown>[]).map(parseApproval);
+  }
+
+  /** Whether an approval with `scope:"session"` lets this tool run in this session without a mode-based approval. */
+  sessionApproved(sessionId: string, connectionId: string | null, toolName: string): boolean {
+    const r = this.stmt("SELECT 1 FROM mcp_approvals WHERE session_id = ? AND coalesce(connection_id, '') = ? AND tool_name = ? AND status = 'approved' AND scope = 'session' LIMIT 1").get(sessionId, connectionId ?? '', toolName);
+    return !!r;
   }
 }

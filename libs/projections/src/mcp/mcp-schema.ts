@@ -1,5 +1,5 @@
 /** Tables of the MCP read model (projections database; prefix `mcp_`). */
-export const MCP_TABLES = ['mcp_connections', 'mcp_tools', 'mcp_drift'] as const;
+export const MCP_TABLES = ['mcp_connections', 'mcp_tools', 'mcp_drift', 'mcp_approvals'] as const;
 
 export const MCP_DDL = `
 CREATE TABLE IF NOT EXISTS mcp_connections (
@@ -25,4 +25,14 @@ CREATE TABLE IF NOT EXISTS mcp_drift (
   PRIMARY KEY (org_id, id)
 );
 CREATE INDEX IF NOT EXISTS mcp_drift_connection ON mcp_drift(org_id, connection_id, tool_name);
+CREATE TABLE IF NOT EXISTS mcp_approvals (
+  org_id TEXT NOT NULL, id TEXT NOT NULL, status TEXT NOT NULL, kind TEXT NOT NULL, connection_id TEXT, connection_name TEXT,
+  tool_name TEXT NOT NULL, model_name TEXT NOT NULL, affordance_uid TEXT, arguments TEXT, reasons TEXT NOT NULL,
+  agent_id TEXT NOT NULL, agent_name TEXT NOT NULL, session_id TEXT NOT NULL, run_id TEXT NOT NULL, tool_call_id TEXT NOT NULL,
+  requested_at REAL NOT NULL, expires_at REAL NOT NULL, resolved_at REAL, resolved_by TEXT, resolution_reason TEXT, scope TEXT NOT NULL,
+  PRIMARY KEY (org_id, id)
+);
+CREATE INDEX IF NOT EXISTS mcp_approvals_requested ON mcp_approvals(org_id, requested_at);
+CREATE INDEX IF NOT EXISTS mcp_approvals_run ON mcp_approvals(run_id);
+CREATE INDEX IF NOT EXISTS mcp_approvals_due ON mcp_approvals(status, expires_at);
 `;

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { EventMetadata, eventFromLog } from '@strata/domain/events';
-import { McpConnectionCreatedData, McpStreams, McpToolDef } from '@strata/domain/mcp';
+import { McpConnectionCreatedData, McpStreams, McpToolDef, ToolApprovalRecord, ToolApprovalStreams } from '@strata/domain/mcp';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
 import { AccountsMirror } from '../accounts/accounts-mirror';
 import { McpProjection } from './mcp.projection';
@@ -26,7 +26,24 @@ const events = [
   eventFromLog('McpDriftAcknowledged', { org_id: 'o1', connection_id: 'c1', tools: [{ name: 'a', hash: 'h2' }], acknowledged_by: 'u1', at: 30 }),
 ];
 
+const approval: ToolApprovalRecord = {
+  id: 'ap1', org_id: 'o1', status: 'pending', kind: 'mcp_tool', connection_id: 'c1', connection_name: 'Tools', tool_name: 'a', model_name: 'mcp__tools__a', affordance_uid: 'aff-a',
+  arguments: { x: 1 }, reasons: [{ source: 'connection_mode' }], agent_id: 'ag', agent_name: 'A', session_id: 's', run_id: 'r', tool_call_id: 'tc', requested_at: 40, expires_at: 100,
+  resolved_at: null, resolved_by: null, resolution_reason: null, scope: 'once',
+};
+const approvalBase = { org_id: 'o1', approval_id: 'ap1', agent_id: 'ag', session_id: 's', run_id: 'r', tool_call_id: 'tc', connection_id: 'c1' };
+const approvalEvents = [
+  eventFromLog('ToolApprovalRequested', { ...approvalBase, at: 40, approval }),
+  eventFromLog('ToolApprovalResolved', { ...approvalBase, at: 50, status: 'approved', resolved_by: { kind: 'user', id: 'u1' }, reason: 'ok', scope: 'session' }),
+  // a settled approval stays as it is
+  eventFromLog('ToolApprovalExpired', { ...approvalBase, at: 100 }),
+];
+
 function check(reads: McpReadModel) {
+  expect(reads.approval('o1', 'ap1')).toEqual({ ...approval, status: 'approved', resolved_at: 50, resolved_by: { kind: 'user', id: 'u1' }, resolution_reason: 'ok', scope: 'session' });
+  expect(reads.sessionApproved('s', 'c1', 'a')).toBe(true);
+  expect(reads.dueApprovals(1000, 10)).toEqual([]);
+  expect(reads.approvals('o1', { kind: 'mcp_tool', agent_id: 'ag', limit: 10, offset: 0 }).items.map((a) => a.id)).toEqual(['ap1']);
   const c = reads.connection('o1', 'c1')!;
   expect(c).toMatchObject({ name: 'Tools', status: 'active', last_sync_id: 's1', tools_count: 1, unacknowledged_drift_count: 0, updated_at: 30 });
   expect(reads.tool('o1', 'c1', 'a')).toMatchObject({ hash: 'h2', approved_hash: 'h2', drift_state: 'clean', changed_at: 20, affordance_uid: 'aff-a' });
@@ -34,10 +51,11 @@ function check(reads: McpReadModel) {
 }
 
 describe('the MCP projection', () => {
-  it('applies connection, tool, drift and acknowledgement events on SQLite', () => {
+  it('applies connection, tool, drift, acknowledgement and approval events on SQLite', () => {
     const db = new Database(':memory:');
     const p = new McpProjection(db);
     events.forEach((e, i) => p.apply({ ...e, metadata: meta, id: `e${i}`, stream: McpStreams.connection('o1', 'c1'), revision: i, position: i + 1 }));
+    approvalEvents.forEach((e, i) => p.apply({ ...e, metadata: meta, id: `a${i}`, stream: ToolApprovalStreams.approval('o1', 'ap1'), revision: i, position: 100 + i }));
     check(new McpReadModel(db));
     p.reset();
     expect(new McpReadModel(db).connection('o1', 'c1')).toBeNull();
@@ -47,6 +65,7 @@ describe('the MCP projection', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-mcp-mirror-'));
     const log = new SqliteEventStore(path.join(dir, 'events.db'), { pollIntervalMs: 20 });
     await log.append([{ stream: McpStreams.connection('o1', 'c1'), expectedRevision: 'no_stream', events: events.map((e) => ({ ...e, metadata: meta })) }]);
+    await log.append([{ stream: ToolApprovalStreams.approval('o1', 'ap1'), expectedRevision: 'no_stream', events: approvalEvents.map((e) => ({ ...e, metadata: meta })) }]);
     const mirror = new AccountsMirror(log);
     try {
       await mirror.start();

@@ -4,7 +4,7 @@ import { PlannedProjection } from '../projection';
 import { ConnectionRow, McpChange, mcpChangesOf } from './mcp-changes';
 import { MCP_DDL, MCP_TABLES } from './mcp-schema';
 
-const JSON_COLUMNS = new Set(['server_info', 'auth', 'tool_approvals', 'last_error', 'def', 'changed_fields', 'previous', 'current']);
+const JSON_COLUMNS = new Set(['server_info', 'auth', 'tool_approvals', 'last_error', 'def', 'changed_fields', 'previous', 'current', 'arguments', 'reasons', 'resolved_by']);
 const CONNECTION_COLUMNS = new Set([
   'name', 'slug', 'url', 'status', 'protocol_version', 'server_info', 'instructions', 'auth', 'authorization_expires_at', 'approval_mode', 'tool_approvals',
   'approval_timeout_s', 'call_timeout_s', 'last_sync_at', 'last_sync_id', 'last_error', 'updated_at', 'disconnected_at', 'revision',
@@ -23,7 +23,7 @@ function encode(column: string, v: unknown): unknown {
  */
 export class McpProjection implements PlannedProjection {
   readonly name = 'mcp';
-  readonly version = 1;
+  readonly version = 2;
   /** nothing here reads node or edge streams (keep it so) */
   readonly replayPlanner = 'outsideGraphObjects';
   private readonly stmts = new Map<string, Statement>();
@@ -95,6 +95,19 @@ export class McpProjection implements PlannedProjection {
         this.run(`INSERT OR REPLACE INTO mcp_drift (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, ...cols.map((k) => encode(k, r[k])));
         return;
       }
+      case 'approval.insert': {
+        const r = c.row as unknown as Record<string, unknown>;
+        const cols = Object.keys(r).filter((k) => k !== 'arguments');
+        // arguments are any JSON, null and strings included: always encoded
+        this.run(`INSERT OR REPLACE INTO mcp_approvals (${[...cols, 'arguments'].join(', ')}) VALUES (${[...cols, 'arguments'].map(() => '?').join(', ')})`, ...cols.map((k) => encode(k, r[k])), JSON.stringify(r.arguments ?? null));
+        return;
+      }
+      case 'approval.settle':
+        this.run(
+          "UPDATE mcp_approvals SET status = ?, resolved_at = ?, resolved_by = ?, resolution_reason = ?, scope = ? WHERE org_id = ? AND id = ? AND status = 'pending'",
+          c.set.status, c.set.resolved_at, c.set.resolved_by ? JSON.stringify(c.set.resolved_by) : null, c.set.resolution_reason, c.set.scope, c.key.org_id, c.key.id,
+        );
+        return;
       case 'drift.acknowledge':
         for (const name of c.names)
           this.run('UPDATE mcp_drift SET acknowledged_at = ?, acknowledged_by = ? WHERE org_id = ? AND connection_id = ? AND tool_name = ? AND acknowledged_at IS NULL', c.at, c.by, c.key.org_id, c.key.connection_id, name);

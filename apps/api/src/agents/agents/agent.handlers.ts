@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AuthErrors } from '@strata/auth/auth-errors';
+import { Errors } from '@strata/domain/errors';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { MeteredLanguageModels } from '@strata/ai/llm/metered-language-models';
@@ -30,6 +31,8 @@ import { ScheduleTimers } from '../schedules/schedule-timers';
 
 /** how far ahead `/work` lists a schedule's next firing */
 const UPCOMING_S = 7 * 86400;
+import { ToolApprovals, presentApproval } from '@strata/mcp/approvals';
+import { readResolveInput } from '@strata/domain/mcp';
 
 /** Managed agents (REFERENCE §16.3): create, list, read, PATCH (pause, resume), archive. */
 @Injectable()
@@ -46,6 +49,7 @@ export class AgentHandlers {
     private readonly accounts: AccountsReadModel,
     private readonly control: RunControl,
     private readonly timers: ScheduleTimers,
+    private readonly approvals: ToolApprovals,
   ) {}
 
   private context(org: string, except: string | null): AgentContext {
@@ -125,7 +129,7 @@ export class AgentHandlers {
       }
       if (decided.moves.includes('paused'))
         for (const s of this.store.read.openSessions(auth.org_id, id)) {
-          const c = stageRunCancel(tx, s, 'agent_paused');
+          const c = await stageRunCancel(tx, s, 'agent_paused', this.approvals);
           if (c) cancelled.push(c.run_id);
         }
       return presentAgent(agent, this.store.read, tx.now);
@@ -145,7 +149,7 @@ export class AgentHandlers {
       const agent = await this.syncNode(tx, archived, 'agent archived');
       tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentArchived', { agent, by: auth.principal.id, at: tx.now });
       for (const s of this.store.read.openSessions(auth.org_id, id)) {
-        const c = stageRunCancel(tx, s, 'agent_archived');
+        const c = await stageRunCancel(tx, s, 'agent_archived', this.approvals);
         if (c) cancelled.push(c.run_id);
         tx.emit(AgentStreams.session(auth.org_id, s.id), 'AgentSessionArchived', { org_id: auth.org_id, agent_id: id, session_id: s.id, run_id: null, at: tx.now, by: auth.principal.id });
         await this.endSessionNode(tx, s.node_uid);
@@ -199,6 +203,18 @@ export class AgentHandlers {
       .filter((u): u is { schedule_id: string; name: string; at: number } => u.at !== null && u.at <= now + UPCOMING_S)
       .sort((x, y) => x.at - y.at)
       .map((u) => ({ schedule_id: u.schedule_id, name: u.name, next_run_at: iso(u.at) }));
-    return { agent_id: a.id, active_sessions: active.length, pending_decisions: [], pending_inputs: inputs, upcoming_schedules: upcoming };
+    return { agent_id: a.id, active_sessions: active.length, pending_decisions: this.approvals.pendingOfAgent(auth.org_id, a.id).map(presentApproval), pending_inputs: inputs, upcoming_schedules: upcoming };
+  }
+
+  /** REFERENCE §16.5: the §15.10 resolution of one of this agent's approvals. */
+  async resolveDecision(auth: AuthContext, rid: string, id: string, body: Record<string, unknown>) {
+    const a = this.store.agent(auth, id);
+    const decisionId = body.decision_id ?? body.approval_id;
+    if (typeof decisionId !== 'string' || !decisionId) throw Errors.missingField('decision_id');
+    const input = readResolveInput(body);
+    const mine = (x: { agent_id: string }) => x.agent_id === a.id;
+    const found = this.approvals.approval(auth.org_id, decisionId);
+    if (!found || !mine(found)) throw Errors.notFound(`decision ${decisionId} not found`, { field: 'decision_id', uid: decisionId });
+    return presentApproval(await this.approvals.resolve(commandContext(auth, rid), decisionId, input, { kind: auth.principal.kind, id: auth.principal.id }, mine));
   }
 }

@@ -9,6 +9,7 @@ import { AgentAccessGuard, AgentRoute } from '../agent-access.guard';
 import { agentPathId } from '../agent-fields';
 import { CreateAgentDto, UpdateAgentDto, agentInput } from './agent.dto';
 import { AgentHandlers } from './agent.handlers';
+import { ResolveDecisionDto } from './resolve-decision.dto';
 
 const STATUSES = ['active', 'paused', 'archived'] as const;
 
@@ -81,5 +82,14 @@ export class AgentsController {
     const q = coerceQuery(raw, ['limit', 'offset']);
     const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
     return this.handlers.articles(auth, agentPathId(id, req), limit, offset);
+  }
+
+  @Post(':id/resolve-decision')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @AgentRoute('decide')
+  @ApiOperation({ summary: 'Allow or deny one of the agent’s pending tool-call approvals (member or higher, users only); 409 invalid_transition once settled' })
+  resolveDecision(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ResolveDecisionDto, @Req() req: FastifyRequest) {
+    return this.handlers.resolveDecision(auth, rid, agentPathId(id, req), body as unknown as Record<string, unknown>);
   }
 }

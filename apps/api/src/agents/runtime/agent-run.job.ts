@@ -25,8 +25,11 @@ import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops'
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { SessionEventRow } from '@strata/projections/agents/agents-read-model';
+import { AGENT_TOOL_SOURCE, AgentMcpTool, AgentToolSource } from '@strata/mcp/tools';
+import { GovernedCall, ToolApprovals } from '@strata/mcp/approvals';
+import { approvalOutcomeError } from '@strata/domain/mcp';
 import { AgentsStore } from '../agents-store';
-import { GraphTools } from './graph-tools';
+import { GraphTools, ToolOutcome } from './graph-tools';
 import { RunControl } from './run-control';
 import { RunWaits } from './run-waits';
 
@@ -44,6 +47,17 @@ const RESULT_BYTES = 16 * 1024;
 const HISTORY_TOKENS = 100_000;
 
 class RunEnd extends Error {}
+
+/** A recorded `tool.call` as the runtime reads it back. */
+interface CallData {
+  tool_call_id: string;
+  name: string;
+  source: 'builtin' | 'mcp';
+  connection_id: string | null;
+  tool_name: string;
+  arguments: unknown;
+  execution_uid: string | null;
+}
 
 function truncated(value: unknown): unknown {
   const text = JSON.stringify(value ?? null);
@@ -76,6 +90,8 @@ export class AgentRunJob implements JobHandler {
     private readonly tools: GraphTools,
     private readonly control: RunControl,
     private readonly waits: RunWaits,
+    @Inject(AGENT_TOOL_SOURCE) private readonly mcp: AgentToolSource,
+    private readonly approvals: ToolApprovals,
   ) {}
 
   private ctxOf(agent: AgentRecord, runId: string): CommandContext {
@@ -237,7 +253,8 @@ export class AgentRunJob implements JobHandler {
     const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id });
     if (!chat) return this.failRun(agent, s, run, 'llm_not_configured', 'no language model is configured');
     const messages = this.history(s, run);
-    const tools = this.tools.specs(agent);
+    const mcpTools = await this.mcp.toolsFor(agent.org_id, agent.id);
+    const tools = [...this.tools.specs(agent), ...mcpTools.filter((t) => !this.tools.isBuiltin(agent, t.model_name)).map((t) => ({ name: t.model_name, description: t.description, inputSchema: t.input_schema }))];
     const started = performance.now();
     let streamed = '';
     let res: ChatResponse;
@@ -273,7 +290,7 @@ export class AgentRunJob implements JobHandler {
         await this.closeTrace(tx, r);
         return;
       }
-      await this.requestCalls(tx, agent, s, r, step, res.toolCalls);
+      await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
     });
   }
 
@@ -284,33 +301,48 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** `tool.call` for each call of the turn, in the model's order, each built-in one with its Execution node. */
-  private async requestCalls(tx: GraphTx, agent: AgentRecord, s: SessionRecord, r: RunRecord, step: number, calls: ToolCall[]): Promise<void> {
+  private async requestCalls(tx: GraphTx, agent: AgentRecord, s: SessionRecord, r: RunRecord, step: number, calls: ToolCall[], mcpTools: AgentMcpTool[]): Promise<void> {
     const stream = AgentStreams.session(s.org_id, s.id);
     const agentNode = await tx.node(agent.node_uid);
     const trace = r.trace_uid ? await tx.node(r.trace_uid) : null;
     let order = r.tool_calls;
     for (const c of calls) {
       let execution: NodeRecord | null = null;
-      if (c.name !== ASK_USER_TOOL && this.tools.isBuiltin(agent, c.name)) {
+      const builtin = c.name !== ASK_USER_TOOL && this.tools.isBuiltin(agent, c.name);
+      const mcp = builtin ? undefined : mcpTools.find((t) => t.model_name === c.name);
+      if (builtin || mcp) {
         execution = createNode(
           tx,
           {
             label: `${c.name} (${agent.name})`,
-            props: { description: `${agent.name} calls ${c.name}`, agent_uid: agent.node_uid, status: 'running', started_at: tx.now, input_snapshot: isObject(c.arguments) ? c.arguments : { raw: c.arguments }, reversible: false },
+            props: {
+              description: `${agent.name} calls ${mcp ? `${mcp.tool_name} of ${mcp.connection_name}` : c.name}`,
+              agent_uid: agent.node_uid,
+              ...(mcp ? { affordance_uid: mcp.affordance_uid } : {}),
+              status: 'running',
+              started_at: tx.now,
+              input_snapshot: isObject(c.arguments) ? c.arguments : { raw: c.arguments },
+              reversible: false,
+            },
           },
           { forcedType: 'Execution' },
         );
         if (agentNode && agentNode.tombstone_at === null) createEdge(tx, { edge_type: 'ExecutedBy' }, execution, agentNode);
         if (trace && trace.tombstone_at === null) createEdge(tx, { edge_type: 'TraceEntry', props: { order: ++order } }, trace, execution);
+        if (mcp) {
+          // an MCP call targets the tool's Affordance (REFERENCE §16.10)
+          const affordance = await tx.node(mcp.affordance_uid);
+          if (affordance && affordance.tombstone_at === null) createEdge(tx, { edge_type: 'Targets' }, execution, affordance);
+        }
       }
       tx.emit(stream, 'AgentToolCallRequested', {
         ...this.base(s, r.id, tx.now),
         step,
         tool_call_id: c.id,
         name: c.name,
-        source: 'builtin',
-        connection_id: null,
-        tool_name: c.name,
+        source: mcp ? 'mcp' : 'builtin',
+        connection_id: mcp?.connection_id ?? null,
+        tool_name: mcp?.tool_name ?? c.name,
         arguments: c.arguments,
         execution_uid: execution?.uid ?? null,
       });
@@ -323,19 +355,39 @@ export class AgentRunJob implements JobHandler {
    * repeated.
    */
   private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: SessionEventRow[], events: SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
-    for (const call of pending) {
-      const d = call.data as { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null };
+    const calls = pending.map((c) => c.data as unknown as CallData);
+    // MCP calls are governed first; the turn's approvals are requested together and all awaited (REFERENCE §16.4, §16.5)
+    const waiting = new Set(this.approvals.ofRun(run.id).filter((a) => a.status === 'pending').map((a) => a.tool_call_id));
+    const denied = resumed ? new Map<string, ToolOutcome>() : await this.governTurn(agent, s, run, calls, waiting);
+    await this.waits.until(() => {
+      const r = this.store.read.run(s.org_id, run.id);
+      return !r || runEnded(r) || this.approvals.ofRun(run.id).every((a) => a.status !== 'pending');
+    }, signal);
+    this.live(s.org_id, run.id);
+    const decided = new Map(this.approvals.ofRun(run.id).map((a) => [a.tool_call_id, a]));
+    // a cancelled approval ends the run (REFERENCE §15.10); interrupts and archives already ended it
+    if (calls.some((d) => decided.get(d.tool_call_id)?.status === 'cancelled')) return this.failRun(agent, s, run, 'approval_cancelled', 'an approval this run waited for was cancelled');
+    for (const d of calls) {
       if (d.name === ASK_USER_TOOL && agent.tools.includes(ASK_USER_TOOL)) {
         await this.askUser(agent, s, run, d, events, signal);
         return;
       }
-      if (resumed) {
+      const approval = decided.get(d.tool_call_id);
+      const refusal = approval ? approvalOutcomeError(approval) : null;
+      if (denied.has(d.tool_call_id) || refusal) {
+        const o = denied.get(d.tool_call_id) ?? { status: approval!.status === 'denied' ? ('denied' as const) : ('error' as const), result: { code: refusal!.code, approval_id: approval!.id }, error: refusal, created: [] };
+        await this.complete(agent, s, run, d, o, 0);
+        continue;
+      }
+      // after a restart a call may have been running: not repeated, unless it was still waiting for its approval then
+      if (resumed && !waiting.has(d.tool_call_id)) {
         await this.complete(agent, s, run, d, { status: 'error', result: { code: 'interrupted' }, error: { code: 'interrupted', message: 'the service restarted while this call ran; it was not repeated' }, created: [] }, 0);
         continue;
       }
       let outcome;
       const started = performance.now();
-      if (!agent.tools.includes(d.name) || !this.tools.isBuiltin(agent, d.name) && d.name !== ASK_USER_TOOL)
+      if (d.source === 'mcp') outcome = await this.callMcp(agent, d, signal);
+      else if (!agent.tools.includes(d.name) || !this.tools.isBuiltin(agent, d.name) && d.name !== ASK_USER_TOOL)
         outcome = { status: 'error' as const, result: { code: 'unknown_tool' }, error: { code: 'unknown_tool', message: `no tool named ${d.name}` }, created: [] };
       else if (!isObject(d.arguments))
         outcome = { status: 'error' as const, result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
@@ -345,7 +397,52 @@ export class AgentRunJob implements JobHandler {
     }
   }
 
-  private async complete(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: { status: 'ok' | 'error'; result: unknown; error: { code: string; message: string } | null; created: string[] }, ms: number): Promise<void> {
+  /**
+   * Governance of the turn's MCP calls not decided yet (REFERENCE §15.10): a policy `deny`
+   * refuses one (`denied_by_policy`, returned for recording with the results); a policy
+   * `require_approval` or the connection's mode asks for an approval. Every decision of the
+   * turn is recorded in one unit of work.
+   */
+  private async governTurn(agent: AgentRecord, s: SessionRecord, run: RunRecord, calls: CallData[], waiting: Set<string>): Promise<Map<string, ToolOutcome>> {
+    const asked = new Set(this.approvals.ofRun(run.id).map((a) => a.tool_call_id));
+    const open = calls.filter((d) => d.source === 'mcp' && !asked.has(d.tool_call_id) && isObject(d.arguments));
+    const denied = new Map<string, ToolOutcome>();
+    if (!open.length) return denied;
+    const offered = await this.mcp.toolsFor(agent.org_id, agent.id);
+    const governed: { d: CallData; tool: AgentMcpTool; g: GovernedCall }[] = [];
+    for (const d of open) {
+      const tool = offered.find((t) => t.model_name === d.name);
+      if (tool) governed.push({ d, tool, g: await this.approvals.govern(agent.org_id, agent.id, s.id, tool) });
+    }
+    if (!governed.length) return denied;
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      this.live(s.org_id, run.id);
+      for (const { d, tool, g } of governed) {
+        const v = g.verdict;
+        if (v.verdict === 'approval') {
+          const a = await this.approvals.stageRequest(tx, { agent: { id: agent.id, name: agent.name }, session_id: s.id, run_id: run.id, tool_call_id: d.tool_call_id, tool, arguments: d.arguments, reasons: v.reasons });
+          waiting.add(d.tool_call_id);
+          g.record(tx, a.id);
+          continue;
+        }
+        if (v.verdict === 'deny')
+          denied.set(d.tool_call_id, { status: 'denied', result: { code: 'denied_by_policy', policy_uid: v.policy_uid }, error: { code: 'denied_by_policy', message: `policy ${v.policy_name} denies this call` }, created: [] });
+        g.record(tx, null);
+      }
+    });
+    return denied;
+  }
+
+  /** An MCP call through the agent's tool source; a tool no longer offered is a tool error. */
+  private async callMcp(agent: AgentRecord, d: CallData, signal: AbortSignal): Promise<ToolOutcome> {
+    const tool = (await this.mcp.toolsFor(agent.org_id, agent.id)).find((t) => t.model_name === d.name);
+    if (!tool) return { status: 'error', result: { code: 'tool_unavailable' }, error: { code: 'tool_unavailable', message: `${d.name} is not offered to this agent any more` }, created: [] };
+    if (!isObject(d.arguments)) return { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
+    const r = await this.mcp.call(agent.org_id, agent.id, tool, d.arguments, signal);
+    return { ...r, created: [] };
+  }
+
+  private async complete(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: ToolOutcome, ms: number): Promise<void> {
     await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
       this.live(s.org_id, run.id);
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentToolCallCompleted', {
@@ -360,7 +457,7 @@ export class AgentRunJob implements JobHandler {
         status: o.status === 'ok' ? 'completed' : 'failed',
         completed_at: tx.now,
         output_snapshot: isObject(output) ? output : { value: output },
-        ...(o.error ? { error: `${o.error.code}: ${o.error.message}` } : {}),
+        ...(o.error ? { error: o.status === 'denied' ? `denied: ${o.error.message}` : `${o.error.code}: ${o.error.message}` } : {}),
       };
       tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'tool call ended');
       for (const uid of o.created) {

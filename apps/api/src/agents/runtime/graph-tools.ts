@@ -9,7 +9,8 @@ import { STRATA_TOOL_BY_NAME, inputSchemaOf, routeCallsFor } from '@strata/mcp/s
 
 /** What one built-in tool call gave back. */
 export interface ToolOutcome {
-  status: 'ok' | 'error';
+  /** `denied`: governance refused the call, it never ran */
+  status: 'ok' | 'error' | 'denied';
   result: unknown;
   error: { code: string; message: string } | null;
   /** uids of nodes the call created (Execution → ProducesNode) */

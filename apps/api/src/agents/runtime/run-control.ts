@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentStreams, CancelReason, SessionRecord } from '@strata/domain/agents';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import type { ToolApprovals } from '@strata/mcp/approvals';
 
 /**
  * The runs this process is executing, each with the controller that aborts its in-flight
@@ -29,11 +30,13 @@ export class RunControl {
 
 /**
  * Stages the cancellation of a session's current run (REFERENCE §16.6): `AgentRunCancelled`
- * with the messages queued behind it discarded. Returns the cancelled run id and the
- * discarded message ids, or null when the session has no active run.
+ * with the messages queued behind it discarded, and the run's pending approvals cancelled.
+ * Returns the cancelled run id and the discarded message ids, or null when the session has
+ * no active run.
  */
-export function stageRunCancel(tx: GraphTx, s: SessionRecord, reason: CancelReason): { run_id: string; discarded_message_ids: string[] } | null {
+export async function stageRunCancel(tx: GraphTx, s: SessionRecord, reason: CancelReason, approvals: ToolApprovals): Promise<{ run_id: string; discarded_message_ids: string[] } | null> {
   if (s.current_run === null) return null;
+  await approvals.stageCancel(tx, approvals.pendingOfRuns([s.current_run]), reason);
   const discarded = s.queued_runs.map((q) => q.message_id);
   tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunCancelled', {
     org_id: s.org_id,

@@ -25,6 +25,7 @@ import { AgentsStore } from '../agents-store';
 import { AgentRuns } from '../runtime/agent-runs';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
 import { AGENT_SCHEDULE_JOB } from './schedule-timers';
+import { ToolApprovals } from '@strata/mcp/approvals';
 
 /** missed slots recorded per report (the newest); the count says how many there were */
 const MISSED_RECORDED = 10;
@@ -55,6 +56,7 @@ export class ScheduleFiringJob implements JobHandler {
     private readonly models: MeteredLanguageModels,
     private readonly runs: AgentRuns,
     private readonly control: RunControl,
+    private readonly approvals: ToolApprovals,
     scheduler: Scheduler,
   ) {
     runs.register(AGENT_SCHEDULE_JOB, this);
@@ -126,7 +128,7 @@ export class ScheduleFiringJob implements JobHandler {
       let replaced: string | null = null;
       if (decision.cancelPrevious && s.last_session_id) {
         const prev = this.store.read.session(org, s.last_session_id);
-        if (prev && prev.current_run === s.last_run_id) replaced = stageRunCancel(tx, prev, 'interrupted')?.run_id ?? null;
+        if (prev && prev.current_run === s.last_run_id) replaced = (await stageRunCancel(tx, prev, 'interrupted', this.approvals))?.run_id ?? null;
       }
       const title = scheduleSessionTitle(s.name, slot, s.timezone);
       const content = renderTemplate(s.message_template, { at: slot, timezone: s.timezone, schedule_name: s.name, agent_name: agent.name });

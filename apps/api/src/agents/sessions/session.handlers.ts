@@ -25,6 +25,7 @@ import { AgentsStore } from '../agents-store';
 import { iso, paginated, presentRun, presentSession } from '../agent-presenters';
 import { AgentRuns } from '../runtime/agent-runs';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
+import { ToolApprovals } from '@strata/mcp/approvals';
 import { RunWaits } from '../runtime/run-waits';
 
 /** messages waiting behind a session's run (REFERENCE §16.6) */
@@ -49,6 +50,7 @@ export class SessionHandlers {
     private readonly runs: AgentRuns,
     private readonly control: RunControl,
     private readonly waits: RunWaits,
+    private readonly approvals: ToolApprovals,
   ) {}
 
   private sender(auth: AuthContext): Sender {
@@ -153,7 +155,7 @@ export class SessionHandlers {
   async interrupt(auth: AuthContext, rid: string, sid: string) {
     const s = this.store.session(auth, sid);
     if (s.current_run === null) return { session_id: sid, interrupted: false, run_id: null, discarded_message_ids: [] };
-    const c = await this.uow.run(commandContext(auth, rid), async (tx) => stageRunCancel(tx, this.store.session(auth, sid), 'interrupted'));
+    const c = await this.uow.run(commandContext(auth, rid), async (tx) => stageRunCancel(tx, this.store.session(auth, sid), 'interrupted', this.approvals));
     if (c) this.control.abort([c.run_id]);
     return { session_id: sid, interrupted: c !== null, run_id: c?.run_id ?? null, discarded_message_ids: c?.discarded_message_ids ?? [] };
   }
@@ -163,7 +165,7 @@ export class SessionHandlers {
     if (s.archived_at !== null) return presentSession(s, this.store.read);
     const c = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const fresh = this.store.session(auth, sid);
-      const cancelled = stageRunCancel(tx, fresh, 'session_archived');
+      const cancelled = await stageRunCancel(tx, fresh, 'session_archived', this.approvals);
       tx.emit(AgentStreams.session(auth.org_id, sid), 'AgentSessionArchived', { org_id: auth.org_id, agent_id: fresh.agent_id, session_id: sid, run_id: null, at: tx.now, by: auth.principal.id });
       const n = await tx.node(fresh.node_uid);
       if (n && n.tombstone_at === null) {

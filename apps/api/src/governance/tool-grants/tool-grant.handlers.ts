@@ -9,6 +9,9 @@ import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-stor
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
 import { GovernanceReadModel, ToolGrantRow } from '@strata/projections/governance/governance-read-model';
 import { governanceContext, iso } from '../governance-context';
 import { PutToolGrantDto } from './tool-grant.dto';
@@ -16,6 +19,9 @@ import { PutToolGrantDto } from './tool-grant.dto';
 /** Agent tool grants (REFERENCE §13.4). */
 @Injectable()
 export class ToolGrantHandlers {
+  /** managed agents are known agents too (the embedded default holds their read model) */
+  private readonly managed: AgentsReadModel | null;
+
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
@@ -23,11 +29,14 @@ export class ToolGrantHandlers {
     private readonly governance: GovernanceReadModel,
     private readonly accounts: AccountsReadModel,
     private readonly scopes: ReadScopeService,
-  ) {}
+    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+  ) {
+    this.managed = storage ? new AgentsReadModel(storage.projections) : null;
+  }
 
   /** A known agent (REFERENCE §13.3) of the organization, else 404 naming `id`. */
   private assertKnownAgent(org: string, agentId: string): void {
-    if (!this.accounts.agentKnownByKeys(org, agentId)) throw new DomainError(404, 'not_found', `agent ${agentId} not found`, { field: 'id', uid: agentId });
+    if (!this.accounts.agentKnownByKeys(org, agentId) && !this.managed?.agent(org, agentId)) throw new DomainError(404, 'not_found', `agent ${agentId} not found`, { field: 'id', uid: agentId });
   }
 
   /** A live Affordance in the agent's scope: 404 otherwise, 400 wrong_node_type for another type. */

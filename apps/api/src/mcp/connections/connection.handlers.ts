@@ -21,6 +21,7 @@ import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ConnectionView, McpReadModel } from '@strata/projections/mcp/mcp-read-model';
+import { ToolApprovals } from '@strata/mcp/approvals';
 import { CreateConnectionDto, PatchConnectionDto, ReauthorizeConnectionDto } from './connection.dto';
 import { iso, presentConnection, presentSync } from './connection-presenter';
 
@@ -67,6 +68,7 @@ export class ConnectionHandlers {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly plans: PlanLimits,
+    private readonly approvals: ToolApprovals,
   ) {}
 
   /** 403 `plan_limit_reached` when the organization already holds its plan's live connections (§17). */
@@ -329,6 +331,7 @@ export class ConnectionHandlers {
     if (c.status === 'disconnected') return { id, status: 'disconnected', disconnected_at: iso(c.disconnected_at) };
     const at = await this.uow.run(contextOf(auth, requestId), async (tx) => {
       tx.emit(McpStreams.connection(org, id), 'McpConnectionDisconnected', { org_id: org, connection_id: id, disconnected_by: auth.principal.id, at: tx.now }, c.revision);
+      await this.approvals.stageCancel(tx, this.approvals.pendingOfConnection(org, id), 'connection_deleted');
       for (const t of this.reads.tools(org, id)) {
         const node = await tx.node(t.affordance_uid);
         if (node && node.tombstone_at === null) await tombstoneNode(tx, t.affordance_uid, { reason: 'mcp_connection_disconnected', cascade: false });

@@ -1,0 +1,2 @@
+export * from './agent-tool-source.port';
+export * from './connection-agent-tools';
