@@ -17,6 +17,11 @@ import { AuditReadModel } from '../governance/audit-read-model';
 import { MCP_STREAM_PREFIXES } from '@strata/domain/mcp';
 import { McpProjection } from '../mcp/mcp.projection';
 import { McpReadModel } from '../mcp/mcp-read-model';
+import { KnowledgeHealthProjection } from '../knowledge-health/knowledge-health.projection';
+import { KnowledgeHealthReadModel } from '../knowledge-health/knowledge-health-read-model';
+
+/** What the Knowledge Health projection reads: the graph, the approval deadline setting, brief versions. */
+const HEALTH_PREFIXES: readonly string[] = ['node-', 'edge-', 'graph-', ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES];
 
 
 /** Streams this mirror applies: the accounts, the governance records read with them on every request, briefs and the MCP connections. */
@@ -61,6 +66,10 @@ export class AccountsMirror {
   private auditQueue: RecordedEvent[] | null = null;
   readonly mcp: McpProjection;
   readonly mcpReadModel: McpReadModel;
+  /** Knowledge Health (REFERENCE §14): fed mostly by graph streams, backfilled after start like the audit */
+  readonly health: KnowledgeHealthProjection;
+  readonly healthReadModel: KnowledgeHealthReadModel;
+  private healthQueue: RecordedEvent[] | null = null;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -81,6 +90,8 @@ export class AccountsMirror {
     this.auditReadModel = new AuditReadModel(this.db);
     this.mcp = new McpProjection(this.db);
     this.mcpReadModel = new McpReadModel(this.db);
+    this.health = new KnowledgeHealthProjection(this.db);
+    this.healthReadModel = new KnowledgeHealthReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
@@ -123,6 +134,34 @@ export class AccountsMirror {
     })();
   }
 
+  /**
+   * Knowledge Health reads graph, settings and brief streams in log order: read them after start
+   * (one ordered pass), then the events that arrived meanwhile.
+   */
+  private async backfillHealth(upTo: number): Promise<void> {
+    let after = 0;
+    try {
+      for (;;) {
+        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...HEALTH_PREFIXES] });
+        this.db.transaction(() => {
+          for (const e of page) if (e.position <= upTo) this.health.apply(e);
+        })();
+        if (page.length) after = page[page.length - 1].position;
+        if (page.length < PAGE || after >= upTo || this.closed) break;
+      }
+    } catch (err) {
+      this.log.error(`knowledge health backfill stopped at position ${after}: ${(err as Error).message}`);
+    }
+    const queued = this.healthQueue ?? [];
+    this.healthQueue = null;
+    this.db.transaction(() => {
+      for (const e of queued) this.health.apply(e);
+    })();
+  }
+
+  /** Resolves once Knowledge Health holds every event up to start (servers mode). */
+  healthReady: Promise<void> = Promise.resolve();
+
   /** Resolves once the audit holds every node event up to start (servers mode). */
   auditReady: Promise<void> = Promise.resolve();
 
@@ -157,6 +196,8 @@ export class AccountsMirror {
     this.advance(Math.max(after, head));
     this.auditQueue = [];
     this.auditReady = this.backfillAudit(this.applied);
+    this.healthQueue = [];
+    this.healthReady = this.backfillHealth(this.applied);
     if (!this.closed) this.subscription = this.events.subscribe(this.applied, (e) => this.follow(e));
     this.log.log(`accounts ready at position ${this.applied} (${count} events, ${Math.round(performance.now() - t0)} ms)`);
     return { events: count, position: this.applied };
@@ -200,6 +241,14 @@ export class AccountsMirror {
         this.auditNodeEvent(e);
       } catch (err) {
         this.log.error(`audit could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
+      }
+    }
+    if (HEALTH_PREFIXES.some((p) => e.stream.startsWith(p))) {
+      try {
+        if (this.healthQueue) this.healthQueue.push(e);
+        else this.db.transaction(() => this.health.apply(e))();
+      } catch (err) {
+        this.log.error(`knowledge health could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
       }
     }
     for (const f of this.followers) {
