@@ -312,6 +312,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   private write(row: KhExceptionRow, obs: Observation, at: number): void {
     const prev = row.state ? (JSON.parse(row.state) as ExceptionState) : null;
     const next = nextExceptionState(prev, obs, at);
+    if (prev && next && prev.status !== 'resolved' && next.status === 'resolved' && prev.reopen_count === 0 && prev.first_detected_at === at) {
+      // true for no time at all: a node written before the edge that supports it in the same
+      // unit of work (one /batch, one cognitive call) was never an exception anyone could see
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
+      this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(row.org, row.id);
+      return;
+    }
     this.save(row, prev, next, row.arm);
   }
 
