@@ -379,6 +379,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const armText = next ? JSON.stringify(next) : null;
     const stateText = state ? JSON.stringify(state) : null;
     if (stateText === base.state && armText === base.arm) return;
+    if (stateText === null && armText === null) {
+      // a clock stopped before its threshold: nothing to remember
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, id);
+      return;
+    }
     this.stmt(
       `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
        ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
