@@ -64,17 +64,70 @@ export class KhTables {
     return s;
   }
 
-  node(org: string, uid: string): KhNodeRow | undefined {
-    return this.stmt('SELECT * FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as KhNodeRow | undefined;
+  /**
+   * Reads memoised while one event's consequences are evaluated (after its own write): a node's
+   * edges are read once per direction, whatever types the conditions then ask for.
+   */
+  private memo: { nodes: Map<string, KhNodeRow | undefined>; ins: Map<string, KhEdgeRow[]>; outs: Map<string, KhEdgeRow[]>; rows: Map<string, KhExceptionRow[]> } | null = null;
+
+  /** `edgeless`: a node just created, which no edge can touch yet (nothing to read). */
+  protected memoised<T>(fn: () => T, edgeless?: string): T {
+    this.memo = { nodes: new Map(), ins: new Map(), outs: new Map(), rows: new Map() };
+    if (edgeless !== undefined) {
+      this.memo.ins.set(edgeless, []);
+      this.memo.outs.set(edgeless, []);
+      this.memo.rows.set(edgeless, []);
+    }
+    try {
+      return fn();
+    } finally {
+      this.memo = null;
+    }
   }
+
+  node(org: string, uid: string): KhNodeRow | undefined {
+    const m = this.memo;
+    if (m && m.nodes.has(uid)) return m.nodes.get(uid);
+    const n = this.stmt('SELECT * FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as KhNodeRow | undefined;
+    m?.nodes.set(uid, n);
+    return n;
+  }
+  /** The exception rows about a subject (read once per event; writes keep the memo current). */
+  rowsOf(org: string, subject: string): KhExceptionRow[] {
+    const m = this.memo;
+    let rows = m?.rows.get(subject);
+    if (!rows) {
+      rows = this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, subject) as KhExceptionRow[];
+      m?.rows.set(subject, rows);
+    }
+    return rows;
+  }
+
+  /** After a write of a row: the memo holds it as written (or drops it). */
+  protected remember(row: KhExceptionRow, gone = false): void {
+    const list = this.memo?.rows.get(row.subject_uid);
+    if (!list) return;
+    const i = list.findIndex((r) => r.id === row.id);
+    if (i >= 0) list.splice(i, 1);
+    if (!gone) list.push(row);
+  }
+
   edge(org: string, uid: string): KhEdgeRow | undefined {
     return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as KhEdgeRow | undefined;
   }
   edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
-    return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    const m = this.memo;
+    if (!m) return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    let all = m.ins.get(uid);
+    if (!all) m.ins.set(uid, (all = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ?').all(org, uid) as KhEdgeRow[]));
+    return all.filter((e) => e.edge_type === type);
   }
   edgesOut(org: string, uid: string, type: string): KhEdgeRow[] {
-    return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    const m = this.memo;
+    if (!m) return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    let all = m.outs.get(uid);
+    if (!all) m.outs.set(uid, (all = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ?').all(org, uid) as KhEdgeRow[]));
+    return all.filter((e) => e.edge_type === type);
   }
 
   /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */

@@ -97,7 +97,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         if (!n || (n.node_type !== 'Chunk' && n.node_type !== 'Document') || n.status === status) return;
         this.stmt('UPDATE kh_nodes SET status = ?, status_since = ? WHERE org = ? AND uid = ?').run(status, at, org, n.uid);
         if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed')) this.activity(org, at, `chunks_${status}`, n.uid, null, null, e.position);
-        return this.afterNodeChange(org, n.uid, at);
+        return this.memoised(() => this.afterNodeChange(org, n.uid, at));
       }
       case 'GraphPurged':
         return this.onRemoved(org, e.data.node_uids, e.data.edge_uids, at);
@@ -136,7 +136,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
-    this.afterNodeChange(org, n.uid, at);
+    this.memoised(() => this.afterNodeChange(org, n.uid, at), prev ? undefined : n.uid);
   }
 
   /** Everything a change of node N can change: N's own conditions and those that read N. */
@@ -170,7 +170,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
        ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`,
     ).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.tombstone_at === null ? 1 : 0, ed.version, ed.created_at, attrs);
     if (type === 'EdgeCreated' && !prev) this.activity(org, at, 'edges_created', ed.uid, ed.from_uid, ed.to_uid, position);
-    this.afterEdgeChange(org, ed, at);
+    this.memoised(() => this.afterEdgeChange(org, ed, at));
   }
 
   private afterEdgeChange(org: string, ed: Pick<EdgeRecord, 'uid' | 'edge_type' | 'from_uid' | 'to_uid'>, at: number): void {
@@ -233,9 +233,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private evalDerivation(org: string, d: KhNodeRow, at: number): void {
-    const deps = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t)).filter((e) => e.live);
-    const id = exceptionId('derivation_stale', d.uid);
-    if (!deps.length && !this.row(org, id)) return;
+    const all = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t));
+    // never a premise: never a row (edges go only with a purge, long after they were tombstoned)
+    if (!all.length) return;
+    const deps = all.filter((e) => e.live);
     if (!d.live) return this.settle(org, 'derivation_stale', d, { holds: false, removed: true }, at);
     const facts: PremiseFacts[] = [];
     for (const e of deps) {
@@ -276,7 +277,6 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (!e) return;
     const kind = EDGE_KINDS[e.edge_type];
     if (!kind) return;
-    const id = exceptionId(kind, uid);
     let obs: Observation;
     if (!e.live) obs = { holds: false, removed: true };
     else {
@@ -288,20 +288,15 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
           ? { holds: true, detail: kind === 'duplicate_pending' ? { from_uid: e.from_uid, to_uid: e.to_uid, similarity: a.similarity ?? null } : { from_uid: e.from_uid, to_uid: e.to_uid }, ack: this.acknowledgement(org, [e.from_uid, e.to_uid]) }
           : { holds: false, removed: false };
     }
-    const row = this.row(org, id);
+    const row = this.rowsOf(org, uid).find((r) => r.kind === kind);
     if (!row && !obs.holds) return;
-    this.write(row ?? { org, id, kind, subject_uid: uid, subject_type: 'edge', from_uid: e.from_uid, to_uid: e.to_uid, state: null, arm: null }, obs, at);
-  }
-
-  private row(org: string, id: string): KhExceptionRow | undefined {
-    return this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND id = ?').get(org, id) as KhExceptionRow | undefined;
+    this.write(row ?? { org, id: exceptionId(kind, uid), kind, subject_uid: uid, subject_type: 'edge', from_uid: e.from_uid, to_uid: e.to_uid, state: null, arm: null }, obs, at);
   }
 
   private settle(org: string, kind: ExceptionKind, n: KhNodeRow, obs: Observation, at: number): void {
-    const id = exceptionId(kind, n.uid);
-    const row = this.row(org, id);
+    const row = this.rowsOf(org, n.uid).find((r) => r.kind === kind);
     if (!row && !obs.holds) return;
-    this.write(row ?? { org, id, kind, subject_uid: n.uid, subject_type: 'node', from_uid: null, to_uid: null, state: null, arm: null }, obs, at);
+    this.write(row ?? { org, id: exceptionId(kind, n.uid), kind, subject_uid: n.uid, subject_type: 'node', from_uid: null, to_uid: null, state: null, arm: null }, obs, at);
   }
 
   private settleRow(row: KhExceptionRow, obs: Observation, at: number): void {
@@ -317,6 +312,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       // unit of work (one /batch, one cognitive call) was never an exception anyone could see
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
       this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(row.org, row.id);
+      this.remember(row, true);
       return;
     }
     this.save(row, prev, next, row.arm);
@@ -329,6 +325,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
        ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
     ).run(row.org, row.id, row.kind, row.subject_uid, row.subject_type, row.from_uid, row.to_uid, state, arm);
+    this.remember({ ...row, state, arm });
     this.transitions(row.org, row.id, prev, next);
   }
 
@@ -357,9 +354,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    * (open at the threshold, resolved at `at`) is committed to the state.
    */
   private arm(org: string, kind: ExceptionKind, n: Pick<KhNodeRow, 'uid'>, next: Arm | null, removed: boolean, at: number): void {
-    const id = exceptionId(kind, n.uid);
-    const row = this.row(org, id);
+    const row = this.rowsOf(org, n.uid).find((r) => r.kind === kind);
     if (!row && !next) return;
+    const id = row?.id ?? exceptionId(kind, n.uid);
     const base: KhExceptionRow = row ?? { org, id, kind, subject_uid: n.uid, subject_type: 'node', from_uid: null, to_uid: null, state: null, arm: null };
     const prev = base.state ? (JSON.parse(base.state) as ExceptionState) : null;
     const old = base.arm ? (JSON.parse(base.arm) as Arm) : null;
@@ -382,8 +379,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (stateText === null && armText === null) {
       // a clock stopped before its threshold: nothing to remember
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, id);
+      this.remember(base, true);
       return;
     }
+    this.remember({ ...base, state: stateText, arm: armText });
     this.stmt(
       `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
        ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
