@@ -98,12 +98,12 @@ export class KnowledgeHealthReadModel extends KhTables {
     for (const uid of this.liveUidsOfType(org, 'Claim')) claims.set(uid, { uid, evidence: [], sources: [] });
     if (!claims.size) return [];
     for (const r of this.stmt(
-      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
        WHERE e.org = ? AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.evidence.push(r.other);
     for (const r of this.stmt(
-      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
        WHERE e.org = ? AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.sources.push(r.other);
@@ -129,7 +129,7 @@ export class KnowledgeHealthReadModel extends KhTables {
   spaces(org: string): Map<string, string[]> {
     const out = new Map<string, string[]>();
     for (const r of this.stmt(
-      `SELECT e.from_uid AS uid, e.to_uid AS space FROM kh_edges e JOIN kh_nodes s ON s.org = e.org AND s.uid = e.to_uid
+      `SELECT e.from_uid AS uid, e.to_uid AS space FROM kh_edges e CROSS JOIN kh_nodes s ON s.org = e.org AND s.uid = e.to_uid
        WHERE e.org = ? AND e.edge_type = 'InSpace' AND e.live = 1 AND s.live = 1 AND s.node_type = 'Space' ORDER BY e.to_uid`,
     ).all(org) as { uid: string; space: string }[]) {
       const l = out.get(r.uid);
