@@ -51,10 +51,12 @@ const TARGETS: Target[] = [
   { metric: 'search.mail_search_p99_ms', label: '/search p99, 100k mail paragraphs (ms)', target: '< 20', ok: (v) => v < 20 },
   { metric: 'search.mail_context_p95_ms', label: '/retrieve/context p95, 100k mail paragraphs (ms)', target: '< 25', ok: (v) => v < 25 },
   { metric: 'search-1m.mail_search_p50_ms', label: '/search p50, 1M mail paragraphs (ms)', target: '< 15', ok: (v) => v < 15 },
+  { metric: 'knowledge-health.summary_p50_ms', label: 'GET /v1/knowledge-health/summary, 20k nodes, p50 (ms)', target: '< 250', ok: (v) => v < 250 },
+  { metric: 'knowledge-health.exceptions_p50_ms', label: 'GET /v1/knowledge-health/exceptions, 20k nodes, p50 (ms)', target: '< 250', ok: (v) => v < 250 },
   { metric: 'ontology.query_depth2_p50_ms', label: '/ontology/query depth 2 p50, 50k objects (ms)', target: '< 25', ok: (v) => v < 25 },
 ];
 
-const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit', 'agents', 'operability', 'search', 'search-1m'];
+const SUITES = ['core', 'auth', 'cognitive', 'retrieval', 'context', 'rebuild', 'text-index', 'vector-index', 'ontology', 'ingestion', 'mcp', 'space-scope', 'briefs', 'policies', 'audit', 'agents', 'operability', 'search', 'search-1m', 'knowledge-health'];
 /** Suites too long for the default run: only when BENCH_ONLY names them. */
 const OPT_IN = new Set(['search-1m']);
 

@@ -19,6 +19,7 @@ import { IngestionModule } from './ingestion/ingestion.module';
 import { McpModule } from './mcp/mcp.module';
 import { BriefsModule } from './briefs/briefs.module';
 import { AgentsModule } from './agents/agents.module';
+import { KnowledgeHealthModule } from './knowledge-health/knowledge-health.module';
 import { DtoBodyPipe } from './platform/http/dto/dto-body.pipe';
 
 /** One import per area of the interface (DESIGN layout). */
@@ -37,6 +38,7 @@ const AREA_MODULES = [
   McpModule,
   BriefsModule,
   AgentsModule,
+  KnowledgeHealthModule,
 ];
 
 @Module({})

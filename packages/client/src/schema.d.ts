@@ -2858,6 +2858,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/knowledge-health/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Knowledge Health of what the caller can see: state and reasons, evidence completeness, counts, the window's activity, exception totals */
+        get: operations["HealthSummaryController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-health/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Knowledge Health exceptions the caller can see: by severity, then first detection; cursor-paged, with per-kind groups */
+        get: operations["ExceptionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11307,6 +11341,64 @@ export interface operations {
             path: {
                 sid: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    HealthSummaryController_summary: {
+        parameters: {
+            query?: {
+                /** @description activity window in days, 1-365 (default 30) */
+                days?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ExceptionsController_list: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of a previous page with the same filters */
+                cursor?: unknown;
+                /** @description 1-500, default 50 */
+                limit?: unknown;
+                /** @description a live Space uid: exceptions whose subject is in it */
+                space?: unknown;
+                /** @description a live Project uid: exceptions whose subject it admits */
+                project?: unknown;
+                /** @description comma list of high, medium, low (default all) */
+                severity?: unknown;
+                /** @description comma list of exception kinds (default all) */
+                kind?: unknown;
+                /** @description comma list of open, acknowledged, resolved (default open,acknowledged) */
+                status?: unknown;
+            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

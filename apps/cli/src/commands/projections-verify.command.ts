@@ -7,7 +7,7 @@ export function registerProjectionsVerify(projections: Command, clock: Clock): v
   projections
     .command('verify')
     .description('rebuild into a scratch copy and compare it with the live projections, table by table and vector by vector')
-    .argument('[name...]', 'projections to verify: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, vectors (default: all)')
+    .argument('[name...]', 'projections to verify: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, vectors (default: all)')
     .option('--limit <n>', 'differences to print per table (and for vectors)', '10')
     .addHelpText(
       'after',

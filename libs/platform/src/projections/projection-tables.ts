@@ -7,6 +7,7 @@ import { BRIEFS_TABLES } from '@strata/projections/briefs/briefs-schema';
 import { AGENT_TABLES } from '@strata/projections/agents/agents-schema';
 import { AUDIT_TABLES } from '@strata/projections/governance/audit.projection';
 import { MCP_TABLES } from '@strata/projections/mcp/mcp-schema';
+import { KNOWLEDGE_HEALTH_TABLES } from '@strata/projections/knowledge-health/knowledge-health-schema';
 
 /** A table name, or a pattern for tables made at run time (one per organization). */
 export type TableClaim = string | RegExp;
@@ -23,6 +24,7 @@ export const PROJECTION_TABLES: Readonly<Record<string, readonly TableClaim[]>> 
   audit: AUDIT_TABLES,
   mcp: MCP_TABLES,
   agents: AGENT_TABLES,
+  knowledge_health: KNOWLEDGE_HEALTH_TABLES,
 };
 
 function claims(claim: TableClaim, table: string): boolean {

@@ -11,6 +11,7 @@ import { BriefsProjection } from '@strata/projections/briefs/briefs.projection';
 import { AuditProjection } from '@strata/projections/governance/audit.projection';
 import { McpProjection } from '@strata/projections/mcp/mcp.projection';
 import { AgentsProjection } from '@strata/projections/agents/agents.projection';
+import { KnowledgeHealthProjection } from '@strata/projections/knowledge-health/knowledge-health.projection';
 
 /** Everything a projection factory may need from the embedded storage. */
 export interface EmbeddedProjectionDeps {
@@ -33,4 +34,5 @@ export const EMBEDDED_PROJECTIONS: ((deps: EmbeddedProjectionDeps) => EmbeddedPr
   (d) => new AuditProjection(d.db),
   (d) => new McpProjection(d.db),
   (d) => new AgentsProjection(d.db),
+  (d) => new KnowledgeHealthProjection(d.db),
 ];

@@ -22,6 +22,12 @@ import { OntologyReadModel } from '../ontology/ontology-read-model';
 import { AgentsProjection } from '../agents/agents.projection';
 import { AgentsReadModel } from '../agents/agents-read-model';
 import { AREA_STREAM_PREFIXES, NODE_BACKFILL_PREFIXES } from './mirrored-areas';
+import { KnowledgeHealthProjection } from '../knowledge-health/knowledge-health.projection';
+import { KnowledgeHealthReadModel } from '../knowledge-health/knowledge-health-read-model';
+
+/** What the Knowledge Health projection reads: the graph, the approval deadline setting, brief versions. */
+const HEALTH_PREFIXES: readonly string[] = ['node-', 'edge-', 'graph-', ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES];
+
 
 /** Streams this mirror applies: the accounts, the governance records read with them on every request, briefs and the MCP connections. */
 const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES, ...AREA_STREAM_PREFIXES];
@@ -71,6 +77,10 @@ export class AccountsMirror {
   /** managed agents: agents, sessions, runs, session events, agent credits */
   readonly agents: AgentsProjection;
   readonly agentsReadModel: AgentsReadModel;
+  /** Knowledge Health (REFERENCE §14): fed mostly by graph streams, backfilled after start like the audit */
+  readonly health: KnowledgeHealthProjection;
+  readonly healthReadModel: KnowledgeHealthReadModel;
+  private healthQueue: RecordedEvent[] | null = null;
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -95,6 +105,8 @@ export class AccountsMirror {
     this.ontologyReadModel = new OntologyReadModel(this.db);
     this.agents = new AgentsProjection(this.db);
     this.agentsReadModel = new AgentsReadModel(this.db);
+    this.health = new KnowledgeHealthProjection(this.db);
+    this.healthReadModel = new KnowledgeHealthReadModel(this.db);
   }
 
   private applyMirrored(e: RecordedEvent): void {
@@ -149,6 +161,34 @@ export class AccountsMirror {
     this.graphBackfilled = complete;
   }
 
+  /**
+   * Knowledge Health reads graph, settings and brief streams in log order: read them after start
+   * (one ordered pass), then the events that arrived meanwhile.
+   */
+  private async backfillHealth(upTo: number): Promise<void> {
+    let after = 0;
+    try {
+      for (;;) {
+        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...HEALTH_PREFIXES] });
+        this.db.transaction(() => {
+          for (const e of page) if (e.position <= upTo) this.health.apply(e);
+        })();
+        if (page.length) after = page[page.length - 1].position;
+        if (page.length < PAGE || after >= upTo || this.closed) break;
+      }
+    } catch (err) {
+      this.log.error(`knowledge health backfill stopped at position ${after}: ${(err as Error).message}`);
+    }
+    const queued = this.healthQueue ?? [];
+    this.healthQueue = null;
+    this.db.transaction(() => {
+      for (const e of queued) this.health.apply(e);
+    })();
+  }
+
+  /** Resolves once Knowledge Health holds every event up to start (servers mode). */
+  healthReady: Promise<void> = Promise.resolve();
+
   /** Resolves once the audit holds every node event up to start (servers mode). */
   auditReady: Promise<void> = Promise.resolve();
 
@@ -189,6 +229,8 @@ export class AccountsMirror {
     this.advance(Math.max(after, head));
     this.auditQueue = [];
     this.auditReady = this.backfillAudit(this.applied);
+    this.healthQueue = [];
+    this.healthReady = this.backfillHealth(this.applied);
     if (!this.closed) this.subscription = this.events.subscribe(this.applied, (e) => this.follow(e));
     this.log.log(`accounts ready at position ${this.applied} (${count} events, ${Math.round(performance.now() - t0)} ms)`);
     return { events: count, position: this.applied };
@@ -232,6 +274,14 @@ export class AccountsMirror {
         this.auditNodeEvent(e);
       } catch (err) {
         this.log.error(`audit could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
+      }
+    }
+    if (HEALTH_PREFIXES.some((p) => e.stream.startsWith(p))) {
+      try {
+        if (this.healthQueue) this.healthQueue.push(e);
+        else this.db.transaction(() => this.health.apply(e))();
+      } catch (err) {
+        this.log.error(`knowledge health could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
       }
     }
     for (const f of this.followers) {

@@ -1,0 +1,154 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { ACKNOWLEDGING_TASK_STATUSES, Acknowledgement, ExceptionKind } from '@strata/domain/knowledge-health';
+
+export interface KhNodeRow {
+  org: string;
+  uid: string;
+  node_type: string;
+  label: string;
+  live: number;
+  version: number;
+  created_at: number;
+  created_by: string | null;
+  last_version_at: number;
+  tombstone_at: number | null;
+  status: string | null;
+  status_since: number | null;
+  update_times: string;
+  attrs: string | null;
+}
+
+export interface KhEdgeRow {
+  org: string;
+  uid: string;
+  edge_type: string;
+  from_uid: string;
+  to_uid: string;
+  live: number;
+  version: number;
+  created_at: number;
+  attrs: string | null;
+}
+
+/** A time-based condition waiting for its threshold (§14.2): evaluated at read time. */
+export interface Arm {
+  /** when the condition's clock started (requested_at, or the moment a Document became pending) */
+  base: number;
+  /** seconds after `base` the exception is due (approval_overdue reads the setting at read time instead) */
+  after_s: number | null;
+  detail: Record<string, unknown>;
+  ack: Acknowledgement | null;
+}
+
+export interface KhExceptionRow {
+  org: string;
+  id: string;
+  kind: ExceptionKind;
+  subject_uid: string;
+  subject_type: 'node' | 'edge' | 'schedule';
+  from_uid: string | null;
+  to_uid: string | null;
+  state: string | null;
+  arm: string | null;
+}
+
+/** Reads of the Knowledge Health tables shared by the projection and the read model. */
+export class KhTables {
+  private readonly stmts = new Map<string, Statement>();
+
+  constructor(readonly db: Database) {}
+
+  protected stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  /**
+   * Reads memoised while one event's consequences are evaluated (after its own write): a node's
+   * edges are read once per direction, whatever types the conditions then ask for.
+   */
+  private memo: { nodes: Map<string, KhNodeRow | undefined>; ins: Map<string, KhEdgeRow[]>; outs: Map<string, KhEdgeRow[]>; rows: Map<string, KhExceptionRow[]> } | null = null;
+
+  /** `edgeless`: a node just created, which no edge can touch yet (nothing to read). */
+  protected memoised<T>(fn: () => T, edgeless?: string): T {
+    this.memo = { nodes: new Map(), ins: new Map(), outs: new Map(), rows: new Map() };
+    if (edgeless !== undefined) {
+      this.memo.ins.set(edgeless, []);
+      this.memo.outs.set(edgeless, []);
+      this.memo.rows.set(edgeless, []);
+    }
+    try {
+      return fn();
+    } finally {
+      this.memo = null;
+    }
+  }
+
+  node(org: string, uid: string): KhNodeRow | undefined {
+    const m = this.memo;
+    if (m && m.nodes.has(uid)) return m.nodes.get(uid);
+    const n = this.stmt('SELECT * FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as KhNodeRow | undefined;
+    m?.nodes.set(uid, n);
+    return n;
+  }
+  /** The exception rows about a subject (read once per event; writes keep the memo current). */
+  rowsOf(org: string, subject: string): KhExceptionRow[] {
+    const m = this.memo;
+    let rows = m?.rows.get(subject);
+    if (!rows) {
+      rows = this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, subject) as KhExceptionRow[];
+      m?.rows.set(subject, rows);
+    }
+    return rows;
+  }
+
+  /** After a write of a row: the memo holds it as written (or drops it). */
+  protected remember(row: KhExceptionRow, gone = false): void {
+    const list = this.memo?.rows.get(row.subject_uid);
+    if (!list) return;
+    const i = list.findIndex((r) => r.id === row.id);
+    if (i >= 0) list.splice(i, 1);
+    if (!gone) list.push(row);
+  }
+
+  edge(org: string, uid: string): KhEdgeRow | undefined {
+    return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as KhEdgeRow | undefined;
+  }
+  edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
+    const m = this.memo;
+    if (!m) return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    let all = m.ins.get(uid);
+    if (!all) m.ins.set(uid, (all = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ?').all(org, uid) as KhEdgeRow[]));
+    return all.filter((e) => e.edge_type === type);
+  }
+  edgesOut(org: string, uid: string, type: string): KhEdgeRow[] {
+    const m = this.memo;
+    if (!m) return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    let all = m.outs.get(uid);
+    if (!all) m.outs.set(uid, (all = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ?').all(org, uid) as KhEdgeRow[]));
+    return all.filter((e) => e.edge_type === type);
+  }
+
+  /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */
+  acknowledgement(org: string, uids: readonly string[]): Acknowledgement | null {
+    const tasks = new Map<string, { uid: string; created_at: number; by: string | null; since: number }>();
+    for (const uid of uids)
+      for (const e of this.edgesIn(org, uid, 'Targets')) {
+        if (!e.live) continue;
+        const t = this.node(org, e.from_uid);
+        if (!t || !t.live || t.node_type !== 'Task' || !ACKNOWLEDGING_TASK_STATUSES.has(t.status ?? 'pending')) continue;
+        const since = Math.max(e.created_at, t.status_since ?? t.created_at);
+        const had = tasks.get(t.uid);
+        if (!had || since < had.since) tasks.set(t.uid, { uid: t.uid, created_at: t.created_at, by: t.created_by, since });
+      }
+    if (!tasks.size) return null;
+    const list = [...tasks.values()].sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : 1));
+    return { task_uids: list.map((t) => t.uid), by: list[0].by, since: Math.min(...list.map((t) => t.since)) };
+  }
+}
+
+/** An armed condition's detail once due: an overdue Approval names its request and deadline (Unix seconds here, ISO on the wire). */
+export function armDetail(kind: ExceptionKind, arm: Arm, due: number): Record<string, unknown> {
+  return kind === 'approval_overdue' ? { requested_at: arm.base, deadline_at: due } : arm.detail;
+}

@@ -1,0 +1,179 @@
+import type { Database } from 'better-sqlite3';
+import { SourceRowReader } from '@strata/domain/briefs/source-traversal';
+import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
+import { ExceptionState, nextExceptionState } from '@strata/domain/knowledge-health';
+import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
+import { KNOWLEDGE_HEALTH_DDL } from './knowledge-health-schema';
+
+/** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
+export interface MaterializedException {
+  row: KhExceptionRow;
+  state: ExceptionState;
+}
+
+export interface ClaimSupportRow {
+  uid: string;
+  evidence: string[];
+  sources: string[];
+}
+
+type Row = { uid: string; version: number; node_type: string };
+type ERow = { uid: string; version: number; from_uid: string; to_uid: string; edge_type: string };
+
+/**
+ * Reads of the Knowledge Health projection. Works on the projections database (embedded) or on
+ * a replica's mirror (servers); every figure is filtered by the caller's scope above this.
+ */
+export class KnowledgeHealthReadModel extends KhTables {
+  constructor(db: Database) {
+    super(db);
+    db.exec(KNOWLEDGE_HEALTH_DDL);
+  }
+
+  deadlineHours(org: string): number {
+    const r = this.stmt('SELECT approval_deadline_hours FROM kh_settings WHERE org = ?').get(org) as { approval_deadline_hours: number } | undefined;
+    return r?.approval_deadline_hours ?? DEFAULT_GOVERNANCE_SETTINGS.approval_deadline_hours;
+  }
+
+  rows(org: string): KhExceptionRow[] {
+    return this.stmt('SELECT * FROM kh_exceptions WHERE org = ?').all(org) as KhExceptionRow[];
+  }
+
+  /**
+   * The state of a row at `now`. An armed time-based row whose threshold has passed is open (or
+   * acknowledged) from that threshold; `due` may move the threshold later (a Document's job activity)
+   * or, as null, say the condition does not hold after all.
+   */
+  materialize(row: KhExceptionRow, now: number, deadlineHours: number, due?: (arm: Arm, threshold: number) => number | null): MaterializedException | null {
+    let state = row.state ? (JSON.parse(row.state) as ExceptionState) : null;
+    if (row.arm) {
+      const arm = JSON.parse(row.arm) as Arm;
+      let threshold: number | null = arm.base + (arm.after_s ?? deadlineHours * 3600);
+      if (due) threshold = due(arm, threshold);
+      if (threshold !== null && threshold <= now) state = nextExceptionState(state, { holds: true, detail: armDetail(row.kind, arm, threshold), ack: arm.ack }, threshold);
+    }
+    return state ? { row, state } : null;
+  }
+
+  /** Live nodes by type (for counts). */
+  liveCountsByType(org: string): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.stmt('SELECT node_type, COUNT(*) AS n FROM kh_nodes WHERE org = ? AND live = 1 GROUP BY node_type').all(org) as { node_type: string; n: number }[]) out.set(r.node_type, r.n);
+    return out;
+  }
+
+  liveEdgeCount(org: string): number {
+    return (this.stmt('SELECT COUNT(*) AS n FROM kh_edges WHERE org = ? AND live = 1').get(org) as { n: number }).n;
+  }
+
+  /** Of these uids, the live nodes with their types. */
+  liveTypes(org: string, uids: readonly string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!uids.length) return out;
+    for (const r of this.stmt('SELECT uid, node_type FROM kh_nodes WHERE org = ? AND live = 1 AND uid IN (SELECT value FROM json_each(?))').all(org, JSON.stringify(uids)) as { uid: string; node_type: string }[])
+      out.set(r.uid, r.node_type);
+    return out;
+  }
+
+  /** Live edges touching any of these uids. */
+  liveEdgesTouching(org: string, uids: readonly string[]): KhEdgeRow[] {
+    if (!uids.length) return [];
+    const list = JSON.stringify(uids);
+    return this.stmt(
+      `SELECT * FROM kh_edges WHERE org = ? AND live = 1 AND from_uid IN (SELECT value FROM json_each(?))
+       UNION SELECT * FROM kh_edges WHERE org = ? AND live = 1 AND to_uid IN (SELECT value FROM json_each(?))`,
+    ).all(org, list, org, list) as KhEdgeRow[];
+  }
+
+  liveUidsOfType(org: string, type: string): string[] {
+    return (this.stmt('SELECT uid FROM kh_nodes WHERE org = ? AND node_type = ? AND live = 1').all(org, type) as { uid: string }[]).map((r) => r.uid);
+  }
+
+  /**
+   * Each live Claim with the live Evidence-like nodes Supporting it and the live sources it was
+   * extracted or derived from (§14.1), so a caller's scope can drop what it may not see.
+   */
+  claimSupport(org: string): ClaimSupportRow[] {
+    const claims = new Map<string, ClaimSupportRow>();
+    for (const uid of this.liveUidsOfType(org, 'Claim')) claims.set(uid, { uid, evidence: [], sources: [] });
+    if (!claims.size) return [];
+    for (const r of this.stmt(
+      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+       WHERE e.org = ? AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
+    ).all(org) as { claim: string; other: string }[])
+      claims.get(r.claim)?.evidence.push(r.other);
+    for (const r of this.stmt(
+      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+       WHERE e.org = ? AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
+    ).all(org) as { claim: string; other: string }[])
+      claims.get(r.claim)?.sources.push(r.other);
+    return [...claims.values()];
+  }
+
+  /** Activity rows in [since, until). */
+  activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
+    return this.stmt('SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as {
+      what: string;
+      uid: string;
+      from_uid: string | null;
+      to_uid: string | null;
+    }[];
+  }
+
+  /** Exceptions opened or resolved by events in [since, until). */
+  transitions(org: string, since: number, until: number): { id: string; what: string }[] {
+    return this.stmt('SELECT id, what FROM kh_transitions WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as { id: string; what: string }[];
+  }
+
+  /** spaces(N) for every spaced node: the live Spaces its live InSpace edges reach (§13.1). */
+  spaces(org: string): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const r of this.stmt(
+      `SELECT e.from_uid AS uid, e.to_uid AS space FROM kh_edges e CROSS JOIN kh_nodes s ON s.org = e.org AND s.uid = e.to_uid
+       WHERE e.org = ? AND e.edge_type = 'InSpace' AND e.live = 1 AND s.live = 1 AND s.node_type = 'Space' ORDER BY e.to_uid`,
+    ).all(org) as { uid: string; space: string }[]) {
+      const l = out.get(r.uid);
+      if (l) {
+        if (!l.includes(r.space)) l.push(r.space);
+      } else out.set(r.uid, [r.space]);
+    }
+    return out;
+  }
+
+  /** Projects with a brief version: the current one. */
+  briefs(org: string): { project_uid: string; version: number; created_at: number; source_fingerprint: string }[] {
+    return this.stmt('SELECT project_uid, version, created_at, source_fingerprint FROM kh_briefs WHERE org = ? ORDER BY project_uid').all(org) as {
+      project_uid: string;
+      version: number;
+      created_at: number;
+      source_fingerprint: string;
+    }[];
+  }
+
+  /** The traversal's reads (§12.1) over these tables: one definition of a Project's admitted sources, here too. */
+  sourceReader(org: string): SourceRowReader<Row, ERow> {
+    const edgeCols = 'uid, version, from_uid, to_uid, edge_type';
+    return {
+      edgesInto: async (targets, edgeType) =>
+        targets.length
+          ? (this.stmt(`SELECT ${edgeCols} FROM kh_edges WHERE org = ? AND to_uid IN (SELECT value FROM json_each(?)) AND edge_type = ? AND live = 1`).all(org, JSON.stringify(targets), edgeType) as ERow[])
+          : [],
+      liveNodes: async (uids) => {
+        const out = new Map<string, Row>();
+        if (!uids.length) return out;
+        for (const r of this.stmt('SELECT uid, version, node_type FROM kh_nodes WHERE org = ? AND live = 1 AND uid IN (SELECT value FROM json_each(?))').all(org, JSON.stringify([...new Set(uids)])) as Row[])
+          out.set(r.uid, r);
+        return out;
+      },
+      edgesAmong: async (uids) => {
+        if (!uids.length) return [];
+        const set = new Set(uids);
+        return (this.stmt(`SELECT ${edgeCols} FROM kh_edges WHERE org = ? AND live = 1 AND from_uid IN (SELECT value FROM json_each(?))`).all(org, JSON.stringify(uids)) as ERow[]).filter((e) => set.has(e.to_uid));
+      },
+    };
+  }
+
+  nodeRow(org: string, uid: string): KhNodeRow | undefined {
+    return this.node(org, uid);
+  }
+}

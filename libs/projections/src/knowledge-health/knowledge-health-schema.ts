@@ -1,0 +1,46 @@
+/** Tables of the Knowledge Health read model (projections database; prefix `kh_`). */
+export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs'] as const;
+
+/**
+ * The projection keeps its own compact copy of what the exception conditions read (types,
+ * liveness, versions, a few props), so it runs the same way beside the graph on the embedded
+ * default and in each replica's mirror in servers mode, where the graph is elsewhere.
+ */
+export const KNOWLEDGE_HEALTH_DDL = `
+CREATE TABLE IF NOT EXISTS kh_nodes (
+  org TEXT NOT NULL, uid TEXT NOT NULL, node_type TEXT NOT NULL, label TEXT NOT NULL, live INTEGER NOT NULL,
+  version INTEGER NOT NULL, created_at REAL NOT NULL, created_by TEXT, last_version_at REAL NOT NULL,
+  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT,
+  PRIMARY KEY (org, uid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS kh_nodes_type ON kh_nodes(org, node_type, live);
+CREATE TABLE IF NOT EXISTS kh_edges (
+  org TEXT NOT NULL, uid TEXT NOT NULL, edge_type TEXT NOT NULL, from_uid TEXT NOT NULL, to_uid TEXT NOT NULL,
+  live INTEGER NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, attrs TEXT,
+  PRIMARY KEY (org, uid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS kh_edges_in ON kh_edges(org, to_uid, edge_type);
+CREATE INDEX IF NOT EXISTS kh_edges_out ON kh_edges(org, from_uid, edge_type);
+CREATE INDEX IF NOT EXISTS kh_edges_type ON kh_edges(org, edge_type, live);
+CREATE TABLE IF NOT EXISTS kh_exceptions (
+  org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
+  from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT,
+  PRIMARY KEY (org, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS kh_exceptions_subject ON kh_exceptions(org, subject_uid);
+CREATE TABLE IF NOT EXISTS kh_activity (
+  org TEXT NOT NULL, at REAL NOT NULL, what TEXT NOT NULL, uid TEXT NOT NULL, from_uid TEXT, to_uid TEXT, position INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS kh_activity_at ON kh_activity(org, at);
+CREATE TABLE IF NOT EXISTS kh_transitions (
+  org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS kh_transitions_at ON kh_transitions(org, at);
+CREATE TABLE IF NOT EXISTS kh_settings (
+  org TEXT NOT NULL PRIMARY KEY, approval_deadline_hours INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kh_briefs (
+  org TEXT NOT NULL, project_uid TEXT NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, source_fingerprint TEXT NOT NULL,
+  PRIMARY KEY (org, project_uid)
+) WITHOUT ROWID;
+`;

@@ -1,0 +1,77 @@
+import Database from 'better-sqlite3';
+import { RecordedEvent, recordedEvent } from '@strata/domain/events';
+import { NodeRecord } from '@strata/domain/records';
+import { exceptionId } from '@strata/domain/knowledge-health';
+import { noteRecord } from '../testing/projection-event-fixtures';
+import { KnowledgeHealthProjection } from './knowledge-health.projection';
+import { KnowledgeHealthReadModel } from './knowledge-health-read-model';
+
+let position = 0;
+function at(t: number, type: string, data: unknown, org = 'o'): RecordedEvent {
+  position++;
+  return recordedEvent({ id: `e${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: org, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: t } } as never);
+}
+const approval = (uid: string, status: string, over: Partial<NodeRecord> = {}) =>
+  noteRecord(uid, 'approve?', { node_type: 'Approval', props: { _type: 'Approval', status, requested_at: 1000 }, created_at: 1000, ...over });
+
+describe('KnowledgeHealthProjection', () => {
+  const HOURS = 72 * 3600;
+
+  it('commits an overdue approval episode nobody read, so the next one is a reopening', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    p.apply(at(1000, 'NodeCreated', { node: approval('a1', 'pending'), reason: null }));
+    // decided long after its deadline, with no read in between
+    p.apply(at(1000 + HOURS + 50, 'NodeUpdated', { node: approval('a1', 'approved', { version: 2 }), reason: null }));
+    const [row] = rm.rows('o');
+    expect(row.id).toBe(exceptionId('approval_overdue', 'a1'));
+    expect(rm.materialize(row, 1e12, 72)!.state).toMatchObject({
+      status: 'resolved',
+      first_detected_at: 1000 + HOURS,
+      resolved_at: 1000 + HOURS + 50,
+      detail: { requested_at: 1000, deadline_at: 1000 + HOURS },
+      reopen_count: 0,
+    });
+    expect(rm.transitions('o', 0, 1e12)).toEqual([
+      { id: row.id, what: 'opened' },
+      { id: row.id, what: 'resolved' },
+    ]);
+    // pending again (a new request on the same node): due again 72 h after its request time
+    p.apply(at(5e6, 'NodeUpdated', { node: approval('a1', 'pending', { version: 3, props: { _type: 'Approval', status: 'pending', requested_at: 5e6 } }), reason: null }));
+    const [again] = rm.rows('o');
+    expect(rm.materialize(again, 5e6 + HOURS - 1, 72)!.state.status).toBe('resolved');
+    expect(rm.materialize(again, 5e6 + HOURS, 72)!.state).toMatchObject({ status: 'open', reopen_count: 1, last_changed_at: 5e6 + HOURS });
+  });
+
+  it('an approval decided before its deadline never was an exception', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    p.apply(at(1000, 'NodeCreated', { node: approval('a2', 'pending'), reason: null }));
+    p.apply(at(2000, 'NodeUpdated', { node: approval('a2', 'denied', { version: 2 }), reason: null }));
+    expect(rm.rows('o').map((r) => rm.materialize(r, 1e12, 72))).toEqual([]);
+  });
+
+  it('a purge removes the subject: resolved with subject_removed', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } });
+    p.apply(at(10, 'NodeCreated', { node: claim, reason: null }));
+    p.apply(at(20, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 20 }, reason: null }));
+    p.apply(at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
+    const [row] = rm.rows('o');
+    expect(rm.materialize(row, 40, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'subject_removed', resolved_at: 20 });
+    expect(rm.nodeRow('o', 'c1')).toBeUndefined();
+  });
+
+  it('keeps organizations apart', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    p.apply(at(10, 'NodeCreated', { node: noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } }), reason: null }, 'o1'));
+    expect(rm.rows('o1')).toHaveLength(1);
+    expect(rm.rows('o2')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,395 @@
+import type { Database } from 'better-sqlite3';
+import { RecordedEvent, isBriefEvent, isGovernanceEvent, isGraphEvent } from '@strata/domain/events';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
+import { DEPENDENCY_EDGE_TYPES, PremiseFacts, stalePremises } from '@strata/domain/retrieval';
+import {
+  DOCUMENT_STUCK_AFTER_S,
+  EVIDENCE_NODE_TYPES,
+  ExceptionKind,
+  ExceptionState,
+  Observation,
+  SOURCE_NODE_TYPES,
+  exceptionId,
+  nextExceptionState,
+} from '@strata/domain/knowledge-health';
+import { EmbeddedProjection } from '../projection';
+import { KhTables, armDetail } from './kh-tables';
+import { KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES } from './knowledge-health-schema';
+
+export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
+import type { Arm, KhExceptionRow, KhNodeRow } from './kh-tables';
+
+const EDGE_KINDS: Partial<Record<string, ExceptionKind>> = { Contradicts: 'contradiction_unresolved', PossibleDuplicate: 'duplicate_pending' };
+const DEPENDENCY = new Set(DEPENDENCY_EDGE_TYPES);
+
+const principalOf = (e: RecordedEvent): string => (e.metadata.principal.kind === 'system' ? 'system' : `${e.metadata.principal.kind}:${e.metadata.principal.id}`);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The status a condition reads, by node type: processing for Documents and Chunks, lifecycle for Approvals and Tasks. */
+function statusOf(n: NodeRecord): string | null {
+  switch (n.node_type) {
+    case 'Document':
+    case 'Chunk':
+      return str(n.props.processing_status);
+    case 'Approval':
+    case 'Task':
+      // a Task or Approval created without a status is pending
+      return str(n.props.status) ?? 'pending';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Knowledge Health exceptions (REFERENCE §14.2) as a projection of the log: each graph event
+ * re-evaluates the conditions of the subjects it can change, and the status machine
+ * (`nextExceptionState`) moves at the event's `occurred_at`. No clock and no event of its own:
+ * a rebuild gives the same ids, states and times. Time-based kinds keep an `arm` (the clock's
+ * start) that the read evaluates against its `now`; an episode that ended before any read saw it
+ * is committed here when the condition ends, so reopen counts stay right.
+ */
+export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
+  readonly name = 'knowledge_health';
+  readonly version = 1;
+
+  constructor(db: Database) {
+    super(db);
+    db.exec(KNOWLEDGE_HEALTH_DDL);
+  }
+
+  apply(e: RecordedEvent): void {
+    if (isGovernanceEvent(e)) {
+      if (e.type === 'GovernanceSettingsChanged' && e.data.changes.approval_deadline_hours)
+        this.stmt('INSERT INTO kh_settings(org, approval_deadline_hours) VALUES (?,?) ON CONFLICT(org) DO UPDATE SET approval_deadline_hours = excluded.approval_deadline_hours').run(
+          e.data.org_id,
+          e.data.changes.approval_deadline_hours.to,
+        );
+      return;
+    }
+    if (isBriefEvent(e)) {
+      if (e.type === 'BriefVersionCreated')
+        this.stmt(
+          'INSERT INTO kh_briefs(org, project_uid, version, created_at, source_fingerprint) VALUES (?,?,?,?,?) ON CONFLICT(org, project_uid) DO UPDATE SET version = excluded.version, created_at = excluded.created_at, source_fingerprint = excluded.source_fingerprint',
+        ).run(e.data.org_id, e.data.project_uid, e.data.version, e.data.created_at, e.data.source_fingerprint);
+      return;
+    }
+    if (!isGraphEvent(e)) return;
+    const org = e.metadata.org_id;
+    const at = e.metadata.occurred_at;
+    switch (e.type) {
+      case 'NodeCreated':
+      case 'NodeUpdated':
+      case 'NodeTombstoned':
+      case 'NodeRestored':
+        return this.onNode(org, e.data.node, e.type, at, principalOf(e), e.position);
+      case 'EdgeCreated':
+      case 'EdgeUpdated':
+      case 'EdgeTombstoned':
+      case 'EdgeRestored':
+        return this.onEdge(org, e.data.edge, e.type, at, e.position);
+      case 'NodeTouched': {
+        // a counter or props patch without a version: only a processing status can matter here
+        const status = e.data.props ? str(e.data.props.processing_status) : null;
+        if (status === null) return;
+        const n = this.node(org, e.data.uid);
+        if (!n || (n.node_type !== 'Chunk' && n.node_type !== 'Document') || n.status === status) return;
+        this.stmt('UPDATE kh_nodes SET status = ?, status_since = ? WHERE org = ? AND uid = ?').run(status, at, org, n.uid);
+        if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed')) this.activity(org, at, `chunks_${status}`, n.uid, null, null, e.position);
+        return this.memoised(() => this.afterNodeChange(org, n.uid, at));
+      }
+      case 'GraphPurged':
+        return this.onRemoved(org, e.data.node_uids, e.data.edge_uids, at);
+      case 'GraphCleared': {
+        const nodes = (this.stmt('SELECT uid FROM kh_nodes WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
+        const edges = (this.stmt('SELECT uid FROM kh_edges WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
+        return this.onRemoved(org, nodes, edges, at);
+      }
+      default:
+        return;
+    }
+  }
+
+  private activity(org: string, at: number, what: string, uid: string, from: string | null, to: string | null, position: number): void {
+    this.stmt('INSERT INTO kh_activity(org, at, what, uid, from_uid, to_uid, position) VALUES (?,?,?,?,?,?,?)').run(org, at, what, uid, from, to, position);
+  }
+
+  private onNode(org: string, n: NodeRecord, type: string, at: number, principal: string, position: number): void {
+    const prev = this.node(org, n.uid);
+    const status = statusOf(n);
+    const updates: number[] = prev ? JSON.parse(prev.update_times) : [];
+    if (type === 'NodeUpdated') updates.push(at);
+    const attrs = n.node_type === 'Approval' ? JSON.stringify({ requested_at: num(n.props.requested_at) }) : null;
+    this.stmt(
+      `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, label = excluded.label, live = excluded.live, version = excluded.version,
+         last_version_at = excluded.last_version_at, tombstone_at = excluded.tombstone_at, status = excluded.status, status_since = excluded.status_since,
+         update_times = excluded.update_times, attrs = excluded.attrs`,
+    ).run(
+      org, n.uid, n.node_type, n.label, n.tombstone_at === null ? 1 : 0, n.version, n.created_at, prev?.created_by ?? principal, at, n.tombstone_at,
+      status, prev && prev.status === status && prev.live === (n.tombstone_at === null ? 1 : 0) ? prev.status_since : at, JSON.stringify(updates), attrs,
+    );
+    if (type === 'NodeCreated' && !prev) {
+      this.activity(org, at, 'nodes_created', n.uid, null, null, position);
+      if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
+    }
+    if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
+    this.memoised(() => this.afterNodeChange(org, n.uid, at), prev ? undefined : n.uid);
+  }
+
+  /** Everything a change of node N can change: N's own conditions and those that read N. */
+  private afterNodeChange(org: string, uid: string, at: number): void {
+    const n = this.node(org, uid)!;
+    this.evalNode(org, uid, at);
+    const claims = new Set<string>();
+    if (EVIDENCE_NODE_TYPES.has(n.node_type)) for (const e of this.edgesOut(org, uid, 'Supports')) claims.add(e.to_uid);
+    if (SOURCE_NODE_TYPES.has(n.node_type)) for (const t of ['ExtractedFrom', 'DerivedFrom']) for (const e of this.edgesIn(org, uid, t)) claims.add(e.from_uid);
+    for (const c of claims) this.evalNode(org, c, at);
+    if (n.node_type === 'Document') for (const e of this.edgesIn(org, uid, 'ChunkOf')) this.evalNode(org, e.from_uid, at);
+    // N as a premise: the nodes that depend on it
+    const dependents = new Set<string>();
+    for (const t of DEPENDENCY_EDGE_TYPES) for (const e of this.edgesIn(org, uid, t)) dependents.add(e.from_uid);
+    for (const d of dependents) this.evalNode(org, d, at);
+    this.evalTouchingEdges(org, uid, at);
+    if (n.node_type === 'Task') for (const e of this.edgesOut(org, uid, 'Targets')) this.evalAcknowledgeable(org, e.to_uid, at);
+  }
+
+  private onEdge(org: string, ed: EdgeRecord, type: string, at: number, position: number): void {
+    const prev = this.edge(org, ed.uid);
+    const p = ed.props as Record<string, unknown>;
+    const attrs =
+      ed.edge_type === 'Contradicts'
+        ? JSON.stringify({ resolution_status: str(p.resolution_status) })
+        : ed.edge_type === 'PossibleDuplicate'
+          ? JSON.stringify({ status: str(p.status), similarity: num(p.similarity) })
+          : null;
+    this.stmt(
+      `INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`,
+    ).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.tombstone_at === null ? 1 : 0, ed.version, ed.created_at, attrs);
+    if (type === 'EdgeCreated' && !prev) this.activity(org, at, 'edges_created', ed.uid, ed.from_uid, ed.to_uid, position);
+    this.memoised(() => this.afterEdgeChange(org, ed, at));
+  }
+
+  private afterEdgeChange(org: string, ed: Pick<EdgeRecord, 'uid' | 'edge_type' | 'from_uid' | 'to_uid'>, at: number): void {
+    const t = ed.edge_type;
+    if (EDGE_KINDS[t]) this.evalEdge(org, ed.uid, at);
+    if (t === 'Supports') this.evalNode(org, ed.to_uid, at);
+    if (t === 'ExtractedFrom' || t === 'DerivedFrom' || t === 'ChunkOf' || DEPENDENCY.has(t)) this.evalNode(org, ed.from_uid, at);
+    if (t === 'Supersedes') for (const dt of DEPENDENCY_EDGE_TYPES) for (const d of this.edgesIn(org, ed.to_uid, dt)) this.evalNode(org, d.from_uid, at);
+    if (t === 'Targets') this.evalAcknowledgeable(org, ed.to_uid, at);
+  }
+
+  private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[], at: number): void {
+    for (const uid of [...nodeUids, ...edgeUids]) {
+      for (const row of this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) this.settleRow(row, { holds: false, removed: true }, at);
+    }
+    for (const uid of nodeUids) this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
+    for (const uid of edgeUids) this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
+  }
+
+  /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
+  private evalAcknowledgeable(org: string, uid: string, at: number): void {
+    if (this.node(org, uid)) this.evalNode(org, uid, at);
+    else if (this.edge(org, uid)) this.evalEdge(org, uid, at);
+    this.evalTouchingEdges(org, uid, at);
+  }
+
+  private evalTouchingEdges(org: string, uid: string, at: number): void {
+    for (const t of Object.keys(EDGE_KINDS)) {
+      for (const e of this.edgesOut(org, uid, t)) this.evalEdge(org, e.uid, at);
+      for (const e of this.edgesIn(org, uid, t)) this.evalEdge(org, e.uid, at);
+    }
+  }
+
+  private evalNode(org: string, uid: string, at: number): void {
+    const n = this.node(org, uid);
+    if (!n) return;
+    const live = n.live === 1;
+    const gone: Observation = { holds: false, removed: true };
+    if (n.node_type === 'Claim') {
+      const s = live ? this.claimSupport(org, uid) : null;
+      this.settle(org, 'claim_unsupported', n, s ? (!s.evidenced && !s.sourced ? { holds: true, detail: {}, ack: this.acknowledgement(org, [uid]) } : { holds: false, removed: false }) : gone, at);
+    }
+    if (n.node_type === 'Chunk') {
+      const chunkOf = this.edgesOut(org, uid, 'ChunkOf');
+      const liveDocs = chunkOf.filter((e) => e.live && this.node(org, e.to_uid)?.live === 1 && this.node(org, e.to_uid)?.node_type === 'Document');
+      const documentUid = (liveDocs[0] ?? chunkOf[0])?.to_uid ?? null;
+      const ack = live ? this.acknowledgement(org, [uid]) : null;
+      this.settle(org, 'chunk_failed', n, !live ? gone : n.status === 'failed' ? { holds: true, detail: { document_uid: documentUid }, ack } : { holds: false, removed: false }, at);
+      this.settle(org, 'chunk_orphaned', n, !live ? gone : chunkOf.length > 0 && liveDocs.length === 0 ? { holds: true, detail: { document_uid: documentUid }, ack } : { holds: false, removed: false }, at);
+    }
+    if (n.node_type === 'Approval') {
+      const requested = num((n.attrs ? JSON.parse(n.attrs) : {}).requested_at) ?? n.created_at;
+      this.arm(org, 'approval_overdue', n, live && n.status === 'pending' ? { base: requested, after_s: null, detail: {}, ack: this.acknowledgement(org, [uid]) } : null, !live, at);
+    }
+    if (n.node_type === 'Document') {
+      const stuck = live && (n.status === 'pending' || n.status === 'processing');
+      this.arm(org, 'document_stuck', n, stuck ? { base: n.status_since ?? n.last_version_at, after_s: DOCUMENT_STUCK_AFTER_S, detail: { processing_status: n.status }, ack: this.acknowledgement(org, [uid]) } : null, !live, at);
+    }
+    this.evalDerivation(org, n, at);
+  }
+
+  private evalDerivation(org: string, d: KhNodeRow, at: number): void {
+    const all = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t));
+    // never a premise: never a row (edges go only with a purge, long after they were tombstoned)
+    if (!all.length) return;
+    const deps = all.filter((e) => e.live);
+    if (!d.live) return this.settle(org, 'derivation_stale', d, { holds: false, removed: true }, at);
+    const facts: PremiseFacts[] = [];
+    for (const e of deps) {
+      const p = this.node(org, e.to_uid);
+      if (!p) continue;
+      facts.push({
+        uid: p.uid,
+        label: p.label,
+        node_type: p.node_type,
+        edge_type: e.edge_type,
+        update_times: JSON.parse(p.update_times) as number[],
+        tombstone_at: p.tombstone_at,
+        superseded_times: this.edgesIn(org, p.uid, 'Supersedes').filter((s) => s.live).map((s) => s.created_at),
+      });
+    }
+    const r = stalePremises(d.last_version_at, facts);
+    this.settle(org, 'derivation_stale', d, r.stale_since !== null ? { holds: true, detail: { stale_premises: r.premises }, ack: this.acknowledgement(org, [d.uid]) } : { holds: false, removed: false }, at);
+  }
+
+  private claimSupport(org: string, uid: string): { evidenced: boolean; sourced: boolean } {
+    const evidenced = this.edgesIn(org, uid, 'Supports').some((e) => {
+      if (!e.live) return false;
+      const f = this.node(org, e.from_uid);
+      return !!f && f.live === 1 && EVIDENCE_NODE_TYPES.has(f.node_type);
+    });
+    const sourced = ['ExtractedFrom', 'DerivedFrom'].some((t) =>
+      this.edgesOut(org, uid, t).some((e) => {
+        if (!e.live) return false;
+        const s = this.node(org, e.to_uid);
+        return !!s && s.live === 1 && SOURCE_NODE_TYPES.has(s.node_type);
+      }),
+    );
+    return { evidenced, sourced };
+  }
+
+  private evalEdge(org: string, uid: string, at: number): void {
+    const e = this.edge(org, uid);
+    if (!e) return;
+    const kind = EDGE_KINDS[e.edge_type];
+    if (!kind) return;
+    let obs: Observation;
+    if (!e.live) obs = { holds: false, removed: true };
+    else {
+      const ends = this.node(org, e.from_uid)?.live === 1 && this.node(org, e.to_uid)?.live === 1;
+      const a = e.attrs ? JSON.parse(e.attrs) : {};
+      const pending = kind === 'contradiction_unresolved' ? a.resolution_status == null || a.resolution_status === 'unresolved' : a.status == null || a.status === 'pending';
+      obs =
+        ends && pending
+          ? { holds: true, detail: kind === 'duplicate_pending' ? { from_uid: e.from_uid, to_uid: e.to_uid, similarity: a.similarity ?? null } : { from_uid: e.from_uid, to_uid: e.to_uid }, ack: this.acknowledgement(org, [e.from_uid, e.to_uid]) }
+          : { holds: false, removed: false };
+    }
+    const row = this.rowsOf(org, uid).find((r) => r.kind === kind);
+    if (!row && !obs.holds) return;
+    this.write(row ?? { org, id: exceptionId(kind, uid), kind, subject_uid: uid, subject_type: 'edge', from_uid: e.from_uid, to_uid: e.to_uid, state: null, arm: null }, obs, at);
+  }
+
+  private settle(org: string, kind: ExceptionKind, n: KhNodeRow, obs: Observation, at: number): void {
+    const row = this.rowsOf(org, n.uid).find((r) => r.kind === kind);
+    if (!row && !obs.holds) return;
+    this.write(row ?? { org, id: exceptionId(kind, n.uid), kind, subject_uid: n.uid, subject_type: 'node', from_uid: null, to_uid: null, state: null, arm: null }, obs, at);
+  }
+
+  private settleRow(row: KhExceptionRow, obs: Observation, at: number): void {
+    if (row.arm) this.arm(row.org, row.kind, { uid: row.subject_uid } as KhNodeRow, null, true, at);
+    else this.write(row, obs, at);
+  }
+
+  private write(row: KhExceptionRow, obs: Observation, at: number): void {
+    const prev = row.state ? (JSON.parse(row.state) as ExceptionState) : null;
+    const next = nextExceptionState(prev, obs, at);
+    if (prev && next && prev.status !== 'resolved' && next.status === 'resolved' && prev.reopen_count === 0 && prev.first_detected_at === at) {
+      // true for no time at all: a node written before the edge that supports it in the same
+      // unit of work (one /batch, one cognitive call) was never an exception anyone could see
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
+      this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(row.org, row.id);
+      this.remember(row, true);
+      return;
+    }
+    this.save(row, prev, next, row.arm);
+  }
+
+  private save(row: KhExceptionRow, prev: ExceptionState | null, next: ExceptionState | null, arm: string | null): void {
+    const state = next ? JSON.stringify(next) : null;
+    if (state === row.state && arm === row.arm) return;
+    this.stmt(
+      `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
+    ).run(row.org, row.id, row.kind, row.subject_uid, row.subject_type, row.from_uid, row.to_uid, state, arm);
+    this.remember({ ...row, state, arm });
+    this.transitions(row.org, row.id, prev, next);
+  }
+
+  private transitions(org: string, id: string, prev: ExceptionState | null, next: ExceptionState | null): void {
+    if (!next) return;
+    const wasOpen = prev !== null && prev.status !== 'resolved';
+    const isOpen = next.status !== 'resolved';
+    // the moment it opened: first detection, or the reopening (an acknowledgement at once may follow it)
+    if (isOpen && !wasOpen) this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)').run(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, 'opened');
+    if (!isOpen && wasOpen) this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)').run(org, next.resolved_at, id, 'resolved');
+  }
+
+  private reopenedAt(s: ExceptionState): number {
+    return s.status === 'acknowledged' && s.acknowledged_at !== null ? Math.min(s.acknowledged_at, s.last_changed_at) : s.last_changed_at;
+  }
+
+  /** Approval deadline of the organization, as the log has set it so far. */
+  deadlineHours(org: string): number {
+    const r = this.stmt('SELECT approval_deadline_hours FROM kh_settings WHERE org = ?').get(org) as { approval_deadline_hours: number } | undefined;
+    return r?.approval_deadline_hours ?? DEFAULT_GOVERNANCE_SETTINGS.approval_deadline_hours;
+  }
+
+  /**
+   * A time-based condition: `next` armed (the clock runs), or null (it ended at `at`). An arm
+   * whose threshold had passed by `at` was an exception someone may have read: its episode
+   * (open at the threshold, resolved at `at`) is committed to the state.
+   */
+  private arm(org: string, kind: ExceptionKind, n: Pick<KhNodeRow, 'uid'>, next: Arm | null, removed: boolean, at: number): void {
+    const row = this.rowsOf(org, n.uid).find((r) => r.kind === kind);
+    if (!row && !next) return;
+    const id = row?.id ?? exceptionId(kind, n.uid);
+    const base: KhExceptionRow = row ?? { org, id, kind, subject_uid: n.uid, subject_type: 'node', from_uid: null, to_uid: null, state: null, arm: null };
+    const prev = base.state ? (JSON.parse(base.state) as ExceptionState) : null;
+    const old = base.arm ? (JSON.parse(base.arm) as Arm) : null;
+    let state = prev;
+    if (old) {
+      const due = old.base + (old.after_s ?? this.deadlineHours(org) * 3600);
+      const ended = !next || next.base !== old.base;
+      if (ended && due <= at) {
+        // an episode some read may have shown: opened at its threshold, resolved now
+        state = nextExceptionState(state, { holds: true, detail: armDetail(kind, old, due), ack: old.ack }, due);
+        state = nextExceptionState(state, { holds: false, removed }, at);
+        const t = this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)');
+        t.run(org, due, id, 'opened');
+        t.run(org, at, id, 'resolved');
+      }
+    }
+    const armText = next ? JSON.stringify(next) : null;
+    const stateText = state ? JSON.stringify(state) : null;
+    if (stateText === base.state && armText === base.arm) return;
+    if (stateText === null && armText === null) {
+      // a clock stopped before its threshold: nothing to remember
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, id);
+      this.remember(base, true);
+      return;
+    }
+    this.remember({ ...base, state: stateText, arm: armText });
+    this.stmt(
+      `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
+    ).run(org, id, kind, n.uid, 'node', null, null, stateText, armText);
+  }
+
+  reset(): void {
+    for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+  }
+}
