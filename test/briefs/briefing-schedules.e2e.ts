@@ -273,6 +273,20 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     const failing = t.app.get(BriefsReadModel).failingSchedules(owner.org_id);
     expect(failing.map((f) => f.schedule.id)).toEqual([s.id]);
     expect(failing[0]!.runs.map((r) => r.error?.code)).toEqual(['llm_not_configured', 'llm_not_configured', 'llm_not_configured']);
+    // Knowledge Health shows it as schedule_failing from the third failed run in a row
+    const kh = (await o.get('/v1/knowledge-health/exceptions?kind=schedule_failing')).body;
+    expect(kh.items).toHaveLength(1);
+    expect(kh.items[0]).toMatchObject({
+      kind: 'schedule_failing',
+      severity: 'medium',
+      status: 'open',
+      subject: { uid: s.id, type: 'schedule' },
+      project_uids: [world.other],
+      first_detected_at: g.runs[2].completed_at,
+    });
+    expect(kh.items[0].detail.last_errors.map((e: { code: string }) => e.code)).toEqual(['llm_not_configured', 'llm_not_configured', 'llm_not_configured']);
+    // groups ignore the kind filter: the schedule's entry stands beside the other kinds'
+    expect(kh.groups).toContainEqual({ kind: 'schedule_failing', severity: 'medium', open: 1, acknowledged: 0, resolved: 0 });
     // send-now runs even while paused
     const r = (await o.post(`${S}/${s.id}/send-now`, {})).body.run;
     expect(r).toMatchObject({ trigger: 'send_now', status: 'pending' });
