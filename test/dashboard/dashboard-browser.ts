@@ -48,3 +48,22 @@ export function watch(page: Page): string[] {
   page.on('dialog', (d) => void d.accept());
   return problems;
 }
+
+/** Signs a person in through the sign-in page and waits for the start page. */
+export async function signInThroughPage(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/sign-in`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Plan and usage' }).waitFor();
+}
+
+/** Where Cytoscape drew a node, in page coordinates (read from the instance its container holds). */
+export function renderedAt(page: Page, uid: string): Promise<[number, number]> {
+  return page.evaluate<[number, number]>(`(() => {
+    const c = document.querySelector('.graph-canvas');
+    const p = c._cyreg.cy.getElementById(${JSON.stringify(uid)}).renderedPosition();
+    const r = c.getBoundingClientRect();
+    return [r.left + p.x, r.top + p.y];
+  })()`);
+}
