@@ -7,6 +7,7 @@ import { keys } from './keys.js';
 import { nodePage, paths } from './node.js';
 import { organization } from './organization.js';
 import { overview } from './overview.js';
+import { projectPage, projects } from './projects.js';
 import { proposals } from './proposals.js';
 
 /**
@@ -26,6 +27,8 @@ export const AREAS: Area[] = [
   jobs,
   jobPage,
   documentPage,
+  projects,
+  projectPage,
   proposals,
   spaces,
   governanceSettings,

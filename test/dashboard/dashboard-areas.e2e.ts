@@ -1,0 +1,144 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { FixedClock } from '@strata/domain/time';
+import { api, request, signUp, type SignedUp } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+import { ALPHA, seedBriefWorld, type BriefWorld } from '../briefs/brief-world';
+import { buildDashboardInto, hasChromium, launch, screenshotDir, signInThroughPage, watch } from './dashboard-browser';
+
+if (!hasChromium) console.warn('dashboard-areas.e2e: browser flows skipped, no browser at /usr/bin/chromium (apt-get install chromium)');
+const itWithBrowser = hasChromium ? it : it.skip;
+jest.setTimeout(90_000);
+
+/**
+ * The dashboard's later areas in a real browser against the real service: Projects and their
+ * living briefs (the structural generator, so no language model is needed).
+ */
+describe('the dashboard’s Projects and briefs', () => {
+  let t: TestApp;
+  let dashboardDir: string;
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let owner: SignedUp;
+  let world: BriefWorld;
+  const shots = screenshotDir();
+  const shot = async (name: string) => {
+    const file = path.join(shots, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: false });
+    expect(fs.readFileSync(file).subarray(1, 4).toString('latin1')).toBe('PNG');
+  };
+  const unlabelled = () =>
+    page.evaluate<string[]>(`[...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+      .filter((c) => !(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
+      .map((c) => c.outerHTML.slice(0, 120))`);
+
+  beforeAll(async () => {
+    dashboardDir = buildDashboardInto();
+    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 15) / 1000), dashboardDir });
+    owner = await signUp(t.url, { password: 'owner password 1', org: 'Heat Shields' });
+    world = await seedBriefWorld(api(t.url, owner.access_token));
+    if (!hasChromium) return;
+    browser = await launch();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    problems = watch(page);
+    await signInThroughPage(page, t.url, owner.email, owner.password);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    fs.rmSync(dashboardDir, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    if (problems) expect(problems.splice(0)).toEqual([]);
+  });
+
+  itWithBrowser('lists Projects, generates the brief, opens a citation’s passage, pins, corrects, and shows the versions', async () => {
+    const brief = () => request(t.url, 'GET', `/projects/${world.project}/brief`, { token: owner.access_token });
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await page.getByRole('link', { name: 'Vega' }).waitFor();
+    await page.getByRole('link', { name: 'Orion' }).click();
+    await page.getByRole('heading', { name: 'Orion', level: 1 }).waitFor();
+    await expect(page.locator('#brief-status').textContent()).resolves.toBe('none');
+
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await page.getByRole('heading', { name: /^Findings \([1-9]/ }).waitFor();
+    const server = (await brief()).body;
+    expect(server.status).toBe('current');
+    const findings = server.brief.items.filter((i: { kind: string }) => i.kind === 'finding');
+    await expect(page.locator('section', { has: page.getByRole('heading', { name: /^Findings/ }) }).locator('li.brief-item .item-text').first().textContent()).resolves.toContain(findings[0].text);
+    await page.getByRole('heading', { name: /^Tensions \(1\)/ }).waitFor();
+    await page.getByRole('heading', { name: /^Open questions \([1-9]/ }).waitFor();
+    expect(await unlabelled()).toEqual([]);
+
+    // a citation opens its passage with the quoted bytes marked
+    const ablates = server.brief.items.find((i: { subject_uids: string[] }) => i.subject_uids.includes(world.ablates));
+    const cited = ablates.citations.find((c: { chunk_uid: string }) => c.chunk_uid === world.chunkA);
+    const item = (id: string) => page.locator(`li.brief-item[data-id="${id}"]`);
+    await item(ablates.id).getByRole('button', { name: /Alpha report/ }).first().click();
+    await page.locator('.passage-box mark').waitFor();
+    await expect(page.locator('.passage-box mark').textContent()).resolves.toBe(cited.quote);
+    await expect(page.locator('.passage-box blockquote').textContent()).resolves.toBe(ALPHA);
+    await shot('project-brief');
+
+    // pin: the server keeps it, and the item says so
+    await item(ablates.id).getByRole('button', { name: /^Pin / }).click();
+    await item(ablates.id).locator('.pill', { hasText: 'pinned' }).waitFor();
+    expect((await brief()).body.brief.items.find((i: { id: string }) => i.id === ablates.id).pinned).toBe(true);
+
+    // a correction whose quote is not in the chunk: the server's message, and nothing changes
+    const question = server.brief.items.find((i: { subject_uids: string[] }) => i.subject_uids.includes(world.question));
+    await item(question.id).locator('summary', { hasText: 'Correct' }).click();
+    await item(question.id).getByLabel('Corrected text').fill('Why do tiles crack below 10 km?');
+    await item(question.id).getByLabel('Quote (exactly as in the chunk)').fill('not in the chunk at all');
+    await item(question.id).getByRole('button', { name: 'Save correction' }).click();
+    const alert = page.locator('.error[role=alert]:not([hidden])').first();
+    await alert.waitFor();
+    const refused = await request(t.url, 'PATCH', `/projects/${world.project}/brief/items/${question.id}`, { token: owner.access_token, body: { action: 'correct', text: 'x', citations: [{ chunk_uid: world.chunkA, quote: 'not in the chunk at all' }] } });
+    expect(refused.status).toBe(422);
+    await expect(alert.textContent()).resolves.toBe(refused.body.error);
+    expect((await brief()).body.current_version).toBe(2);
+
+    await item(question.id).getByLabel('Quote (exactly as in the chunk)').fill('Why do tiles crack at low altitude?');
+    await item(question.id).getByRole('button', { name: 'Save correction' }).click();
+    await item(question.id).locator('.pill', { hasText: 'corrected' }).waitFor();
+    await expect(item(question.id).locator('.item-text').textContent()).resolves.toContain('Why do tiles crack below 10 km?');
+    expect((await brief()).body.brief.items.find((i: { id: string }) => i.id === question.id).correction.text).toBe('Why do tiles crack below 10 km?');
+
+    // the versions: regenerate, pin (no material change), correct (one)
+    const versions = page.locator('ol.versions > li');
+    await expect(versions.count()).resolves.toBe(3);
+    await expect(versions.first().locator('summary').textContent()).resolves.toMatch(/^v3 · correct .* 1 material change$/);
+    await versions.first().locator('li.change-corrected').waitFor();
+    await page.getByRole('link', { name: 'Open version 1' }).click();
+    await page.getByText('Showing version 1 (read-only).').waitFor();
+    await expect(page.getByRole('button', { name: /^Pin / }).count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'Back to the current version' }).click();
+    await page.locator('#brief-status', { hasText: 'current' }).waitFor();
+    await page.locator('ol.versions').scrollIntoViewIfNeeded();
+    await shot('project-versions');
+  });
+
+  itWithBrowser('a viewer reads the brief but sees no control to change it; the server refuses them anyway', async () => {
+    const viewer = await signUp(t.url, { password: 'viewer password 1' });
+    expect((await request(t.url, 'POST', `/v1/orgs/${owner.org_id}/members`, { token: owner.access_token, body: { email: viewer.email, role: 'viewer' } })).status).toBe(201);
+    const other = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await other.newPage();
+    const pageProblems = watch(p);
+    await signInThroughPage(p, t.url, viewer.email, viewer.password);
+    await p.locator('#org-switch').selectOption(owner.org_id);
+    await p.getByRole('heading', { name: 'Plan and usage' }).waitFor();
+    await p.goto(`${t.url}/app/projects/${world.project}`);
+    await p.getByRole('heading', { name: /^Findings \([1-9]/ }).waitFor();
+    await expect(p.getByRole('button', { name: 'Regenerate' }).count()).resolves.toBe(0);
+    await expect(p.getByRole('button', { name: /^(Pin|Unpin) / }).count()).resolves.toBe(0);
+    await expect(p.getByText('Correct', { exact: true }).count()).resolves.toBe(0);
+    const refused = await request(t.url, 'POST', `/projects/${world.project}/brief/regenerate`, { token: viewer.access_token, org: owner.org_id, body: { force: true } });
+    expect(refused.status).toBe(403);
+    expect(pageProblems).toEqual([]);
+    await other.close();
+  });
+});
