@@ -40,7 +40,11 @@ export function screenshotDir(): string {
 export function watch(page: Page): string[] {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) => {
+    // a page closes its event stream when the person leaves it
+    if (r.failure()?.errorText === 'net::ERR_ABORTED' && /\/stream(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search)) return;
+    problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
   page.on('console', (m) => {
     // a 4xx the page shows to the person is logged by Chromium as a failed resource: not a problem
     if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) problems.push(`console: ${m.text()}`);

@@ -1,4 +1,5 @@
 import type { Area } from '../context.js';
+import { agentPage, agents, sessionPage } from './agents.js';
 import { signIn, signUp } from './auth.js';
 import { explore } from './explore.js';
 import { governanceSettings, spaces } from './governance.js';
@@ -29,6 +30,9 @@ export const AREAS: Area[] = [
   documentPage,
   projects,
   projectPage,
+  agents,
+  sessionPage,
+  agentPage,
   proposals,
   spaces,
   governanceSettings,
