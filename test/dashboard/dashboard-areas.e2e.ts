@@ -13,9 +13,10 @@ jest.setTimeout(90_000);
 
 /**
  * The dashboard's later areas in a real browser against the real service: Projects and their
- * living briefs (the structural generator, so no language model is needed).
+ * living briefs (the structural generator, so no language model is needed); policies and the
+ * audit trail.
  */
-describe('the dashboard’s Projects and briefs', () => {
+describe('the dashboard’s Projects, briefs, policies and audit', () => {
   let t: TestApp;
   let dashboardDir: string;
   let browser: Browser | undefined;
@@ -122,6 +123,55 @@ describe('the dashboard’s Projects and briefs', () => {
     await shot('project-versions');
   });
 
+  itWithBrowser('creates a shadow policy, sees its shadow decision in the audit trail, publishes it; a refused policy shows the server’s message', async () => {
+    await page.getByRole('link', { name: 'Policies', exact: true }).click();
+    await page.getByRole('heading', { name: 'New policy' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Claims under review');
+    await page.getByLabel('Effect').selectOption('deny');
+    await page.getByLabel('Start as').selectOption('shadow');
+    expect(await unlabelled()).toEqual([]);
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    const row = page.locator('tr', { has: page.getByText('Claims under review') });
+    await row.locator('.status-shadow').waitFor();
+    const policy = ((await request(t.url, 'GET', '/v1/governance/policies', { token: owner.access_token })).body.items as { uid: string; name: string; status: string }[]).find((p) => p.name === 'Claims under review')!;
+    expect(policy.status).toBe('shadow');
+
+    // a governed write it matches: it runs, and the shadow policy says what it would have done
+    const write = await request(t.url, 'POST', '/node', { token: owner.access_token, body: { node_type: 'Claim', label: 'tiles are fine', props: { content: 'tiles are fine' } } });
+    expect(write.status).toBe(201);
+    expect(write.headers.get('warning')).toContain(`shadow policy ${policy.uid} would deny`);
+    await page.getByRole('link', { name: 'Decisions of Claims under review' }).click();
+    await page.waitForURL(/\/app\/governance\/audit\?/);
+    const decision = page.locator('tr.audit-policy_decision').first();
+    await decision.waitFor();
+    await expect(decision.locator('td.decision').textContent()).resolves.toMatch(/^allow · shadow .* would deny/);
+    await expect(page.getByLabel('Policy uid').inputValue()).resolves.toBe(policy.uid);
+    await shot('audit');
+
+    // filters: governance changes only
+    await page.getByLabel('Policy uid').fill('');
+    await page.getByLabel('Kind').selectOption('governance_change');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/kind=governance_change/);
+    await page.locator('tr.audit-governance_change').first().waitFor();
+    await expect(page.locator('tbody tr:not(.audit-governance_change)').count()).resolves.toBe(0);
+
+    await page.getByRole('link', { name: 'Policies', exact: true }).click();
+    await row.getByRole('button', { name: 'Publish Claims under review' }).click();
+    await row.locator('.status-published').waitFor();
+    expect((await request(t.url, 'GET', '/v1/governance/policies?status=published', { token: owner.access_token })).body.items.map((p: { uid: string }) => p.uid)).toEqual([policy.uid]);
+    await shot('policies');
+
+    // a match naming no node type: the server's own message
+    await page.getByLabel('Name', { exact: true }).fill('Broken');
+    await page.getByLabel('Match (JSON)').fill('{"node_types": ["NoSuchType"]}');
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    const refused = await request(t.url, 'POST', '/v1/governance/policies', { token: owner.access_token, body: { name: 'Broken', effect: 'deny', match: { node_types: ['NoSuchType'] } } });
+    expect(refused.status).toBe(422);
+    await expect(page.locator('form .error[role=alert]').textContent()).resolves.toContain(refused.body.error);
+    expect((await request(t.url, 'GET', '/v1/governance/policies', { token: owner.access_token })).body.items).toHaveLength(1);
+  });
+
   itWithBrowser('a viewer reads the brief but sees no control to change it; the server refuses them anyway', async () => {
     const viewer = await signUp(t.url, { password: 'viewer password 1' });
     expect((await request(t.url, 'POST', `/v1/orgs/${owner.org_id}/members`, { token: owner.access_token, body: { email: viewer.email, role: 'viewer' } })).status).toBe(201);
@@ -138,6 +188,11 @@ describe('the dashboard’s Projects and briefs', () => {
     await expect(p.getByText('Correct', { exact: true }).count()).resolves.toBe(0);
     const refused = await request(t.url, 'POST', `/projects/${world.project}/brief/regenerate`, { token: viewer.access_token, org: owner.org_id, body: { force: true } });
     expect(refused.status).toBe(403);
+    // policies: read, not written
+    await p.getByRole('link', { name: 'Policies', exact: true }).click();
+    await p.getByText('Claims under review').waitFor();
+    await expect(p.getByRole('heading', { name: 'New policy' }).count()).resolves.toBe(0);
+    await expect(p.getByRole('button', { name: /^(Publish|Shadow|Reject) / }).count()).resolves.toBe(0);
     expect(pageProblems).toEqual([]);
     await other.close();
   });

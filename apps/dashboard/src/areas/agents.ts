@@ -225,7 +225,7 @@ export const sessionPage: Area = {
       f.addEventListener('submit', (e) => {
         e.preventDefault();
         void busy(send, errors, async () => {
-          const r = await ctx.api.post<{ run_status: string; queue_position: number }, '/v1/agents/sessions/{sid}/message'>('/v1/agents/sessions/{sid}/message', { content: content.value } as never, { path: { sid } });
+          const r = await ctx.api.post<{ run_status: string; queue_position: number }, '/v1/agents/sessions/{sid}/message'>('/v1/agents/sessions/{sid}/message', { content: content.value }, { path: { sid } });
           content.value = '';
           interrupted.textContent = r.queue_position ? `Queued behind the current run (position ${r.queue_position}).` : '';
           await refresh();

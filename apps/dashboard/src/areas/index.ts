@@ -8,6 +8,7 @@ import { keys } from './keys.js';
 import { nodePage, paths } from './node.js';
 import { organization } from './organization.js';
 import { overview } from './overview.js';
+import { audit, policies } from './policies.js';
 import { projectPage, projects } from './projects.js';
 import { proposals } from './proposals.js';
 
@@ -36,4 +37,6 @@ export const AREAS: Area[] = [
   proposals,
   spaces,
   governanceSettings,
+  policies,
+  audit,
 ];
