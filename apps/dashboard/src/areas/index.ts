@@ -5,6 +5,7 @@ import { explore } from './explore.js';
 import { governanceSettings, spaces } from './governance.js';
 import { documentPage, ingest, jobPage, jobs } from './ingest.js';
 import { keys } from './keys.js';
+import { mcpConnections } from './mcp.js';
 import { nodePage, paths } from './node.js';
 import { organization } from './organization.js';
 import { overview } from './overview.js';
@@ -34,6 +35,7 @@ export const AREAS: Area[] = [
   agents,
   sessionPage,
   agentPage,
+  mcpConnections,
   proposals,
   spaces,
   governanceSettings,
