@@ -122,7 +122,7 @@ export function graphView(opts: { start: string; onExpand(uid: string): Promise<
   let instance: Core | null = null;
 
   const relayout = (cy: Core) => {
-    cy.layout({ name: 'cose', animate: false, randomize: false, fit: true, padding: 30, nodeRepulsion: () => 8000, idealEdgeLength: () => 90 }).run();
+    cy.layout({ name: 'cose', animate: false, randomize: false, fit: true, padding: 30, nodeRepulsion: () => 60000, idealEdgeLength: () => 150, nodeOverlap: 40 }).run();
   };
 
   const activate = (uid: string) => {
