@@ -247,6 +247,9 @@ describe('the dashboard at /app', () => {
     // a chunk neighbor leads on to the document and the other people: clicking it on the canvas adds nodes
     const chunkUid = (await page.locator('.graph-list button:not(.expanded)', { hasText: /chunk/i }).first().getAttribute('data-uid'))!;
     await page.locator('.graph-canvas').scrollIntoViewIfNeeded();
+    // Cytoscape maps pointer positions through the container's box, cached until the scroll
+    // event (dispatched on the next frame) reaches it: let two frames pass before clicking
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
     await page.mouse.click(...(await renderedAt(page, chunkUid)));
     await page.locator(`.graph-list button.expanded[data-uid="${chunkUid}"]`).waitFor();
     await eventually(async () => (await nodes.count()) > before, { what: 'the clicked node to expand' });
