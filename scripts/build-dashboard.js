@@ -19,6 +19,12 @@ function buildDashboard(outDir = path.join(ROOT, 'dist', 'dashboard')) {
   const r = spawnSync(process.execPath, [tsc, '-p', path.join(APP, 'tsconfig.json'), '--outDir', outDir], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) return (r.stdout || '') + (r.stderr || '') || `tsc exited with ${r.status}`;
   fs.cpSync(path.join(APP, 'static'), outDir, { recursive: true });
+  // Cytoscape's own ES module build, served from this origin (the CSP allows no other); `.js`
+  // because that is what the service serves, and src/vendor/cytoscape.d.ts gives its types
+  fs.mkdirSync(path.join(outDir, 'vendor'), { recursive: true });
+  const cytoscape = path.join(ROOT, 'node_modules', 'cytoscape');
+  fs.copyFileSync(path.join(cytoscape, 'dist', 'cytoscape.esm.min.mjs'), path.join(outDir, 'vendor', 'cytoscape.js'));
+  fs.copyFileSync(path.join(cytoscape, 'LICENSE'), path.join(outDir, 'vendor', 'cytoscape.LICENSE.txt'));
   return null;
 }
 

@@ -40,11 +40,34 @@ export function screenshotDir(): string {
 export function watch(page: Page): string[] {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) => {
+    // a page closes its event stream when the person leaves it
+    if (r.failure()?.errorText === 'net::ERR_ABORTED' && /\/stream(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search)) return;
+    problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`);
+  });
   page.on('console', (m) => {
     // a 4xx the page shows to the person is logged by Chromium as a failed resource: not a problem
     if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) problems.push(`console: ${m.text()}`);
   });
   page.on('dialog', (d) => void d.accept());
   return problems;
+}
+
+/** Signs a person in through the sign-in page and waits for the start page. */
+export async function signInThroughPage(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/sign-in`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Plan and usage' }).waitFor();
+}
+
+/** Where Cytoscape drew a node, in page coordinates (read from the instance its container holds). */
+export function renderedAt(page: Page, uid: string): Promise<[number, number]> {
+  return page.evaluate<[number, number]>(`(() => {
+    const c = document.querySelector('.graph-canvas');
+    const p = c._cyreg.cy.getElementById(${JSON.stringify(uid)}).renderedPosition();
+    const r = c.getBoundingClientRect();
+    return [r.left + p.x, r.top + p.y];
+  })()`);
 }

@@ -7,7 +7,7 @@ import { FixedClock } from '@strata/domain/time';
 import { api, login, request, signUp, uniqueEmail } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { clientServices, ok } from '../ontology/ontology-fixture';
-import { buildDashboardInto, hasChromium, launch, screenshotDir, watch } from './dashboard-browser';
+import { buildDashboardInto, hasChromium, launch, renderedAt, screenshotDir, watch } from './dashboard-browser';
 
 if (!hasChromium) console.warn('dashboard.e2e: browser flows skipped, no browser at /usr/bin/chromium (apt-get install chromium)');
 const itWithBrowser = hasChromium ? it : it.skip;
@@ -200,7 +200,7 @@ describe('the dashboard at /app', () => {
     // the node page: fields, sources with the quote, edges, history, the neighborhood drawn
     await page.getByRole('heading', { name: 'Sources' }).waitFor();
     await expect(page.locator('section', { has: page.getByRole('heading', { name: 'Sources' }) }).locator('q').first().textContent()).resolves.toContain('Ada Lovelace');
-    await page.locator('.graph g.node').nth(1).waitFor();
+    await page.locator('.graph-list button').nth(1).waitFor();
 
     // a file is read by the server (here HTML): its text, not its markup, is what gets chunked and quoted
     await page.getByRole('link', { name: 'Ingest a document' }).click();
@@ -239,21 +239,28 @@ describe('the dashboard at /app', () => {
     await hit.first().click();
     await page.getByRole('heading', { name: 'Charles Babbage', level: 1 }).waitFor();
 
-    const nodes = page.locator('.graph g.node');
+    // the drawing is Cytoscape's canvas; the buttons listed under it name the same nodes
+    const nodes = page.locator('.graph-list button');
     await nodes.nth(1).waitFor();
+    await page.locator('.graph-canvas canvas').first().waitFor();
     const before = await nodes.count();
-    // a chunk neighbor leads on to the document and the other people: expanding it adds nodes
-    const chunk = page.locator('.graph g.node:not(.expanded)', { hasText: /chunk/i }).first();
-    await chunk.click();
+    // a chunk neighbor leads on to the document and the other people: clicking it on the canvas adds nodes
+    const chunkUid = (await page.locator('.graph-list button:not(.expanded)', { hasText: /chunk/i }).first().getAttribute('data-uid'))!;
+    await page.locator('.graph-canvas').scrollIntoViewIfNeeded();
+    // Cytoscape maps pointer positions through the container's box, cached until the scroll
+    // event (dispatched on the next frame) reaches it: let two frames pass before clicking
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    await page.mouse.click(...(await renderedAt(page, chunkUid)));
+    await page.locator(`.graph-list button.expanded[data-uid="${chunkUid}"]`).waitFor();
     await eventually(async () => (await nodes.count()) > before, { what: 'the clicked node to expand' });
     const afterClick = await nodes.count();
     await shot('node-neighborhood');
-    // keyboard: focus an unexpanded node and press Enter
-    const next = page.locator('.graph g.node:not(.expanded)').first();
+    // keyboard: focus an unexpanded node's button and press Enter
+    const next = page.locator('.graph-list button:not(.expanded)').first();
     const uid = await next.getAttribute('data-uid');
     await next.focus();
     await page.keyboard.press('Enter');
-    await page.locator(`.graph g.node.expanded[data-uid="${uid}"]`).waitFor();
+    await page.locator(`.graph-list button.expanded[data-uid="${uid}"]`).waitFor();
     expect(await nodes.count()).toBeGreaterThanOrEqual(afterClick);
     await page.getByText('Selected:').waitFor();
   });

@@ -8,7 +8,7 @@ import type { paths } from '../../../packages/client/src/schema';
  * throw ApiError carrying the server's own message and code.
  */
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
-type PathWith<M extends Method> = { [P in keyof paths]: [NonNullable<paths[P][M]>] extends [never] ? never : P }[keyof paths];
+export type PathWith<M extends Method> = { [P in keyof paths]: [NonNullable<paths[P][M]>] extends [never] ? never : P }[keyof paths];
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 export type BodyOf<M extends Method, P extends keyof paths> = JsonBody<NonNullable<paths[P][M]>>;
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -154,6 +154,41 @@ export class Api {
     }
     return body as R;
   }
+}
+
+/**
+ * Opens a streaming GET (an event stream) with the same credentials and the same one refresh
+ * on a 401 as `call`: EventSource cannot send an Authorization header, so streams are read
+ * through fetch. Resolves with the open response; a refusal throws ApiError with the server's message.
+ */
+export async function openStream(api: Api, template: PathWith<'get'>, opts: CallOptions<never>, signal: AbortSignal, retried = false): Promise<Response> {
+  const session = api.session;
+  if (!session.access && !retried && session.refreshToken) await session.refresh(api);
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (session.access) headers.authorization = `Bearer ${session.access}`;
+  if (session.orgId) headers['x-org-id'] = session.orgId;
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(template, opts.path, opts.query), { headers, signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.', null);
+  }
+  if (res.status === 401 && !retried) {
+    session.access = null;
+    if (await session.refresh(api)) return openStream(api, template, opts, signal, true);
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let body: { error?: unknown; code?: unknown } = {};
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      /* not JSON: the status says it */
+    }
+    throw new ApiError(res.status, typeof body.code === 'string' ? body.code : `http_${res.status}`, typeof body.error === 'string' ? body.error : `${res.status} ${res.statusText}`, body);
+  }
+  return res;
 }
 
 export function buildUrl(template: string, params: Record<string, string | number> = {}, query: Query = {}): string {

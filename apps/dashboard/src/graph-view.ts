@@ -1,9 +1,12 @@
+import cytoscape from './vendor/cytoscape.js';
+import type { Core, ElementDefinition, NodeSingular } from 'cytoscape';
+
 /**
- * The neighborhood drawing: nodes and edges in SVG, laid out by a small force simulation run
- * to rest before each draw (no animation, so nothing moves under the pointer). Clicking a node
- * (or Enter on it: every node is a focusable button) expands its neighborhood; the caller
- * decides what expanding fetches. Kept behind this small interface so a graph library
- * (Cytoscape.js) can replace the drawing without touching the pages (docs/dashboard.md).
+ * The neighborhood drawing, on Cytoscape.js: nodes coloured by layer, edges labelled with
+ * their type, laid out by Cytoscape's force-directed `cose` layout (no animation, so nothing
+ * moves under the pointer while it settles). Tapping a node expands its neighborhood; the
+ * caller decides what expanding fetches. The canvas is not reachable by keyboard or screen
+ * reader, so the same nodes are listed beside it as buttons (Enter or Space expands).
  */
 export interface GNode {
   uid: string;
@@ -24,163 +27,174 @@ export interface GraphView {
   size(): { nodes: number; edges: number };
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
-const W = 800;
-const H = 520;
-const LAYER_CLASS = (layer: string) => `layer-${layer.replace(/[^a-z]/gi, '')}`;
+const LAYER_COLORS: Record<string, string> = {
+  reality: '#1f77b4',
+  epistemic: '#9467bd',
+  intent: '#2ca02c',
+  action: '#d62728',
+  memory: '#8c564b',
+  agent: '#e377c2',
+  ontology: '#17becf',
+};
 
-interface P {
-  n: GNode;
-  x: number;
-  y: number;
-  vx: number;
-  vy: number;
-  fixed: boolean;
-  expanded: boolean;
+/**
+ * Cytoscape adds a one-rule <style> element (its container's `position: relative`) unless an
+ * element with this id exists; the strict CSP refuses inline styles, so the rule lives in
+ * app.css and this marker tells Cytoscape it is there.
+ */
+const STYLESHEET_MARKER = '__________cytoscape_stylesheet';
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
-}
-
-/** Deterministic spreading for new nodes: around their first neighbor, else around the center. */
-function seed(i: number, cx: number, cy: number, r: number): [number, number] {
-  const a = i * 2.399963; // the golden angle
-  return [cx + Math.cos(a) * r, cy + Math.sin(a) * r];
-}
-
-export function layout(points: P[], edges: GEdge[], iterations = 300): void {
-  const at = new Map(points.map((p) => [p.n.uid, p]));
-  for (let it = 0; it < iterations; it++) {
-    const cool = 1 - it / iterations;
-    for (let i = 0; i < points.length; i++)
-      for (let j = i + 1; j < points.length; j++) {
-        const a = points[i];
-        const b = points[j];
-        let dx = a.x - b.x;
-        let dy = a.y - b.y;
-        let d2 = dx * dx + dy * dy;
-        if (d2 < 0.01) {
-          dx = (i % 7) - 3 || 1;
-          dy = (j % 5) - 2 || 1;
-          d2 = dx * dx + dy * dy;
-        }
-        const f = 4000 / d2;
-        const d = Math.sqrt(d2);
-        a.vx += (dx / d) * f;
-        a.vy += (dy / d) * f;
-        b.vx -= (dx / d) * f;
-        b.vy -= (dy / d) * f;
-      }
-    for (const e of edges) {
-      const a = at.get(e.from);
-      const b = at.get(e.to);
-      if (!a || !b || a === b) continue;
-      const dx = b.x - a.x;
-      const dy = b.y - a.y;
-      const d = Math.sqrt(dx * dx + dy * dy) || 1;
-      const f = (d - 110) * 0.05;
-      a.vx += (dx / d) * f;
-      a.vy += (dy / d) * f;
-      b.vx -= (dx / d) * f;
-      b.vy -= (dy / d) * f;
-    }
-    for (const p of points) {
-      p.vx += (W / 2 - p.x) * 0.005;
-      p.vy += (H / 2 - p.y) * 0.005;
-      if (!p.fixed) {
-        const step = Math.min(25 * cool + 1, Math.hypot(p.vx, p.vy));
-        const len = Math.hypot(p.vx, p.vy) || 1;
-        p.x = Math.max(40, Math.min(W - 40, p.x + (p.vx / len) * step));
-        p.y = Math.max(30, Math.min(H - 30, p.y + (p.vy / len) * step));
-      }
-      p.vx = 0;
-      p.vy = 0;
-    }
-  }
-}
+const short = (label: string) => (label.length > 28 ? label.slice(0, 27) + '…' : label);
 
 export function graphView(opts: { start: string; onExpand(uid: string): Promise<void>; onSelect(node: GNode): void }): GraphView {
-  const points = new Map<string, P>();
-  const edges = new Map<string, GEdge>();
+  if (!document.getElementById(STYLESHEET_MARKER)) {
+    const marker = document.createElement('meta');
+    marker.id = STYLESHEET_MARKER;
+    marker.name = 'cytoscape-container-style';
+    marker.content = 'in app.css';
+    document.head.appendChild(marker);
+  }
   const el = document.createElement('div');
   el.className = 'graph';
-  const canvas = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': 'Neighborhood graph: activate a node to expand it' });
-  el.appendChild(canvas);
+  const canvas = document.createElement('div');
+  canvas.className = 'graph-canvas';
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'Neighborhood graph; the same nodes are listed below as buttons');
+  const list = document.createElement('ul');
+  list.className = 'graph-list';
+  list.setAttribute('aria-label', 'Nodes in the drawing: activate one to expand it');
+  el.append(canvas, list);
 
-  const draw = () => {
-    canvas.replaceChildren();
-    const defs = svg('defs', {});
-    const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 22, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' });
-    marker.appendChild(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }));
-    defs.appendChild(marker);
-    canvas.appendChild(defs);
-    for (const e of edges.values()) {
-      const a = points.get(e.from);
-      const b = points.get(e.to);
-      if (!a || !b) continue;
-      const g = svg('g', { class: 'edge' });
-      const line = svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, 'marker-end': 'url(#arrow)' });
-      const title = svg('title', {});
-      title.textContent = `${a.n.label} —${e.edge_type}→ ${b.n.label}`;
-      line.appendChild(title);
-      const text = svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 3, class: 'edge-label' });
-      text.textContent = e.edge_type;
-      g.append(line, text);
-      canvas.appendChild(g);
-    }
-    for (const p of points.values()) {
-      const g = svg('g', {
-        class: `node ${LAYER_CLASS(p.n.layer)}${p.n.uid === opts.start ? ' start' : ''}${p.expanded ? ' expanded' : ''}`,
-        transform: `translate(${p.x.toFixed(1)},${p.y.toFixed(1)})`,
-        tabindex: 0,
-        role: 'button',
-        'data-uid': p.n.uid,
-        'aria-label': `${p.n.label} (${p.n.node_type})${p.expanded ? ', expanded' : ', activate to expand'}`,
-      });
-      g.appendChild(svg('circle', { r: 14 }));
-      const text = svg('text', { y: 28, 'text-anchor': 'middle' });
-      text.textContent = p.n.label.length > 28 ? p.n.label.slice(0, 27) + '…' : p.n.label;
-      g.appendChild(text);
-      const activate = () => {
-        opts.onSelect(p.n);
-        if (p.expanded) return;
-        p.expanded = true;
-        g.classList.add('busy');
-        void opts.onExpand(p.n.uid).finally(() => {
-          draw();
-          (canvas.querySelector(`[data-uid="${CSS.escape(p.n.uid)}"]`) as SVGGElement | null)?.focus();
-        });
-      };
-      g.addEventListener('click', activate);
-      g.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          activate();
-        }
-      });
-      canvas.appendChild(g);
-    }
+  const nodes = new Map<string, { n: GNode; expanded: boolean; button: HTMLButtonElement }>();
+  let edgeCount = 0;
+  const fg = cssVar('--fg', '#1b1f24');
+  const muted = cssVar('--muted', '#5b6570');
+  const card = cssVar('--card', '#fff');
+  const focus = cssVar('--focus', '#f59e0b');
+
+  // made on the first add, once the caller has put `el` in the page: Cytoscape sizes its
+  // canvas from the container's box, which a detached element does not have
+  const create = (): Core => cytoscape({
+    container: canvas,
+    minZoom: 0.2,
+    maxZoom: 1.4,
+    style: [
+      {
+        selector: 'node',
+        style: {
+          'background-color': card,
+          'border-width': 3,
+          'border-color': (n: NodeSingular) => LAYER_COLORS[n.data('layer') as string] ?? muted,
+          label: 'data(short)',
+          color: fg,
+          'font-size': 11,
+          'text-valign': 'bottom',
+          'text-margin-y': 4,
+          width: 26,
+          height: 26,
+        },
+      },
+      { selector: 'node.start', style: { 'background-color': (n: NodeSingular) => LAYER_COLORS[n.data('layer') as string] ?? muted } },
+      { selector: 'node.expanded', style: { 'border-width': 6 } },
+      { selector: 'node.busy', style: { 'border-style': 'dashed' } },
+      { selector: 'node:selected', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 6 } },
+      {
+        selector: 'edge',
+        style: {
+          width: 1.3,
+          'line-color': muted,
+          'target-arrow-color': muted,
+          'target-arrow-shape': 'triangle',
+          'curve-style': 'bezier',
+          label: 'data(edge_type)',
+          'font-size': 9,
+          color: muted,
+          'text-rotation': 'autorotate',
+          'text-margin-y': -6,
+        },
+      },
+    ],
+  }).on('tap', 'node', (e) => activate(e.target.id() as string));
+  let instance: Core | null = null;
+
+  const relayout = (cy: Core) => {
+    cy.layout({ name: 'cose', animate: false, randomize: false, fit: true, padding: 30, nodeRepulsion: () => 60000, idealEdgeLength: () => 150, nodeOverlap: 40 }).run();
+  };
+
+  const activate = (uid: string) => {
+    const entry = nodes.get(uid);
+    const cy = instance;
+    if (!entry || !cy) return;
+    cy.$(':selected').unselect();
+    cy.getElementById(uid).select();
+    opts.onSelect(entry.n);
+    if (entry.expanded) return;
+    entry.expanded = true;
+    const cyNode = cy.getElementById(uid);
+    cyNode.addClass('busy');
+    entry.button.setAttribute('aria-busy', 'true');
+    void opts.onExpand(uid).finally(() => {
+      cyNode.removeClass('busy').addClass('expanded');
+      entry.button.removeAttribute('aria-busy');
+      markExpanded(entry);
+    });
+  };
+
+  const markExpanded = (entry: { n: GNode; expanded: boolean; button: HTMLButtonElement }) => {
+    entry.button.classList.toggle('expanded', entry.expanded);
+    entry.button.setAttribute('aria-label', `${entry.n.label} (${entry.n.node_type})${entry.expanded ? ', expanded' : ', activate to expand'}`);
   };
 
   return {
     el,
-    has: (uid) => points.has(uid),
-    size: () => ({ nodes: points.size, edges: edges.size }),
-    add(nodes, newEdges) {
-      for (const e of newEdges) edges.set(e.uid, e);
-      let i = points.size;
-      for (const n of nodes) {
-        if (points.has(n.uid)) continue;
-        const neighbor = [...edges.values()].map((e) => (e.from === n.uid ? e.to : e.to === n.uid ? e.from : null)).find((u) => u && points.has(u));
-        const around = neighbor ? points.get(neighbor)! : null;
-        const [x, y] = seed(i++, around?.x ?? W / 2, around?.y ?? H / 2, around ? 60 : i === 1 ? 0 : 120);
-        points.set(n.uid, { n, x, y, vx: 0, vy: 0, fixed: false, expanded: n.uid === opts.start });
+    has: (uid) => nodes.has(uid),
+    size: () => ({ nodes: nodes.size, edges: edgeCount }),
+    add(newNodes, newEdges) {
+      const cy = (instance ??= create());
+      const elements: ElementDefinition[] = [];
+      for (const n of newNodes) {
+        if (nodes.has(n.uid)) continue;
+        // a new node starts beside the node it hangs from, so the layout only settles it in
+        const anchor = newEdges.map((e) => (e.from === n.uid ? e.to : e.to === n.uid ? e.from : null)).find((u) => u && nodes.has(u));
+        const at = anchor ? cy.getElementById(anchor).position() : { x: 0, y: 0 };
+        const i = nodes.size;
+        const expanded = n.uid === opts.start;
+        elements.push({
+          group: 'nodes',
+          data: { id: n.uid, short: short(n.label), layer: n.layer },
+          classes: [n.uid === opts.start ? 'start' : '', expanded ? 'expanded' : ''].filter(Boolean),
+          position: { x: at.x + Math.cos(i * 2.399963) * 60, y: at.y + Math.sin(i * 2.399963) * 60 },
+        });
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = `graph-node layer-${n.layer.replace(/[^a-z]/gi, '')}`;
+        button.dataset.uid = n.uid;
+        button.textContent = short(n.label);
+        const type = document.createElement('span');
+        type.className = 'muted';
+        type.textContent = ` ${n.node_type}`;
+        button.appendChild(type);
+        button.addEventListener('click', () => activate(n.uid));
+        const li = document.createElement('li');
+        li.appendChild(button);
+        list.appendChild(li);
+        const entry = { n, expanded, button };
+        nodes.set(n.uid, entry);
+        markExpanded(entry);
       }
-      layout([...points.values()], [...edges.values()]);
-      draw();
+      cy.add(elements);
+      const fresh: ElementDefinition[] = [];
+      for (const e of newEdges) {
+        if (cy.getElementById(e.uid).nonempty() || !nodes.has(e.from) || !nodes.has(e.to)) continue;
+        fresh.push({ group: 'edges', data: { id: e.uid, source: e.from, target: e.to, edge_type: e.edge_type } });
+      }
+      cy.add(fresh);
+      edgeCount = cy.edges().length;
+      relayout(cy);
     },
   };
 }

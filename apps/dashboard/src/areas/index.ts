@@ -1,12 +1,16 @@
 import type { Area } from '../context.js';
+import { agentPage, agents, sessionPage } from './agents.js';
 import { signIn, signUp } from './auth.js';
 import { explore } from './explore.js';
 import { governanceSettings, spaces } from './governance.js';
 import { documentPage, ingest, jobPage, jobs } from './ingest.js';
 import { keys } from './keys.js';
+import { mcpConnections } from './mcp.js';
 import { nodePage, paths } from './node.js';
 import { organization } from './organization.js';
 import { overview } from './overview.js';
+import { audit, policies } from './policies.js';
+import { projectPage, projects } from './projects.js';
 import { proposals } from './proposals.js';
 
 /**
@@ -26,7 +30,15 @@ export const AREAS: Area[] = [
   jobs,
   jobPage,
   documentPage,
+  projects,
+  projectPage,
+  agents,
+  sessionPage,
+  agentPage,
+  mcpConnections,
   proposals,
   spaces,
   governanceSettings,
+  policies,
+  audit,
 ];
