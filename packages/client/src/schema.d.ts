@@ -754,7 +754,7 @@ export interface paths {
         };
         /**
          * Current organization usage: nodes, edges, requests this period, credits used and left, language-model calls and tokens, agents and MCP connections
-         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
+         * @description `llm: {calls, input_tokens, output_tokens}`: the language-model calls made for the organization this period and the tokens the provider reported for them. `agents: {active, limit}`, `agent_credits: {used, limit, left, today}`, `runs: {this_period, running, queued, concurrent_limit}`, `schedules: {used, limit}`, `mcp_connections: {used, limit}` (live connections) beside their plan limits.
          */
         get: operations["BillingController_usage"];
         put?: never;
@@ -2583,60 +2583,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agents": {
+    "/v1/briefings/schedules": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The organization’s agents, newest first; archived ones with include_archived=true */
-        get: operations["AgentsController_list"];
+        /** Schedules of Projects the caller may read, and in-app schedules addressed to the caller, oldest first */
+        get: operations["BriefingSchedulesController_list"];
         put?: never;
-        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
-        post: operations["AgentsController_create"];
+        /** Create a schedule (201; a webhook one returns its signing_secret once) or replace the one with the same project, channel and recipient (200, same id, runs kept) */
+        post: operations["BriefingSchedulesController_put"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/templates": {
+    "/v1/briefings/schedules/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The agent templates: instructions, tools, budget and suggested schedules */
-        get: operations["AgentsController_templates"];
+        /** A schedule with its runs, newest first (the 50 most recent) */
+        get: operations["BriefingSchedulesController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a schedule; its pending run is cancelled */
+        delete: operations["BriefingSchedulesController_remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Pause, resume, retime or rotate the secret of a schedule; project_uid, channel and recipient are immutable (422) */
+        patch: operations["BriefingSchedulesController_patch"];
         trace?: never;
     };
-    "/v1/agents/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One agent (archived ones too), with its budget today and its usage */
-        get: operations["AgentsController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
-        patch: operations["AgentsController_update"];
-        trace?: never;
-    };
-    "/v1/agents/{id}/archive": {
+    "/v1/briefings/schedules/{id}/send-now": {
         parameters: {
             query?: never;
             header?: never;
@@ -2645,49 +2629,33 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
-        post: operations["AgentsController_archive"];
+        /** Run the schedule now, even when paused (202 {run}); 409 run_active while a run is pending or running */
+        post: operations["BriefingSchedulesController_sendNow"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/{id}/work": {
+    "/v1/agents/schedules": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
-        get: operations["AgentsController_work"];
+        /** Schedules, newest first; filter by agent_id */
+        get: operations["SchedulesController_list"];
         put?: never;
-        post?: never;
+        /** Schedule an agent: a cron pattern in a time zone opens a session with the rendered message at each firing */
+        post: operations["SchedulesController_create"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/{id}/articles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Live Articles the agent wrote, newest first */
-        get: operations["AgentsController_articles"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}/resolve-decision": {
+    "/v1/agents/schedules/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2696,8 +2664,26 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Allow or deny one of the agent’s pending tool-call approvals (member or higher, users only); 409 invalid_transition once settled */
-        post: operations["AgentsController_resolveDecision"];
+        post?: never;
+        /** Delete a schedule; unknown or already deleted → 404 */
+        delete: operations["SchedulesController_remove"];
+        options?: never;
+        head?: never;
+        /** Change a schedule; next_run_at is recomputed when cron, timezone or enabled change */
+        patch: operations["SchedulesController_update"];
+        trace?: never;
+    };
+    "/v1/agents/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the organization’s agents did, newest first (agent_id, types, after=<seq>, since=<ISO>); kept 90 days. Live: GET /v1/agents/activity/ws (WebSocket) */
+        get: operations["ActivityController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2858,6 +2844,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization’s agents, newest first; archived ones with include_archived=true */
+        get: operations["AgentsController_list"];
+        put?: never;
+        /** Create a managed agent (Pro plan and higher); the template fills what is left out */
+        post: operations["AgentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agent templates: instructions, tools, budget and suggested schedules */
+        get: operations["AgentsController_templates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One agent (archived ones too), with its budget today and its usage */
+        get: operations["AgentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an agent’s fields; paused:true cancels its in-flight runs, paused:false resumes it */
+        patch: operations["AgentsController_update"];
+        trace?: never;
+    };
+    "/v1/agents/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive an agent: its sessions archived, its bound keys revoked; again a no-op */
+        post: operations["AgentsController_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the agent is doing: active sessions, pending decisions and inputs, upcoming schedules */
+        get: operations["AgentsController_work"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live Articles the agent wrote, newest first */
+        get: operations["AgentsController_articles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/resolve-decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Allow or deny one of the agent’s pending tool-call approvals (member or higher, users only); 409 invalid_transition once settled */
+        post: operations["AgentsController_resolveDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/knowledge-health/summary": {
         parameters: {
             query?: never;
@@ -2892,10 +2999,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/activity/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The activity feed live over a WebSocket (JSON text frames): Authorization: Bearer on the upgrade, or {"type":"auth","token"} within 10 s; then ready, activity, heartbeat (25 s) and error frames; send subscribe {agent_ids?, types?, after_seq?} (replays ≤ 1000) or ping. Close codes 4401, 4403, 4408, 4400, 4429, 1001. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        JobProgress: {
+            /** @description chunks of the document or session (ingestion) */
+            total_chunks: number;
+            processed_chunks: number;
+            nodes_created: number;
+            edges_created: number;
+            /** @description nodes to embed (embedding jobs) */
+            total_nodes: number;
+            processed_nodes: number;
+            embedded_nodes: number;
+            failed_nodes: number;
+        };
+        JobResponse: {
+            id: string;
+            /** @enum {string} */
+            kind: "ingest_document" | "ingest_session" | "ingest_resume" | "embed_all" | "synthesis" | "ontology_propose" | "ontology_extract" | "brief_regenerate";
+            title: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description the Document an ingestion job works on */
+            document_uid: string | null;
+            progress: components["schemas"]["JobProgress"];
+            /** @description what the job produced, by kind */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            error: string | null;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description Unix seconds */
+            updated_at: number;
+            /** @description Unix seconds */
+            started_at: number | null;
+            /** @description Unix seconds */
+            completed_at: number | null;
+            /** @description 1-based place in the queue, only while pending */
+            queue_position?: number;
+        };
+        JobPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["JobResponse"][];
+        };
         SignupDto: {
             /**
              * Format: email
@@ -2909,6 +3097,44 @@ export interface components {
             /** @description the new organization's name; derived from the e-mail when omitted */
             organization_name?: string;
         };
+        UserResponse: {
+            id: string;
+            email: string;
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
+        OrgResponse: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            /**
+             * @description the caller's role in it
+             * @enum {string|null}
+             */
+            role: "owner" | "admin" | "member" | "viewer" | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
+        SignupResponse: {
+            /** @description JWT for the Authorization header */
+            access_token: string;
+            /** @description single use: refreshing rotates it; reusing a used one revokes the whole family */
+            refresh_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description seconds until the access token expires */
+            expires_in: number;
+            user: components["schemas"]["UserResponse"];
+            organization: components["schemas"]["OrgResponse"];
+        };
         LoginDto: {
             /**
              * Format: email
@@ -2918,12 +3144,70 @@ export interface components {
             /** Format: password */
             password: string;
         };
+        TokenPairResponse: {
+            /** @description JWT for the Authorization header */
+            access_token: string;
+            /** @description single use: refreshing rotates it; reusing a used one revokes the whole family */
+            refresh_token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            /** @description seconds until the access token expires */
+            expires_in: number;
+        };
         RefreshDto: {
             refresh_token: string;
+        };
+        MembershipResponse: {
+            org_id: string;
+            org_name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** @description plan id */
+            plan: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            joined_at: string;
+        };
+        AccountResponse: {
+            user: components["schemas"]["UserResponse"];
+            memberships: components["schemas"]["MembershipResponse"][];
+            /** @description the organization the access token is for */
+            current_org_id: string | null;
+            /** @description the role in that organization */
+            role: string | null;
         };
         CreateOrgDto: {
             /** @example Analytical Engines Ltd */
             name: string;
+        };
+        OrgPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["OrgResponse"][];
+        };
+        MemberResponse: {
+            org_id: string;
+            user_id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            joined_at: string;
+        };
+        MemberPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["MemberResponse"][];
         };
         AddMemberDto: {
             /**
@@ -2936,6 +3220,11 @@ export interface components {
              * @enum {string}
              */
             role?: "owner" | "admin" | "member" | "viewer";
+        };
+        MemberRemovedResponse: {
+            org_id: string;
+            user_id: string;
+            removed: boolean;
         };
         CreateApiKeyDto: {
             /** @example ingest bot */
@@ -2960,13 +3249,388 @@ export interface components {
             /** @description binds the key to this agent: its writes are attributed to it */
             agent_id?: string;
         };
+        CreatedApiKeyResponse: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to recognise the key */
+            prefix: string;
+            scopes: ("read" | "write")[];
+            /** @description Spaces the key is confined to; null: all */
+            space_uids: string[] | null;
+            /** @description Projects the key is confined to; null: all */
+            project_uids: string[] | null;
+            /** @description the agent the key is bound to */
+            agent_id: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            expires_at: string | null;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
+            /** @description the key this one replaced (rotation) */
+            rotated_from: string | null;
+            /** @description the key that replaced this one */
+            replaced_by: string | null;
+            /**
+             * Format: date-time
+             * @description while rotating: when this key stops working
+             */
+            overlap_until: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            revoked_at: string | null;
+            /** @description the secret: shown once, never again */
+            key: string;
+        };
+        ApiKeyResponse: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to recognise the key */
+            prefix: string;
+            scopes: ("read" | "write")[];
+            /** @description Spaces the key is confined to; null: all */
+            space_uids: string[] | null;
+            /** @description Projects the key is confined to; null: all */
+            project_uids: string[] | null;
+            /** @description the agent the key is bound to */
+            agent_id: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            expires_at: string | null;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
+            /** @description the key this one replaced (rotation) */
+            rotated_from: string | null;
+            /** @description the key that replaced this one */
+            replaced_by: string | null;
+            /**
+             * Format: date-time
+             * @description while rotating: when this key stops working
+             */
+            overlap_until: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            revoked_at: string | null;
+        };
+        ApiKeyPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["ApiKeyResponse"][];
+        };
         RotateApiKeyDto: {
             /** @description how long the old key keeps working; default 86400, at most 604800 */
             overlap_seconds?: number;
         };
+        PreviousKey: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description when the replaced key stops working
+             */
+            overlap_until: string;
+        };
+        RotatedApiKeyResponse: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to recognise the key */
+            prefix: string;
+            scopes: ("read" | "write")[];
+            /** @description Spaces the key is confined to; null: all */
+            space_uids: string[] | null;
+            /** @description Projects the key is confined to; null: all */
+            project_uids: string[] | null;
+            /** @description the agent the key is bound to */
+            agent_id: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            expires_at: string | null;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "expired" | "revoked";
+            /** @description the key this one replaced (rotation) */
+            rotated_from: string | null;
+            /** @description the key that replaced this one */
+            replaced_by: string | null;
+            /**
+             * Format: date-time
+             * @description while rotating: when this key stops working
+             */
+            overlap_until: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            revoked_at: string | null;
+            /** @description the secret: shown once, never again */
+            key: string;
+            previous_key: components["schemas"]["PreviousKey"];
+        };
+        Actor: {
+            /** @enum {string} */
+            kind: "user" | "api_key" | "agent" | "system";
+            id: string;
+        };
+        ApiKeyActivityItem: {
+            /** @enum {string} */
+            type: "created" | "rotated" | "revoked" | "request";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            at: string;
+            /** @description lifecycle events: who acted */
+            actor?: components["schemas"]["Actor"];
+            /** @description requests: HTTP method */
+            method?: string;
+            /** @description requests: route template */
+            route?: string;
+            /** @description requests: HTTP status */
+            status?: number;
+            /** @description rotations: the replacement key */
+            replaced_by?: string;
+            /**
+             * Format: date-time
+             * @description rotations: when this key stops working
+             */
+            overlap_until?: string;
+            /** @description creations by rotation: the key replaced */
+            rotated_from?: string;
+        };
+        ApiKeyActivityResponse: {
+            key_id: string;
+            items: components["schemas"]["ApiKeyActivityItem"][];
+        };
+        RevokedApiKeyResponse: {
+            id: string;
+            revoked: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            revoked_at: string;
+        };
+        PlanLimitsResponse: {
+            /** @description live nodes per organization; null: unlimited */
+            nodes: number | null;
+            /** @description API requests per minute per credential */
+            requests_per_minute: number;
+            /** @description ingestion credits per calendar month (UTC); null: unlimited */
+            ingestion_credits_per_month: number | null;
+            /** @description managed agents are available */
+            managed_agents: boolean;
+            /** @description non-archived managed agents; null: unlimited */
+            agents: number | null;
+            /** @description agent credits per calendar month (UTC); null: unlimited */
+            agent_credits_per_month: number | null;
+            /** @description agent runs holding a run slot at once */
+            concurrent_runs: number;
+            /** @description agent schedules; null: unlimited */
+            schedules: number | null;
+            /** @description MCP connections not disconnected; null: unlimited */
+            mcp_connections: number | null;
+        };
+        PlanResponse: {
+            /** @enum {string} */
+            id: "free" | "pro" | "team" | "enterprise";
+            name: string;
+            /** @description null: contact sales */
+            price_usd_per_month: number | null;
+            limits: components["schemas"]["PlanLimitsResponse"];
+        };
+        SubscriptionResponse: {
+            org_id: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            plan_name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @description null: contact sales */
+            price_usd_per_month: number | null;
+            limits: components["schemas"]["PlanLimitsResponse"];
+            /**
+             * Format: date-time
+             * @description first instant of the current calendar month (UTC)
+             */
+            current_period_start: string;
+            /**
+             * Format: date-time
+             * @description first instant of the next calendar month (UTC)
+             */
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description when the plan last changed
+             */
+            changed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
         SubscribeDto: {
             /** @enum {string} */
             plan: "free" | "pro" | "team" | "enterprise";
+        };
+        SubscribeResponse: {
+            org_id: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            plan_name: string;
+            /** @enum {string} */
+            status: "active";
+            /** @description null: contact sales */
+            price_usd_per_month: number | null;
+            limits: components["schemas"]["PlanLimitsResponse"];
+            /**
+             * Format: date-time
+             * @description first instant of the current calendar month (UTC)
+             */
+            current_period_start: string;
+            /**
+             * Format: date-time
+             * @description first instant of the next calendar month (UTC)
+             */
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description when the plan last changed
+             */
+            changed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /** @description false when the organization already had this plan */
+            changed: boolean;
+        };
+        Period: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            end: string;
+        };
+        UsedOfLimit: {
+            used: number;
+            /** @description null: unlimited */
+            limit: number | null;
+        };
+        Used: {
+            used: number;
+        };
+        Requests: {
+            /** @description requests this calendar month */
+            this_period: number;
+            per_minute_limit: number;
+        };
+        Credits: {
+            used: number;
+            /** @description null: unlimited */
+            limit: number | null;
+            /** @description null: unlimited */
+            left: number | null;
+        };
+        LlmUsage: {
+            calls: number;
+            input_tokens: number;
+            output_tokens: number;
+        };
+        ActiveAgents: {
+            /** @description non-archived managed agents */
+            active: number;
+            /** @description null: unlimited */
+            limit: number | null;
+        };
+        AgentCredits: {
+            used: number;
+            /** @description null: unlimited */
+            limit: number | null;
+            /** @description null: unlimited */
+            left: number | null;
+            /** @description used today (UTC) */
+            today: number;
+        };
+        Runs: {
+            /** @description agent runs started this calendar month */
+            this_period: number;
+            running: number;
+            queued: number;
+            concurrent_limit: number;
+        };
+        UsageResponse: {
+            org_id: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "team" | "enterprise";
+            period: components["schemas"]["Period"];
+            /** @description live nodes */
+            nodes: components["schemas"]["UsedOfLimit"];
+            /** @description live edges */
+            edges: components["schemas"]["Used"];
+            requests: components["schemas"]["Requests"];
+            /** @description ingestion credits */
+            credits: components["schemas"]["Credits"];
+            /** @description language-model calls made for the organization this month */
+            llm: components["schemas"]["LlmUsage"];
+            agents: components["schemas"]["ActiveAgents"];
+            agent_credits: components["schemas"]["AgentCredits"];
+            runs: components["schemas"]["Runs"];
+            /** @description agent schedules */
+            schedules: components["schemas"]["UsedOfLimit"];
+            /** @description MCP connections not disconnected */
+            mcp_connections: components["schemas"]["UsedOfLimit"];
         };
         SetSpaceGrantDto: {
             /**
@@ -3320,6 +3984,138 @@ export interface components {
              */
             role: "viewer" | "agent" | "editor" | "manager";
         };
+        PutBriefingScheduleDto: {
+            /** @description the Project whose brief is sent */
+            project_uid: string;
+            /** @enum {string} */
+            channel: "in_app" | "webhook" | "email";
+            /** @description `user:<user_id>` (in_app), an e-mail address (email) or an https:// URL (webhook) */
+            recipient: string;
+            /**
+             * @description 5 fields; the minute is one number, so at most hourly
+             * @example 0 9 * * MON
+             */
+            cron?: string;
+            /** @description seconds between runs, counted from creation */
+            interval_secs?: number;
+            /**
+             * @description IANA time zone the cron is read in (default UTC)
+             * @example Europe/Paris
+             */
+            timezone?: string;
+            /**
+             * @description generation mode (default auto)
+             * @enum {string}
+             */
+            mode?: "auto" | "structural" | "llm";
+            /** @description skip delivery when nothing material changed since the last delivered version (default true) */
+            only_on_change?: boolean;
+            /** @description create paused (default false) */
+            paused?: boolean;
+            /** @description webhook: a new signing secret (returned once); the previous one signs too for 24 h */
+            rotate_secret?: boolean;
+        };
+        PatchBriefingScheduleDto: {
+            /** @description immutable: 422 */
+            project_uid?: string;
+            /** @description immutable: 422 */
+            channel?: string;
+            /** @description immutable: 422 */
+            recipient?: string;
+            /** @description pause (true) or resume (false); resuming sets next_run_at to the next slot after now */
+            paused?: boolean;
+            /** @description a new cron (replaces interval_secs) */
+            cron?: string;
+            /** @description a new interval (replaces cron) */
+            interval_secs?: number;
+            timezone?: string;
+            /** @enum {string} */
+            mode?: "auto" | "structural" | "llm";
+            /** @description skip delivery when nothing material changed */
+            only_on_change?: boolean;
+            /** @description webhook: a new signing secret (returned once) */
+            rotate_secret?: boolean;
+        };
+        CreateScheduleDto: {
+            /**
+             * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
+             * @example 0 7 * * 1-5
+             */
+            cron?: string;
+            /**
+             * @description IANA time zone the pattern is read in (default UTC)
+             * @example Europe/Paris
+             */
+            timezone?: string;
+            /**
+             * @description the first message of each firing; {{date}}, {{time}}, {{datetime}}, {{schedule_name}}, {{agent_name}}
+             * @example Write the briefing for {{date}}.
+             */
+            message_template?: string;
+            /** @description default true */
+            enabled?: boolean;
+            /**
+             * @description when the previous firing’s run is still going: forbid (skip, default), allow, replace (cancel it)
+             * @enum {string}
+             */
+            overlap_policy?: "forbid" | "allow" | "replace";
+            /** @description the agent the schedule runs (not archived) */
+            agent_id: string;
+            /** @example Weekday briefing */
+            name: string;
+        };
+        UpdateScheduleDto: {
+            /**
+             * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
+             * @example 0 7 * * 1-5
+             */
+            cron?: string;
+            /**
+             * @description IANA time zone the pattern is read in (default UTC)
+             * @example Europe/Paris
+             */
+            timezone?: string;
+            /**
+             * @description the first message of each firing; {{date}}, {{time}}, {{datetime}}, {{schedule_name}}, {{agent_name}}
+             * @example Write the briefing for {{date}}.
+             */
+            message_template?: string;
+            /** @description default true */
+            enabled?: boolean;
+            /**
+             * @description when the previous firing’s run is still going: forbid (skip, default), allow, replace (cancel it)
+             * @enum {string}
+             */
+            overlap_policy?: "forbid" | "allow" | "replace";
+            /** @description immutable: 422 immutable_field when it differs */
+            agent_id?: string;
+            name?: string;
+        };
+        CreateSessionDto: {
+            /** @description the agent the session talks to */
+            agent_id: string;
+            title?: string;
+            /** @description at most 16 KiB of JSON */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description a first message: starts a run at once */
+            message?: string;
+        };
+        SendMessageDto: {
+            content: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
+            wait?: boolean;
+            /** @description default 60 */
+            wait_timeout_s?: number;
+        };
+        RespondDto: {
+            response: string;
+            request_id?: string;
+        };
         CreateAgentDto: {
             /**
              * @description a template (GET /v1/agents/templates); default custom
@@ -3388,31 +4184,6 @@ export interface components {
             reason?: string;
             /** @enum {string} */
             scope?: "once" | "session";
-        };
-        CreateSessionDto: {
-            /** @description the agent the session talks to */
-            agent_id: string;
-            title?: string;
-            /** @description at most 16 KiB of JSON */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description a first message: starts a run at once */
-            message?: string;
-        };
-        SendMessageDto: {
-            content: string;
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description answer once the run ended (200) or wait_timeout_s passed (202) */
-            wait?: boolean;
-            /** @description default 60 */
-            wait_timeout_s?: number;
-        };
-        RespondDto: {
-            response: string;
-            request_id?: string;
         };
         /** SourceProps */
         SourceProps: {
@@ -5757,7 +6528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["JobPage"];
                 };
             };
         };
@@ -5779,7 +6550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["JobResponse"];
                 };
             };
         };
@@ -5807,7 +6578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["JobResponse"];
                 };
             };
         };
@@ -6401,7 +7172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignupResponse"];
                 };
             };
         };
@@ -6425,7 +7196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
         };
@@ -6449,7 +7220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
         };
@@ -6469,7 +7240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AccountResponse"];
                 };
             };
         };
@@ -6489,7 +7260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OrgPage"];
                 };
             };
         };
@@ -6513,7 +7284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OrgResponse"];
                 };
             };
         };
@@ -6535,7 +7306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberPage"];
                 };
             };
         };
@@ -6555,13 +7326,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description an existing member, with the role now given */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberResponse"];
+                };
+            };
+            /** @description a new member */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberResponse"];
                 };
             };
         };
@@ -6584,7 +7364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MemberRemovedResponse"];
                 };
             };
         };
@@ -6604,7 +7384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
         };
@@ -6628,7 +7408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
                 };
             };
         };
@@ -6654,7 +7434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RotatedApiKeyResponse"];
                 };
             };
         };
@@ -6676,7 +7456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ApiKeyActivityResponse"];
                 };
             };
         };
@@ -6698,7 +7478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RevokedApiKeyResponse"];
                 };
             };
         };
@@ -6718,7 +7498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlanResponse"][];
                 };
             };
         };
@@ -6738,7 +7518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SubscriptionResponse"];
                 };
             };
         };
@@ -6762,7 +7542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SubscribeResponse"];
                 };
             };
         };
@@ -6782,7 +7562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["UsageResponse"];
                 };
             };
         };
@@ -10906,7 +11686,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_list: {
+    BriefingSchedulesController_list: {
         parameters: {
             query?: never;
             header?: never;
@@ -10926,7 +11706,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_create: {
+    BriefingSchedulesController_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -10935,7 +11715,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateAgentDto"];
+                "application/json": components["schemas"]["PutBriefingScheduleDto"];
             };
         };
         responses: {
@@ -10950,27 +11730,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_templates: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_get: {
+    BriefingSchedulesController_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -10992,7 +11752,29 @@ export interface operations {
             };
         };
     };
-    AgentsController_update: {
+    BriefingSchedulesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    BriefingSchedulesController_patch: {
         parameters: {
             query?: never;
             header?: never;
@@ -11003,7 +11785,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateAgentDto"];
+                "application/json": components["schemas"]["PatchBriefingScheduleDto"];
             };
         };
         responses: {
@@ -11018,7 +11800,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_archive: {
+    BriefingSchedulesController_sendNow: {
         parameters: {
             query?: never;
             header?: never;
@@ -11036,6 +11818,26 @@ export interface operations {
         };
         responses: {
             /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SchedulesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11046,7 +11848,31 @@ export interface operations {
             };
         };
     };
-    AgentsController_work: {
+    SchedulesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    SchedulesController_remove: {
         parameters: {
             query?: never;
             header?: never;
@@ -11068,29 +11894,7 @@ export interface operations {
             };
         };
     };
-    AgentsController_articles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-        };
-    };
-    AgentsController_resolveDecision: {
+    SchedulesController_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -11101,9 +11905,29 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ResolveDecisionDto"];
+                "application/json": components["schemas"]["UpdateScheduleDto"];
             };
         };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    ActivityController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
@@ -11344,6 +12168,216 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_work: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_articles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+        };
+    };
+    AgentsController_resolveDecision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDecisionDto"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {

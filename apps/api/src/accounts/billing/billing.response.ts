@@ -154,6 +154,8 @@ export class UsageResponse {
   agent_credits!: AgentCredits;
   @Nested(() => Runs)
   runs!: Runs;
+  @Nested(() => UsedOfLimit, 'agent schedules')
+  schedules!: UsedOfLimit;
   @Nested(() => UsedOfLimit, 'MCP connections not disconnected')
   mcp_connections!: UsedOfLimit;
 }
