@@ -188,6 +188,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
     for (const uid of nodeUids) this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
     for (const uid of edgeUids) this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
+    // the removed streams' events are gone from the log, so what they did is no longer activity:
+    // a rebuild would not count it either
+    for (const uid of [...nodeUids, ...edgeUids]) this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
   }
 
   /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
