@@ -53,17 +53,19 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.rows('o').map((r) => rm.materialize(r, 1e12, 72))).toEqual([]);
   });
 
-  it('a purge removes the subject: resolved with subject_removed', () => {
+  it('a tombstone resolves the exception as subject_removed; a purge then erases it, as a rebuild of the purged log would', () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
     const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } });
     p.apply(at(10, 'NodeCreated', { node: claim, reason: null }));
     p.apply(at(20, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 20 }, reason: null }));
-    p.apply(at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
     const [row] = rm.rows('o');
-    expect(rm.materialize(row, 40, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'subject_removed', resolved_at: 20 });
+    expect(rm.materialize(row, 25, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'subject_removed', resolved_at: 20 });
+    p.apply(at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
+    expect(rm.rows('o')).toEqual([]);
     expect(rm.nodeRow('o', 'c1')).toBeUndefined();
+    expect(rm.activity('o', 0, 100)).toEqual([]);
   });
 
   it('keeps organizations apart', () => {

@@ -100,11 +100,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         return this.memoised(() => this.afterNodeChange(org, n.uid, at));
       }
       case 'GraphPurged':
-        return this.onRemoved(org, e.data.node_uids, e.data.edge_uids, at);
+        return this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
       case 'GraphCleared': {
         const nodes = (this.stmt('SELECT uid FROM kh_nodes WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
         const edges = (this.stmt('SELECT uid FROM kh_edges WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
-        return this.onRemoved(org, nodes, edges, at);
+        return this.onRemoved(org, nodes, edges);
       }
       default:
         return;
@@ -182,15 +182,23 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (t === 'Targets') this.evalAcknowledgeable(org, ed.to_uid, at);
   }
 
-  private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[], at: number): void {
+  /**
+   * A purge or a clear erases its subjects: their streams leave the log, so a rebuild never
+   * sees them. Their exceptions, transitions and activity go too (an exception of a
+   * tombstoned subject was already resolved as `subject_removed` when it was tombstoned);
+   * keeping them would make the live projection differ from any rebuild of the log.
+   */
+  private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): void {
     for (const uid of [...nodeUids, ...edgeUids]) {
-      for (const row of this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) this.settleRow(row, { holds: false, removed: true }, at);
+      for (const row of this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
+        this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, row.id);
+        this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(org, row.id);
+        this.remember(row, true);
+      }
+      this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
     }
     for (const uid of nodeUids) this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
     for (const uid of edgeUids) this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
-    // the removed streams' events are gone from the log, so what they did is no longer activity:
-    // a rebuild would not count it either
-    for (const uid of [...nodeUids, ...edgeUids]) this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
   }
 
   /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
