@@ -1,15 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AgentErrors, AgentRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
-import { DomainError, Errors } from '@strata/domain/errors';
+import { Errors } from '@strata/domain/errors';
 import type { AuthContext } from '@strata/auth/auth-context';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { MirrorCatchUp } from '@strata/projections/accounts/mirror-catch-up';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
-
-/** How long a run job claimed on this replica waits for its mirror to show the run. */
-const CATCH_UP_MS = 10_000;
 
 /**
  * The managed agents' read model of this process: the one projection, in the projections
@@ -19,14 +17,14 @@ const CATCH_UP_MS = 10_000;
 @Injectable()
 export class AgentsStore {
   readonly read: AgentsReadModel;
-  private readonly mirror: AccountsMirror | null;
+  private readonly mirror: MirrorCatchUp;
 
   constructor(
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
     @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
-    @Optional() @Inject(SERVER_STORAGE) private readonly server: ServerStores | null,
+    @Optional() @Inject(SERVER_STORAGE) server: ServerStores | null,
   ) {
-    this.mirror = storage ? null : mirror;
+    this.mirror = new MirrorCatchUp(storage ? null : mirror, server?.events ?? null, 'the agents read model');
     this.read = storage ? new AgentsReadModel(storage.projections) : mirror!.agentsReadModel;
   }
 
@@ -40,15 +38,13 @@ export class AgentsStore {
    * claimed from the shared queue by any replica, possibly before that replica's mirror has
    * the events its enqueuer wrote; deciding on them first would find no run. Embedded: no-op.
    */
-  async catchUp(): Promise<void> {
-    if (!this.mirror || !this.server) return;
-    const head = await this.server.events.headPosition();
-    if (!(await this.mirror.waitFor(head, CATCH_UP_MS))) throw new DomainError(503, 'unavailable', 'the agents read model is behind the log', { retry_after: 1 });
+  catchUp(): Promise<void> {
+    return this.mirror.catchUp();
   }
 
   /** Resolves once this process's read model has applied the log up to `position` (at once on the embedded default). */
-  async shows(position: number): Promise<void> {
-    if (this.mirror) await this.mirror.waitFor(position, CATCH_UP_MS);
+  shows(position: number): Promise<void> {
+    return this.mirror.shows(position);
   }
 
   /**

@@ -5,10 +5,8 @@ import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/stora
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { MirrorCatchUp } from '@strata/projections/accounts/mirror-catch-up';
 import { OntologyReadModel, SchemaRow } from '@strata/projections/ontology/ontology-read-model';
-
-/** How long a job claimed on this replica waits for its mirror to show what was queued. */
-const CATCH_UP_MS = 10_000;
 
 /**
  * The ontology read model of this process: the one projection, in the projections database
@@ -18,13 +16,15 @@ const CATCH_UP_MS = 10_000;
 export class OntologyStore {
   private readonly model: OntologyReadModel;
   private readonly mirror: AccountsMirror | null;
+  private readonly catchUpMirror: MirrorCatchUp;
 
   constructor(
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
     @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
-    @Optional() @Inject(SERVER_STORAGE) private readonly server: ServerStores | null,
+    @Optional() @Inject(SERVER_STORAGE) server: ServerStores | null,
   ) {
     this.mirror = storage ? null : mirror;
+    this.catchUpMirror = new MirrorCatchUp(this.mirror, server?.events ?? null, 'the ontology read model');
     this.model = storage ? new OntologyReadModel(storage.projections) : mirror!.ontologyReadModel;
   }
 
@@ -42,10 +42,8 @@ export class OntologyStore {
    * Servers mode: waits until this replica's mirror shows the log as it is now (a job queued
    * by another replica is decided on what that replica wrote). Embedded: no-op.
    */
-  async catchUp(): Promise<void> {
-    if (!this.mirror || !this.server) return;
-    const head = await this.server.events.headPosition();
-    if (!(await this.mirror.waitFor(head, CATCH_UP_MS))) throw new DomainError(503, 'unavailable', 'the ontology read model is behind the log', { retry_after: 1 });
+  catchUp(): Promise<void> {
+    return this.catchUpMirror.catchUp();
   }
 
   /** 503 `unavailable` while the read model is loading (servers mode), before anything is written. */

@@ -112,6 +112,11 @@ export type SessionEvent =
 /** The approval events a session folds (they live on the approvals' own streams). */
 export const SESSION_APPROVAL_EVENT_TYPES: ReadonlySet<string> = new Set(['ToolApprovalRequested', 'ToolApprovalResolved', 'ToolApprovalExpired', 'ToolApprovalCancelled']);
 
+/** Narrows a logged event to one of the approval events a session folds. */
+export function isSessionApprovalEvent<E extends { type: string }>(e: E): e is Extract<E, Exclude<SessionEvent, SessionStreamEvent>> {
+  return SESSION_APPROVAL_EVENT_TYPES.has(e.type);
+}
+
 export function newSession(d: AgentSessionCreatedData): SessionRecord {
   return {
     id: d.session_id,

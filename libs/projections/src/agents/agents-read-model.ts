@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
+import { AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord, SessionWireEvent } from '@strata/domain/agents';
 
 /** One item of the activity feed (REFERENCE §16.12), times in Unix seconds. */
 export interface ActivityRow {
@@ -33,13 +33,22 @@ export interface ActivityQuery {
 }
 
 /** One entry of a session's event list (REFERENCE §16.9), times in Unix seconds. */
-export interface SessionEventRow {
+/** A session event as listed: its place, and the wire event (`type` tells its `data`). */
+export type SessionEventRow = SessionWireEvent & {
+  seq: number;
+  session_id: string;
+  run_id: string | null;
+  created_at: number;
+};
+
+interface StoredEventRow {
   seq: number;
   session_id: string;
   run_id: string | null;
   type: string;
   created_at: number;
-  data: Record<string, unknown>;
+  /** JSON of the data `sessionWireEvent` made for this type when the event was applied */
+  data: string;
 }
 
 export interface AgentUsage {
@@ -162,8 +171,9 @@ export class AgentsReadModel {
     }
     const rows = this.db
       .prepare(`SELECT seq, session_id, run_id, type, created_at, data FROM agt_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ? OFFSET ?`)
-      .all(...params, opts.limit, opts.offset) as (Omit<SessionEventRow, 'data'> & { data: string })[];
-    return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
+      .all(...params, opts.limit, opts.offset) as StoredEventRow[];
+    // written by this projection from `sessionWireEvent`: the stored type and data belong together
+    return rows.map((r): SessionEventRow => ({ ...r, data: JSON.parse(r.data) }) as SessionEventRow);
   }
 
   /** the seq the session's event list gave the event at this log position (live streams number what they send) */

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { CredentialResolver } from '@strata/auth/credential-resolver';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
-import { DomainError } from '@strata/domain/errors';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { LIVE_TIMERS, LOG_SUBSCRIPTIONS, LogSubscriptions, Timers, WsLogHub, WsMessageError } from '@strata/live';
 import { StrataMetrics } from '@strata/observability';

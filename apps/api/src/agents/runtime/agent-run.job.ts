@@ -48,16 +48,15 @@ const HISTORY_TOKENS = 100_000;
 
 class RunEnd extends Error {}
 
+/** A listed session event of one wire type, its data typed by it. */
+type RowOf<T extends SessionEventRow['type']> = Extract<SessionEventRow, { type: T }>;
+const isRow =
+  <T extends SessionEventRow['type']>(type: T) =>
+  (e: SessionEventRow): e is RowOf<T> =>
+    e.type === type;
+
 /** A recorded `tool.call` as the runtime reads it back. */
-interface CallData {
-  tool_call_id: string;
-  name: string;
-  source: 'builtin' | 'mcp';
-  connection_id: string | null;
-  tool_name: string;
-  arguments: unknown;
-  execution_uid: string | null;
-}
+type CallData = RowOf<'tool.call'>['data'];
 
 function truncated(value: unknown): unknown {
   const text = JSON.stringify(value ?? null);
@@ -354,8 +353,8 @@ export class AgentRunJob implements JobHandler {
    * picked the run up again after a restart, so a call that may have been running is not
    * repeated.
    */
-  private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: SessionEventRow[], events: SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
-    const calls = pending.map((c) => c.data as unknown as CallData);
+  private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: RowOf<'tool.call'>[], events: SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
+    const calls = pending.map((c) => c.data);
     // MCP calls are governed first; the turn's approvals are requested together and all awaited (REFERENCE §16.4, §16.5)
     const waiting = new Set(this.approvals.ofRun(run.id).filter((a) => a.status === 'pending').map((a) => a.tool_call_id));
     const denied = resumed ? new Map<string, ToolOutcome>() : await this.governTurn(agent, s, run, calls, waiting);
@@ -469,7 +468,7 @@ export class AgentRunJob implements JobHandler {
 
   /** `ask_user`: the run waits (requires_action) until someone answers or the question expires. */
   private async askUser(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: SessionEventRow[], signal: AbortSignal): Promise<void> {
-    const asked = events.find((e) => e.type === 'input.requested' && (e.data as { request_id: string }).request_id && this.requestOf(s, run, d.tool_call_id, events) === (e.data as { request_id: string }).request_id);
+    const asked = events.filter(isRow('input.requested')).find((e) => e.data.request_id && this.requestOf(s, run, d.tool_call_id, events) === e.data.request_id);
     if (!asked) {
       const args = isObject(d.arguments) ? d.arguments : {};
       const question = typeof args.question === 'string' && args.question.trim() ? args.question : null;
@@ -490,7 +489,8 @@ export class AgentRunJob implements JobHandler {
     }, signal);
     const provided = this.store.read
       .events(s.id, { after: 0, run_id: run.id, types: ['input.provided'], limit: 100_000, offset: 0 })
-      .map((e) => e.data as { request_id: string; response: string | null; expired: boolean })
+      .filter(isRow('input.provided'))
+      .map((e) => e.data)
       .find((p) => p.request_id === this.requestOf(s, run, d.tool_call_id, this.store.read.events(s.id, { after: 0, run_id: run.id, limit: 100_000, offset: 0 })));
     if (!provided) return;
     await this.complete(
@@ -504,10 +504,10 @@ export class AgentRunJob implements JobHandler {
 
   /** the request id of the question a call asked (the input.requested after its tool.call) */
   private requestOf(_s: SessionRecord, _run: RunRecord, toolCallId: string, events: SessionEventRow[]): string | null {
-    const i = events.findIndex((e) => e.type === 'tool.call' && (e.data as { tool_call_id: string }).tool_call_id === toolCallId);
+    const i = events.findIndex((e) => e.type === 'tool.call' && e.data.tool_call_id === toolCallId);
     if (i < 0) return null;
-    const asked = events.slice(i + 1).find((e) => e.type === 'input.requested');
-    return asked ? (asked.data as { request_id: string }).request_id : null;
+    const asked = events.slice(i + 1).find(isRow('input.requested'));
+    return asked ? asked.data.request_id : null;
   }
 
   private preamble(agent: AgentRecord): string {
@@ -550,9 +550,9 @@ function size(m: ChatMessage[]): number {
 }
 
 /** The recorded calls of a run that have no result yet, in order. */
-function openCalls(events: SessionEventRow[]): SessionEventRow[] {
-  const done = new Set(events.filter((e) => e.type === 'tool.result').map((e) => (e.data as { tool_call_id: string }).tool_call_id));
-  return events.filter((e) => e.type === 'tool.call' && !done.has((e.data as { tool_call_id: string }).tool_call_id));
+function openCalls(events: SessionEventRow[]): RowOf<'tool.call'>[] {
+  const done = new Set(events.filter(isRow('tool.result')).map((e) => e.data.tool_call_id));
+  return events.filter(isRow('tool.call')).filter((e) => !done.has(e.data.tool_call_id));
 }
 
 /** One run's recorded events as chat messages: the user's message, tool turns, the answer. */
@@ -560,17 +560,17 @@ function toMessages(events: SessionEventRow[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   let turn: Extract<ChatMessage, { role: 'assistant' }> | null = null;
   for (const e of events) {
-    const d = e.data as Record<string, unknown>;
-    if (e.type === 'message.user') out.push({ role: 'user', content: d.content as string });
+    if (e.type === 'message.user') out.push({ role: 'user', content: e.data.content });
     else if (e.type === 'tool.call') {
       if (!turn) out.push((turn = { role: 'assistant', content: '', toolCalls: [] }));
-      turn.toolCalls!.push({ id: d.tool_call_id as string, name: d.name as string, arguments: d.arguments });
+      turn.toolCalls!.push({ id: e.data.tool_call_id, name: e.data.name, arguments: e.data.arguments });
     } else if (e.type === 'tool.result') {
       turn = null;
+      const d = e.data;
       const body = d.status === 'ok' ? d.result : { error: d.error, result: d.result };
       const text = JSON.stringify(body ?? null);
-      out.push({ role: 'tool', toolCallId: d.tool_call_id as string, content: text.length > 50_000 ? `${text.slice(0, 50_000)}…[truncated]` : text, isError: d.status !== 'ok' });
-    } else if (e.type === 'message.assistant' && !d.interrupted) out.push({ role: 'assistant', content: d.content as string });
+      out.push({ role: 'tool', toolCallId: d.tool_call_id, content: text.length > 50_000 ? `${text.slice(0, 50_000)}…[truncated]` : text, isError: d.status !== 'ok' });
+    } else if (e.type === 'message.assistant' && !e.data.interrupted) out.push({ role: 'assistant', content: e.data.content });
     else if (e.type === 'inference.completed') turn = null;
   }
   return out;

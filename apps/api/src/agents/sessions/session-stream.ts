@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
-import { AgentStreams, SESSION_APPROVAL_EVENT_TYPES, SessionEvent, sessionWireEvent } from '@strata/domain/agents';
+import { AgentStreams, SessionEvent, isSessionApprovalEvent, sessionWireEvent } from '@strata/domain/agents';
 import { ToolApprovalStreams } from '@strata/domain/mcp';
 import { RecordedEvent, isAgentEvent } from '@strata/domain/events';
 import { CLOCK, Clock } from '@strata/domain/time';
@@ -33,7 +33,7 @@ export class SessionStream implements BeforeApplicationShutdown {
     const stream = AgentStreams.session(s.org_id, sid);
     // the approvals of the session's runs live on streams of their own
     const approvals = ToolApprovalStreams.approval(s.org_id, '');
-    const ofSession = (e: RecordedEvent) => e.stream === stream || (SESSION_APPROVAL_EVENT_TYPES.has(e.type) && (e.data as { session_id?: string }).session_id === sid);
+    const ofSession = (e: RecordedEvent) => e.stream === stream || (isSessionApprovalEvent(e) && e.data.session_id === sid);
     await this.streams.serve(request, reply, {
       capKey: `session:${sid}`,
       filter: { streamPrefixes: [stream, approvals], where: ofSession },
@@ -43,7 +43,7 @@ export class SessionStream implements BeforeApplicationShutdown {
         return { event: 'ready', data: { session_id: sid, status: now.status, last_seq: now.last_seq } };
       },
       toFrame: async (e: RecordedEvent) => {
-        if (!isAgentEvent(e) && !SESSION_APPROVAL_EVENT_TYPES.has(e.type)) return null;
+        if (!isAgentEvent(e) && !isSessionApprovalEvent(e)) return null;
         const wire = sessionWireEvent(e as SessionEvent);
         // servers mode: the live subscription may deliver before this replica's mirror numbered the event
         if (wire) await this.store.shows(e.position);

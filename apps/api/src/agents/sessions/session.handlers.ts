@@ -143,9 +143,11 @@ export class SessionHandlers {
       }, undefined, (body.wait_timeout_s ?? 60) * 1000);
       if (ended) {
         const run = this.store.read.run(auth.org_id, staged.run_id)!;
-        const answers = this.store.read.events(sid, { after: 0, run_id: staged.run_id, types: ['message.assistant'], limit: 1000, offset: 0 });
-        const last = answers[answers.length - 1];
-        return { status: 200, body: { message_id: staged.message_id, session_id: sid, run_id: staged.run_id, run: presentRun(run), output: last ? (last.data.content as string) : null } };
+        const answers = this.store.read
+          .events(sid, { after: 0, run_id: staged.run_id, types: ['message.assistant'], limit: 1000, offset: 0 })
+          .flatMap((e) => (e.type === 'message.assistant' ? [e.data.content] : []));
+        const output = answers.length ? answers[answers.length - 1] : null;
+        return { status: 200, body: { message_id: staged.message_id, session_id: sid, run_id: staged.run_id, run: presentRun(run), output } };
       }
     }
     const run = this.store.read.run(auth.org_id, staged.run_id);
