@@ -101,7 +101,13 @@ describe('traces', () => {
   });
 
   // The exporter loads its HTTP agent with a dynamic import, which jest's module sandbox
-  // refuses, so the SDK is exercised where it really runs: the built service, its own process.
+  // refuses, so the SDK is exercised where it really runs: the built service, its own process
+  // (built here when dist/ is missing or older than the sources, as on a fresh clone).
+  let entry: string;
+  beforeAll(() => {
+    entry = builtService();
+  }, 300_000);
+
   it('with the SDK and a local OTLP/HTTP receiver, a request yields a trace with the HTTP span and the named spans under it', async () => {
     for (const p of TRACING_PACKAGES) require.resolve(p); // installed with the service, not optional
     const received: any[] = [];
@@ -118,7 +124,7 @@ describe('traces', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-otlp-'));
-    const service = await startService(builtService(), dir, {
+    const service = await startService(entry, dir, {
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -155,5 +161,5 @@ describe('traces', () => {
       await new Promise((r) => receiver.close(r));
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
