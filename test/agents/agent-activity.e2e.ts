@@ -5,10 +5,10 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { ManualTimers } from '@strata/live';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** The activity feed (REFERENCE §16.12) over REST and its WebSocket, through real HTTP and a real ws client. */
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 
 interface Socket {
   ws: WebSocket;

@@ -6,10 +6,10 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { AgentsStore } from '../../apps/api/src/agents/agents-store';
 import { ScheduleTimers } from '../../apps/api/src/agents/schedules/schedule-timers';
 import { Api, api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** Agent schedules (REFERENCE §16.11) on a fixed clock, firing through the platform scheduler, against a scripted model server. */
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 
 /** an owner on Pro, calling with an API key (the clock moves past access tokens' lifetime) */
 async function proOwner(url: string): Promise<Api> {

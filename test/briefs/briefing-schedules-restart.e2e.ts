@@ -5,8 +5,8 @@ import { api, createApiKey, signUp } from '../support/http';
 import { startTestApp } from '../support/test-app';
 import { expectError } from '../retrieval/retrieval-fixture';
 import { seedBriefWorld } from './brief-world';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 const S = '/v1/briefings/schedules';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);

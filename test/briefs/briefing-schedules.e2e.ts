@@ -10,8 +10,8 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { expectError, mk } from '../retrieval/retrieval-fixture';
 import { BriefWorld, seedBriefWorld } from './brief-world';
 import { startSmtpServer, startWebhookReceiver, verifyStandardWebhook } from './briefing-peers';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 const S = '/v1/briefings/schedules';
 
 /** Quoted-printable and encoded words undone, enough to read a message's text. */

@@ -6,6 +6,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { api, request, signUp, type SignedUp } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { buildDashboardInto, hasChromium, launch, screenshotDir, signInThroughPage, watch } from './dashboard-browser';
+import { at } from '@strata/domain/testing/fixed-time';
 
 if (!hasChromium) console.warn('dashboard-agents.e2e: browser flows skipped, no browser at /usr/bin/chromium (apt-get install chromium)');
 const itWithBrowser = hasChromium ? it : it.skip;
@@ -35,7 +36,7 @@ describe('the dashboard’s managed agents', () => {
     dashboardDir = buildDashboardInto();
     llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
     t = await startTestApp({
-      clock: new FixedClock(Date.UTC(2030, 0, 15, 12) / 1000),
+      clock: new FixedClock(at('2030-01-15T12:00:00Z')),
       dashboardDir,
       env: { STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' },
     });

@@ -7,6 +7,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { ALPHA, seedBriefWorld, type BriefWorld } from '../briefs/brief-world';
 import { startToolServer, type ToolServer } from '../mcp/support/tool-server';
 import { buildDashboardInto, hasChromium, launch, screenshotDir, signInThroughPage, watch } from './dashboard-browser';
+import { at } from '@strata/domain/testing/fixed-time';
 
 if (!hasChromium) console.warn('dashboard-areas.e2e: browser flows skipped, no browser at /usr/bin/chromium (apt-get install chromium)');
 const itWithBrowser = hasChromium ? it : it.skip;
@@ -40,7 +41,7 @@ describe('the dashboard’s Projects, briefs, policies, audit and MCP connection
 
   beforeAll(async () => {
     dashboardDir = buildDashboardInto();
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 15) / 1000), dashboardDir, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-15T00:00:00Z')), dashboardDir, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
     tools = await startToolServer({ tools: [{ name: 'add', description: 'Adds two numbers.', readOnly: true }] });
     owner = await signUp(t.url, { password: 'owner password 1', org: 'Heat Shields' });
     world = await seedBriefWorld(api(t.url, owner.access_token));

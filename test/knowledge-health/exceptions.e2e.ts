@@ -1,8 +1,9 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, SignedUp, api, createApiKey, login, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const T0 = Date.UTC(2030, 0, 1) / 1000;
+const T0 = at('2030-01-01T00:00:00Z');
 const iso = (t: number) => new Date(t * 1000).toISOString();
 
 async function node(c: Api, node_type: string, label: string, props: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<string> {

@@ -4,8 +4,9 @@ import Database from 'better-sqlite3';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, SignedUp, api, login, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const T0 = Date.UTC(2031, 5, 1) / 1000;
+const T0 = at('2031-06-01T00:00:00Z');
 const iso = (t: number) => new Date(t * 1000).toISOString();
 
 describe('Knowledge Health summary, visibility, Projects and rebuilds (REFERENCE §14)', () => {

@@ -5,6 +5,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
 import { ToolServer, startToolServer } from './support/tool-server';
 import { openSse } from '@strata/live/testing/sse-client';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * MCP tools of managed agents and their approvals (REFERENCE §15.10, §16.4, §16.5): a real
@@ -42,7 +43,7 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
   let t: TestApp;
   let llm: ScriptedOpenAIChatServer;
   let tools: ToolServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
 
   beforeAll(async () => {
     llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });

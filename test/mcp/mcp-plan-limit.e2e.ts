@@ -2,6 +2,7 @@ import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
 import { ToolServer, startToolServer } from './support/tool-server';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * REFERENCE §17: the plan caps the connections that are not disconnected (Free 2, Pro 10,
@@ -13,7 +14,7 @@ describe('MCP connections: the plan limit and usage', () => {
   let server: ToolServer;
 
   beforeAll(async () => {
-    const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+    const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
     t = await startTestApp({ clock, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' }, planLimits: { pro: { mcp_connections: 3 } } });
     server = await startToolServer({ tools: [{ name: 'add', description: 'Adds two numbers.' }] });
   });

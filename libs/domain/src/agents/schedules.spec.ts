@@ -3,9 +3,9 @@ import { AgentRecord } from './agent-record';
 import { assertCronFirings, assertCronSyntax } from './schedule-cron';
 import { FiringState, ScheduleRules, assertTemplate, decideCreateSchedule, decideFiring, decideUpdateSchedule, localTime, renderTemplate, scheduleSessionTitle } from './schedule-decider';
 import { AgentScheduleRecord, ScheduleEvent, foldSchedule, newScheduleRecord } from './schedule-events';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const T0 = Date.UTC(2030, 0, 1, 12) / 1000; // a Tuesday
-const at = (iso: string) => Date.parse(iso) / 1000;
+const T0 = at('2030-01-01T12:00:00Z'); // a Tuesday
 /** croner's firings (the platform scheduler adds the gap shift, tested in libs/jobs) */
 const next = (cron: string, timezone: string) => {
   const c = new Cron(cron, { timezone });

@@ -13,8 +13,8 @@ import {
   webhookVerdict,
 } from './briefing-decider';
 import { BriefingRun, BriefingSchedule } from './briefing-records';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 const codeOf = (fn: () => unknown) => {
   try {
     fn();

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { assertBriefingTiming, catchUp, nextFireAfter } from './briefing-timing';
 import { secretHint, signWebhook, webhookSecretOf } from './webhook-signature';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
 
 describe('briefing schedule timing (REFERENCE §12.7)', () => {

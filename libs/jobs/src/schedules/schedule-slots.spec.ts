@@ -1,6 +1,6 @@
 import { nextSlot, assertValidTiming } from './schedule-slots';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
 const slots = (t: Parameters<typeof nextSlot>[0], fromIso: string, n: number) => {
   const out: (string | null)[] = [];

@@ -6,8 +6,8 @@ import { SqliteJobQueue } from '../queue/sqlite-job-queue';
 import { Schedule } from './schedule';
 import { MissedSlotPolicy, Scheduler, SlotReport, enqueueSlotJob } from './scheduler';
 import { SqliteScheduleStore } from './sqlite-schedule-store';
+import { at } from '@strata/domain/testing/fixed-time';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
 const iso = (s: number) => new Date(s * 1000).toISOString();
 
 describe('Scheduler', () => {
