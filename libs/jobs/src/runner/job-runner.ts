@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Clock } from '@strata/domain/time';
 import { JobQueue, QueuedJob } from '../queue/job-queue.port';
+import { PollingLoop } from '../polling-loop';
 
 /** Why a running job's signal was aborted. */
 export type JobStopReason = 'cancelled' | 'lease_lost' | 'shutdown';
@@ -75,8 +76,7 @@ export class JobRunner {
   private readonly leaseSeconds: number;
   private readonly concurrency: number;
   private readonly maxAttempts: number;
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
+  private readonly loop = new PollingLoop(() => this.tick(), (err) => this.log.error(`job runner round failed: ${err.message}`));
   private stopping = false;
 
   constructor(
@@ -134,17 +134,10 @@ export class JobRunner {
     while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
   }
 
-  /** Polls every `pollSeconds` on a timer that does not keep the process alive. */
+  /** Polls every `pollSeconds` on a timer that does not keep the process alive; a slow round is not overlapped. */
   start(pollSeconds = 2): void {
-    if (this.timer) return;
     this.stopping = false;
-    this.timer = setInterval(() => {
-      // a slow round is not overlapped by the next one
-      this.ticking ??= this.tick()
-        .catch((err: Error) => this.log.error(`job runner round failed: ${err.message}`))
-        .finally(() => (this.ticking = null));
-    }, pollSeconds * 1000);
-    this.timer.unref();
+    this.loop.start(pollSeconds);
   }
 
   /**
@@ -152,10 +145,8 @@ export class JobRunner {
    * is not polling (tests drive `tick()` themselves) or a round is under way.
    */
   wake(): void {
-    if (!this.timer || this.stopping) return;
-    this.ticking ??= this.tick()
-      .catch((err: Error) => this.log.error(`job runner round failed: ${err.message}`))
-      .finally(() => (this.ticking = null));
+    if (!this.loop.polling || this.stopping) return;
+    this.loop.runNow();
   }
 
   /**
@@ -164,9 +155,7 @@ export class JobRunner {
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.ticking;
+    await this.loop.stop();
     for (const r of this.running.values()) if (!r.controller.signal.aborted) r.controller.abort(new JobStopped('shutdown'));
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import { JobQueue } from '../queue/job-queue.port';
 import { Schedule } from './schedule';
 import { assertValidTiming, nextSlot } from './schedule-slots';
 import { ScheduleStore } from './schedule-store.port';
+import { PollingLoop } from '../polling-loop';
 
 /**
  * What happens to slots that passed while no scheduler ran (downtime): `latest` fires the
@@ -81,8 +82,10 @@ export class Scheduler {
   private readonly graceSeconds: number;
   private readonly missed: MissedSlotPolicy;
   private readonly batch: number;
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<unknown> | null = null;
+  private readonly loop = new PollingLoop(
+    async () => (await this.tick()).forEach((r) => this.logReport(r)),
+    (err) => this.log.error(`scheduler round failed: ${err.message}`),
+  );
   private readonly missedListeners = new Map<string, MissedListener>();
 
   constructor(
@@ -157,20 +160,11 @@ export class Scheduler {
 
   /** Ticks every `pollSeconds` on a timer that does not keep the process alive. */
   start(pollSeconds = 5): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick()
-        .then((reports) => reports.forEach((r) => this.logReport(r)))
-        .catch((err: Error) => this.log.error(`scheduler round failed: ${err.message}`))
-        .finally(() => (this.ticking = null));
-    }, pollSeconds * 1000);
-    this.timer.unref();
+    this.loop.start(pollSeconds);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.ticking;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async dealWith(s: Schedule, now: number): Promise<SlotReport | null> {

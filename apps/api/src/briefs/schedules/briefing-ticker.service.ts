@@ -3,6 +3,7 @@ import { catchUp, decideFire, decideRetime, timingOf } from '@strata/domain/brie
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { BriefingLog, systemContext } from './briefing-log';
 import { BriefingRunJobs } from './briefing-run-jobs';
+import { PollingLoop } from '@strata/jobs/polling-loop';
 
 /** What one tick did (tests and logs). */
 export interface BriefingTickReport {
@@ -21,8 +22,10 @@ export interface BriefingTickReport {
 @Injectable()
 export class BriefingTicker {
   private readonly logger = new Logger('BriefingTicker');
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<unknown> | null = null;
+  private readonly loop = new PollingLoop(
+    async () => (await this.tick()).errors.forEach((e) => this.logger.warn(`briefing tick: ${e}`)),
+    (err) => this.logger.error(`briefing tick failed: ${err.message}`),
+  );
 
   constructor(
     private readonly log: BriefingLog,
@@ -101,19 +104,10 @@ export class BriefingTicker {
   }
 
   start(pollSeconds = 5): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick()
-        .then((r) => r.errors.forEach((e) => this.logger.warn(`briefing tick: ${e}`)))
-        .catch((err: Error) => this.logger.error(`briefing tick failed: ${err.message}`))
-        .finally(() => (this.ticking = null));
-    }, pollSeconds * 1000);
-    this.timer.unref();
+    this.loop.start(pollSeconds);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.ticking;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
