@@ -1,23 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord, SessionWireEvent } from '@strata/domain/agents';
+import { ActivityDraft, AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord, SessionWireEvent } from '@strata/domain/agents';
 
-/** One item of the activity feed (REFERENCE §16.12), times in Unix seconds. */
-export interface ActivityRow {
+/** One item of the activity feed (REFERENCE §16.12) as numbered: the draft `activityOf` made, its seq and log position; times in Unix seconds. */
+export type ActivityRow = Omit<ActivityDraft, 'type' | 'at'> & {
   seq: number;
   type: string;
-  agent_id: string | null;
-  agent_name: string | null;
-  session_id: string | null;
-  run_id: string | null;
-  schedule_id: string | null;
-  approval_id: string | null;
-  connection_id: string | null;
-  summary: string;
-  data: Record<string, unknown>;
   created_at: number;
   position: number;
-  org_id: string;
-}
+};
 
 export interface ActivityQuery {
   /** only these agents' items (an agent-bound key: its own) */
