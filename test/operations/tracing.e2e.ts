@@ -142,8 +142,10 @@ describe('traces', () => {
       });
       const spans = await eventually(() => {
         const xs = all().filter((x: any) => x.traceId === uow.traceId);
-        return xs.some((x: any) => x.name === 'strata.event_log.append') && xs.some((x: any) => x.name === 'strata.projection') ? xs : null;
-      }, { what: 'the append and projection spans of that trace', timeoutMs: 20_000 });
+        // the server span ends after the response is written, so it may arrive in a later batch
+        const complete = ['strata.event_log.append', 'strata.projection'].every((n) => xs.some((x: any) => x.name === n)) && xs.some((x: any) => !x.parentSpanId);
+        return complete ? xs : null;
+      }, { what: 'the root, append and projection spans of that trace', timeoutMs: 20_000 });
       // one trace: the HTTP server span the instrumentation opened is the root, Strata's spans below it
       const root = spans.find((x: any) => !x.parentSpanId);
       expect(root).toBeDefined();
