@@ -34,6 +34,25 @@ describe('embeddings with the built-in lexical embedder (the default)', () => {
     expect(c.body.configured_at).toEqual(expect.any(Number));
   });
 
+  it('a query that points nowhere (stop words only, a zero vector) has no nearest nodes; hybrid then ranks by text alone', async () => {
+    const { w } = await newOrg(f.app);
+    const a = await mk(w, 'Concept', 'The harbor of the north');
+    await mk(w, 'Concept', 'Copper lanterns at dusk');
+    for (const body of [{ text: 'the of and' }, { text: 'the', k: 50 }]) {
+      const r = await w.post('/embeddings/search-text', body);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual([]);
+    }
+    const z = await w.post('/embeddings/search', { vector: zeros(384), k: 5 });
+    expect(z.status).toBe(200);
+    expect(z.body).toEqual([]);
+    expect((await w.post('/retrieve', { action: 'semantic', query: 'of the' })).body).toEqual([]);
+    const hybrid = await w.post('/retrieve', { action: 'hybrid', query: 'of the', k: 5, explain: true });
+    expect(hybrid.status).toBe(200);
+    expect(hybrid.body.map((x: any) => x.node.uid)).toContain(a);
+    for (const x of hybrid.body) expect(x.legs.map((l: any) => l.leg)).toEqual(['fts']);
+  });
+
   it('search-text: k, node_types (OR), layer, threshold; tombstoned nodes leave and restored ones return', async () => {
     const a = await mk(f.w, 'Claim', 'Saturn rings are made of ice');
     const b = await mk(f.w, 'Goal', 'Photograph Saturn rings');

@@ -32,6 +32,16 @@ export interface RankedVectorHit extends VectorHit {
 const SCOPED_FETCH_FACTOR = 4;
 const SCOPED_FETCH_MAX = 10_000;
 
+/**
+ * A query vector of zero length (a stop-words-only text under the lexical embedder) points
+ * nowhere: under cosine and dot it scores every vector alike, so every node would tie and
+ * none would be nearer than another. It has no neighbours. Euclidean distance still ranks.
+ */
+function hasDirection(vector: readonly number[]): boolean {
+  for (const x of vector) if (x !== 0) return true;
+  return false;
+}
+
 /** Vector similarity over live nodes in scope (REFERENCE §8.7, §5.2 `semantic`). */
 @Injectable()
 export class SemanticSearchService {
@@ -70,6 +80,7 @@ export class SemanticSearchService {
    */
   async vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): Promise<RankedVectorHit[]> {
     if (o.k <= 0) return [];
+    if (!hasDirection(vector) && (await this.settings.effective(scope.org))?.distance_metric !== 'euclidean') return [];
     const offset = o.offset ?? 0;
     const q = { org: scope.org, vector, node_types: o.node_types, exclude_node_types: o.exclude_node_types, layer: o.layer, threshold: o.threshold };
     const hits = await fetchThroughTies((n) => this.topInScope(scope, q, n), offset + o.k);
