@@ -6,6 +6,7 @@ import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import {
   ASK_USER_TOOL,
   AgentRecord,
+  INPUT_TTL_S,
   AgentStreams,
   RunRecord,
   SessionRecord,
@@ -40,8 +41,6 @@ export interface AgentRunInput {
   run_id: string;
 }
 
-/** a pending question lasts 24 h (REFERENCE §16.6) */
-const INPUT_TTL_S = 24 * 3600;
 /** what a recorded tool result keeps (REFERENCE §16.9) */
 const RESULT_BYTES = 16 * 1024;
 /** history older than this many estimated tokens is left out (REFERENCE §16.7) */
@@ -131,7 +130,8 @@ export class AgentRunJob implements JobHandler {
     return { run_id };
   }
 
-  private async fail(org: string, sid: string, runId: string, code: string, message: string): Promise<void> {
+  /** Fails the run unless it ended meanwhile: `AgentRunFailed` and its Trace closed (also the run deadlines' timeout). */
+  async fail(org: string, sid: string, runId: string, code: string, message: string): Promise<void> {
     const s = this.store.read.session(org, sid);
     const agent = s && this.store.read.agent(org, s.agent_id);
     if (!s || !agent) return;
