@@ -205,11 +205,17 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(JSON.parse(ready!.data!)).toEqual({ session_id: sid, status: 'idle', last_seq: 1 });
     expect(ready!.id).toBeUndefined();
     llm.enqueue({ type: 'text', text: 'streamed answer' });
-    await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'go' });
+    const sent = (await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'go' })).body;
     const got: { event?: string; id?: string }[] = [];
+    const deltas: any[] = [];
     while (got.length < 5) {
       const e = await live.nextEvent();
-      if (e && e.event) got.push({ event: e.event, id: e.id });
+      if (e?.event === 'message.delta') {
+        // live only: no id, so the client's last event id stays on the recorded events
+        expect(e.id).toBeUndefined();
+        expect(got.map((g) => g.event)).toEqual(['message.user', 'run.started']);
+        deltas.push(JSON.parse(e.data!));
+      } else if (e && e.event) got.push({ event: e.event, id: e.id });
     }
     expect(got).toEqual([
       { event: 'message.user', id: '2' },
@@ -218,6 +224,15 @@ describe('agent sessions, OpenAI protocol', () => {
       { event: 'message.assistant', id: '5' },
       { event: 'run.completed', id: '6' },
     ]);
+    // the scripted server streams 8 characters at a time: each piece reached the client as it came
+    expect(deltas.map((d) => d.data.delta)).toEqual(['streamed', ' answer']);
+    const answer = (await a.get(`/v1/agents/sessions/${sid}/events?types=message.assistant`)).body.items[0];
+    for (const d of deltas) {
+      expect(d).toEqual({ session_id: sid, run_id: sent.run_id, type: 'message.delta', created_at: '2030-01-01T12:00:00.000Z', data: { message_id: answer.data.message_id, step: 1, delta: d.data.delta } });
+      expect(d.seq).toBeUndefined();
+    }
+    // never listed
+    expect(await types(a, sid)).not.toContain('message.delta');
     live.close();
 
     const again = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, { ...auth, 'last-event-id': '3' });
@@ -282,5 +297,68 @@ describe('agent sessions, Anthropic protocol, streaming, and a restart mid-run',
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('message.delta on the stream, Anthropic protocol', () => {
+  let t: TestApp;
+  let llm: ScriptedAnthropicServer;
+  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+
+  beforeAll(async () => {
+    llm = await ScriptedAnthropicServer.start({ apiKey: 'test' });
+    t = await startTestApp({ clock, env: llmEnv('anthropic', llm.baseUrl) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+  });
+
+  it('text streamed before a tool call and the answer arrive as deltas of their step; a plain JSON answer is one delta', async () => {
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const a = api(t.url, owner.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Talker' })).body;
+    const sid = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body.id;
+    const live = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, { authorization: `Bearer ${owner.access_token}` });
+    expect((await live.nextEvent())?.retry).toBe(3000);
+    expect((await live.nextEvent())?.event).toBe('ready');
+
+    llm.enqueue(
+      { type: 'tool_calls', text: 'Let me look.', calls: [{ id: 'toolu_1', name: 'strata_get_node', arguments: { action: 'get', uid: agent.node_uid } }] },
+      { type: 'text', text: 'It is an Agent node.' },
+      // the provider answers with one JSON body although the request streamed
+      { type: 'text', text: 'Plain.', stream: false },
+    );
+    const first = (await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'look' })).body;
+    const frames: { event: string; data: any }[] = [];
+    for (;;) {
+      const e = await live.nextEvent();
+      frames.push({ event: e!.event!, data: JSON.parse(e!.data!) });
+      if (e!.event === 'run.completed') break;
+    }
+    const deltas = frames.filter((f) => f.event === 'message.delta').map((f) => f.data);
+    expect(deltas.every((d) => d.run_id === first.run_id && d.type === 'message.delta')).toBe(true);
+    const byStep = (step: number) => deltas.filter((d) => d.data.step === step).map((d) => d.data.delta).join('');
+    expect(byStep(1)).toBe('Let me look.');
+    expect(byStep(2)).toBe('It is an Agent node.');
+    // step 2's deltas come after the tool's result and before the answer, which carries their message id
+    const order = frames.map((f) => (f.event === 'message.delta' ? `delta${f.data.data.step}` : f.event));
+    expect(order.lastIndexOf('delta1')).toBeLessThan(order.indexOf('inference.completed'));
+    expect(order.indexOf('delta2')).toBeGreaterThan(order.indexOf('tool.result'));
+    expect(order.lastIndexOf('delta2')).toBeLessThan(order.indexOf('message.assistant'));
+    const answer = frames.find((f) => f.event === 'message.assistant')!.data;
+    expect(new Set(deltas.filter((d) => d.data.step === 2).map((d) => d.data.message_id))).toEqual(new Set([answer.data.message_id]));
+
+    const second = (await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'again' })).body;
+    const more: { event: string; data: any }[] = [];
+    for (;;) {
+      const e = await live.nextEvent();
+      more.push({ event: e!.event!, data: JSON.parse(e!.data!) });
+      if (e!.event === 'run.completed') break;
+    }
+    expect(more.filter((f) => f.event === 'message.delta').map((f) => [f.data.run_id, f.data.data.delta])).toEqual([[second.run_id, 'Plain.']]);
+    live.close();
+    expect((await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type)).not.toContain('message.delta');
   });
 });

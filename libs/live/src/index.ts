@@ -4,6 +4,8 @@ export { CommitSignal } from './embedded/commit-signal';
 export type { CommitSource } from './embedded/commit-signal';
 export { EmbeddedLogSubscriptions } from './embedded/embedded-log-subscriptions';
 export { KurrentDbLogSubscriptions } from './kurrentdb/kurrentdb-log-subscriptions';
+export { mirrorLogSubscriptions } from './mirror/mirror-log-subscriptions';
+export type { FollowedLog } from './mirror/mirror-log-subscriptions';
 export { ConnectionCaps, credentialKey } from './connection-caps';
 export type { SubscriberCount } from './subscriber-count';
 export { LIVE_TIMERS, ManualTimers, systemTimers } from './timers';

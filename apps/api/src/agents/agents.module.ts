@@ -9,6 +9,8 @@ import { AgentRunJob } from './runtime/agent-run.job';
 import { AgentRuns } from './runtime/agent-runs';
 import { GraphTools } from './runtime/graph-tools';
 import { RunWaits } from './runtime/run-waits';
+import { SessionDeltas } from './runtime/session-deltas';
+import { RunDeadlines } from './runtime/run-deadlines';
 import { SessionHandlers } from './sessions/session.handlers';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionStream } from './sessions/session-stream';
@@ -31,7 +33,7 @@ import { McpApprovalsModule } from '@strata/mcp/approvals';
   imports: [ScopeModule, McpApprovalsModule],
   controllers: [SchedulesController, ActivityController, SessionsController, AgentsController],
   providers: [
-    AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER,
+    AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, SessionDeltas, RunDeadlines, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER,
     ScheduleTimers, ScheduleHandlers, ScheduleFiringJob, ActivitySocket,
   ],
 })

@@ -44,6 +44,21 @@ export interface RunRecord {
   queued_at: number;
   started_at: number | null;
   ended_at: number | null;
+  /** when the run last went `running`; null while it waits (queued, on a person) or once it ended */
+  running_since: number | null;
+  /** seconds spent `running` before `running_since` */
+  running_s: number;
+}
+
+/** a run `running` this long in all fails `run_timeout` (REFERENCE §16.6); time waiting on people does not count */
+export const RUN_TIMEOUT_S = 30 * 60;
+/** a question nobody answers expires after this long (REFERENCE §16.6) */
+export const INPUT_TTL_S = 24 * 3600;
+
+/** Seconds the run has spent `running` up to `now`. */
+export function runningSeconds(r: Pick<RunRecord, 'status' | 'running_since' | 'running_s' | 'started_at'>, now: number): number {
+  const since = r.running_since === undefined ? r.started_at : r.running_since;
+  return (r.running_s ?? 0) + (r.status === 'running' && since !== null ? Math.max(0, now - since) : 0);
 }
 
 export interface PendingInput {
@@ -164,6 +179,8 @@ export function newRun(d: AgentRunQueuedData): RunRecord {
     queued_at: d.at,
     started_at: null,
     ended_at: null,
+    running_since: null,
+    running_s: 0,
   };
 }
 
@@ -175,6 +192,15 @@ export function runEnded(r: Pick<RunRecord, 'status'>): boolean {
 
 /** A run after one of its events; the same object when the event does not change it (or it already ended). */
 export function foldRun(r: RunRecord, e: SessionEvent): RunRecord {
+  const n = foldRunState(r, e);
+  if (n === r || (n.status === 'running') === (r.status === 'running')) return n;
+  // the run's running time is kept across its waits (REFERENCE §16.6's 30 minutes)
+  const at = e.data.at;
+  if (n.status === 'running') return { ...n, running_since: at };
+  return { ...n, running_since: null, running_s: runningSeconds(r, at) };
+}
+
+function foldRunState(r: RunRecord, e: SessionEvent): RunRecord {
   if (runEnded(r)) return r;
   switch (e.type) {
     case 'AgentRunStarted':

@@ -41,6 +41,11 @@ export interface SseStreamSpec {
   isTerminal?(event: RecordedEvent): boolean;
   /** the log position a client's event id (Last-Event-ID or ?after) stands for; default: the id is the position */
   positionOfId?(id: number): Promise<number> | number;
+  /**
+   * Frames that never reach the log (live only, sent without an id): called once `ready` is
+   * written with a `send` for this stream; returns what stops them when the stream closes.
+   */
+  live?(send: (frame: SseFrame) => void): () => void;
 }
 
 export class SseResumeError extends Error {}
@@ -124,6 +129,7 @@ export class SseLogStreams {
     });
     const start = await sub.started;
     if (spec.ready && conn.isOpen) await conn.send(spec.ready(start));
+    if (spec.live && conn.isOpen) conn.onClose(spec.live((frame) => void conn.send(frame)));
     readyWritten();
   }
 

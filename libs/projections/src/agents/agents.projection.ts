@@ -31,7 +31,7 @@ import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
  */
 export class AgentsProjection implements EmbeddedProjection {
   readonly name = 'agents';
-  readonly version = 3;
+  readonly version = 4;
   private readonly stmts = new Map<string, Statement>();
 
   constructor(readonly db: Database) {
@@ -147,7 +147,7 @@ export class AgentsProjection implements EmbeddedProjection {
       for (const q of session.queued_runs) {
         if (!discarded.has(q.message_id)) continue;
         const r = this.runRecord(q.run_id);
-        if (r) this.putRun({ ...r, status: 'cancelled', ended_at: d.at });
+        if (r) this.putRun({ ...r, status: 'cancelled', ended_at: d.at, running_since: null });
       }
     }
     if (e.type === 'AgentBudgetExhausted') this.run('INSERT OR IGNORE INTO agt_notices(org_id, agent_id, day) VALUES (?,?,?)', d.org_id, d.agent_id, e.data.day);

@@ -6,6 +6,7 @@ import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import {
   ASK_USER_TOOL,
   AgentRecord,
+  INPUT_TTL_S,
   AgentStreams,
   RunRecord,
   SessionRecord,
@@ -17,7 +18,7 @@ import {
 } from '@strata/domain/agents';
 import { Streams } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
-import { CLOCK, Clock } from '@strata/domain/time';
+import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runner';
 import type { QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
@@ -32,6 +33,7 @@ import { AgentsStore } from '../agents-store';
 import { GraphTools, ToolOutcome } from './graph-tools';
 import { RunControl } from './run-control';
 import { RunWaits } from './run-waits';
+import { SessionDeltas } from './session-deltas';
 
 export const AGENT_RUN_JOB = 'agent_run';
 export interface AgentRunInput {
@@ -39,8 +41,6 @@ export interface AgentRunInput {
   run_id: string;
 }
 
-/** a pending question lasts 24 h (REFERENCE §16.6) */
-const INPUT_TTL_S = 24 * 3600;
 /** what a recorded tool result keeps (REFERENCE §16.9) */
 const RESULT_BYTES = 16 * 1024;
 /** history older than this many estimated tokens is left out (REFERENCE §16.7) */
@@ -91,6 +91,8 @@ export class AgentRunJob implements JobHandler {
     private readonly waits: RunWaits,
     @Inject(AGENT_TOOL_SOURCE) private readonly mcp: AgentToolSource,
     private readonly approvals: ToolApprovals,
+    private readonly deltas: SessionDeltas,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   private ctxOf(agent: AgentRecord, runId: string): CommandContext {
@@ -128,7 +130,8 @@ export class AgentRunJob implements JobHandler {
     return { run_id };
   }
 
-  private async fail(org: string, sid: string, runId: string, code: string, message: string): Promise<void> {
+  /** Fails the run unless it ended meanwhile: `AgentRunFailed` and its Trace closed (also the run deadlines' timeout). */
+  async fail(org: string, sid: string, runId: string, code: string, message: string): Promise<void> {
     const s = this.store.read.session(org, sid);
     const agent = s && this.store.read.agent(org, s.agent_id);
     if (!s || !agent) return;
@@ -256,13 +259,19 @@ export class AgentRunJob implements JobHandler {
     const tools = [...this.tools.specs(agent), ...mcpTools.filter((t) => !this.tools.isBuiltin(agent, t.model_name)).map((t) => ({ name: t.model_name, description: t.description, inputSchema: t.input_schema }))];
     const started = performance.now();
     let streamed = '';
+    // the answer's id is known before it streams: its deltas and its message.assistant share it
+    const messageId = this.ids.uuid();
+    const onTextDelta = (t: string) => {
+      streamed += t;
+      this.deltas.publish(s.id, { run_id: run.id, message_id: messageId, step, delta: t, at: this.clock.now() });
+    };
     let res: ChatResponse;
     try {
-      res = await chat.chat({ system: this.preamble(agent), messages, tools, model: agent.model, signal, onTextDelta: (t) => (streamed += t) });
+      res = await chat.chat({ system: this.preamble(agent), messages, tools, model: agent.model, signal, onTextDelta });
     } catch (err) {
       if (signal.aborted) {
         // interrupted: what had streamed is kept (REFERENCE §16.6)
-        if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(agent, s, run, streamed);
+        if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(agent, s, run, streamed, messageId);
         throw err;
       }
       if (err instanceof UpstreamError) return this.failRun(agent, s, run, 'upstream_error', err.message);
@@ -283,7 +292,7 @@ export class AgentRunJob implements JobHandler {
       if (!r || runEnded(r)) return;
       tx.emit(stream, 'AgentInferenceCompleted', { ...base, step, model: agent.model, stop_reason: stop, usage, credits, duration_ms: duration, text: res.toolCalls.length ? res.text : '' });
       if (!res.toolCalls.length) {
-        tx.emit(stream, 'AgentMessageProduced', { ...base, message_id: tx.uuid(), content: res.text, interrupted: false });
+        tx.emit(stream, 'AgentMessageProduced', { ...base, message_id: messageId, content: res.text, interrupted: false });
         const totals = { input_tokens: r.usage.input_tokens + usage.input_tokens, output_tokens: r.usage.output_tokens + usage.output_tokens };
         tx.emit(stream, 'AgentRunCompleted', { ...base, stop_reason: stop === 'max_tokens' ? 'max_tokens' : 'end_turn', steps: step, tool_calls: r.tool_calls, usage: totals, credits: r.credits + credits });
         await this.closeTrace(tx, r);
@@ -293,9 +302,9 @@ export class AgentRunJob implements JobHandler {
     });
   }
 
-  private async keepInterrupted(agent: AgentRecord, s: SessionRecord, run: RunRecord, text: string): Promise<void> {
+  private async keepInterrupted(agent: AgentRecord, s: SessionRecord, run: RunRecord, text: string, messageId: string): Promise<void> {
     await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
-      tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentMessageProduced', { ...this.base(s, run.id, tx.now), message_id: tx.uuid(), content: text, interrupted: true });
+      tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentMessageProduced', { ...this.base(s, run.id, tx.now), message_id: messageId, content: text, interrupted: true });
     });
   }
 

@@ -8,6 +8,7 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { LOG_SUBSCRIPTIONS, LogSubscriptions, SseLogStreams } from '@strata/live';
 import { AgentsStore } from '../agents-store';
 import { iso } from '../agent-presenters';
+import { SessionDeltas } from '../runtime/session-deltas';
 
 /**
  * `GET /v1/agents/sessions/{sid}/stream` (REFERENCE §16.9): the session's events as they are
@@ -23,6 +24,7 @@ export class SessionStream implements BeforeApplicationShutdown {
     @Inject(LOG_SUBSCRIPTIONS) subscriptions: LogSubscriptions,
     @Inject(CLOCK) clock: Clock,
     private readonly store: AgentsStore,
+    private readonly deltas: SessionDeltas,
   ) {
     this.streams = new SseLogStreams({ subscriptions, clock, maxStreamsPerKey: 10 });
   }
@@ -53,6 +55,11 @@ export class SessionStream implements BeforeApplicationShutdown {
         return { event: wire.type, id: String(seq), data: { seq, session_id: sid, run_id: d.run_id, type: wire.type, created_at: iso(d.at), data: wire.data } };
       },
       isTerminal: (e) => e.type === 'AgentSessionArchived',
+      // streamed text as the model writes it: no id, so it never moves the client's last event id
+      live: (send) =>
+        this.deltas.listen(sid, (d) =>
+          send({ event: 'message.delta', data: { session_id: sid, run_id: d.run_id, type: 'message.delta', created_at: iso(d.at), data: { message_id: d.message_id, step: d.step, delta: d.delta } } }),
+        ),
     });
   }
 
