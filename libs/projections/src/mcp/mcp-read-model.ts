@@ -93,6 +93,11 @@ export class McpReadModel {
     return (this.stmt("SELECT * FROM mcp_connections WHERE org_id = ? AND status <> 'disconnected' ORDER BY name, id").all(org) as Record<string, unknown>[]).map(parseConnection);
   }
 
+  /** Connections in `error`, every organization (the automatic re-sync, REFERENCE §15.3). */
+  erroredConnections(): ConnectionRow[] {
+    return (this.stmt("SELECT * FROM mcp_connections WHERE status = 'error' ORDER BY org_id, id").all() as Record<string, unknown>[]).map(parseConnection);
+  }
+
   /** Connections not disconnected: what the plan's `mcp_connections` limit counts. */
   liveConnectionCount(org: string): number {
     return (this.stmt("SELECT count(*) AS n FROM mcp_connections WHERE org_id = ? AND status <> 'disconnected'").get(org) as { n: number }).n;
