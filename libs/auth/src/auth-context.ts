@@ -28,6 +28,17 @@ export interface AuthContext {
    * HTTP rate limits (REFERENCE §16.4).
    */
   delegated?: boolean;
+  /**
+   * Set on that lent credential: the call is an agent's tool call, so a policy
+   * `require_approval` asks for a tool approval (REFERENCE §15.10) instead of a request
+   * Approval; `approval_id` names the approved one it runs under.
+   */
+  tool_call?: ToolCallGrant;
+}
+
+/** An agent tool call's standing before policies: the approved tool approval it runs under, if any. */
+export interface ToolCallGrant {
+  approval_id: string | null;
 }
 
 /** Properties we attach to the Fastify request. */

@@ -12,6 +12,8 @@ export interface OAuthServer {
   revoked: string[];
   /** the next authorization is refused (`error=access_denied`) */
   denyNext: boolean;
+  /** refresh grants are refused (`invalid_grant`) while set */
+  refuseRefresh: boolean;
   /** whether an access token is current (issued and neither refreshed away nor revoked) */
   valid(token: string | undefined): boolean;
   /** every access token stops working (refresh tokens still do) */
@@ -35,6 +37,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
     grants: [],
     revoked: [],
     denyNext: false,
+    refuseRefresh: false,
     valid: (t) => !!t && access.has(t),
     expireAccessTokens: () => access.clear(),
     close: async () => undefined,
@@ -107,6 +110,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
           return issue();
         }
         if (grant === 'refresh_token') {
+          if (state.refuseRefresh) return json(res, 400, { error: 'invalid_grant' });
           const old = refresh.get(f.get('refresh_token') ?? '');
           if (!old) return json(res, 400, { error: 'invalid_grant' });
           refresh.delete(f.get('refresh_token')!);

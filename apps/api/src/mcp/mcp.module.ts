@@ -5,6 +5,7 @@ import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { ApprovalHandlers } from './approvals/approval.handlers';
 import { ApprovalsController } from './approvals/approvals.controller';
 import { ConnectionHandlers } from './connections/connection.handlers';
+import { ConnectionResyncJob } from './connections/connection-resync.job';
 import { ConnectionsController } from './connections/connections.controller';
 import { McpInspectController } from './inspect/mcp-inspect.controller';
 import { McpInspectHandler } from './inspect/mcp-inspect.handler';
@@ -16,6 +17,6 @@ import { McpEndpoint } from './server/mcp-endpoint';
 @Module({
   imports: [McpConnectionsModule, McpApprovalsModule, ScopeModule],
   controllers: [McpInspectController, ConnectionsController, RegistryController, OAuthController, ApprovalsController],
-  providers: [McpEndpoint, McpInspectHandler, ConnectionHandlers, ApprovalHandlers],
+  providers: [McpEndpoint, McpInspectHandler, ConnectionHandlers, ApprovalHandlers, ConnectionResyncJob],
 })
 export class McpModule {}

@@ -389,6 +389,9 @@ export const PolicyErrors = {
   denied: (p: PolicyRecord) => new DomainError(403, 'policy_denied', `policy '${p.name}' denies this request`, { policy_uid: p.uid, policy_name: p.name }),
   approvalRequired: (policyUid: string | null, approvalUid: string) =>
     new DomainError(403, 'approval_required', `this request needs an approval (${approvalUid}); send it again with X-Approval-Uid once approved`, { policy_uid: policyUid, approval_uid: approvalUid }),
+  /** an agent's tool call: the runtime asks for a tool approval (REFERENCE §15.10), so none is named here */
+  toolApprovalRequired: (p: PolicyRecord) =>
+    new DomainError(403, 'approval_required', `policy '${p.name}' requires a person's approval for this tool call`, { policy_uid: p.uid, policy_name: p.name, approval_uid: null }),
   approvalDenied: (approvalUid: string) => new DomainError(403, 'approval_denied', `approval ${approvalUid} was denied`, { approval_uid: approvalUid }),
   approvalInvalid: (approvalUid: string, reason: 'mismatch' | 'consumed' | 'expired') =>
     new DomainError(409, 'approval_invalid', `approval ${approvalUid} cannot be used: ${reason}`, { approval_uid: approvalUid, reason }),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { McpToolDef } from './mcp-events';
-import { affordanceFor, credentialFingerprint, diffTools, modeRequiresApproval, modelToolName, readToolApprovals, slugFor, staticAuthView, tokenHint } from './connection-rules';
+import { affordanceFor, credentialFingerprint, diffTools, dueForAutoSync, modeRequiresApproval, modelToolName, readToolApprovals, slugFor, staticAuthView, tokenHint } from './connection-rules';
 
 const tool = (name: string, description: string, extra: Partial<McpToolDef> = {}): McpToolDef => ({
   name, title: null, description, input_schema: { type: 'object', properties: { q: {} } }, output_schema: null, annotations: null, hash: `sha256:${name}:${description}`, warnings: [], ...extra,
@@ -61,5 +61,17 @@ describe('connection rules', () => {
     expect(d.changed.map((x) => [x.tool.name, x.drift.changed_fields, x.drift.previous_hash])).toEqual([['a', ['description'], 'sha256:a:1']]);
     expect(d.removed.map((x) => [x.name, x.drift.kind, x.drift.current])).toEqual([['b', 'removed', null]]);
     expect(diffTools(known.slice(0, 1), [tool('a', '1')], false, id)).toMatchObject({ added: [], changed: [], removed: [] });
+  });
+});
+
+describe('dueForAutoSync', () => {
+  const failed = (code: string, at: number) => ({ status: 'error', last_error: { code, message: 'x', at } });
+  it('syncs a connection in error five minutes after its last failure, never one whose credentials failed', () => {
+    expect(dueForAutoSync(failed('unreachable', 1000), 1299)).toBe(false);
+    expect(dueForAutoSync(failed('unreachable', 1000), 1300)).toBe(true);
+    expect(dueForAutoSync(failed('timeout', 1000), 5000)).toBe(true);
+    expect(dueForAutoSync(failed('auth_failed', 1000), 5000)).toBe(false);
+    expect(dueForAutoSync({ status: 'active', last_error: null }, 5000)).toBe(false);
+    expect(dueForAutoSync({ status: 'pending_auth', last_error: { code: 'access_denied', at: 0 } }, 5000)).toBe(false);
   });
 });

@@ -165,3 +165,15 @@ export function diffTools(known: readonly KnownTool[], listed: readonly McpToolD
   }
   return out;
 }
+
+/** REFERENCE §15.3: a connection in `error` is synced again automatically this often (seconds) */
+export const AUTO_SYNC_AFTER_S = 300;
+
+/**
+ * Whether a connection is due for its automatic sync (REFERENCE §15.3): in `error` for a reason
+ * other than `auth_failed` (credentials only a person can fix), its last failure at least five
+ * minutes ago. Every failed attempt records a new failure, so the attempts stay five minutes apart.
+ */
+export function dueForAutoSync(c: { status: string; last_error: { code: string; at: number } | null }, now: number): boolean {
+  return c.status === 'error' && c.last_error !== null && c.last_error.code !== 'auth_failed' && now - c.last_error.at >= AUTO_SYNC_AFTER_S;
+}

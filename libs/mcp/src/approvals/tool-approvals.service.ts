@@ -3,6 +3,7 @@ import { Errors } from '@strata/domain/errors';
 import { GovernanceStreams, PolicyDecision, RequestFacts, classificationOf } from '@strata/domain/governance';
 import { decideCreateNode } from '@strata/domain/graph';
 import {
+  BUILTIN_APPROVAL_TIMEOUT_S,
   ResolveInput,
   ToolApprovalCancelReason,
   ToolApprovalReason,
@@ -126,6 +127,41 @@ export class ToolApprovals {
     const created = tx.createNode(node, 'tool approval requested');
     const affordance = await tx.node(req.tool.affordance_uid);
     if (affordance && affordance.tombstone_at === null) createEdge(tx, { edge_type: 'RequiresApproval' }, affordance, created);
+    return approval;
+  }
+
+  /**
+   * A built-in graph tool's call that a policy holds for approval (REFERENCE §15.10): its route's
+   * policy gate refused it with `approval_required`, so the call becomes a `builtin_tool`
+   * approval (3600 s) with its Approval node (no Affordance: `target_uid` null); once approved
+   * the runtime calls the route again under it.
+   */
+  stageBuiltinRequest(tx: GraphTx, req: Omit<ApprovalRequest, 'tool' | 'reasons'> & { tool_name: string; policy_uid: string; policy_name: string | null }): ToolApprovalRecord {
+    const org = tx.org;
+    const id = tx.uuid();
+    const approval: ToolApprovalRecord = {
+      id, org_id: org, status: 'pending', kind: 'builtin_tool', connection_id: null, connection_name: null,
+      tool_name: req.tool_name, model_name: req.tool_name, affordance_uid: null, arguments: req.arguments, reasons: [{ source: 'policy', policy_uid: req.policy_uid }],
+      agent_id: req.agent.id, agent_name: req.agent.name, session_id: req.session_id, run_id: req.run_id, tool_call_id: req.tool_call_id,
+      requested_at: tx.now, expires_at: tx.now + BUILTIN_APPROVAL_TIMEOUT_S, resolved_at: null, resolved_by: null, resolution_reason: null, scope: 'once',
+    };
+    tx.emit(
+      ToolApprovalStreams.approval(org, id),
+      'ToolApprovalRequested',
+      { org_id: org, approval_id: id, agent_id: req.agent.id, session_id: req.session_id, run_id: req.run_id, tool_call_id: req.tool_call_id, connection_id: null, at: tx.now, approval },
+      'no_stream',
+    );
+    const policyName = req.policy_name ?? this.policies.active(org).find((c) => c.policy.uid === req.policy_uid)?.policy.name ?? req.policy_uid;
+    const node = decideCreateNode(
+      {
+        label: `Approval: ${req.tool_name} (${req.agent.name})`.slice(0, 500),
+        node_type: 'Approval',
+        props: { status: 'pending', target_type: 'builtin_tool', target_uid: null, requested_at: tx.now, reason: `policy ${policyName}`.slice(0, 10_000) },
+      },
+      id,
+      tx.write,
+    );
+    tx.createNode(node, 'tool approval requested');
     return approval;
   }
 

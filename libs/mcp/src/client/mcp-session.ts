@@ -79,8 +79,12 @@ export interface McpSession {
   /** the server sent `notifications/tools/list_changed` during this session */
   readonly listChanged: boolean;
   listTools(cursor: string | undefined): Promise<{ tools: unknown[]; nextCursor?: string }>;
-  /** on timeout `notifications/cancelled` is sent and the call fails with a `timeout` NetworkError */
-  callTool(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<ToolCallResult>;
+  /**
+   * On timeout `notifications/cancelled` is sent and the call fails with a `timeout`
+   * NetworkError; when `signal` aborts (a run interrupted), it is sent too and the call
+   * rejects with the signal's reason.
+   */
+  callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<ToolCallResult>;
   close(): Promise<void>;
 }
 
@@ -92,16 +96,28 @@ export interface SessionOptions {
   handshakeTimeoutMs: number;
 }
 
-function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, what: string): Promise<T> {
+function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, what: string, outer?: AbortSignal): Promise<T> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       ac.abort();
       reject(new NetworkError(`${what} took longer than ${ms / 1000} s`, 'timeout'));
     }, ms);
+    if (outer) {
+      onAbort = () => {
+        ac.abort();
+        reject(outer.reason);
+      };
+      if (outer.aborted) onAbort();
+      else outer.addEventListener('abort', onAbort, { once: true });
+    }
   });
-  return Promise.race([work(ac.signal), deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work(ac.signal), deadline]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) outer?.removeEventListener('abort', onAbort);
+  });
 }
 
 function meta(version: string): Record<string, unknown> {
@@ -161,13 +177,14 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
       instructions: typeof discovered.instructions === 'string' ? discovered.instructions : null,
       listChanged: false,
       listTools: async (cursor) => (await statelessRpc(opts, url, creds, nextId++, 'tools/list', cursor ? { cursor } : {})) as { tools: unknown[]; nextCursor?: string },
-      callTool: async (name, args, timeoutMs) => {
+      callTool: async (name, args, timeoutMs, outer) => {
         const id = nextId++;
         try {
-          return (await withTimeout((signal) => statelessRpc(opts, url, creds, id, 'tools/call', { name, arguments: args }, signal), timeoutMs, `tools/call ${name}`)) as unknown as ToolCallResult;
+          return (await withTimeout((signal) => statelessRpc(opts, url, creds, id, 'tools/call', { name, arguments: args }, signal), timeoutMs, `tools/call ${name}`, outer)) as unknown as ToolCallResult;
         } catch (err) {
-          if (err instanceof NetworkError && err.kind === 'timeout')
-            await post(opts, url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'timeout' } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION })
+          const timedOut = err instanceof NetworkError && err.kind === 'timeout';
+          if (timedOut || outer?.aborted)
+            await post(opts, url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: timedOut ? 'timeout' : 'interrupted' } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION })
               .then((r) => r.text())
               .catch(() => undefined);
           throw err;
@@ -211,10 +228,12 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
       return listChanged;
     },
     listTools: async (cursor) => (await client.listTools(cursor ? { cursor } : undefined)) as { tools: unknown[]; nextCursor?: string },
-    callTool: async (name, args, timeoutMs) => {
+    callTool: async (name, args, timeoutMs, signal) => {
       try {
-        return (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: timeoutMs })) as ToolCallResult;
+        // an abort makes the SDK send `notifications/cancelled` for the request
+        return (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: timeoutMs, signal })) as ToolCallResult;
       } catch (err) {
+        if (signal?.aborted) throw signal.reason;
         if (err instanceof McpError && err.code === -32001) throw new NetworkError(`tools/call ${name} took longer than ${timeoutMs / 1000} s`, 'timeout');
         throw err;
       }

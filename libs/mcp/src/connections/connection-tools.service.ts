@@ -6,7 +6,7 @@ import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ConnectionView, McpReadModel } from '@strata/projections/mcp/mcp-read-model';
 import { AddressNotAllowedError } from '../client/guarded-fetch';
-import { McpSession, failureCode, failureDetail } from '../client/mcp-session';
+import { McpSession, failureCode, failureDetail, isAuthRefusal } from '../client/mcp-session';
 import { ConnectionCredentials } from './connection-credentials';
 import { ConnectionSync } from './connection-sync.service';
 import { McpNetwork } from './mcp-network';
@@ -116,28 +116,41 @@ export class ConnectionTools {
   /**
    * Calls one tool. 404 unknown connection; 409 `invalid_transition` unless active; 409
    * `tool_unavailable` for a removed or unknown tool. Server failures come back as `ok:false`
-   * (and the connection moves to `error`).
+   * (and the connection moves to `error`). `signal` aborts the call: the server is sent
+   * `notifications/cancelled` and the signal's reason is thrown, the connection untouched.
    */
-  async callTool(org: string, connectionId: string, toolName: string, args: Record<string, unknown>): Promise<ToolCallOutcome> {
+  async callTool(org: string, connectionId: string, toolName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCallOutcome> {
     const c = this.activeConnection(org, connectionId);
     const tool = this.reads.tool(org, connectionId, toolName);
     if (!tool || tool.status !== 'active') throw new DomainError(409, 'tool_unavailable', `tool ${toolName} is not offered by MCP connection ${c.name}`, { connection_id: connectionId, tool_name: toolName });
-    let session: McpSession | null = null;
+    const attempt = async (forceRefresh: boolean): Promise<ToolCallOutcome> => {
+      let session: McpSession | null = null;
+      try {
+        session = await this.network.open(new URL(c.url), await this.credentials.headers(org, connectionId, { forceRefresh }));
+        const r = await session.callTool(toolName, args, c.call_timeout_s * 1000, signal);
+        const content = Array.isArray(r.content) ? r.content : [];
+        const structured = r.structuredContent && typeof r.structuredContent === 'object' ? r.structuredContent : null;
+        if (session.listChanged) void this.syncQuietly(org, connectionId);
+        return { ok: true, is_error: r.isError === true, text: textForModel(content, structured), structured, content };
+      } finally {
+        await session?.close().catch(() => undefined);
+      }
+    };
     try {
-      session = await this.network.open(new URL(c.url), await this.credentials.headers(org, connectionId));
-      const r = await session.callTool(toolName, args, c.call_timeout_s * 1000);
-      const content = Array.isArray(r.content) ? r.content : [];
-      const structured = r.structuredContent && typeof r.structuredContent === 'object' ? r.structuredContent : null;
-      const outcome: ToolCallOutcome = { ok: true, is_error: r.isError === true, text: textForModel(content, structured), structured, content };
-      if (session.listChanged) void this.syncQuietly(org, connectionId);
-      return outcome;
+      try {
+        return await attempt(false);
+      } catch (err) {
+        // OAuth: a 401 mid-call gets one refresh and the call one retry (the server refused it before running it)
+        if (!signal?.aborted && isAuthRefusal(err) && (await this.credentials.canRefresh(org, connectionId))) return await attempt(true);
+        throw err;
+      }
     } catch (err) {
+      // an interrupt is the caller's, not a failure of the server
+      if (signal?.aborted) throw signal.reason;
       const code = err instanceof AddressNotAllowedError ? 'unreachable' : err instanceof SyncFailure && err.code !== 'too_many_tools' ? err.code : failureCode(err);
       const message = failureDetail(err).slice(0, 500);
       await this.recordFailure(org, c, code, message);
       return { ok: false, error: { code, message } };
-    } finally {
-      await session?.close().catch(() => undefined);
     }
   }
 

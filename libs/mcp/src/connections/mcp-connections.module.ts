@@ -14,6 +14,8 @@ import { ConnectionSync } from './connection-sync.service';
 import { ConnectionTools } from './connection-tools.service';
 import { McpNetwork } from './mcp-network';
 import { McpOAuth } from './oauth/mcp-oauth.service';
+import { guardAffordanceMirrors } from './affordance-mirror-guard';
+import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 /** Servers mode: the secret store's own MongoDB client, closed with the process. */
 class ClosableSecretStore {
@@ -62,7 +64,13 @@ class ClosableSecretStore {
   exports: [SECRET_STORE, McpReadModel, McpNetwork, McpOAuth, ConnectionCredentials, ConnectionSync, ConnectionTools],
 })
 export class McpConnectionsModule implements OnApplicationShutdown {
-  constructor(@Inject(ClosableSecretStore) private readonly secrets: ClosableSecretStore) {}
+  constructor(
+    @Inject(ClosableSecretStore) private readonly secrets: ClosableSecretStore,
+    @Inject(UNIT_OF_WORK) uow: UnitOfWork,
+    reads: McpReadModel,
+  ) {
+    uow.addCommitCheck(guardAffordanceMirrors(reads));
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.secrets.close().catch((err) => new Logger('McpConnections').warn(`closing the secret store: ${(err as Error).message}`));

@@ -67,7 +67,7 @@ export class ConnectionAgentTools implements AgentToolSource {
       return { status: 'error', result: { code: 'tool_not_granted' }, error: { code: 'tool_not_granted', message: `the agent holds no live grant on ${tool.model_name}` } };
     if (signal.aborted) throw signal.reason;
     try {
-      const outcome = await this.tools.callTool(org, tool.connection_id, tool.tool_name, args);
+      const outcome = await this.tools.callTool(org, tool.connection_id, tool.tool_name, args, signal);
       if (!outcome.ok) return { status: 'error', result: { code: outcome.error.code }, error: outcome.error };
       if (outcome.is_error) return { status: 'error', result: outcome.text, error: { code: 'tool_error', message: outcome.text.slice(0, 500) } };
       return { status: 'ok', result: outcome.text, error: null };

@@ -63,6 +63,17 @@ export class PolicyGate {
       record();
       return;
     }
+    const toolCall = tx.ctx.tool_call;
+    if (decision.effect === 'require_approval' && toolCall) {
+      // an agent's tool call: the runtime asks for a tool approval and calls again under it
+      if (toolCall.approval_id) {
+        record({ effect: 'allow', approval_uid: toolCall.approval_id, reason: 'approved' });
+        return;
+      }
+      tx.refuseKeeping(PolicyErrors.toolApprovalRequired(decision.deciding!));
+      record();
+      return;
+    }
     if (decision.effect === 'require_approval' && !approval) {
       const approvalUid = await this.approvalFor(tx, http, decision, facts);
       tx.refuseKeeping(PolicyErrors.approvalRequired(decision.deciding!.uid, approvalUid.uid));

@@ -18,6 +18,7 @@ export function commandContext(auth: AuthContext, requestId: string, body?: Reco
     request_id: requestId,
     access: accessPrincipalOf(auth),
     http: currentHttpRequest(),
+    ...(auth.tool_call ? { tool_call: { approval_id: auth.tool_call.approval_id } } : {}),
     ...(body && body.space_uid !== undefined && body.space_uid !== null ? { space_uid: body.space_uid } : {}),
   };
 }

@@ -17,6 +17,8 @@ export interface CommandContext {
   space_uid?: unknown;
   /** the HTTP request behind the write, when there is one: what structured policies judge (REFERENCE §13.6) */
   http?: HttpRequestFacts;
+  /** an agent's tool call made through its route (REFERENCE §15.10): policies ask for a tool approval */
+  tool_call?: { approval_id: string | null };
   /** set by the unit of work in server mode when read models had not caught up in time */
   lagging?: boolean;
 }

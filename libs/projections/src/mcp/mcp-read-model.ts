@@ -93,6 +93,17 @@ export class McpReadModel {
     return (this.stmt("SELECT * FROM mcp_connections WHERE org_id = ? AND status <> 'disconnected' ORDER BY name, id").all(org) as Record<string, unknown>[]).map(parseConnection);
   }
 
+  /** The connection and tool an Affordance mirrors, or null when the node mirrors no MCP tool. */
+  mirroredTool(org: string, affordanceUid: string): { connection_id: string; name: string } | null {
+    const r = this.stmt('SELECT connection_id, name FROM mcp_tools WHERE org_id = ? AND affordance_uid = ? LIMIT 1').get(org, affordanceUid) as { connection_id: string; name: string } | undefined;
+    return r ?? null;
+  }
+
+  /** Connections in `error`, every organization (the automatic re-sync, REFERENCE §15.3). */
+  erroredConnections(): ConnectionRow[] {
+    return (this.stmt("SELECT * FROM mcp_connections WHERE status = 'error' ORDER BY org_id, id").all() as Record<string, unknown>[]).map(parseConnection);
+  }
+
   /** Connections not disconnected: what the plan's `mcp_connections` limit counts. */
   liveConnectionCount(org: string): number {
     return (this.stmt("SELECT count(*) AS n FROM mcp_connections WHERE org_id = ? AND status <> 'disconnected'").get(org) as { n: number }).n;

@@ -399,7 +399,11 @@ export class AgentRunJob implements JobHandler {
         outcome = { status: 'error' as const, result: { code: 'unknown_tool' }, error: { code: 'unknown_tool', message: `no tool named ${d.name}` }, created: [] };
       else if (!isObject(d.arguments))
         outcome = { status: 'error' as const, result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
-      else outcome = await this.tools.call(agent, this.plans.planOf({ org: agent.org_id }).id, d.name, d.arguments);
+      else {
+        outcome = await this.tools.call(agent, this.plans.planOf({ org: agent.org_id }).id, d.name, d.arguments, approval?.status === 'approved' ? approval.id : null);
+        // a policy holds this built-in call for a person (REFERENCE §15.10): the run waits for it like an MCP approval
+        if (!approval && outcome.error?.code === 'approval_required') return this.requestBuiltinApproval(agent, s, run, d, outcome);
+      }
       await this.complete(agent, s, run, d, outcome, Math.round(performance.now() - started));
       if (signal.aborted) throw signal.reason;
     }
@@ -439,6 +443,18 @@ export class AgentRunJob implements JobHandler {
       }
     });
     return denied;
+  }
+
+  /** A `builtin_tool` approval for a call the route's policy gate held; the drive loop then waits for it. */
+  private async requestBuiltinApproval(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: CallData, o: ToolOutcome): Promise<void> {
+    const held = (o.result ?? {}) as { policy_uid?: string; policy_name?: string };
+    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      this.live(s.org_id, run.id);
+      this.approvals.stageBuiltinRequest(tx, {
+        agent: { id: agent.id, name: agent.name }, session_id: s.id, run_id: run.id, tool_call_id: d.tool_call_id, tool_name: d.name, arguments: d.arguments,
+        policy_uid: held.policy_uid ?? '', policy_name: held.policy_name ?? null,
+      });
+    });
   }
 
   /** An MCP call through the agent's tool source; a tool no longer offered is a tool error. */

@@ -63,7 +63,8 @@ export class GraphTools {
     return found;
   }
 
-  async call(agent: AgentRecord, plan: string, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+  /** `approvalId`: the approved tool approval the call runs under (a policy asked for it, REFERENCE §15.10) */
+  async call(agent: AgentRecord, plan: string, name: string, args: Record<string, unknown>, approvalId: string | null = null): Promise<ToolOutcome> {
     const def = STRATA_TOOL_BY_NAME.get(name)!;
     let call;
     try {
@@ -84,6 +85,7 @@ export class GraphTools {
       space_uids: agent.scope.space_uids ?? null,
       project_uids: agent.scope.project_uids ?? null,
       plan,
+      tool_call: { approval_id: approvalId },
     });
     try {
       const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
@@ -101,7 +103,10 @@ export class GraphTools {
         body = { error: 'the route answered a body that is not JSON', code: 'internal_error' };
       }
       if (res.statusCode >= 400) {
-        const b = (body ?? {}) as { code?: string; error?: string };
+        const b = (body ?? {}) as { code?: string; error?: string; policy_uid?: string; policy_name?: string };
+        // a policy's deny is the tool call's governance refusal (REFERENCE §16.4)
+        if (b.code === 'policy_denied')
+          return { status: 'denied', result: { code: 'denied_by_policy', policy_uid: b.policy_uid ?? null }, error: { code: 'denied_by_policy', message: `policy ${b.policy_name ?? b.policy_uid} denies this call` }, created: [] };
         return { status: 'error', result: body, error: { code: b.code ?? 'tool_error', message: b.error ?? `status ${res.statusCode}` }, created: [] };
       }
       return { status: 'ok', result: body, error: null, created: createdUids(body) };
