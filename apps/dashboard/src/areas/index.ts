@@ -12,6 +12,8 @@ import { overview } from './overview.js';
 import { audit, policies } from './policies.js';
 import { projectPage, projects } from './projects.js';
 import { proposals } from './proposals.js';
+import { review } from './review.js';
+import { health } from './health.js';
 
 /**
  * Every area of the dashboard, in navigation order. A new area (briefs, agents, policies and
@@ -36,7 +38,9 @@ export const AREAS: Area[] = [
   sessionPage,
   agentPage,
   mcpConnections,
+  review,
   proposals,
+  health,
   spaces,
   governanceSettings,
   policies,
