@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['apps/dashboard/test/**/*.test.ts'],
     environment: 'happy-dom',
+    // the page's origin, as the service serves it (same-origin URLs, the activity socket's address)
+    environmentOptions: { happyDOM: { url: 'http://127.0.0.1:8080/app/' } },
     restoreMocks: true,
     unstubGlobals: true,
   },

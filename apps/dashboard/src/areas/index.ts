@@ -1,5 +1,8 @@
 import type { Area } from '../context.js';
+import { activity } from './activity.js';
+import { agentSchedules } from './agent-schedules.js';
 import { agentPage, agents, sessionPage } from './agents.js';
+import { briefingSchedulePage, briefingSchedules } from './briefing-schedules.js';
 import { signIn, signUp } from './auth.js';
 import { explore } from './explore.js';
 import { governanceSettings, spaces } from './governance.js';
@@ -34,7 +37,12 @@ export const AREAS: Area[] = [
   documentPage,
   projects,
   projectPage,
+  briefingSchedules,
+  briefingSchedulePage,
   agents,
+  // before the agent page: /agents/:id would take these paths
+  agentSchedules,
+  activity,
   sessionPage,
   agentPage,
   mcpConnections,
