@@ -148,7 +148,7 @@ describe('the dashboard’s managed agents', () => {
 
     await page.getByRole('link', { name: 'Review queue' }).click();
     const question = page.locator(`li.question[data-session="${created.id}"]`);
-    await question.getByText('Which numbers?').waitFor();
+    await question.locator('strong', { hasText: 'Which numbers?' }).waitFor();
     await question.getByRole('button', { name: '2 and 3' }).click();
     await question.getByRole('button', { name: 'Answer' }).click();
     await page.getByText('No agent is waiting for an answer.').waitFor();

@@ -173,6 +173,13 @@ describe('the dashboard’s Projects, briefs, schedules, policies, audit, MCP co
     await page.locator(`[data-exception="${open[0].id}"]`).waitFor();
     expect(await unlabelled()).toEqual([]);
     await shot('knowledge-health');
+    // on a phone: nothing wider than the screen, on either page
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.getByRole('link', { name: 'Review queue' }).click();
+    await page.getByRole('heading', { name: /^Knowledge Health exceptions/ }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   itWithBrowser('creates a shadow policy, sees its shadow decision in the audit trail, publishes it; a refused policy shows the server’s message', async () => {
@@ -291,15 +298,20 @@ describe('the dashboard’s Projects, briefs, schedules, policies, audit, MCP co
     const o = api(t.url, owner.access_token);
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByRole('link', { name: 'Orion' }).click();
-    await page.getByRole('link', { name: 'Briefing schedules' }).last().click();
+    await page.getByRole('heading', { name: 'Orion', level: 1 }).waitFor();
+    await page.locator('.crumbs').getByRole('link', { name: 'Briefing schedules' }).click();
     await page.getByRole('heading', { name: 'Briefing schedules', level: 1 }).waitFor();
+    // the Project page's link filters by it, and the new schedule's Project is that one
+    expect(new URL(page.url()).searchParams.get('project_uid')).toBe(world.project);
+    await expect(page.getByLabel('Project', { exact: true }).last().inputValue()).resolves.toBe(world.project);
     await page.getByLabel('Cron (minute hour day month weekday)').fill('0 7 * * MON-FRI');
     await page.getByLabel('Time zone (IANA)').fill('Europe/Paris');
     expect(await unlabelled()).toEqual([]);
     await page.getByRole('button', { name: 'Save schedule' }).click();
     await page.getByRole('heading', { name: 'Schedules (1)' }).waitFor();
-    const [schedule] = (await o.get(`/v1/briefings/schedules?project_uid=${world.project}`)).body.items;
-    expect(schedule).toMatchObject({ channel: 'in_app', recipient: `user:${owner.user_id}`, cron: '0 7 * * MON-FRI', timezone: 'Europe/Paris', status: 'active' });
+    const listed = await o.get(`/v1/briefings/schedules?project_uid=${world.project}`);
+    expect({ status: listed.status, items: listed.body.items }).toMatchObject({ status: 200, items: [{ channel: 'in_app', recipient: `user:${owner.user_id}`, cron: '0 7 * * MON-FRI', timezone: 'Europe/Paris', status: 'active' }] });
+    const [schedule] = listed.body.items;
 
     await page.getByRole('link', { name: `Orion → user:${owner.user_id}` }).click();
     await page.getByRole('button', { name: 'Send now' }).click();

@@ -65,7 +65,7 @@ export function approvalCard(ctx: Ctx, a: ToolApproval, after: () => Promise<voi
   const name = a.connection_name ? `${a.connection_name} · ${a.tool_name}` : a.tool_name;
   let controls: HTMLElement | null = null;
   if (canAct(ctx.role) && a.status === 'pending') {
-    const reason = input({ name: 'reason', maxlength: 1000, 'aria-label': `Reason for ${name}` });
+    const reason = input({ name: 'reason', maxlength: 1000, placeholder: 'reason (optional)', 'aria-label': `Reason for ${name}` });
     const scope = select('scope', [['once', 'this call'], ['session', 'this tool for the rest of the session']], 'once');
     scope.setAttribute('aria-label', `Allow ${name} for`);
     const allow = h('button', { type: 'button', class: 'small' }, 'Allow');
@@ -161,7 +161,7 @@ export const review: Area = {
       const errors = requests.errors;
       replace(requests.body, pending.length
         ? h('ul', { class: 'requests' }, pending.map((n) => {
-          const reason = input({ name: 'reason', 'aria-label': `Reason for ${n.label}` });
+          const reason = input({ name: 'reason', placeholder: 'reason (optional)', 'aria-label': `Reason for ${n.label}` });
           const approve = h('button', { type: 'button', class: 'small' }, 'Approve');
           const deny = h('button', { type: 'button', class: 'small danger' }, 'Deny');
           const resolve = (approved: boolean, b: HTMLButtonElement) => void busy(b, errors, async () => {
