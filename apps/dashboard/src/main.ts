@@ -79,9 +79,12 @@ function header(): HTMLElement {
 
 function nav(path: string): HTMLElement {
   const groups = new Map<string, HTMLElement[]>();
+  // the most specific entry is the current one (/agents/schedules is not also "Agents")
+  const under = (p: string) => path === p || (p !== '/' && path.startsWith(p + '/'));
+  const best = AREAS.filter((a) => a.nav && visible(a) && under(a.nav.path)).map((a) => a.nav!.path).sort((a, b) => b.length - a.length)[0];
   for (const area of AREAS) {
     if (!area.nav || !visible(area)) continue;
-    const current = path === area.nav.path || (area.nav.path !== '/' && path.startsWith(area.nav.path + '/'));
+    const current = area.nav.path === best;
     const a = h('a', { href: BASE + (area.nav.path === '/' ? '/' : area.nav.path), 'aria-current': current ? 'page' : null }, area.nav.label);
     (groups.get(area.nav.group) ?? groups.set(area.nav.group, []).get(area.nav.group)!).push(h('li', {}, a));
   }

@@ -279,7 +279,7 @@ export const projectPage: Area = {
     const hooks: ItemHooks | null = shown ? { ctx, projectUid: uid, current: shown, passage, errors, reload, editable: shown.version === state.current_version } : null;
     replace(
       main,
-      h('p', { class: 'crumbs' }, h('a', { href: `${BASE}/projects` }, 'Projects'), ' / ', h('a', { href: href('nodes', uid) }, 'node')),
+      h('p', { class: 'crumbs' }, h('a', { href: `${BASE}/projects` }, 'Projects'), ' / ', h('a', { href: href('nodes', uid) }, 'node'), ' · ', h('a', { href: `${BASE}/briefings/schedules?project_uid=${encodeURIComponent(uid)}` }, 'Briefing schedules')),
       h('h1', {}, project.label),
       h('section', { class: 'card', 'aria-labelledby': 'state-h' },
         h('h2', { id: 'state-h' }, 'Living brief ', h('span', { class: `pill status-${state.status}`, id: 'brief-status' }, state.status)),

@@ -7,7 +7,7 @@ import type { Page } from '../types.js';
  * The ontology review queue: proposals by status, each approvable as is or with its name
  * edited, or rejected with a reason; several at once with the batch actions.
  */
-interface Proposal {
+export interface Proposal {
   id: string;
   schema_id: string;
   proposal_type: string;
@@ -30,7 +30,7 @@ interface BatchResult {
 
 const OPEN = new Set(['pending', 'approval_required']);
 
-function card(ctx: Ctx, p: Proposal, picked: Set<string>, refresh: () => Promise<void>, notify: (message: string) => void): HTMLElement {
+export function proposalCard(ctx: Ctx, p: Proposal, picked: Set<string>, refresh: () => Promise<void>, notify: (message: string) => void): HTMLElement {
   const add = p.changes_json.adds[0] ?? {};
   const errors = errorBox();
   const name = input({ name: 'canonical_name', value: add.canonical_name ?? '', 'aria-label': `Name of proposal ${add.canonical_name ?? p.id}` });
@@ -91,7 +91,7 @@ export const proposals: Area = {
     const refresh = async () => {
       const page = await ctx.api.get<Page<Proposal>>('/v1/ontology/proposals', { query: { status, limit: 100 } });
       picked.clear();
-      replace(list, page.items.length ? page.items.map((p) => card(ctx, p, picked, refresh, (m) => errors.show(m))) : h('li', { class: 'empty' }, 'Nothing to review here.'));
+      replace(list, page.items.length ? page.items.map((p) => proposalCard(ctx, p, picked, refresh, (m) => errors.show(m))) : h('li', { class: 'empty' }, 'Nothing to review here.'));
     };
     const batch = (kind: 'approve' | 'reject', button: HTMLButtonElement) => void busy(button, errors, async () => {
       if (picked.size === 0) throw new Error('Select proposals first.');

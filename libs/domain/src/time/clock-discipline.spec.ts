@@ -24,7 +24,7 @@ function sources(dir: string): string[] {
 }
 
 const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
-const isTest = (f: string) => /\.(spec|e2e|servers)\.ts$/.test(f) || /\/testing\//.test(f) || f.startsWith('test/');
+const isTest = (f: string) => /\.(spec|test|e2e|servers)\.ts$/.test(f) || /\/testing\//.test(f) || f.startsWith('test/');
 const isBench = (f: string) => /(^|\/)bench\//.test(f);
 
 /** Lines matching `pattern`, comments left out, as `file:line: text`. */
