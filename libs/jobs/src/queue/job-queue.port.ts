@@ -108,6 +108,8 @@ export interface JobQueue {
   activity(): Promise<QueueActivity[]>;
   /** forgets jobs finished before `cutoff`; how many */
   removeFinishedBefore(cutoff: number): Promise<number>;
+  /** forgets the organization's finished jobs of these kinds (`POST /clear`), never active ones; how many */
+  removeFinishedOf(org: string, kinds: readonly string[]): Promise<number>;
   close(): Promise<void>;
 }
 

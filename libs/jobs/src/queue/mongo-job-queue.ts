@@ -205,6 +205,14 @@ export class MongoJobQueue implements JobQueue {
     return (await this.jobs.deleteMany({ finished_at: { $ne: null, $lt: cutoff } })).deletedCount;
   }
 
+  async removeFinishedOf(org: string, kinds: readonly string[]): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const which = { org, kind: { $in: [...kinds] }, finished_at: { $ne: null } };
+    const gone = await this.jobs.find(which, { projection: { _id: 1 } }).toArray();
+    if (gone.length) await this.payloads.deleteMany({ _id: { $in: gone.map((d) => d._id) } });
+    return (await this.jobs.deleteMany(which)).deletedCount;
+  }
+
   /** the MongoDB client belongs to the server storage, which closes it */
   async close(): Promise<void> {}
 

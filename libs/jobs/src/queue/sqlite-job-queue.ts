@@ -215,6 +215,16 @@ export class SqliteJobQueue implements JobQueue {
     }).immediate();
   }
 
+  async removeFinishedOf(org: string, kinds: readonly string[]): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const marks = kinds.map(() => '?').join(',');
+    const which = `org = ? AND kind IN (${marks}) AND finished_at IS NOT NULL`;
+    return this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE ${which})`).run(org, ...kinds);
+      return this.db.prepare(`DELETE FROM queued_jobs WHERE ${which}`).run(org, ...kinds).changes;
+    }).immediate();
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

@@ -88,7 +88,7 @@ export class ConfigureEmbeddingsHandler implements ICommandHandler<ConfigureEmbe
       provider === 'builtin'
         ? this.vectors.backfillJob(ctx.org)
         : spaceChanged || modelChanged
-          ? await this.jobs.startEmbedAll(ctx.org, cfg, { reembed: true })
+          ? await this.jobs.startEmbedAll(ctx.org, { reembed: true })
           : null;
     return { ...describeConfig(cfg), embeddings_dropped: data.dropped ? count : 0, job_id: job?.id ?? null };
   }
