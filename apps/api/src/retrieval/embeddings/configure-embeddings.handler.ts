@@ -86,7 +86,7 @@ export class ConfigureEmbeddingsHandler implements ICommandHandler<ConfigureEmbe
     await this.vectors.settle();
     const job =
       provider === 'builtin'
-        ? this.vectors.backfillJob(ctx.org)
+        ? await this.vectors.backfillJob(ctx.org)
         : spaceChanged || modelChanged
           ? await this.jobs.startEmbedAll(ctx.org, { reembed: true })
           : null;

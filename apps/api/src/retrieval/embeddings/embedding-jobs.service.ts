@@ -11,18 +11,11 @@ import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-setting
 import { textHash } from '@strata/domain/retrieval/embedding-events';
 import { recordProviderVectors } from './embedding-writer';
 import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
+import { BACKFILL_DEDUPE_KEY, EMBED_ALL_DEDUPE_KEY, EMBED_ALL_KIND, EmbedAllInput } from './embed-all-job';
 
 /** Nodes embedded per provider call and per append. */
 const BATCH = 64;
-const KIND = 'embed_all';
-
-/** What an embedding job is enqueued with. */
-interface EmbedAllInput {
-  title: string;
-  /** every live node (after a model change), not only those without a vector */
-  reembed: boolean;
-  total_nodes: number;
-}
+const KIND = EMBED_ALL_KIND;
 
 /** Where a job resumes after its runner stopped: the next node (in creation order) and the counts so far. */
 interface EmbedAllCursor {
@@ -34,7 +27,8 @@ interface EmbedAllCursor {
 
 /**
  * Embedding jobs on the durable runner: `POST /ingest/embed-all` (every live node without a
- * vector) and the re-embedding after a model change. Vectors are computed outside any
+ * vector), the re-embedding after a model change, and the built-in embedder's backfill (the
+ * embedded vector store queues it and does its work). Vectors are computed outside any
  * transaction, then recorded as `EmbeddingSet` events a batch at a time; each batch moves the
  * job's checkpoint, so a job a stop or a crash interrupted resumes where it was, on whichever
  * process claims it. One job per organization at a time (a dedupe key).
@@ -67,15 +61,15 @@ export class EmbeddingJobs implements JobHandler, OnModuleInit {
   /** Queues the job, or gives back the organization's embedding job under way. */
   async startEmbedAll(org: string, opts: { reembed?: boolean } = {}): Promise<JobRecord> {
     // the built-in embedder's backfill is the organization's embedding job while it runs
-    const backfill = this.vectors.backfillJob(org);
-    if (backfill && (backfill.status === 'pending' || backfill.status === 'processing')) return backfill;
+    const backfill = (await this.queue.list(org, { kind: KIND })).find((j) => j.dedupe_key === BACKFILL_DEDUPE_KEY && (j.status === 'pending' || j.status === 'running'));
+    if (backfill) return jobRecordOfQueued(backfill)!;
     const reembed = opts.reembed ?? false;
     const input: EmbedAllInput = {
       title: reembed ? 'Re-embed every live node' : 'Embed every live node without a vector',
       reembed,
       total_nodes: reembed ? await this.liveCount(org) : await this.pendingCount(org),
     };
-    const { job } = await this.queue.enqueue({ kind: KIND, org, input, dedupeKey: KIND });
+    const { job } = await this.queue.enqueue({ kind: KIND, org, input, dedupeKey: EMBED_ALL_DEDUPE_KEY });
     this.runner.wake();
     return jobRecordOfQueued(job)!;
   }
@@ -90,6 +84,7 @@ export class EmbeddingJobs implements JobHandler, OnModuleInit {
 
   async run(job: QueuedJob, ctx: JobContext): Promise<unknown> {
     const input = job.input as EmbedAllInput;
+    if (input.backfill) return this.backfill(job, input, ctx);
     const cfg = await this.settings.effective(job.org);
     const embedder = cfg ? this.settings.embedder(cfg) : null;
     if (!cfg || !embedder) throw new Error('no embedding provider is available');
@@ -132,6 +127,18 @@ export class EmbeddingJobs implements JobHandler, OnModuleInit {
     }
     if (at.failed && !at.embedded) throw new Error('every embedding batch failed');
     return { embedded_nodes: at.embedded, failed_nodes: at.failed };
+  }
+
+  private async backfill(job: QueuedJob, input: EmbedAllInput, ctx: JobContext): Promise<unknown> {
+    const at = { offset: 0, embedded: 0, ...(job.checkpoint as { offset: number; embedded: number } | null) };
+    const progress = () => ({ total_nodes: input.total_nodes, processed_nodes: at.offset, embedded_nodes: at.embedded, failed_nodes: 0 });
+    await ctx.progress(progress());
+    await this.vectors.runBackfill(job.org, at.offset, ctx.signal, async (offset, embedded) => {
+      at.offset = offset;
+      at.embedded += embedded;
+      await ctx.checkpoint(at, progress());
+    });
+    return { embedded_nodes: at.embedded };
   }
 
   private liveCount(org: string): Promise<number> {
