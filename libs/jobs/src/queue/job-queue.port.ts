@@ -52,6 +52,8 @@ export interface EnqueueRequest {
    * kept beside the job, never loaded with it, so reading or listing jobs does not parse it.
    */
   payload?: string;
+  /** what the job shows as its progress until its handler reports some (the totals known when it is asked for) */
+  progress?: unknown;
 }
 
 /** Active jobs of one kind and status, across organizations (what /metrics shows of the queue). */

@@ -66,7 +66,7 @@ export class MongoJobQueue implements JobQueue {
     const doc: QueuedJobDocument = {
       _id: this.ids.uuid(), org: req.org, kind: req.kind, status: 'pending', input: req.input ?? null,
       dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: 0, owner: null, lease_until: null, cancel_requested: false,
-      progress: null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
+      progress: req.progress ?? null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
     };
     if (req.dedupeKey !== undefined) doc.active_key = activeKey(req.org, req.kind, req.dedupeKey);
     // the payload first: a runner never claims a job whose payload is not there yet

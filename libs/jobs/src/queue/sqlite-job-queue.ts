@@ -92,9 +92,9 @@ export class SqliteJobQueue implements JobQueue {
       this.db
         .prepare(
           `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
-           VALUES (?, ?, ?, 'pending', ?, ?, ?, 'null', 'null', 'null', ?, ?)`,
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 'null', 'null', ?, ?)`,
         )
-        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, now, now);
+        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, json(req.progress), now, now);
       if (req.payload !== undefined) this.db.prepare('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
       return { job: this.byId(id)!, created: true };
     }).immediate();

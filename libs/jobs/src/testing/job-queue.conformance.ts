@@ -38,6 +38,8 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect(job).toMatchObject({ kind: 'embed', org: 'org-1', status: 'pending', attempts: 0, owner: null, cancel_requested: false, checkpoint: null, created_at: clock.now() });
       expect(await q.get('org-1', job.id)).toEqual(job);
       expect(await q.get('org-2', job.id)).toBeNull();
+      const counted = await q.enqueue({ kind: 'embed', org: 'org-1', input: null, progress: { total_nodes: 12 } });
+      expect((await q.get('org-1', counted.job.id))!.progress).toEqual({ total_nodes: 12 });
     });
 
     it('keeps a payload beside the job, out of what get and list give, until the job finishes', async () => {

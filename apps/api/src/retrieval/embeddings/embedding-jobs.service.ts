@@ -69,7 +69,7 @@ export class EmbeddingJobs implements JobHandler, OnModuleInit {
       reembed,
       total_nodes: reembed ? await this.liveCount(org) : await this.pendingCount(org),
     };
-    const { job } = await this.queue.enqueue({ kind: KIND, org, input, dedupeKey: EMBED_ALL_DEDUPE_KEY });
+    const { job } = await this.queue.enqueue({ kind: KIND, org, input, dedupeKey: EMBED_ALL_DEDUPE_KEY, progress: { total_nodes: input.total_nodes } });
     this.runner.wake();
     return jobRecordOfQueued(job)!;
   }

@@ -270,7 +270,7 @@ export class VectorStore implements OnApplicationShutdown {
    */
   startBackfill(org: string): void {
     const input: EmbedAllInput = { title: 'Re-embed every live node with the configured embedder', reembed: true, backfill: true, total_nodes: this.storage.graph.countNodesSync(org, {}) };
-    const queued = this.jobs.queue.enqueue({ kind: EMBED_ALL_KIND, org, input, dedupeKey: BACKFILL_DEDUPE_KEY }).then(
+    const queued = this.jobs.queue.enqueue({ kind: EMBED_ALL_KIND, org, input, dedupeKey: BACKFILL_DEDUPE_KEY, progress: { total_nodes: input.total_nodes } }).then(
       ({ job }) => {
         this.jobs.runner.wake();
         return jobRecordOfQueued(job);
