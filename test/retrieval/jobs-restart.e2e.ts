@@ -55,6 +55,13 @@ describe('embedding jobs across a restart', () => {
     return { id, sent: server.requests.length };
   }
 
+  /** The job once it completed. */
+  const completed = (w: Api, id: string, what: string) =>
+    until(what, async () => {
+      const j = (await w.get(`/jobs/${id}`)).body;
+      return j.status === 'completed' && j;
+    });
+
   it('keeps finished jobs, and resumes the one a stop interrupted where it was', async () => {
     const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
     const f = await startRetrieval({ ...config(), clock });
@@ -63,10 +70,7 @@ describe('embedding jobs across a restart', () => {
       const uids = await seed(f.w);
       expect((await f.w.delete(`/node/${uids[0]}/embedding`)).status).toBe(200);
       const done = (await f.w.post('/ingest/embed-all', {})).body.job_id as string;
-      const finished = await until('the embed-all job', async () => {
-        const j = (await f.w.get(`/jobs/${done}`)).body;
-        return j.status === 'completed' && j;
-      });
+      const finished = await completed(f.w, done, 'the embed-all job');
       expect(finished.result).toEqual({ embedded_nodes: 1, failed_nodes: 0 });
       clock.advance(1);
       const first = await reembedCaughtHalfway(f.w, 'model-b');
@@ -77,10 +81,7 @@ describe('embedding jobs across a restart', () => {
         const w = api(app.url, f.key);
         expect((await w.get(`/jobs/${done}`)).body).toEqual(finished);
         expect((await w.get('/jobs')).body.items.map((j: { id: string }) => j.id)).toEqual([first.id, done]);
-        const job = await until('the resumed job', async () => {
-          const j = (await w.get(`/jobs/${first.id}`)).body;
-          return j.status === 'completed' && j;
-        });
+        const job = await completed(w, first.id, 'the resumed job');
         expect(job).toMatchObject({ kind: 'embed_all', progress: { embedded_nodes: NODES, processed_nodes: NODES, failed_nodes: 0 }, result: { embedded_nodes: NODES, failed_nodes: 0 } });
         // only the six nodes of the batch in hand went to the provider again
         expect(textsSince(first.sent)).toHaveLength(NODES - 64);
@@ -112,10 +113,7 @@ describe('embedding jobs across a restart', () => {
         const w = api(app.url, f.key);
         expect((await w.get(`/jobs/${cut.id}`)).body).toMatchObject({ status: 'processing', progress: { embedded_nodes: 64 } });
         clock.advance(61); // the dead process's lease lapses: this one's runner claims the job
-        const job = await until('the job taken up', async () => {
-          const j = (await w.get(`/jobs/${cut.id}`)).body;
-          return j.status === 'completed' && j;
-        });
+        const job = await completed(w, cut.id, 'the job taken up');
         expect(job.result).toEqual({ embedded_nodes: NODES, failed_nodes: 0 });
         expect(textsSince(cut.sent)).toHaveLength(NODES - 64);
         expect((await w.get(`/node/${uids[NODES - 1]}/embedding`)).body.model).toBe('model-c');
