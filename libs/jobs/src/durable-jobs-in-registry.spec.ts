@@ -4,6 +4,7 @@ import { JobRegistry } from './job-registry';
 import { QueuedJob } from './queue/job-queue.port';
 import { SqliteJobQueue } from './queue/sqlite-job-queue';
 import { SqliteJobStore } from './store/sqlite-job-store';
+import { JobRunner } from './runner/job-runner';
 
 function setup() {
   const clock = new FixedClock(1000);
@@ -55,13 +56,45 @@ describe('durable jobs shown by the JobRegistry', () => {
     expect(err).toMatchObject({ status: 409, code: 'invalid_transition' });
   });
 
-  it('cancels every active durable job of an organization (POST /clear)', async () => {
-    const { jobs, enqueue } = setup();
-    await enqueue('a');
-    await enqueue('b');
-    await enqueue('c', 'org-2');
+  it('cancels every active durable job of an organization and forgets those that ended (POST /clear)', async () => {
+    const { queue, jobs, enqueue } = setup();
+    const a = await enqueue('a');
+    const b = await enqueue('b');
+    const c = await enqueue('c', 'org-2');
+    await queue.claim(['ingest_document'], 'r1', 60);
     expect(await jobs.cancelDurableOf('org-1')).toBe(2);
-    expect((await jobs.activeDurable('org-1', ['ingest_document'])).length).toBe(0);
+    expect((await jobs.activeDurable('org-1', ['ingest_document'])).map((j) => j.id)).toEqual([a.id]);
     expect((await jobs.activeDurable('org-2', ['ingest_document'])).length).toBe(1);
+    // the pending one ended at once and is forgotten; the running one ends after its step, and stays listed until then
+    await expect(jobs.get('org-1', b.id)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await queue.get('org-1', a.id))!.cancel_requested).toBe(true);
+    expect((await jobs.get('org-2', c.id)).status).toBe('pending');
+  });
+
+  it('stops a running job of a `stopsAtOnce` kind that runs in this process before answering the cancel', async () => {
+    const clock = new FixedClock(1000);
+    let n = 0;
+    const ids = { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` };
+    const queue = new SqliteJobQueue(':memory:', clock, ids as never);
+    const runner = new JobRunner(queue, clock, { owner: 'r1' });
+    const jobs = new JobRegistry(clock, ids as never, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue, runner);
+    let stoppedMidway = false;
+    runner.register('embed_all', {
+      run: (_job, ctx) =>
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => {
+            stoppedMidway = true;
+            reject(ctx.signal.reason);
+          }),
+        ),
+    });
+    jobs.onDurableKind('embed_all', { stopsAtOnce: true });
+    const { job } = await queue.enqueue({ kind: 'embed_all', org: 'org-1', input: { title: 'Embed' } });
+    await runner.tick();
+    const answer = await jobs.cancel('org-1', job.id);
+    expect(stoppedMidway).toBe(true);
+    expect(answer).toMatchObject({ status: 'cancelled', completed_at: 1000 });
+    expect(await jobs.cancelDurableOf('org-1')).toBe(0);
+    await expect(jobs.get('org-1', job.id)).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -5,11 +5,19 @@ import { Clock, IdGenerator } from '@strata/domain/time';
 import { JobStore } from './store/job-store.port';
 import { JobQueue, QueuedJob } from './queue/job-queue.port';
 import { jobRecordOfQueued } from './queue/queued-job-record';
+import { JobRunner } from './runner/job-runner';
 
 /** What a kind of job on the durable queue wants to hear from the registry. */
 export interface DurableJobKind {
   /** a cancel request finished the job while it was still pending: its handler never runs */
   cancelledBeforeStart?(job: QueuedJob): Promise<void>;
+  /**
+   * A cancel stops a running job of this kind at once when it runs in this process, and the
+   * answer waits for it to end `cancelled`: its steps may be dropped midway (an embedding
+   * batch whose provider answer is not recorded). Other kinds finish the step in progress
+   * (an ingestion chunk) and end at the runner's next look at the queue.
+   */
+  stopsAtOnce?: boolean;
 }
 
 export type { JobRecord } from '@strata/domain/jobs';
@@ -47,6 +55,8 @@ export class JobRegistry {
     private readonly opts: JobRegistryOptions,
     /** jobs on the durable runner (synthesis, ingestion…) are read, listed and cancelled here too */
     private readonly queue: JobQueue | null = null,
+    /** this process's runner: a cancel stops a `stopsAtOnce` job it runs without waiting for its next round */
+    private readonly runner: JobRunner | null = null,
   ) {}
 
   /**
@@ -73,18 +83,32 @@ export class JobRegistry {
   async cancelDurable(org: string, job: QueuedJob): Promise<JobRecord> {
     assertCancellable(jobRecordOfQueued(job)!);
     // pending: cancelled at once; running: its runner stops after the step in progress
-    const after = (await this.queue!.requestCancel(org, job.id)) ?? job;
-    if (job.status === 'pending' && after.status === 'cancelled') await this.durable.get(job.kind)?.cancelledBeforeStart?.(after);
+    let after = (await this.queue!.requestCancel(org, job.id)) ?? job;
+    const kind = this.durable.get(job.kind);
+    if (job.status === 'pending' && after.status === 'cancelled') await kind?.cancelledBeforeStart?.(after);
+    else if (after.status === 'running' && kind?.stopsAtOnce) {
+      const stopping = this.runner?.cancelHere(job.id);
+      if (stopping) {
+        await stopping;
+        after = (await this.queue!.get(org, job.id)) ?? after;
+      }
+    }
     return jobRecordOfQueued(after)!;
   }
 
-  /** `POST /clear`: cancels the organization's active durable jobs; how many. */
+  /**
+   * `POST /clear`: cancels the organization's active durable jobs of the registered kinds, then
+   * forgets those that have ended (all of them, unless one still finishes its step on another
+   * replica or ends after its step in progress: it is forgotten by retention). How many it cancelled.
+   */
   async cancelDurableOf(org: string): Promise<number> {
+    const kinds = [...this.durable.keys()] as JobKind[];
     let n = 0;
-    for (const j of await this.activeDurable(org, [...this.durable.keys()] as JobKind[])) {
+    for (const j of await this.activeDurable(org, kinds)) {
       await this.cancelDurable(org, j);
       n++;
     }
+    await this.queue?.removeFinishedOf(org, kinds);
     return n;
   }
 

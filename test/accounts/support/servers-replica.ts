@@ -168,7 +168,8 @@ export const EMPTY_VECTORS: Vectors = {
   upToDate: async () => new Set(),
   afterIndexed: () => undefined,
   settle: async () => undefined,
-  backfillJob: () => null,
+  backfillJob: async () => null,
+  runBackfill: async () => undefined,
 };
 
 /**

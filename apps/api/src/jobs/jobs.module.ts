@@ -40,9 +40,9 @@ const SCHEDULER_POLL_S = 5;
     },
     {
       provide: JobRegistry,
-      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE, JOB_QUEUE],
-      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null, queue: JobQueue) =>
-        new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }, queue),
+      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE, JOB_QUEUE, JobRunner],
+      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null, queue: JobQueue, runner: JobRunner) =>
+        new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }, queue, runner),
     },
     {
       provide: JOB_QUEUE,

@@ -52,6 +52,8 @@ export interface EnqueueRequest {
    * kept beside the job, never loaded with it, so reading or listing jobs does not parse it.
    */
   payload?: string;
+  /** what the job shows as its progress until its handler reports some (the totals known when it is asked for) */
+  progress?: unknown;
 }
 
 /** Active jobs of one kind and status, across organizations (what /metrics shows of the queue). */
@@ -108,6 +110,8 @@ export interface JobQueue {
   activity(): Promise<QueueActivity[]>;
   /** forgets jobs finished before `cutoff`; how many */
   removeFinishedBefore(cutoff: number): Promise<number>;
+  /** forgets the organization's finished jobs of these kinds (`POST /clear`), never active ones; how many */
+  removeFinishedOf(org: string, kinds: readonly string[]): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -66,7 +66,7 @@ export class MongoJobQueue implements JobQueue {
     const doc: QueuedJobDocument = {
       _id: this.ids.uuid(), org: req.org, kind: req.kind, status: 'pending', input: req.input ?? null,
       dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: 0, owner: null, lease_until: null, cancel_requested: false,
-      progress: null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
+      progress: req.progress ?? null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
     };
     if (req.dedupeKey !== undefined) doc.active_key = activeKey(req.org, req.kind, req.dedupeKey);
     // the payload first: a runner never claims a job whose payload is not there yet
@@ -203,6 +203,14 @@ export class MongoJobQueue implements JobQueue {
     const gone = await this.jobs.find({ finished_at: { $ne: null, $lt: cutoff } }, { projection: { _id: 1 } }).toArray();
     if (gone.length) await this.payloads.deleteMany({ _id: { $in: gone.map((d) => d._id) } });
     return (await this.jobs.deleteMany({ finished_at: { $ne: null, $lt: cutoff } })).deletedCount;
+  }
+
+  async removeFinishedOf(org: string, kinds: readonly string[]): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const which = { org, kind: { $in: [...kinds] }, finished_at: { $ne: null } };
+    const gone = await this.jobs.find(which, { projection: { _id: 1 } }).toArray();
+    if (gone.length) await this.payloads.deleteMany({ _id: { $in: gone.map((d) => d._id) } });
+    return (await this.jobs.deleteMany(which)).deletedCount;
   }
 
   /** the MongoDB client belongs to the server storage, which closes it */

@@ -92,9 +92,9 @@ export class SqliteJobQueue implements JobQueue {
       this.db
         .prepare(
           `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
-           VALUES (?, ?, ?, 'pending', ?, ?, ?, 'null', 'null', 'null', ?, ?)`,
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 'null', 'null', ?, ?)`,
         )
-        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, now, now);
+        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, json(req.progress), now, now);
       if (req.payload !== undefined) this.db.prepare('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
       return { job: this.byId(id)!, created: true };
     }).immediate();
@@ -212,6 +212,16 @@ export class SqliteJobQueue implements JobQueue {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?)').run(cutoff);
       return this.db.prepare('DELETE FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+    }).immediate();
+  }
+
+  async removeFinishedOf(org: string, kinds: readonly string[]): Promise<number> {
+    if (kinds.length === 0) return 0;
+    const marks = kinds.map(() => '?').join(',');
+    const which = `org = ? AND kind IN (${marks}) AND finished_at IS NOT NULL`;
+    return this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE ${which})`).run(org, ...kinds);
+      return this.db.prepare(`DELETE FROM queued_jobs WHERE ${which}`).run(org, ...kinds).changes;
     }).immediate();
   }
 

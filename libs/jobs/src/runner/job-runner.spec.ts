@@ -194,6 +194,19 @@ describe('JobRunner', () => {
     expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'cancelled' });
   });
 
+  it('cancels a job it runs at once when asked here, without waiting for its next round; nothing for a job it does not run', async () => {
+    const started = deferred();
+    const runner = new JobRunner(queue, clock, { owner: 'r1' }).register('slow', { run: (_job, ctx) => (started.resolve(), aborted(ctx.signal)) });
+    const { job } = await queue.enqueue({ kind: 'slow', org: 'org-1', input: null });
+    await runner.tick();
+    await started.promise;
+    expect(runner.cancelHere('another-job')).toBeNull();
+    await runner.cancelHere(job.id);
+    expect(runner.runningIds()).toEqual([]);
+    expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'cancelled' });
+    await runner.settledJob(job.id); // at once: the job no longer runs here
+  });
+
   it('runs at most `concurrency` jobs at once, oldest first', async () => {
     const gates = new Map<string, () => void>();
     const runner = new JobRunner(queue, clock, { owner: 'r1', concurrency: 2 }).register('slow', {

@@ -129,6 +129,22 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Cancels a job this runner is running at once, without waiting for the next lease renewal
+   * to tell it, and resolves once it has settled; null when the job does not run here.
+   */
+  cancelHere(id: string): Promise<void> | null {
+    const r = this.running.get(id);
+    if (!r) return null;
+    if (!r.controller.signal.aborted) r.controller.abort(new JobStopped('cancelled'));
+    return r.done;
+  }
+
+  /** Resolves once the job has settled here (at once when it does not run here): then it records nothing more. */
+  settledJob(id: string): Promise<void> {
+    return this.running.get(id)?.done ?? Promise.resolve();
+  }
+
   /** Resolves once every job started so far has settled (tests, shutdown). */
   async settled(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));

@@ -38,6 +38,8 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect(job).toMatchObject({ kind: 'embed', org: 'org-1', status: 'pending', attempts: 0, owner: null, cancel_requested: false, checkpoint: null, created_at: clock.now() });
       expect(await q.get('org-1', job.id)).toEqual(job);
       expect(await q.get('org-2', job.id)).toBeNull();
+      const counted = await q.enqueue({ kind: 'embed', org: 'org-1', input: null, progress: { total_nodes: 12 } });
+      expect((await q.get('org-1', counted.job.id))!.progress).toEqual({ total_nodes: 12 });
     });
 
     it('keeps a payload beside the job, out of what get and list give, until the job finishes', async () => {
@@ -187,6 +189,27 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect(await q.removeFinishedBefore(clock.now())).toBe(1);
       expect(await q.get('org-1', old.id)).toBeNull();
       expect(await q.get('org-1', active.id)).not.toBeNull();
+    });
+
+    it("forgets an organization's finished jobs of the given kinds, never active ones nor other organizations'", async () => {
+      const done = await enqueue('embed');
+      const cancelled = await enqueue('embed');
+      const running = await enqueue('embed');
+      const otherKind = await enqueue('other');
+      const otherOrg = await enqueue('embed', 'org-2');
+      await q.claim(['embed'], 'r1', 30);
+      await q.complete(done.id, 'r1', null);
+      await q.requestCancel('org-1', cancelled.id);
+      await q.claim(['embed'], 'r1', 30);
+      await q.claim(['other'], 'r1', 30);
+      await q.complete(otherKind.id, 'r1', null);
+      expect(await q.removeFinishedOf('org-1', ['embed'])).toBe(2);
+      expect(await q.get('org-1', done.id)).toBeNull();
+      expect(await q.get('org-1', cancelled.id)).toBeNull();
+      expect((await q.get('org-1', running.id))?.status).toBe('running');
+      expect((await q.get('org-1', otherKind.id))?.status).toBe('completed');
+      expect((await q.get('org-2', otherOrg.id))?.status).toBe('pending');
+      expect(await q.removeFinishedOf('org-1', [])).toBe(0);
     });
 
     it('runs the jobs of one serial group one at a time, oldest first, without holding up other organizations or free jobs', async () => {

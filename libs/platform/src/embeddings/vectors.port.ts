@@ -35,6 +35,11 @@ export interface Vectors {
   afterIndexed(listener: (events: RecordedEvent[]) => void): void;
   /** Makes the index show every acknowledged write before the caller goes on. */
   settle(): Promise<void>;
-  /** The background re-embedding with the built-in embedder an organization has running, if any. */
-  backfillJob(org: string): JobRecord | null;
+  /** The background re-embedding with the built-in embedder last queued for an organization, if any. */
+  backfillJob(org: string): Promise<JobRecord | null>;
+  /**
+   * Runs that re-embedding (the durable job's work) from `from` (nodes in creation order),
+   * telling `onBatch` of each batch done; stops when `signal` aborts. Embedded default only.
+   */
+  runBackfill(org: string, from: number, signal: AbortSignal, onBatch: (offset: number, embedded: number) => Promise<void>): Promise<void>;
 }

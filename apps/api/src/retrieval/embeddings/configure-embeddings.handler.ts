@@ -86,9 +86,9 @@ export class ConfigureEmbeddingsHandler implements ICommandHandler<ConfigureEmbe
     await this.vectors.settle();
     const job =
       provider === 'builtin'
-        ? this.vectors.backfillJob(ctx.org)
+        ? await this.vectors.backfillJob(ctx.org)
         : spaceChanged || modelChanged
-          ? await this.jobs.startEmbedAll(ctx.org, cfg, { reembed: true })
+          ? await this.jobs.startEmbedAll(ctx.org, { reembed: true })
           : null;
     return { ...describeConfig(cfg), embeddings_dropped: data.dropped ? count : 0, job_id: job?.id ?? null };
   }

@@ -53,8 +53,12 @@ export class EmbeddedVectors implements Vectors, OnApplicationShutdown {
     this.store.settle();
   }
 
-  backfillJob(org: string): JobRecord | null {
+  backfillJob(org: string): Promise<JobRecord | null> {
     return this.store.backfillJob(org);
+  }
+
+  runBackfill(org: string, from: number, signal: AbortSignal, onBatch: (offset: number, embedded: number) => Promise<void>): Promise<void> {
+    return this.store.runBackfill(org, from, signal, onBatch);
   }
 
   onApplicationShutdown(): void {

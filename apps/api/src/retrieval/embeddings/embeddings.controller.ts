@@ -147,7 +147,7 @@ export class EmbeddingsController {
     const cfg = await this.settings.effective(auth.org_id);
     if (!cfg || !this.settings.embedder(cfg)) throw this.settings.notConfigured(cfg, 'embed-all needs an embedding provider');
     const pending = await this.jobs.pendingCount(auth.org_id);
-    const job = await this.jobs.startEmbedAll(auth.org_id, cfg);
+    const job = await this.jobs.startEmbedAll(auth.org_id);
     reply.status(202);
     return { job_id: job.id, nodes_pending: pending };
   }

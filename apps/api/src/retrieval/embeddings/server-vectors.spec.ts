@@ -62,7 +62,7 @@ describe('ServerVectors', () => {
     const v = new ServerVectors(f.index, f.graph, feed);
     f.points.set('a', [1]);
     expect(await v.counts('o')).toEqual({ count: 1, backlog: 0 });
-    expect(v.backfillJob('o')).toBeNull();
+    expect(await v.backfillJob('o')).toBeNull();
     const seen: RecordedEvent[][] = [];
     v.afterIndexed((es) => seen.push(es));
     v.deliver([]);

@@ -77,8 +77,13 @@ export class ServerVectors implements Vectors, OnApplicationBootstrap, OnApplica
     // every acknowledged write already waited for the vector projection's checkpoint
   }
 
-  backfillJob(_org: string): JobRecord | null {
+  async backfillJob(_org: string): Promise<JobRecord | null> {
     return null;
+  }
+
+  /** the Qdrant projection embeds with the built-in embedder as it projects: there is no backfill to run */
+  async runBackfill(): Promise<void> {
+    throw new Error('the built-in embedder backfill runs on the embedded default only');
   }
 
   onApplicationBootstrap(): void {

@@ -9,7 +9,12 @@ import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.p
 import { HandoverRequest, HandoverResult, SERVICE_FILE, ServicePresence, readJson, writeJsonAtomic } from '@strata/platform/projections/handover-files';
 import { EVENTS_FILE, EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
-import { JobRecord, JobRegistry } from '@strata/jobs/job-registry';
+import type { JobRecord } from '@strata/jobs/job-registry';
+import { JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { jobRecordOfQueued } from '@strata/jobs/queue/queued-job-record';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
+import { abortable } from '@strata/jobs/runner/abortable';
+import { BACKFILL_DEDUPE_KEY, EMBED_ALL_KIND, EmbedAllInput } from './embed-all-job';
 import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import {
   VECTORS_DIR,
@@ -46,7 +51,8 @@ export class VectorStore implements OnApplicationShutdown {
   projection: VectorProjection;
   private readonly timer: NodeJS.Timeout;
   private readonly handoverTimer: NodeJS.Timeout;
-  private readonly backfilling = new Map<string, JobRecord>();
+  /** the backfill job last queued per organization */
+  private readonly backfills = new Map<string, Promise<JobRecord | null>>();
   private readonly committedListeners: ((events: RecordedEvent[]) => void)[] = [];
   private closed = false;
   private pending: RecordedEvent[] = [];
@@ -55,7 +61,8 @@ export class VectorStore implements OnApplicationShutdown {
   constructor(
     @Inject(EMBEDDED_STORAGE) private readonly storage: EmbeddedStorage,
     private readonly settings: EmbeddingSettings,
-    private readonly jobs: JobRegistry,
+    /** the backfills run as durable jobs (the embedding jobs' handler calls `runBackfill`) */
+    private readonly jobs: { queue: JobQueue; runner: JobRunner },
     private readonly clock: Clock,
     /** a serving process (not the CLI's application context): it may rebuild beside at start-up */
     private readonly opts: { serving: boolean } = { serving: false },
@@ -106,9 +113,9 @@ export class VectorStore implements OnApplicationShutdown {
     this.committedListeners.push(listener);
   }
 
-  /** The backfill job of an organization, while one runs. */
-  backfillJob(org: string): JobRecord | null {
-    return this.backfilling.get(org) ?? null;
+  /** The backfill job last queued for an organization (null: none since this process started). */
+  backfillJob(org: string): Promise<JobRecord | null> {
+    return this.backfills.get(org) ?? Promise.resolve(null);
   }
 
   private catchUp(): void {
@@ -256,41 +263,41 @@ export class VectorStore implements OnApplicationShutdown {
   }
 
   /**
-   * Re-embeds an organization's live nodes with the built-in embedder, a chunk per tick so
-   * requests keep being served. Restarts from the beginning if asked again while running.
+   * Queues the re-embedding of an organization's live nodes with the built-in embedder, as a
+   * durable job: one a stop interrupts is taken up again where it was. While one is pending
+   * or running, asking again gives that one back. The organization stays marked for backfill
+   * in the index until a run ends, so a cancelled one is queued again at the next start.
    */
-  startBackfill(org: string): JobRecord {
-    const running = this.backfilling.get(org);
-    if (running) return running;
-    const total = this.storage.graph.countNodesSync(org, {});
-    const job = this.jobs.create(org, 'embed_all', 'Re-embed every live node with the configured embedder', total);
-    this.backfilling.set(org, job);
-    let offset = 0;
-    const step = () => {
-      if (this.closed) return;
-      if (job.status === 'cancelled') {
-        // the organization stays marked for backfill, so the re-embedding resumes at the next start
-        this.backfilling.delete(org);
-        return;
-      }
-      try {
-        if (offset === 0) this.jobs.update(job, { status: 'processing' });
-        const page = this.storage.graph.listNodesSync(org, {}, { limit: BACKFILL_CHUNK, offset }, 'created_asc');
-        const embedded = this.projection.embedNodes(org, page.items);
-        offset += page.items.length;
-        this.jobs.update(job, { progress: { processed_nodes: offset, embedded_nodes: job.progress.embedded_nodes + embedded } });
-        if (page.has_more) return void setImmediate(step);
-        this.projection.backfillDone(org);
-        this.backfilling.delete(org);
-        this.jobs.update(job, { status: 'completed', result: { embedded_nodes: job.progress.embedded_nodes } });
-      } catch (err) {
-        this.backfilling.delete(org);
-        this.jobs.update(job, { status: 'failed', error: (err as Error).message });
-        this.log.error(`backfill of ${org} failed: ${(err as Error).message}`);
-      }
-    };
-    setImmediate(step);
-    return job;
+  startBackfill(org: string): void {
+    const input: EmbedAllInput = { title: 'Re-embed every live node with the configured embedder', reembed: true, backfill: true, total_nodes: this.storage.graph.countNodesSync(org, {}) };
+    const queued = this.jobs.queue.enqueue({ kind: EMBED_ALL_KIND, org, input, dedupeKey: BACKFILL_DEDUPE_KEY, progress: { total_nodes: input.total_nodes } }).then(
+      ({ job }) => {
+        this.jobs.runner.wake();
+        return jobRecordOfQueued(job);
+      },
+      (err: Error) => {
+        this.log.error(`queueing the backfill of ${org} failed: ${err.message}`);
+        return null;
+      },
+    );
+    this.backfills.set(org, queued);
+  }
+
+  /** The backfill job's work: a chunk of nodes per turn of the event loop, so requests keep being served. */
+  async runBackfill(org: string, from: number, signal: AbortSignal, onBatch: (offset: number, embedded: number) => Promise<void>): Promise<void> {
+    let offset = from;
+    for (;;) {
+      // closed for a shutdown: the runner's stop aborts the job next, handing it back to the queue
+      if (this.closed) await abortable(new Promise<never>(() => undefined), signal);
+      signal.throwIfAborted();
+      const page = this.storage.graph.listNodesSync(org, {}, { limit: BACKFILL_CHUNK, offset }, 'created_asc');
+      const embedded = this.projection.embedNodes(org, page.items);
+      offset += page.items.length;
+      await onBatch(offset, embedded);
+      if (!page.has_more) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    this.projection.backfillDone(org);
   }
 
   private safeFlush(): void {
