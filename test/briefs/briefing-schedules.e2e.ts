@@ -292,6 +292,9 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expect(r).toMatchObject({ trigger: 'send_now', status: 'pending' });
     await settled(s.id, r.id, 'failed');
     await o.delete(`${S}/${s.id}`);
+    // its exception is history now: resolved with the schedule
+    const gone = (await o.get('/v1/knowledge-health/exceptions?kind=schedule_failing&status=resolved')).body.items;
+    expect(gone).toMatchObject([{ subject: { uid: s.id, type: 'schedule' }, status: 'resolved', resolution: 'subject_removed', first_detected_at: g.runs[2].completed_at }]);
   });
 
   it('shows schedules to who may read their Project, and in-app schedules to their recipient', async () => {

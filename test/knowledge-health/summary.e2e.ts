@@ -164,8 +164,14 @@ describe('Knowledge Health summary, visibility, Projects and rebuilds (REFERENCE
     expect(stale).toMatchObject([
       { kind: 'brief_stale', severity: 'low', status: 'open', subject: { uid: project, type: 'node', node_type: 'Project', label: 'Gemini' }, detail: { current_version: 1 }, project_uids: [project], first_detected_at: iso(created + 86400) },
     ]);
-    expect((await o.post(`/projects/${project}/brief/regenerate`, { mode: 'structural' })).status).toBe(201);
+    const again = await o.post(`/projects/${project}/brief/regenerate`, { mode: 'structural' });
+    expect(again.status).toBe(201);
     expect((await o.get('/v1/knowledge-health/exceptions?kind=brief_stale')).body.items).toEqual([]);
+    // the episode the new version ended stays in the history
+    const history = (await o.get('/v1/knowledge-health/exceptions?kind=brief_stale&status=resolved')).body.items;
+    expect(history).toMatchObject([
+      { kind: 'brief_stale', status: 'resolved', resolution: 'condition_cleared', project_uids: [project], first_detected_at: iso(created + 86400), resolved_at: iso(again.body.version.created_at), reopen_count: 0 },
+    ]);
   });
 
   it('a rebuild of the projection gives the same ids, states and times', async () => {

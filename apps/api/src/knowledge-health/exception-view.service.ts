@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { identitiesOf, traverseSources } from '@strata/domain/briefs/source-traversal';
 import { sourceFingerprint } from '@strata/domain/briefs';
@@ -19,33 +19,40 @@ import { StalePremise } from '@strata/domain/retrieval';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
+import { KhExceptionRow } from '@strata/projections/knowledge-health/kh-tables';
 import { KnowledgeHealthReadModel } from '@strata/projections/knowledge-health/knowledge-health-read-model';
-import { SCHEDULE_FAILURES, ScheduleFailures } from './schedule-failures.port';
 
 /** An exception as a caller sees it at `now`, times still in Unix seconds. */
 export interface ExceptionView {
   id: string;
   kind: ExceptionKind;
   severity: Severity;
-  subject: { uid: string; type: 'node' | 'edge' | 'schedule'; node_type: string | null; edge_type: string | null; label: string | null };
-  /** the uids whose visibility decides the caller's (the subject, or an edge's endpoints, or a schedule's Project) */
+  /** the projection's row, or null for an exception built at read time (a stale brief) */
+  row: KhExceptionRow | null;
   state: ExceptionState;
-  project_uids: string[];
-  space_uids: string[];
+  /**
+   * The uids that place it: a node subject, an edge's two ends; null when it belongs to its own
+   * Project (a brief, a schedule), already in `project_uids`.
+   */
+  ends: string[] | null;
+  /** filled by `place` (only what a page shows, or a filter reads, pays for it) */
+  subject: { uid: string; type: 'node' | 'edge' | 'schedule'; node_type: string | null; edge_type: string | null; label: string | null } | null;
+  project_uids: string[] | null;
+  space_uids: string[] | null;
 }
+
+export type PlacedException = ExceptionView & { subject: NonNullable<ExceptionView['subject']>; project_uids: string[]; space_uids: string[] };
 
 export interface VisibleExceptions {
   scope: ReadScope;
   now: number;
   items: ExceptionView[];
-  /** the live Projects the caller sees, each with its admitted set (§12.1) */
-  projects: Map<string, Set<string>>;
 }
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(Math.round(t * 1000)).toISOString());
 
 /** The wire form of §14.2. */
-export function presentException(v: ExceptionView) {
+export function presentException(v: PlacedException) {
   const s = v.state;
   let detail = s.detail;
   if (v.kind === 'approval_overdue') detail = { requested_at: iso(detail.requested_at as number), deadline_at: iso(detail.deadline_at as number) };
@@ -84,7 +91,6 @@ export class ExceptionViewService {
     private readonly scopes: ReadScopeService,
     private readonly jobs: JobRegistry,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Optional() @Inject(SCHEDULE_FAILURES) private readonly schedules: ScheduleFailures | null = null,
   ) {}
 
   async visible(auth: AuthContext): Promise<VisibleExceptions> {
@@ -94,23 +100,13 @@ export class ExceptionViewService {
     const m = this.model;
     const hours = m.deadlineHours(org);
     const out: ExceptionView[] = [];
-    let jobActivity: Map<string, { active: boolean; last: number }> | null = null;
-    const activityOf = async () => {
-      if (jobActivity) return jobActivity;
-      jobActivity = new Map();
-      for (const j of (await this.jobs.list(org, readJobListQuery({ limit: 1000 }))).items) {
-        if (!j.document_uid) continue;
-        const a = jobActivity.get(j.document_uid) ?? { active: false, last: 0 };
-        if (j.status === 'pending' || j.status === 'processing') a.active = true;
-        a.last = Math.max(a.last, j.completed_at ?? j.updated_at);
-        jobActivity.set(j.document_uid, a);
-      }
-      return jobActivity;
-    };
     const rows = m.rows(org);
-    if (rows.some((r) => r.kind === 'document_stuck' && r.arm)) await activityOf();
+    const jobActivity = rows.some((r) => r.kind === 'document_stuck' && r.arm) ? await this.jobActivity(org) : null;
     for (const row of rows) {
-      const visible = row.subject_type === 'edge' ? scope.allowsEdge({ from_uid: row.from_uid!, to_uid: row.to_uid! }) : scope.allows(row.subject_uid);
+      // a brief's and a schedule's exceptions belong to their Project (the Project itself, or from_uid)
+      const project = row.kind === 'brief_stale' ? row.subject_uid : row.subject_type === 'schedule' ? row.from_uid : null;
+      const ends = project !== null ? null : row.subject_type === 'edge' ? [row.from_uid!, row.to_uid!] : [row.subject_uid];
+      const visible = ends ? ends.every((u) => scope.allows(u)) : this.projectVisible(org, scope, project!);
       if (!visible) continue;
       const due =
         row.kind === 'document_stuck'
@@ -128,36 +124,73 @@ export class ExceptionViewService {
         const premises = (state.detail.stale_premises as StalePremise[] | undefined) ?? [];
         state = { ...state, detail: { stale_premises: premises.filter((p) => scope.allows(p.uid)) } };
       }
-      out.push({ id: row.id, kind: row.kind, severity: SEVERITY_OF[row.kind], subject: this.subjectOf(org, row), state, project_uids: [], space_uids: [] });
+      out.push({ id: row.id, kind: row.kind, severity: SEVERITY_OF[row.kind], row, state, ends, subject: null, project_uids: project !== null ? [project] : null, space_uids: null });
     }
-
-    const projects = new Map<string, Set<string>>();
-    for (const p of m.liveUidsOfType(org, 'Project').sort()) {
-      if (!scope.allows(p)) continue;
-      const t = await traverseSources(m.sourceReader(org), p);
-      projects.set(p, new Set([...t.documents.keys(), ...t.chunks.keys(), ...t.nodes.keys()]));
-    }
-    await this.briefsStale(org, now, projects, out);
-    await this.failingSchedules(org, now, projects, out);
-
-    const spaces = m.spaces(org);
-    for (const v of out) {
-      const ends = v.subject.type === 'edge' ? [(v.state.detail.from_uid as string) ?? '', (v.state.detail.to_uid as string) ?? ''] : [v.subject.uid];
-      if (v.subject.type === 'edge') {
-        const row = m.edge(org, v.subject.uid);
-        if (row) ends.splice(0, 2, row.from_uid, row.to_uid);
-      }
-      if (v.subject.type === 'node' || v.subject.type === 'edge') {
-        const ps: string[] = [];
-        for (const [p, set] of projects) if (ends.some((u) => set.has(u))) ps.push(p);
-        if (!v.project_uids.length) v.project_uids = ps;
-        v.space_uids = [...new Set(ends.flatMap((u) => spaces.get(u) ?? []))].sort();
-      } else v.space_uids = [...(spaces.get(v.project_uids[0]) ?? [])];
-    }
-    return { scope, now, items: out, projects };
+    await this.briefsStale(org, now, scope, out);
+    return { scope, now, items: out };
   }
 
-  private subjectOf(org: string, row: { subject_uid: string; subject_type: string }): ExceptionView['subject'] {
+  /** Documents' job activity: whether a job for each is pending or processing, and when the last one moved. */
+  private async jobActivity(org: string): Promise<Map<string, { active: boolean; last: number }>> {
+    const out = new Map<string, { active: boolean; last: number }>();
+    for (const j of (await this.jobs.list(org, readJobListQuery({ limit: 1000 }))).items) {
+      if (!j.document_uid) continue;
+      const a = out.get(j.document_uid) ?? { active: false, last: 0 };
+      if (j.status === 'pending' || j.status === 'processing') a.active = true;
+      a.last = Math.max(a.last, j.completed_at ?? j.updated_at);
+      out.set(j.document_uid, a);
+    }
+    return out;
+  }
+
+  private projectVisible(org: string, scope: ReadScope, uid: string): boolean {
+    if (!scope.allows(uid)) return false;
+    const n = this.model.nodeRow(org, uid);
+    return !!n && n.live === 1 && n.node_type === 'Project';
+  }
+
+  /**
+   * The admitted set of one Project (Docs, Chunks and Nodes of §12.1), for a `project` filter:
+   * the shared traversal, without the edges among the nodes, which membership never reads.
+   */
+  async projectMembers(org: string, project: string): Promise<Set<string>> {
+    const reader = { ...this.model.sourceReader(org), edgesAmong: async () => [] };
+    const t = await traverseSources(reader, project);
+    return new Set([...t.documents.keys(), ...t.chunks.keys(), ...t.nodes.keys()]);
+  }
+
+  /** Whether `v` is about something Project `project` admits (`members`: its admitted set). */
+  static inProject(v: ExceptionView, project: string, members: ReadonlySet<string>): boolean {
+    return v.ends ? v.ends.some((u) => members.has(u)) : v.project_uids!.includes(project);
+  }
+
+  /** spaces(subject) for each of `items` (the union over an edge's ends; a brief's or schedule's Project's). */
+  spacesOf(org: string, items: readonly ExceptionView[]): Map<string, string[]> {
+    const placeBy = (v: ExceptionView) => v.ends ?? v.project_uids ?? [];
+    const spaces = this.model.spacesOf(org, items.flatMap(placeBy));
+    return new Map(items.map((v) => [v.id, [...new Set(placeBy(v).flatMap((u) => spaces.get(u) ?? []))].sort()]));
+  }
+
+  /**
+   * Subject, `project_uids` (the visible Projects whose admitted set holds the subject, either
+   * end of an edge) and `space_uids` of the exceptions a page shows, looked up from each
+   * subject backwards rather than by walking every Project.
+   */
+  place(org: string, scope: ReadScope, items: readonly ExceptionView[]): PlacedException[] {
+    const spaces = this.spacesOf(org, items);
+    return items.map((v) => {
+      const subject = v.subject ?? this.subjectOf(org, v);
+      const project_uids = v.ends ? [...new Set(v.ends.flatMap((u) => this.model.projectsOf(org, u)))].filter((p) => scope.allows(p)).sort() : v.project_uids!;
+      return { ...v, subject, project_uids, space_uids: spaces.get(v.id) ?? [] };
+    });
+  }
+
+  private subjectOf(org: string, v: ExceptionView): NonNullable<ExceptionView['subject']> {
+    const row = v.row!;
+    if (row.subject_type === 'schedule') {
+      const sc = this.model.schedule(org, row.subject_uid);
+      return { uid: row.subject_uid, type: 'schedule', node_type: null, edge_type: null, label: sc ? `${sc.channel} briefing` : null };
+    }
     if (row.subject_type === 'edge') {
       const e = this.model.edge(org, row.subject_uid);
       return { uid: row.subject_uid, type: 'edge', node_type: null, edge_type: e?.edge_type ?? null, label: null };
@@ -168,55 +201,34 @@ export class ExceptionViewService {
 
   /**
    * `brief_stale`: a Project whose current brief version is over 24 h old and whose fingerprint
-   * (§12.3) no longer matches its admitted sources now. Due from the version's 24th hour.
+   * (§12.3) no longer matches its admitted sources now. Due from the version's 24th hour; the
+   * episodes that ended with a later version are the projection's rows (their history).
    */
-  private async briefsStale(org: string, now: number, projects: Map<string, Set<string>>, out: ExceptionView[]): Promise<void> {
+  private async briefsStale(org: string, now: number, scope: ReadScope, out: ExceptionView[]): Promise<void> {
+    const past = new Map<string, ExceptionView>();
+    for (const v of out) if (v.kind === 'brief_stale') past.set(v.row!.subject_uid, v);
     for (const b of this.model.briefs(org)) {
-      if (!projects.has(b.project_uid)) continue;
+      if (!this.projectVisible(org, scope, b.project_uid)) continue;
       const due = b.created_at + BRIEF_STALE_AFTER_S;
       if (due > now) continue;
       const fingerprint = sourceFingerprint(identitiesOf(await traverseSources(this.model.sourceReader(org), b.project_uid)));
       if (fingerprint === b.source_fingerprint) continue;
-      const state = nextExceptionState(null, { holds: true, detail: { current_version: b.version }, ack: this.model.acknowledgement(org, [b.project_uid]) }, due)!;
-      const n = this.model.nodeRow(org, b.project_uid);
+      const before = past.get(b.project_uid);
+      const state = nextExceptionState(before?.state ?? null, { holds: true, detail: { current_version: b.version }, ack: this.model.acknowledgement(org, [b.project_uid]) }, due)!;
+      if (before) {
+        before.state = state;
+        continue;
+      }
       out.push({
         id: exceptionId('brief_stale', b.project_uid),
         kind: 'brief_stale',
         severity: SEVERITY_OF.brief_stale,
-        subject: { uid: b.project_uid, type: 'node', node_type: 'Project', edge_type: null, label: n?.label ?? null },
+        row: null,
         state,
+        ends: null,
+        subject: { uid: b.project_uid, type: 'node', node_type: 'Project', edge_type: null, label: this.model.nodeRow(org, b.project_uid)?.label ?? null },
         project_uids: [b.project_uid],
-        space_uids: [],
-      });
-    }
-  }
-
-  /** `schedule_failing`, from the briefing schedules' provider when one is installed. */
-  private async failingSchedules(org: string, now: number, projects: Map<string, Set<string>>, out: ExceptionView[]): Promise<void> {
-    if (!this.schedules) return;
-    for (const f of await this.schedules.failing(org)) {
-      if (!projects.has(f.project_uid)) continue;
-      const state: ExceptionState = {
-        status: f.recovered_at === null ? 'open' : 'resolved',
-        first_detected_at: f.failing_since,
-        last_changed_at: f.recovered_at ?? f.failing_since,
-        acknowledged_at: null,
-        acknowledged_by: null,
-        task_uids: [],
-        resolved_at: f.recovered_at,
-        resolution: f.recovered_at === null ? null : 'condition_cleared',
-        reopen_count: f.reopen_count,
-        detail: { last_errors: f.last_errors },
-      };
-      if (!retained(state, now, RESOLVED_RETENTION_S)) continue;
-      out.push({
-        id: exceptionId('schedule_failing', f.schedule_id),
-        kind: 'schedule_failing',
-        severity: SEVERITY_OF.schedule_failing,
-        subject: { uid: f.schedule_id, type: 'schedule', node_type: null, edge_type: null, label: f.label },
-        state,
-        project_uids: [f.project_uid],
-        space_uids: [],
+        space_uids: null,
       });
     }
   }

@@ -1,13 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
-import { BriefsReadModel } from '@strata/projections/briefs/briefs-read-model';
 import { KnowledgeHealthReadModel } from '@strata/projections/knowledge-health/knowledge-health-read-model';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
-import { BriefingScheduleFailures } from './briefing-schedule-failures';
 import { ExceptionViewService } from './exception-view.service';
-import { SCHEDULE_FAILURES } from './schedule-failures.port';
 import { ExceptionListHandler } from './exceptions/exception-list.handler';
 import { ExceptionsController } from './exceptions/exceptions.controller';
 import { HealthSummaryController } from './summary/health-summary.controller';
@@ -23,12 +20,6 @@ import { HealthSummaryHandler } from './summary/health-summary.handler';
       // the projection: in the projections database (embedded), or this replica's mirror (servers)
       inject: [EMBEDDED_STORAGE, { token: AccountsMirror, optional: true }],
       useFactory: (e: EmbeddedStorage | null, m: AccountsMirror | null) => (e ? new KnowledgeHealthReadModel(e.projections) : m!.healthReadModel),
-    },
-    {
-      // briefing schedules' runs, read from the briefs projection (no import of the briefs area)
-      provide: SCHEDULE_FAILURES,
-      inject: [EMBEDDED_STORAGE, { token: AccountsMirror, optional: true }],
-      useFactory: (e: EmbeddedStorage | null, m: AccountsMirror | null) => new BriefingScheduleFailures(e ? new BriefsReadModel(e.projections) : m!.briefsReadModel),
     },
     ExceptionViewService,
     ExceptionListHandler,

@@ -30,7 +30,7 @@ export interface SourceRowReader<N extends NodeRow, E extends EdgeRow> {
 }
 
 /** Never among a Project's extracted nodes (REFERENCE §12.1 Nodes(P)). */
-const NOT_SOURCES = new Set(['Document', 'Chunk', 'Article', 'Space']);
+export const NOT_SOURCES: ReadonlySet<string> = new Set(['Document', 'Chunk', 'Article', 'Space']);
 
 /** Docs(P) → Chunks(P) → Nodes(P) → Edges(P), with the admitting edges, as rows. */
 export interface SourceTraversal<N extends NodeRow, E extends EdgeRow> {

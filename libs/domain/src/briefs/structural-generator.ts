@@ -36,6 +36,30 @@ export function citationsOfBasis(s: ProjectSources, basis: readonly string[]): C
   return all.sort(compareCitations).slice(0, MAX_ITEM_CITATIONS);
 }
 
+/**
+ * An item whose text and citations are worked out only when read. Every candidate is ranked,
+ * but only the capped few (and pinned ones) reach a version: anchoring quotes for thousands of
+ * candidates nobody keeps was most of a regeneration. The fields are own and enumerable, so a
+ * spread or JSON sees an ordinary item.
+ */
+function lazyItem(fixed: Omit<GeneratedItem, 'generated_text' | 'citations'>, text: () => string, citations: () => Citation[]): GeneratedItem {
+  const item = { ...fixed } as GeneratedItem;
+  const lazy = <K extends 'generated_text' | 'citations'>(key: K, make: () => GeneratedItem[K]) =>
+    Object.defineProperty(item, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const value = make();
+        Object.defineProperty(item, key, { value, enumerable: true, configurable: true, writable: true });
+        return value;
+      },
+      set: (value: GeneratedItem[K]) => Object.defineProperty(item, key, { value, enumerable: true, configurable: true, writable: true }),
+    });
+  lazy('generated_text', text);
+  lazy('citations', citations);
+  return item;
+}
+
 function byCreatedThenUid(a: { created_at: number; uid: string }, b: { created_at: number; uid: string }): number {
   return a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 }
@@ -76,16 +100,11 @@ function findings(s: ProjectSources, support: (u: string) => number, docsOf: (u:
   cands.sort((a, b) => b.score - a.score || byCreatedThenUid(a.n, b.n));
   return cands.map(({ n }) => {
     const basis = [n.uid, ...[...new Set((supportsTo.get(n.uid) ?? []).map((e) => e.from_uid))].filter((u) => u !== n.uid).sort()];
-    return {
-      id: briefItemId('finding', [n.uid]),
-      kind: 'finding' as const,
-      generated_text: nodeText(n),
-      subject_uids: [n.uid],
-      basis_uids: basis,
-      citations: citationsOfBasis(s, basis),
-      confidence: n.confidence,
-      origin: 'structural' as const,
-    };
+    return lazyItem(
+      { id: briefItemId('finding', [n.uid]), kind: 'finding', subject_uids: [n.uid], basis_uids: basis, confidence: n.confidence, origin: 'structural' },
+      () => nodeText(n),
+      () => citationsOfBasis(s, basis),
+    );
   });
 }
 
@@ -105,26 +124,20 @@ function tensions(s: ProjectSources): GeneratedItem[] {
     const prev = oldest.get(key);
     if (!prev || byCreatedThenUid(e, prev) < 0) oldest.set(key, e);
   }
-  const items: (GeneratedItem & { sum: number; edge: SourceEdge })[] = [];
+  const items: { item: GeneratedItem; sum: number; edge: SourceEdge }[] = [];
   for (const e of oldest.values()) {
     const a = s.nodes.get(e.from_uid)!;
     const b = s.nodes.get(e.to_uid)!;
     const subjects = [a.uid, b.uid].sort();
-    items.push({
-      id: briefItemId('tension', subjects),
-      kind: 'tension',
-      generated_text: `"${truncateSummary(nodeText(a), 200)}" ${TENSION_VERBS[e.edge_type]} "${truncateSummary(nodeText(b), 200)}"`,
-      subject_uids: subjects,
-      basis_uids: subjects,
-      citations: citationsOfBasis(s, subjects),
-      confidence: Math.min(a.confidence, b.confidence),
-      origin: 'structural',
-      sum: a.confidence + b.confidence,
-      edge: e,
-    });
+    const item = lazyItem(
+      { id: briefItemId('tension', subjects), kind: 'tension', subject_uids: subjects, basis_uids: subjects, confidence: Math.min(a.confidence, b.confidence), origin: 'structural' },
+      () => `"${truncateSummary(nodeText(a), 200)}" ${TENSION_VERBS[e.edge_type]} "${truncateSummary(nodeText(b), 200)}"`,
+      () => citationsOfBasis(s, subjects),
+    );
+    items.push({ item, sum: a.confidence + b.confidence, edge: e });
   }
-  items.sort((x, y) => y.sum - x.sum || byCreatedThenUid(x.edge, y.edge) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-  return items.map(({ sum, edge, ...item }) => (void sum, void edge, item));
+  items.sort((x, y) => y.sum - x.sum || byCreatedThenUid(x.edge, y.edge) || (x.item.id < y.item.id ? -1 : x.item.id > y.item.id ? 1 : 0));
+  return items.map((x) => x.item);
 }
 
 function openQuestions(s: ProjectSources, support: (u: string) => number): GeneratedItem[] {
@@ -145,14 +158,11 @@ function openQuestions(s: ProjectSources, support: (u: string) => number): Gener
     }
     return byCreatedThenUid(a.n, b.n);
   });
-  return cands.map(({ n }) => ({
-    id: briefItemId('open_question', [n.uid]),
-    kind: 'open_question' as const,
-    generated_text: nodeText(n),
-    subject_uids: [n.uid],
-    basis_uids: [n.uid],
-    citations: citationsOfBasis(s, [n.uid]),
-    confidence: null,
-    origin: 'structural' as const,
-  }));
+  return cands.map(({ n }) =>
+    lazyItem(
+      { id: briefItemId('open_question', [n.uid]), kind: 'open_question', subject_uids: [n.uid], basis_uids: [n.uid], confidence: null, origin: 'structural' },
+      () => nodeText(n),
+      () => citationsOfBasis(s, [n.uid]),
+    ),
+  );
 }

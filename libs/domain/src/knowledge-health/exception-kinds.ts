@@ -49,6 +49,8 @@ export const ACKNOWLEDGING_TASK_STATUSES: ReadonlySet<string> = new Set(['pendin
 /** §14.2: how long a Document may sit pending or processing without a job, and a brief stay stale. */
 export const DOCUMENT_STUCK_AFTER_S = 3600;
 export const BRIEF_STALE_AFTER_S = 24 * 3600;
+/** §14.2: a briefing schedule fails once this many of its most recent finished runs failed. */
+export const SCHEDULE_FAILING_RUNS = 3;
 /** Resolved exceptions are kept this long after `resolved_at`. */
 export const RESOLVED_RETENTION_S = 90 * 24 * 3600;
 

@@ -46,6 +46,7 @@ export interface KhExceptionRow {
   kind: ExceptionKind;
   subject_uid: string;
   subject_type: 'node' | 'edge' | 'schedule';
+  /** an edge's ends; for a schedule, from_uid is its Project */
   from_uid: string | null;
   to_uid: string | null;
   state: string | null;

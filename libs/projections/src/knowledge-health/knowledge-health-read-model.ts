@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { SourceRowReader } from '@strata/domain/briefs/source-traversal';
+import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-traversal';
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { ExceptionState, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
@@ -35,8 +35,58 @@ export class KnowledgeHealthReadModel extends KhTables {
     return r?.approval_deadline_hours ?? DEFAULT_GOVERNANCE_SETTINGS.approval_deadline_hours;
   }
 
+  /** Every exception row of the organization; an edge subject's ends as the edge has them now (a merge may retarget it). */
   rows(org: string): KhExceptionRow[] {
-    return this.stmt('SELECT * FROM kh_exceptions WHERE org = ?').all(org) as KhExceptionRow[];
+    return this.stmt(
+      `SELECT x.org, x.id, x.kind, x.subject_uid, x.subject_type, COALESCE(e.from_uid, x.from_uid) AS from_uid, COALESCE(e.to_uid, x.to_uid) AS to_uid, x.state, x.arm
+       FROM kh_exceptions x LEFT JOIN kh_edges e ON x.subject_type = 'edge' AND e.org = x.org AND e.uid = x.subject_uid WHERE x.org = ?`,
+    ).all(org) as KhExceptionRow[];
+  }
+
+  /**
+   * The live Projects whose admitted set (§12.1) holds `uid`, walked backwards from it: a
+   * Document's PartOfProject edges, a Chunk's Documents', an extracted node's Chunks'. The same
+   * sets as the forward traversal, for one subject at the cost of a few index lookups.
+   */
+  projectsOf(org: string, uid: string): string[] {
+    const n = this.node(org, uid);
+    if (!n || n.live !== 1) return [];
+    const liveOut = (from: string, type: string, toType: string) =>
+      (this.stmt(
+        `SELECT e.to_uid AS uid FROM kh_edges e JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+         WHERE e.org = ? AND e.from_uid = ? AND e.edge_type = ? AND e.live = 1 AND n.live = 1 AND n.node_type = ?`,
+      ).all(org, from, type, toType) as { uid: string }[]).map((r) => r.uid);
+    const ofDocs = (docs: string[]) => docs.flatMap((d) => liveOut(d, 'PartOfProject', 'Project'));
+    const ofChunks = (chunks: string[]) => ofDocs([...new Set(chunks.flatMap((c) => liveOut(c, 'ChunkOf', 'Document')))]);
+    let out: string[];
+    if (n.node_type === 'Document') out = ofDocs([uid]);
+    else if (n.node_type === 'Chunk') out = ofChunks([uid]);
+    else if (NOT_SOURCES.has(n.node_type)) out = [];
+    else out = ofChunks(liveOut(uid, 'ExtractedFrom', 'Chunk'));
+    return [...new Set(out)].sort();
+  }
+
+  /** spaces(N) of these uids only (§13.1). */
+  spacesOf(org: string, uids: readonly string[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (!uids.length) return out;
+    for (const r of this.stmt(
+      `SELECT e.from_uid AS uid, e.to_uid AS space FROM kh_edges e CROSS JOIN kh_nodes s ON s.org = e.org AND s.uid = e.to_uid
+       WHERE e.org = ? AND e.from_uid IN (SELECT value FROM json_each(?)) AND e.edge_type = 'InSpace' AND e.live = 1 AND s.live = 1 AND s.node_type = 'Space' ORDER BY e.to_uid`,
+    ).all(org, JSON.stringify([...new Set(uids)])) as { uid: string; space: string }[]) {
+      const l = out.get(r.uid);
+      if (l) {
+        if (!l.includes(r.space)) l.push(r.space);
+      } else out.set(r.uid, [r.space]);
+    }
+    return out;
+  }
+
+  /** Activity in [since, until) counted by what happened (for a caller who sees everything). */
+  activityCounts(org: string, since: number, until: number): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_activity WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, since, until) as { what: string; n: number }[]) out.set(r.what, r.n);
+    return out;
   }
 
   /**
@@ -171,6 +221,11 @@ export class KnowledgeHealthReadModel extends KhTables {
         return (this.stmt(`SELECT ${edgeCols} FROM kh_edges WHERE org = ? AND live = 1 AND from_uid IN (SELECT value FROM json_each(?))`).all(org, JSON.stringify(uids)) as ERow[]).filter((e) => set.has(e.to_uid));
       },
     };
+  }
+
+  /** A briefing schedule as the projection knows it (for its exceptions' subject). */
+  schedule(org: string, id: string): { project_uid: string; channel: string } | undefined {
+    return this.stmt('SELECT project_uid, channel FROM kh_schedules WHERE org = ? AND id = ?').get(org, id) as { project_uid: string; channel: string } | undefined;
   }
 
   nodeRow(org: string, uid: string): KhNodeRow | undefined {

@@ -1,5 +1,5 @@
 /** Tables of the Knowledge Health read model (projections database; prefix `kh_`). */
-export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs'] as const;
+export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules'] as const;
 
 /**
  * The projection keeps its own compact copy of what the exception conditions read (types,
@@ -42,5 +42,9 @@ CREATE TABLE IF NOT EXISTS kh_settings (
 CREATE TABLE IF NOT EXISTS kh_briefs (
   org TEXT NOT NULL, project_uid TEXT NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, source_fingerprint TEXT NOT NULL,
   PRIMARY KEY (org, project_uid)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS kh_schedules (
+  org TEXT NOT NULL, id TEXT NOT NULL, project_uid TEXT NOT NULL, channel TEXT NOT NULL, recent TEXT NOT NULL,
+  PRIMARY KEY (org, id)
 ) WITHOUT ROWID;
 `;

@@ -76,4 +76,51 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.rows('o1')).toHaveLength(1);
     expect(rm.rows('o2')).toHaveLength(0);
   });
+
+  it('schedule_failing opens at the third failed run in a row, resolves on a success, reopens, and goes with the schedule', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const base = { org_id: 'o', schedule_id: 's1' };
+    const run = (t: number, status: string) =>
+      p.apply(at(t, 'BriefingRunFinished', { ...base, at: t, run_id: `r${t}`, status, brief_version: null, reused: null, material_change_count: 0, skip_reason: null, error: status === 'failed' ? { code: 'upstream_error', message: `at ${t}` } : null, consecutive_failures: 0 }));
+    p.apply(at(1, 'BriefingScheduleCreated', { ...base, at: 1, project_uid: 'p1', channel: 'webhook', recipient: 'https://example.com/h', secret_hint: null, created_by: 'user:u' }));
+    run(10, 'failed');
+    run(20, 'failed');
+    expect(rm.rows('o')).toEqual([]);
+    run(30, 'failed');
+    const [row] = rm.rows('o');
+    expect(row).toMatchObject({ id: exceptionId('schedule_failing', 's1'), subject_type: 'schedule', from_uid: 'p1' });
+    expect(rm.materialize(row, 31, 72)!.state).toMatchObject({ status: 'open', first_detected_at: 30, detail: { last_errors: [{ code: 'upstream_error', message: 'at 30' }, { code: 'upstream_error', message: 'at 20' }, { code: 'upstream_error', message: 'at 10' }] } });
+    run(40, 'delivered');
+    expect(rm.materialize(rm.rows('o')[0], 41, 72)!.state).toMatchObject({ status: 'resolved', resolved_at: 40, resolution: 'condition_cleared' });
+    run(50, 'failed');
+    run(60, 'failed');
+    run(70, 'failed');
+    expect(rm.materialize(rm.rows('o')[0], 71, 72)!.state).toMatchObject({ status: 'open', reopen_count: 1, first_detected_at: 30, last_changed_at: 70 });
+    p.apply(at(80, 'BriefingScheduleDeleted', { ...base, at: 80, deleted_by: 'user:u', cancelled_run_id: null }));
+    expect(rm.materialize(rm.rows('o')[0], 81, 72)!.state).toMatchObject({ status: 'resolved', resolved_at: 80, resolution: 'subject_removed' });
+    expect(rm.transitions('o', 0, 100).map((t) => `${t.what}`)).toEqual(['opened', 'resolved', 'opened', 'resolved']);
+  });
+
+  it('brief_stale: a version replacing one over 24 h old with other sources commits the episode that ended with it', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const DAY = 86400;
+    const version = (t: number, v: number, fingerprint: string) => p.apply(at(t, 'BriefVersionCreated', { org_id: 'o', project_uid: 'p1', version: v, created_at: t, source_fingerprint: fingerprint }));
+    version(1000, 1, 'sha256:a');
+    // the same sources a day later: never stale
+    version(1000 + 2 * DAY, 2, 'sha256:a');
+    // other sources within a day of the last version: not yet due
+    version(1000 + 2 * DAY + 100, 3, 'sha256:b');
+    expect(rm.rows('o')).toEqual([]);
+    version(1000 + 5 * DAY, 4, 'sha256:c');
+    const [row] = rm.rows('o');
+    expect(row.id).toBe(exceptionId('brief_stale', 'p1'));
+    expect(rm.materialize(row, 1e9, 72)!.state).toMatchObject({ status: 'resolved', first_detected_at: 1000 + 3 * DAY + 100, resolved_at: 1000 + 5 * DAY, resolution: 'condition_cleared', detail: { current_version: 3 }, reopen_count: 0 });
+    version(1000 + 7 * DAY, 5, 'sha256:d');
+    expect(rm.materialize(rm.rows('o')[0], 1e9, 72)!.state).toMatchObject({ status: 'resolved', reopen_count: 1, resolved_at: 1000 + 7 * DAY, detail: { current_version: 4 } });
+    expect(rm.transitions('o', 0, 1e9).map((t) => t.what)).toEqual(['opened', 'resolved', 'opened', 'resolved']);
+  });
 });

@@ -4,11 +4,13 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { DEPENDENCY_EDGE_TYPES, PremiseFacts, stalePremises } from '@strata/domain/retrieval';
 import {
+  BRIEF_STALE_AFTER_S,
   DOCUMENT_STUCK_AFTER_S,
   EVIDENCE_NODE_TYPES,
   ExceptionKind,
   ExceptionState,
   Observation,
+  SCHEDULE_FAILING_RUNS,
   SOURCE_NODE_TYPES,
   exceptionId,
   nextExceptionState,
@@ -52,7 +54,7 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  readonly version = 1;
+  readonly version = 2;
 
   constructor(db: Database) {
     super(db);
@@ -69,11 +71,24 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       return;
     }
     if (isBriefEvent(e)) {
-      if (e.type === 'BriefVersionCreated')
-        this.stmt(
-          'INSERT INTO kh_briefs(org, project_uid, version, created_at, source_fingerprint) VALUES (?,?,?,?,?) ON CONFLICT(org, project_uid) DO UPDATE SET version = excluded.version, created_at = excluded.created_at, source_fingerprint = excluded.source_fingerprint',
-        ).run(e.data.org_id, e.data.project_uid, e.data.version, e.data.created_at, e.data.source_fingerprint);
-      return;
+      switch (e.type) {
+        case 'BriefVersionCreated':
+          return this.onBriefVersion(e.data.org_id, e.data.project_uid, e.data.version, e.data.created_at, e.data.source_fingerprint);
+        case 'BriefingScheduleCreated':
+          this.stmt("INSERT INTO kh_schedules(org, id, project_uid, channel, recent) VALUES (?,?,?,?,'[]') ON CONFLICT(org, id) DO NOTHING").run(
+            e.data.org_id,
+            e.data.schedule_id,
+            e.data.project_uid,
+            e.data.channel,
+          );
+          return;
+        case 'BriefingRunFinished':
+          return this.onRunFinished(e.data.org_id, e.data.schedule_id, e.data.status, e.data.error, e.data.at);
+        case 'BriefingScheduleDeleted':
+          return this.onScheduleDeleted(e.data.org_id, e.data.schedule_id, e.data.at);
+        default:
+          return;
+      }
     }
     if (!isGraphEvent(e)) return;
     const org = e.metadata.org_id;
@@ -398,6 +413,50 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
        ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
     ).run(org, id, kind, n.uid, 'node', null, null, stateText, armText);
+  }
+
+  /**
+   * `brief_stale` history: a version replacing one that was over 24 h old with other sources
+   * (another fingerprint) ends an episode the read showed — open from the old version's 24th
+   * hour, resolved by the new version. The episode still open is judged at read time.
+   */
+  private onBriefVersion(org: string, project: string, version: number, createdAt: number, fingerprint: string): void {
+    const prev = this.stmt('SELECT version, created_at, source_fingerprint FROM kh_briefs WHERE org = ? AND project_uid = ?').get(org, project) as
+      | { version: number; created_at: number; source_fingerprint: string }
+      | undefined;
+    this.stmt(
+      'INSERT INTO kh_briefs(org, project_uid, version, created_at, source_fingerprint) VALUES (?,?,?,?,?) ON CONFLICT(org, project_uid) DO UPDATE SET version = excluded.version, created_at = excluded.created_at, source_fingerprint = excluded.source_fingerprint',
+    ).run(org, project, version, createdAt, fingerprint);
+    if (!prev) return;
+    const due = prev.created_at + BRIEF_STALE_AFTER_S;
+    if (prev.source_fingerprint === fingerprint || due >= createdAt) return;
+    const row = this.rowsOf(org, project).find((r) => r.kind === 'brief_stale');
+    const base: KhExceptionRow = row ?? { org, id: exceptionId('brief_stale', project), kind: 'brief_stale', subject_uid: project, subject_type: 'node', from_uid: null, to_uid: null, state: null, arm: null };
+    const before = base.state ? (JSON.parse(base.state) as ExceptionState) : null;
+    const opened = nextExceptionState(before, { holds: true, detail: { current_version: prev.version }, ack: this.acknowledgement(org, [project]) }, due);
+    this.save(base, before, opened, null);
+    this.write({ ...base, state: JSON.stringify(opened) }, { holds: false, removed: false }, createdAt);
+  }
+
+  /** `schedule_failing`: the schedule's three most recent finished runs (newest first) all failed. */
+  private onRunFinished(org: string, id: string, status: string, error: unknown, at: number): void {
+    const s = this.stmt('SELECT project_uid, recent FROM kh_schedules WHERE org = ? AND id = ?').get(org, id) as { project_uid: string; recent: string } | undefined;
+    if (!s) return;
+    const recent = [{ status, error }, ...(JSON.parse(s.recent) as { status: string; error: unknown }[])].slice(0, SCHEDULE_FAILING_RUNS);
+    this.stmt('UPDATE kh_schedules SET recent = ? WHERE org = ? AND id = ?').run(JSON.stringify(recent), org, id);
+    const holds = recent.length === SCHEDULE_FAILING_RUNS && recent.every((r) => r.status === 'failed');
+    const row = this.rowsOf(org, id).find((r) => r.kind === 'schedule_failing');
+    if (!row && !holds) return;
+    this.write(
+      row ?? { org, id: exceptionId('schedule_failing', id), kind: 'schedule_failing', subject_uid: id, subject_type: 'schedule', from_uid: s.project_uid, to_uid: null, state: null, arm: null },
+      holds ? { holds: true, detail: { last_errors: recent.map((r) => r.error) }, ack: null } : { holds: false, removed: false },
+      at,
+    );
+  }
+
+  private onScheduleDeleted(org: string, id: string, at: number): void {
+    const row = this.rowsOf(org, id).find((r) => r.kind === 'schedule_failing');
+    if (row) this.write(row, { holds: false, removed: true }, at);
   }
 
   reset(): void {

@@ -76,8 +76,7 @@ export class BriefHandlers {
   async state(auth: AuthContext, uid: string) {
     const { scope } = await this.access.require(auth, uid, 'viewer');
     const org = auth.org_id;
-    const s = await this.sources.identities(org, uid);
-    const fingerprint = sourceFingerprint(s);
+    const { ids: s, fingerprint } = await this.sources.fingerprinted(org, uid);
     const head = this.briefs.head(org, uid);
     const current = head.current_version === null ? null : this.briefs.version(org, uid, head.current_version);
     const job = await this.activeJob(org, uid);
@@ -105,8 +104,7 @@ export class BriefHandlers {
     if (active) throw new DomainError(409, 'job_active', `a brief regeneration of this Project is ${active.status}`, { job_id: active.id });
     if (req.mode === 'llm' || (req.mode === 'auto' && chat !== null)) {
       // the job loads the sources itself; here only the fingerprint decides reuse
-      const ids = await this.sources.identities(org, uid);
-      const fingerprint = sourceFingerprint(ids);
+      const { ids, fingerprint } = await this.sources.fingerprinted(org, uid);
       const hidden = anyHidden(ids, scope);
       const reused = this.writer.reusable(org, uid, fingerprint, 'llm', chat!.model, req.force);
       if (reused) return { status: 200, body: { reused: true, version: presentVersion(reused, scope, hidden).version } };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ProjectSources, SourceChunk, SourceDocument, SourceEdge, SourceIdentities, SourceNode, Extraction } from '@strata/domain/briefs';
+import { ProjectSources, SourceChunk, SourceDocument, SourceEdge, SourceIdentities, SourceNode, Extraction, sourceFingerprint } from '@strata/domain/briefs';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { readPageMap } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -67,8 +67,8 @@ function recordReader(graph: GraphReadModel, org: string): SourceRowReader<NodeR
  */
 @Injectable()
 export class ProjectSourcesService {
-  /** identities per Project, with the applied log position they were read at */
-  private readonly cached = new Map<string, { mark: number; ids: SourceIdentities }>();
+  /** identities per Project (and their fingerprint once asked), with the applied log position they were read at */
+  private readonly cached = new Map<string, { mark: number; ids: SourceIdentities; fingerprint?: string }>();
 
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
@@ -93,20 +93,34 @@ export class ProjectSourcesService {
 
   /** What the fingerprint and the hidden check read, without any record's content. */
   async identities(org: string, projectUid: string): Promise<SourceIdentities> {
+    return (await this.entry(org, projectUid)).ids;
+  }
+
+  /**
+   * The identities with their fingerprint (§12.4), hashed once per log position: sorting and
+   * hashing every admitted uid was most of a `GET …/brief` on a large Project.
+   */
+  async fingerprinted(org: string, projectUid: string): Promise<{ ids: SourceIdentities; fingerprint: string }> {
+    const e = await this.entry(org, projectUid);
+    e.fingerprint ??= sourceFingerprint(e.ids);
+    return { ids: e.ids, fingerprint: e.fingerprint };
+  }
+
+  private async entry(org: string, projectUid: string): Promise<{ mark: number; ids: SourceIdentities; fingerprint?: string }> {
     const key = `${org}\u0000${projectUid}`;
     const mark = this.mark();
     const hit = this.cached.get(key);
-    if (hit && mark !== null && hit.mark === mark) return hit.ids;
+    if (hit && mark !== null && hit.mark === mark) return hit;
     const fast = this.fast();
     const t = fast ? await traverseSources(columnReader(fast, org), projectUid) : await traverseSources(recordReader(this.graph, org), projectUid);
-    const ids = identitiesOf(t);
+    const entry = { mark: mark ?? -1, ids: identitiesOf(t) };
     if (mark !== null && this.mark() === mark) {
       this.cached.delete(key);
-      this.cached.set(key, { mark, ids });
+      this.cached.set(key, entry);
       // a few Projects' identities at most: the oldest entry goes
       if (this.cached.size > PROJECTS_CACHED) this.cached.delete(this.cached.keys().next().value!);
     }
-    return ids;
+    return entry;
   }
 
   async load(org: string, projectUid: string): Promise<ProjectSources> {
