@@ -136,6 +136,36 @@ describe('servers mode: the operational ontology and managed agents', () => {
     expect((await ok(kb.get('/v1/ontology/schemas'))).items.map((x: any) => x.id)).toEqual([s.schema.id]);
   });
 
+  it('one identity created on both replicas at once: one 201, the other 409 duplicate_object naming it', async () => {
+    const { ka, kb } = await keyOnBoth();
+    const s = await clientServices(ka);
+    await eventually(async () => (await kb.get(`/v1/ontology/schemas/${s.schema.id}`)).body.status === 'active', 'schema active on B');
+    // each replica decides on its own mirror, which the other's write reaches only after the
+    // log's delivery delay: both find the identity free, and the log must refuse one of them
+    for (let i = 0; i < 6; i++) {
+      const body = (name: string) => ({ schema_id: s.schema.id, object_type: 'Client', canonical_name: name, fields: { code: `RACE-${i}` } });
+      const [ra, rb] = await Promise.all([ka.post('/v1/ontology/objects', body(`Alpha ${i}`)), kb.post('/v1/ontology/objects', body(`Beta ${i}`))]);
+      const won = ra.status === 201 ? ra : rb;
+      const lost = won === ra ? rb : ra;
+      expect([won.status, lost.status, lost.body.code, lost.body.existing_uid]).toEqual([201, 409, 'duplicate_object', won.body.uid]);
+      // without identity fields the normalised canonical name is the identity
+      const [pa, pb] = await Promise.all([
+        ka.post('/v1/ontology/objects', { schema_id: s.schema.id, object_type: 'ClientContact', canonical_name: `Ada Race ${i}` }),
+        kb.post('/v1/ontology/objects', { schema_id: s.schema.id, object_type: 'ClientContact', canonical_name: `ada  race ${i}` }),
+      ]);
+      expect([pa.status, pb.status].sort()).toEqual([201, 409]);
+    }
+    // allow_duplicate still writes both, and the audit (read-only) finds exactly those
+    const [da, db] = await Promise.all(
+      [ka, kb].map((k, j) => k.post('/v1/ontology/objects', { schema_id: s.schema.id, object_type: 'Client', canonical_name: `Twin ${j}`, fields: { code: 'TWIN' }, allow_duplicate: true })),
+    );
+    expect([da.status, db.status]).toEqual([201, 201]);
+    const audit = await ok(ka.post(`/v1/ontology/schemas/${s.schema.id}/duplicates/audit`, {}));
+    expect(audit).toMatchObject({ total_collisions: 1, collisions: [{ object_type: 'Client', identity: { code: 'TWIN' }, count: 2 }] });
+    const listed = await ok(ka.get(`/ontology/objects?schema_id=${s.schema.id}&object_type=Client&limit=100`));
+    expect(listed.items.filter((o: any) => String(o.props.fields.code).startsWith('RACE-'))).toHaveLength(6);
+  });
+
   it('a replica far from the log reads its own writes: each write waits for its mirror, not only for the worker', async () => {
     const far = await startLaggingReplica(servers, { readWaitMs: 10_000 }, 800);
     try {

@@ -34,6 +34,7 @@ import type {
 import { OntologyEventTypes } from '../ontology/ontology-events';
 import type {
   OntologyEventType,
+  OntologyIdentityClaimedData,
   OntologyObjectTypeChangedData,
   OntologyProposalChangedData,
   OntologyRelationTypeChangedData,
@@ -164,7 +165,8 @@ export type OntologyEvent =
   | EventOf<'OntologyProposalApproved', OntologyProposalChangedData>
   | EventOf<'OntologyProposalRejected', OntologyProposalChangedData>
   | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
-  | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>;
+  | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>
+  | EventOf<'OntologyIdentityClaimed', OntologyIdentityClaimedData>;
 
 /** Projects' briefs and grants (REFERENCE §12). */
 export type BriefEvent =

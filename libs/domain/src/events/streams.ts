@@ -16,4 +16,6 @@ export const Streams = {
   /** an ontology schema with its object and relation types */
   ontologySchema: (org: string, id: string) => `ontschema-${org}:${id}`,
   ontologyProposal: (org: string, id: string) => `ontproposal-${org}:${id}`,
+  /** one identity of one object type (`digest`: of the type id and the identity key), the lock of its duplicate check */
+  ontologyIdentity: (org: string, digest: string) => `ontidentity-${org}:${digest}`,
 };

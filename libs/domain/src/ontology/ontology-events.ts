@@ -27,6 +27,7 @@ export const OntologyEventTypes = {
   OntologyProposalRejected: 'OntologyProposalRejected',
   OntologyProposalApplied: 'OntologyProposalApplied',
   OntologyProposalApplyFailed: 'OntologyProposalApplyFailed',
+  OntologyIdentityClaimed: 'OntologyIdentityClaimed',
 } as const;
 export type OntologyEventType = (typeof OntologyEventTypes)[keyof typeof OntologyEventTypes];
 
@@ -49,4 +50,16 @@ export interface OntologyRelationTypeChangedData {
 /** A proposal created or moved along its lifecycle: the record as of the change. */
 export interface OntologyProposalChangedData {
   proposal: ProposalRecord;
+}
+
+/**
+ * An object created under an identity key (`ontidentity-<org>:<key>`). The stream is the
+ * claim's lock, not its state: a create appends here expecting the revision it saw, so two
+ * replicas deciding the same identity at once cannot both commit; which objects hold the key
+ * is still read from the object index.
+ */
+export interface OntologyIdentityClaimedData {
+  uid: string;
+  object_type_id: string;
+  identity_key: string;
 }

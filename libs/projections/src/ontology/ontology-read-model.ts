@@ -27,11 +27,30 @@ export interface ProposalFilter {
 
 const OBJECT_SORTS: Record<string, string> = { updated_at: 'updated_at', created_at: 'created_at', canonical_name: 'canonical_name' };
 
+/** How many parsed schema and type records a read model keeps (a few per schema in use). */
+const PARSED_RECORDS = 2_000;
+
 /** Queries over the ontology projection's tables (synchronous: the embedded read model). */
 export class OntologyReadModel {
   private readonly stmts = new Map<string, Statement>();
+  /**
+   * Schema and type records by their stored JSON: every object write reads its schema and
+   * types, and parsing them was most of its own cost. Keyed by content, not id or revision,
+   * so a batch rolled back and decided again can never be answered from a stale entry.
+   * Frozen: callers share them.
+   */
+  private readonly parsed = new Map<string, unknown>();
 
   constructor(private readonly db: Database) {}
+
+  private record<T>(json: string): T {
+    let r = this.parsed.get(json);
+    if (r === undefined) {
+      if (this.parsed.size >= PARSED_RECORDS) this.parsed.clear();
+      this.parsed.set(json, (r = deepFreeze(JSON.parse(json))));
+    }
+    return r as T;
+  }
 
   private q(sql: string): Statement {
     let s = this.stmts.get(sql);
@@ -41,7 +60,7 @@ export class OntologyReadModel {
 
   schema(org: string, id: string): SchemaRow | null {
     const r = this.q('SELECT record, revision FROM onto_schemas WHERE id = ? AND org_id = ?').get(id, org) as { record: string; revision: number } | undefined;
-    return r ? { schema: JSON.parse(r.record), revision: r.revision } : null;
+    return r ? { schema: this.record(r.record), revision: r.revision } : null;
   }
 
   /** `updated_at` descending, ties by id; one more than `limit` tells whether more exist. */
@@ -64,13 +83,13 @@ export class OntologyReadModel {
     const rows = this.q('SELECT kind, record FROM onto_types WHERE schema_id = ? ORDER BY created_at ASC, rowid ASC').all(schemaId) as { kind: string; record: string }[];
     const objects: ObjectTypeRecord[] = [];
     const relations: RelationTypeRecord[] = [];
-    for (const r of rows) (r.kind === 'object' ? objects : relations).push(JSON.parse(r.record));
+    for (const r of rows) (r.kind === 'object' ? objects : relations).push(this.record(r.record));
     return { objects, relations };
   }
 
   objectType(org: string, id: string): ObjectTypeRecord | null {
     const r = this.q("SELECT record FROM onto_types WHERE id = ? AND org_id = ? AND kind = 'object'").get(id, org) as { record: string } | undefined;
-    return r ? JSON.parse(r.record) : null;
+    return r ? this.record(r.record) : null;
   }
 
   proposal(org: string, id: string): { proposal: ProposalRecord; revision: number } | null {
@@ -156,3 +175,11 @@ export class OntologyReadModel {
 }
 
 export const OBJECT_SORT_KEYS = Object.keys(OBJECT_SORTS);
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}

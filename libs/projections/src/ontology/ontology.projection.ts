@@ -84,6 +84,8 @@ export class OntologyProjection implements EmbeddedProjection {
         );
         return;
       }
+      case T.OntologyIdentityClaimed:
+        return; // a lock for concurrent writers: the object index follows the node events
       default:
         return unhandled(e);
     }

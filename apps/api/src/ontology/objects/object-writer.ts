@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { normaliseText } from '@strata/domain/catalogue';
 import {
   ObjectTypeRecord,
@@ -9,7 +10,9 @@ import {
   objectIdentity,
   validateObjectFields,
 } from '@strata/domain/ontology';
+import { Streams } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
+import { EVENT_STORE, EventStore, ExpectedRevision } from '@strata/event-store/event-store.port';
 import { createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { OntologyStore } from '../ontology-store';
@@ -28,7 +31,10 @@ export interface ObjectToCreate extends ProposedObject {
  */
 @Injectable()
 export class ObjectWriter {
-  constructor(private readonly store: OntologyStore) {}
+  constructor(
+    private readonly store: OntologyStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
 
   /** The live object with the same type and identity, if any (REFERENCE §11 duplicate rule). */
   existingWithIdentity(org: string, type: ObjectTypeRecord, key: string): string | null {
@@ -39,15 +45,35 @@ export class ObjectWriter {
     const { fields, references } = validateObjectFields(type, o.fields, null);
     await checkReferences(tx, references, visible);
     const { identity, key } = objectIdentity(type, o.canonical_name, fields, o.identity);
+    const claim = o.allow_duplicate ? null : await this.identityLock(tx, type, key);
     if (!o.allow_duplicate) {
       const existing = this.existingWithIdentity(tx.org, type, key);
       if (existing) throw OntologyErrors.duplicateObject(type.name, existing);
     }
     const props = domainObjectProps(type, { canonical_name: o.canonical_name, fields, aliases: o.aliases, identity, proposal_id: o.proposal_id, source_uids: o.source_uids });
-    return createNode(tx, { label: o.canonical_name, confidence: o.confidence, props: props as unknown as Record<string, unknown> }, {
+    const node = await createNode(tx, { label: o.canonical_name, confidence: o.confidence, props: props as unknown as Record<string, unknown> }, {
       forcedType: type.name,
       forcedLayer: 'ontology',
     });
+    if (claim) claim(node.uid);
+    return node;
+  }
+
+  /**
+   * The duplicate check is decided on the object index, which in servers mode is each
+   * replica's own mirror of the log: two replicas could both find an identity free. So a
+   * write under an identity also appends to that identity's stream, expecting the revision
+   * read here: of two concurrent writers one commits, the other's append is refused and the
+   * unit of work decides it again on a read model at the log's head, where it is a
+   * duplicate. Read before the check; a claim already in the log is awaited in the index
+   * first (servers mode; the embedded index is always current).
+   */
+  private async identityLock(tx: GraphTx, type: ObjectTypeRecord, key: string): Promise<(uid: string) => void> {
+    const stream = Streams.ontologyIdentity(tx.org, createHash('sha256').update(`${type.id}\u0000${key}`).digest('hex').slice(0, 32));
+    const revision = await this.events.streamRevision(stream);
+    if (revision >= 0) await this.store.catchUp();
+    const expected: ExpectedRevision = revision < 0 ? 'no_stream' : revision;
+    return (uid) => tx.emit(stream, 'OntologyIdentityClaimed', { uid, object_type_id: type.id, identity_key: key }, expected);
   }
 
   /** A versioned update of an object's authored content; identity never changes. */
@@ -68,8 +94,11 @@ export class ObjectWriter {
     const canonical = patch.canonical_name ?? props.canonical_name;
     if (!type.identity_fields.length && normaliseText(canonical) !== normaliseText(props.canonical_name)) {
       // without identity fields the normalised name is the identity: a rename may not collide
-      const existing = this.existingWithIdentity(tx.org, type, `name:${normaliseText(canonical)}`);
+      const key = `name:${normaliseText(canonical)}`;
+      const claim = await this.identityLock(tx, type, key);
+      const existing = this.existingWithIdentity(tx.org, type, key);
       if (existing && existing !== current.uid) throw OntologyErrors.duplicateObject(type.name, existing);
+      claim(current.uid);
     }
     const next: NodeRecord = {
       ...current,
