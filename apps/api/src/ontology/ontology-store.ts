@@ -46,6 +46,15 @@ export class OntologyStore {
     return this.catchUpMirror.catchUp();
   }
 
+  /**
+   * Whether writes may be decided concurrently on this read model (servers mode: each
+   * replica's mirror). On the embedded default the unit of work decides writes one after
+   * another on the one index, so uniqueness needs no lock there.
+   */
+  get concurrentDeciders(): boolean {
+    return this.mirror !== null;
+  }
+
   /** 503 `unavailable` while the read model is loading (servers mode), before anything is written. */
   assertAvailable(): void {
     void this.read;

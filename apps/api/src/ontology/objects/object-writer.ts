@@ -66,9 +66,11 @@ export class ObjectWriter {
    * read here: of two concurrent writers one commits, the other's append is refused and the
    * unit of work decides it again on a read model at the log's head, where it is a
    * duplicate. Read before the check; a claim already in the log is awaited in the index
-   * first (servers mode; the embedded index is always current).
+   * first. The embedded default decides writes one at a time on an index that is always
+   * current: no lock, no extra event per object there.
    */
   private async identityLock(tx: GraphTx, type: ObjectTypeRecord, key: string): Promise<(uid: string) => void> {
+    if (!this.store.concurrentDeciders) return () => undefined;
     const stream = Streams.ontologyIdentity(tx.org, createHash('sha256').update(`${type.id}\u0000${key}`).digest('hex').slice(0, 32));
     const revision = await this.events.streamRevision(stream);
     if (revision >= 0) await this.store.catchUp();
