@@ -1,7 +1,7 @@
-import Ajv2020 from 'ajv/dist/2020';
 import { eventually } from '@strata/domain/testing/eventually';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { request, signUp, uniqueEmail } from '../support/http';
+import { answerValidator } from '../support/openapi-answers';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -19,38 +19,9 @@ describe('the OpenAPI document describes what the account and job routes answer'
   beforeAll(async () => {
     t = await startTestApp({ llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
     doc = (await request(t.url, 'GET', '/openapi.json')).body;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /T.*Z$/.test(s));
-    const closed = (schema: any): any => {
-      if (Array.isArray(schema)) return schema.map(closed);
-      if (!schema || typeof schema !== 'object') return schema;
-      const out: any = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, closed(v)]));
-      if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
-      return out;
-    };
-    // allOf (a class extending another) cannot be closed member by member: flatten it first
-    const flatten = (schema: any): any => {
-      if (Array.isArray(schema)) return schema.map(flatten);
-      if (!schema || typeof schema !== 'object') return schema;
-      if (schema.$ref) return flatten(doc.components.schemas[schema.$ref.split('/').pop()]);
-      const s: any = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, flatten(v)]));
-      if (!s.allOf) return s;
-      const merged: any = { type: 'object', properties: {}, required: [] };
-      for (const part of s.allOf) {
-        Object.assign(merged.properties, part.properties ?? {});
-        merged.required.push(...(part.required ?? []));
-      }
-      Object.assign(merged.properties, s.properties ?? {});
-      merged.required.push(...(s.required ?? []));
-      return merged;
-    };
+    const check = answerValidator(doc);
     validate = (method, path, status, body) => {
-      const op = doc.paths[path]?.[method.toLowerCase()];
-      expect(op).toBeDefined();
-      const schema = op.responses?.[String(status)]?.content?.['application/json']?.schema;
-      if (!schema) throw new Error(`${method} ${path} declares no schema for ${status}`);
-      const check = ajv.compile(closed(flatten(schema)));
-      if (!check(body)) throw new Error(`${method} ${path} ${status}: ${JSON.stringify(check.errors, null, 1)}\n${JSON.stringify(body)}`);
+      check(method, path, status, body);
       checked.add(`${method} ${path}`);
     };
   });

@@ -3039,6 +3039,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        NotReadyResponse: {
+            /** @enum {string} */
+            status: "starting" | "draining";
+        };
+        LanguageModelInUse: {
+            /** @description openai, anthropic or offline; null when none is configured */
+            provider: string | null;
+            model: string | null;
+        };
+        HealthResponse: {
+            /** @enum {string} */
+            status: "ok";
+            version: string;
+            /** @description Unix seconds */
+            time: number;
+            llm: components["schemas"]["LanguageModelInUse"];
+        };
+        LiveResponse: {
+            /** @enum {string} */
+            status: "alive";
+        };
+        ReadyResponse: {
+            /** @enum {string} */
+            status: "ready";
+        };
         JobProgress: {
             /** @description chunks of the document or session (ingestion) */
             total_chunks: number;
@@ -3083,6 +3108,204 @@ export interface components {
             limit: number;
             offset: number;
             items: components["schemas"]["JobResponse"][];
+        };
+        NodeVersionRecord: {
+            version: number;
+            /** @enum {string} */
+            change_type: "create" | "update" | "tombstone" | "restore";
+            /** @description Unix seconds */
+            changed_at: number;
+            /** @description principal id; "system" for server processes */
+            changed_by: string;
+            /** @description attribution of the change */
+            agent_id: string | null;
+            /** @description the request reason, or a server text such as "merged into <uid>" */
+            change_reason: string | null;
+            /** @description the node as of this version */
+            snapshot: components["schemas"]["NodeRecord"];
+        };
+        NodeBatchResponse: {
+            /** @description in input order, tombstoned nodes included */
+            nodes: components["schemas"]["NodeRecord"][];
+            /** @description uids not found (or outside the caller’s grants) */
+            missing: string[];
+        };
+        DeleteNodesResponse: {
+            /** @description nodes the selectors matched */
+            matched: number;
+            nodes_tombstoned: number;
+            edges_tombstoned: number;
+            /** @description with hard_purge */
+            nodes_purged: number;
+            /** @description with hard_purge */
+            edges_purged: number;
+            /** @description uids of `uids` not found */
+            missing: string[];
+            /**
+             * @description present (true) on a dry run: the counts say what would happen, nothing was written
+             * @enum {boolean}
+             */
+            dry_run?: true;
+        };
+        DeletedEdgeResponse: {
+            uid: string;
+            tombstoned: boolean;
+            version: number;
+        };
+        EdgeVersionRecord: {
+            version: number;
+            /** @enum {string} */
+            change_type: "create" | "update" | "tombstone" | "restore";
+            /** @description Unix seconds */
+            changed_at: number;
+            /** @description principal id; "system" for server processes */
+            changed_by: string;
+            /** @description attribution of the change */
+            agent_id: string | null;
+            /** @description the request reason, or a server text such as "merged into <uid>" */
+            change_reason: string | null;
+            /** @description the edge as of this version */
+            snapshot: components["schemas"]["EdgeRecord"];
+        };
+        BatchCreateResponse: {
+            nodes_added: number;
+            edges_added: number;
+            /** @description the new nodes’ uids, in the order of `nodes` */
+            node_uids: string[];
+            /** @description the new edges’ uids, in the order of `edges` */
+            edge_uids: string[];
+            /** @description each `ref` of the request and the uid of its node */
+            refs: {
+                [key: string]: string;
+            };
+        };
+        GraphStatsResponse: {
+            total_nodes: number;
+            live_nodes: number;
+            tombstoned_nodes: number;
+            total_edges: number;
+            live_edges: number;
+            tombstoned_edges: number;
+            /** @description live nodes by node type */
+            nodes_by_type: {
+                [key: string]: number;
+            };
+            /** @description live nodes by layer */
+            nodes_by_layer: {
+                [key: string]: number;
+            };
+            /** @description live edges by edge type */
+            edges_by_type: {
+                [key: string]: number;
+            };
+            total_versions: number;
+            total_aliases: number;
+            embedding_count: number;
+            embedding_dimension: number | null;
+            embedding_model: string | null;
+            /** @description vectors waiting to enter the ANN index (searched exactly meanwhile) */
+            embedding_index_backlog: number;
+            series_point_count: number;
+            /** @description Unix seconds */
+            generated_at: number;
+        };
+        SnapshotCounts: {
+            nodes: number;
+            edges: number;
+            aliases: number;
+            embeddings: number;
+            series_points: number;
+        };
+        SnapshotAlias: {
+            text: string;
+            canonical_uid: string;
+            score: number;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        SnapshotVector: {
+            uid: string;
+            vector: number[];
+        };
+        SnapshotEmbeddings: {
+            model: string;
+            dimension: number;
+            /** @enum {string} */
+            metric: "cosine" | "dot" | "euclidean";
+            /**
+             * @description the embedding provider of the configuration
+             * @enum {string}
+             */
+            provider: "builtin" | "openai";
+            items: components["schemas"]["SnapshotVector"][];
+        };
+        SnapshotSeriesPoint: {
+            series_uid: string;
+            /** @description Unix seconds */
+            ts: number;
+            value: number;
+            source_uid: string | null;
+            note: string | null;
+            /** @description Unix seconds */
+            recorded_at: number;
+        };
+        GraphSnapshot: {
+            /** @enum {string} */
+            format: "strata.graph";
+            /** @enum {integer} */
+            format_version: 1;
+            /** @description Unix seconds */
+            exported_at: number;
+            counts: components["schemas"]["SnapshotCounts"];
+            nodes: (components["schemas"]["NodeRecord"] & components["schemas"]["ExportedNodeFields"])[];
+            edges: components["schemas"]["EdgeRecord"][];
+            aliases: components["schemas"]["SnapshotAlias"][];
+            /** @description null when include_embeddings=false or nothing is configured */
+            embeddings: (components["schemas"]["SnapshotEmbeddings"] | null) & components["schemas"]["SnapshotEmbeddings"];
+            series_points: components["schemas"]["SnapshotSeriesPoint"][];
+        };
+        ImportResponse: {
+            nodes_imported: number;
+            /** @description uid already present, live or tombstoned */
+            nodes_skipped: number;
+            edges_imported: number;
+            edges_skipped: number;
+            aliases_imported: number;
+            embeddings_imported: number;
+            /** @description the configuration differs */
+            embeddings_skipped: number;
+            series_points_imported: number;
+        };
+        DecayResponse: {
+            /** @description nodes whose salience changed */
+            nodes_decayed: number;
+            /** @description live nodes in scope below min_salience (0.1 when absent) */
+            below_threshold: number;
+            /** @description null when auto-tombstone did not run */
+            auto_tombstoned: number | null;
+            /** @description counts computed, nothing written */
+            dry_run: boolean;
+        };
+        PurgeResponse: {
+            nodes_purged: number;
+            edges_purged: number;
+            versions_purged: number;
+            aliases_purged: number;
+            embeddings_purged: number;
+            points_purged: number;
+            /** @description Unix seconds; null when every tombstoned object qualified */
+            cutoff: number | null;
+        };
+        ClearResponse: {
+            /** @enum {boolean} */
+            cleared: true;
+            nodes_removed: number;
+            edges_removed: number;
+            versions_removed: number;
+            aliases_removed: number;
+            embeddings_removed: number;
+            series_points_removed: number;
+            jobs_cancelled: number;
         };
         SignupDto: {
             /**
@@ -3632,6 +3855,503 @@ export interface components {
             /** @description MCP connections not disconnected */
             mcp_connections: components["schemas"]["UsedOfLimit"];
         };
+        LegRank: {
+            /** @enum {string} */
+            leg: "fts" | "vec";
+            /** @description 1-based, within the leg */
+            rank: number;
+            /** @description the leg’s own raw value (BM25 or similarity) */
+            score: number;
+        };
+        RankedNode: {
+            node: components["schemas"]["NodeRecord"] & components["schemas"]["SourcedNodeFields"];
+            /** @description higher is better; the scale is the ranking’s own */
+            score: number;
+            /** @description hybrid with explain: each leg’s rank and score */
+            legs?: components["schemas"]["LegRank"][];
+        };
+        ContradictionItem: {
+            edge_uid: string;
+            node_a_uid: string;
+            node_a_label: string;
+            node_b_uid: string;
+            node_b_label: string;
+            description: string | null;
+            contradiction_type: string | null;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        MergeCandidate: {
+            edge_uid: string;
+            node_a_uid: string;
+            node_a_label: string;
+            node_a_summary: string | null;
+            node_b_uid: string;
+            node_b_label: string;
+            node_b_summary: string | null;
+            /** @description node A’s type */
+            node_type: string;
+            similarity: number | null;
+            method: string | null;
+            /** @description Claims only */
+            node_a_truth_status: string | null;
+            /** @description Claims only */
+            node_b_truth_status: string | null;
+        };
+        CurationCounts: {
+            merge_candidates: number;
+            unresolved_contradictions: number;
+            weak_claims: number;
+            stale_derivations: number;
+            open_questions: number;
+            pending_approvals: number;
+            skill_reviews: number;
+            /** @description the sum of the seven counts */
+            total: number;
+            threshold: number;
+            /** @description Unix seconds */
+            generated_at: number;
+        };
+        StalePremise: {
+            uid: string;
+            label: string;
+            node_type: string;
+            edge_type: string;
+            /** @enum {string} */
+            reason: "premise_updated" | "premise_tombstoned" | "premise_superseded";
+            /** @description Unix seconds */
+            changed_at: number;
+        };
+        StaleDerivation: {
+            node: components["schemas"]["NodeRecord"];
+            stale_premises: components["schemas"]["StalePremise"][];
+            /** @description the earliest premise change, Unix seconds */
+            stale_since: number;
+        };
+        StaleDerivationPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["StaleDerivation"][];
+        };
+        ContextArticle: {
+            uid: string;
+            label: string;
+            content: string;
+            article_type: string | null;
+            /** @description the subject the Article covers */
+            covers_uid: string | null;
+            questions: string[];
+            score: number;
+        };
+        ContextChunk: {
+            chunk_uid: string;
+            content: string;
+            score: number;
+            document_uid: string | null;
+            document_title: string | null;
+            chunk_index: number | null;
+        };
+        ContextGraph: {
+            nodes: (components["schemas"]["NodeRecord"] & components["schemas"]["ContextNodeFields"])[];
+            /** @description live edges among the returned nodes */
+            edges: components["schemas"]["EdgeRecord"][];
+        };
+        ContextResponse: {
+            query: string;
+            /** @enum {string} */
+            mode: "hybrid" | "text";
+            articles: components["schemas"]["ContextArticle"][];
+            chunks: components["schemas"]["ContextChunk"][];
+            graph: components["schemas"]["ContextGraph"];
+        };
+        StepSource: {
+            uid: string;
+            title: string;
+        };
+        PathStepResponse: {
+            node_uid: string;
+            label: string;
+            node_type: string;
+            layer: string;
+            /** @description null for the start node */
+            edge_type: string | null;
+            edge_uid: string | null;
+            /**
+             * @description relative to the traversal; null for the start node
+             * @enum {string|null}
+             */
+            direction: "outgoing" | "incoming" | null;
+            /** @description hops of the selected path */
+            depth: number;
+            parent_uid: string | null;
+            /** @description Σ −ln(weight) over the path */
+            path_cost: number;
+            /** @description Π confidence over the path */
+            path_confidence: number;
+            /** @description with include_provenance */
+            source_documents?: components["schemas"]["StepSource"][];
+        };
+        ChainResponse: {
+            start_uid: string;
+            max_depth: number;
+            steps: components["schemas"]["PathStepResponse"][];
+            /** @description max_nodes was reached */
+            truncated: boolean;
+            /** @enum {string} */
+            mode: "chain";
+        };
+        NeighborhoodResponse: {
+            start_uid: string;
+            max_depth: number;
+            steps: components["schemas"]["PathStepResponse"][];
+            /** @description max_nodes was reached */
+            truncated: boolean;
+            /** @enum {string} */
+            mode: "neighborhood";
+        };
+        PathResponse: {
+            /** @enum {string} */
+            mode: "path";
+            start_uid: string;
+            end_uid: string;
+            found: boolean;
+            /** @description null when no path was found */
+            hops: number | null;
+            path_cost: number | null;
+            path_confidence: number | null;
+            /** @description start to end; empty when no path was found */
+            steps: components["schemas"]["PathStepResponse"][];
+            /** @description max_nodes was reached */
+            truncated: boolean;
+        };
+        SubgraphResponse: {
+            /** @enum {string} */
+            mode: "subgraph";
+            start_uid: string;
+            /** @description the reached nodes and the start */
+            nodes: (components["schemas"]["NodeRecord"] & components["schemas"]["SourcedNodeFields"])[];
+            /** @description live edges among them that pass the filters */
+            edges: components["schemas"]["EdgeRecord"][];
+            truncated: boolean;
+        };
+        WeightedPath: {
+            node_uids: string[];
+            labels: string[];
+            edge_uids: string[];
+            edge_types: string[];
+            hops: number;
+            cost: number;
+            confidence: number;
+        };
+        TopKPathsResponse: {
+            /** @enum {string} */
+            mode: "top_k_paths";
+            start_uid: string;
+            end_uid: string;
+            /** @description cheapest first */
+            paths: components["schemas"]["WeightedPath"][];
+            truncated: boolean;
+        };
+        MultiSubgraphResponse: {
+            start_uids: string[];
+            /** @description the reached nodes and the starts */
+            nodes: (components["schemas"]["NodeRecord"] & components["schemas"]["SourcedNodeFields"])[];
+            edges: components["schemas"]["EdgeRecord"][];
+            truncated: boolean;
+        };
+        EvolveTombstoneResponse: {
+            uid: string;
+            /** @enum {string} */
+            action: "tombstone" | "tombstone_cascade";
+            version: number;
+            edges_tombstoned: number;
+        };
+        EvolveRestoreResponse: {
+            uid: string;
+            /** @enum {string} */
+            action: "restore";
+            version: number;
+            /** @description edges of this node’s cascade that came back */
+            edges_restored: number;
+        };
+        EvolveEdgeResponse: {
+            /** @description the edge uid */
+            uid: string;
+            /** @enum {string} */
+            action: "tombstone_edge" | "restore_edge";
+            version: number;
+        };
+        AliasResponse: {
+            text: string;
+            canonical_uid: string;
+            score: number;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        AliasItem: {
+            text: string;
+            score: number;
+            /** @description Unix seconds */
+            created_at: number;
+        };
+        ResolvedEntity: {
+            uid: string;
+            label: string;
+            node_type: string;
+            /** @description 1 for an exact match */
+            score: number;
+        };
+        FuzzyMatch: {
+            uid: string;
+            label: string;
+            node_type: string;
+            /** @description 1 for an exact match */
+            score: number;
+            /** @description the label or alias that scored */
+            matched_text: string;
+        };
+        ResolveResponse: {
+            text: string;
+            /** @description null when nothing matches exactly */
+            exact: (components["schemas"]["ResolvedEntity"] | null) & components["schemas"]["ResolvedEntity"];
+            /** @description never repeats the exact uid; score descending */
+            fuzzy: components["schemas"]["FuzzyMatch"][];
+        };
+        MergeResponse: {
+            keep_uid: string;
+            merge_uid: string;
+            edges_retargeted: number;
+            /** @description self-loops and duplicates tombstoned instead */
+            edges_dropped: number;
+            aliases_merged: number;
+            /** @description the merged label became an alias of the kept node */
+            alias_added: boolean;
+            keep_version: number;
+        };
+        CallWarning: {
+            field: string;
+            reason: string;
+        };
+        EntityCreationFields: {
+            /** @description false when an existing entity matched */
+            created: boolean;
+            /**
+             * @description how an existing entity matched; null when created
+             * @enum {string|null}
+             */
+            matched_by: "alias" | "label" | null;
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EntityAliasResponse: {
+            /** @enum {string} */
+            status: "ok";
+            text: string;
+            canonical_uid: string;
+            alias_score: number;
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EntityResolved: {
+            uid: string;
+            label: string;
+            node_type: string;
+            /** @description 1 for an exact match */
+            score: number;
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EntityUnresolved: {
+            /** @description always null: nothing matched */
+            uid: string | null;
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EntityFuzzyResolved: {
+            /** @description score descending */
+            matches: components["schemas"]["FuzzyMatch"][];
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EntityMerged: {
+            keep_uid: string;
+            merge_uid: string;
+            edges_retargeted: number;
+            /** @description self-loops and duplicates tombstoned instead */
+            edges_dropped: number;
+            aliases_merged: number;
+            /** @description the merged label became an alias of the kept node */
+            alias_added: boolean;
+            keep_version: number;
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EntityRelated: {
+            /** @description the edge uid */
+            uid: string;
+            /** @description canonical */
+            edge_type: string;
+            source_uid: string;
+            target_uid: string;
+            layer: string;
+            version: number;
+            /** @description top-level fields of the request the action did not use */
+            warnings?: components["schemas"]["CallWarning"][];
+        };
+        EmbeddingConfigResponse: {
+            /** @enum {string} */
+            provider: "builtin" | "openai";
+            /** @description the model in use, reported truthfully */
+            model: string;
+            dimensions: number;
+            /** @enum {string} */
+            distance_metric: "cosine" | "dot" | "euclidean";
+            /** @description Unix seconds */
+            configured_at: number;
+            /** @description true for the built-in lexical embedder */
+            lexical: boolean;
+            /** @description what the provider’s vectors capture */
+            note: string;
+            /** @description vectors deleted by a forced change of dimensions or metric */
+            embeddings_dropped: number;
+            /** @description the re-embedding job, when one was queued */
+            job_id: string | null;
+        };
+        ScoredNode: {
+            node: components["schemas"]["NodeRecord"] & components["schemas"]["SourcedNodeFields"];
+            /** @description higher is better; the scale is the ranking’s own */
+            score: number;
+        };
+        EmbeddingSetResponse: {
+            uid: string;
+            dimension: number;
+            /** @description Unix seconds */
+            updated_at: number;
+        };
+        NodeEmbeddingResponse: {
+            uid: string;
+            vector: number[];
+            dimension: number;
+            model: string;
+        };
+        EmbeddingDeletedResponse: {
+            uid: string;
+            deleted: boolean;
+        };
+        EmbedAllResponse: {
+            /** @description poll GET /jobs/{id} */
+            job_id: string;
+            /** @description live nodes without a vector */
+            nodes_pending: number;
+        };
+        DocumentSignal: {
+            uid: string;
+            label: string;
+        };
+        EntityBridge: {
+            uid: string;
+            label: string;
+            node_type: string;
+            doc_count: number;
+        };
+        ClaimHub: {
+            target_uid: string;
+            target_label: string;
+            target_type: string;
+            claim_count: number;
+        };
+        RankedClaimHub: {
+            target_uid: string;
+            target_label: string;
+            target_type: string;
+            claim_count: number;
+            distinct_doc_count: number;
+            project_doc_count: number;
+            dialectical_count: number;
+            /** @description 0.5·breadth + 0.3·tension + 0.2·density */
+            score: number;
+            breadth_score: number;
+            tension_score: number;
+            density_score: number;
+        };
+        SampleClaim: {
+            uid: string;
+            label: string;
+            source_doc_label: string | null;
+        };
+        EpistemicCounts: {
+            evidence: number;
+            arguments: number;
+            warrants: number;
+            theories_hypotheses: number;
+            contradicts_edges: number;
+        };
+        ClusteredClaimHub: {
+            cluster_id: string;
+            size: number;
+            distinct_doc_count: number;
+            project_doc_count: number;
+            cohesion_score: number;
+            epistemic_density: number;
+            score: number;
+            breadth_score: number;
+            size_score: number;
+            dominant_entity_uid: string | null;
+            dominant_entity_label: string | null;
+            dominant_entity_type: string | null;
+            sample_claims: components["schemas"]["SampleClaim"][];
+            epistemic_counts: components["schemas"]["EpistemicCounts"];
+        };
+        TheorySupportGap: {
+            uid: string;
+            label: string;
+            node_type: string;
+            support_count: number;
+        };
+        ConceptCluster: {
+            uid: string;
+            label: string;
+            doc_count: number;
+        };
+        AnalogyCandidate: {
+            uid: string;
+            label: string;
+            summary: string | null;
+        };
+        DialecticalPair: {
+            edge_type: string;
+            from_uid: string;
+            from_label: string;
+            to_uid: string;
+            to_label: string;
+        };
+        SignalsResponse: {
+            project_uid: string;
+            /** @description live Documents admitted to the Project */
+            documents?: components["schemas"]["DocumentSignal"][];
+            /** @description target-type nodes extracted from at least 2 project documents */
+            entity_bridges?: components["schemas"]["EntityBridge"][];
+            /** @description target-type nodes linked to at least 2 project Claims */
+            claim_hubs?: components["schemas"]["ClaimHub"][];
+            /** @description claim hubs with scores */
+            ranked_claim_hubs?: components["schemas"]["RankedClaimHub"][];
+            /** @description project Claims clustered by embedding similarity (or shared target) */
+            clustered_claim_hubs?: components["schemas"]["ClusteredClaimHub"][];
+            /** @description Theories and Hypotheses with fewer than 2 incoming Supports */
+            theory_support_gaps?: components["schemas"]["TheorySupportGap"][];
+            /** @description Concepts by the number of project documents they appear in */
+            concept_clusters?: components["schemas"]["ConceptCluster"][];
+            /** @description project Analogy nodes */
+            analogy_candidates?: components["schemas"]["AnalogyCandidate"][];
+            /** @description live Contradicts, Refutes and Rebuts edges between project nodes */
+            dialectical_pairs?: components["schemas"]["DialecticalPair"][];
+        };
+        SynthesisQueuedResponse: {
+            /** @description a job of kind synthesis: poll GET /jobs/{id} */
+            job_id: string;
+        };
         SetSpaceGrantDto: {
             /**
              * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
@@ -3872,6 +4592,57 @@ export interface components {
             example_queries?: string[];
             desired_workflows?: string[];
             parent_schema_id?: string;
+        };
+        LayerPassError: {
+            /** @enum {string} */
+            layer: "reality" | "epistemic" | "intent" | "action" | "memory" | "agent" | "ontology";
+            /** @description provider, HTTP status and a short reason; never the prompt or the raw body */
+            error: string;
+        };
+        IngestChunkAnswer: {
+            chunk_uid: string;
+            document_uid: string | null;
+            /** @description the layer passes run */
+            layers: ("reality" | "epistemic" | "intent" | "action" | "memory" | "agent" | "ontology")[];
+            nodes_created: number;
+            nodes_deduplicated: number;
+            edges_created: number;
+            extracted_node_uids: string[];
+            /** @description layer passes that failed (the others committed) */
+            errors: components["schemas"]["LayerPassError"][];
+            /** @description true: an identical live chunk exists; nothing ran */
+            deduplicated: boolean;
+        };
+        DocumentQueuedResponse: {
+            /** @description poll GET /jobs/{id}; null when deduplicated */
+            job_id: string | null;
+            /** @description the new Document, or the existing one with identical content */
+            document_uid: string;
+            deduplicated: boolean;
+        };
+        SessionQueuedResponse: {
+            job_id: string;
+            /** @description the transcript Document */
+            document_uid: string;
+            /** @description the given Session, or the closed one created for it */
+            session_uid: string;
+        };
+        ResumeResponse: {
+            job_id: string | null;
+            document_uid: string;
+            /** @description chunks pending, processing or failed, now queued */
+            chunks_pending: number;
+        };
+        CleanupResponse: {
+            chunks_tombstoned: number;
+            edges_tombstoned: number;
+        };
+        DocumentDeletedResponse: {
+            document_uid: string;
+            chunks_deleted: number;
+            nodes_deleted: number;
+            edges_deleted: number;
+            jobs_cancelled: number;
         };
         InspectMcpDto: {
             /**
@@ -4184,6 +4955,68 @@ export interface components {
             reason?: string;
             /** @enum {string} */
             scope?: "once" | "session";
+        };
+        SourceDocumentRef: {
+            uid: string;
+            title: string;
+            /** @description principal that ingested the Document */
+            ingested_by?: string | null;
+            ingested_by_name?: string | null;
+            /** @description ISO 8601, as given at ingestion */
+            occurred_at?: string | null;
+        };
+        SourcedNodeFields: {
+            /** @description with include_sources */
+            source_documents?: components["schemas"]["SourceDocumentRef"][];
+        };
+        ExportedNodeFields: {
+            /** @description a decayed node’s decay clock (Unix seconds), which import restores */
+            last_decayed_at?: number;
+        };
+        TextAnchor: {
+            exact: string;
+            prefix: string | null;
+            suffix: string | null;
+            start: number;
+            end: number;
+        };
+        SourceChunk: {
+            chunk_uid: string;
+            /** @description UTF-8 byte offset into the chunk */
+            char_start: number | null;
+            char_end: number | null;
+            /** @description 1-based; null without a page map */
+            page_start: number | null;
+            page_end: number | null;
+            quote: string | null;
+            /** @description a text selector for the quote */
+            anchor: (components["schemas"]["TextAnchor"] | null) & components["schemas"]["TextAnchor"];
+        };
+        Belief: {
+            agent_uid: string;
+            agent_label: string;
+            confidence: number;
+        };
+        RetrievalTrace: {
+            /** @enum {string} */
+            via: "direct" | "expansion";
+            /** @description the ranking score of a direct hit; null for a node reached by expansion */
+            score: number | null;
+            depth: number;
+            path_cost: number;
+        };
+        ContextNodeFields: {
+            source_documents?: components["schemas"]["SourceDocumentRef"][];
+            source_chunks?: components["schemas"]["SourceChunk"][];
+            /** @description Claims only */
+            believed_by?: components["schemas"]["Belief"][];
+            superseded?: boolean;
+            superseded_by?: string[];
+            /** @description nodes with valid_from or valid_until, without valid_at */
+            currently_valid?: boolean;
+            /** @description the same, at the valid_at of the request */
+            valid_at_time?: boolean;
+            retrieval: components["schemas"]["RetrievalTrace"];
         };
         /** SourceProps */
         SourceProps: {
@@ -6300,10 +7133,17 @@ export interface components {
             label: string;
             summary?: string | null;
             node_type: string;
-            layer: string;
+            /** @enum {string} */
+            layer: "reality" | "epistemic" | "intent" | "action" | "memory" | "agent" | "ontology";
             confidence?: number;
             salience?: number;
-            privacy_level?: string;
+            /** @enum {string} */
+            privacy_level?: "private" | "shared" | "public";
+            /**
+             * @description the Space classification (REFERENCE §13.1)
+             * @enum {string}
+             */
+            classification?: "public" | "internal" | "confidential" | "restricted";
             /** @description typed props, tagged by _type */
             props: {
                 [key: string]: unknown;
@@ -6364,7 +7204,8 @@ export interface components {
             edge_type: string;
             from_uid: string;
             to_uid: string;
-            layer?: string;
+            /** @enum {string} */
+            layer?: "reality" | "epistemic" | "intent" | "action" | "memory" | "agent" | "ontology";
             weight?: number;
             confidence?: number;
             /** @description typed props, tagged by _type */
@@ -6378,6 +7219,7 @@ export interface components {
             /** @description Unix seconds */
             updated_at?: number;
             tombstone_at?: number | null;
+            tombstone_reason?: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -6462,13 +7304,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description ready */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description starting or draining (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -6482,13 +7333,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the process serves HTTP */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["LiveResponse"];
                 };
             };
         };
@@ -6502,13 +7353,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description caught up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description starting or draining (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -6671,13 +7531,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description version records, version ascending */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeVersionRecord"][];
                 };
             };
         };
@@ -6762,13 +7622,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the nodes found, in input order, and the uids not found */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeBatchResponse"];
                 };
             };
         };
@@ -6788,13 +7648,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what was matched, tombstoned or purged */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DeleteNodesResponse"];
                 };
             };
         };
@@ -6858,13 +7718,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description tombstoned (or already was) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DeletedEdgeResponse"];
                 };
             };
         };
@@ -6906,13 +7766,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description version records, version ascending */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["EdgeVersionRecord"][];
                 };
             };
         };
@@ -6972,13 +7832,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description live edges among the given nodes */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["EdgeRecord"][];
                 };
             };
         };
@@ -6998,13 +7858,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description everything created, in one transaction */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BatchCreateResponse"];
                 };
             };
         };
@@ -7018,13 +7878,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description graph-wide counts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["GraphStatsResponse"];
                 };
             };
         };
@@ -7038,13 +7898,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a strata.graph v1 snapshot */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["GraphSnapshot"];
                 };
             };
         };
@@ -7056,21 +7916,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["GraphSnapshot"];
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what was imported and skipped */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ImportResponse"];
                 };
             };
         };
@@ -7090,13 +7948,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the decay’s counts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DecayResponse"];
                 };
             };
         };
@@ -7116,13 +7974,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what was deleted for good */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PurgeResponse"];
                 };
             };
         };
@@ -7142,13 +8000,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what was removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ClearResponse"];
                 };
             };
         };
@@ -9185,13 +10043,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description by action: ranked nodes (text, semantic, hybrid, preferences); node lists (active_goals, open_questions, weak_claims, pending_approvals); contradictions; merge candidates; curation counts; a page of stale derivations; a page of nodes (layer, recent) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RankedNode"][] | components["schemas"]["NodeRecord"][] | components["schemas"]["ContradictionItem"][] | components["schemas"]["MergeCandidate"][] | components["schemas"]["CurationCounts"] | components["schemas"]["StaleDerivationPage"] | components["schemas"]["NodePage"];
                 };
             };
         };
@@ -9211,13 +10069,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description articles, chunks and the annotated graph */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ContextResponse"];
                 };
             };
         };
@@ -9237,13 +10095,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description by action */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ChainResponse"] | components["schemas"]["NeighborhoodResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["SubgraphResponse"] | components["schemas"]["TopKPathsResponse"];
                 };
             };
         };
@@ -9259,13 +10117,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the chain, start included */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ChainResponse"];
                 };
             };
         };
@@ -9281,13 +10139,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the neighbourhood, start excluded */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NeighborhoodResponse"];
                 };
             };
         };
@@ -9301,13 +10159,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the path, or found:false */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PathResponse"];
                 };
             };
         };
@@ -9327,13 +10185,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the reached nodes and the live edges among them */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MultiSubgraphResponse"];
                 };
             };
         };
@@ -9353,13 +10211,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description by action: the node record (update, snapshot), a tombstone, restore or edge result, decay counts, version records (history) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"] | components["schemas"]["EvolveTombstoneResponse"] | components["schemas"]["EvolveRestoreResponse"] | components["schemas"]["EvolveEdgeResponse"] | components["schemas"]["DecayResponse"] | components["schemas"]["NodeVersionRecord"][];
                 };
             };
         };
@@ -9379,13 +10237,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the pair existed: its score replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AliasResponse"];
+                };
+            };
+            /** @description a new alias */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AliasResponse"];
                 };
             };
         };
@@ -9401,13 +10268,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the node’s aliases, score descending */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AliasItem"][];
                 };
             };
         };
@@ -9421,13 +10288,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the exact match (or null) and the fuzzy ones */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ResolveResponse"];
                 };
             };
         };
@@ -9447,13 +10314,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what the merge moved */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MergeResponse"];
                 };
             };
         };
@@ -9473,13 +10340,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description create: the existing entity (created:false, matched_by); alias; resolve (a match or {uid:null}); fuzzy_resolve; merge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["NodeRecord"] & components["schemas"]["EntityCreationFields"]) | components["schemas"]["EntityAliasResponse"] | components["schemas"]["EntityResolved"] | components["schemas"]["EntityUnresolved"] | components["schemas"]["EntityFuzzyResolved"] | components["schemas"]["EntityMerged"];
+                };
+            };
+            /** @description create: a new entity (its node record with created:true); relate: the new edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": (components["schemas"]["NodeRecord"] & components["schemas"]["EntityCreationFields"]) | components["schemas"]["EntityRelated"];
                 };
             };
         };
@@ -9499,13 +10375,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the configuration in force */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["EmbeddingConfigResponse"];
                 };
             };
         };
@@ -9525,13 +10401,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description nearest live nodes, best first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScoredNode"][];
                 };
             };
         };
@@ -9551,13 +10427,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description nearest live nodes, best first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScoredNode"][];
                 };
             };
         };
@@ -9573,13 +10449,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the node’s vector */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeEmbeddingResponse"];
                 };
             };
         };
@@ -9601,13 +10477,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the vector is stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["EmbeddingSetResponse"];
                 };
             };
         };
@@ -9623,13 +10499,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the vector is gone */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["EmbeddingDeletedResponse"];
                 };
             };
         };
@@ -9649,13 +10525,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            201: {
+            /** @description queued */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["EmbedAllResponse"];
                 };
             };
         };
@@ -9669,13 +10545,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description active goals */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"][];
                 };
             };
         };
@@ -9689,13 +10565,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description open decisions */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"][];
                 };
             };
         };
@@ -9709,13 +10585,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description open questions */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"][];
                 };
             };
         };
@@ -9729,13 +10605,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description weak claims, weakest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"][];
                 };
             };
         };
@@ -9749,13 +10625,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description unresolved contradictions, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ContradictionItem"][];
                 };
             };
         };
@@ -9769,13 +10645,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description pending approvals, oldest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"][];
                 };
             };
         };
@@ -9791,13 +10667,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the requested signals */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignalsResponse"];
                 };
             };
         };
@@ -9819,13 +10695,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description queued (or the run already queued for this Project) */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SynthesisQueuedResponse"];
                 };
             };
         };
@@ -11032,13 +11908,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description identical content: the existing chunk, deduplicated:true */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestChunkAnswer"];
+                };
+            };
+            /** @description extracted */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["IngestChunkAnswer"];
                 };
             };
         };
@@ -11058,13 +11943,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            201: {
+            /** @description identical content: the existing Document, no job */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DocumentQueuedResponse"];
+                };
+            };
+            /** @description queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentQueuedResponse"];
                 };
             };
         };
@@ -11084,13 +11978,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            201: {
+            /** @description queued */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SessionQueuedResponse"];
                 };
             };
         };
@@ -11112,13 +12006,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            201: {
+            /** @description nothing left to do */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ResumeResponse"];
+                };
+            };
+            /** @description queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeResponse"];
                 };
             };
         };
@@ -11138,13 +12041,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description orphaned chunks tombstoned */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CleanupResponse"];
                 };
             };
         };
@@ -11160,13 +12063,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description what was deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DocumentDeletedResponse"];
                 };
             };
         };

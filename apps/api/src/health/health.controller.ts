@@ -1,5 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../platform/http/responses/response-fields';
+import { HealthResponse, LiveResponse, NotReadyResponse, ReadyResponse } from './health.response';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@strata/auth/route-tags';
 import { CLOCK, Clock } from '@strata/domain/time';
@@ -19,6 +21,8 @@ export class HealthController {
   @Get('health')
   @Public()
   @ApiOperation({ summary: 'Liveness and readiness: 200 ok (with the configured language model, `llm:{provider, model}`), or 503 while starting' })
+  @Answers(200, 'ready', HealthResponse)
+  @Answers(503, 'starting or draining (Retry-After)', NotReadyResponse)
   health(@Res() reply: FastifyReply) {
     if (!this.readiness.ready) {
       return reply
@@ -28,19 +32,23 @@ export class HealthController {
     }
     // which model serves the service, never its key or URL
     const llm = { provider: this.models.provider, model: this.models.model };
-    return reply.send({ status: 'ok', version: VERSION, time: this.clock.now(), llm });
+    const body: HealthResponse = { status: 'ok', version: VERSION, time: this.clock.now(), llm };
+    return reply.send(body);
   }
 
   @Get('health/live')
   @Public()
   @ApiOperation({ summary: 'Liveness: 200 while the process serves HTTP, starting and draining included (a Kubernetes livenessProbe)' })
-  live() {
+  @Answers(200, 'the process serves HTTP', LiveResponse)
+  live(): LiveResponse {
     return { status: 'alive' };
   }
 
   @Get('health/ready')
   @Public()
   @ApiOperation({ summary: 'Readiness: 200 once the projections have caught up with the log, 503 while starting or draining (a Kubernetes readinessProbe)' })
+  @Answers(200, 'caught up', ReadyResponse)
+  @Answers(503, 'starting or draining (Retry-After)', NotReadyResponse)
   ready(@Res() reply: FastifyReply) {
     if (!this.readiness.ready) return reply.status(503).header('Retry-After', '2').send({ status: this.readiness.draining ? 'draining' : 'starting' });
     return reply.send({ status: 'ready' });

@@ -1,6 +1,8 @@
 import { Body as ReqBody, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { BatchCreateResponse } from './batch.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
@@ -20,7 +22,8 @@ export class BatchController {
   @Post('batch')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Create up to 1000 nodes and 5000 edges in one atomic request (refs link new nodes)' })
-  async batch(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(201, 'everything created, in one transaction', BatchCreateResponse)
+  async batch(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<BatchCreateResponse> {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     await this.scope.assertBatchEndpoints(auth, body.edges);

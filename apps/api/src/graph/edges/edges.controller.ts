@@ -1,6 +1,9 @@
 import { Body as ReqBody, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { EdgeVersionRecord } from '../../platform/http/responses/graph-records';
+import { DeletedEdgeResponse } from './edge.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
@@ -71,7 +74,8 @@ export class EdgesController {
   @Delete('edge/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Tombstone one edge (idempotent)' })
-  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
+  @Answers(200, 'tombstoned (or already was)', DeletedEdgeResponse)
+  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body): Promise<DeletedEdgeResponse> {
     assertCanWrite(auth);
     const reason = readString(q, 'reason', { max: 1000 }) ?? null;
     await this.scope.assertEdge(auth, pathUid(uid));
@@ -81,7 +85,8 @@ export class EdgesController {
   @Get('edge/:uid/history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The versions of an edge (tombstoned edges too), oldest first: from_version (1), at most limit (100, ≤ 1000)' })
-  async edgeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
+  @Answers(200, 'version records, version ascending', [EdgeVersionRecord])
+  async edgeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body): Promise<EdgeVersionRecord[]> {
     const page = readHistoryPage(coerceQuery(q, ['from_version', 'limit']));
     await this.scope.assertEdge(auth, pathUid(uid));
     return this.history.edgeHistory(auth.org_id, uid, page);
@@ -118,6 +123,7 @@ export class EdgesController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Live edges whose both endpoints are in the given set of node uids' })
+  @Answers(200, 'live edges among the given nodes', ['EdgeRecord'])
   async batch(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     const uids = readUids(body, 'uids', { required: true, max: 1000 })!;

@@ -1,6 +1,9 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { DecayResponse } from '../../platform/http/responses/graph-records';
+import { ClearResponse, GraphSnapshot, GraphStatsResponse, ImportResponse, PurgeResponse } from './maintenance.response';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -30,7 +33,8 @@ export class MaintenanceController {
   @Get('stats')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points' })
-  async stats(@Auth() auth: AuthContext) {
+  @Answers(200, 'graph-wide counts', GraphStatsResponse)
+  async stats(@Auth() auth: AuthContext): Promise<GraphStatsResponse> {
     await this.scopes.assertGraphWide(auth);
     return this.statsService.stats(auth.org_id);
   }
@@ -38,6 +42,7 @@ export class MaintenanceController {
   @Get('export')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Stream a strata.graph v1 snapshot: nodes, edges, aliases, embeddings, series points' })
+  @Answers(200, 'a strata.graph v1 snapshot', GraphSnapshot)
   async export(@Auth() auth: AuthContext, @Query() query: Body, @Res() reply: FastifyReply) {
     assertGraphWide(auth);
     const opts = readExportOptions(query);
@@ -51,7 +56,9 @@ export class MaintenanceController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Import a strata.graph snapshot: atomic, additive, idempotent' })
-  async import(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @ApiBody({ type: GraphSnapshot })
+  @Answers(200, 'what was imported and skipped', ImportResponse)
+  async import(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<ImportResponse> {
     await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
@@ -62,7 +69,8 @@ export class MaintenanceController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Decay salience by half-life; optional auto-tombstone of old, low-salience nodes; dry_run' })
-  async decay(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'the decay’s counts', DecayResponse)
+  async decay(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<DecayResponse> {
     await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
@@ -73,7 +81,8 @@ export class MaintenanceController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Permanently delete data tombstoned before a cut-off, from the log and every projection' })
-  async purge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'what was deleted for good', PurgeResponse)
+  async purge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<PurgeResponse> {
     await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
@@ -84,7 +93,8 @@ export class MaintenanceController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Delete the organization's whole graph (embedding configuration kept) and compact storage" })
-  async clear(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'what was removed', ClearResponse)
+  async clear(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<ClearResponse> {
     await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     assertObjectBody(raw);

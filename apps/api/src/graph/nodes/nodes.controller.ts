@@ -1,6 +1,9 @@
 import { Body as ReqBody, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { NodeVersionRecord } from '../../platform/http/responses/graph-records';
+import { DeleteNodesResponse, NodeBatchResponse } from './node.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
@@ -59,7 +62,8 @@ export class NodesController {
   @Get('node/:uid/history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The versions of a node, oldest first: from_version (1), at most limit (100, ≤ 1000) and about 16 MB per page' })
-  async nodeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
+  @Answers(200, 'version records, version ascending', [NodeVersionRecord])
+  async nodeHistory(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body): Promise<NodeVersionRecord[]> {
     const page = readHistoryPage(coerceQuery(q, ['from_version', 'limit']));
     await this.scope.assertNode(auth, pathUid(uid));
     return this.history.nodeHistory(auth.org_id, uid, page);
@@ -97,7 +101,8 @@ export class NodesController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Fetch up to 1000 nodes by uid, in input order' })
-  async batch(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(200, 'the nodes found, in input order, and the uids not found', NodeBatchResponse)
+  async batch(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<NodeBatchResponse> {
     const body = assertObjectBody(raw);
     const uids = readUids(body, 'uids', { required: true, max: 1000 })!;
     const visible = new Set(await this.scope.visibleUids(auth, uids));
@@ -109,7 +114,8 @@ export class NodesController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Tombstone (or purge) the nodes matched by uids, agent_id and filter' })
-  async deleteMany(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'what was matched, tombstoned or purged', DeleteNodesResponse)
+  async deleteMany(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<DeleteNodesResponse> {
     assertCanWrite(auth);
     await this.scope.assertGraphWide(auth); // selects across the organization's graph
     const body = assertObjectBody(raw);

@@ -1,5 +1,7 @@
 import { Body as ReqBody, Controller, Delete, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { CleanupResponse, DocumentDeletedResponse, DocumentQueuedResponse, ResumeResponse, SessionQueuedResponse } from './ingest-documents.response';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -32,6 +34,8 @@ export class IngestDocumentsController {
   @Post('document')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Queue a document for chunking and extraction (202 {job_id, document_uid}; 200 with deduplicated:true for identical content)' })
+  @Answers(202, 'queued', DocumentQueuedResponse)
+  @Answers(200, 'identical content: the existing Document, no job', DocumentQueuedResponse)
   async document(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
     return this.run('document', auth, rid, raw, res);
   }
@@ -39,6 +43,7 @@ export class IngestDocumentsController {
   @Post('session')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Queue a session transcript: a transcript Document captured in a (new or given) Session (202 {job_id, document_uid, session_uid})' })
+  @Answers(202, 'queued', SessionQueuedResponse)
   async session(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
     return this.run('session', auth, rid, raw, res);
   }
@@ -46,6 +51,8 @@ export class IngestDocumentsController {
   @Post('resume/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Queue the document's chunks not yet completed (202 {job_id, document_uid, chunks_pending}; 200 when none; 409 job_active)" })
+  @Answers(202, 'queued', ResumeResponse)
+  @Answers(200, 'nothing left to do', ResumeResponse)
   async resume(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) res: FastifyReply) {
     assertCanWrite(auth);
     assertGraphWide(auth);
@@ -59,7 +66,8 @@ export class IngestDocumentsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Cascade-tombstone chunks whose Document is missing or tombstoned ({chunks_tombstoned, edges_tombstoned})' })
-  async cleanup(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'orphaned chunks tombstoned', CleanupResponse)
+  async cleanup(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<CleanupResponse> {
     assertCanWrite(auth);
     assertGraphWide(auth);
     assertObjectBody(raw);
@@ -69,7 +77,8 @@ export class IngestDocumentsController {
   @Delete('document/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Cancel the document’s job and cascade-tombstone it, its chunks and what only they provided (hard=true purges)' })
-  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
+  @Answers(200, 'what was deleted', DocumentDeletedResponse)
+  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body): Promise<DocumentDeletedResponse> {
     assertCanWrite(auth);
     assertGraphWide(auth);
     const hard = readBoolean(coerceQuery(q, [], ['hard']), 'hard') ?? false;

@@ -1,4 +1,6 @@
 import { EDGE_TYPES } from '@strata/domain/catalogue';
+import { CLASSIFICATIONS } from '@strata/domain/governance/classification';
+import { LAYERS, PRIVACY_LEVELS } from '@strata/domain/records';
 
 /**
  * Request and response shapes of the graph routes a client starts with (create and read a
@@ -25,10 +27,11 @@ const nodeRecord = {
     label: { type: 'string' },
     summary: { type: ['string', 'null'] },
     node_type: { type: 'string' },
-    layer: { type: 'string' },
+    layer: { type: 'string', enum: [...LAYERS] },
     confidence: { type: 'number' },
     salience: { type: 'number' },
-    privacy_level: { type: 'string' },
+    privacy_level: { type: 'string', enum: [...PRIVACY_LEVELS] },
+    classification: { type: 'string', enum: [...CLASSIFICATIONS], description: 'the Space classification (REFERENCE §13.1)' },
     ...versionedRecordFields,
     tombstone_reason: { type: ['string', 'null'] },
     tombstone_by: { type: ['string', 'null'] },
@@ -122,10 +125,11 @@ const edgeRecord = {
     edge_type: { type: 'string' },
     from_uid: { type: 'string' },
     to_uid: { type: 'string' },
-    layer: { type: 'string' },
+    layer: { type: 'string', enum: [...LAYERS] },
     weight: { type: 'number' },
     confidence: { type: 'number' },
     ...versionedRecordFields,
+    tombstone_reason: { type: ['string', 'null'] },
   },
   additionalProperties: true,
 };

@@ -8,6 +8,7 @@ import { setupDocsPages } from './docs-pages';
 import { FastRoutes } from './fast-routes';
 import { toOpenApi31 } from './openapi-3-1';
 import { addGraphShapes } from './openapi-graph-shapes';
+import { referencedModels } from './responses/response-fields';
 
 /**
  * OpenAPI at /openapi.json, Swagger UI over it at /docs. The node and edge props schemas and
@@ -21,7 +22,7 @@ export function setupOpenApi(app: INestApplication): void {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'user JWT or organization API key (strata_…)' })
     .addSecurityRequirements('bearer')
     .build();
-  const doc = SwaggerModule.createDocument(app, config);
+  const doc = SwaggerModule.createDocument(app, config, { extraModels: referencedModels() });
   doc.components = doc.components ?? {};
   const schemas = (doc.components.schemas = doc.components.schemas ?? {}) as Record<string, unknown>;
   for (const [name, schema] of Object.entries(nodePropsSchemas())) schemas[`${name}Props`] = schema;

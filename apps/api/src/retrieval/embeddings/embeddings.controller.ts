@@ -1,6 +1,9 @@
 import { Body as ReqBody, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ScoredNode } from '../../platform/http/responses/graph-records';
+import { EmbedAllResponse, EmbeddingConfigResponse, EmbeddingDeletedResponse, EmbeddingSetResponse, NodeEmbeddingResponse } from './embeddings.response';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
@@ -60,7 +63,8 @@ export class EmbeddingsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Configure provider (builtin lexical or openai), model, dimensions, metric; re-embedding runs as a job' })
-  async configure(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'the configuration in force', EmbeddingConfigResponse)
+  async configure(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<EmbeddingConfigResponse> {
     // the configuration is the organization's, and `force` drops every vector it has
     assertGraphWide(auth);
     assertCanWrite(auth);
@@ -73,7 +77,8 @@ export class EmbeddingsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Nearest nodes to a raw vector (k, node_types, layer, threshold)' })
-  async searchVector(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(200, 'nearest live nodes, best first', [ScoredNode])
+  async searchVector(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<ScoredNode[]> {
     const body = assertObjectBody(raw);
     const vector = readVector(body, ['vector', 'query']);
     const opts = readVectorSearch(body);
@@ -94,7 +99,8 @@ export class EmbeddingsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Nearest nodes to a text, embedded with the configured provider' })
-  async searchText(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(200, 'nearest live nodes, best first', [ScoredNode])
+  async searchText(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<ScoredNode[]> {
     const body = assertObjectBody(raw);
     const text = readQueryText(body, 'text', { aliases: ['query'] })!;
     const opts = readVectorSearch(body);
@@ -105,6 +111,7 @@ export class EmbeddingsController {
   @Put('node/:uid/embedding')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Set or replace a node's vector (kept until replaced or deleted)" })
+  @Answers(200, 'the vector is stored', EmbeddingSetResponse)
   async put(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
     assertCanWrite(auth);
     pathUid(uid);
@@ -116,7 +123,8 @@ export class EmbeddingsController {
   @Get('node/:uid/embedding')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "A node's vector, dimension and model" })
-  async get(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+  @Answers(200, 'the node’s vector', NodeEmbeddingResponse)
+  async get(@Auth() auth: AuthContext, @Param('uid') uid: string): Promise<NodeEmbeddingResponse> {
     pathUid(uid);
     // a vector route: 501 before configuration (REFERENCE §8.7), as PUT, whatever the node
     const cfg = await this.settings.effective(auth.org_id);
@@ -130,7 +138,8 @@ export class EmbeddingsController {
   @Delete('node/:uid/embedding')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Delete a node's vector" })
-  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string) {
+  @Answers(200, 'the vector is gone', EmbeddingDeletedResponse)
+  async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string): Promise<EmbeddingDeletedResponse> {
     assertCanWrite(auth);
     pathUid(uid);
     return this.commands.execute(new DeleteNodeEmbeddingCommand(commandContext(auth, rid), uid, await this.scopes.of(auth)));
@@ -139,7 +148,8 @@ export class EmbeddingsController {
   @Post('ingest/embed-all')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Embed every live node without a vector, as a job (202 {job_id, nodes_pending}; poll GET /jobs/{id})' })
-  async embedAll(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers(202, 'queued', EmbedAllResponse)
+  async embedAll(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<EmbedAllResponse> {
     // embeds every live node of the organization (and reports how many): not a scoped operation
     assertGraphWide(auth);
     assertCanWrite(auth);

@@ -1,6 +1,8 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { AliasItem, AliasResponse, MergeResponse, ResolveResponse } from './entities.response';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -31,7 +33,9 @@ export class EntitiesController {
   @Post('alias')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Add an alias for entity resolution (201), or replace the score of an existing pair (200)' })
-  async alias(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers(201, 'a new alias', AliasResponse)
+  @Answers(200, 'the pair existed: its score replaced', AliasResponse)
+  async alias(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<AliasResponse> {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     const { text, norm } = readAliasText(body);
@@ -47,7 +51,8 @@ export class EntitiesController {
   @Get('aliases/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "A node's aliases, highest score first" })
-  async aliases(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+  @Answers(200, 'the node’s aliases, score descending', [AliasItem])
+  async aliases(@Auth() auth: AuthContext, @Param('uid') uid: string): Promise<AliasItem[]> {
     pathUid(uid);
     const scope = await this.scopes.of(auth);
     const node = await this.graph.getNode(auth.org_id, uid);
@@ -58,7 +63,8 @@ export class EntitiesController {
   @Get('resolve')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Resolve text to entities: exact (normalised) match and fuzzy (trigram similarity, 0..1)' })
-  async resolve(@Auth() auth: AuthContext, @Query() query: Body) {
+  @Answers(200, 'the exact match (or null) and the fuzzy ones', ResolveResponse)
+  async resolve(@Auth() auth: AuthContext, @Query() query: Body): Promise<ResolveResponse> {
     const q = coerceQuery(query, ['limit', 'min_score']);
     const text = readQueryText(q, 'text')!;
     const limit = Math.min(readNumber(q, 'limit', { integer: true, min: 1 }) ?? 5, 50);
@@ -74,7 +80,8 @@ export class EntitiesController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Merge a duplicate into a kept node: edges retargeted, aliases moved, duplicate tombstoned (one transaction)' })
-  async merge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
+  @Answers(200, 'what the merge moved', MergeResponse)
+  async merge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<MergeResponse> {
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new MergeEntitiesCommand(commandContext(auth, rid, body), body, await this.scopes.of(auth)));

@@ -1,6 +1,8 @@
 import { Body as ReqBody, Controller, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers, RecordWith } from '../../platform/http/responses/response-fields';
+import { EntityAliasResponse, EntityCreationFields, EntityFuzzyResolved, EntityMerged, EntityRelated, EntityResolved, EntityUnresolved } from './entities.response';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -36,6 +38,17 @@ export class RealityEntityController {
   @ApiKeyOrJwt()
   @AccessByAction()
   @ApiOperation({ summary: 'Entities: create (find-or-create by alias then label), alias, resolve, fuzzy_resolve, merge, relate' })
+  @Answers(201, 'create: a new entity (its node record with created:true); relate: the new edge', RecordWith('NodeRecord', EntityCreationFields), EntityRelated)
+  @Answers(
+    200,
+    'create: the existing entity (created:false, matched_by); alias; resolve (a match or {uid:null}); fuzzy_resolve; merge',
+    RecordWith('NodeRecord', EntityCreationFields),
+    EntityAliasResponse,
+    EntityResolved,
+    EntityUnresolved,
+    EntityFuzzyResolved,
+    EntityMerged,
+  )
   async entity(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const action = assertObjectBody(raw).action;
     // every key the action never reads is reported, not dropped (§2.8)

@@ -1,6 +1,9 @@
 import { Body as ReqBody, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { DecayResponse, NodeVersionRecord } from '../../platform/http/responses/graph-records';
+import { EvolveEdgeResponse, EvolveRestoreResponse, EvolveTombstoneResponse } from './evolve.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
@@ -31,6 +34,16 @@ export class EvolveController {
   @ApiKeyOrJwt()
   @AccessByAction()
   @ApiOperation({ summary: 'Evolve nodes and edges: update, tombstone, tombstone_cascade, restore, decay, history, snapshot, tombstone_edge, restore_edge' })
+  @Answers(
+    200,
+    'by action: the node record (update, snapshot), a tombstone, restore or edge result, decay counts, version records (history)',
+    'NodeRecord',
+    EvolveTombstoneResponse,
+    EvolveRestoreResponse,
+    EvolveEdgeResponse,
+    DecayResponse,
+    [NodeVersionRecord],
+  )
   async evolve(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     const action = body.action as EvolveAction;

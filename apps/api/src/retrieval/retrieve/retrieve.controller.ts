@@ -1,5 +1,8 @@
 import { Body as ReqBody, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ContradictionItem } from '../shortcuts/review-queue.response';
+import { CurationCounts, MergeCandidate, RankedNode, StaleDerivationPage } from './retrieve.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
@@ -24,6 +27,17 @@ export class RetrieveController {
     summary:
       'Unified retrieval: text, semantic, hybrid (RRF k=60), active_goals, open_questions, weak_claims, pending_approvals, unresolved_contradictions, merge_candidates, curation_counts, stale_derivations, preferences, layer, recent',
   })
+  @Answers(
+    200,
+    'by action: ranked nodes (text, semantic, hybrid, preferences); node lists (active_goals, open_questions, weak_claims, pending_approvals); contradictions; merge candidates; curation counts; a page of stale derivations; a page of nodes (layer, recent)',
+    [RankedNode],
+    ['NodeRecord'],
+    [ContradictionItem],
+    [MergeCandidate],
+    CurationCounts,
+    StaleDerivationPage,
+    'NodePage',
+  )
   async run(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     return this.retrieve.run(await this.scopes.of(auth), body);

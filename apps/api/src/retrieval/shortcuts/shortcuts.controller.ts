@@ -1,5 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ContradictionItem } from './review-queue.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
@@ -27,6 +29,7 @@ export class ShortcutsController {
   @Get('goals')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Active goals (status active or unset): priority, then deadline, then creation' })
+  @Answers(200, 'active goals', ['NodeRecord'])
   async goals(@Auth() auth: AuthContext, @Query() query: Body) {
     const { scope, limit } = await this.args(auth, query);
     return this.queues.activeGoals(scope, limit);
@@ -35,6 +38,7 @@ export class ShortcutsController {
   @Get('decisions')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Open decisions (status open, revisited or unset), newest first' })
+  @Answers(200, 'open decisions', ['NodeRecord'])
   async decisions(@Auth() auth: AuthContext, @Query() query: Body) {
     const { scope, limit } = await this.args(auth, query);
     return this.queues.openDecisions(scope, limit);
@@ -43,6 +47,7 @@ export class ShortcutsController {
   @Get('questions')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Open questions (Question and OpenQuestion): importance, then newest' })
+  @Answers(200, 'open questions', ['NodeRecord'])
   async questions(@Auth() auth: AuthContext, @Query() query: Body) {
     const { scope, limit } = await this.args(auth, query);
     return this.queues.openQuestions(scope, limit);
@@ -51,6 +56,7 @@ export class ShortcutsController {
   @Get('claims/weak')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Claims with confidence below `threshold` (alias max_confidence; default 0.6), weakest first' })
+  @Answers(200, 'weak claims, weakest first', ['NodeRecord'])
   async weakClaims(@Auth() auth: AuthContext, @Query() query: Body) {
     const { q, scope, limit } = await this.args(auth, query);
     const threshold = readUnit(q, present(q, 'threshold') ? 'threshold' : 'max_confidence') ?? DEFAULT_WEAK_CLAIM_THRESHOLD;
@@ -60,6 +66,7 @@ export class ShortcutsController {
   @Get('contradictions')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Unresolved Contradicts edges between live nodes, newest first' })
+  @Answers(200, 'unresolved contradictions, newest first', [ContradictionItem])
   async contradictions(@Auth() auth: AuthContext, @Query() query: Body) {
     const { scope, limit } = await this.args(auth, query);
     return this.queues.unresolvedContradictions(scope, limit);
@@ -68,6 +75,7 @@ export class ShortcutsController {
   @Get('approvals/pending')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Pending approvals, oldest request first' })
+  @Answers(200, 'pending approvals, oldest first', ['NodeRecord'])
   async approvals(@Auth() auth: AuthContext, @Query() query: Body) {
     const { scope, limit } = await this.args(auth, query);
     return this.queues.pendingApprovals(scope, limit);

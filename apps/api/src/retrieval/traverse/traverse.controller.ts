@@ -1,5 +1,7 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ChainResponse, MultiSubgraphResponse, NeighborhoodResponse, PathResponse, SubgraphResponse, TopKPathsResponse } from './traversal.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
@@ -36,6 +38,7 @@ export class TraverseController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Traverse: chain, neighborhood, path, subgraph, top_k_paths (cheapest paths, cost Σ −ln weight)' })
+  @Answers(200, 'by action', ChainResponse, NeighborhoodResponse, PathResponse, SubgraphResponse, TopKPathsResponse)
   async traverse(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     const action = body.action;
@@ -47,6 +50,7 @@ export class TraverseController {
   @Get('chain/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Reasoning chain from a node (default edge types: the reasoning set), start included' })
+  @Answers(200, 'the chain, start included', ChainResponse)
   async chain(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() query: Body) {
     const q = coerceQuery(query, NUMERIC, BOOLEANS);
     return this.traversal.run(await this.scopes.of(auth), readTraversalRequest('chain', { ...q, start_uid: pathUid(uid) }));
@@ -55,6 +59,7 @@ export class TraverseController {
   @Get('neighborhood/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Neighbourhood of a node within `depth` hops (default 2), start excluded' })
+  @Answers(200, 'the neighbourhood, start excluded', NeighborhoodResponse)
   async neighborhood(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() query: Body) {
     const q = coerceQuery(query, NUMERIC, BOOLEANS);
     const body: Body = { ...q, start_uid: pathUid(uid) };
@@ -70,6 +75,7 @@ export class TraverseController {
   @Get('path')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Fewest-hop path from `from` to `to` (ties: lowest cost)' })
+  @Answers(200, 'the path, or found:false', PathResponse)
   async path(@Auth() auth: AuthContext, @Query() query: Body) {
     const q = coerceQuery(query, NUMERIC, BOOLEANS);
     if (!present(q, 'from')) throw Errors.missingField('from');
@@ -87,7 +93,8 @@ export class TraverseController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Subgraph around 1–100 start nodes: reached nodes and the live edges among them' })
-  async subgraph(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(200, 'the reached nodes and the live edges among them', MultiSubgraphResponse)
+  async subgraph(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<MultiSubgraphResponse> {
     const body = assertObjectBody(raw);
     const start_uids = readUids(body, 'start_uids', { required: true, nonEmpty: true, max: 100 })!;
     const max_depth = readClampedCount(body, 'max_depth', 2, TRAVERSAL_LIMITS.max_depth);

@@ -1,5 +1,7 @@
 import { Body as ReqBody, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { SynthesisQueuedResponse } from './synthesis-run.response';
 import { LANGUAGE_MODELS, LanguageModels, LlmNotConfiguredError } from '@strata/ai';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -29,7 +31,8 @@ export class SynthesisRunController {
     summary:
       "Queue a synthesis job (kind `synthesis`, poll GET /jobs/{id}): the Project's best claim clusters become Article nodes (article_type synthesis) with Covers and PartOfProject edges. 501 llm_not_configured without a language model",
   })
-  async run(@Auth() auth: AuthContext, @Param('project_uid') raw: string, @ReqBody() body: unknown) {
+  @Answers(202, 'queued (or the run already queued for this Project)', SynthesisQueuedResponse)
+  async run(@Auth() auth: AuthContext, @Param('project_uid') raw: string, @ReqBody() body: unknown): Promise<SynthesisQueuedResponse> {
     const uid = pathUid(raw, 'project_uid');
     assertObjectBody(body);
     assertCanWrite(auth);

@@ -1,5 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { SignalsResponse } from './signals.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
@@ -24,7 +26,8 @@ export class SignalsController {
     summary:
       "Structural signals of a Project's admitted sources, without a language model: documents, entity bridges, claim hubs (ranked and clustered), theory support gaps, concept clusters, analogy candidates, dialectical pairs (?signals= subset, ?target_types=)",
   })
-  async signals(@Auth() auth: AuthContext, @Param('project_uid') raw: string, @Query() query: Body) {
+  @Answers(200, 'the requested signals', SignalsResponse)
+  async signals(@Auth() auth: AuthContext, @Param('project_uid') raw: string, @Query() query: Body): Promise<SignalsResponse> {
     const uid = pathUid(raw, 'project_uid');
     const scope = await this.scopes.of(auth);
     // the Project is checked first (REFERENCE §12.1), then the query
