@@ -46,6 +46,11 @@ export function field(label: string, control: HTMLInputElement | HTMLSelectEleme
   return h('div', { class: 'field' }, h('label', { for: id }, label), control, hintEl);
 }
 
+/** A labelled checkbox: the box, then what it means, on one line. */
+export function checkField(label: string, box: HTMLInputElement): HTMLElement {
+  return h('div', { class: 'field' }, h('label', { class: 'check' }, box, ` ${label}`));
+}
+
 export function input(attrs: Attrs = {}): HTMLInputElement {
   return h('input', { type: 'text', ...attrs });
 }

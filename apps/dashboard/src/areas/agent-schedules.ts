@@ -1,6 +1,6 @@
 import type { Area, Ctx } from '../context.js';
 import { isAdmin } from '../context.js';
-import { busy, errorBox, field, h, input, replace, select, table, when } from '../dom.js';
+import { busy, checkField, errorBox, field, h, input, replace, select, table, when } from '../dom.js';
 import { BASE, href } from '../router.js';
 import type { Page } from '../types.js';
 
@@ -48,7 +48,7 @@ function scheduleForm(title: string, submitLabel: string, s: Schedule | null, ag
   const form = h('form', { class: s ? 'edit' : 'card', 'aria-labelledby': id }, h(s ? 'h3' : 'h2', { id }, title),
     agent ? field('Agent', agent) : null, field('Name', name), field('Cron (minute hour day month weekday, or @daily…)', cron), field('Time zone (IANA)', timezone),
     field('Message', template, 'Sent as the session’s first message; {{date}}, {{time}}, {{datetime}}, {{schedule_name}} and {{agent_name}} are filled in.'),
-    field('Enabled', enabled), field('When the previous firing is still running', overlap), errors, go);
+    checkField('Enabled', enabled), field('When the previous firing is still running', overlap), errors, go);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void busy(go, errors, () => save({

@@ -1,6 +1,6 @@
 import type { Area } from '../context.js';
 import { isAdmin } from '../context.js';
-import { busy, errorBox, field, h, input, replace, select, table, when } from '../dom.js';
+import { busy, checkField, errorBox, field, h, input, replace, select, table, when } from '../dom.js';
 import { BASE, href } from '../router.js';
 import type { NodeRecord, Page } from '../types.js';
 
@@ -105,7 +105,7 @@ export const briefingSchedules: Area = {
       const go = h('button', { type: 'submit' }, 'Save schedule');
       form = h('form', { class: 'card', 'aria-labelledby': 'new-bs-h' }, h('h2', { id: 'new-bs-h' }, 'New schedule'),
         field('Project', projectSel), field('Channel', channel), field('Recipient', recipient, 'In the app: user:<user id> of a member. E-mail: an address. Webhook: an https URL.'),
-        times.els, field('Generation', mode), field('Only when something material changed', onlyOnChange), field('Create paused', paused), errors, go);
+        times.els, field('Generation', mode), checkField('Only when something material changed', onlyOnChange), checkField('Create paused', paused), errors, go);
       form.addEventListener('submit', (e) => {
         e.preventDefault();
         void busy(go, errors, async () => {
@@ -176,8 +176,8 @@ export const briefingSchedulePage: Area = {
       const onlyOnChange = h('input', { type: 'checkbox', name: 'only_on_change', checked: s.only_on_change });
       const rotate = s.channel === 'webhook' ? h('input', { type: 'checkbox', name: 'rotate_secret' }) : null;
       const save = h('button', { type: 'submit' }, 'Save changes');
-      const edit = h('form', { class: 'edit', 'aria-labelledby': 'edit-bs-h' }, h('h3', { id: 'edit-bs-h' }, 'Change'), times.els, field('Generation', mode), field('Only when something material changed', onlyOnChange),
-        rotate ? field('Rotate the signing secret (the old one signs for 24 h more)', rotate) : null, save);
+      const edit = h('form', { class: 'edit', 'aria-labelledby': 'edit-bs-h' }, h('h3', { id: 'edit-bs-h' }, 'Change'), times.els, field('Generation', mode), checkField('Only when something material changed', onlyOnChange),
+        rotate ? checkField('Rotate the signing secret (the old one signs for 24 h more)', rotate) : null, save);
       edit.addEventListener('submit', (e) => {
         e.preventDefault();
         void busy(save, errors, async () => {

@@ -1,7 +1,7 @@
 import { ApiError, type BodyOf } from '../api.js';
 import type { Area } from '../context.js';
 import { isAdmin } from '../context.js';
-import { busy, errorBox, field, h, input, replace, select, table, when } from '../dom.js';
+import { busy, checkField, errorBox, field, h, input, replace, select, table, when } from '../dom.js';
 import { BASE } from '../router.js';
 import type { Page } from '../types.js';
 
@@ -176,7 +176,7 @@ export const mcpConnections: Area = {
       const drift = c.unacknowledged_drift_count ? h('input', { type: 'checkbox', name: 'acknowledge_drift' }) : null;
       const save = h('button', { type: 'submit', class: 'small' }, 'Save');
       const f = h('form', {}, field('Name', name), field('Approve calls', approval), field('Approval waits (seconds)', approvalTimeout), field('Call timeout (seconds)', callTimeout),
-        drift ? field(`Accept the ${c.unacknowledged_drift_count} changed tool(s) as they are now`, drift) : null, save);
+        drift ? checkField(`Accept the ${c.unacknowledged_drift_count} changed tool(s) as they are now`, drift) : null, save);
       f.addEventListener('submit', (e) => {
         e.preventDefault();
         void busy(save, errors, async () => {
