@@ -3,6 +3,7 @@ import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { at } from '@strata/domain/testing/fixed-time';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
+import { Scheduler } from '@strata/jobs/schedules/scheduler';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, login, signUp } from '../support/http';
 import { OAuthServer, startOAuthServer } from './support/oauth-server';
@@ -120,6 +121,10 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
   });
 
   it('a connection in error is synced again automatically five minutes after its failure, unless auth_failed', async () => {
+    const scheduler = t.app.get(Scheduler);
+    const resyncSchedule = () => scheduler.get('_platform', 'mcp-connection-resync');
+    // nothing waits for a re-sync (the OAuth connection needs a person): nothing is scheduled
+    expect(await resyncSchedule()).toBeNull();
     const res = await a.post('/v1/mcp/connections', { name: 'Flaky tools', url: plainTools.url, auth: { type: 'none' }, approval_mode: 'never' });
     expect(res.status).toBe(201);
     const id = res.body.id;
@@ -129,6 +134,7 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
     const failedAt = (await a.get(`/v1/mcp/connections/${id}`)).body.last_error.at;
     expect(failedAt).toBe('2030-01-01T12:00:00.000Z');
     plainTools.failWith = null;
+    expect(await eventually(resyncSchedule, { what: 'the re-sync scheduled' })).toMatchObject({ interval_s: 60, job_kind: 'mcp_connection_resync' });
     const oauthRequests = as.grants.length + oauthTools.seenHeaders.length;
 
     const queue = t.app.get<JobQueue>(JOB_QUEUE);
@@ -151,6 +157,8 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
     // the OAuth connection whose credentials failed was left alone: no request to its servers
     expect((await a.get(`/v1/mcp/connections/${oauthId}`)).body).toMatchObject({ status: 'error', last_error: { code: 'auth_failed' } });
     expect(as.grants.length + oauthTools.seenHeaders.length).toBe(oauthRequests);
+    // nothing waits any more: the schedule is gone
+    await eventually(async () => (await resyncSchedule()) === null || null, { what: 'the re-sync unscheduled' });
   });
 
   it('an interrupt during an MCP call sends notifications/cancelled to the tool server; the connection stays active', async () => {

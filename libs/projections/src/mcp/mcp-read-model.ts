@@ -99,6 +99,11 @@ export class McpReadModel {
     return r ?? null;
   }
 
+  /** Whether any connection, in any organization, waits for an automatic re-sync (in `error`, not `auth_failed`). */
+  hasResyncable(): boolean {
+    return !!this.stmt("SELECT 1 FROM mcp_connections WHERE status = 'error' AND coalesce(json_extract(last_error, '$.code'), '') <> 'auth_failed' LIMIT 1").get();
+  }
+
   /** Connections in `error`, every organization (the automatic re-sync, REFERENCE §15.3). */
   erroredConnections(): ConnectionRow[] {
     return (this.stmt("SELECT * FROM mcp_connections WHERE status = 'error' ORDER BY org_id, id").all() as Record<string, unknown>[]).map(parseConnection);
