@@ -35,7 +35,9 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 export async function startServer(env: Record<string, string> = {}, opts: { drainStdout?: boolean } = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-'));
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
+  // node flags for the service only (BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it)
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/apps/api/src/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STRATA_DATA_DIR: dataDir, STRATA_LOG_LEVEL: 'error', STRATA_RATE_LIMIT_PER_MINUTE: '10000000', ...env },
     // drained: the service writes its log to a pipe, as under a process supervisor
     stdio: ['ignore', opts.drainStdout ? 'pipe' : 'ignore', 'inherit'],

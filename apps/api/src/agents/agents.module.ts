@@ -10,6 +10,7 @@ import { AgentRuns } from './runtime/agent-runs';
 import { GraphTools } from './runtime/graph-tools';
 import { RunWaits } from './runtime/run-waits';
 import { SessionDeltas } from './runtime/session-deltas';
+import { SessionHistory } from './runtime/session-history';
 import { RunDeadlines } from './runtime/run-deadlines';
 import { SessionHandlers } from './sessions/session.handlers';
 import { SessionsController } from './sessions/sessions.controller';
@@ -33,7 +34,7 @@ import { McpApprovalsModule } from '@strata/mcp/approvals';
   imports: [ScopeModule, McpApprovalsModule],
   controllers: [SchedulesController, ActivityController, SessionsController, AgentsController],
   providers: [
-    AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, SessionDeltas, RunDeadlines, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER,
+    AgentsStore, AgentAccessGuard, RunControl, RunWaits, GraphTools, AgentRunJob, AgentRuns, SessionDeltas, SessionHistory, RunDeadlines, AgentHandlers, SessionHandlers, SessionStream, LOG_SUBSCRIPTIONS_PROVIDER,
     ScheduleTimers, ScheduleHandlers, ScheduleFiringJob, ActivitySocket,
   ],
 })

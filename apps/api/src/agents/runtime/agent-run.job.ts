@@ -34,6 +34,7 @@ import { GraphTools, ToolOutcome } from './graph-tools';
 import { RunControl } from './run-control';
 import { RunWaits } from './run-waits';
 import { SessionDeltas } from './session-deltas';
+import { SessionHistory } from './session-history';
 
 export const AGENT_RUN_JOB = 'agent_run';
 export interface AgentRunInput {
@@ -93,6 +94,7 @@ export class AgentRunJob implements JobHandler {
     private readonly approvals: ToolApprovals,
     private readonly deltas: SessionDeltas,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly sessionRows: SessionHistory,
   ) {}
 
   private ctxOf(agent: AgentRecord, runId: string): CommandContext {
@@ -550,9 +552,14 @@ export class AgentRunJob implements JobHandler {
    * 100,000 estimated tokens), then this run whole.
    */
   private history(s: SessionRecord, current: RunRecord): ChatMessage[] {
-    const rows = this.store.read.events(s.id, { after: 0, limit: 1_000_000, offset: 0 });
+    const rows = this.sessionRows.rows(s.id);
     const byRun = new Map<string, SessionEventRow[]>();
-    for (const e of rows) if (e.run_id) byRun.set(e.run_id, [...(byRun.get(e.run_id) ?? []), e]);
+    for (const e of rows) {
+      if (!e.run_id) continue;
+      const of = byRun.get(e.run_id);
+      if (of) of.push(e);
+      else byRun.set(e.run_id, [e]);
+    }
     const turns: ChatMessage[][] = [];
     for (const [runId, events] of byRun) {
       if (runId !== current.id && !events.some((e) => e.type === 'run.started')) continue;
