@@ -10,6 +10,9 @@ import { Body, coerceQuery, readPage, readString } from '@strata/domain/validati
 import { pathUid } from '../../platform/http/path-params';
 import { CreateObjectDto, UpdateObjectDto } from './object.dto';
 import { ObjectHandlers } from './object.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { CreateObjectResponse, ObjectPage } from './object.response';
+import { NodeVersionRecord } from '../../platform/http/responses/graph-records';
 
 const SORTS = OBJECT_SORT_KEYS.flatMap((k) => [k, `-${k}`]);
 
@@ -21,6 +24,7 @@ export class ObjectsController {
   @Post('v1/ontology/objects')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Create an authored domain object: schema, required-field, type, enum, reference and identity validation (409 duplicate_object)' })
+  @Answers(201, 'the created object and the applied proposal recording it', CreateObjectResponse)
   create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateObjectDto) {
     return this.handlers.create(auth, rid, body);
   }
@@ -28,6 +32,7 @@ export class ObjectsController {
   @Patch('v1/ontology/objects/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Update authored fields: schema validation, immutable identity, required reason, expected_version' })
+  @Answers(200, 'the domain object', 'NodeRecord')
   update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() body: UpdateObjectDto) {
     return this.handlers.update(auth, rid, pathUid(uid), body);
   }
@@ -35,6 +40,7 @@ export class ObjectsController {
   @Get('ontology/objects')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Domain objects of a schema: filter by object_type; sort updated_at|created_at|canonical_name (prefix - for descending; -updated_at)' })
+  @Answers(200, 'a page of domain objects', ObjectPage)
   list(@Auth() auth: AuthContext, @Query() q: Body) {
     const query = coerceQuery(q, ['limit', 'offset']);
     const schema_id = readString(query, 'schema_id', { required: true, max: 128 })!;
@@ -48,6 +54,7 @@ export class ObjectsController {
   @Get('ontology/object/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One domain object (404 when the uid is not one)' })
+  @Answers(200, 'the domain object', 'NodeRecord')
   get(@Auth() auth: AuthContext, @Param('uid') uid: string) {
     return this.handlers.get(auth, pathUid(uid));
   }
@@ -55,6 +62,7 @@ export class ObjectsController {
   @Get('ontology/object/:uid/history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Version history of a domain object' })
+  @Answers(200, 'version records, version ascending', [NodeVersionRecord])
   historyOf(@Auth() auth: AuthContext, @Param('uid') uid: string) {
     return this.handlers.historyOf(auth, pathUid(uid));
   }

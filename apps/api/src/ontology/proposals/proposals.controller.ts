@@ -8,6 +8,8 @@ import { canonicalNodeTypeName } from '@strata/domain/catalogue';
 import { Body, coerceQuery, readEnum, readPage, readString } from '@strata/domain/validation';
 import { ApproveProposalDto, BatchApproveDto, BatchRejectDto, EditProposalDto, RejectProposalDto } from './proposal.dto';
 import { ProposalHandlers, readEdits } from './proposal.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { BatchReviewResponse, ProposalPage, ProposalResponse } from './proposal.response';
 
 @ApiTags('ontology: proposals')
 @Controller('v1/ontology/proposals')
@@ -17,6 +19,7 @@ export class ProposalsController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Proposals, newest first; filters status, schema_id, object_type, proposal_type, extract_job_id' })
+  @Answers(200, 'a page of proposals, created_at descending', ProposalPage)
   list(@Auth() auth: AuthContext, @Query() q: Body) {
     const query = coerceQuery(q, ['limit', 'offset']);
     const objectType = readString(query, 'object_type', { max: 100 });
@@ -35,6 +38,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Approve up to 100 proposals, each on its own' })
+  @Answers(200, 'one result per id, in input order', BatchReviewResponse)
   batchApprove(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: BatchApproveDto) {
     return this.handlers.batch(auth, rid, body.ids, 'approve', body.feedback ?? null);
   }
@@ -43,6 +47,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Reject up to 100 proposals, each on its own' })
+  @Answers(200, 'one result per id, in input order', BatchReviewResponse)
   batchReject(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: BatchRejectDto) {
     return this.handlers.batch(auth, rid, body.ids, 'reject', body.reason ?? null);
   }
@@ -50,6 +55,7 @@ export class ProposalsController {
   @Get(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One proposal with its full diff in changes_json' })
+  @Answers(200, 'the proposal', ProposalResponse)
   get(@Auth() auth: AuthContext, @Param('id') id: string) {
     return this.handlers.get(auth, id);
   }
@@ -57,6 +63,7 @@ export class ProposalsController {
   @Patch(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Save edits without approving (pending or approval_required); keeps original_snapshot' })
+  @Answers(200, 'the edited proposal', ProposalResponse)
   edit(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: EditProposalDto) {
     return this.handlers.edit(auth, rid, id, readEdits(body.edits));
   }
@@ -65,6 +72,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Approve (optional inline edits) and apply at once; the record is normally applied' })
+  @Answers(200, 'the proposal, normally applied (apply_failed when writing failed)', ProposalResponse)
   approve(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ApproveProposalDto) {
     return this.handlers.approve(auth, rid, id, body.edits ? readEdits(body.edits) : undefined);
   }
@@ -73,6 +81,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Reject a pending or approval_required proposal' })
+  @Answers(200, 'the rejected proposal', ProposalResponse)
   reject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RejectProposalDto) {
     return this.handlers.reject(auth, rid, id, body.reason ?? null);
   }
@@ -81,6 +90,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Idempotent retry of an approved or apply_failed proposal; an applied one returns unchanged' })
+  @Answers(200, 'the proposal', ProposalResponse)
   apply(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
     return this.handlers.apply(auth, rid, id);
   }

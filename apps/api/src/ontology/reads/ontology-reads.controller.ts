@@ -7,6 +7,8 @@ import { Body, assertObjectBody, coerceQuery, readBoolean, readNumber, readStrin
 import { pathUid } from '../../platform/http/path-params';
 import { OntologyReads } from './ontology-reads.handlers';
 import { SchemaTestDto } from './schema-test.dto';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ObjectContextResponse, ObjectSearchResponse, OntologyQueryResponse, SchemaTestResponse } from './ontology-reads.response';
 
 const clampLimit = (v: number | undefined, dflt: number) => Math.min(v ?? dflt, 1000);
 
@@ -20,6 +22,7 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Hybrid full-text and semantic search over domain objects (RRF k=60); limit 20' })
+  @Answers(200, 'hits, best first', ObjectSearchResponse)
   search(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     return this.reads.searchObjects(auth, {
@@ -33,6 +36,7 @@ export class OntologyReadsController {
   @Get('ontology/object/:uid/context')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'A domain object with its relations, related objects, 1–3 hops of cognitive context (depth 2) and sources' })
+  @Answers(200, 'the object in its context', ObjectContextResponse)
   context(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
     const query = coerceQuery(q, ['depth']);
     const depth = readNumber(query, 'depth', { integer: true, min: 1, max: 3 }) ?? 2;
@@ -44,6 +48,7 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Retrieval over a schema: objects, relations, cognitive context, provenance, truncation flags' })
+  @Answers(200, 'objects, relations, context and provenance', OntologyQueryResponse)
   query(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
     const body = assertObjectBody(raw);
     return this.reads.query(auth, {
@@ -62,6 +67,7 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Experimental dry run of example queries against the schema objects; never writes' })
+  @Answers(200, 'per example query, what the schema objects would answer', SchemaTestResponse)
   test(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() body: SchemaTestDto) {
     return this.reads.testSchema(auth, id, body.example_queries);
   }

@@ -5,6 +5,8 @@ import { ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { ObjectTypeDto, RelationTypeDto, typeInput } from './type.dto';
 import { TypeHandlers } from './type.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ObjectTypeResponse, RelationTypeResponse } from './type.response';
 
 @ApiTags('ontology: types')
 @Controller('v1/ontology/schemas/:id')
@@ -14,6 +16,7 @@ export class TypesController {
   @Post('object-types')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Add an object type (name unique in the schema, not a built-in node type)' })
+  @Answers(201, 'the object type', ObjectTypeResponse)
   addObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ObjectTypeDto) {
     return this.handlers.addObjectType(auth, rid, id, typeInput(body));
   }
@@ -21,6 +24,7 @@ export class TypesController {
   @Patch('object-types/:type_id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Update an object type; bumps the type's version (and an active schema's)" })
+  @Answers(200, 'the object type', ObjectTypeResponse)
   updateObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: ObjectTypeDto) {
     return this.handlers.updateObjectType(auth, rid, id, typeId, typeInput(body));
   }
@@ -28,6 +32,7 @@ export class TypesController {
   @Delete('object-types/:type_id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Archive an object type; returns it' })
+  @Answers(200, 'the archived object type', ObjectTypeResponse)
   archiveObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string) {
     return this.handlers.archiveObjectType(auth, rid, id, typeId);
   }
@@ -35,6 +40,7 @@ export class TypesController {
   @Post('relation-types')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Add a relation type between object types of the schema' })
+  @Answers(201, 'the relation type', RelationTypeResponse)
   addRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RelationTypeDto) {
     return this.handlers.addRelationType(auth, rid, id, typeInput(body));
   }
@@ -42,6 +48,7 @@ export class TypesController {
   @Patch('relation-types/:type_id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Update a relation type; bumps the type's version (and an active schema's)" })
+  @Answers(200, 'the relation type', RelationTypeResponse)
   updateRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: RelationTypeDto) {
     return this.handlers.updateRelationType(auth, rid, id, typeId, typeInput(body));
   }
@@ -49,6 +56,7 @@ export class TypesController {
   @Delete('relation-types/:type_id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Archive a relation type; returns it' })
+  @Answers(200, 'the archived relation type', RelationTypeResponse)
   archiveRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string) {
     return this.handlers.archiveRelationType(auth, rid, id, typeId);
   }
