@@ -19,7 +19,7 @@ export class ExtractionController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Extract domain objects from Documents or Chunks as a job (kind ontology_extract); mode respect_policies|propose_only|force_auto_apply' })
   @Answers(202, 'the extraction job', ExtractStartedResponse)
-  extract(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  extract(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<ExtractStartedResponse> {
     return this.extraction.start(auth, readExtractRequest(assertObjectBody(raw)));
   }
 }

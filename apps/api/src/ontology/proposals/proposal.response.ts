@@ -21,8 +21,9 @@ export class ProposedObjectResponse {
 
 /** A proposal's diff */
 export class ProposalChangesResponse {
-  @ListOf(() => ProposedObjectResponse, 'objects to create')
-  adds!: ProposedObjectResponse[];
+  // the domain record keeps adds untyped (unknown[]); every proposal the service writes adds ProposedObjects
+  @ListOf(() => ProposedObjectResponse, 'objects to create or link')
+  adds!: unknown[];
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'changes to existing objects' } as never)
   updates!: unknown[];
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } } as never)

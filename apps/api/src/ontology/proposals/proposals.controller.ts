@@ -20,7 +20,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Proposals, newest first; filters status, schema_id, object_type, proposal_type, extract_job_id' })
   @Answers(200, 'a page of proposals, created_at descending', ProposalPage)
-  list(@Auth() auth: AuthContext, @Query() q: Body) {
+  list(@Auth() auth: AuthContext, @Query() q: Body): ProposalPage {
     const query = coerceQuery(q, ['limit', 'offset']);
     const objectType = readString(query, 'object_type', { max: 100 });
     const filter = {
@@ -56,7 +56,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One proposal with its full diff in changes_json' })
   @Answers(200, 'the proposal', ProposalResponse)
-  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+  get(@Auth() auth: AuthContext, @Param('id') id: string): ProposalResponse {
     return this.handlers.get(auth, id);
   }
 
@@ -64,7 +64,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Save edits without approving (pending or approval_required); keeps original_snapshot' })
   @Answers(200, 'the edited proposal', ProposalResponse)
-  edit(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: EditProposalDto) {
+  edit(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: EditProposalDto): Promise<ProposalResponse> {
     return this.handlers.edit(auth, rid, id, readEdits(body.edits));
   }
 
@@ -73,7 +73,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Approve (optional inline edits) and apply at once; the record is normally applied' })
   @Answers(200, 'the proposal, normally applied (apply_failed when writing failed)', ProposalResponse)
-  approve(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ApproveProposalDto) {
+  approve(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ApproveProposalDto): Promise<ProposalResponse> {
     return this.handlers.approve(auth, rid, id, body.edits ? readEdits(body.edits) : undefined);
   }
 
@@ -82,7 +82,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Reject a pending or approval_required proposal' })
   @Answers(200, 'the rejected proposal', ProposalResponse)
-  reject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RejectProposalDto) {
+  reject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RejectProposalDto): Promise<ProposalResponse> {
     return this.handlers.reject(auth, rid, id, body.reason ?? null);
   }
 
@@ -91,7 +91,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Idempotent retry of an approved or apply_failed proposal; an applied one returns unchanged' })
   @Answers(200, 'the proposal', ProposalResponse)
-  apply(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+  apply(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string): Promise<ProposalResponse> {
     return this.handlers.apply(auth, rid, id);
   }
 }

@@ -18,7 +18,7 @@ export class ProposeSchemaController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Propose a draft schema from a description, a template_hint and sample documents, as a job (kind ontology_propose)' })
   @Answers(202, 'the draft schema and its job', ProposeSchemaStartedResponse)
-  propose(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: ProposeSchemaDto) {
+  propose(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: ProposeSchemaDto): Promise<ProposeSchemaStartedResponse> {
     return this.proposals.start(auth, rid, body);
   }
 }

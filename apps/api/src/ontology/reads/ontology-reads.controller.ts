@@ -23,7 +23,7 @@ export class OntologyReadsController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Hybrid full-text and semantic search over domain objects (RRF k=60); limit 20' })
   @Answers(200, 'hits, best first', ObjectSearchResponse)
-  search(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  search(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<ObjectSearchResponse> {
     const body = assertObjectBody(raw);
     return this.reads.searchObjects(auth, {
       query: readString(body, 'query', { required: true, max: 10_000 })!,
@@ -37,7 +37,7 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'A domain object with its relations, related objects, 1–3 hops of cognitive context (depth 2) and sources' })
   @Answers(200, 'the object in its context', ObjectContextResponse)
-  context(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
+  context(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body): Promise<ObjectContextResponse> {
     const query = coerceQuery(q, ['depth']);
     const depth = readNumber(query, 'depth', { integer: true, min: 1, max: 3 }) ?? 2;
     return this.reads.context(auth, pathUid(uid), depth);
@@ -49,7 +49,7 @@ export class OntologyReadsController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Retrieval over a schema: objects, relations, cognitive context, provenance, truncation flags' })
   @Answers(200, 'objects, relations, context and provenance', OntologyQueryResponse)
-  query(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  query(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<OntologyQueryResponse> {
     const body = assertObjectBody(raw);
     return this.reads.query(auth, {
       query: readString(body, 'query', { required: true, max: 10_000 })!,
@@ -68,7 +68,7 @@ export class OntologyReadsController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Experimental dry run of example queries against the schema objects; never writes' })
   @Answers(200, 'per example query, what the schema objects would answer', SchemaTestResponse)
-  test(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() body: SchemaTestDto) {
+  test(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() body: SchemaTestDto): Promise<SchemaTestResponse> {
     return this.reads.testSchema(auth, id, body.example_queries);
   }
 }

@@ -123,7 +123,7 @@ export class SchemaTestResponse {
   @Str()
   schema_id!: string;
   @ApiProperty({ type: Boolean, enum: [true] })
-  experimental!: true;
+  experimental!: boolean;
   @ListOf(() => SchemaTestResult, 'one per example query, in order')
   results!: SchemaTestResult[];
 }

@@ -19,7 +19,7 @@ export class RelationsController {
   @ApiOperation({ summary: 'Link two domain objects through a relation type: endpoint types, symmetric relations, cardinality; idempotent (200 created:false)' })
   @Answers(201, 'the new relation edge', RelationResponse)
   @Answers(200, 'the existing live relation edge', RelationResponse)
-  async create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<RelationResponse> {
     const out = await this.handlers.create(auth, rid, assertObjectBody(raw));
     reply.status(out.created ? 201 : 200);
     return out;

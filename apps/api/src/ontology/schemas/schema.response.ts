@@ -95,7 +95,7 @@ export class SemanticGuidanceResponse {
   @ListOf(() => SemanticClassificationResponse, 'one per current (not archived) type')
   classifications!: SemanticClassificationResponse[];
   @ApiProperty({ type: Boolean, enum: [true] })
-  review_required!: true;
+  review_required!: boolean;
 }
 
 export class IdentityCollisionResponse {

@@ -23,7 +23,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Schemas of the workspace, most recently updated first; filter by status' })
   @Answers(200, 'a page of schema records, updated_at descending', OntologySchemaPage)
-  list(@Auth() auth: AuthContext, @Query() q: Body) {
+  list(@Auth() auth: AuthContext, @Query() q: Body): OntologySchemaPage {
     const query = coerceQuery(q, ['limit', 'offset']);
     const status = readEnum(query, 'status', SCHEMA_STATUSES);
     const { limit, offset } = readPage(query, { limit: 50, max: 1000 });
@@ -34,7 +34,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Create a draft schema' })
   @Answers(201, 'the draft schema', OntologySchemaResponse)
-  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateSchemaDto) {
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateSchemaDto): Promise<OntologySchemaResponse> {
     return this.handlers.create(auth, rid, body);
   }
 
@@ -42,7 +42,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One schema with its object and relation types' })
   @Answers(200, 'the schema with its object and relation types', OntologySchemaDetailResponse)
-  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+  get(@Auth() auth: AuthContext, @Param('id') id: string): OntologySchemaDetailResponse {
     return this.handlers.get(auth, id);
   }
 
@@ -50,7 +50,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Edit a draft or active schema (name, description, semantic_validation_mode off|advisory)' })
   @Answers(200, 'the schema', OntologySchemaResponse)
-  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: UpdateSchemaDto) {
+  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: UpdateSchemaDto): Promise<OntologySchemaResponse> {
     return this.handlers.update(auth, rid, id, body);
   }
 
@@ -59,7 +59,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Activate (needs an object type); the most recently activated active schema is the workspace default' })
   @Answers(200, 'the schema', OntologySchemaResponse)
-  activate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+  activate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string): Promise<OntologySchemaResponse> {
     return this.handlers.move(auth, rid, id, 'activate');
   }
 
@@ -68,7 +68,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Deprecate an active schema' })
   @Answers(200, 'the schema', OntologySchemaResponse)
-  deprecate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+  deprecate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string): Promise<OntologySchemaResponse> {
     return this.handlers.move(auth, rid, id, 'deprecate');
   }
 
@@ -78,7 +78,7 @@ export class SchemasController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Dry-run audit of exact identity collisions among the live objects; never writes' })
   @Answers(200, 'identity collisions among live objects', DuplicatesAuditResponse)
-  duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string) {
+  duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string): DuplicatesAuditResponse {
     return this.handlers.duplicatesAudit(auth, id);
   }
 
@@ -88,7 +88,7 @@ export class SchemasController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Candidate built-in types for each current type (review required; nothing is applied)' })
   @Answers(200, 'a candidate built-in type per current type; nothing applied', SemanticGuidanceResponse)
-  analyze(@Auth() auth: AuthContext, @Param('id') id: string) {
+  analyze(@Auth() auth: AuthContext, @Param('id') id: string): SemanticGuidanceResponse {
     return this.guidance.analyze(auth, id);
   }
 
@@ -96,7 +96,7 @@ export class SchemasController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Archive (soft-delete) a schema' })
   @Answers(200, 'the archived schema', OntologySchemaResponse)
-  archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+  archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string): Promise<OntologySchemaResponse> {
     return this.handlers.move(auth, rid, id, 'archive');
   }
 }

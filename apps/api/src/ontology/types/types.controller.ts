@@ -17,7 +17,7 @@ export class TypesController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Add an object type (name unique in the schema, not a built-in node type)' })
   @Answers(201, 'the object type', ObjectTypeResponse)
-  addObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ObjectTypeDto) {
+  addObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ObjectTypeDto): Promise<ObjectTypeResponse> {
     return this.handlers.addObjectType(auth, rid, id, typeInput(body));
   }
 
@@ -25,7 +25,7 @@ export class TypesController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Update an object type; bumps the type's version (and an active schema's)" })
   @Answers(200, 'the object type', ObjectTypeResponse)
-  updateObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: ObjectTypeDto) {
+  updateObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: ObjectTypeDto): Promise<ObjectTypeResponse> {
     return this.handlers.updateObjectType(auth, rid, id, typeId, typeInput(body));
   }
 
@@ -33,7 +33,7 @@ export class TypesController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Archive an object type; returns it' })
   @Answers(200, 'the archived object type', ObjectTypeResponse)
-  archiveObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string) {
+  archiveObject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string): Promise<ObjectTypeResponse> {
     return this.handlers.archiveObjectType(auth, rid, id, typeId);
   }
 
@@ -41,7 +41,7 @@ export class TypesController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Add a relation type between object types of the schema' })
   @Answers(201, 'the relation type', RelationTypeResponse)
-  addRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RelationTypeDto) {
+  addRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RelationTypeDto): Promise<RelationTypeResponse> {
     return this.handlers.addRelationType(auth, rid, id, typeInput(body));
   }
 
@@ -49,7 +49,7 @@ export class TypesController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: "Update a relation type; bumps the type's version (and an active schema's)" })
   @Answers(200, 'the relation type', RelationTypeResponse)
-  updateRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: RelationTypeDto) {
+  updateRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string, @ReqBody() body: RelationTypeDto): Promise<RelationTypeResponse> {
     return this.handlers.updateRelationType(auth, rid, id, typeId, typeInput(body));
   }
 
@@ -57,7 +57,7 @@ export class TypesController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Archive a relation type; returns it' })
   @Answers(200, 'the archived relation type', RelationTypeResponse)
-  archiveRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string) {
+  archiveRelation(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('type_id') typeId: string): Promise<RelationTypeResponse> {
     return this.handlers.archiveRelationType(auth, rid, id, typeId);
   }
 }
