@@ -4447,16 +4447,279 @@ export interface components {
             /** @description the version the change is based on (409 version_conflict otherwise) */
             expected_version?: number;
         };
+        OntologySchemaResponse: {
+            id: string;
+            org_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "draft" | "active" | "deprecated" | "archived";
+            version: number;
+            /**
+             * @description state of the propose-schema job that fills a proposed draft; null for a schema created by hand
+             * @enum {string|null}
+             */
+            propose_status: "pending" | "running" | "ready" | "failed" | null;
+            propose_job_id: string | null;
+            propose_error: string | null;
+            /**
+             * @description "off" unless set
+             * @enum {string}
+             */
+            semantic_validation_mode: "off" | "advisory" | "review" | "strict";
+            /** @description principal id; "system" for the propose-schema job */
+            created_by: string;
+            /** @description principal id; "system" for the propose-schema job */
+            updated_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            activated_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            archived_at: string | null;
+        };
+        OntologySchemaPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["OntologySchemaResponse"][];
+        };
         CreateSchemaDto: {
             /** @example Client services */
             name: string;
             description?: string;
+        };
+        FieldDefinitionResponse: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "number" | "integer" | "boolean" | "date" | "datetime" | "enum" | "reference" | "array" | "object" | "json";
+            required?: boolean;
+            description?: string;
+            /** @description any JSON value */
+            default?: (string | number | boolean | Record<string, never> | unknown[]) | null;
+            /** @description the values of an enum field */
+            enum?: string[];
+            /** @description object type a reference field points to */
+            reference_object_type?: string;
+            /**
+             * @description item type of an array field
+             * @enum {string}
+             */
+            array_item_type?: "string" | "number" | "integer" | "boolean" | "date" | "datetime" | "enum" | "reference" | "array" | "object" | "json";
+            extraction_hint?: string;
+        };
+        ObjectTypeResponse: {
+            id: string;
+            schema_id: string;
+            org_id: string;
+            /** @description unique within the schema */
+            name: string;
+            display_name: string | null;
+            description: string | null;
+            /** @description given as `fields` on input */
+            fields_json: components["schemas"]["FieldDefinitionResponse"][];
+            /** @description as given (categories, risk_level…); null when not set */
+            extraction_hints: (string | number | boolean | Record<string, never> | unknown[]) | null;
+            /** @enum {string} */
+            review_policy: "always" | "low_confidence" | "never";
+            /** @description the built-in type a reviewer matched (or a candidate set through PATCH); null when none */
+            semantic_match: {
+                [key: string]: unknown;
+            } | null;
+            /** @description binding to an external SQL source, stored as given; null when none */
+            backing: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            status: "active" | "deprecated" | "archived";
+            /** @description bumped by each change */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /** @description names of defined fields */
+            required_fields: string[];
+            /** @description names of defined fields; what makes two objects the same */
+            identity_fields: string[];
+            aliases: string[];
+            /** @description given as `examples` on input */
+            examples_json: unknown[];
+            /** @description 0.8 unless set */
+            default_confidence: number;
+        };
+        RelationTypeResponse: {
+            id: string;
+            schema_id: string;
+            org_id: string;
+            /** @description unique within the schema */
+            name: string;
+            display_name: string | null;
+            description: string | null;
+            /** @description given as `fields` on input */
+            fields_json: components["schemas"]["FieldDefinitionResponse"][];
+            /** @description as given (categories, risk_level…); null when not set */
+            extraction_hints: (string | number | boolean | Record<string, never> | unknown[]) | null;
+            /** @enum {string} */
+            review_policy: "always" | "low_confidence" | "never";
+            /** @description the built-in type a reviewer matched (or a candidate set through PATCH); null when none */
+            semantic_match: {
+                [key: string]: unknown;
+            } | null;
+            /** @description binding to an external SQL source, stored as given; null when none */
+            backing: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            status: "active" | "deprecated" | "archived";
+            /** @description bumped by each change */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /** @description object type name of the schema */
+            source_type: string;
+            /** @description object type name of the schema */
+            target_type: string;
+            /** @enum {string|null} */
+            cardinality: "one_to_one" | "one_to_many" | "many_to_many" | null;
+            symmetric: boolean;
+            transitive: boolean;
+            inverse_relation_type: string | null;
+        };
+        OntologySchemaDetailResponse: {
+            id: string;
+            org_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "draft" | "active" | "deprecated" | "archived";
+            version: number;
+            /**
+             * @description state of the propose-schema job that fills a proposed draft; null for a schema created by hand
+             * @enum {string|null}
+             */
+            propose_status: "pending" | "running" | "ready" | "failed" | null;
+            propose_job_id: string | null;
+            propose_error: string | null;
+            /**
+             * @description "off" unless set
+             * @enum {string}
+             */
+            semantic_validation_mode: "off" | "advisory" | "review" | "strict";
+            /** @description principal id; "system" for the propose-schema job */
+            created_by: string;
+            /** @description principal id; "system" for the propose-schema job */
+            updated_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            activated_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            archived_at: string | null;
+            /** @description archived types included */
+            object_types: components["schemas"]["ObjectTypeResponse"][];
+            /** @description archived types included */
+            relation_types: components["schemas"]["RelationTypeResponse"][];
         };
         UpdateSchemaDto: {
             name?: string;
             description?: string;
             /** @enum {string} */
             semantic_validation_mode?: "off" | "advisory";
+        };
+        IdentityCollisionResponse: {
+            object_type: string;
+            /** @description the shared identity values, by field name */
+            identity: {
+                [key: string]: unknown;
+            };
+            /** @description the colliding objects */
+            uids: string[];
+            count: number;
+        };
+        DuplicatesAuditResponse: {
+            schema_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            audited_at: string;
+            object_types_checked: number;
+            total_collisions: number;
+            collisions: components["schemas"]["IdentityCollisionResponse"][];
+        };
+        SemanticCandidateResponse: {
+            /** @enum {string} */
+            status: "candidate";
+            /** @description built-in node or edge type name */
+            builtin_type: string;
+            /** @enum {string} */
+            kind: "node_type" | "edge_type";
+            /** @description 0.7 × name_similarity + 0.3 × field_overlap */
+            score: number;
+            name_similarity: number;
+            field_overlap: number;
+            /** @enum {string} */
+            method: "name_and_fields";
+        };
+        SemanticClassificationResponse: {
+            type_id: string;
+            /** @enum {string} */
+            type_kind: "object" | "relation";
+            type_name: string;
+            /** @description the type version the candidate was computed for */
+            type_version: number;
+            semantic_match: components["schemas"]["SemanticCandidateResponse"];
+        };
+        SemanticGuidanceResponse: {
+            schema_id: string;
+            /** @description one per current (not archived) type */
+            classifications: components["schemas"]["SemanticClassificationResponse"][];
+            /** @enum {boolean} */
+            review_required: true;
         };
         ObjectTypeDto: {
             /** @example Client */
@@ -4513,6 +4776,13 @@ export interface components {
             transitive?: boolean;
             inverse_relation_type?: string;
         };
+        CreateObjectResponse: {
+            uid: string;
+            /** @description the applied proposal recording the creation */
+            proposal_id: string;
+            /** @description the domain object: layer "ontology", props {_type, schema_id, object_type_id, canonical_name, fields, aliases, identity, review_status, proposal_id, source_uids} */
+            object: components["schemas"]["NodeRecord"];
+        };
         CreateObjectDto: {
             schema_id: string;
             /** @example Client */
@@ -4546,6 +4816,122 @@ export interface components {
             /** @description the version this change was decided on */
             expected_version: number;
         };
+        ObjectPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            /** @description domain objects */
+            items: components["schemas"]["NodeRecord"][];
+        };
+        RelationResponse: {
+            /** @description layer "ontology"; props {_type, schema_id, relation_type_id, fields} */
+            edge: components["schemas"]["EdgeRecord"];
+            /** @description false when a live edge with the same (from, to, relation) already existed */
+            created: boolean;
+        };
+        ProposedObjectResponse: {
+            canonical_name: string;
+            /** @description field values by name */
+            fields: {
+                [key: string]: unknown;
+            };
+            aliases: string[];
+            /** @description identity field values by name */
+            identity: {
+                [key: string]: unknown;
+            };
+            confidence: number;
+        };
+        ProposalChangesResponse: {
+            /** @description objects to create or link */
+            adds: components["schemas"]["ProposedObjectResponse"][];
+            /** @description changes to existing objects */
+            updates: {
+                [key: string]: unknown;
+            }[];
+            removes: {
+                [key: string]: unknown;
+            }[];
+        };
+        ProposalResponse: {
+            id: string;
+            org_id: string;
+            schema_id: string;
+            /** @enum {string} */
+            proposal_type: "object_create" | "object_update" | "relation_create";
+            /** @description object type name */
+            object_type: string;
+            extract_job_id: string | null;
+            proposed_by_agent_id: string | null;
+            /** @description Documents or Chunks the proposal was extracted from */
+            source_uids: string[];
+            source_scope_ids: string[];
+            changes_json: components["schemas"]["ProposalChangesResponse"];
+            /** @description the extraction’s reason, or the reviewer’s on rejection */
+            rationale: string | null;
+            confidence: number;
+            /** @enum {string} */
+            risk_level: "low" | "medium" | "high";
+            /** @enum {string} */
+            review_status: "pending" | "approval_required" | "approved" | "applied" | "apply_failed" | "rejected";
+            /** @description the Approval node of a high-risk proposal */
+            approval_uid: string | null;
+            /** @description the domain object once applied */
+            proposed_node_uid: string | null;
+            applied_job_id: string | null;
+            /** @description why the last apply failed */
+            applied_error: string | null;
+            apply_attempt_count: number;
+            edited_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            edited_at: string | null;
+            /** @description changes_json before the first edit; null when never edited */
+            original_snapshot: (components["schemas"]["ProposalChangesResponse"] | null) & components["schemas"]["ProposalChangesResponse"];
+            /** @description an apply failed on validation: edit or reject it */
+            requires_manual_resolution: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            resolved_at: string | null;
+            resolved_by: string | null;
+        };
+        ProposalPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["ProposalResponse"][];
+        };
+        BatchItemError: {
+            /** @description REFERENCE error code (not_found, invalid_transition…) */
+            code: string;
+            message: string;
+        };
+        BatchItemResult: {
+            id: string;
+            /**
+             * @description the proposal’s status after the call; null when it was not found
+             * @enum {string|null}
+             */
+            review_status: "pending" | "approval_required" | "approved" | "applied" | "apply_failed" | "rejected" | null;
+            /** @description present when this proposal failed */
+            error?: components["schemas"]["BatchItemError"];
+        };
+        BatchReviewResponse: {
+            results: components["schemas"]["BatchItemResult"][];
+            succeeded: number;
+            failed: number;
+        };
         BatchApproveDto: {
             ids: string[];
             feedback?: string;
@@ -4570,6 +4956,100 @@ export interface components {
         RejectProposalDto: {
             reason?: string;
         };
+        ExtractStartedResponse: {
+            /** @description job of kind ontology_extract; its result is {proposals_created, auto_applied} */
+            job_id: string;
+        };
+        ScoredObject: {
+            /** @description the domain object */
+            object: components["schemas"]["NodeRecord"];
+            /** @description RRF score; higher is better */
+            score: number;
+        };
+        ObjectSearchResponse: {
+            /** @description best first */
+            items: components["schemas"]["ScoredObject"][];
+        };
+        CognitiveContextResponse: {
+            claims: components["schemas"]["NodeRecord"][];
+            risks: components["schemas"]["NodeRecord"][];
+            decisions: components["schemas"]["NodeRecord"][];
+            tasks: components["schemas"]["NodeRecord"][];
+            goals: components["schemas"]["NodeRecord"][];
+            /** @description other non-ontology nodes within depth */
+            other: components["schemas"]["NodeRecord"][];
+        };
+        ObjectSourceRef: {
+            uid: string;
+            /** @description the Document title, or the Chunk label */
+            title: string;
+            /** @description Document or Chunk */
+            node_type: string;
+        };
+        ObjectContextResponse: {
+            object: components["schemas"]["NodeRecord"];
+            /** @description 1–3 */
+            depth: number;
+            /** @description ontology relations within depth */
+            relations: components["schemas"]["EdgeRecord"][];
+            /** @description domain objects at the other ends */
+            related_objects: components["schemas"]["NodeRecord"][];
+            cognitive_context: components["schemas"]["CognitiveContextResponse"];
+            /** @description Chunks and Documents the object was extracted from */
+            sources: components["schemas"]["ObjectSourceRef"][];
+        };
+        QueryGraph: {
+            nodes: components["schemas"]["NodeRecord"][];
+            edges: components["schemas"]["EdgeRecord"][];
+        };
+        ProvenanceLink: {
+            /** @description the object */
+            node_uid: string;
+            /** @description the Chunk or Document it came from */
+            source_uid: string;
+            /** @description the quoted span when known */
+            text_span: string | null;
+        };
+        QueryConfidence: {
+            /** @description 0–1 */
+            overall: number;
+        };
+        QueryTruncation: {
+            objects?: boolean;
+            relations?: boolean;
+            graph?: boolean;
+        };
+        OntologyQueryResponse: {
+            /** @description matching domain objects */
+            objects: components["schemas"]["NodeRecord"][];
+            relations: components["schemas"]["EdgeRecord"][];
+            /** @description linked cognitive nodes by node_type; empty without include_cognitive_context */
+            cognitive_context: {
+                [key: string]: components["schemas"]["NodeRecord"][];
+            };
+            /** @description rows of external (SQL-backed) sources; empty until backings are synced */
+            external_refs: {
+                [key: string]: unknown;
+            }[];
+            graph: components["schemas"]["QueryGraph"];
+            /** @description empty without include_sources */
+            provenance: components["schemas"]["ProvenanceLink"][];
+            confidence: components["schemas"]["QueryConfidence"];
+            truncated: components["schemas"]["QueryTruncation"];
+        };
+        SchemaTestResult: {
+            query: string;
+            objects: components["schemas"]["NodeRecord"][];
+            relations: components["schemas"]["EdgeRecord"][];
+            note: string;
+        };
+        SchemaTestResponse: {
+            schema_id: string;
+            /** @enum {boolean} */
+            experimental: true;
+            /** @description one per example query, in order */
+            results: components["schemas"]["SchemaTestResult"][];
+        };
         SchemaTestDto: {
             /**
              * @example [
@@ -4577,6 +5057,12 @@ export interface components {
              *     ]
              */
             example_queries: string[];
+        };
+        ProposeSchemaStartedResponse: {
+            /** @description the draft schema; its propose_status follows the job */
+            schema_id: string;
+            /** @description job of kind ontology_propose */
+            job_id: string;
         };
         ProposeSchemaDto: {
             /** @example Our consulting clients, their engagements and contacts */
@@ -11038,13 +11524,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of schema records, updated_at descending */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaPage"];
                 };
             };
         };
@@ -11062,13 +11548,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the draft schema */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaResponse"];
                 };
             };
         };
@@ -11084,13 +11570,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the schema with its object and relation types */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaDetailResponse"];
                 };
             };
         };
@@ -11106,13 +11592,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the archived schema */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaResponse"];
                 };
             };
         };
@@ -11132,13 +11618,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the schema */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaResponse"];
                 };
             };
         };
@@ -11160,13 +11646,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the schema */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaResponse"];
                 };
             };
         };
@@ -11188,13 +11674,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the schema */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologySchemaResponse"];
                 };
             };
         };
@@ -11216,13 +11702,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description identity collisions among live objects */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DuplicatesAuditResponse"];
                 };
             };
         };
@@ -11244,13 +11730,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description a candidate built-in type per current type; nothing applied */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SemanticGuidanceResponse"];
                 };
             };
         };
@@ -11270,13 +11756,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the object type */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ObjectTypeResponse"];
                 };
             };
         };
@@ -11293,13 +11779,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the archived object type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ObjectTypeResponse"];
                 };
             };
         };
@@ -11320,13 +11806,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the object type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ObjectTypeResponse"];
                 };
             };
         };
@@ -11346,13 +11832,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the relation type */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RelationTypeResponse"];
                 };
             };
         };
@@ -11369,13 +11855,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the archived relation type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RelationTypeResponse"];
                 };
             };
         };
@@ -11396,13 +11882,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the relation type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RelationTypeResponse"];
                 };
             };
         };
@@ -11420,13 +11906,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the created object and the applied proposal recording it */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CreateObjectResponse"];
                 };
             };
         };
@@ -11446,13 +11932,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the domain object */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"];
                 };
             };
         };
@@ -11466,13 +11952,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of domain objects */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ObjectPage"];
                 };
             };
         };
@@ -11488,13 +11974,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the domain object */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeRecord"];
                 };
             };
         };
@@ -11510,13 +11996,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description version records, version ascending */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NodeVersionRecord"][];
                 };
             };
         };
@@ -11536,13 +12022,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the existing live relation edge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationResponse"];
+                };
+            };
+            /** @description the new relation edge */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RelationResponse"];
                 };
             };
         };
@@ -11556,13 +12051,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of proposals, created_at descending */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposalPage"];
                 };
             };
         };
@@ -11580,13 +12075,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description one result per id, in input order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BatchReviewResponse"];
                 };
             };
         };
@@ -11604,13 +12099,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description one result per id, in input order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BatchReviewResponse"];
                 };
             };
         };
@@ -11626,13 +12121,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the proposal */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposalResponse"];
                 };
             };
         };
@@ -11652,13 +12147,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the edited proposal */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposalResponse"];
                 };
             };
         };
@@ -11678,13 +12173,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the proposal, normally applied (apply_failed when writing failed) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposalResponse"];
                 };
             };
         };
@@ -11704,13 +12199,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the rejected proposal */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposalResponse"];
                 };
             };
         };
@@ -11732,13 +12227,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the proposal */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposalResponse"];
                 };
             };
         };
@@ -11758,13 +12253,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the extraction job */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ExtractStartedResponse"];
                 };
             };
         };
@@ -11784,13 +12279,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description hits, best first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ObjectSearchResponse"];
                 };
             };
         };
@@ -11806,13 +12301,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the object in its context */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ObjectContextResponse"];
                 };
             };
         };
@@ -11832,13 +12327,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description objects, relations, context and provenance */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OntologyQueryResponse"];
                 };
             };
         };
@@ -11858,13 +12353,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description per example query, what the schema objects would answer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SchemaTestResponse"];
                 };
             };
         };
@@ -11882,13 +12377,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the draft schema and its job */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProposeSchemaStartedResponse"];
                 };
             };
         };

@@ -6,6 +6,8 @@ import { Auth } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
 import { readExtractRequest } from './extract.dto';
 import { OntologyExtraction } from './ontology-extraction.service';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ExtractStartedResponse } from './extract.response';
 
 @ApiTags('ontology: extraction')
 @Controller('ontology/extract')
@@ -16,7 +18,8 @@ export class ExtractionController {
   @HttpCode(202)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Extract domain objects from Documents or Chunks as a job (kind ontology_extract); mode respect_policies|propose_only|force_auto_apply' })
-  extract(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(202, 'the extraction job', ExtractStartedResponse)
+  extract(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<ExtractStartedResponse> {
     return this.extraction.start(auth, readExtractRequest(assertObjectBody(raw)));
   }
 }

@@ -10,6 +10,10 @@ import { Body, coerceQuery, readPage, readString } from '@strata/domain/validati
 import { pathUid } from '../../platform/http/path-params';
 import { CreateObjectDto, UpdateObjectDto } from './object.dto';
 import { ObjectHandlers } from './object.handlers';
+import type { NodeRecord } from '@strata/domain/records';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { CreateObjectResponse, ObjectPage } from './object.response';
+import { NodeVersionRecord } from '../../platform/http/responses/graph-records';
 
 const SORTS = OBJECT_SORT_KEYS.flatMap((k) => [k, `-${k}`]);
 
@@ -21,21 +25,24 @@ export class ObjectsController {
   @Post('v1/ontology/objects')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Create an authored domain object: schema, required-field, type, enum, reference and identity validation (409 duplicate_object)' })
-  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateObjectDto) {
+  @Answers(201, 'the created object and the applied proposal recording it', CreateObjectResponse)
+  create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateObjectDto): Promise<CreateObjectResponse> {
     return this.handlers.create(auth, rid, body);
   }
 
   @Patch('v1/ontology/objects/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Update authored fields: schema validation, immutable identity, required reason, expected_version' })
-  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() body: UpdateObjectDto) {
+  @Answers(200, 'the domain object', 'NodeRecord')
+  update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() body: UpdateObjectDto): Promise<NodeRecord> {
     return this.handlers.update(auth, rid, pathUid(uid), body);
   }
 
   @Get('ontology/objects')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Domain objects of a schema: filter by object_type; sort updated_at|created_at|canonical_name (prefix - for descending; -updated_at)' })
-  list(@Auth() auth: AuthContext, @Query() q: Body) {
+  @Answers(200, 'a page of domain objects', ObjectPage)
+  list(@Auth() auth: AuthContext, @Query() q: Body): Promise<ObjectPage> {
     const query = coerceQuery(q, ['limit', 'offset']);
     const schema_id = readString(query, 'schema_id', { required: true, max: 128 })!;
     const objectType = readString(query, 'object_type', { max: 100 });
@@ -48,14 +55,16 @@ export class ObjectsController {
   @Get('ontology/object/:uid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One domain object (404 when the uid is not one)' })
-  get(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+  @Answers(200, 'the domain object', 'NodeRecord')
+  get(@Auth() auth: AuthContext, @Param('uid') uid: string): Promise<NodeRecord> {
     return this.handlers.get(auth, pathUid(uid));
   }
 
   @Get('ontology/object/:uid/history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Version history of a domain object' })
-  historyOf(@Auth() auth: AuthContext, @Param('uid') uid: string) {
+  @Answers(200, 'version records, version ascending', [NodeVersionRecord])
+  historyOf(@Auth() auth: AuthContext, @Param('uid') uid: string): Promise<NodeVersionRecord[]> {
     return this.handlers.historyOf(auth, pathUid(uid));
   }
 }

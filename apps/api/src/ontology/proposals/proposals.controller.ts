@@ -8,6 +8,8 @@ import { canonicalNodeTypeName } from '@strata/domain/catalogue';
 import { Body, coerceQuery, readEnum, readPage, readString } from '@strata/domain/validation';
 import { ApproveProposalDto, BatchApproveDto, BatchRejectDto, EditProposalDto, RejectProposalDto } from './proposal.dto';
 import { ProposalHandlers, readEdits } from './proposal.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { BatchReviewResponse, ProposalPage, ProposalResponse } from './proposal.response';
 
 @ApiTags('ontology: proposals')
 @Controller('v1/ontology/proposals')
@@ -17,7 +19,8 @@ export class ProposalsController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Proposals, newest first; filters status, schema_id, object_type, proposal_type, extract_job_id' })
-  list(@Auth() auth: AuthContext, @Query() q: Body) {
+  @Answers(200, 'a page of proposals, created_at descending', ProposalPage)
+  list(@Auth() auth: AuthContext, @Query() q: Body): ProposalPage {
     const query = coerceQuery(q, ['limit', 'offset']);
     const objectType = readString(query, 'object_type', { max: 100 });
     const filter = {
@@ -35,6 +38,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Approve up to 100 proposals, each on its own' })
+  @Answers(200, 'one result per id, in input order', BatchReviewResponse)
   batchApprove(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: BatchApproveDto) {
     return this.handlers.batch(auth, rid, body.ids, 'approve', body.feedback ?? null);
   }
@@ -43,6 +47,7 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Reject up to 100 proposals, each on its own' })
+  @Answers(200, 'one result per id, in input order', BatchReviewResponse)
   batchReject(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: BatchRejectDto) {
     return this.handlers.batch(auth, rid, body.ids, 'reject', body.reason ?? null);
   }
@@ -50,14 +55,16 @@ export class ProposalsController {
   @Get(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One proposal with its full diff in changes_json' })
-  get(@Auth() auth: AuthContext, @Param('id') id: string) {
+  @Answers(200, 'the proposal', ProposalResponse)
+  get(@Auth() auth: AuthContext, @Param('id') id: string): ProposalResponse {
     return this.handlers.get(auth, id);
   }
 
   @Patch(':id')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Save edits without approving (pending or approval_required); keeps original_snapshot' })
-  edit(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: EditProposalDto) {
+  @Answers(200, 'the edited proposal', ProposalResponse)
+  edit(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: EditProposalDto): Promise<ProposalResponse> {
     return this.handlers.edit(auth, rid, id, readEdits(body.edits));
   }
 
@@ -65,7 +72,8 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Approve (optional inline edits) and apply at once; the record is normally applied' })
-  approve(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ApproveProposalDto) {
+  @Answers(200, 'the proposal, normally applied (apply_failed when writing failed)', ProposalResponse)
+  approve(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ApproveProposalDto): Promise<ProposalResponse> {
     return this.handlers.approve(auth, rid, id, body.edits ? readEdits(body.edits) : undefined);
   }
 
@@ -73,7 +81,8 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Reject a pending or approval_required proposal' })
-  reject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RejectProposalDto) {
+  @Answers(200, 'the rejected proposal', ProposalResponse)
+  reject(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: RejectProposalDto): Promise<ProposalResponse> {
     return this.handlers.reject(auth, rid, id, body.reason ?? null);
   }
 
@@ -81,7 +90,8 @@ export class ProposalsController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Idempotent retry of an approved or apply_failed proposal; an applied one returns unchanged' })
-  apply(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
+  @Answers(200, 'the proposal', ProposalResponse)
+  apply(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string): Promise<ProposalResponse> {
     return this.handlers.apply(auth, rid, id);
   }
 }

@@ -7,6 +7,8 @@ import { Body, assertObjectBody, coerceQuery, readBoolean, readNumber, readStrin
 import { pathUid } from '../../platform/http/path-params';
 import { OntologyReads } from './ontology-reads.handlers';
 import { SchemaTestDto } from './schema-test.dto';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ObjectContextResponse, ObjectSearchResponse, OntologyQueryResponse, SchemaTestResponse } from './ontology-reads.response';
 
 const clampLimit = (v: number | undefined, dflt: number) => Math.min(v ?? dflt, 1000);
 
@@ -20,7 +22,8 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Hybrid full-text and semantic search over domain objects (RRF k=60); limit 20' })
-  search(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(200, 'hits, best first', ObjectSearchResponse)
+  search(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<ObjectSearchResponse> {
     const body = assertObjectBody(raw);
     return this.reads.searchObjects(auth, {
       query: readString(body, 'query', { required: true, max: 10_000 })!,
@@ -33,7 +36,8 @@ export class OntologyReadsController {
   @Get('ontology/object/:uid/context')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'A domain object with its relations, related objects, 1–3 hops of cognitive context (depth 2) and sources' })
-  context(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body) {
+  @Answers(200, 'the object in its context', ObjectContextResponse)
+  context(@Auth() auth: AuthContext, @Param('uid') uid: string, @Query() q: Body): Promise<ObjectContextResponse> {
     const query = coerceQuery(q, ['depth']);
     const depth = readNumber(query, 'depth', { integer: true, min: 1, max: 3 }) ?? 2;
     return this.reads.context(auth, pathUid(uid), depth);
@@ -44,7 +48,8 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Retrieval over a schema: objects, relations, cognitive context, provenance, truncation flags' })
-  query(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
+  @Answers(200, 'objects, relations, context and provenance', OntologyQueryResponse)
+  query(@Auth() auth: AuthContext, @ReqBody() raw: unknown): Promise<OntologyQueryResponse> {
     const body = assertObjectBody(raw);
     return this.reads.query(auth, {
       query: readString(body, 'query', { required: true, max: 10_000 })!,
@@ -62,7 +67,8 @@ export class OntologyReadsController {
   @ApiKeyOrJwt()
   @ReadsOnly()
   @ApiOperation({ summary: 'Experimental dry run of example queries against the schema objects; never writes' })
-  test(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() body: SchemaTestDto) {
+  @Answers(200, 'per example query, what the schema objects would answer', SchemaTestResponse)
+  test(@Auth() auth: AuthContext, @Param('id') id: string, @ReqBody() body: SchemaTestDto): Promise<SchemaTestResponse> {
     return this.reads.testSchema(auth, id, body.example_queries);
   }
 }
