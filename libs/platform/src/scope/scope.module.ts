@@ -39,5 +39,6 @@ export class ScopeModule {
     const rule = new SpaceWriteRule(spaces);
     uow.addOpenStep(rule.open);
     uow.addCommitCheck(rule.commit);
+    uow.addGuardCheck(rule.guard);
   }
 }

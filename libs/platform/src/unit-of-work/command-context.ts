@@ -1,6 +1,6 @@
 import { Principal } from '@strata/domain/events';
 import type { AccessPrincipal } from '@strata/domain/governance';
-import type { HttpRequestFacts } from '../policy/http-request';
+import type { HttpRequestFacts, RequestOrigin } from '../policy/http-request';
 
 /** Who writes, for which organization, under which request: becomes every event's metadata. */
 export interface CommandContext {
@@ -17,6 +17,8 @@ export interface CommandContext {
   space_uid?: unknown;
   /** the HTTP request behind the write, when there is one: what structured policies judge (REFERENCE §13.6) */
   http?: HttpRequestFacts;
+  /** a background write made for an HTTP request (a job's unit): judged by policies as that request */
+  origin?: RequestOrigin;
   /** set by the unit of work in server mode when read models had not caught up in time */
   lagging?: boolean;
 }
