@@ -10,7 +10,7 @@ describe('briefing webhook hosts named by DNS', () => {
   let t: TestApp;
   const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
   beforeAll(async () => {
-    t = await startTestApp({ clock, briefings: { webhookAllowPrivate: false } });
+    t = await startTestApp({ clock, briefings: { webhookAllowPrivate: false, smtpUrl: null, smtpFrom: null } });
   });
   afterAll(() => t.close());
 
@@ -38,7 +38,7 @@ describe('briefing webhook hosts named by DNS', () => {
   });
 
   it('with private targets allowed (self-hosted networks, tests), the same name is accepted', async () => {
-    const open = await startTestApp({ clock, briefings: { webhookAllowPrivate: true } });
+    const open = await startTestApp({ clock, briefings: { webhookAllowPrivate: true, smtpUrl: null, smtpFrom: null } });
     try {
       const owner = await signUp(open.url);
       const o = api(open.url, owner.access_token);
