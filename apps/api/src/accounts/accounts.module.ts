@@ -1,3 +1,4 @@
+import { ScopeModule } from '@strata/platform/scope/scope.module';
 import * as path from 'node:path';
 import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD, HttpAdapterHost, Reflector } from '@nestjs/core';
@@ -46,6 +47,8 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
 @Module({
   imports: [
     AccountsCoreModule,
+    // the Project grants a removed member loses (REFERENCE §12.8)
+    ScopeModule,
     // the MCP connections read model, for GET /v1/usage (REFERENCE §17)
     McpConnectionsModule,
     ThrottlerModule.forRootAsync({

@@ -21,6 +21,27 @@ export interface HttpRequestFacts {
   readonly warnings: string[];
 }
 
+/**
+ * The request a background write is made for (the units an ingestion job commits): policies
+ * judge those writes as part of it (REFERENCE §13.6). Plain data: it travels in a job's input.
+ */
+export interface RequestOrigin {
+  method: string;
+  path: string;
+  route: string;
+  action: string | null;
+  /** the approval the request was replayed with and consumed: it covers the writes made for it */
+  approval_uid: string | null;
+}
+
+/** The origin of the writes a request leaves to a job, once its own write committed. */
+export function requestOrigin(http: HttpRequestFacts | undefined): RequestOrigin | undefined {
+  if (!http) return undefined;
+  const body = http.body();
+  const action = body && typeof body === 'object' && typeof (body as Record<string, unknown>).action === 'string' ? ((body as Record<string, unknown>).action as string) : null;
+  return { method: http.method, path: http.path, route: http.route, action, approval_uid: http.approvalUid };
+}
+
 const current = new AsyncLocalStorage<HttpRequestFacts>();
 
 /** The HTTP request being served, if any (jobs and the CLI have none). */

@@ -17,7 +17,7 @@ import { GraphTx } from '../unit-of-work/graph-tx';
 import { ProvenanceService } from '../scope/provenance.service';
 import { spacedNodes } from '../scope/space-membership';
 import { txMembership } from '../scope/space-write-rule';
-import { HttpRequestFacts } from './http-request';
+import { namedNodes } from './named-nodes';
 import { PolicyService, requestPrincipal } from './policy.service';
 
 const HOUR = 3600;
@@ -25,8 +25,9 @@ const HOUR = 3600;
 /**
  * Structured policies on every governed request (REFERENCE §13.6), registered on the unit of
  * work after the Space rule: it sees each request's staged writes whatever route staged them,
- * once input, reference and access checks have passed. Governed: a graph write made for an
- * HTTP request outside `/v1`; jobs and management routes are not.
+ * once input, reference and access checks have passed, and (as a guard check) before a
+ * handler's state guard. Governed: a graph write made for an HTTP request outside `/v1`, and
+ * the writes a job makes for such a request (its `origin`); management routes are not.
  *
  * - allow: the request commits, with a `PolicyDecisionRecorded` when any policy matched;
  * - deny / require_approval: the request's writes are dropped and only the decision (and the
@@ -43,20 +44,37 @@ export class PolicyGate {
   ) {}
 
   readonly commit = async (tx: GraphTx): Promise<void> => {
-    const http = tx.ctx.http;
-    if (!http || !tx.hasChanges() || tx.refusal || isManagementPath(http.path)) return;
+    if (!tx.hasChanges() || tx.refusal) return;
+    const req = governedRequest(tx);
+    if (!req) return;
     const staged = tx.stagedEvents();
-    await this.guardApprovalResolution(tx, staged);
+    if (!req.background) await this.guardApprovalResolution(tx, staged);
+    await this.judge(tx, req, await writtenNodes(tx, staged), false);
+  };
+
+  /**
+   * Evaluation before the state guards (REFERENCE §13.6): when the handler refused the request
+   * with a 409, the nodes the request names are what it would have written. A deny or a
+   * require_approval answers instead of the 409; an allow lets the 409 stand, nothing written.
+   */
+  readonly guard = async (tx: GraphTx): Promise<void> => {
+    const req = governedRequest(tx);
+    if (!req || req.background) return;
+    await this.judge(tx, req, namedNodes(tx), true);
+  };
+
+  private async judge(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, beforeGuard: boolean): Promise<void> {
     const org = tx.org;
-    const approval = http.approvalUid ? await this.usableApproval(tx, http) : null;
+    // a background write runs under the approval its request consumed; a replay names its own
+    const approval = req.background ? req.approvalUid : req.approvalUid ? await this.usableApproval(tx, req) : null;
     const mode = this.policies.mode(org);
     const compiled = mode === 'off' ? [] : this.policies.active(org);
     if (!compiled.length && !approval) return;
-    const facts = await this.factsOf(tx, http, staged, compiled);
+    const facts = await this.factsOf(tx, req, nodes, compiled);
     const decision = this.policies.evaluate(org, facts);
-    for (const s of decision.shadow) if (s.effect !== 'allow') http.warnings.push(`299 - "shadow policy ${s.policy_uid} would ${s.effect}"`);
+    for (const s of decision.shadow) if (s.effect !== 'allow') req.warnings.push(`299 - "shadow policy ${s.policy_uid} would ${s.effect}"`);
     const record = (extra: Parameters<PolicyService['decisionRecord']>[4] = {}) =>
-      tx.emit(GovernanceStreams.governance(org), 'PolicyDecisionRecorded', this.policies.decisionRecord(org, tx.uuid(), decision, { ...facts, route: http.route }, extra));
+      tx.emit(GovernanceStreams.governance(org), 'PolicyDecisionRecorded', this.policies.decisionRecord(org, tx.uuid(), decision, { ...facts, route: req.route }, extra));
 
     if (decision.effect === 'deny') {
       tx.refuseKeeping(PolicyErrors.denied(decision.deciding!));
@@ -75,36 +93,32 @@ export class PolicyGate {
       return;
     }
     if (decision.effect === 'require_approval' && !approval) {
-      const approvalUid = await this.approvalFor(tx, http, decision, facts);
+      if (req.background) {
+        // nobody can replay a job's unit: it is refused, and the decision says so
+        tx.refuseKeeping(backgroundApprovalRequired(decision.deciding!.uid, decision.deciding!.name));
+        record({ reason: `${decision.deciding!.name} (a background write cannot be approved: approve the request that starts it)` });
+        return;
+      }
+      const approvalUid = await this.approvalFor(tx, req, decision, facts);
       tx.refuseKeeping(PolicyErrors.approvalRequired(decision.deciding!.uid, approvalUid.uid));
       if (approvalUid.created) approvalUid.create();
       record({ approval_uid: approvalUid.uid, fingerprint: approvalUid.fingerprint });
       return;
     }
-    if (approval) {
+    // allowed: before a state guard, that guard answers and nothing is written
+    if (beforeGuard) return;
+    if (approval && !req.background) {
       // the approval is used now: one stream per approval, created once, so a concurrent second use fails
-      tx.emit(GovernanceStreams.approvalUse(org, approval), 'PolicyApprovalConsumed', { org_id: org, approval_uid: approval, method: http.method, route: http.route, at: tx.now }, 'no_stream');
+      tx.emit(GovernanceStreams.approvalUse(org, approval), 'PolicyApprovalConsumed', { org_id: org, approval_uid: approval, method: req.method, route: req.route, at: tx.now }, 'no_stream');
     }
     if (decision.matched || approval) record({ effect: 'allow', approval_uid: approval, reason: approval && decision.effect === 'require_approval' ? 'approved' : undefined });
-  };
+  }
 
   /**
-   * Written nodes (REFERENCE §13.6): every node the request creates, updates, tombstones or
-   * restores, and both endpoints of every edge it writes; Spaces and Projects only when a
-   * policy asks about them.
+   * Facts of a governed request about its written nodes (REFERENCE §13.6); Spaces and
+   * Projects only when a policy asks about them.
    */
-  private async factsOf(tx: GraphTx, http: HttpRequestFacts, staged: DomainEvent[], compiled: CompiledPolicy[]): Promise<RequestFacts> {
-    const nodes = new Map<string, NodeRecord>();
-    const endpoints: string[] = [];
-    for (const e of staged) {
-      if (e.type === 'NodeCreated' || e.type === 'NodeUpdated' || e.type === 'NodeTombstoned' || e.type === 'NodeRestored') nodes.set(e.data.node.uid, e.data.node);
-      else if (e.type === 'EdgeCreated' || e.type === 'EdgeUpdated' || e.type === 'EdgeTombstoned' || e.type === 'EdgeRestored') endpoints.push(e.data.edge.from_uid, e.data.edge.to_uid);
-    }
-    for (const uid of endpoints) {
-      if (nodes.has(uid)) continue;
-      const n = await tx.node(uid);
-      if (n) nodes.set(uid, n);
-    }
+  private async factsOf(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, compiled: CompiledPolicy[]): Promise<RequestFacts> {
     const uids = [...nodes.keys()];
     const needSpaces = compiled.some((c) => c.needsSpaces);
     const projectUids = [...new Set(compiled.flatMap((c) => (c.needsProjects ? (c.policy.match.projects ?? []) : [])))];
@@ -118,13 +132,11 @@ export class PolicyGate {
       const n = nodes.get(uid)!;
       return { uid, node_type: n.node_type, layer: n.layer, classification: classificationOf(n), spaces: spaces.get(uid)?.spaces ?? [], projects: projectsOf.get(uid) ?? [] };
     });
-    const body = http.body();
-    const action = body && typeof body === 'object' && typeof (body as Record<string, unknown>).action === 'string' ? ((body as Record<string, unknown>).action as string) : null;
-    return { principal: requestPrincipal(tx.ctx.principal, tx.ctx.access), method: http.method, path: http.path, action, tool_uid: toolOf(http.path, body), written };
+    return { principal: requestPrincipal(tx.ctx.principal, tx.ctx.access), method: req.method, path: req.path, action: req.action, tool_uid: req.background ? null : toolOf(req.path, req.body()), written };
   }
 
   /** A pending Approval for the same request (same fingerprint) is reused; otherwise one is created. */
-  private async approvalFor(tx: GraphTx, http: HttpRequestFacts, decision: PolicyDecision, facts: RequestFacts) {
+  private async approvalFor(tx: GraphTx, http: GovernedRequest, decision: PolicyDecision, facts: RequestFacts) {
     const fingerprint = requestFingerprint(http.method, http.path, http.body(), tx.ctx.principal.id);
     const conditions = JSON.stringify({ method: http.method, route: http.route, fingerprint });
     const pending = await tx.reader.listNodes(tx.org, { node_types: ['Approval'], props_equals: { conditions, status: 'pending' } }, { limit: 1, offset: 0 });
@@ -154,7 +166,7 @@ export class PolicyGate {
    * `X-Approval-Uid` (REFERENCE §13.6): a request Approval, approved for this very request,
    * not used yet, decided within `approval_ttl_hours`. Answers the approval's uid, or refuses.
    */
-  private async usableApproval(tx: GraphTx, http: HttpRequestFacts): Promise<string> {
+  private async usableApproval(tx: GraphTx, http: GovernedRequest): Promise<string> {
     const uid = http.approvalUid!;
     const node = await tx.reader.getNode(tx.org, uid);
     const row = this.governance.requestApproval(tx.org, uid);
@@ -185,6 +197,56 @@ export class PolicyGate {
         throw new DomainError(403, 'insufficient_role', 'a request approval is resolved by an owner or admin user', { required_role: 'admin' });
     }
   }
+}
+
+/** What the gate judges: the HTTP request being served, or the one a background write is made for. */
+interface GovernedRequest {
+  method: string;
+  path: string;
+  route: string;
+  action: string | null;
+  body(): unknown;
+  approvalUid: string | null;
+  warnings: string[];
+  background: boolean;
+}
+
+/** Governed: a graph write made for an HTTP request outside `/v1`, served now or left to a job. */
+function governedRequest(tx: GraphTx): GovernedRequest | null {
+  const http = tx.ctx.http;
+  if (http) {
+    if (isManagementPath(http.path)) return null;
+    const body = http.body();
+    const action = body && typeof body === 'object' && typeof (body as Record<string, unknown>).action === 'string' ? ((body as Record<string, unknown>).action as string) : null;
+    return { method: http.method, path: http.path, route: http.route, action, body: http.body, approvalUid: http.approvalUid, warnings: http.warnings, background: false };
+  }
+  const o = tx.ctx.origin;
+  if (!o || isManagementPath(o.path)) return null;
+  return { method: o.method, path: o.path, route: o.route, action: o.action, body: () => undefined, approvalUid: o.approval_uid, warnings: [], background: true };
+}
+
+/**
+ * Written nodes (REFERENCE §13.6): every node the request creates, updates, tombstones or
+ * restores, and both endpoints of every edge it writes.
+ */
+async function writtenNodes(tx: GraphTx, staged: DomainEvent[]): Promise<Map<string, NodeRecord>> {
+  const nodes = new Map<string, NodeRecord>();
+  const endpoints: string[] = [];
+  for (const e of staged) {
+    if (e.type === 'NodeCreated' || e.type === 'NodeUpdated' || e.type === 'NodeTombstoned' || e.type === 'NodeRestored') nodes.set(e.data.node.uid, e.data.node);
+    else if (e.type === 'EdgeCreated' || e.type === 'EdgeUpdated' || e.type === 'EdgeTombstoned' || e.type === 'EdgeRestored') endpoints.push(e.data.edge.from_uid, e.data.edge.to_uid);
+  }
+  for (const uid of endpoints) {
+    if (nodes.has(uid)) continue;
+    const n = await tx.node(uid);
+    if (n) nodes.set(uid, n);
+  }
+  return nodes;
+}
+
+/** A job's unit that a require_approval policy matches: refused, since no client can replay it. */
+function backgroundApprovalRequired(policyUid: string, policyName: string): DomainError {
+  return new DomainError(403, 'approval_required', `policy '${policyName}' requires an approval for this write, which a background job cannot ask for`, { policy_uid: policyUid, approval_uid: null });
 }
 
 /** `/v1` management routes are never governed (REFERENCE §13.6). */

@@ -42,6 +42,9 @@ import { PolicyService } from './policy.service';
 export class PolicyModule {
   constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork, policies: PolicyService, governance: GovernanceReadModel, provenance: ProvenanceService, _routes: KnownRoutes) {
     // registered after the Space rule (ScopeModule is built first): access errors never produce a decision
-    uow.addCommitCheck(new PolicyGate(policies, governance, provenance).commit);
+    const gate = new PolicyGate(policies, governance, provenance);
+    uow.addCommitCheck(gate.commit);
+    // after the Space rule's: a caller that may not write a node hears that, not a decision
+    uow.addGuardCheck(gate.guard);
   }
 }

@@ -82,8 +82,8 @@ export class ReadScope {
 /**
  * Resolves a caller's read scope: the one place every read path asks. Project-scoped
  * credentials see their Projects and what those Projects admit (§5.1 chain); Space-scoped
- * keys the nodes of their Spaces and those Spaces; an agent with Space grants the spaced
- * nodes its grants pass (§13.3). On top, the Space rule (§13.1) hides every spaced node the
+ * keys the nodes of their Spaces and those Spaces; an agent with grants the spaced nodes its
+ * Space grants pass and the admitted sets of its granted Projects (§13.3). On top, the Space rule (§13.1) hides every spaced node the
  * caller may not read. Owners, admins and unlimited keys return before any read.
  */
 @Injectable()
@@ -114,6 +114,8 @@ export class ReadScopeService {
     if (plan.agentLimited) {
       const agentSet = new Set<string>();
       for (const [uid, node] of spaced) if (plan.agentAllows(node)) agentSet.add(uid);
+      // and the admitted sets of its granted Projects, with the Projects (§13.3)
+      for (const g of plan.agentProjects) for (const u of await this.provenance.admittedBy(org, g.project_uid)) agentSet.add(u);
       within(agentSet);
     }
     return new ReadScope(org, visible, hidden);
@@ -146,6 +148,18 @@ export class ReadScopeService {
     assertGraphWide(auth);
     if (this.spaces.planFor(auth).unlimited) return;
     if ((await this.of(auth)).restricted) assertGraphWide({ ...auth, space_uids: [] });
+  }
+
+  /**
+   * The scope of a caller on a route that counts the whole graph (`GET /stats`): refused (403
+   * `scope_denied`) to Space- or Project-scoped credentials and to an agent confined by its
+   * grants; any other caller gets its scope, whose `hidden` nodes the counts leave out.
+   */
+  async graphWideScope(auth: AuthContext): Promise<ReadScope> {
+    assertGraphWide(auth);
+    const scope = await this.of(auth);
+    if (scope.visible !== null) assertGraphWide({ ...auth, space_uids: [] });
+    return scope;
   }
 
   /**

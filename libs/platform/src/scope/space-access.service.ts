@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessPrincipal, seesEverySpace, SpaceAccess, SpaceAccessLevel, spaceAccessOf, SpacedNode, spaceRuleAllows } from '@strata/domain/governance';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
+import { BriefsReadModel } from '@strata/projections/briefs/briefs-read-model';
+import type { ProjectRole } from '@strata/domain/briefs';
 import { accessPrincipalOf } from './access-principal';
 import { MembershipReader, readModelMembership, spacedNodes } from './space-membership';
 
@@ -15,6 +17,8 @@ export interface SpacePlan {
   /** an agent with grants reaches only what they pass (REFERENCE §13.3) */
   agentLimited: boolean;
   agentAllows(node: SpacedNode): boolean;
+  /** the bound agent's Project grants: with `agentLimited`, their admitted sets are in its scope (§13.3) */
+  agentProjects: readonly { project_uid: string; role: ProjectRole }[];
 }
 
 /** Organizations whose membership is kept in memory; the least recently read leaves first. */
@@ -31,6 +35,7 @@ export class SpaceAccessService {
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     private readonly governance: GovernanceReadModel,
+    @Optional() @Inject(BriefsReadModel) private readonly briefs: BriefsReadModel | null,
   ) {}
 
   planFor(auth: AuthContext): SpacePlan {
@@ -41,8 +46,10 @@ export class SpaceAccessService {
     const access = spaceAccessOf(p, (principalUid) => this.governance.grantsOf(org, principalUid));
     const agentUid = p.credential === 'api_key' && p.bound_agent_id !== null ? `agent:${p.bound_agent_id}` : null;
     // an agent with grants reaches what they pass; without, the organization (default) or nothing (§13.3, §13.5)
+    const agentProjects = agentUid !== null && this.briefs ? this.briefs.grantsHeldBy(org, agentUid).map((g) => ({ project_uid: g.project_uid, role: g.role as ProjectRole })) : [];
     const agentLimited =
-      agentUid !== null && (this.governance.hasAnyGrant(org, agentUid) || this.governance.settings(org).settings.agent_scope_without_grants === 'none');
+      agentUid !== null &&
+      (this.governance.hasAnyGrant(org, agentUid) || agentProjects.length > 0 || this.governance.settings(org).settings.agent_scope_without_grants === 'none');
     const agentAccess: SpaceAccess | null = agentLimited ? { checks: [access.checks[0]] } : null;
     return {
       access,
@@ -50,6 +57,7 @@ export class SpaceAccessService {
       allows: (node, mode) => spaceRuleAllows(access, node, mode),
       agentLimited,
       agentAllows: (node) => !!agentAccess && node.spaces.length > 0 && spaceRuleAllows(agentAccess, node, 'read'),
+      agentProjects,
     };
   }
 

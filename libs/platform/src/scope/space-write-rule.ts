@@ -17,6 +17,7 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { GraphTx } from '../unit-of-work/graph-tx';
 import { SpaceAccessService } from './space-access.service';
 import { MembershipReader, spacedNodes } from './space-membership';
+import { namedNodes } from '../policy/named-nodes';
 
 /** A Space a caller names: a listed key not listing it cannot see it (404); else it needs write access (403). */
 function assertMayWriteInto(access: SpaceAccess, p: AccessPrincipal, spaceUid: string, field: string): void {
@@ -110,6 +111,22 @@ export class SpaceWriteRule {
       const after = written.get(uid)!;
       if (!spaceRuleAllows(plan.access, { spaces: node.spaces, classification: classificationOf(after) }, 'write')) throw spaceWriteForbidden(uid);
     }
+  };
+
+  /**
+   * Before a handler's state guard answers (a 409), the access it needs comes first: a caller
+   * that may not write a spaced node the request names hears 403 `forbidden`, not the node's
+   * state, and no policy decision is made for it.
+   */
+  readonly guard = async (tx: GraphTx): Promise<void> => {
+    const p = tx.ctx.access;
+    if (!p) return;
+    const plan = this.spaces.planForPrincipal(tx.org, p);
+    if (plan.unlimited) return;
+    const named = namedNodes(tx);
+    if (!named.size) return;
+    for (const [uid, node] of await spacedNodes(txMembership(tx), [...named.keys()]))
+      if (!spaceRuleAllows(plan.access, { spaces: node.spaces, classification: classificationOf(named.get(uid)!) }, 'write')) throw spaceWriteForbidden(uid);
   };
 
   /** N → S for every node the request created, in the placement Space (a key with several Spaces must name one). */

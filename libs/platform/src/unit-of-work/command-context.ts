@@ -1,6 +1,6 @@
 import { Principal } from '@strata/domain/events';
 import type { AccessPrincipal } from '@strata/domain/governance';
-import type { HttpRequestFacts } from '../policy/http-request';
+import type { HttpRequestFacts, RequestOrigin } from '../policy/http-request';
 
 /** Who writes, for which organization, under which request: becomes every event's metadata. */
 export interface CommandContext {
@@ -19,6 +19,8 @@ export interface CommandContext {
   http?: HttpRequestFacts;
   /** an agent's tool call made through its route (REFERENCE §15.10): policies ask for a tool approval */
   tool_call?: { approval_id: string | null };
+  /** a background write made for an HTTP request (a job's unit): judged by policies as that request */
+  origin?: RequestOrigin;
   /** set by the unit of work in server mode when read models had not caught up in time */
   lagging?: boolean;
 }

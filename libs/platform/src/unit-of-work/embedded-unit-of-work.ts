@@ -4,7 +4,7 @@ import { RecordedEvent } from '@strata/domain/events';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
 import { CommandContext } from './command-context';
-import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
+import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
 import { UnitOfWork } from './unit-of-work.port';
 import { tracing } from '@strata/observability/tracing';
 import { recordedFromAppend } from './recorded-from-append';
@@ -36,6 +36,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
   private running = false;
   private readonly checks: CommitCheck[] = [];
   private readonly openSteps: OpenStep[] = [];
+  private readonly guardChecks: GuardCheck[] = [];
 
   constructor(
     private readonly storage: EmbeddedStorage,
@@ -49,6 +50,10 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
 
   addOpenStep(step: OpenStep): void {
     this.openSteps.push(step);
+  }
+
+  addGuardCheck(check: GuardCheck): void {
+    this.guardChecks.push(check);
   }
 
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
@@ -138,10 +143,16 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
           let result: unknown;
           try {
             for (const step of this.openSteps) await step(tx);
-            result = await job.fn(tx);
+            let refusedBeforeGuard = false;
+            try {
+              result = await job.fn(tx);
+            } catch (err) {
+              // a policy answers before the handler's state guard (REFERENCE §13.6)
+              if (!(refusedBeforeGuard = await answerBeforeGuard(tx, err, this.guardChecks))) throw err;
+            }
             // rules on the whole request (plan node limit, one live Series per entity and metric),
             // against the state the earlier requests of this batch left: race-free
-            await tx.verify(this.checks);
+            if (!refusedBeforeGuard) await tx.verify(this.checks);
           } catch (err) {
             this.settle(job, () => job.reject(err)); // nothing of this request was staged
             continue;

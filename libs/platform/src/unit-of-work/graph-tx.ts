@@ -1,4 +1,4 @@
-import { Errors } from '@strata/domain/errors';
+import { DomainError, Errors } from '@strata/domain/errors';
 import { DomainEvent, EventData, EventMetadata, EventType, domainEvent, liveNodeDelta, NodeVersionedData, Streams } from '@strata/domain/events';
 import { assertSeriesKeysFree, nodeVersionData, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
@@ -19,6 +19,35 @@ export type CommitCheck = (tx: GraphTx) => void | Promise<void>;
  * request, nothing written.
  */
 export type OpenStep = (tx: GraphTx) => Promise<void>;
+
+/**
+ * A rule that answers before a handler's state guard (REFERENCE §4.0 step 9, §13.6): when the
+ * handler refuses the request with a 409, each guard check sees the transaction as the handler
+ * left it (the nodes it read) and may refuse the request itself (`tx.refuseKeeping`) or throw
+ * its own error; when none does, the state guard's answer stands.
+ */
+export type GuardCheck = (tx: GraphTx, guard: Error) => Promise<void>;
+
+/** A handler's refusal that policies answer before: a 409 on the state the request found. */
+export function isStateGuard(err: unknown): err is Error {
+  return err instanceof DomainError && err.status === 409;
+}
+
+/**
+ * Runs the guard checks on a handler's refusal: true when one of them refused the request
+ * itself (what it staged since is then appended and its refusal answered); false when the
+ * handler's own error stands. A check's throw is the answer instead.
+ */
+export async function answerBeforeGuard(tx: GraphTx, err: unknown, checks: readonly GuardCheck[]): Promise<boolean> {
+  if (!isStateGuard(err) || !checks.length) return false;
+  tx.refuseKeeping(err); // nothing the handler staged may land, whatever the checks decide
+  tx.refusal = null;
+  for (const check of checks) {
+    await check(tx, err);
+    if (tx.refusal) return true;
+  }
+  return false;
+}
 
 type NodeEventType = 'NodeCreated' | 'NodeUpdated' | 'NodeTombstoned' | 'NodeRestored';
 type EdgeEventType = 'EdgeCreated' | 'EdgeUpdated' | 'EdgeTombstoned' | 'EdgeRestored';
@@ -129,6 +158,11 @@ export class GraphTx {
   /** The node as the read model held it before this request; undefined when not read, null when absent. */
   storedNode(uid: string): NodeRecord | null | undefined {
     return this.storedNodes.get(uid);
+  }
+
+  /** The nodes this request read from the read model (null: absent), by uid. */
+  storedNodeEntries(): IterableIterator<[string, NodeRecord | null]> {
+    return this.storedNodes.entries();
   }
 
   /** Every staged event, in staging order per stream. */

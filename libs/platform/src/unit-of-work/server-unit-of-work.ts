@@ -6,7 +6,7 @@ import { EventStore, WrongExpectedRevisionError } from '@strata/event-store/even
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { markReadLag } from './read-lag';
 import { CommandContext } from './command-context';
-import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
+import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
 import { RevisionPinningReader, RevisionedReads } from './revision-pinning-reader';
 import { UnitOfWork } from './unit-of-work.port';
 
@@ -35,6 +35,7 @@ export class ServerUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
   private readonly checks: CommitCheck[] = [];
   private readonly openSteps: OpenStep[] = [];
+  private readonly guardChecks: GuardCheck[] = [];
   private readonly extraWaits: ProjectionWait[] = [];
 
   constructor(
@@ -52,6 +53,10 @@ export class ServerUnitOfWork implements UnitOfWork {
 
   addOpenStep(step: OpenStep): void {
     this.openSteps.push(step);
+  }
+
+  addGuardCheck(check: GuardCheck): void {
+    this.guardChecks.push(check);
   }
 
   /**
@@ -76,9 +81,20 @@ export class ServerUnitOfWork implements UnitOfWork {
     for (let attempt = 1; ; attempt++) {
       const tx = new GraphTx(ctx, new RevisionPinningReader(this.graph), this.ids, this.clock.now());
       for (const step of this.openSteps) await step(tx);
-      const result = await fn(tx);
-      if (!tx.hasChanges()) return result;
-      await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)
+      let result: T;
+      let refusedBeforeGuard = false;
+      try {
+        result = await fn(tx);
+      } catch (err) {
+        // a policy answers before the handler's state guard (REFERENCE §13.6)
+        if (!(refusedBeforeGuard = await answerBeforeGuard(tx, err, this.guardChecks))) throw err;
+        result = undefined as T;
+      }
+      if (!tx.hasChanges()) {
+        if (tx.refusal) throw tx.refusal;
+        return result;
+      }
+      if (!refusedBeforeGuard) await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)
       if (tx.refusal && !tx.hasChanges()) throw tx.refusal;
       let position: number | null;
       try {

@@ -1,5 +1,5 @@
 import { CommandContext } from './command-context';
-import { CommitCheck, GraphTx, OpenStep } from './graph-tx';
+import { CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
 
 export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
 
@@ -17,4 +17,6 @@ export interface UnitOfWork {
   addCommitCheck(check: CommitCheck): void;
   /** Adds a step run on every request's transaction before its handler decides. */
   addOpenStep(step: OpenStep): void;
+  /** Adds a rule that may answer a request before its handler's state guard (a 409) does. */
+  addGuardCheck(check: GuardCheck): void;
 }

@@ -106,6 +106,13 @@ export class BriefsReadModel {
     return { items: rows.slice(0, limit), has_more: rows.length > limit };
   }
 
+  /** Every Project grant the principal holds, `granted_at` asc: an agent's scope (§13.3), a leaving member's grants (§12.8). */
+  grantsHeldBy(org: string, principalUid: string): ProjectGrantRow[] {
+    return this.stmt(
+      'SELECT project_uid, principal_uid, role, granted_by, granted_at, updated_at FROM brief_project_grants WHERE org_id = ? AND principal_uid = ? ORDER BY granted_at, position',
+    ).all(org, principalUid) as ProjectGrantRow[];
+  }
+
   /** Whether the principal holds a grant on any Project (an agent with one is no longer unrestricted). */
   hasAnyGrant(org: string, principalUid: string): boolean {
     return this.stmt('SELECT 1 FROM brief_project_grants WHERE org_id = ? AND principal_uid = ? LIMIT 1').get(org, principalUid) !== undefined;

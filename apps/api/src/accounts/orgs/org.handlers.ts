@@ -18,6 +18,8 @@ import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { accountContext } from '../context';
 import { paginated, presentMember, presentOrg } from '../presenters';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { BriefsReadModel } from '@strata/projections/briefs/briefs-read-model';
+import { BriefStreams } from '@strata/domain/briefs';
 
 function orgNotFound(orgId: string) {
   return Errors.notFound(`organization ${orgId} not found`, { id: orgId });
@@ -30,6 +32,7 @@ export class OrgHandlers {
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly accounts: AccountsReadModel,
+    private readonly briefs: BriefsReadModel,
   ) {}
 
   async create(auth: AuthContext, name: string, requestId: string) {
@@ -99,6 +102,16 @@ export class OrgHandlers {
         throw Errors.notFound(`user ${userId} is not a member of organization ${orgId}`, { id: userId });
       const d: MemberRemovedData = { org_id: orgId, user_id: userId, removed_by: actorId, at: tx.now };
       tx.emit(Streams.org(orgId), T.MemberRemoved, d, org.revision);
+      // a Project grant does not outlive the membership (REFERENCE §12.8): revoked in the same append
+      for (const g of this.briefs.grantsHeldBy(orgId, `user:${userId}`))
+        tx.emit(BriefStreams.projectGrants(orgId, g.project_uid), 'ProjectGrantRevoked', {
+          org_id: orgId,
+          project_uid: g.project_uid,
+          principal_uid: g.principal_uid,
+          reason: 'member_removed',
+          revoked_by: `user:${actorId}`,
+          at: tx.now,
+        });
       return { org_id: orgId, user_id: userId, removed: true };
     });
   }

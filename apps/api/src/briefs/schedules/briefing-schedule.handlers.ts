@@ -25,6 +25,7 @@ import { presentRun, presentSchedule } from './briefing-presenter';
 import { BriefingRunJobs } from './briefing-run-jobs';
 import { PatchBriefingScheduleDto, PutBriefingScheduleDto } from './briefing-schedule.dto';
 import { BriefingSecrets } from './briefing-secrets';
+import { assertPublicWebhookHost } from './webhook-host-check';
 
 const principalId = (auth: AuthContext) => `${auth.principal.kind}:${auth.principal.id}`;
 
@@ -86,6 +87,7 @@ export class BriefingScheduleHandlers {
     await this.access.require(auth, input.project_uid, 'viewer');
     if (input.channel === 'in_app' && this.accounts.membership(org, input.recipient.slice('user:'.length)) === null)
       throw new DomainError(404, 'not_found', `${input.recipient} is not a member of this organization`, { field: 'recipient', uid: input.recipient });
+    if (input.channel === 'webhook') await assertPublicWebhookHost(input.recipient, this.config.briefings.webhookAllowPrivate);
     if (input.channel === 'email' && (!this.config.briefings.smtpUrl || !this.config.briefings.smtpFrom))
       throw new DomainError(501, 'not_implemented', 'e-mail briefings need STRATA_SMTP_URL and STRATA_SMTP_FROM', { field: 'channel' });
     const existing = this.log.briefs.scheduleByKey(org, input.project_uid, input.channel, input.recipient);

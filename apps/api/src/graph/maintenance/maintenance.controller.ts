@@ -32,11 +32,12 @@ export class MaintenanceController {
 
   @Get('stats')
   @ApiKeyOrJwt()
-  @ApiOperation({ summary: 'Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points' })
+  @ApiOperation({ summary: 'Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points (of what the caller may read)' })
   @Answers(200, 'graph-wide counts', GraphStatsResponse)
   async stats(@Auth() auth: AuthContext): Promise<GraphStatsResponse> {
-    await this.scopes.assertGraphWide(auth);
-    return this.statsService.stats(auth.org_id);
+    // Space- and Project-scoped callers are refused; the Space rule's hidden nodes are left out of the counts
+    const scope = await this.scopes.graphWideScope(auth);
+    return scope.hidden.size ? this.statsService.statsWithout(auth.org_id, scope.hidden) : this.statsService.stats(auth.org_id);
   }
 
   @Get('export')

@@ -23,6 +23,7 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+import { requestOrigin } from '@strata/platform/policy/http-request';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { expectedPlacement } from '../pipeline/placement';
@@ -121,7 +122,14 @@ export class DocumentIntakeHandler {
       document_uid: written.doc.uid,
       ...(written.session ? { session_uid: written.session.uid } : {}),
       layers,
-      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id, ...(ctx.access ? { access: ctx.access } : {}), space_uid: written.placement },
+      actor: {
+        principal: ctx.principal,
+        credential_id: ctx.credential_id,
+        agent_id: ctx.agent_id,
+        ...(ctx.access ? { access: ctx.access } : {}),
+        space_uid: written.placement,
+        ...(ctx.http ? { origin: requestOrigin(ctx.http) } : {}),
+      },
       chunking,
       chunk_type: mode === 'session' ? 'transcript' : 'document',
     };

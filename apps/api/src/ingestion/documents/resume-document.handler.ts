@@ -7,6 +7,8 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
+import { requestOrigin } from '@strata/platform/policy/http-request';
+import { readModelMembership, spacedNodes } from '@strata/platform/scope/space-membership';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { INGESTION_JOB_KINDS, INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
@@ -48,7 +50,16 @@ export class ResumeDocumentHandler {
       title: String(doc.props.title ?? doc.label),
       document_uid: uid,
       layers: explicit ?? meta?.layers ?? resolveLayers('document', {}, null).layers,
-      actor: { principal: ctx.principal, credential_id: ctx.credential_id, agent_id: ctx.agent_id },
+      // the resumed units obey the Space rule and the policies of the request that resumes them
+      actor: {
+        principal: ctx.principal,
+        credential_id: ctx.credential_id,
+        agent_id: ctx.agent_id,
+        ...(ctx.access ? { access: ctx.access } : {}),
+        // what the resumed units extract goes where the Document is
+        space_uid: (await spacedNodes(readModelMembership(this.graph, ctx.org), [uid])).get(uid)?.spaces[0] ?? null,
+        ...(ctx.http ? { origin: requestOrigin(ctx.http) } : {}),
+      },
     };
     const { job } = await this.queue.enqueue({ kind: 'ingest_resume', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
     this.runner.wake();

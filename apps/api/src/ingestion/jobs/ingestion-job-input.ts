@@ -4,6 +4,7 @@ import { Layer } from '@strata/domain/records';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { Principal } from '@strata/domain/events';
 import type { AccessPrincipal } from '@strata/domain/governance';
+import type { RequestOrigin } from '@strata/platform/policy/http-request';
 
 export const INGESTION_JOB_KINDS: readonly JobKind[] = ['ingest_document', 'ingest_session', 'ingest_resume'];
 
@@ -19,6 +20,8 @@ export interface IngestionActor {
   access?: AccessPrincipal;
   /** the Space the request placed its Document in: every Chunk and extracted node goes there too */
   space_uid?: string | null;
+  /** the request that queued the job: structured policies judge each of its units as that request */
+  origin?: RequestOrigin;
 }
 
 /** A queued ingestion job's input (never shown: the job record shows title and document only). */
@@ -46,6 +49,7 @@ export function jobCommandContext(org: string, jobId: string, actor: IngestionAc
     request_id: `job:${jobId}`,
     ...(actor.access ? { access: actor.access } : {}),
     ...(actor.space_uid ? { space_uid: actor.space_uid } : {}),
+    ...(actor.origin ? { origin: actor.origin } : {}),
   };
 }
 

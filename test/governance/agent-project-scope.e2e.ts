@@ -1,0 +1,76 @@
+import { eventually } from '@strata/domain/testing/eventually';
+import { FixedClock } from '@strata/domain/time';
+import { loadConfig } from '@strata/platform/config/strata-config';
+import { TestApp, startTestApp } from '../support/test-app';
+import { api, createApiKey, signUp } from '../support/http';
+import { expectError, link, mk } from '../retrieval/retrieval-fixture';
+import { seedBriefWorld } from '../briefs/brief-world';
+
+/**
+ * REFERENCE §12.2 and §13.3: an agent that holds Project grants acts inside their admitted sets
+ * only; a `viewer` grant reads there, an `agent` grant also writes (nodes in Nodes(P), and
+ * Documents admitted to P).
+ */
+describe('Project grants bound an agent’s graph reads and writes (REFERENCE §12.2, §13.3)', () => {
+  let t: TestApp;
+  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  beforeAll(async () => {
+    t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
+  });
+  afterAll(() => t.close());
+
+  it('viewer reads, agent writes, anything else is out of scope', async () => {
+    const owner = await signUp(t.url);
+    const o = api(t.url, owner.access_token);
+    const world = await seedBriefWorld(o);
+    const gamma = await mk(o, 'Claim', 'Gamma claim', { props: { content: 'Gamma says nothing' } });
+    await link(o, gamma, world.outsideChunk, 'ExtractedFrom');
+    const loose = await mk(o, 'Claim', 'Loose claim');
+    const agent = api(t.url, (await createApiKey(t.url, owner.access_token, { agent_id: 'scout' })).key);
+
+    // without grants the agent acts organization-wide (the default)
+    expect((await agent.patch(`/node/${loose}`, { props: { content: 'edited while unrestricted' } })).status).toBe(200);
+
+    expect((await o.post(`/v1/projects/${world.project}/grants`, { principal_uid: 'agent:scout', role: 'viewer' })).status).toBe(201);
+    expect((await o.post(`/v1/projects/${world.other}/grants`, { principal_uid: 'agent:scout', role: 'agent' })).status).toBe(201);
+
+    // reads: the admitted sets of its Projects, with the Projects; nothing else
+    for (const uid of [world.ablates, world.chunkA, world.docA, world.project, gamma, world.other]) expect([uid, (await agent.get(`/node/${uid}`)).status]).toEqual([uid, 200]);
+    expectError(await agent.get(`/node/${loose}`), 404, 'not_found');
+    const claims = (await agent.get('/nodes?node_type=Claim&limit=100')).body.items.map((n: { uid: string }) => n.uid);
+    expect(claims).toContain(gamma);
+    expect(claims).not.toContain(loose);
+
+    // writes: an `agent` grant writes Nodes(P); a `viewer` grant does not; outside both is absent
+    expect((await agent.patch(`/node/${gamma}`, { props: { content: 'Gamma, revised' } })).status).toBe(200);
+    const refused = await agent.patch(`/node/${world.ablates}`, { props: { content: 'rewritten' } });
+    expect([refused.status, refused.body.code, refused.body.required_role]).toEqual([403, 'forbidden', 'agent']);
+    expect((await o.get(`/node/${world.ablates}`)).body.props.content).toBe('The heat shield ablates at reentry');
+    expectError(await agent.patch(`/node/${loose}`, { props: { content: 'x' } }), 404, 'not_found');
+    // an edge into the viewer Project's set is a write there too
+    const into = await agent.post('/edge', { from_uid: gamma, to_uid: world.ablates, edge_type: 'Supports' });
+    expect([into.status, into.body.code]).toEqual([403, 'forbidden']);
+    expect((await agent.post('/edge', { from_uid: gamma, to_uid: world.outsideChunk, edge_type: 'RelatedTo' })).status).toBe(201);
+
+    // admitting a Document (ingestion with project_uid): into the `agent` Project yes, into the `viewer` one no
+    const admitViewer = await agent.post('/ingest/document', { content: 'Field notes: tiles hold.', title: 'Field notes', project_uid: world.project });
+    expect([admitViewer.status, admitViewer.body.code, admitViewer.body.required_role]).toEqual([403, 'forbidden', 'agent']);
+    const admitted = await agent.post('/ingest/document', { content: 'Field notes: Ada Lovelace inspected the tiles in London.', title: 'Field notes', project_uid: world.other });
+    expect(admitted.status).toBe(202);
+    const job = await eventually(async () => {
+      const j = (await agent.get(`/jobs/${admitted.body.job_id}`)).body;
+      return ['completed', 'failed'].includes(j.status) ? j : null;
+    }, { what: 'the ingestion job' });
+    expect(job.status).toBe('completed'); // its units write inside the `agent` Project's set
+    expect((await agent.get(`/node/${admitted.body.document_uid}`)).status).toBe(200);
+
+    // raising the grant lets it write there from the next request
+    expect((await o.post(`/v1/projects/${world.project}/grants`, { principal_uid: 'agent:scout', role: 'agent' })).status).toBe(200);
+    expect((await agent.patch(`/node/${world.ablates}`, { props: { content: 'The heat shield ablates at reentry, measured' } })).status).toBe(200);
+    // users are not bound by their Project grants' scope: a member still writes organization-wide
+    const m = await signUp(t.url);
+    expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: m.email, role: 'member' })).status).toBe(201);
+    await o.post(`/v1/projects/${world.project}/grants`, { principal_uid: `user:${m.user_id}`, role: 'viewer' });
+    expect((await api(t.url, m.access_token, { org: owner.org_id }).patch(`/node/${loose}`, { props: { content: 'by a member' } })).status).toBe(200);
+  });
+});
