@@ -18,7 +18,7 @@ describe('policies on a managed agent’s writes', () => {
     await llm.close();
   });
 
-  it('a deny on agents refuses the tool call (policy_denied as its result) and records the decision; nothing is written', async () => {
+  it('a deny on agents refuses the tool call (denied_by_policy as its result) and records the decision; nothing is written', async () => {
     const s = await signUp(t.url);
     const o = api(t.url, s.access_token);
     expect((await o.post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
@@ -34,7 +34,7 @@ describe('policies on a managed agent’s writes', () => {
       const items = (await o.get(`/v1/agents/sessions/${created.body.id}/events?types=tool.result`)).body.items;
       return items.length ? items[0] : null;
     }, { what: 'the tool result' });
-    expect(result.data).toMatchObject({ status: 'error', error: { code: 'policy_denied' } });
+    expect(result.data).toMatchObject({ status: 'denied', error: { code: 'denied_by_policy' }, result: { policy_uid: policy.uid } });
     expect((await o.get('/nodes?node_type=Observation')).body.items).toEqual([]);
     const decisions = (await o.get(`/v1/governance/audit?kind=policy_decision&policy_uid=${policy.uid}`)).body.items;
     expect(decisions).toHaveLength(1);
