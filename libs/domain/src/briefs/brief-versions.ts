@@ -137,9 +137,10 @@ export function composeVersion(input: RegenerationInput, prev: StoredBriefVersio
       };
       items.push(withCorrection(carried, s));
     }
-    const rest = input.generated.filter((g) => g.kind === kind && !pinnedIds.has(g.id)).slice(0, GENERATED_CAP);
+    const ofKind = input.generated.filter((g) => g.kind === kind);
+    const rest = new Set(ofKind.filter((g) => !pinnedIds.has(g.id)).slice(0, GENERATED_CAP));
     for (const g of rest) items.push(fresh(g, null));
-    for (const g of input.generated.filter((x) => x.kind === kind)) if (pinnedIds.has(g.id) || rest.includes(g)) produced.push(g.id);
+    for (const g of ofKind) if (pinnedIds.has(g.id) || rest.has(g)) produced.push(g.id);
   }
   return sealed(
     {

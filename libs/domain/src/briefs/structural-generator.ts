@@ -37,27 +37,33 @@ export function citationsOfBasis(s: ProjectSources, basis: readonly string[]): C
 }
 
 /**
- * An item whose text and citations are worked out only when read. Every candidate is ranked,
- * but only the capped few (and pinned ones) reach a version: anchoring quotes for thousands of
- * candidates nobody keeps was most of a regeneration. The fields are own and enumerable, so a
- * spread or JSON sees an ordinary item.
+ * A candidate whose text and citations are worked out when first read. Every candidate is
+ * ranked, but only the capped few (and pinned ones) reach a version: anchoring quotes for
+ * thousands of candidates nobody keeps was most of a regeneration. Consumers read the fields by
+ * name (the composer, the model material), never by spreading the object.
  */
-function lazyItem(fixed: Omit<GeneratedItem, 'generated_text' | 'citations'>, text: () => string, citations: () => Citation[]): GeneratedItem {
-  const item = { ...fixed } as GeneratedItem;
-  const lazy = <K extends 'generated_text' | 'citations'>(key: K, make: () => GeneratedItem[K]) =>
-    Object.defineProperty(item, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        const value = make();
-        Object.defineProperty(item, key, { value, enumerable: true, configurable: true, writable: true });
-        return value;
-      },
-      set: (value: GeneratedItem[K]) => Object.defineProperty(item, key, { value, enumerable: true, configurable: true, writable: true }),
-    });
-  lazy('generated_text', text);
-  lazy('citations', citations);
-  return item;
+class StructuralItem implements GeneratedItem {
+  readonly origin = 'structural' as const;
+  private text?: string;
+  private cited?: Citation[];
+
+  constructor(
+    readonly id: string,
+    readonly kind: BriefItemKind,
+    readonly subject_uids: string[],
+    readonly basis_uids: string[],
+    readonly confidence: number | null,
+    private readonly makeText: () => string,
+    private readonly makeCitations: () => Citation[],
+  ) {}
+
+  get generated_text(): string {
+    return (this.text ??= this.makeText());
+  }
+
+  get citations(): Citation[] {
+    return (this.cited ??= this.makeCitations());
+  }
 }
 
 function byCreatedThenUid(a: { created_at: number; uid: string }, b: { created_at: number; uid: string }): number {
@@ -100,11 +106,7 @@ function findings(s: ProjectSources, support: (u: string) => number, docsOf: (u:
   cands.sort((a, b) => b.score - a.score || byCreatedThenUid(a.n, b.n));
   return cands.map(({ n }) => {
     const basis = [n.uid, ...[...new Set((supportsTo.get(n.uid) ?? []).map((e) => e.from_uid))].filter((u) => u !== n.uid).sort()];
-    return lazyItem(
-      { id: briefItemId('finding', [n.uid]), kind: 'finding', subject_uids: [n.uid], basis_uids: basis, confidence: n.confidence, origin: 'structural' },
-      () => nodeText(n),
-      () => citationsOfBasis(s, basis),
-    );
+    return new StructuralItem(briefItemId('finding', [n.uid]), 'finding', [n.uid], basis, n.confidence, () => nodeText(n), () => citationsOfBasis(s, basis));
   });
 }
 
@@ -129,8 +131,12 @@ function tensions(s: ProjectSources): GeneratedItem[] {
     const a = s.nodes.get(e.from_uid)!;
     const b = s.nodes.get(e.to_uid)!;
     const subjects = [a.uid, b.uid].sort();
-    const item = lazyItem(
-      { id: briefItemId('tension', subjects), kind: 'tension', subject_uids: subjects, basis_uids: subjects, confidence: Math.min(a.confidence, b.confidence), origin: 'structural' },
+    const item = new StructuralItem(
+      briefItemId('tension', subjects),
+      'tension',
+      subjects,
+      subjects,
+      Math.min(a.confidence, b.confidence),
       () => `"${truncateSummary(nodeText(a), 200)}" ${TENSION_VERBS[e.edge_type]} "${truncateSummary(nodeText(b), 200)}"`,
       () => citationsOfBasis(s, subjects),
     );
@@ -158,11 +164,5 @@ function openQuestions(s: ProjectSources, support: (u: string) => number): Gener
     }
     return byCreatedThenUid(a.n, b.n);
   });
-  return cands.map(({ n }) =>
-    lazyItem(
-      { id: briefItemId('open_question', [n.uid]), kind: 'open_question', subject_uids: [n.uid], basis_uids: [n.uid], confidence: null, origin: 'structural' },
-      () => nodeText(n),
-      () => citationsOfBasis(s, [n.uid]),
-    ),
-  );
+  return cands.map(({ n }) => new StructuralItem(briefItemId('open_question', [n.uid]), 'open_question', [n.uid], [n.uid], null, () => nodeText(n), () => citationsOfBasis(s, [n.uid])));
 }

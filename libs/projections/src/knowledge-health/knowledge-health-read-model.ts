@@ -53,7 +53,7 @@ export class KnowledgeHealthReadModel extends KhTables {
     if (!n || n.live !== 1) return [];
     const liveOut = (from: string, type: string, toType: string) =>
       (this.stmt(
-        `SELECT e.to_uid AS uid FROM kh_edges e JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+        `SELECT e.to_uid AS uid FROM kh_edges e INDEXED BY kh_edges_out CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
          WHERE e.org = ? AND e.from_uid = ? AND e.edge_type = ? AND e.live = 1 AND n.live = 1 AND n.node_type = ?`,
       ).all(org, from, type, toType) as { uid: string }[]).map((r) => r.uid);
     const ofDocs = (docs: string[]) => docs.flatMap((d) => liveOut(d, 'PartOfProject', 'Project'));
@@ -71,7 +71,7 @@ export class KnowledgeHealthReadModel extends KhTables {
     const out = new Map<string, string[]>();
     if (!uids.length) return out;
     for (const r of this.stmt(
-      `SELECT e.from_uid AS uid, e.to_uid AS space FROM kh_edges e CROSS JOIN kh_nodes s ON s.org = e.org AND s.uid = e.to_uid
+      `SELECT e.from_uid AS uid, e.to_uid AS space FROM kh_edges e INDEXED BY kh_edges_out CROSS JOIN kh_nodes s ON s.org = e.org AND s.uid = e.to_uid
        WHERE e.org = ? AND e.from_uid IN (SELECT value FROM json_each(?)) AND e.edge_type = 'InSpace' AND e.live = 1 AND s.live = 1 AND s.node_type = 'Space' ORDER BY e.to_uid`,
     ).all(org, JSON.stringify([...new Set(uids)])) as { uid: string; space: string }[]) {
       const l = out.get(r.uid);
