@@ -98,7 +98,7 @@ export class KhTables {
     const m = this.memo;
     let rows = m?.rows.get(subject);
     if (!rows) {
-      rows = this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, subject) as KhExceptionRow[];
+      rows = this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject WHERE org = ? AND subject_uid = ?').all(org, subject) as KhExceptionRow[];
       m?.rows.set(subject, rows);
     }
     return rows;
@@ -113,21 +113,24 @@ export class KhTables {
     if (!gone) list.push(row);
   }
 
+  // SQLite plans these lookups as a walk of the organization's whole primary key (the
+  // WITHOUT ROWID key is covering, and no statistics say the org prefix is wide): each would
+  // read every row of the organization, once per graph event. The indexes are named.
   edge(org: string, uid: string): KhEdgeRow | undefined {
     return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as KhEdgeRow | undefined;
   }
   edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
     const m = this.memo;
-    if (!m) return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
     let all = m.ins.get(uid);
-    if (!all) m.ins.set(uid, (all = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND to_uid = ?').all(org, uid) as KhEdgeRow[]));
+    if (!all) m.ins.set(uid, (all = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ?').all(org, uid) as KhEdgeRow[]));
     return all.filter((e) => e.edge_type === type);
   }
   edgesOut(org: string, uid: string, type: string): KhEdgeRow[] {
     const m = this.memo;
-    if (!m) return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
     let all = m.outs.get(uid);
-    if (!all) m.outs.set(uid, (all = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND from_uid = ?').all(org, uid) as KhEdgeRow[]));
+    if (!all) m.outs.set(uid, (all = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ?').all(org, uid) as KhEdgeRow[]));
     return all.filter((e) => e.edge_type === type);
   }
 

@@ -205,7 +205,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    */
   private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): void {
     for (const uid of [...nodeUids, ...edgeUids]) {
-      for (const row of this.stmt('SELECT * FROM kh_exceptions WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
+      for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
         this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, row.id);
         this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(org, row.id);
         this.remember(row, true);
