@@ -409,7 +409,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points */
+        /** Graph-wide counts by state, type and layer; versions, aliases, embeddings, series points (of what the caller may read) */
         get: operations["MaintenanceController_stats"];
         put?: never;
         post?: never;
