@@ -28,7 +28,8 @@ describe('hostile input on every route', () => {
   let routes: { method: string; path: string }[];
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // with a model (the offline one), so the routes that need one read the hostile bodies too
+    app = await startTestApp({ env: { STRATA_LLM_PROVIDER: 'offline' } });
     const owner = await signUp(app.url);
     token = owner.access_token;
     void (await createApiKey(app.url, token, { scopes: ['read', 'write'] }));
