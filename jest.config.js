@@ -7,6 +7,9 @@ const moduleNameMapper = {
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 const base = { moduleNameMapper, transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
 module.exports = {
+  // a worker that has grown past this is replaced between test files: the e2e files leave
+  // caches and native handles behind, and workers at 5 GB ran later files 3x slower
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     // e2e tests start services and CLI processes: 30 s each (test/support/e2e-timeout.ts; a
