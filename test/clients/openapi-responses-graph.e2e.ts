@@ -1,10 +1,8 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { Api, request } from '../support/http';
-import { answerValidator } from '../support/openapi-answers';
+import { AnswerRecorder } from '../support/openapi-answers';
 import { RetrievalFixture, link, mk, newOrg, startRetrieval } from '../retrieval/retrieval-fixture';
 import { SynthesisWorld, seedSynthesisWorld } from '../synthesis/synthesis-world';
 
@@ -39,36 +37,23 @@ describe('the OpenAPI document describes what the graph, retrieval, ingestion an
   let f: RetrievalFixture;
   let s: SynthesisWorld;
   let doc: any;
-  let check: ReturnType<typeof answerValidator>;
-  const checked = new Set<string>();
-  const failures: string[] = [];
-  const dump = process.env.OPENAPI_ANSWERS_DUMP; // a directory: each answer written there, to read when describing a route
+  const answers = new AnswerRecorder();
+  const { checked, failures } = answers;
 
   beforeAll(async () => {
     f = await startRetrieval({ clock, llm: { ...loadConfig({}).llm, provider: 'offline' } });
     s = await seedSynthesisWorld(f.w);
     doc = (await request(f.app.url, 'GET', '/openapi.json')).body;
-    check = answerValidator(doc);
+    answers.use(doc);
   }, 60_000);
   afterAll(async () => f?.close());
 
-  /** One call; a wrong status or an answer the document does not describe is collected, so one run names them all. */
+  /** One call, recorded: a wrong status or an undocumented answer is collected, so one run names them all. */
   async function call(c: Api | null, method: string, url: string, template: string, body?: unknown, status = 200, note = '') {
     const r = c
       ? await (method === 'GET' ? c.get(url) : method === 'DELETE' ? c.delete(url) : method === 'PUT' ? c.put(url, body) : c.post(url, body))
       : await request(f.app.url, method, url);
-    if (dump) fs.writeFileSync(path.join(dump, `${method} ${template}${note ? ' ' + note : ''}`.replace(/[/{}?]/g, '_') + '.json'), JSON.stringify({ status: r.status, body: r.body }, null, 1));
-    if (r.status !== status) {
-      failures.push(`${method} ${url} ${note}: status ${r.status}, expected ${status}: ${r.text.slice(0, 500)}`);
-      return r.body;
-    }
-    try {
-      check(method, template, status, r.body);
-      checked.add(`${method} ${template}`);
-    } catch (e) {
-      failures.push(`${note} ${(e as Error).message}`);
-    }
-    return r.body;
+    return answers.record(method, url, template, r, status, note);
   }
 
   it('health, history, batches, maintenance, retrieval, traversal, evolve, aliases, entities, embeddings, shortcuts, ingestion and synthesis', async () => {

@@ -1,11 +1,10 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { Api, request } from '../support/http';
-import { answerValidator } from '../support/openapi-answers';
+import { AnswerRecorder } from '../support/openapi-answers';
 import { TestApp, startTestApp } from '../support/test-app';
 import { clientServices, ok, world } from '../ontology/ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** The operations this file holds to their documented answers: every one must be called below. */
 const COVERED = [/^\w+ \/v1\/ontology\//, /^\w+ \/ontology\//];
@@ -19,36 +18,23 @@ const TEXT = 'Globex Corporation renewed with Acme Corp. Ada Lovelace and Grace 
  * document leaves them open (node and edge records, props, authored fields).
  */
 describe('the OpenAPI document describes what the ontology routes answer', () => {
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   let t: TestApp;
   let doc: any;
-  let check: ReturnType<typeof answerValidator>;
-  const checked = new Set<string>();
-  const failures: string[] = [];
-  const dump = process.env.OPENAPI_ANSWERS_DUMP; // a directory: each answer written there, to read when describing a route
+  const answers = new AnswerRecorder();
+  const { checked, failures } = answers;
 
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { STRATA_LLM_PROVIDER: 'offline' } });
     doc = (await request(t.url, 'GET', '/openapi.json')).body;
-    check = answerValidator(doc);
+    answers.use(doc);
   }, 60_000);
   afterAll(async () => t?.close());
 
-  /** One call; a wrong status or an answer the document does not describe is collected, so one run names them all. */
+  /** One call, recorded: a wrong status or an undocumented answer is collected, so one run names them all. */
   async function call(c: Api, method: string, url: string, template: string, body?: unknown, status = 200, note = '') {
     const r = await (method === 'GET' ? c.get(url) : method === 'DELETE' ? c.delete(url) : method === 'PATCH' ? c.patch(url, body) : c.post(url, body));
-    if (dump) fs.writeFileSync(path.join(dump, `${method} ${template}${note ? ' ' + note : ''}`.replace(/[/{}?]/g, '_') + '.json'), JSON.stringify({ status: r.status, body: r.body }, null, 1));
-    if (r.status !== status) {
-      failures.push(`${method} ${url} ${note}: status ${r.status}, expected ${status}: ${r.text.slice(0, 500)}`);
-      return r.body;
-    }
-    try {
-      check(method, template, status, r.body);
-      checked.add(`${method} ${template}`);
-    } catch (e) {
-      failures.push(`${note} ${(e as Error).message}`);
-    }
-    return r.body;
+    return answers.record(method, url, template, r, status, note);
   }
 
   const jobDone = (k: Api, id: string) =>

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 
 /**
@@ -45,4 +47,46 @@ export function answerValidator(doc: any): (method: string, path: string, status
     const check = ajv.compile(closed(flatten(schema)));
     if (!check(body)) throw new Error(`${method} ${path} ${status}: ${JSON.stringify(check.errors, null, 1)}\n${JSON.stringify(body).slice(0, 3000)}`);
   };
+}
+
+/** What an answer recorder needs of a response: its status, parsed body and raw text. */
+export interface RecordedAnswer {
+  status: number;
+  body: any;
+  text: string;
+}
+
+/**
+ * Collects, over many calls, each answer that has the wrong status or that the document does
+ * not describe (so one run names them all), and the operations checked. With
+ * OPENAPI_ANSWERS_DUMP set to a directory, every answer is also written there, to read when
+ * describing a route.
+ */
+export class AnswerRecorder {
+  readonly checked = new Set<string>();
+  readonly failures: string[] = [];
+  private check: ((method: string, path: string, status: number, body: unknown) => void) | null = null;
+  private readonly dump = process.env.OPENAPI_ANSWERS_DUMP;
+
+  use(doc: any): void {
+    this.check = answerValidator(doc);
+  }
+
+  record(method: string, url: string, template: string, r: RecordedAnswer, status: number, note = ''): any {
+    if (this.dump) {
+      const name = `${method} ${template}${note ? ' ' + note : ''}`.replace(/[/{}?]/g, '_') + '.json';
+      fs.writeFileSync(path.join(this.dump, name), JSON.stringify({ status: r.status, body: r.body }, null, 1));
+    }
+    if (r.status !== status) {
+      this.failures.push(`${method} ${url} ${note}: status ${r.status}, expected ${status}: ${r.text.slice(0, 500)}`);
+      return r.body;
+    }
+    try {
+      this.check!(method, template, status, r.body);
+      this.checked.add(`${method} ${template}`);
+    } catch (e) {
+      this.failures.push(`${note} ${(e as Error).message}`);
+    }
+    return r.body;
+  }
 }
