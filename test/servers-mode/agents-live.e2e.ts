@@ -1,5 +1,4 @@
 import WebSocket from 'ws';
-import { loadConfig } from '@strata/platform/config/strata-config';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { FixedClock } from '@strata/domain/time';
 import { at } from '@strata/domain/testing/fixed-time';
@@ -8,7 +7,7 @@ import { openSse } from '@strata/live/testing/sse-client';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
 import { eventually as waitFor } from '@strata/domain/testing/eventually';
-import { Replica, Worker, startReplica, startWorker } from './support/servers-mode-app';
+import { Replica, Worker, ModelReplicaPair, startModelReplicaPair } from './support/servers-mode-app';
 
 /**
  * Managed agents' schedules and live streams in servers mode: two API replicas on one log, each
@@ -51,22 +50,13 @@ describe('servers mode: agent schedules, the activity feed and live streams acro
   let worker: Worker;
   const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
 
+  let pair: ModelReplicaPair;
   beforeAll(async () => {
-    llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
-    const llmConfig = loadConfig({ STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' }).llm;
-    servers = new EmbeddedServers(undefined, clock);
     // the tests move the clock by hours: the worker's lease must outlast that
-    worker = startWorker(servers, 'w1', {}, 30 * 24 * 3600_000);
-    a = await startReplica(servers, { llm: llmConfig });
-    b = await startReplica(servers, { llm: llmConfig });
+    pair = await startModelReplicaPair({ clock, leaseTtlMs: 30 * 24 * 3600_000 });
+    ({ servers, llm, a, b, worker } = pair);
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await worker?.stop();
-    await servers?.close();
-    await llm?.close();
-  });
+  afterAll(async () => pair?.close());
   afterEach(() => expect(worker.problems).toEqual([]));
 
   /** a Pro organization, called with an API key on each replica (the clock moves past access tokens) */

@@ -12,7 +12,7 @@ import { Api, api, signUp, signUpWithKey } from '../support/http';
 import { clientServices } from '../ontology/ontology-fixture';
 import { EmbeddedServers } from './support/embedded-servers';
 import { eventually } from './support/eventually';
-import { Replica, Worker, serversModeModule, startReplica, startWorker } from './support/servers-mode-app';
+import { Replica, Worker, serversModeModule, ModelReplicaPair, startModelReplicaPair, startReplica } from './support/servers-mode-app';
 import { serversConfig } from '../accounts/support/servers-replica';
 import { startApp } from '../../apps/api/src/bootstrap';
 import { StrataConfig } from '@strata/platform/config/strata-config';
@@ -70,21 +70,13 @@ describe('servers mode: the operational ontology and managed agents', () => {
   let worker: Worker;
   let llmConfig: ReturnType<typeof loadConfig>['llm'];
 
+  let pair: ModelReplicaPair;
   beforeAll(async () => {
-    llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
-    llmConfig = loadConfig({ STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' }).llm;
-    servers = new EmbeddedServers();
-    worker = startWorker(servers, 'w1');
-    a = await startReplica(servers, { llm: llmConfig });
-    b = await startReplica(servers, { llm: llmConfig });
+    pair = await startModelReplicaPair();
+    ({ servers, llm, a, b, worker } = pair);
+    llmConfig = pair.llmConfig;
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await worker?.stop();
-    await servers?.close();
-    await llm?.close();
-  });
+  afterAll(async () => pair?.close());
   afterEach(() => expect(worker.problems).toEqual([]));
 
   async function keyOnBoth(): Promise<{ ka: Api; kb: Api; org: string }> {

@@ -6,12 +6,13 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { RunnerLogger, ServerProjectionRunner } from '@strata/projections/server/server-projection-runner';
 import { AppModule } from '../../../apps/api/src/app.module';
 import { startApp } from '../../../apps/api/src/bootstrap';
-import { StrataConfig } from '@strata/platform/config/strata-config';
+import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
+import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { SERVER_STORES_CONNECT, ServerStoresConnect } from '@strata/platform/storage/server-stores';
 import { assembleProjector } from '../../../apps/worker/src/projector';
 import { serversConfig } from '../../accounts/support/servers-replica';
 import { EmbeddedServers } from './embedded-servers';
-import type { Clock } from '@strata/domain/time';
+import type { Clock, FixedClock } from '@strata/domain/time';
 
 /**
  * The application module with SERVER_STORES_CONNECT bound to `connect`: everything else,
@@ -94,4 +95,40 @@ export function useServersStack(opts: { leaseTtlMs?: number } = {}): { readonly 
     await stack.servers?.close();
   });
   return stack;
+}
+
+/** Two API replicas and a projection worker over the same stand-in servers, with a scripted model. */
+export interface ModelReplicaPair {
+  servers: EmbeddedServers;
+  worker: Worker;
+  a: Replica;
+  b: Replica;
+  llm: ScriptedOpenAIChatServer;
+  llmConfig: StrataConfig['llm'];
+  close(): Promise<void>;
+}
+
+/** `clock`: the servers' clock (the replicas and worker share it); `leaseTtlMs` as for startWorker. */
+export async function startModelReplicaPair(opts: { clock?: FixedClock; leaseTtlMs?: number } = {}): Promise<ModelReplicaPair> {
+  const llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
+  const llmConfig = loadConfig({ STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' }).llm;
+  const servers = new EmbeddedServers(undefined, opts.clock);
+  const worker = startWorker(servers, 'w1', {}, opts.leaseTtlMs);
+  const a = await startReplica(servers, { llm: llmConfig });
+  const b = await startReplica(servers, { llm: llmConfig });
+  return {
+    servers,
+    worker,
+    a,
+    b,
+    llm,
+    llmConfig,
+    async close() {
+      await a.close();
+      await b.close();
+      await worker.stop();
+      await servers.close();
+      await llm.close();
+    },
+  };
 }
