@@ -3216,7 +3216,7 @@ export interface components {
             embeddings: number;
             series_points: number;
         };
-        SnapshotAlias: {
+        AliasRecord: {
             text: string;
             canonical_uid: string;
             score: number;
@@ -3259,7 +3259,7 @@ export interface components {
             counts: components["schemas"]["SnapshotCounts"];
             nodes: (components["schemas"]["NodeRecord"] & components["schemas"]["ExportedNodeFields"])[];
             edges: components["schemas"]["EdgeRecord"][];
-            aliases: components["schemas"]["SnapshotAlias"][];
+            aliases: components["schemas"]["AliasRecord"][];
             /** @description null when include_embeddings=false or nothing is configured */
             embeddings: (components["schemas"]["SnapshotEmbeddings"] | null) & components["schemas"]["SnapshotEmbeddings"];
             series_points: components["schemas"]["SnapshotSeriesPoint"][];

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { AliasRecord } from '../../platform/http/responses/graph-records';
 import { Int, ListOf, ListOfShared, ListOfSharedWith, MapOf, Nested, NullableInt, NullableNum, NullableStr, Num, Nums, OneOf, Str } from '../../platform/http/responses/response-fields';
 
 /** `GET /stats` (REFERENCE §8.1); type keys canonical PascalCase, live counts */
@@ -52,17 +53,6 @@ class SnapshotCounts {
   embeddings!: number;
   @Int()
   series_points!: number;
-}
-
-class SnapshotAlias {
-  @Str()
-  text!: string;
-  @Str()
-  canonical_uid!: string;
-  @Num()
-  score!: number;
-  @Num('Unix seconds')
-  created_at!: number;
 }
 
 class SnapshotVector {
@@ -121,8 +111,8 @@ export class GraphSnapshot {
   nodes!: (NodeRecord & ExportedNodeFields)[];
   @ListOfShared('EdgeRecord')
   edges!: EdgeRecord[];
-  @ListOf(() => SnapshotAlias)
-  aliases!: SnapshotAlias[];
+  @ListOf(() => AliasRecord)
+  aliases!: AliasRecord[];
   @Nested(() => SnapshotEmbeddings, 'null when include_embeddings=false or nothing is configured', true)
   embeddings!: SnapshotEmbeddings | null;
   @ListOf(() => SnapshotSeriesPoint)

@@ -1,18 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { BodyWarning } from '@strata/domain/cognitive/body-use';
+import { AliasRecord } from '../../platform/http/responses/graph-records';
 import { Bool, Int, ListOf, Nested, NullableStr, Num, OneOf, Str } from '../../platform/http/responses/response-fields';
 
 /** `POST /alias` (REFERENCE §8.4): 201 for a new pair, 200 when its score was replaced */
-export class AliasResponse {
-  @Str()
-  text!: string;
-  @Str()
-  canonical_uid!: string;
-  @Num()
-  score!: number;
-  @Num('Unix seconds')
-  created_at!: number;
-}
+export class AliasResponse extends AliasRecord {}
 
 /** One alias of `GET /aliases/{uid}` */
 export class AliasItem {

@@ -36,6 +36,18 @@ export class EdgeVersionRecord extends VersionFields {
   snapshot!: EdgeRecord;
 }
 
+/** An alias pair (REFERENCE §8.4): what `POST /alias` answers and what an export holds */
+export class AliasRecord {
+  @Str()
+  text!: string;
+  @Str()
+  canonical_uid!: string;
+  @Num()
+  score!: number;
+  @Num('Unix seconds')
+  created_at!: number;
+}
+
 /** `POST /decay` and `/evolve decay` (REFERENCE §7.2) */
 export class DecayResponse {
   @Int('nodes whose salience changed')
