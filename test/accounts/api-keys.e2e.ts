@@ -1,6 +1,7 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -24,7 +25,7 @@ const JWT_ONLY_ROUTES: [string, string, unknown?][] = [
 describe('API keys', () => {
   let t: TestApp;
   // the service's time: 2030-01-01, moved by the tests that need it to pass
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

@@ -2,12 +2,13 @@ import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** Managed agents (REFERENCE §16.1–16.3, §17): plan gate, create with template defaults, PATCH, pause, archive. */
 describe('managed agents', () => {
   let t: TestApp;
   let llm: ScriptedOpenAIChatServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
 
   beforeAll(async () => {
     llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });

@@ -4,6 +4,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUpWithKey } from '../support/http';
 import { RunDeadlines } from '../../apps/api/src/agents/runtime/run-deadlines';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * Deadlines of runs (REFERENCE §16.6, §17) on the injected clock: a question nobody answers
@@ -34,7 +35,7 @@ async function types(a: Api, sid: string): Promise<string[]> {
 describe('run deadlines', () => {
   let t: TestApp;
   let llm: ScriptedOpenAIChatServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
   const sweep = () => t.app.get(RunDeadlines).sweep();
 
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
 import { openSse } from '@strata/live/testing/sse-client';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** Sessions and the runtime loop (REFERENCE §16.6–16.10) against local scripted model servers. */
 
@@ -33,7 +34,7 @@ async function types(a: Api, sid: string): Promise<string[]> {
 describe('agent sessions, OpenAI protocol', () => {
   let t: TestApp;
   let llm: ScriptedOpenAIChatServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
 
   beforeAll(async () => {
     llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
@@ -258,7 +259,7 @@ describe('agent sessions, OpenAI protocol', () => {
 
 describe('agent sessions, Anthropic protocol, streaming, and a restart mid-run', () => {
   let llm: ScriptedAnthropicServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
   afterAll(async () => llm.close());
 
   it('tool_use and tool_result blocks; a run whose model answer was lost resumes after a restart', async () => {
@@ -303,7 +304,7 @@ describe('agent sessions, Anthropic protocol, streaming, and a restart mid-run',
 describe('message.delta on the stream, Anthropic protocol', () => {
   let t: TestApp;
   let llm: ScriptedAnthropicServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
 
   beforeAll(async () => {
     llm = await ScriptedAnthropicServer.start({ apiKey: 'test' });

@@ -4,11 +4,12 @@ import { isPublicAddress } from '@strata/domain/mcp';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** REFERENCE §12.7: a webhook host given as a DNS name is resolved and checked when the schedule is created or replaced. */
 describe('briefing webhook hosts named by DNS', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, briefings: { webhookAllowPrivate: false, smtpUrl: null, smtpFrom: null } });
   });

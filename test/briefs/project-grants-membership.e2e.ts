@@ -1,11 +1,12 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** REFERENCE §12.8: removing a member revokes their Project grants, in the log (reason `member_removed`). */
 describe('a Project grant does not outlive the membership', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

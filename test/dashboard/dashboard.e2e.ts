@@ -8,6 +8,7 @@ import { api, login, request, signUp, uniqueEmail } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { clientServices, ok } from '../ontology/ontology-fixture';
 import { buildDashboardInto, hasChromium, launch, renderedAt, screenshotDir, watch } from './dashboard-browser';
+import { at } from '@strata/domain/testing/fixed-time';
 
 if (!hasChromium) console.warn('dashboard.e2e: browser flows skipped, no browser at /usr/bin/chromium (apt-get install chromium)');
 const itWithBrowser = hasChromium ? it : it.skip;
@@ -49,7 +50,7 @@ describe('the dashboard at /app', () => {
       .filter((c) => !(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
       .map((c) => c.outerHTML.slice(0, 120))`);
 
-  const clock = new FixedClock(Date.UTC(2030, 0, 15) / 1000);
+  const clock = new FixedClock(at('2030-01-15T00:00:00Z'));
   beforeAll(async () => {
     dashboardDir = buildDashboardInto();
     t = await startTestApp({ clock, env: { STRATA_LLM_PROVIDER: 'offline' }, dashboardDir });

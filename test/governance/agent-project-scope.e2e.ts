@@ -5,6 +5,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
 import { expectError, link, mk } from '../retrieval/retrieval-fixture';
 import { seedBriefWorld } from '../briefs/brief-world';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * REFERENCE §12.2 and §13.3: an agent that holds Project grants acts inside their admitted sets
@@ -13,7 +14,7 @@ import { seedBriefWorld } from '../briefs/brief-world';
  */
 describe('Project grants bound an agent’s graph reads and writes (REFERENCE §12.2, §13.3)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
   });

@@ -3,11 +3,12 @@ import { FixedClock } from '@strata/domain/time';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** REFERENCE §13.7 (sync) and §13.8 (audit). */
 describe('governance audit and sync (REFERENCE §13.7, §13.8)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

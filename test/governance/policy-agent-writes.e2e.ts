@@ -3,12 +3,13 @@ import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** REFERENCE §13.6 with §16.4: a managed agent's built-in graph tools are governed writes of `agent:<id>`. */
 describe('policies on a managed agent’s writes', () => {
   let t: TestApp;
   let llm: ScriptedOpenAIChatServer;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1, 12) / 1000);
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
   beforeAll(async () => {
     llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
     t = await startTestApp({ clock, env: { STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' } });

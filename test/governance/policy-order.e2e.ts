@@ -3,6 +3,7 @@ import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * REFERENCE §13.6: where policies are evaluated. After the input, reference and access checks,
@@ -10,7 +11,7 @@ import { Api, api, signUp } from '../support/http';
  */
 describe('policy evaluation order and background writes (REFERENCE §13.6)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm });
   });

@@ -2,6 +2,7 @@ import { CLASSIFICATIONS, Classification } from '@strata/domain/governance';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * The sweep of REFERENCE §13.1: a spaced node at each classification, and for each kind of
@@ -10,7 +11,7 @@ import { Api, api, createApiKey, signUp } from '../support/http';
  */
 describe('nothing spaced leaks (REFERENCE §13.1)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   let o: Api;
   const nodes: Record<Classification, { claim: string; goal: string; edges: string[] }> = {} as never;
   let anchor: string;

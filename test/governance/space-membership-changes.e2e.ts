@@ -1,6 +1,7 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /**
  * The Space membership a member's reads are checked against is kept between requests: each
@@ -9,7 +10,7 @@ import { api, signUp } from '../support/http';
  */
 describe('Space membership changes act from the next read', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

@@ -1,6 +1,7 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey, signUp, SignedUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** An organization with an owner, an admin, a member and a viewer, each with a JWT client. */
 async function team(t: TestApp) {
@@ -26,7 +27,7 @@ async function space(o: Api, label: string, props: Record<string, unknown> = {})
 
 describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

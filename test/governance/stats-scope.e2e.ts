@@ -1,11 +1,12 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** REFERENCE §8.1 with §13.1: `GET /stats` counts only what the caller may read. */
 describe('GET /stats under the Space rule', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

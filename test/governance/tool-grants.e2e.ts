@@ -1,12 +1,13 @@
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const ISO_AT = (unix: number) => new Date(unix * 1000).toISOString();
 
 describe('agent tool grants (REFERENCE §13.4)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

@@ -2,6 +2,7 @@ import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const TEXT = [
   'Ada Lovelace worked with Charles Babbage at the University of London in England.',
@@ -16,7 +17,7 @@ const offline = () => loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm;
 describe('POST /ingest/chunk (offline provider)', () => {
   let t: TestApp;
   let key: string;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, llm: offline(), rateLimitPerMinute: 10_000_000 });
     const s = await signUp(t.url);

@@ -4,6 +4,7 @@ import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
 import { minimalPdf } from '@strata/extraction/readers/testing/minimal-pdf';
+import { at as atInstant } from '@strata/domain/testing/fixed-time';
 
 const PARAGRAPHS = [
   'Ada Lovelace worked with Charles Babbage at the University of London in England.',
@@ -29,7 +30,7 @@ async function finished(c: Client, jobId: string) {
 describe('POST /ingest/document and /ingest/session (offline provider)', () => {
   let t: TestApp;
   let c: Client;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(atInstant('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm, rateLimitPerMinute: 10_000_000 });
     const s = await signUp(t.url);
@@ -107,7 +108,7 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect(job).toMatchObject({ kind: 'ingest_session', status: 'completed' });
     expect(job.result.session_uid).toBe(res.body.session_uid);
     const session = (await c.get(`/node/${res.body.session_uid}`)).body;
-    const at = Date.UTC(2030, 0, 1, 9) / 1000;
+    const at = atInstant('2030-01-01T09:00:00Z');
     expect(session).toMatchObject({ node_type: 'Session', label: 'Standup', props: { started_at: at, ended_at: at } });
     const doc = (await c.get(`/node/${res.body.document_uid}`)).body;
     expect(doc.props.document_type).toBe('transcript');

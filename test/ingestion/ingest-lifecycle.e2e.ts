@@ -4,6 +4,7 @@ import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 type Client = ReturnType<typeof api>;
 
@@ -28,7 +29,7 @@ const LONG = Array.from({ length: 300 }, (_, i) => `Paragraph ${i}: Grace Hopper
 describe('ingestion jobs: cancel, resume, delete, cleanup (offline provider)', () => {
   let t: TestApp;
   let c: Client;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm, rateLimitPerMinute: 10_000_000 });
     const s = await signUp(t.url);

@@ -5,6 +5,7 @@ import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const KEY = 'sk-ingest-e2e-SECRET-5f1c';
 const TEXT = 'Ada Lovelace worked with Charles Babbage in London. The analytical engine could compute Bernoulli numbers.';
@@ -52,7 +53,7 @@ describe.each(providers)('ingestion with the $name provider (scripted server ove
   let llm: Scripted;
   let t: TestApp;
   let key: string;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
 
   beforeAll(async () => {
     llm = await start();

@@ -3,6 +3,7 @@ import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const TEXT = 'Grace Hopper worked at Harvard University in Boston. The compiler changed programming.';
 
@@ -10,7 +11,7 @@ describe('ingestion into a Space (REFERENCE §13.1 space_uid on /ingest/*)', () 
   let t: TestApp;
   let o: Api;
   let owner: Awaited<ReturnType<typeof signUp>>;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, llm: loadConfig({ STRATA_LLM_PROVIDER: 'offline' }).llm, rateLimitPerMinute: 10_000_000 });
     owner = await signUp(t.url);

@@ -5,6 +5,7 @@ import { ConnectionTools } from '@strata/mcp/connections';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, signUp } from '../support/http';
 import { ToolServer, startToolServer } from './support/tool-server';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const TOKEN = 'tok_planted_9c2e41d7a0b35f86e1d2c4a7';
 const HEADER_SECRET = 'hdr_planted_5b7e93c10d4a2f68b9e1';
@@ -22,7 +23,7 @@ describe('MCP connections: create, states, PATCH, DELETE, sync and drift', () =>
   const record = <R extends { text: string }>(r: R): R => (responses.push(r.text), r);
 
   beforeAll(async () => {
-    clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+    clock = new FixedClock(at('2030-01-01T00:00:00Z'));
     t = await startTestApp({ clock, captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
     owner = await signUp(t.url);
     o = api(t.url, owner.access_token);

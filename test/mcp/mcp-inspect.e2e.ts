@@ -4,6 +4,7 @@ import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
 import { ToolServer, startGarbageServer, startToolServer } from './support/tool-server';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const TOKEN = 'tok_planted_3f9a7c1e5b2d4f60a8c9e7d1';
 
@@ -13,7 +14,7 @@ describe('POST /v1/mcp/inspect', () => {
   let open: ToolServer;
   let guarded: ToolServer;
   beforeAll(async () => {
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000), captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')), captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
     owner = await signUp(t.url);
     open = await startToolServer({
       tools: [

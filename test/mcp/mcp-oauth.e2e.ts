@@ -3,6 +3,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { api, login, signUp } from '../support/http';
 import { OAuthServer, startOAuthServer } from './support/oauth-server';
 import { ToolServer, startToolServer } from './support/tool-server';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** The user's browser: follows the authorization server's redirect to Strata's callback. */
 async function approveInBrowser(authorizationUrl: string): Promise<Response> {
@@ -21,7 +22,7 @@ describe('MCP connections with OAuth 2.1 (authorization code + PKCE) against a l
   const responses: string[] = [];
 
   beforeAll(async () => {
-    clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+    clock = new FixedClock(at('2030-01-01T00:00:00Z'));
     t = await startTestApp({ clock, captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
     user = await signUp(t.url);
     o = api(t.url, user.access_token);

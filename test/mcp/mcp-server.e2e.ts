@@ -4,6 +4,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
@@ -34,7 +35,7 @@ describe("Strata's MCP server (POST /mcp)", () => {
   let writeKey: string;
   let readKey: string;
   let client: Client;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
 
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { STRATA_MCP_ALLOWED_ORIGINS: 'https://app.example.test' } });
@@ -209,7 +210,7 @@ describe("Strata's MCP server (POST /mcp)", () => {
 describe('/mcp and the rate limit', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000), rateLimitPerMinute: 4 });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')), rateLimitPerMinute: 4 });
   });
   afterAll(() => t.close());
 

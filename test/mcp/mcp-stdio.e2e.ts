@@ -5,6 +5,7 @@ import { FixedClock } from '@strata/domain/time';
 import { BUILD_TIMEOUT, CLI_ENTRY, ensureCliBuilt, runCli } from '../cli/cli-runner';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, signUp } from '../support/http';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', CLI_ENTRY);
 
@@ -13,7 +14,7 @@ describe('strata mcp (stdio)', () => {
   let key: string;
   beforeAll(async () => {
     ensureCliBuilt();
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000) });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')) });
     const owner = await signUp(t.url);
     key = (await createApiKey(t.url, owner.access_token, { scopes: ['read', 'write'] })).key;
   }, BUILD_TIMEOUT);

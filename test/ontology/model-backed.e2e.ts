@@ -2,13 +2,14 @@ import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { clientServices, ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const SAMPLE = 'Initech hired Peter Gibbons. Initech and Globex Corporation opened offices in Austin.';
 
 describe('propose-schema and semantic guidance (offline provider)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000), env: { STRATA_LLM_PROVIDER: 'offline' } });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')), env: { STRATA_LLM_PROVIDER: 'offline' } });
   });
   afterAll(() => t.close());
 
@@ -79,7 +80,7 @@ describe('propose-schema and semantic guidance (offline provider)', () => {
 describe('model-backed ontology routes without a provider', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000) });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')) });
   });
   afterAll(() => t.close());
 

@@ -5,6 +5,7 @@ import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api } from '../support/http';
 import { clientServices, ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const KEY = 'sk-ontology-e2e-SECRET-77ab';
 const TEXT = 'Globex Corporation renewed with Acme Corp. Ada Lovelace and Grace Hopper met in Paris to review it.';
@@ -32,7 +33,7 @@ describe.each(providers)('model-backed ontology routes with the $name provider (
   beforeAll(async () => {
     llm = await start();
     t = await startTestApp({
-      clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000),
+      clock: new FixedClock(at('2030-01-01T00:00:00Z')),
       env: { STRATA_LLM_PROVIDER: name, STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: KEY, STRATA_LLM_MODEL: 'scripted' },
     });
   }, 60_000);

@@ -2,10 +2,11 @@ import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey } from '../support/http';
 import { clientServices, ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 describe('ontology domain objects and relations', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

@@ -3,12 +3,13 @@ import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api } from '../support/http';
 import { clientServices, ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const TEXT = 'Globex Corporation renewed with Acme Corp. Ada Lovelace and Grace Hopper met in Paris to review it.';
 
 describe('ontology extraction and proposals (offline provider)', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { STRATA_LLM_PROVIDER: 'offline' } });
   });
@@ -158,7 +159,7 @@ describe('ontology extraction and proposals (offline provider)', () => {
 describe('ontology extraction without a model provider', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000) });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')) });
   });
   afterAll(() => t.close());
 

@@ -2,6 +2,7 @@ import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey } from '../support/http';
 import { clientServices, ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 async function mk(k: Api, node_type: string, label: string, props?: Record<string, unknown>): Promise<string> {
   return ok(await k.post('/node', { node_type, label, props }), 201).uid;
@@ -12,7 +13,7 @@ async function link(k: Api, from_uid: string, to_uid: string, edge_type: string)
 
 describe('ontology reads: search, context, query, schema test; scope', () => {
   let t: TestApp;
-  const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+  const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
     t = await startTestApp({ clock });
   });

@@ -6,6 +6,7 @@ import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
 import { startTestApp } from '../support/test-app';
 import { api } from '../support/http';
 import { clientServices, ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 function dumpOntology(dataDir: string): string {
   const db = new Database(path.join(dataDir, 'projections.db'), { readonly: true });
@@ -19,7 +20,7 @@ function dumpOntology(dataDir: string): string {
 /** The ontology read models are derived from the log: drop them, restart, and they are the same. */
 describe('ontology projection rebuild', () => {
   it('rebuilds identical ontology rows and the same answers from the event log', async () => {
-    const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+    const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
     const t = await startTestApp({ clock });
     const dataDir = t.dataDir;
     try {

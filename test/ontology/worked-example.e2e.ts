@@ -2,12 +2,13 @@ import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { ok, world } from './ontology-fixture';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** docs/ontology.md's worked example, step by step, as the page shows it. */
 describe('docs/ontology.md worked example', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ clock: new FixedClock(Date.UTC(2030, 0, 1) / 1000), env: { STRATA_LLM_PROVIDER: 'offline' } });
+    t = await startTestApp({ clock: new FixedClock(at('2030-01-01T00:00:00Z')), env: { STRATA_LLM_PROVIDER: 'offline' } });
   });
   afterAll(() => t.close());
 

@@ -5,6 +5,7 @@ import { loadConfig } from '@strata/platform/config/strata-config';
 import { startToolServer } from '../mcp/support/tool-server';
 import { api, createApiKey, signUp, signUpWithKey } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
+import { at } from '@strata/domain/testing/fixed-time';
 
 type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }[] };
 
@@ -119,7 +120,7 @@ describe('GET /metrics: jobs, model calls, MCP calls, live subscribers and check
   afterAll(async () => t?.close());
 
   it('after an ingestion and an MCP inspect, holds the job, MCP, live and checkpoint families with bounded labels', async () => {
-    const clock = new FixedClock(Date.UTC(2030, 0, 1) / 1000);
+    const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
     t = await startTestApp({
       clock,
       metrics: 'public',

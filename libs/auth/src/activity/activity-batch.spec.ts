@@ -1,13 +1,14 @@
 import { monthPeriod } from '../plans/plan-limits';
 import { ACTIVITY_LIMIT, RequestRecord } from './activity-store.port';
 import { summarizeActivity } from './activity-batch';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const rec = (org: string, key: string | null, at: number, route = '/nodes'): RequestRecord => ({ org_id: org, key_id: key, method: 'GET', route, status: 200, at });
 
 describe('summarizeActivity', () => {
   it('counts every request per organization and month, keyed or not', () => {
-    const nov = Date.UTC(2026, 10, 30, 23, 59) / 1000;
-    const dec = Date.UTC(2026, 11, 1) / 1000;
+    const nov = at('2026-11-30T23:59:00Z');
+    const dec = at('2026-12-01T00:00:00Z');
     const b = summarizeActivity([rec('o1', 'k1', nov), rec('o1', null, nov), rec('o1', 'k1', dec), rec('o2', null, dec)], monthPeriod);
     expect(b.counts).toEqual([
       { org_id: 'o1', period: '2026-11', n: 2 },

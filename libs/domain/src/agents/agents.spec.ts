@@ -2,9 +2,10 @@ import { decideArchiveAgent, decideCreateAgent, decideUpdateAgent } from './agen
 import { budgetExhaustion, creditsOf, nextUtcMidnight } from './credits';
 import { SessionEvent, foldRun, foldSession, newRun, newSession } from './session-state';
 import { sessionWireEvent } from './session-wire';
+import { at } from '@strata/domain/testing/fixed-time';
 
 const ctx = { defaultModel: 'm', models: ['m', 'big'], takenNames: new Set<string>() };
-const T0 = Date.UTC(2030, 0, 1, 12) / 1000;
+const T0 = at('2030-01-01T12:00:00Z');
 
 describe('agent decider', () => {
   it('fills from the template and refuses unknown tools, models and taken names', () => {
@@ -30,10 +31,10 @@ describe('agent decider', () => {
 describe('credits', () => {
   it('per call max(1, ⌈tokens/1000⌉); exhausted by the day, then by the month', () => {
     expect([creditsOf(0, 0), creditsOf(999, 1), creditsOf(1000, 1)]).toEqual([1, 1, 2]);
-    expect(nextUtcMidnight(T0)).toBe(Date.UTC(2030, 0, 2) / 1000);
+    expect(nextUtcMidnight(T0)).toBe(at('2030-01-02T00:00:00Z'));
     expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 4, month_limit: 10, month_used: 9 }, T0)).toBeNull();
     expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 5, month_limit: null, month_used: 0 }, T0)).toMatchObject({ scope: 'agent', budget: 5, used: 5 });
-    expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 1, month_limit: 10, month_used: 10 }, T0)).toMatchObject({ scope: 'organization', resets_at: Date.UTC(2030, 1, 1) / 1000 });
+    expect(budgetExhaustion({ daily_credit_budget: 5, used_today: 1, month_limit: 10, month_used: 10 }, T0)).toMatchObject({ scope: 'organization', resets_at: at('2030-02-01T00:00:00Z') });
   });
 });
 

@@ -3,10 +3,11 @@ import { AccountEventTypes as T, LlmUsageRecordedData } from '@strata/domain/acc
 import { RecordedEvent, Streams } from '@strata/domain/events';
 import { AccountsProjection } from './accounts.projection';
 import { AccountsReadModel } from './accounts-read-model';
+import { at } from '@strata/domain/testing/fixed-time';
 
 /** 2023-11-14T22:13:20Z and a day into December */
 const NOV = 1_700_000_000;
-const DEC = Date.UTC(2023, 11, 1, 12) / 1000;
+const DEC = at('2023-12-01T12:00:00Z');
 
 describe('accounts projection: language-model usage', () => {
   let position = 0;

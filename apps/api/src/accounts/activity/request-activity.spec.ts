@@ -1,8 +1,9 @@
 import { ActivityBatch, ActivityStore, RequestRecord } from '@strata/auth/activity/activity-store.port';
 import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
 import { RequestActivity } from './request-activity';
+import { at as atInstant } from '@strata/domain/testing/fixed-time';
 
-const at = Date.UTC(2026, 10, 22, 12) / 1000;
+const at = atInstant('2026-11-22T12:00:00Z');
 const rec = (key: string | null, t: number, route = '/nodes'): RequestRecord => ({ org_id: 'o1', key_id: key, method: 'GET', route, status: 200, at: t });
 
 /** The SQLite store, with writes that can be held open or made to fail (a slow or unreachable MongoDB). */
