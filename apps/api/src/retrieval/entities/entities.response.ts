@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { BodyWarning } from '@strata/domain/cognitive/body-use';
-import { AliasRecord } from '../../platform/http/responses/graph-records';
+import { AliasRecord, NodeRef } from '../../platform/http/responses/graph-records';
 import { Bool, Int, ListOf, Nested, NullableStr, Num, OneOf, Str } from '../../platform/http/responses/response-fields';
 
 /** `POST /alias` (REFERENCE §8.4): 201 for a new pair, 200 when its score was replaced */
@@ -17,13 +17,7 @@ export class AliasItem {
 }
 
 /** An exact (normalised) match */
-export class ResolvedEntity {
-  @Str()
-  uid!: string;
-  @Str()
-  label!: string;
-  @Str()
-  node_type!: string;
+export class ResolvedEntity extends NodeRef {
   @Num('1 for an exact match')
   score!: number;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { NodeRecord } from '@strata/domain/records';
-import { ScoredNode } from '../../platform/http/responses/graph-records';
+import { ScoredNode, NodeRef } from '../../platform/http/responses/graph-records';
 import { Int, ListOf, NullableNum, NullableStr, Num, OffsetPage, OneOf, Shared, Str } from '../../platform/http/responses/response-fields';
 
 class LegRank {
@@ -70,13 +70,7 @@ export class CurationCounts {
   generated_at!: number;
 }
 
-class StalePremise {
-  @Str()
-  uid!: string;
-  @Str()
-  label!: string;
-  @Str()
-  node_type!: string;
+class StalePremise extends NodeRef {
   @Str()
   edge_type!: string;
   @OneOf(['premise_updated', 'premise_tombstoned', 'premise_superseded'])

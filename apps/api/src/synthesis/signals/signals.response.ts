@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Int, ListOf, Nested, NullableStr, Num, Str } from '../../platform/http/responses/response-fields';
+import { NodeRef } from '../../platform/http/responses/graph-records';
 
 // REFERENCE §10's signal items; every signal is left out unless requested (`?signals=`)
 const Signal = (of: Function, description: string) => ApiProperty({ type: of, isArray: true, required: false, description });
@@ -11,13 +12,7 @@ class DocumentSignal {
   label!: string;
 }
 
-class EntityBridge {
-  @Str()
-  uid!: string;
-  @Str()
-  label!: string;
-  @Str()
-  node_type!: string;
+class EntityBridge extends NodeRef {
   @Int()
   doc_count!: number;
 }
@@ -103,13 +98,7 @@ class ClusteredClaimHub {
   epistemic_counts!: EpistemicCounts;
 }
 
-class TheorySupportGap {
-  @Str()
-  uid!: string;
-  @Str()
-  label!: string;
-  @Str()
-  node_type!: string;
+class TheorySupportGap extends NodeRef {
   @Int()
   support_count!: number;
 }

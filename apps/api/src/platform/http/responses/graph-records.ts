@@ -36,6 +36,16 @@ export class EdgeVersionRecord extends VersionFields {
   snapshot!: EdgeRecord;
 }
 
+/** A node named by uid, label and type: the head of the many answers that list nodes briefly */
+export class NodeRef {
+  @Str()
+  uid!: string;
+  @Str()
+  label!: string;
+  @Str()
+  node_type!: string;
+}
+
 /** An alias pair (REFERENCE §8.4): what `POST /alias` answers and what an export holds */
 export class AliasRecord {
   @Str()
