@@ -74,7 +74,10 @@ async function main(): Promise<void> {
       const mod = require(file) as { run: (ctx?: unknown) => Promise<Record<string, number>> };
       results[suite] = await mod.run();
     } catch (err) {
-      results[suite] = { error: (err as Error).message };
+      // undici's "fetch failed" says nothing until its cause (refused, reset, timeout) is named
+      const cause = (err as Error & { cause?: Error }).cause;
+      results[suite] = { error: cause ? `${(err as Error).message}: ${cause.message}` : (err as Error).message };
+      process.stderr.write(`bench: ${suite} failed: ${(err as Error).stack ?? err}${cause ? `\ncaused by ${cause.stack ?? cause}` : ''}\n`);
     }
     process.stderr.write(`bench: ${suite} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }

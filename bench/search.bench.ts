@@ -49,6 +49,11 @@ async function withServer(env: Record<string, string>, fn: (s: BenchServer) => P
   const s = await startServer(env);
   try {
     await fn(s);
+  } catch (err) {
+    // a closed socket means little until we know whether the service itself went away
+    const { exitCode, signalCode } = s.child;
+    if (exitCode !== null || signalCode !== null) (err as Error).message += ` (the service exited: code ${exitCode}, signal ${signalCode})`;
+    throw err;
   } finally {
     await s.stop();
   }

@@ -1,12 +1,24 @@
 /** What the HTTP benches share: a JSON client that fails loudly, sequential latency percentiles, made-up words. */
 
 export function client(url: string, token: string) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(url + path, {
+  const send = (method: string, path: string, body?: unknown) =>
+    fetch(url + path, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  const call = async (method: string, path: string, body?: unknown) => {
+    let r: Response;
+    try {
+      r = await send(method, path, body);
+    } catch (err) {
+      // A bench that blocks this process for longer than the service's keep-alive (72 s: raw
+      // FTS timings on heavy ties) finds its pooled socket closed as idle; the request never
+      // reached the service, so it goes once more on a new connection.
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      if (cause?.code !== 'UND_ERR_SOCKET' || cause.message !== 'other side closed') throw err;
+      r = await send(method, path, body);
+    }
     const text = await r.text();
     if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
     return JSON.parse(text);
