@@ -3,6 +3,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { FixedClock } from '@strata/domain/time';
 import { at } from '@strata/domain/testing/fixed-time';
 import { Scheduler } from '@strata/jobs/schedules/scheduler';
+import { RunDeadlines } from '../../apps/api/src/agents/runtime/run-deadlines';
 import { openSse } from '@strata/live/testing/sse-client';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
@@ -120,6 +121,43 @@ describe('servers mode: agent schedules, the activity feed and live streams acro
     await eventually(() => sock.messages.slice(replayMark).filter((m) => m.type === 'activity').length >= 2, 'the replay');
     expect(sock.messages.slice(replayMark).filter((m) => m.type === 'activity').map((m) => `${m.item.seq} ${m.item.type}`)).toEqual(['3 schedule.fired', `${skipped.item.seq} schedule.skipped`]);
     sock.close();
+  });
+
+  it('a question expiring and a run timing out are recorded once though both replicas sweep their deadlines', async () => {
+    const { ka, kb } = await proOrg();
+    const agent = (await ka.post('/v1/agents', { name: 'Asker', template_type: 'monitor' })).body;
+    const sweepBoth = () => Promise.all([a.app.get(RunDeadlines).sweep(), b.app.get(RunDeadlines).sweep()]);
+    const typesOf = async (sid: string) => (await ka.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type);
+    const ended = (sid: string, runId: string) =>
+      eventually(async () => {
+        const s = (await ka.get(`/v1/agents/sessions/${sid}`)).body;
+        const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
+        return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
+      }, `run ${runId} ended`);
+
+    // a question nobody answers: both replicas' mirrors show it pending when the deadline passes
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Which region?' } }] });
+    const asked = (await ka.post('/v1/agents/sessions', { agent_id: agent.id, message: 'Check the numbers' })).body;
+    for (const k of [ka, kb]) await eventually(async () => (await k.get(`/v1/agents/sessions/${asked.id}/pending-input`)).body.pending === true, 'the question pending');
+    llm.enqueue({ type: 'text', text: 'Nobody answered; I assumed EU.' });
+    clock.advance(24 * 3600 + 1);
+    await sweepBoth();
+    expect(await ended(asked.id, asked.run_id)).toMatchObject({ status: 'completed' });
+    expect(await typesOf(asked.id)).toEqual([
+      'session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'input.requested', 'input.provided', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed',
+    ]);
+
+    // a run whose model never answers, running for 30 minutes: failed once
+    llm.enqueue({ type: 'hang' });
+    const before = llm.requests.length;
+    const slow = (await ka.post('/v1/agents/sessions', { agent_id: agent.id, message: 'work slowly' })).body;
+    await eventually(() => llm.requests.length === before + 1, 'the model called');
+    for (const k of [ka, kb]) await eventually(async () => (await k.get(`/v1/agents/sessions/${slow.id}`)).body.current_run?.status === 'running', 'the run running');
+    clock.advance(30 * 60 + 1);
+    await sweepBoth();
+    expect(await ended(slow.id, slow.run_id)).toMatchObject({ status: 'failed', error: { code: 'run_timeout' } });
+    await sweepBoth();
+    expect(await typesOf(slow.id)).toEqual(['session.created', 'message.user', 'run.started', 'run.failed']);
   });
 
   it("a session's event stream on B carries the events of a run A queued, numbered as listed; Last-Event-ID resumes there", async () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentStreams, CancelReason, SessionRecord } from '@strata/domain/agents';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import type { ToolApprovals } from '@strata/mcp/approvals';
+import type { ExpectedRevision } from '@strata/event-store/event-store.port';
 
 /**
  * The runs this process is executing, each with the controller that aborts its in-flight
@@ -34,11 +35,19 @@ export class RunControl {
  * Returns the cancelled run id and the discarded message ids, or null when the session has
  * no active run.
  */
-export async function stageRunCancel(tx: GraphTx, s: SessionRecord, reason: CancelReason, approvals: ToolApprovals): Promise<{ run_id: string; discarded_message_ids: string[] } | null> {
+export async function stageRunCancel(
+  tx: GraphTx,
+  s: SessionRecord,
+  reason: CancelReason,
+  approvals: ToolApprovals,
+  /** the session stream's revision the append expects (a decision that may race another replica's) */
+  expected: ExpectedRevision = 'any',
+): Promise<{ run_id: string; discarded_message_ids: string[] } | null> {
   if (s.current_run === null) return null;
+  const stream = AgentStreams.session(s.org_id, s.id);
   await approvals.stageCancel(tx, approvals.pendingOfRuns([s.current_run]), reason);
   const discarded = s.queued_runs.map((q) => q.message_id);
-  tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunCancelled', {
+  tx.emit(stream, 'AgentRunCancelled', {
     org_id: s.org_id,
     agent_id: s.agent_id,
     session_id: s.id,
@@ -46,6 +55,6 @@ export async function stageRunCancel(tx: GraphTx, s: SessionRecord, reason: Canc
     at: tx.now,
     reason,
     discarded_message_ids: discarded,
-  });
+  }, expected);
   return { run_id: s.current_run, discarded_message_ids: discarded };
 }
