@@ -4,6 +4,7 @@ import { FixedClock } from '@strata/domain/time';
 import { at } from '@strata/domain/testing/fixed-time';
 import { Scheduler } from '@strata/jobs/schedules/scheduler';
 import { RunDeadlines } from '../../apps/api/src/agents/runtime/run-deadlines';
+import { RunControl } from '../../apps/api/src/agents/runtime/run-control';
 import { openSse } from '@strata/live/testing/sse-client';
 import { Api, api, signUpWithKey } from '../support/http';
 import { EmbeddedServers } from './support/embedded-servers';
@@ -158,6 +159,44 @@ describe('servers mode: agent schedules, the activity feed and live streams acro
     expect(await ended(slow.id, slow.run_id)).toMatchObject({ status: 'failed', error: { code: 'run_timeout' } });
     await sweepBoth();
     expect(await typesOf(slow.id)).toEqual(['session.created', 'message.user', 'run.started', 'run.failed']);
+  });
+
+  it('two replicas creating agents of the same name at once: one 201, one 409 duplicate; a rename races the same way', async () => {
+    const { ka, kb } = await proOrg();
+    for (const [x, y] of [['Twin', 'twin '], ['Pair', 'PAIR']]) {
+      const both = await Promise.all([ka.post('/v1/agents', { name: x }), kb.post('/v1/agents', { name: y })]);
+      expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(both.find((r) => r.status === 409)!.body).toMatchObject({ code: 'duplicate' });
+    }
+    const one = (await ka.post('/v1/agents', { name: 'One' })).body;
+    const two = (await ka.post('/v1/agents', { name: 'Two' })).body;
+    await eventually(async () => (await kb.get(`/v1/agents/${two.id}`)).status === 200, 'the agents on B');
+    const renamed = await Promise.all([ka.patch(`/v1/agents/${one.id}`, { name: 'Same' }), kb.patch(`/v1/agents/${two.id}`, { name: 'same' })]);
+    expect(renamed.map((r) => r.status).sort()).toEqual([200, 409]);
+    const names = (await ka.get('/v1/agents')).body.items.map((x: { name: string }) => x.name.toLowerCase());
+    expect(names.filter((n: string) => n === 'same')).toHaveLength(1);
+  });
+
+  it('an interrupt served by the other replica aborts the model request in flight on the replica running the run', async () => {
+    const { ka, kb } = await proOrg();
+    const agent = (await ka.post('/v1/agents', { name: 'Slow' })).body;
+    llm.enqueue({ type: 'hang' });
+    const before = llm.requests.length;
+    const created = (await ka.post('/v1/agents/sessions', { agent_id: agent.id, message: 'take your time' })).body;
+    await eventually(() => llm.requests.length === before + 1, 'the model called');
+    const [runner, other] = await eventually(() => {
+      const onA = a.app.get(RunControl).isRunning(created.run_id);
+      const onB = b.app.get(RunControl).isRunning(created.run_id);
+      return onA ? [a, kb] : onB ? [b, ka] : null;
+    }, 'the replica running the run');
+    await eventually(async () => (await other.get(`/v1/agents/sessions/${created.id}`)).body.current_run?.status === 'running', 'the run running on the other');
+    const stop = await other.post(`/v1/agents/sessions/${created.id}/interrupt`, {});
+    expect(stop.body).toMatchObject({ interrupted: true, run_id: created.run_id });
+    // the hanging request never answers: only the abort ends the job on the running replica
+    await eventually(() => !(runner as Replica).app.get(RunControl).isRunning(created.run_id), 'the run stopped where it ran');
+    llm.enqueue({ type: 'text', text: 'Back.' });
+    const next = await ka.post(`/v1/agents/sessions/${created.id}/message`, { content: 'again', wait: true });
+    expect(next.body).toMatchObject({ run: { status: 'completed' }, output: 'Back.' });
   });
 
   it("a session's event stream on B carries the events of a run A queued, numbered as listed; Last-Event-ID resumes there", async () => {
