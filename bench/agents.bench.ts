@@ -1,7 +1,13 @@
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
+import { openSse } from '@strata/live/testing/sse-client';
 import { startServer } from './support/server';
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 200);
+/** REFERENCE §16.9 allows 10 streams per session: 100 subscribers are 10 sessions × 10 */
+const STREAMS_PER_SESSION = 10;
+const STREAM_SESSIONS = 10;
+const STREAM_MESSAGES = 20;
+const CONCURRENT_ORGS = 20;
 
 function pct(sorted: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 100) / 100;
@@ -47,9 +53,91 @@ export async function run(): Promise<Record<string, number>> {
       run_p99_ms: pct(runs, 99),
       model_direct_p50_ms: pct(direct, 50),
       step_overhead_p50_ms: Math.round((pct(runs, 50) - pct(direct, 50)) * 100) / 100,
+      ...(await subscribers(server.url, headers, post, agent.id)),
+      ...(await acrossOrganizations(server.url)),
     };
   } finally {
     await server.stop();
     await llm.close();
   }
+}
+
+type Post = (p: string, body: unknown) => Promise<Record<string, any>>;
+
+/**
+ * 100 live subscribers: 10 sessions with 10 streams each (the per-session cap), one-step runs
+ * sent to all sessions at once. Delivery of `message.user` is timed from just before its POST
+ * (an upper bound: it includes handling the request; the event is committed before the 202);
+ * every subscriber must receive every recorded event of every run.
+ */
+async function subscribers(url: string, headers: Record<string, string>, post: Post, agentId: string): Promise<Record<string, number>> {
+  const sessions = await Promise.all(Array.from({ length: STREAM_SESSIONS }, () => post('/v1/agents/sessions', { agent_id: agentId })));
+  const delivery: number[] = [];
+  let missing = 0;
+  const sent = new Map<string, number>();
+  const readers = await Promise.all(
+    sessions.flatMap((s) =>
+      Array.from({ length: STREAMS_PER_SESSION }, async () => {
+        const sse = await openSse(`${url}/v1/agents/sessions/${s.id}/stream`, { authorization: headers.authorization });
+        while ((await sse.nextEvent())?.event !== 'ready');
+        return { sid: s.id as string, sse };
+      }),
+    ),
+  );
+  // each subscriber reads until it saw every run complete, noting when each message.user arrived
+  const reading = readers.map(async ({ sid, sse }) => {
+    const seen: string[] = [];
+    while (seen.filter((t) => t === 'run.completed').length < STREAM_MESSAGES) {
+      const e = await sse.nextEvent();
+      if (!e) break;
+      if (!e.event || e.event === 'message.delta') continue;
+      seen.push(e.event);
+      if (e.event === 'message.user') delivery.push(performance.now() - sent.get(`${sid}:${JSON.parse(e.data!).data.content}`)!);
+    }
+    const want = ['message.user', 'run.started', 'inference.completed', 'message.assistant', 'run.completed'];
+    missing += STREAM_MESSAGES * want.length - seen.filter((t) => want.includes(t)).length;
+    sse.close();
+  });
+  for (let i = 0; i < STREAM_MESSAGES; i++)
+    await Promise.all(
+      sessions.map(async (s) => {
+        sent.set(`${s.id}:m${i}`, performance.now());
+        await post(`/v1/agents/sessions/${s.id}/message`, { content: `m${i}`, wait: true, wait_timeout_s: 60 });
+      }),
+    );
+  await Promise.all(reading);
+  delivery.sort((a, b) => a - b);
+  return { sse_subscribers: readers.length, sse_message_user_p50_ms: pct(delivery, 50), sse_message_user_p99_ms: pct(delivery, 99), sse_events_missing: missing };
+}
+
+/** 20 organizations (each on Pro, its own agent) each sending one message at the same moment. */
+async function acrossOrganizations(url: string): Promise<Record<string, number>> {
+  const call = async (p: string, body: unknown, token: string) => {
+    const r = await fetch(url + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await r.json()) as Record<string, any>;
+    if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const orgs = [];
+  for (let i = 0; i < CONCURRENT_ORGS; i++) {
+    const r = await fetch(url + '/v1/auth/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `agents-${i}-${process.pid}@example.com`, password: 'bench password 123' }) });
+    const s = (await r.json()) as { access_token: string };
+    await call('/v1/billing/subscribe', { plan: 'pro' }, s.access_token);
+    const agent = await call('/v1/agents', { name: `bench ${i}` }, s.access_token);
+    const session = await call('/v1/agents/sessions', { agent_id: agent.id }, s.access_token);
+    orgs.push({ token: s.access_token, sid: session.id as string });
+  }
+  const each: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    orgs.map(async (o) => {
+      const t = performance.now();
+      const r = await call(`/v1/agents/sessions/${o.sid}/message`, { content: 'go', wait: true, wait_timeout_s: 60 }, o.token);
+      if (r.run?.status !== 'completed') throw new Error(`a run ended ${JSON.stringify(r.run ?? r)}`);
+      each.push(performance.now() - t);
+    }),
+  );
+  const wall = performance.now() - t0;
+  each.sort((a, b) => a - b);
+  return { concurrent_orgs: CONCURRENT_ORGS, concurrent_runs_wall_ms: Math.round(wall), concurrent_run_p50_ms: pct(each, 50), concurrent_run_p99_ms: pct(each, 99) };
 }

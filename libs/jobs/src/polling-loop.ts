@@ -20,15 +20,15 @@ export class PollingLoop {
 
   start(everySeconds: number): void {
     if (this.timer) return;
-    this.timer = setInterval(() => this.runNow(), everySeconds * 1000);
+    this.timer = setInterval(() => void this.runNow(), everySeconds * 1000);
     this.timer.unref();
   }
 
-  /** A round now, unless one is under way. */
-  runNow(): void {
-    this.running ??= this.round()
+  /** A round now, unless one is under way; resolves when that round (this one or the one under way) ends. */
+  runNow(): Promise<void> {
+    return (this.running ??= this.round()
       .then(() => undefined, (err: Error) => this.onError(err))
-      .finally(() => (this.running = null));
+      .finally(() => (this.running = null)));
   }
 
   /** Stops the timer and waits for the round under way, if any. */

@@ -25,6 +25,7 @@ import { SqliteMaintenanceReads, openSqliteSnapshot } from '@strata/graph-store/
 import { SqliteServerGraph } from './sqlite-server-graph';
 import { withSparsePositions } from './sparse-positions';
 import { FixedClock } from '@strata/domain/time';
+import { InMemoryLiveRelay } from '@strata/platform/live-relay/in-memory-live-relay';
 
 /**
  * How long after its commit a subscription delivers an event: KurrentDB's subscriptions reach
@@ -44,6 +45,7 @@ export const DELIVERY_LATENCY_MS = 30;
  * | MongoDB maintenance reads     | MaintenanceReads, SnapshotSource       | the embedded SQLite queries and reader     |
  * | MongoDB checkpoints, leases   | ServerCheckpoints, LeaseStorePort      | in memory, over the same pure rules        |
  * | MongoDB request activity      | ActivityStore                          | SqliteActivityStore in memory              |
+ * | MongoDB live relay            | LiveRelay                              | InMemoryLiveRelay, one for all replicas    |
  * | Meilisearch                   | TextIndex                              | SqliteTextIndex (FTS5)                     |
  * | Qdrant                        | ServerVectorIndex (VectorIndex + …)    | EmbeddedVectorIndex                        |
  *
@@ -75,6 +77,8 @@ export class EmbeddedServers {
   readonly leases = new LeaseTable();
   readonly activity = new SqliteActivityStore(':memory:');
   readonly jobs = new SqliteJobStore(':memory:');
+  /** MongoDB's live relay (a capped collection tailed by each replica): one for all the replicas */
+  readonly liveRelay = new InMemoryLiveRelay();
 
   /**
    * `clock`: the time of every replica, worker and lease of this stack (a FixedClock: leases
@@ -125,6 +129,7 @@ export class EmbeddedServers {
       maintenance: this.maintenance,
       openSnapshot: () => openSqliteSnapshot(this.readModelFile),
       leases: (terms) => this.leases.store(terms, this.clock),
+      liveRelay: this.liveRelay,
       // as ServerStorage: release waiting writes; the shared stores outlive the replica
       onApplicationShutdown: async () => projections.stop(),
     };

@@ -8,6 +8,7 @@ import type { ServerStores } from '@strata/platform/storage/server-stores';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { MirrorCatchUp } from '@strata/projections/accounts/mirror-catch-up';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
+import type { EventStore, ExpectedRevision } from '@strata/event-store/event-store.port';
 
 /**
  * The managed agents' read model of this process: the one projection, in the projections
@@ -18,6 +19,8 @@ import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
 export class AgentsStore {
   readonly read: AgentsReadModel;
   private readonly mirror: MirrorCatchUp;
+  /** servers mode: the shared log, read for the revision a conditional append expects */
+  private readonly log: EventStore | null;
 
   constructor(
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
@@ -26,6 +29,29 @@ export class AgentsStore {
   ) {
     this.mirror = new MirrorCatchUp(storage ? null : mirror, server?.events ?? null, 'the agents read model');
     this.read = storage ? new AgentsReadModel(storage.projections) : mirror!.agentsReadModel;
+    this.log = storage ? null : (server?.events ?? null);
+  }
+
+  /**
+   * Whether writes may be decided concurrently on this read model (servers mode: each
+   * replica's mirror). The embedded default decides writes one after another.
+   */
+  get concurrentDeciders(): boolean {
+    return this.log !== null;
+  }
+
+  /**
+   * The revision an append to `stream` must expect so that, of two replicas deciding the same
+   * thing on their own mirrors, one commits and the other's append is refused (the unit of work
+   * then decides again on a mirror at the log's head, where the first's event shows). Read
+   * before deciding, with the mirror caught up to at least that revision. Embedded: `any` (one
+   * decider, nothing to race).
+   */
+  async expectedRevision(stream: string): Promise<ExpectedRevision> {
+    if (!this.log) return 'any';
+    const revision = await this.log.streamRevision(stream);
+    await this.catchUp();
+    return revision < 0 ? 'no_stream' : revision;
   }
 
   /** Kept for the handlers' order of checks: the read model is there in both storage modes. */

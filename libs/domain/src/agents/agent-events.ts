@@ -11,6 +11,7 @@ export const AgentEventTypes = {
   AgentPaused: 'AgentPaused',
   AgentResumed: 'AgentResumed',
   AgentArchived: 'AgentArchived',
+  AgentNameClaimed: 'AgentNameClaimed',
   AgentSessionCreated: 'AgentSessionCreated',
   AgentSessionArchived: 'AgentSessionArchived',
   AgentMessageReceived: 'AgentMessageReceived',
@@ -38,7 +39,20 @@ export const AgentStreams = {
   agent: (org: string, id: string) => `agent-${org}:${id}`,
   session: (org: string, sid: string) => `agent-session-${org}:${sid}`,
   schedule: (org: string, id: string) => `agent-schedule-${org}:${id}`,
+  /** one per name key (its digest): appended at the revision read, it serialises concurrent claims of a name */
+  name: (org: string, digest: string) => `agentname-${org}:${digest}`,
 };
+
+/**
+ * An agent took a name (create, rename). Servers mode only: a lock between replicas deciding
+ * on their own mirrors, not state; the read model follows the agent's own events.
+ */
+export interface AgentNameClaimedData {
+  org_id: string;
+  agent_id: string;
+  name_key: string;
+  at: number;
+}
 
 /** An agent's whole record as of the change; `changed` names the fields a PATCH moved. */
 export interface AgentChangedData {

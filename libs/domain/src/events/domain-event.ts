@@ -73,7 +73,7 @@ import type {
 } from '../mcp/mcp-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import { AgentEventTypes } from '../agents/agent-events';
-import type { AgentChangedData, AgentEventType } from '../agents/agent-events';
+import type { AgentChangedData, AgentEventType, AgentNameClaimedData } from '../agents/agent-events';
 import type { SessionStreamEvent } from '../agents/session-state';
 import type { ScheduleEvent } from '../agents/schedule-events';
 import {
@@ -217,6 +217,7 @@ export type AgentEvent =
   | EventOf<'AgentPaused', AgentChangedData>
   | EventOf<'AgentResumed', AgentChangedData>
   | EventOf<'AgentArchived', AgentChangedData>
+  | EventOf<'AgentNameClaimed', AgentNameClaimedData>
   | SessionStreamEvent
   | ScheduleEvent;
 

@@ -70,6 +70,7 @@ const ALLOWED = {
     'libs/projections/src/server/server-projection-runner.ts': 'idle and retry waits of the worker loop',
     'libs/projections/src/server/checkpoint-watcher.ts': 'the poll interval of a bounded wait',
     'libs/event-store/src/kurrentdb/kurrentdb-event-store.ts': 'resubscription delay',
+    'libs/platform/src/live-relay/mongo-live-relay.ts': "delay before reopening the live relay's tailable cursor",
     'libs/event-store/src/sqlite/wal-checkpointer.ts': 'bound on the worker answering close',
     'libs/jobs/src/runner/job-runner.ts': 'bound on running jobs stopping at shutdown',
     'apps/dashboard/src/areas/ingest.ts': "the browser's poll of a running job's progress",

@@ -162,7 +162,7 @@ export class JobRunner {
    */
   wake(): void {
     if (!this.loop.polling || this.stopping) return;
-    this.loop.runNow();
+    void this.loop.runNow();
   }
 
   /**

@@ -22,6 +22,7 @@ import { MongoScheduleStore } from '@strata/jobs/schedules/mongo-schedule-store'
 import type { Clock, IdGenerator } from '@strata/domain/time';
 import { StrataConfig } from '../config/strata-config';
 import type { ServerStores } from './server-stores';
+import { MongoLiveRelay } from '../live-relay/mongo-live-relay';
 
 export { SERVER_STORAGE } from './storage.tokens';
 
@@ -73,6 +74,12 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
     return new MongoLeaseStore(this.graph.db, terms, this.clock);
   }
 
+  private relay: MongoLiveRelay | null = null;
+  /** made when first used; tails only once something listens */
+  get liveRelay(): MongoLiveRelay {
+    return (this.relay ??= new MongoLiveRelay(this.graph.db));
+  }
+
   static async connect(cfg: StrataConfig, clock: Clock): Promise<ServerStorage> {
     const log = new Logger('Storage');
     const required = { STRATA_KURRENTDB_URL: cfg.kurrentdbUrl, STRATA_MONGO_URL: cfg.mongoUrl, STRATA_MEILI_URL: cfg.meiliUrl, STRATA_QDRANT_URL: cfg.qdrantUrl };
@@ -97,6 +104,7 @@ export class ServerStorage implements ServerStores, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.projections.stop();
+    await this.relay?.close();
     await this.events.close();
     await this.text.close();
     await this.vectors.close();

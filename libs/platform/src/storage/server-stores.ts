@@ -15,6 +15,7 @@ import type { StrataConfig } from '../config/strata-config';
 import type { RevisionedReads } from '../unit-of-work/revision-pinning-reader';
 import type { ProjectionWait } from '../unit-of-work/server-unit-of-work';
 
+import type { LiveRelay } from '../live-relay/live-relay.port';
 /** Who produced a node's recorded vector: a client (pinned) or an embedding provider, from which text. */
 export interface EmbeddingOrigin {
   source: 'explicit' | 'provider';
@@ -73,6 +74,8 @@ export interface ServerStores {
   openSnapshot(): SnapshotSource;
   /** a lease store shared by every replica (the automatic-embedding feed) */
   leases(terms: LeaseTerms): LeaseStorePort;
+  /** live-only messages between the replicas (streamed model text); without it they stay in this replica */
+  readonly liveRelay?: LiveRelay;
 }
 
 /**

@@ -75,6 +75,8 @@ export class AgentsProjection implements EmbeddedProjection {
       case 'AgentArchived':
         this.putAgent(e.data.agent);
         return;
+      case 'AgentNameClaimed':
+        return; // a lock for concurrent replicas: the agents follow their own events
       case 'AgentSessionCreated':
       case 'AgentSessionArchived':
       case 'AgentMessageReceived':

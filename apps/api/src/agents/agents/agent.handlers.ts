@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AuthErrors } from '@strata/auth/auth-errors';
@@ -11,6 +12,7 @@ import {
   AgentInput,
   AgentRecord,
   AgentStreams,
+  agentNameKey,
   decideArchiveAgent,
   decideCreateAgent,
   decideUpdateAgent,
@@ -66,10 +68,28 @@ export class AgentHandlers {
     return { name: a.name, agent_type: 'llm', model_id: a.model, capabilities: a.tools, status: a.status };
   }
 
+  /**
+   * Names are unique among an organization's live agents, decided on the read model, which in
+   * servers mode is each replica's own mirror: two replicas could both find a name free. So a
+   * write that takes a name also appends to that name's stream, expecting the revision read
+   * here (with the mirror caught up to it, before the check): of two concurrent writers one
+   * commits, the other's append is refused and the unit of work decides it again at the log's
+   * head, where the name is taken (409). The embedded default decides one write at a time on a
+   * current read model: no lock, no extra event there.
+   */
+  private async nameLock(tx: GraphTx, name: string | undefined): Promise<(agentId: string) => void> {
+    if (!this.store.concurrentDeciders || typeof name !== 'string') return () => undefined;
+    const key = agentNameKey(name);
+    const stream = AgentStreams.name(tx.org, createHash('sha256').update(key).digest('hex').slice(0, 32));
+    const expected = await this.store.expectedRevision(stream);
+    return (agentId) => tx.emit(stream, 'AgentNameClaimed', { org_id: tx.org, agent_id: agentId, name_key: key, at: tx.now }, expected);
+  }
+
   async create(auth: AuthContext, rid: string, input: AgentInput) {
     this.store.assertAvailable();
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       await this.assertScope(tx, input);
+      const claim = await this.nameLock(tx, input.name);
       const plan = this.plans.planOf(auth);
       const max = plan.limits.agents;
       const current = this.store.read.liveAgentCount(auth.org_id);
@@ -79,6 +99,7 @@ export class AgentHandlers {
       const node = createNode(tx, { label: draft.name, props: this.agentNodeProps(draft) }, { forcedType: 'Agent' });
       const agent: AgentRecord = { ...draft, node_uid: node.uid };
       tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentCreated', { agent, by: auth.principal.id, at: tx.now }, 'no_stream');
+      claim(id);
       return presentAgent(agent, this.store.read, tx.now);
     });
   }
@@ -119,8 +140,11 @@ export class AgentHandlers {
     const cancelled: string[] = [];
     const out = await this.uow.run(commandContext(auth, rid), async (tx) => {
       await this.assertScope(tx, input);
+      const renamed = input.name !== undefined && agentNameKey(input.name) !== agentNameKey(before.name);
+      const claim = renamed ? await this.nameLock(tx, input.name) : null;
       const decided = decideUpdateAgent(before, input, this.context(auth.org_id, id), tx.now);
       if (!decided.changed.length) return presentAgent(before, this.store.read, tx.now);
+      claim?.(id);
       const agent = await this.syncNode(tx, decided.agent, 'agent updated');
       const stream = AgentStreams.agent(auth.org_id, id);
       for (const move of decided.moves) {

@@ -132,15 +132,21 @@ export class AgentRunJob implements JobHandler {
     return { run_id };
   }
 
-  /** Fails the run unless it ended meanwhile: `AgentRunFailed` and its Trace closed (also the run deadlines' timeout). */
-  async fail(org: string, sid: string, runId: string, code: string, message: string): Promise<void> {
+  /**
+   * Fails the run unless it ended meanwhile: `AgentRunFailed` and its Trace closed (also the run
+   * deadlines' timeout). `conditional`: the append expects the session stream's revision read
+   * first, so that of two replicas failing the same run one does (the other then finds it ended).
+   */
+  async fail(org: string, sid: string, runId: string, code: string, message: string, conditional = false): Promise<void> {
     const s = this.store.read.session(org, sid);
     const agent = s && this.store.read.agent(org, s.agent_id);
     if (!s || !agent) return;
+    const stream = AgentStreams.session(org, sid);
     await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+      const expected = conditional ? await this.store.expectedRevision(stream) : 'any';
       const r = this.store.read.run(org, runId);
       if (!r || runEnded(r)) return;
-      tx.emit(AgentStreams.session(org, sid), 'AgentRunFailed', { ...this.base(s, runId, tx.now), error: { code, message } });
+      tx.emit(stream, 'AgentRunFailed', { ...this.base(s, runId, tx.now), error: { code, message } }, expected);
       await this.closeTrace(tx, r);
     });
   }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import { AgentStreams, RUN_TIMEOUT_S, RunRecord, SessionRecord, runEnded, runningSeconds } from '@strata/domain/agents';
 import { CLOCK, Clock } from '@strata/domain/time';
+import { PollingLoop } from '@strata/jobs/polling-loop';
 import { ToolApprovals } from '@strata/mcp/approvals';
 import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -10,7 +11,7 @@ import { AgentRunJob } from './agent-run.job';
 import { RunControl, stageRunCancel } from './run-control';
 
 /** how often deadlines are looked for */
-const SWEEP_MS = 1000;
+const SWEEP_S = 1;
 
 /**
  * The deadlines of runs that nobody else enforces, read from the agents' read model against the
@@ -23,13 +24,16 @@ const SWEEP_MS = 1000;
  *   (`plan_changed`) with their pending approvals (REFERENCE §17).
  *
  * Each outcome is one unit of work that checks the state again inside it; the in-flight model
- * request of a run ended here is aborted when it runs in this process.
+ * request of a run ended here is aborted when it runs in this process (on another replica,
+ * RunControl sees the event in its mirror). In servers mode every replica sweeps, each on its
+ * own mirror: the session stream is appended at the revision read before deciding, so of two
+ * replicas ending the same run or expiring the same question one commits and the other, deciding
+ * again at the log's head, finds nothing left to do.
  */
 @Injectable()
 export class RunDeadlines implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('RunDeadlines');
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
+  private readonly loop = new PollingLoop(() => this.once(), (err) => this.log.warn(`run deadline sweep failed: ${err.message}`));
 
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
@@ -42,16 +46,12 @@ export class RunDeadlines implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
-    this.timer.unref();
+    this.loop.start(SWEEP_S);
   }
 
   /** One sweep (also called directly); a sweep still going on is not doubled. */
   sweep(): Promise<void> {
-    this.sweeping ??= this.once()
-      .catch((err: Error) => this.log.warn(`run deadline sweep failed: ${err.message}`))
-      .finally(() => (this.sweeping = null));
-    return this.sweeping;
+    return this.loop.runNow();
   }
 
   private async once(): Promise<void> {
@@ -70,8 +70,10 @@ export class RunDeadlines implements OnApplicationBootstrap, OnApplicationShutdo
       const p = s.pending_input;
       if (p && p.run_id === r.id && p.expires_at <= now) await this.expireInput(s, r).catch((err: Error) => this.log.warn(`expiring input of run ${r.id} failed: ${err.message}`));
       else if (r.status === 'running' && runningSeconds(r, now) >= RUN_TIMEOUT_S) {
-        await this.job.fail(r.org_id, r.session_id, r.id, 'run_timeout', `the run was running for more than ${RUN_TIMEOUT_S / 60} minutes`);
-        this.control.abort([r.id]);
+        const failed = await this.job
+          .fail(r.org_id, r.session_id, r.id, 'run_timeout', `the run was running for more than ${RUN_TIMEOUT_S / 60} minutes`, true)
+          .then(() => true, (err: Error) => (this.log.warn(`timing out run ${r.id} failed: ${err.message}`), false));
+        if (failed) this.control.abort([r.id]);
       }
     }
   }
@@ -81,30 +83,31 @@ export class RunDeadlines implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async expireInput(s: SessionRecord, r: RunRecord): Promise<void> {
+    const stream = AgentStreams.session(s.org_id, s.id);
     await this.uow.run(this.ctx(s.org_id, `input-expiry:${r.id}`), async (tx) => {
+      const expected = await this.store.expectedRevision(stream);
       const fresh = this.store.read.session(s.org_id, s.id);
       const p = fresh?.pending_input;
       const run = this.store.read.run(s.org_id, r.id);
       if (!fresh || !p || p.run_id !== r.id || p.expires_at > tx.now || !run || runEnded(run)) return;
-      tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentInputProvided', {
+      tx.emit(stream, 'AgentInputProvided', {
         org_id: s.org_id, agent_id: s.agent_id, session_id: s.id, run_id: r.id, at: tx.now,
         request_id: p.request_id, tool_call_id: p.tool_call_id, response: null, responded_by: null, expired: true,
-      });
+      }, expected);
     });
   }
 
   private async cancelForPlan(s: SessionRecord): Promise<void> {
     const cancelled = await this.uow.run(this.ctx(s.org_id, `plan-changed:${s.id}`), async (tx) => {
       if (this.plans.planOf({ org: s.org_id }).limits.managed_agents) return null;
+      const expected = await this.store.expectedRevision(AgentStreams.session(s.org_id, s.id));
       const fresh = this.store.read.session(s.org_id, s.id);
-      return fresh ? stageRunCancel(tx, fresh, 'plan_changed', this.approvals) : null;
+      return fresh ? stageRunCancel(tx, fresh, 'plan_changed', this.approvals, expected) : null;
     });
     if (cancelled) this.control.abort([cancelled.run_id]);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+    await this.loop.stop();
   }
 }
