@@ -36,6 +36,8 @@ CREATE TABLE IF NOT EXISTS kh_transitions (
   org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS kh_transitions_at ON kh_transitions(org, at);
+-- an exception true for no time at all takes its opening back: found by id, not by a scan of the organization's transitions
+CREATE INDEX IF NOT EXISTS kh_transitions_id ON kh_transitions(org, id);
 CREATE TABLE IF NOT EXISTS kh_settings (
   org TEXT NOT NULL PRIMARY KEY, approval_deadline_hours INTEGER NOT NULL
 );

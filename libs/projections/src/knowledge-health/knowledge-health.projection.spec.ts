@@ -123,4 +123,29 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.materialize(rm.rows('o')[0], 1e9, 72)!.state).toMatchObject({ status: 'resolved', reopen_count: 1, resolved_at: 1000 + 7 * DAY, detail: { current_version: 4 } });
     expect(rm.transitions('o', 0, 1e9).map((t) => t.what)).toEqual(['opened', 'resolved', 'opened', 'resolved']);
   });
+
+  it('reads a unit of work once, and starts over when what it applied was rolled back', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const ev = (position: number, request: string, t: number, type: string, data: unknown) =>
+      recordedEvent({ id: `x${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: request, occurred_at: t } } as never);
+    const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' }, created_at: 10 });
+    p.apply(ev(1, 'r1', 10, 'NodeCreated', { node: claim, reason: null }));
+    p.apply(ev(2, 'r1', 10, 'NodeCreated', { node: noteRecord('ev1', 'measured', { node_type: 'Evidence', props: { _type: 'Evidence' }, created_at: 10 }), reason: null }));
+    // a tombstone of the Claim, applied and then rolled back with its unit of work
+    try {
+      db.transaction(() => {
+        p.apply(ev(3, 'r2', 50, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 50 }, reason: null }));
+        throw new Error('the log append failed');
+      })();
+    } catch {
+      /* rolled back */
+    }
+    // the same request again at the same instant, the log reusing position 3: the Claim is live and now supported
+    p.apply(ev(3, 'r2', 50, 'EdgeCreated', { edge: { uid: 's1', edge_type: 'Supports', from_uid: 'ev1', to_uid: 'c1', props: {}, weight: 1, created_at: 50, updated_at: 50, tombstone_at: null, version: 1 }, reason: null }));
+    const [row] = rm.rows('o');
+    expect(row.id).toBe(exceptionId('claim_unsupported', 'c1'));
+    expect(rm.materialize(row, 60, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'condition_cleared', first_detected_at: 10, resolved_at: 50 });
+  });
 });
