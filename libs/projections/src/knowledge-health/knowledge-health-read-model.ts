@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-traversal';
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
-import { ExceptionState, nextExceptionState } from '@strata/domain/knowledge-health';
+import { EVIDENCE_NODE_TYPES, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
 import { KNOWLEDGE_HEALTH_DDL } from './knowledge-health-schema';
 
@@ -16,6 +16,16 @@ export interface ClaimSupportRow {
   evidence: string[];
   sources: string[];
 }
+
+/** A fixed set of type names as an SQL list (catalogue names, never input). */
+const sqlList = (types: ReadonlySet<string>): string => [...types].map((t) => `'${t}'`).join(',');
+const EVIDENCED_SQL = `SELECT e.to_uid FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+  WHERE e.org = @org AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN (${sqlList(EVIDENCE_NODE_TYPES)})`;
+const SOURCED_SQL = `SELECT e.from_uid FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+  WHERE e.org = @org AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN (${sqlList(SOURCE_NODE_TYPES)})`;
+const CLAIM_SUPPORT_COUNTS_SQL = `SELECT COUNT(*) AS claims, COALESCE(SUM(c.uid IN (${EVIDENCED_SQL})), 0) AS evidenced,
+  COALESCE(SUM(c.uid NOT IN (${EVIDENCED_SQL}) AND c.uid IN (${SOURCED_SQL})), 0) AS sourced_only
+  FROM kh_nodes c INDEXED BY kh_nodes_type WHERE c.org = @org AND c.node_type = 'Claim' AND c.live = 1`;
 
 type Row = { uid: string; version: number; node_type: string };
 type ERow = { uid: string; version: number; from_uid: string; to_uid: string; edge_type: string };
@@ -160,6 +170,15 @@ export class KnowledgeHealthReadModel extends KhTables {
     return [...claims.values()];
   }
 
+  /**
+   * §14.1's counts over every live Claim, for a caller who sees everything: the Claims with a
+   * live Supports edge from live evidence, and those sourced but not evidenced. Each edge set is
+   * read once (an ephemeral index), then the Claims once, instead of a row per Claim in JS.
+   */
+  claimSupportCounts(org: string): { claims: number; evidenced: number; sourced_only: number } {
+    return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };
+  }
+
   /** Activity rows in [since, until). */
   activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
     return this.stmt('SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as {
@@ -232,3 +251,4 @@ export class KnowledgeHealthReadModel extends KhTables {
     return this.node(org, uid);
   }
 }
+

@@ -148,4 +148,36 @@ describe('KnowledgeHealthProjection', () => {
     expect(row.id).toBe(exceptionId('claim_unsupported', 'c1'));
     expect(rm.materialize(row, 60, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'condition_cleared', first_detected_at: 10, resolved_at: 50 });
   });
+
+  it('counts evidence completeness in the database as the per-Claim reading does', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const n = (uid: string, type: string, over: Partial<NodeRecord> = {}) => p.apply(at(10, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: type, props: { _type: type }, ...over }), reason: null }));
+    let k = 0;
+    const e = (from: string, to: string, type: string, tombstone_at: number | null = null) =>
+      p.apply(at(10, 'EdgeCreated', { edge: { uid: `e${++k}`, edge_type: type, from_uid: from, to_uid: to, props: {}, weight: 1, created_at: 10, updated_at: 10, tombstone_at, version: 1 }, reason: null }));
+    for (const c of ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c8', 'c9']) n(c, 'Claim');
+    n('c7', 'Claim', { tombstone_at: 10 });
+    n('ev', 'Evidence');
+    n('obs', 'Observation');
+    n('gone', 'Evidence', { tombstone_at: 10 });
+    n('ch', 'Chunk');
+    n('doc', 'Document');
+    e('ev', 'c1', 'Supports');
+    e('c2', 'ch', 'ExtractedFrom');
+    e('obs', 'c3', 'Supports');
+    e('c3', 'doc', 'DerivedFrom');
+    e('c4', 'c5', 'Supports');
+    e('gone', 'c6', 'Supports');
+    e('ev', 'c7', 'Supports');
+    e('c8', 'obs', 'DerivedFrom');
+    e('ev', 'c9', 'Supports', 10);
+    e('ev', 'c1', 'Supports');
+    const perClaim = rm.claimSupport('o');
+    const expected = { claims: perClaim.length, evidenced: perClaim.filter((c) => c.evidence.length).length, sourced_only: perClaim.filter((c) => !c.evidence.length && c.sources.length).length };
+    expect(expected).toEqual({ claims: 8, evidenced: 2, sourced_only: 2 });
+    expect(rm.claimSupportCounts('o')).toEqual(expected);
+    expect(rm.claimSupportCounts('other')).toEqual({ claims: 0, evidenced: 0, sourced_only: 0 });
+  });
 });
