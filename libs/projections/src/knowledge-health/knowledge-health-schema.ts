@@ -21,7 +21,9 @@ CREATE TABLE IF NOT EXISTS kh_edges (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_edges_in ON kh_edges(org, to_uid, edge_type);
 CREATE INDEX IF NOT EXISTS kh_edges_out ON kh_edges(org, from_uid, edge_type);
-CREATE INDEX IF NOT EXISTS kh_edges_type ON kh_edges(org, edge_type, live);
+-- with the ends, so the summary's support sets read no edge row; replaces (org, edge_type, live)
+DROP INDEX IF EXISTS kh_edges_type;
+CREATE INDEX IF NOT EXISTS kh_edges_typed ON kh_edges(org, edge_type, live, from_uid, to_uid);
 CREATE TABLE IF NOT EXISTS kh_exceptions (
   org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
   from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT,
