@@ -24,6 +24,14 @@ export function evidenceCompleteness(claims: Iterable<ClaimSupport>): EvidenceCo
     if (c.evidenced) e++;
     else if (c.sourced) s++;
   }
+  return evidenceCompletenessOf(n, e, s);
+}
+
+/** The same figures from counts: claims, evidenced, sourced and not evidenced. */
+export function evidenceCompletenessOf(claims: number, evidenced: number, sourcedOnly: number): EvidenceCompleteness {
+  const n = claims;
+  const e = evidenced;
+  const s = sourcedOnly;
   return { value: n === 0 ? null : Math.round(((e + 0.5 * s) / n) * 10000) / 10000, claims: n, evidenced: e, sourced_only: s, unsupported: n - e - s };
 }
 

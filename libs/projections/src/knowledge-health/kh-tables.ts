@@ -53,6 +53,17 @@ export interface KhExceptionRow {
   arm: string | null;
 }
 
+/** Rows and lists read (or written) during one unit of work, keyed by uid (one organization). */
+export interface UnitMemo {
+  nodes: Map<string, KhNodeRow | undefined>;
+  edges: Map<string, KhEdgeRow | undefined>;
+  ins: Map<string, KhEdgeRow[]>;
+  outs: Map<string, KhEdgeRow[]>;
+  rows: Map<string, KhExceptionRow[]>;
+}
+
+export const emptyMemo = (): UnitMemo => ({ nodes: new Map(), edges: new Map(), ins: new Map(), outs: new Map(), rows: new Map() });
+
 /** Reads of the Knowledge Health tables shared by the projection and the read model. */
 export class KhTables {
   private readonly stmts = new Map<string, Statement>();
@@ -66,24 +77,22 @@ export class KhTables {
   }
 
   /**
-   * Reads memoised while one event's consequences are evaluated (after its own write): a node's
-   * edges are read once per direction, whatever types the conditions then ask for.
+   * Reads kept while the projection applies one unit of work's events (see
+   * `KnowledgeHealthProjection.enter`): the node and edge rows as last written, each node's
+   * edges in each direction, and the exception rows of each subject. The projection is the only
+   * writer of these tables and keeps every list it holds current as it writes, so a `/batch`
+   * reads each row once instead of once per event. Null outside the projection (the read model
+   * reads the database each time).
    */
-  private memo: { nodes: Map<string, KhNodeRow | undefined>; ins: Map<string, KhEdgeRow[]>; outs: Map<string, KhEdgeRow[]>; rows: Map<string, KhExceptionRow[]> } | null = null;
+  protected memo: UnitMemo | null = null;
 
-  /** `edgeless`: a node just created, which no edge can touch yet (nothing to read). */
-  protected memoised<T>(fn: () => T, edgeless?: string): T {
-    this.memo = { nodes: new Map(), ins: new Map(), outs: new Map(), rows: new Map() };
-    if (edgeless !== undefined) {
-      this.memo.ins.set(edgeless, []);
-      this.memo.outs.set(edgeless, []);
-      this.memo.rows.set(edgeless, []);
-    }
-    try {
-      return fn();
-    } finally {
-      this.memo = null;
-    }
+  /** A node just created, which no edge can touch yet: its lists are known empty. */
+  protected edgeless(uid: string): void {
+    const m = this.memo;
+    if (!m) return;
+    m.ins.set(uid, []);
+    m.outs.set(uid, []);
+    m.rows.set(uid, []);
   }
 
   node(org: string, uid: string): KhNodeRow | undefined {
@@ -93,7 +102,7 @@ export class KhTables {
     m?.nodes.set(uid, n);
     return n;
   }
-  /** The exception rows about a subject (read once per event; writes keep the memo current). */
+  /** The exception rows about a subject (read once per unit of work; writes keep the memo current). */
   rowsOf(org: string, subject: string): KhExceptionRow[] {
     const m = this.memo;
     let rows = m?.rows.get(subject);
@@ -117,7 +126,11 @@ export class KhTables {
   // WITHOUT ROWID key is covering, and no statistics say the org prefix is wide): each would
   // read every row of the organization, once per graph event. The indexes are named.
   edge(org: string, uid: string): KhEdgeRow | undefined {
-    return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as KhEdgeRow | undefined;
+    const m = this.memo;
+    if (m && m.edges.has(uid)) return m.edges.get(uid);
+    const e = this.stmt('SELECT * FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as KhEdgeRow | undefined;
+    m?.edges.set(uid, e);
+    return e;
   }
   edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
     const m = this.memo;

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-traversal';
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
-import { ExceptionState, nextExceptionState } from '@strata/domain/knowledge-health';
+import { EVIDENCE_NODE_TYPES, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
 import { KNOWLEDGE_HEALTH_DDL } from './knowledge-health-schema';
 
@@ -16,6 +16,16 @@ export interface ClaimSupportRow {
   evidence: string[];
   sources: string[];
 }
+
+/** A fixed set of type names as an SQL list (catalogue names, never input). */
+const sqlList = (types: ReadonlySet<string>): string => [...types].map((t) => `'${t}'`).join(',');
+const EVIDENCED_SQL = `SELECT e.to_uid FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+  WHERE e.org = @org AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN (${sqlList(EVIDENCE_NODE_TYPES)})`;
+const SOURCED_SQL = `SELECT e.from_uid FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+  WHERE e.org = @org AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN (${sqlList(SOURCE_NODE_TYPES)})`;
+const CLAIM_SUPPORT_COUNTS_SQL = `SELECT COUNT(*) AS claims, COALESCE(SUM(ev), 0) AS evidenced, COALESCE(SUM(so AND NOT ev), 0) AS sourced_only FROM (
+  SELECT c.uid IN (${EVIDENCED_SQL}) AS ev, c.uid IN (${SOURCED_SQL}) AS so
+  FROM kh_nodes c INDEXED BY kh_nodes_type WHERE c.org = @org AND c.node_type = 'Claim' AND c.live = 1)`;
 
 type Row = { uid: string; version: number; node_type: string };
 type ERow = { uid: string; version: number; from_uid: string; to_uid: string; edge_type: string };
@@ -148,16 +158,25 @@ export class KnowledgeHealthReadModel extends KhTables {
     for (const uid of this.liveUidsOfType(org, 'Claim')) claims.set(uid, { uid, evidence: [], sources: [] });
     if (!claims.size) return [];
     for (const r of this.stmt(
-      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
        WHERE e.org = ? AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.evidence.push(r.other);
     for (const r of this.stmt(
-      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_type CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
        WHERE e.org = ? AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.sources.push(r.other);
     return [...claims.values()];
+  }
+
+  /**
+   * §14.1's counts over every live Claim, for a caller who sees everything: the Claims with a
+   * live Supports edge from live evidence, and those sourced but not evidenced. Each edge set is
+   * read once (an ephemeral index), then the Claims once, instead of a row per Claim in JS.
+   */
+  claimSupportCounts(org: string): { claims: number; evidenced: number; sourced_only: number } {
+    return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };
   }
 
   /** Activity rows in [since, until). */
@@ -232,3 +251,4 @@ export class KnowledgeHealthReadModel extends KhTables {
     return this.node(org, uid);
   }
 }
+

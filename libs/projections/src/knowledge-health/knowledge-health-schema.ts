@@ -21,7 +21,9 @@ CREATE TABLE IF NOT EXISTS kh_edges (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_edges_in ON kh_edges(org, to_uid, edge_type);
 CREATE INDEX IF NOT EXISTS kh_edges_out ON kh_edges(org, from_uid, edge_type);
-CREATE INDEX IF NOT EXISTS kh_edges_type ON kh_edges(org, edge_type, live);
+-- with the ends, so the summary's support sets read no edge row; replaces (org, edge_type, live)
+DROP INDEX IF EXISTS kh_edges_type;
+CREATE INDEX IF NOT EXISTS kh_edges_typed ON kh_edges(org, edge_type, live, from_uid, to_uid);
 CREATE TABLE IF NOT EXISTS kh_exceptions (
   org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
   from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT,
@@ -31,11 +33,16 @@ CREATE INDEX IF NOT EXISTS kh_exceptions_subject ON kh_exceptions(org, subject_u
 CREATE TABLE IF NOT EXISTS kh_activity (
   org TEXT NOT NULL, at REAL NOT NULL, what TEXT NOT NULL, uid TEXT NOT NULL, from_uid TEXT, to_uid TEXT, position INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS kh_activity_at ON kh_activity(org, at);
+-- covering what a window counts (no row lookups); replaces the (org, at) index of earlier versions
+DROP INDEX IF EXISTS kh_activity_at;
+CREATE INDEX IF NOT EXISTS kh_activity_window ON kh_activity(org, at, what);
 CREATE TABLE IF NOT EXISTS kh_transitions (
   org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS kh_transitions_at ON kh_transitions(org, at);
+DROP INDEX IF EXISTS kh_transitions_at;
+CREATE INDEX IF NOT EXISTS kh_transitions_window ON kh_transitions(org, at, id, what);
+-- an exception true for no time at all takes its opening back: found by id, not by a scan of the organization's transitions
+CREATE INDEX IF NOT EXISTS kh_transitions_id ON kh_transitions(org, id);
 CREATE TABLE IF NOT EXISTS kh_settings (
   org TEXT NOT NULL PRIMARY KEY, approval_deadline_hours INTEGER NOT NULL
 );

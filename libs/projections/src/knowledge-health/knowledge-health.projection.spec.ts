@@ -123,4 +123,61 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.materialize(rm.rows('o')[0], 1e9, 72)!.state).toMatchObject({ status: 'resolved', reopen_count: 1, resolved_at: 1000 + 7 * DAY, detail: { current_version: 4 } });
     expect(rm.transitions('o', 0, 1e9).map((t) => t.what)).toEqual(['opened', 'resolved', 'opened', 'resolved']);
   });
+
+  it('reads a unit of work once, and starts over when what it applied was rolled back', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const ev = (position: number, request: string, t: number, type: string, data: unknown) =>
+      recordedEvent({ id: `x${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: request, occurred_at: t } } as never);
+    const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' }, created_at: 10 });
+    p.apply(ev(1, 'r1', 10, 'NodeCreated', { node: claim, reason: null }));
+    p.apply(ev(2, 'r1', 10, 'NodeCreated', { node: noteRecord('ev1', 'measured', { node_type: 'Evidence', props: { _type: 'Evidence' }, created_at: 10 }), reason: null }));
+    // a tombstone of the Claim, applied and then rolled back with its unit of work
+    try {
+      db.transaction(() => {
+        p.apply(ev(3, 'r2', 50, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 50 }, reason: null }));
+        throw new Error('the log append failed');
+      })();
+    } catch {
+      /* rolled back */
+    }
+    // the same request again at the same instant, the log reusing position 3: the Claim is live and now supported
+    p.apply(ev(3, 'r2', 50, 'EdgeCreated', { edge: { uid: 's1', edge_type: 'Supports', from_uid: 'ev1', to_uid: 'c1', props: {}, weight: 1, created_at: 50, updated_at: 50, tombstone_at: null, version: 1 }, reason: null }));
+    const [row] = rm.rows('o');
+    expect(row.id).toBe(exceptionId('claim_unsupported', 'c1'));
+    expect(rm.materialize(row, 60, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'condition_cleared', first_detected_at: 10, resolved_at: 50 });
+  });
+
+  it('counts evidence completeness in the database as the per-Claim reading does', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const n = (uid: string, type: string, over: Partial<NodeRecord> = {}) => p.apply(at(10, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: type, props: { _type: type }, ...over }), reason: null }));
+    let k = 0;
+    const e = (from: string, to: string, type: string, tombstone_at: number | null = null) =>
+      p.apply(at(10, 'EdgeCreated', { edge: { uid: `e${++k}`, edge_type: type, from_uid: from, to_uid: to, props: {}, weight: 1, created_at: 10, updated_at: 10, tombstone_at, version: 1 }, reason: null }));
+    for (const c of ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c8', 'c9']) n(c, 'Claim');
+    n('c7', 'Claim', { tombstone_at: 10 });
+    n('ev', 'Evidence');
+    n('obs', 'Observation');
+    n('gone', 'Evidence', { tombstone_at: 10 });
+    n('ch', 'Chunk');
+    n('doc', 'Document');
+    e('ev', 'c1', 'Supports');
+    e('c2', 'ch', 'ExtractedFrom');
+    e('obs', 'c3', 'Supports');
+    e('c3', 'doc', 'DerivedFrom');
+    e('c4', 'c5', 'Supports');
+    e('gone', 'c6', 'Supports');
+    e('ev', 'c7', 'Supports');
+    e('c8', 'obs', 'DerivedFrom');
+    e('ev', 'c9', 'Supports', 10);
+    e('ev', 'c1', 'Supports');
+    const perClaim = rm.claimSupport('o');
+    const expected = { claims: perClaim.length, evidenced: perClaim.filter((c) => c.evidence.length).length, sourced_only: perClaim.filter((c) => !c.evidence.length && c.sources.length).length };
+    expect(expected).toEqual({ claims: 8, evidenced: 2, sourced_only: 2 });
+    expect(rm.claimSupportCounts('o')).toEqual(expected);
+    expect(rm.claimSupportCounts('other')).toEqual({ claims: 0, evidenced: 0, sourced_only: 0 });
+  });
 });

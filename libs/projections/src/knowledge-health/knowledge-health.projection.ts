@@ -16,14 +16,32 @@ import {
   nextExceptionState,
 } from '@strata/domain/knowledge-health';
 import { EmbeddedProjection } from '../projection';
-import { KhTables, armDetail } from './kh-tables';
+import { KhTables, UnitMemo, armDetail, emptyMemo } from './kh-tables';
 import { KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES } from './knowledge-health-schema';
 
 export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
-import type { Arm, KhExceptionRow, KhNodeRow } from './kh-tables';
+import type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 
 const EDGE_KINDS: Partial<Record<string, ExceptionKind>> = { Contradicts: 'contradiction_unresolved', PossibleDuplicate: 'duplicate_pending' };
 const DEPENDENCY = new Set(DEPENDENCY_EDGE_TYPES);
+const INSERT_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
+
+/** Rows a unit of work may keep in memory before the memo starts over (an import can be one huge unit). */
+const MEMO_MAX_ROWS = 200_000;
+
+/** SQLite's order of a node's edges in `kh_edges_in` / `kh_edges_out`: type, then uid (ASCII, so code-unit order is byte order). */
+const edgeOrder = (a: KhEdgeRow, b: KhEdgeRow): number => (a.edge_type !== b.edge_type ? (a.edge_type < b.edge_type ? -1 : 1) : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
+
+/** Puts `row` in a node's edge list in index order, replacing the same edge. */
+function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
+  const i = list.findIndex((x) => x.uid === row.uid);
+  if (i >= 0) list.splice(i, 1);
+  let at = list.length;
+  while (at > 0 && edgeOrder(list[at - 1], row) > 0) at--;
+  list.splice(at, 0, row);
+}
 
 const principalOf = (e: RecordedEvent): string => (e.metadata.principal.kind === 'system' ? 'system' : `${e.metadata.principal.kind}:${e.metadata.principal.id}`);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -56,12 +74,40 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   readonly name = 'knowledge_health';
   readonly version = 2;
 
+  /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
+  private unit: string | null = null;
+  private lastPosition = -1;
+  private applying = false;
+
   constructor(db: Database) {
     super(db);
     db.exec(KNOWLEDGE_HEALTH_DDL);
   }
 
   apply(e: RecordedEvent): void {
+    this.enter(e);
+    this.applying = true;
+    this.applyEvent(e);
+    this.applying = false;
+  }
+
+  /**
+   * The memo lives for one unit of work: consecutive events of one request at one instant, in
+   * increasing log positions. A position that does not move forward means what was applied
+   * before was rolled back (the log rolled back too and reuses its positions, or the runner
+   * replays from its checkpoint), and an apply that never finished may have left rows its
+   * transaction then dropped: either starts the memo over. Within a unit nothing else writes
+   * these tables (the unit of work holds the write lock), so the memo stays true.
+   */
+  private enter(e: RecordedEvent): void {
+    const key = `${e.metadata.org_id}\u0000${e.metadata.request_id}\u0000${e.metadata.occurred_at}`;
+    const m = this.memo;
+    if (!m || this.applying || key !== this.unit || e.position <= this.lastPosition || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
+    this.unit = key;
+    this.lastPosition = e.position;
+  }
+
+  private applyEvent(e: RecordedEvent): void {
     if (isGovernanceEvent(e)) {
       if (e.type === 'GovernanceSettingsChanged' && e.data.changes.approval_deadline_hours)
         this.stmt('INSERT INTO kh_settings(org, approval_deadline_hours) VALUES (?,?) ON CONFLICT(org) DO UPDATE SET approval_deadline_hours = excluded.approval_deadline_hours').run(
@@ -111,15 +157,21 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         const n = this.node(org, e.data.uid);
         if (!n || (n.node_type !== 'Chunk' && n.node_type !== 'Document') || n.status === status) return;
         this.stmt('UPDATE kh_nodes SET status = ?, status_since = ? WHERE org = ? AND uid = ?').run(status, at, org, n.uid);
+        this.memo?.nodes.set(n.uid, { ...n, status, status_since: at });
         if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed')) this.activity(org, at, `chunks_${status}`, n.uid, null, null, e.position);
-        return this.memoised(() => this.afterNodeChange(org, n.uid, at));
+        return this.afterNodeChange(org, n.uid, at);
       }
       case 'GraphPurged':
-        return this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
+        this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
+        // rows went without passing through the memo's lists
+        this.memo = emptyMemo();
+        return;
       case 'GraphCleared': {
         const nodes = (this.stmt('SELECT uid FROM kh_nodes WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
         const edges = (this.stmt('SELECT uid FROM kh_edges WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
-        return this.onRemoved(org, nodes, edges);
+        this.onRemoved(org, nodes, edges);
+        this.memo = emptyMemo();
+        return;
       }
       default:
         return;
@@ -131,27 +183,54 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private onNode(org: string, n: NodeRecord, type: string, at: number, principal: string, position: number): void {
-    const prev = this.node(org, n.uid);
     const status = statusOf(n);
-    const updates: number[] = prev ? JSON.parse(prev.update_times) : [];
-    if (type === 'NodeUpdated') updates.push(at);
     const attrs = n.node_type === 'Approval' ? JSON.stringify({ requested_at: num(n.props.requested_at) }) : null;
-    this.stmt(
-      `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+    const live = n.tombstone_at === null ? 1 : 0;
+    // the row as the upsert leaves it (creation and creator stay those of the first insert)
+    const rowAfter = (prev: KhNodeRow | undefined): KhNodeRow => {
+      const updates: number[] = prev ? JSON.parse(prev.update_times) : [];
+      if (type === 'NodeUpdated') updates.push(at);
+      return {
+        org,
+        uid: n.uid,
+        node_type: n.node_type,
+        label: n.label,
+        live,
+        version: n.version,
+        created_at: prev ? prev.created_at : n.created_at,
+        created_by: prev ? prev.created_by : principal,
+        last_version_at: at,
+        tombstone_at: n.tombstone_at,
+        status,
+        status_since: prev && prev.status === status && prev.live === live ? prev.status_since : at,
+        update_times: JSON.stringify(updates),
+        attrs,
+      };
+    };
+    let prev: KhNodeRow | undefined;
+    let row = rowAfter(undefined);
+    const cols = [org, n.uid, n.node_type, n.label, live, n.version, n.created_at, principal, at, n.tombstone_at, status, at, row.update_times, attrs];
+    // a creation is almost always of a new uid: one insert tells, instead of a lookup and an upsert
+    const inserted = type === 'NodeCreated' && this.memo?.nodes.get(n.uid) === undefined && this.stmt(`${INSERT_NODE} ON CONFLICT(org, uid) DO NOTHING`).run(...cols).changes === 1;
+    if (!inserted) {
+      prev = this.node(org, n.uid);
+      row = rowAfter(prev);
+      this.stmt(
+        `${INSERT_NODE}
        ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, label = excluded.label, live = excluded.live, version = excluded.version,
          last_version_at = excluded.last_version_at, tombstone_at = excluded.tombstone_at, status = excluded.status, status_since = excluded.status_since,
          update_times = excluded.update_times, attrs = excluded.attrs`,
-    ).run(
-      org, n.uid, n.node_type, n.label, n.tombstone_at === null ? 1 : 0, n.version, n.created_at, prev?.created_by ?? principal, at, n.tombstone_at,
-      status, prev && prev.status === status && prev.live === (n.tombstone_at === null ? 1 : 0) ? prev.status_since : at, JSON.stringify(updates), attrs,
-    );
+      ).run(org, n.uid, n.node_type, n.label, live, n.version, n.created_at, prev?.created_by ?? principal, at, n.tombstone_at, row.status, row.status_since, row.update_times, attrs);
+    }
+    this.memo?.nodes.set(n.uid, row);
+    // a node just created: no edge touches it yet, no exception is about it
+    if (!prev) this.edgeless(n.uid);
     if (type === 'NodeCreated' && !prev) {
       this.activity(org, at, 'nodes_created', n.uid, null, null, position);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
-    this.memoised(() => this.afterNodeChange(org, n.uid, at), prev ? undefined : n.uid);
+    this.afterNodeChange(org, n.uid, at);
   }
 
   /** Everything a change of node N can change: N's own conditions and those that read N. */
@@ -172,7 +251,6 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private onEdge(org: string, ed: EdgeRecord, type: string, at: number, position: number): void {
-    const prev = this.edge(org, ed.uid);
     const p = ed.props as Record<string, unknown>;
     const attrs =
       ed.edge_type === 'Contradicts'
@@ -180,12 +258,33 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         : ed.edge_type === 'PossibleDuplicate'
           ? JSON.stringify({ status: str(p.status), similarity: num(p.similarity) })
           : null;
-    this.stmt(
-      `INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)
+    const live = ed.tombstone_at === null ? 1 : 0;
+    const cols = [org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs];
+    let prev: KhEdgeRow | undefined;
+    const inserted = type === 'EdgeCreated' && this.memo?.edges.get(ed.uid) === undefined && this.stmt(`${INSERT_EDGE} ON CONFLICT(org, uid) DO NOTHING`).run(...cols).changes === 1;
+    if (!inserted) {
+      prev = this.edge(org, ed.uid);
+      this.stmt(
+        `${INSERT_EDGE}
        ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`,
-    ).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.tombstone_at === null ? 1 : 0, ed.version, ed.created_at, attrs);
+      ).run(...cols);
+    }
+    this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
     if (type === 'EdgeCreated' && !prev) this.activity(org, at, 'edges_created', ed.uid, ed.from_uid, ed.to_uid, position);
-    this.memoised(() => this.afterEdgeChange(org, ed, at));
+    this.afterEdgeChange(org, ed, at);
+  }
+
+  /** After an edge's upsert: the memo's row and its endpoints' lists as the database now has them. */
+  private rememberEdge(prev: KhEdgeRow | undefined, row: KhEdgeRow): void {
+    const m = this.memo;
+    if (!m) return;
+    m.edges.set(row.uid, row);
+    if (prev && prev.to_uid !== row.to_uid) m.ins.delete(prev.to_uid);
+    if (prev && prev.from_uid !== row.from_uid) m.outs.delete(prev.from_uid);
+    const ins = m.ins.get(row.to_uid);
+    if (ins) placeEdge(ins, row);
+    const outs = m.outs.get(row.from_uid);
+    if (outs) placeEdge(outs, row);
   }
 
   private afterEdgeChange(org: string, ed: Pick<EdgeRecord, 'uid' | 'edge_type' | 'from_uid' | 'to_uid'>, at: number): void {
@@ -460,6 +559,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   reset(): void {
+    this.memo = null;
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
+}
+
+function memoSize(m: UnitMemo): number {
+  return m.nodes.size + m.edges.size + m.ins.size + m.outs.size + m.rows.size;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
-import { EXCEPTION_KINDS, ExceptionKind, SEVERITY_OF, Severity, evidenceCompleteness, healthState, readSummaryDays } from '@strata/domain/knowledge-health';
+import { EXCEPTION_KINDS, ExceptionKind, SEVERITY_OF, Severity, evidenceCompleteness, evidenceCompletenessOf, healthState, readSummaryDays } from '@strata/domain/knowledge-health';
 import { ReadScope } from '@strata/platform/scope/read-scope';
 import { KnowledgeHealthReadModel } from '@strata/projections/knowledge-health/knowledge-health-read-model';
 import { ExceptionViewService, isoOfSeconds } from '../exception-view.service';
@@ -30,12 +30,18 @@ export class HealthSummaryHandler {
     const since = now - days * DAY_S;
 
     const counts = this.counts(org, scope);
-    const ec = evidenceCompleteness(
-      this.model
-        .claimSupport(org)
-        .filter((c) => scope.allows(c.uid))
-        .map((c) => ({ evidenced: c.evidence.some((u) => scope.allows(u)), sourced: c.sources.some((u) => scope.allows(u)) })),
-    );
+    let ec;
+    if (!scope.restricted) {
+      // a caller who sees everything: counted by the database
+      const c = this.model.claimSupportCounts(org);
+      ec = evidenceCompletenessOf(c.claims, c.evidenced, c.sourced_only);
+    } else
+      ec = evidenceCompleteness(
+        this.model
+          .claimSupport(org)
+          .filter((c) => scope.allows(c.uid))
+          .map((c) => ({ evidenced: c.evidence.some((u) => scope.allows(u)), sourced: c.sources.some((u) => scope.allows(u)) })),
+      );
 
     const activity = { nodes_created: 0, edges_created: 0, documents_created: 0, chunks_completed: 0, chunks_failed: 0, exceptions_opened: 0, exceptions_resolved: 0 };
     if (!scope.restricted) {
