@@ -3,6 +3,10 @@
  * framework. Text is always set as text (never parsed as HTML), so what the server returns
  * cannot inject markup.
  */
+import { messageOf } from './format.js';
+
+export { messageOf, when } from './format.js';
+
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 export type Child = Node | string | number | null | undefined | false | Child[];
 
@@ -78,11 +82,6 @@ export function errorBox(): HTMLElement & { show(err: unknown): void; clear(): v
   return el;
 }
 
-export function messageOf(err: unknown): string {
-  if (err && typeof err === 'object' && 'message' in err) return String((err as { message: unknown }).message);
-  return String(err);
-}
-
 /**
  * Runs `action` with `button` disabled and marked busy, showing a failure in `errors`. The
  * label stays the same width (no layout shift); `aria-busy` tells assistive technology.
@@ -126,12 +125,6 @@ export function table<T>(caption: string, columns: [string, (item: T) => Child][
 /** A link inside the app (the router intercepts it, so no full reload). */
 export function link(href: string, ...children: Child[]): HTMLAnchorElement {
   return h('a', { href }, ...children);
-}
-
-export function when(iso: string | number | null | undefined): string {
-  if (iso === null || iso === undefined) return '—';
-  const d = typeof iso === 'number' ? new Date(iso * 1000) : new Date(iso);
-  return Number.isNaN(d.getTime()) ? String(iso) : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
 export function json(value: unknown): HTMLElement {

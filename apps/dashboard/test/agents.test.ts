@@ -58,7 +58,7 @@ describe('managed agents', () => {
     });
     const main = document.createElement('main');
     document.body.replaceChildren(main);
-    void sessionPage.render(ctxFor(api, 'member'), { sid: 'se1' }, main, new URLSearchParams());
+    void sessionPage.render!(ctxFor(api, 'member'), { sid: 'se1' }, main, new URLSearchParams());
     await vi.waitFor(() => expect([...main.querySelectorAll('li.event')].map((e) => e.getAttribute('data-seq'))).toEqual(['1', '2']));
     expect(asked[0]).toEqual({ url: '/v1/agents/sessions/se1/stream?after=0', auth: 'Bearer access-token' });
     expect(text(main.querySelector('li.event-message-assistant .msg'))).toBe('Hello.');

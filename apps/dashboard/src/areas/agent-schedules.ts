@@ -102,7 +102,7 @@ export const agentSchedules: Area = {
       ctx.api.get<Page<Schedule>>('/v1/agents/schedules', { query: { agent_id: agentId || undefined, limit: 100 } }),
       ctx.api.get<Page<AgentRef>>('/v1/agents', { query: { limit: 100 } }),
     ]);
-    const again = async () => void (await agentSchedules.render(ctx, {}, main, q));
+    const again = async () => void (await agentSchedules.render!(ctx, {}, main, q));
     const filter = select('agent_id', [['', 'every agent'], ...agents.items.map((a) => [a.id, a.name] as [string, string])], agentId);
     filter.id = 'schedule-agent';
     filter.addEventListener('change', () => ctx.navigate(`${BASE}/agents/schedules${filter.value ? `?agent_id=${encodeURIComponent(filter.value)}` : ''}`));

@@ -119,7 +119,7 @@ export const briefingSchedules: Area = {
             only_on_change: onlyOnChange.checked,
             paused: paused.checked,
           });
-          await briefingSchedules.render(ctx, {}, main, q);
+          await briefingSchedules.render!(ctx, {}, main, q);
           if (s.signing_secret) main.querySelector('#schedule-created')?.replaceChildren(secretNotice(s.signing_secret));
         });
       });
@@ -149,7 +149,7 @@ export const briefingSchedulePage: Area = {
   title: () => 'Briefing schedule',
   async render(ctx, { id }, main) {
     const s = await ctx.api.get<Schedule>('/v1/briefings/schedules/{id}', { path: { id } });
-    const again = () => briefingSchedulePage.render(ctx, { id }, main, new URLSearchParams());
+    const again = () => briefingSchedulePage.render!(ctx, { id }, main, new URLSearchParams());
     const errors = errorBox();
     const outcome = h('p', { role: 'status', class: 'muted', id: 'schedule-outcome' });
     let controls: HTMLElement | null = null;

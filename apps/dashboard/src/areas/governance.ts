@@ -94,7 +94,7 @@ export const spaces: Area = {
       e.preventDefault();
       void busy(create, errors, async () => {
         await ctx.api.post('/node', { node_type: 'Space', label: name.value, props: { name: name.value, default_classification: classification.value, ...(description.value ? { description: description.value } : {}) } });
-        await spaces.render(ctx, {}, main, new URLSearchParams());
+        await spaces.render!(ctx, {}, main, new URLSearchParams());
       });
     });
     replace(

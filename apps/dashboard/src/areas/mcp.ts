@@ -62,7 +62,7 @@ export const mcpConnections: Area = {
     const page = await ctx.api.get<Page<Connection>>('/v1/mcp/connections', { query: { limit: 1000, include_disconnected: withDisconnected || undefined } });
     const errors = errorBox();
     const outcome = h('p', { role: 'status', class: 'muted', id: 'mcp-outcome' });
-    const again = () => mcpConnections.render(ctx, {}, main, q);
+    const again = () => mcpConnections.render!(ctx, {}, main, q);
     const toggle = h('input', { type: 'checkbox', id: 'show-disconnected', checked: withDisconnected });
     toggle.addEventListener('change', () => ctx.navigate(`${BASE}/mcp${toggle.checked ? '?include_disconnected=true' : ''}`));
 

@@ -43,7 +43,7 @@ export const organization: Area = {
                     if (!confirm(`Remove ${m.email} from ${current?.org_name}?`)) return;
                     void busy(b, memberErrors, async () => {
                       await ctx.api.delete('/v1/orgs/{org_id}/members/{user_id}', { path: { org_id: orgId, user_id: m.user_id } });
-                      await organization.render(ctx, {}, main, new URLSearchParams());
+                      await organization.render!(ctx, {}, main, new URLSearchParams());
                     });
                   });
                   return b;
@@ -65,7 +65,7 @@ export const organization: Area = {
         e.preventDefault();
         void busy(add, memberErrors, async () => {
           await ctx.api.post('/v1/orgs/{org_id}/members', { email: email.value, role: role.value as Role }, { path: { org_id: orgId } });
-          await organization.render(ctx, {}, main, new URLSearchParams());
+          await organization.render!(ctx, {}, main, new URLSearchParams());
         });
       });
     }

@@ -65,7 +65,7 @@ export const policies: Area = {
     statusFilter.addEventListener('change', () => ctx.navigate(`${BASE}/governance/policies${statusFilter.value ? `?status=${statusFilter.value}` : ''}`));
     const page = await ctx.api.get<Page<Policy>>('/v1/governance/policies', { query: { status: q.get('status') ?? undefined, limit: 1000 } });
     const errors = errorBox();
-    const again = () => policies.render(ctx, {}, main, q);
+    const again = () => policies.render!(ctx, {}, main, q);
     const move = (p: Policy, to: Status) => {
       const b = h('button', { type: 'button', class: `small${to === 'rejected' ? ' danger' : ''}`, 'aria-label': `${VERB[to]} ${p.name}` }, VERB[to]);
       b.addEventListener('click', () => void busy(b, null, async () => {

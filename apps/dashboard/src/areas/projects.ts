@@ -247,7 +247,7 @@ export const projectPage: Area = {
     const errors = errorBox();
     const progressBox = h('div', { class: 'regen-progress', 'aria-live': 'polite' });
     const passage = h('section', { class: 'card passage-box', hidden: true, 'aria-live': 'polite', 'aria-label': 'Cited passage' });
-    const reload = async () => projectPage.render(ctx, { uid }, main, new URLSearchParams(asked ? `version=${asked}` : ''));
+    const reload = async () => projectPage.render!(ctx, { uid }, main, new URLSearchParams(asked ? `version=${asked}` : ''));
 
     let regen: HTMLElement | null = null;
     if (role !== 'viewer') {
@@ -266,7 +266,7 @@ export const projectPage: Area = {
               const job = await follow(ctx, r.job_id, progressBox);
               if (job?.status !== 'completed') return;
             }
-            await projectPage.render(ctx, { uid }, main, new URLSearchParams());
+            await projectPage.render!(ctx, { uid }, main, new URLSearchParams());
             if (r.reused) main.querySelector('.regen-progress')?.replaceChildren(h('p', { role: 'status' }, 'Nothing changed since the current version: it was kept.'));
           } catch (err) {
             replace(progressBox);

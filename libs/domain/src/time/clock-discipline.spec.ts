@@ -16,7 +16,7 @@ function sources(dir: string): string[] {
       if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts')) out.push(p);
+      else if (/\.tsx?$/.test(e.name)) out.push(p); // the dashboard's pages are .tsx
     }
   };
   walk(path.join(ROOT, dir));
@@ -24,7 +24,7 @@ function sources(dir: string): string[] {
 }
 
 const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
-const isTest = (f: string) => /\.(spec|test|e2e|servers)\.ts$/.test(f) || /\/testing\//.test(f) || f.startsWith('test/');
+const isTest = (f: string) => /\.(spec|test|e2e|servers)\.tsx?$/.test(f) || /\/testing\//.test(f) || f.startsWith('test/');
 const isBench = (f: string) => /(^|\/)bench\//.test(f);
 
 /** Lines matching `pattern`, comments left out, as `file:line: text`. */
