@@ -18,13 +18,13 @@ export function ErrorBox({ error }: { error: unknown }) {
 type Control = ReactElement<{ id?: string; 'aria-describedby'?: string }>;
 
 /** A labelled form control: the label points at the control, a hint describes it. */
-export function Field({ label, hint, children }: { label: ReactNode; hint?: ReactNode; children: Control }) {
+export function Field({ label, hint, hidden, children }: { label: ReactNode; hint?: ReactNode; hidden?: boolean; children: Control }) {
   const auto = useId();
   const control = Children.only(children);
   const id = (isValidElement(control) && control.props.id) || auto;
   const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div className="field">
+    <div className="field" hidden={hidden}>
       <label htmlFor={id}>{label}</label>
       {cloneElement(control, { id, ...(hintId ? { 'aria-describedby': hintId } : {}) })}
       {hint ? (
