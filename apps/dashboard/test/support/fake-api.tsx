@@ -1,4 +1,4 @@
-import { render as mount } from '@testing-library/react';
+import { cleanup, render as mount } from '@testing-library/react';
 import { vi } from 'vitest';
 import { ApiError, type Api, type Method } from '../../src/api';
 import type { Area, Ctx } from '../../src/context';
@@ -113,16 +113,27 @@ export async function render(area: Area, ctx: Ctx, params: Record<string, string
   return main;
 }
 
-/** Waits until the page is quiet: drawn, no call in flight, and none made since the last look. */
+/** The person leaves the page: the shell unmounts it (its streams and sockets end). */
+export function leave(): void {
+  cleanup();
+}
+
+/**
+ * Waits until the page is quiet: drawn, no call in flight and none made for a few looks in a
+ * row (React runs the effects a loaded page starts, a socket or a second load, a moment after
+ * it draws what the first calls brought).
+ */
 export async function settled(api: FakeApi, main: HTMLElement): Promise<void> {
   let seen = -1;
+  let quietLooks = 0;
   await vi.waitFor(
     () => {
       const quiet = api.inFlight === 0 && main.childElementCount > 0 && api.calls.length === seen;
       seen = api.calls.length;
-      if (!quiet) throw new Error(`the page is still loading (${api.inFlight} calls in flight)`);
+      quietLooks = quiet ? quietLooks + 1 : 0;
+      if (quietLooks < 5) throw new Error(`the page is still loading (${api.inFlight} calls in flight)`);
     },
-    { timeout: 2000, interval: 20 },
+    { timeout: 3000, interval: 20 },
   );
 }
 
