@@ -74,7 +74,7 @@ const ALLOWED = {
     'libs/jobs/src/runner/job-runner.ts': 'bound on running jobs stopping at shutdown',
     'apps/dashboard/src/areas/ingest.ts': "the browser's poll of a running job's progress",
     'apps/dashboard/src/areas/projects.ts': "the browser's poll of a brief regeneration job",
-    'apps/dashboard/src/areas/agents.ts': "the browser's reconnection to a dropped session stream, after the server's retry",
+    'apps/dashboard/src/areas/agents.tsx': "the browser's reconnection to a dropped session stream, after the server's retry",
   },
   pauseInTests: {
     'libs/domain/src/testing/eventually.ts': 'the bounded wait for a condition: the one timer tests may wait on',
