@@ -29,9 +29,7 @@ export interface Area {
   public?: boolean;
   title(params: Record<string, string>): string;
   /** the page, a React component the shell mounts inside its `main` (a new one per navigation) */
-  Page?: ComponentType<PageProps>;
-  /** a page still drawn with the DOM helpers (dom.ts) into the shell's `main` */
-  render?(ctx: Ctx, params: Record<string, string>, main: HTMLElement, query: URLSearchParams): void | Promise<void>;
+  Page: ComponentType<PageProps>;
 }
 
 /** What the shell hands a page: the context, the route's parameters and the query string. */

@@ -3,7 +3,6 @@ import { createRoot } from 'react-dom/client';
 import { Api, Session } from './api.js';
 import { AREAS } from './areas/index.js';
 import type { Area, Ctx } from './context.js';
-import { messageOf } from './format.js';
 import { BASE, appPath, findRoute } from './router.js';
 import type { Account } from './types.js';
 import { ErrorBox } from './ui.js';
@@ -105,6 +104,8 @@ function Header() {
           defaultValue={current}
           onChange={(e) => {
             session.orgId = e.currentTarget.value;
+            // nothing of the previous organization stays on screen while the new one loads
+            show({ kind: 'loading' });
             void ctx.reloadAccount();
           }}
         >
@@ -161,37 +162,24 @@ function Nav({ path }: { path: string }) {
   );
 }
 
-/** The page's `main`: a React page inside it, or a page drawn by the DOM helpers into it. */
+/** The page's `main`, focused after an in-app navigation (as a page load would reset focus). */
 function Main({ view }: { view: Extract<View, { kind: 'page' }> }) {
   const ref = useRef<HTMLElement>(null);
   const { found } = view;
   useEffect(() => {
-    const main = ref.current!;
-    if (view.focus) main.focus({ preventScroll: true });
-    if (!found?.area.render) return;
-    void (async () => {
-      try {
-        await found.area.render!(ctx, found.params, main, view.query);
-      } catch (err) {
-        const box = document.createElement('div');
-        box.className = 'error';
-        box.setAttribute('role', 'alert');
-        box.textContent = messageOf(err);
-        main.appendChild(box);
-      }
-    })();
-  }, [view, found]);
+    if (view.focus) ref.current!.focus({ preventScroll: true });
+  }, [view]);
   const Page = found?.area.Page;
   return (
     <main id="main" tabIndex={-1} ref={ref}>
-      {!found ? (
+      {Page ? (
+        <Page ctx={ctx} params={found.params} query={view.query} />
+      ) : (
         <>
           <h1>Not found</h1>
           <p>There is no such page, or your role in this organization cannot open it.</p>
         </>
-      ) : Page ? (
-        <Page ctx={ctx} params={found.params} query={view.query} />
-      ) : null}
+      )}
     </main>
   );
 }

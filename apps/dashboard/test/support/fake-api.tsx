@@ -105,11 +105,9 @@ export function ctxFor(api: FakeApi, role: Role): Ctx & { navigate: ReturnType<t
 export async function render(area: Area, ctx: Ctx, params: Record<string, string> = {}, query = ''): Promise<HTMLElement> {
   const main = document.createElement('main');
   document.body.replaceChildren(main);
-  if (area.Page) {
-    const Page = area.Page;
-    mount(<Page ctx={ctx} params={params} query={new URLSearchParams(query)} />, { container: main });
-    await settled(ctx.api as unknown as FakeApi, main);
-  } else await area.render!(ctx, params, main, new URLSearchParams(query));
+  const Page = area.Page;
+  mount(<Page ctx={ctx} params={params} query={new URLSearchParams(query)} />, { container: main });
+  await settled(ctx.api as unknown as FakeApi, main);
   return main;
 }
 

@@ -73,7 +73,7 @@ const ALLOWED = {
     'libs/event-store/src/sqlite/wal-checkpointer.ts': 'bound on the worker answering close',
     'libs/jobs/src/runner/job-runner.ts': 'bound on running jobs stopping at shutdown',
     'apps/dashboard/src/areas/ingest.tsx': "the browser's poll of a running job's progress",
-    'apps/dashboard/src/areas/projects.ts': "the browser's poll of a brief regeneration job",
+    'apps/dashboard/src/areas/projects.tsx': "the browser's poll of a brief regeneration job",
     'apps/dashboard/src/areas/agents.tsx': "the browser's reconnection to a dropped session stream, after the server's retry",
   },
   pauseInTests: {
