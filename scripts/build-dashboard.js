@@ -2,8 +2,10 @@
 'use strict';
 /**
  * Builds the dashboard (apps/dashboard, docs/dashboard.md) into `dist/dashboard` or the given
- * directory: TypeScript compiled by tsc to ES modules the browser loads as they are (no
- * bundler), plus the static files. The service serves that directory at /app.
+ * directory: the TypeScript and React sources checked by tsc (the typed API calls are the
+ * point: a route or body field that does not exist fails the build), then bundled by Vite
+ * (apps/dashboard/vite.config.mts) into `main.js`, `app.css` and the icon. The service serves
+ * that directory at /app and fills `{{ASSETS}}` in index.html with the build's asset URL.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,20 +13,27 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
 const APP = path.join(ROOT, 'apps', 'dashboard');
+// vite.config.mts's base: the bundle's URLs start with it; the service's template wants {{ASSETS}}
+const ASSETS_PLACEHOLDER = '/__STRATA_ASSETS__/';
 
-/** Returns null on success, else the compiler's output. */
+/** Returns null on success, else the compiler's or the bundler's output. */
 function buildDashboard(outDir = path.join(ROOT, 'dist', 'dashboard')) {
   const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  const checked = spawnSync(process.execPath, [tsc, '-p', path.join(APP, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
+  if (checked.status !== 0) return (checked.stdout || '') + (checked.stderr || '') || `tsc exited with ${checked.status}`;
+  const vite = path.join(path.dirname(require.resolve('vite/package.json', { paths: [ROOT] })), 'bin', 'vite.js');
   fs.rmSync(outDir, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, [tsc, '-p', path.join(APP, 'tsconfig.json'), '--outDir', outDir], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) return (r.stdout || '') + (r.stderr || '') || `tsc exited with ${r.status}`;
-  fs.cpSync(path.join(APP, 'static'), outDir, { recursive: true });
-  // Cytoscape's own ES module build, served from this origin (the CSP allows no other); `.js`
-  // because that is what the service serves, and src/vendor/cytoscape.d.ts gives its types
-  fs.mkdirSync(path.join(outDir, 'vendor'), { recursive: true });
-  const cytoscape = path.join(ROOT, 'node_modules', 'cytoscape');
-  fs.copyFileSync(path.join(cytoscape, 'dist', 'cytoscape.esm.min.mjs'), path.join(outDir, 'vendor', 'cytoscape.js'));
-  fs.copyFileSync(path.join(cytoscape, 'LICENSE'), path.join(outDir, 'vendor', 'cytoscape.LICENSE.txt'));
+  const built = spawnSync(process.execPath, [vite, 'build', '--config', path.join(APP, 'vite.config.mts'), '--outDir', outDir, '--emptyOutDir'], {
+    cwd: APP,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (built.status !== 0) return (built.stdout || '') + (built.stderr || '') || `vite exited with ${built.status}`;
+  const index = path.join(outDir, 'index.html');
+  if (!fs.existsSync(index)) return `vite wrote no index.html into ${outDir}`;
+  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').split(ASSETS_PLACEHOLDER).join('{{ASSETS}}'));
+  // Cytoscape is bundled into main.js; its licence travels with it
+  fs.copyFileSync(path.join(ROOT, 'node_modules', 'cytoscape', 'LICENSE'), path.join(outDir, 'cytoscape.LICENSE.txt'));
   return null;
 }
 

@@ -16,7 +16,7 @@ const STAMP = path.join(DIST, '.build-stamp.json');
 const LOCK = path.join(DIST, '.build-lock');
 const SOURCE_DIRS = ['apps', 'libs', 'bench'];
 const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
-const SKIP = /(\.spec\.ts|\.test\.ts|\.conformance\.ts|\.servers\.ts|\.d\.ts)$/;
+const SKIP = /(\.spec\.ts|\.test\.tsx?|\.conformance\.ts|\.servers\.ts|\.d\.ts)$/;
 const LOCK_STALE_MS = 10 * 60 * 1000;
 
 function newestSource() {
@@ -32,7 +32,7 @@ function newestSource() {
       if (e.name === 'node_modules' || e.name === 'results' || e.name.startsWith('.')) continue;
       const p = path.join(dir, e.name);
       if (e.isDirectory()) visit(p);
-      else if ((e.name.endsWith('.ts') && !SKIP.test(e.name)) || /\.(html|css|svg)$/.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+      else if ((/\.tsx?$/.test(e.name) && !SKIP.test(e.name)) || /\.(html|css|svg)$/.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
     }
   };
   for (const d of SOURCE_DIRS) visit(path.join(ROOT, d));

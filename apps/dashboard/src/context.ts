@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { Api, Session } from './api.js';
 import type { Account, Role } from './types.js';
 
@@ -27,7 +28,15 @@ export interface Area {
   /** pages outside the signed-in shell (sign-in, sign-up) */
   public?: boolean;
   title(params: Record<string, string>): string;
-  render(ctx: Ctx, params: Record<string, string>, main: HTMLElement, query: URLSearchParams): void | Promise<void>;
+  /** the page, a React component the shell mounts inside its `main` (a new one per navigation) */
+  Page: ComponentType<PageProps>;
+}
+
+/** What the shell hands a page: the context, the route's parameters and the query string. */
+export interface PageProps {
+  ctx: Ctx;
+  params: Record<string, string>;
+  query: URLSearchParams;
 }
 
 export const ADMIN_ROLES: Role[] = ['owner', 'admin'];

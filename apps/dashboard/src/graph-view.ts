@@ -1,4 +1,4 @@
-import cytoscape from './vendor/cytoscape.js';
+import cytoscape from 'cytoscape';
 import type { Core, ElementDefinition, NodeSingular } from 'cytoscape';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activity } from '../src/areas/activity';
-import { alerts, ctxFor, FakeApi, fill, labelled, page, render, text } from './support/fake-api';
+import { alerts, ctxFor, FakeApi, fill, labelled, leave, page, render, text } from './support/fake-api';
 
 /** The browser's WebSocket as the page uses it: what it sent, and the server's side to play. */
 class FakeSocket {
@@ -49,17 +49,18 @@ describe('the activity feed', () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     const main = await render(activity, ctxFor(service(), 'viewer'), {}, 'agent_id=ag1');
     expect([...main.querySelectorAll('li.activity')].map((l) => l.getAttribute('data-seq'))).toEqual(['2', '1']);
+    await vi.waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     const ws = FakeSocket.all[0];
     expect(ws.url).toBe('ws://127.0.0.1:8080/v1/agents/activity/ws');
     ws.emit('open');
     expect(ws.sent).toEqual([{ type: 'auth', token: 'access-token' }]);
     ws.message({ type: 'ready', org_id: 'org-1', last_seq: 3, heartbeat_s: 25 });
     expect(ws.sent[1]).toEqual({ type: 'subscribe', after_seq: 2, agent_ids: ['ag1'] });
-    expect(text(main.querySelector('#activity-state'))).toBe('live');
+    await vi.waitFor(() => expect(text(main.querySelector('#activity-state'))).toBe('live'));
     ws.message({ type: 'activity', item: item(3, 'approval.requested', 'Scout asks to call forecast') });
     ws.message({ type: 'activity', item: item(2) });
     ws.message({ type: 'heartbeat', at: '2030-01-15T12:00:25Z' });
-    expect([...main.querySelectorAll('li.activity')].map((l) => l.getAttribute('data-seq'))).toEqual(['3', '2', '1']);
+    await vi.waitFor(() => expect([...main.querySelectorAll('li.activity')].map((l) => l.getAttribute('data-seq'))).toEqual(['3', '2', '1']));
     expect(text(main.querySelector('li[data-seq="3"]'))).toContain('Scout asks to call forecast');
   });
 
@@ -71,6 +72,7 @@ describe('the activity feed', () => {
       return true;
     });
     const main = await render(activity, ctxFor(api, 'member'));
+    await vi.waitFor(() => expect(FakeSocket.all).toHaveLength(1));
     const first = FakeSocket.all[0];
     first.emit('open');
     first.message({ type: 'error', code: 'token_expired', error: 'token expired' });
@@ -80,20 +82,19 @@ describe('the activity feed', () => {
     second.emit('open');
     expect(second.sent[0]).toEqual({ type: 'auth', token: 'fresh-token' });
     second.emit('close', { code: 4403, reason: 'Managed agents need the Pro plan.' });
-    expect(alerts(main)).toEqual(['Managed agents need the Pro plan.']);
+    await vi.waitFor(() => expect(alerts(main)).toEqual(['Managed agents need the Pro plan.']));
     expect(text(main.querySelector('#activity-state'))).toBe('closed');
   });
 
   it('filters by kind through the address, and closes the socket when the person leaves', async () => {
     vi.stubGlobal('WebSocket', FakeSocket);
-    vi.useFakeTimers();
     const ctx = ctxFor(service(), 'owner');
     const main = await render(activity, ctx);
     fill(labelled(main, 'Kind'), 'run.failed');
     expect(ctx.navigate).toHaveBeenCalledWith('/app/agents/activity?type=run.failed');
-    main.remove();
-    vi.advanceTimersByTime(1000);
+    await vi.waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    expect(FakeSocket.all[0].closed).toBe(null);
+    leave();
     expect(FakeSocket.all[0].closed).toBe(1000);
-    vi.useRealTimers();
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agentPage, agents, sessionPage } from '../src/areas/agents';
-import { alerts, button, buttons, ctxFor, FakeApi, fill, labelled, page, refusal, render, text } from './support/fake-api';
+import { alerts, button, buttons, ctxFor, FakeApi, fill, labelled, leave, page, refusal, render, text } from './support/fake-api';
 
 const agent = (over: Record<string, unknown> = {}) => ({
   id: 'ag1', name: 'Scout', description: null, template_type: 'researcher', model: 'scripted', status: 'active', tools: ['strata_retrieve'],
@@ -56,9 +56,7 @@ describe('managed agents', () => {
         'id: 2', 'event: message.assistant', `data: ${envelope(2, 'message.assistant', { content: 'Hello.' })}`, '', '',
       ].join('\n'), { status: 200, headers: { 'content-type': 'text/event-stream' } });
     });
-    const main = document.createElement('main');
-    document.body.replaceChildren(main);
-    void sessionPage.render(ctxFor(api, 'member'), { sid: 'se1' }, main, new URLSearchParams());
+    const main = await render(sessionPage, ctxFor(api, 'member'), { sid: 'se1' });
     await vi.waitFor(() => expect([...main.querySelectorAll('li.event')].map((e) => e.getAttribute('data-seq'))).toEqual(['1', '2']));
     expect(asked[0]).toEqual({ url: '/v1/agents/sessions/se1/stream?after=0', auth: 'Bearer access-token' });
     expect(text(main.querySelector('li.event-message-assistant .msg'))).toBe('Hello.');
@@ -66,6 +64,6 @@ describe('managed agents', () => {
     fill(labelled(main, 'Message'), 'still there?');
     button(main, 'Send').click();
     await vi.waitFor(() => expect(alerts(main)).toContain('agent Scout is paused'));
-    main.remove();
+    leave();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { mcpConnections } from '../src/areas/mcp';
-import { alerts, button, buttons, ctxFor, FakeApi, fill, labelled, page, refusal, render, text } from './support/fake-api';
+import { alerts, button, buttons, check, ctxFor, FakeApi, fill, labelled, page, refusal, render, text } from './support/fake-api';
 
 const conn = (over: Record<string, unknown> = {}) => ({
   id: 'c1', name: 'Weather', url: 'https://mcp.example.com/mcp', status: 'active', server_info: { name: 'weather', version: '1.0' },
@@ -56,7 +56,7 @@ describe('the MCP connections page', () => {
 
     const form = main.querySelector('td details form')!;
     fill(labelled(form, 'Approve calls'), 'on_drift');
-    labelled<HTMLInputElement>(form, 'Accept the 1 changed tool(s) as they are now').checked = true;
+    check(labelled<HTMLInputElement>(form, 'Accept the 1 changed tool(s) as they are now'));
     button(form, 'Save').click();
     await vi.waitFor(() => expect(text(main.querySelector('#mcp-outcome'))).toBe('Weather: saved.'));
     expect(api.to('patch', '/v1/mcp/connections/{id}')[0].body).toEqual({ approval_mode: 'on_drift', acknowledge_drift: 'all' });

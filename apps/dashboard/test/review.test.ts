@@ -70,7 +70,7 @@ describe('the review queue', () => {
 
     const question = main.querySelector('.question')!;
     button(question, 'Globex').click();
-    expect(labelled<HTMLTextAreaElement>(question, /^Your answer/).value).toBe('Globex');
+    await vi.waitFor(() => expect(labelled<HTMLTextAreaElement>(question, /^Your answer/).value).toBe('Globex'));
     button(question, 'Answer').click();
     await vi.waitFor(() => expect(text(main.querySelector('#review-questions'))).toContain('No agent is waiting for an answer.'));
     expect(api.to('post', '/v1/agents/sessions/{sid}/respond')[0]).toMatchObject({ params: { sid: 'se2' }, body: { response: 'Globex', request_id: 'rq1' } });

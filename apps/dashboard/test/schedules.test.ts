@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { agentSchedules } from '../src/areas/agent-schedules';
 import { briefingSchedulePage, briefingSchedules } from '../src/areas/briefing-schedules';
-import { alerts, button, buttons, ctxFor, FakeApi, fill, labelled, page, refusal, render, text } from './support/fake-api';
+import { alerts, button, buttons, check, ctxFor, FakeApi, fill, labelled, page, refusal, render, text } from './support/fake-api';
 
 const project = { uid: 'n_proj', label: 'Orion', node_type: 'Project', layer: 'intent', summary: null, props: {}, version: 1, created_at: 0, updated_at: 0, tombstone_at: null };
 const bs = (over: Record<string, unknown> = {}) => ({
@@ -117,7 +117,7 @@ describe('agent schedules', () => {
     expect(api.to('post', '/v1/agents/schedules')[0].body).toEqual({ agent_id: 'ag1', name: 'Weekly review', cron: '@weekly', timezone: 'UTC', message_template: 'Review the week of {{date}}', enabled: true, overlap_policy: 'forbid' });
 
     const first = main.querySelector('[data-id=as1]')!;
-    labelled<HTMLInputElement>(first, 'Enabled').checked = false;
+    check(labelled<HTMLInputElement>(first, 'Enabled'), false);
     button(first, 'Save changes').click();
     await vi.waitFor(() => expect(text(main.querySelector('[data-id=as1] .pill'))).toBe('disabled'));
     expect(api.to('patch', '/v1/agents/schedules/{id}')[0]).toMatchObject({ params: { id: 'as1' }, body: { enabled: false, name: 'Morning digest' } });

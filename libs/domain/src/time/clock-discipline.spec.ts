@@ -16,7 +16,7 @@ function sources(dir: string): string[] {
       if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts')) out.push(p);
+      else if (/\.tsx?$/.test(e.name)) out.push(p); // the dashboard's pages are .tsx
     }
   };
   walk(path.join(ROOT, dir));
@@ -24,7 +24,7 @@ function sources(dir: string): string[] {
 }
 
 const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
-const isTest = (f: string) => /\.(spec|test|e2e|servers)\.ts$/.test(f) || /\/testing\//.test(f) || f.startsWith('test/');
+const isTest = (f: string) => /\.(spec|test|e2e|servers)\.tsx?$/.test(f) || /\/testing\//.test(f) || f.startsWith('test/');
 const isBench = (f: string) => /(^|\/)bench\//.test(f);
 
 /** Lines matching `pattern`, comments left out, as `file:line: text`. */
@@ -73,9 +73,9 @@ const ALLOWED = {
     'libs/platform/src/live-relay/mongo-live-relay.ts': "delay before reopening the live relay's tailable cursor",
     'libs/event-store/src/sqlite/wal-checkpointer.ts': 'bound on the worker answering close',
     'libs/jobs/src/runner/job-runner.ts': 'bound on running jobs stopping at shutdown',
-    'apps/dashboard/src/areas/ingest.ts': "the browser's poll of a running job's progress",
-    'apps/dashboard/src/areas/projects.ts': "the browser's poll of a brief regeneration job",
-    'apps/dashboard/src/areas/agents.ts': "the browser's reconnection to a dropped session stream, after the server's retry",
+    'apps/dashboard/src/areas/ingest.tsx': "the browser's poll of a running job's progress",
+    'apps/dashboard/src/areas/projects.tsx': "the browser's poll of a brief regeneration job",
+    'apps/dashboard/src/areas/agents.tsx': "the browser's reconnection to a dropped session stream, after the server's retry",
   },
   pauseInTests: {
     'libs/domain/src/testing/eventually.ts': 'the bounded wait for a condition: the one timer tests may wait on',

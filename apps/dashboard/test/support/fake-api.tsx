@@ -1,3 +1,4 @@
+import { cleanup, render as mount } from '@testing-library/react';
 import { vi } from 'vitest';
 import { ApiError, type Api, type Method } from '../../src/api';
 import type { Area, Ctx } from '../../src/context';
@@ -20,6 +21,8 @@ type Reply = ((call: Call) => unknown) | Record<string, unknown> | unknown[] | A
 
 export class FakeApi {
   readonly calls: Call[] = [];
+  /** calls made and not answered yet (a page is loaded when none is left) */
+  inFlight = 0;
   private readonly replies = new Map<string, Reply>();
   readonly session = {
     access: 'access-token' as string | null,
@@ -51,12 +54,17 @@ export class FakeApi {
   async call<R>(method: Method, path: string, opts: { path?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown } = {}): Promise<R> {
     const call: Call = { method, path, params: opts.path ?? {}, query: opts.query ?? {}, body: opts.body };
     this.calls.push(call);
-    const key = `${method} ${path}`;
-    if (!this.replies.has(key)) throw new Error(`the page called ${key}, which the test did not expect`);
-    const reply = this.replies.get(key);
-    const answer = typeof reply === 'function' ? (reply as (c: Call) => unknown)(call) : reply;
-    if (answer instanceof ApiError) throw answer;
-    return structuredClone(answer) as R;
+    this.inFlight++;
+    try {
+      const key = `${method} ${path}`;
+      if (!this.replies.has(key)) throw new Error(`the page called ${key}, which the test did not expect`);
+      const reply = this.replies.get(key);
+      const answer = await (typeof reply === 'function' ? (reply as (c: Call) => unknown)(call) : reply);
+      if (answer instanceof ApiError) throw answer;
+      return structuredClone(answer) as R;
+    } finally {
+      this.inFlight--;
+    }
   }
 
   /** the calls to one route (method and template) */
@@ -68,7 +76,7 @@ export class FakeApi {
 /** A refusal as the service words it: status, code and message. */
 export const refusal = (status: number, code: string, error: string) => new ApiError(status, code, error, { error, code });
 
-export const page = <T>(items: T[]) => ({ items, has_more: false, limit: 50, offset: 0 });
+export const page = <T,>(items: T[]) => ({ items, has_more: false, limit: 50, offset: 0 });
 
 export function account(role: Role): Account {
   return {
@@ -90,12 +98,41 @@ export function ctxFor(api: FakeApi, role: Role): Ctx & { navigate: ReturnType<t
   };
 }
 
-/** Renders an area's page into a fresh `main` in the document, as the shell does. */
+/**
+ * Renders an area's page into a fresh `main` in the document, as the shell does, and waits
+ * until it has loaded: no call of the page's is left unanswered and what they brought is drawn.
+ */
 export async function render(area: Area, ctx: Ctx, params: Record<string, string> = {}, query = ''): Promise<HTMLElement> {
   const main = document.createElement('main');
   document.body.replaceChildren(main);
-  await area.render(ctx, params, main, new URLSearchParams(query));
+  const Page = area.Page;
+  mount(<Page ctx={ctx} params={params} query={new URLSearchParams(query)} />, { container: main });
+  await settled(ctx.api as unknown as FakeApi, main);
   return main;
+}
+
+/** The person leaves the page: the shell unmounts it (its streams and sockets end). */
+export function leave(): void {
+  cleanup();
+}
+
+/**
+ * Waits until the page is quiet: drawn, no call in flight and none made for a few looks in a
+ * row (React runs the effects a loaded page starts, a socket or a second load, a moment after
+ * it draws what the first calls brought).
+ */
+export async function settled(api: FakeApi, main: HTMLElement): Promise<void> {
+  let seen = -1;
+  let quietLooks = 0;
+  await vi.waitFor(
+    () => {
+      const quiet = api.inFlight === 0 && main.childElementCount > 0 && api.calls.length === seen;
+      seen = api.calls.length;
+      quietLooks = quiet ? quietLooks + 1 : 0;
+      if (quietLooks < 5) throw new Error(`the page is still loading (${api.inFlight} calls in flight)`);
+    },
+    { timeout: 3000, interval: 20 },
+  );
 }
 
 /** what a person reads: the text, whitespace collapsed */
@@ -125,16 +162,19 @@ export function labelled<T extends HTMLElement = HTMLInputElement>(root: ParentN
   throw new Error(`no control labelled “${String(label)}”`);
 }
 
-/** Types into a control as a person would (the value, then the events pages listen to). */
+/**
+ * Types into a control as a person would (the value, then the events pages listen to). The
+ * value goes through the element's own setter, as typing does, so React sees it change.
+ */
 export function fill(control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, value: string): void {
-  control.value = value;
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value')!.set!.call(control, value);
   control.dispatchEvent(new Event('input', { bubbles: true }));
   control.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
+/** Ticks or unticks a box as a click does (React hears a checkbox through its click). */
 export function check(box: HTMLInputElement, on = true): void {
-  box.checked = on;
-  box.dispatchEvent(new Event('change', { bubbles: true }));
+  if (box.checked !== on) box.click();
 }
 
 /** the visible error message(s) of the page */
