@@ -35,7 +35,7 @@ describe('the OpenAPI document describes what the brief, Project grant and brief
     t = await startTestApp({
       clock,
       accessTokenTtl: 7 * 86400,
-      briefings: { webhookAllowPrivate: true },
+      briefings: { webhookAllowPrivate: true, smtpUrl: null, smtpFrom: null },
       env: { STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: KEY, STRATA_LLM_MODEL: 'scripted' },
     });
     doc = (await request(t.url, 'GET', '/openapi.json')).body;
