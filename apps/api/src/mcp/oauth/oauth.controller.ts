@@ -6,6 +6,8 @@ import { Body } from '@strata/domain/validation';
 import { McpOAuth } from '@strata/mcp/connections';
 import { ConnectionHandlers } from '../connections/connection.handlers';
 import { requestOrigin } from '../connections/connections.controller';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ClientMetadataDocument } from './client-metadata.response';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -40,6 +42,7 @@ export class OAuthController {
   @Get('client-metadata.json')
   @Public()
   @ApiOperation({ summary: 'Strata’s OAuth Client ID Metadata Document (its URL is the client_id)' })
+  @Answers(200, 'the Client ID Metadata Document', ClientMetadataDocument)
   metadata(@Req() req: FastifyRequest) {
     return this.oauth.clientMetadataDocument(requestOrigin(req));
   }
