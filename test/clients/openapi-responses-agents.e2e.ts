@@ -2,6 +2,7 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { eventually } from '@strata/domain/testing/eventually';
 import { at } from '@strata/domain/testing/fixed-time';
 import { FixedClock } from '@strata/domain/time';
+import { openSse } from '@strata/live/testing/sse-client';
 import { OAuthServer, startOAuthServer } from '../mcp/support/oauth-server';
 import { ToolServer, startToolServer } from '../mcp/support/tool-server';
 import { Api, api, request, signUp } from '../support/http';
@@ -10,8 +11,9 @@ import { TestApp, startTestApp } from '../support/test-app';
 
 /**
  * The operations this file holds to their documented answers: every one must be called below.
- * Tool grants are checked with governance; the OAuth callback (HTML), the session stream (SSE)
- * and the activity WebSocket answer no JSON body.
+ * Tool grants are checked with governance; the OAuth callback (HTML) and the session stream
+ * (SSE) answer no JSON body and are checked by their media type below; the activity WebSocket
+ * is an upgrade.
  */
 const COVERED = [/^\w+ \/v1\/mcp\/(?!oauth\/callback)/, /^\w+ \/v1\/agents(?!\/\{id\}\/tool-grants|\/sessions\/\{sid\}\/stream|\/activity\/ws)/];
 
@@ -57,6 +59,10 @@ describe('the OpenAPI document describes what the MCP and managed agent routes a
       : await request(t.url, method, url);
     return answers.record(method, url, template, r, status, note);
   }
+  /** the media type the document declares for a 2xx answer, which the answer's content-type must carry */
+  function declaredMedia(path: string, status: number): string[] {
+    return Object.keys(doc.paths[path].get.responses[String(status)]?.content ?? {});
+  }
   const ok = async (r: Promise<{ status: number; body: any; text: string }>) => {
     const x = await r;
     if (x.status >= 300) throw new Error(`${x.status} ${x.text}`);
@@ -73,9 +79,15 @@ describe('the OpenAPI document describes what the MCP and managed agent routes a
     await call(a, 'POST', `${M}/inspect`, `${M}/inspect`, { url: tools.url, auth: { type: 'none' } });
     await call(a, 'POST', `${M}/inspect`, `${M}/inspect`, { url: oauthTools.url }, 200, 'oauth');
     const conn = await call(a, 'POST', `${M}/connections`, `${M}/connections`, { name: 'Calc', url: tools.url, auth: { type: 'none' } }, 201);
-    const pending = await call(a, 'POST', `${M}/connections`, `${M}/connections`, { name: 'OAuth tools', url: oauthTools.url, auth: { type: 'oauth' } }, 201, 'oauth');
-    await call(a, 'POST', `${M}/connections/${pending.id}/reauthorize`, `${M}/connections/{id}/reauthorize`, {});
+    let pending = await call(a, 'POST', `${M}/connections`, `${M}/connections`, { name: 'OAuth tools', url: oauthTools.url, auth: { type: 'oauth' } }, 201, 'oauth');
+    pending = await call(a, 'POST', `${M}/connections/${pending.id}/reauthorize`, `${M}/connections/{id}/reauthorize`, {});
     await call(a, 'GET', `${M}/connections`, `${M}/connections`);
+    // the user's browser at the authorization server, sent back to the callback: an HTML page
+    const atServer = await fetch(pending.authorization.url, { redirect: 'manual' });
+    const callback = await fetch(atServer.headers.get('location')!, { redirect: 'manual' });
+    expect([callback.status, callback.headers.get('content-type')?.split(';')[0]]).toEqual([200, 'text/html']);
+    expect(declaredMedia(`${M}/oauth/callback`, 200)).toEqual(['text/html']);
+    expect(await callback.text()).toContain('OAuth tools is connected.');
     await call(a, 'GET', `${M}/connections/${conn.id}`, `${M}/connections/{id}`);
     tools.tools.push({ name: 'mul', description: 'Multiplies two numbers.' });
     tools.tools[0].description = 'Adds two numbers, exactly.';
@@ -132,6 +144,13 @@ describe('the OpenAPI document describes what the MCP and managed agent routes a
     await call(a, 'POST', `${S}/${s2.id}/interrupt`, `${S}/{sid}/interrupt`, {}, 200, 'idle');
 
     await call(a, 'GET', `${S}/${s1.id}`, `${S}/{sid}`);
+    const live = await openSse(`${t.url}${S}/${s1.id}/stream?after=0`, { authorization: `Bearer ${owner.access_token}` });
+    expect([live.res.status, live.res.headers.get('content-type')?.split(';')[0]]).toEqual([200, 'text/event-stream']);
+    expect(declaredMedia(`${S}/{sid}/stream`, 200)).toEqual(['text/event-stream']);
+    let first = await live.nextEvent();
+    while (first && !first.event) first = await live.nextEvent(); // the retry: line comes first
+    expect(first?.event).toBe('ready');
+    live.close();
     await call(a, 'GET', S, S);
     await call(a, 'GET', `${S}/${s1.id}/events?limit=1000`, `${S}/{sid}/events`);
     await call(a, 'GET', `${S}/${s2.id}/events?limit=1000`, `${S}/{sid}/events`, undefined, 200, 'input and interrupt');

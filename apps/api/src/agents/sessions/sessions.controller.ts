@@ -1,5 +1,5 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -110,6 +110,11 @@ export class SessionsController {
   @Get(':sid/stream')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The session’s events live (text/event-stream); Last-Event-ID or ?after=<seq> replays what came after' })
+  @ApiResponse({
+    status: 200,
+    description: 'Server-sent events: a `ready` event, then each session event as `id: <seq>`, `event: <type>`, `data: <envelope JSON>`; heartbeat comments every 15 s',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   async live(@Auth() auth: AuthContext, @Param('sid') sid: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     await this.stream.serve(auth, pathId(sid), request, reply);
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@strata/auth/route-tags';
 import { Body } from '@strata/domain/validation';
@@ -22,6 +22,8 @@ export class OAuthController {
   @Get('callback')
   @Public()
   @ApiOperation({ summary: 'Where the authorization server sends the browser back (state authenticates): 302 to return_url, else a small HTML page' })
+  @ApiResponse({ status: 302, description: 'to return_url, with mcp_connection=<id> and status=<status> added', headers: { location: { schema: { type: 'string' } } } })
+  @ApiResponse({ status: 200, description: 'without return_url: a small page saying whether the connection is active', content: { 'text/html': { schema: { type: 'string' } } } })
   async callback(@Query() q: Body, @Res() reply: FastifyReply) {
     const str = (k: string) => (typeof q[k] === 'string' ? (q[k] as string) : undefined);
     const r = await this.handlers.callback({ code: str('code'), state: str('state'), iss: str('iss'), error: str('error') });
