@@ -22,14 +22,16 @@ describe('GET /openapi.json', () => {
     expect(res.version).toBe('3.1');
   });
 
-  it('gives every route a JSON answer and every write route a body, so the typed client can call each one', async () => {
+  it('gives every route an answer (JSON unless it declares a stream or a page) and every write route a body, so the typed client can call each one', async () => {
     const doc = (await request(t.url, 'GET', '/openapi.json')).body;
     const missing: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         if (['post', 'put', 'patch'].includes(method) && !op.requestBody?.content?.['application/json']) missing.push(`${method} ${path}: body`);
         const ok = Object.entries<any>(op.responses ?? {}).filter(([code]) => /^2/.test(code));
-        if (ok.length === 0 || ok.some(([code, r]) => code !== '204' && !r.content?.['application/json'])) missing.push(`${method} ${path}: answer`);
+        // JSON, or a stream or page the route declares as such (an SSE stream, an OAuth callback's HTML page)
+        const answered = (r: any) => r.content?.['application/json'] || r.content?.['text/event-stream'] || r.content?.['text/html'];
+        if (ok.length === 0 || ok.some(([code, r]) => code !== '204' && !answered(r))) missing.push(`${method} ${path}: answer`);
       }
     }
     expect(missing).toEqual([]);

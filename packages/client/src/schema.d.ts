@@ -4352,6 +4352,78 @@ export interface components {
             /** @description a job of kind synthesis: poll GET /jobs/{id} */
             job_id: string;
         };
+        SpaceNodeCounts: {
+            public: number;
+            internal: number;
+            confidential: number;
+            restricted: number;
+            total: number;
+        };
+        SpaceResponse: {
+            uid: string;
+            label: string;
+            /** @description props.name, else the label */
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            default_classification: "public" | "internal" | "confidential" | "restricted";
+            /** @description live nodes in the Space */
+            node_counts: components["schemas"]["SpaceNodeCounts"];
+            grant_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            tombstone_at: string | null;
+        };
+        SpacePage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["SpaceResponse"][];
+        };
+        SpaceGrantResponse: {
+            space_uid: string;
+            /** @description user:<id> or agent:<id> */
+            principal_uid: string;
+            /** @enum {string} */
+            access: "read" | "write";
+            /**
+             * @description the highest classification the grant reaches; null: every level
+             * @enum {string|null}
+             */
+            classification_ceiling: "public" | "internal" | "confidential" | "restricted" | null;
+            /** @description principal id of who set it */
+            granted_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            granted_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+        };
+        SpaceGrantPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["SpaceGrantResponse"][];
+        };
         SetSpaceGrantDto: {
             /**
              * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
@@ -4366,6 +4438,65 @@ export interface components {
              */
             classification_ceiling?: "public" | "internal" | "confidential" | "restricted" | null;
         };
+        SpaceGrantRevokedResponse: {
+            space_uid: string;
+            principal_uid: string;
+            /** @description always true */
+            revoked: boolean;
+        };
+        ToolGrantItem: {
+            affordance_uid: string;
+            label: string;
+            action_name: string | null;
+            affordance_type: string | null;
+            risk_level: string | null;
+            granted: boolean;
+            /** @description principal id */
+            granted_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            granted_at: string | null;
+            /**
+             * Format: date-time
+             * @description null: no end
+             */
+            expires_at: string | null;
+            note: string | null;
+        };
+        ToolGrantPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            agent_id: string;
+            items: components["schemas"]["ToolGrantItem"][];
+        };
+        ToolGrantResponse: {
+            agent_id: string;
+            affordance_uid: string;
+            /** @description always true */
+            granted: boolean;
+            /** @description principal id */
+            granted_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            granted_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description null: no end
+             */
+            expires_at: string | null;
+            note: string | null;
+        };
         PutToolGrantDto: {
             /**
              * Format: date-time
@@ -4374,6 +4505,56 @@ export interface components {
             expires_at?: string;
             /** @description why the agent may use the tool */
             note?: string;
+        };
+        ToolGrantRevokedResponse: {
+            agent_id: string;
+            affordance_uid: string;
+            /** @description always true */
+            revoked: boolean;
+        };
+        PolicyCounts: {
+            draft: number;
+            shadow: number;
+            published: number;
+            rejected: number;
+        };
+        GovernanceSyncStatus: {
+            /** @enum {string} */
+            status: "never" | "in_sync" | "out_of_sync";
+            /**
+             * Format: date-time
+             * @description null before the first sync
+             */
+            last_synced_at: string | null;
+            /** @description principal id */
+            last_synced_by: string | null;
+            /** @description shadow or published policies not mirrored at their version, rejected ones still mirrored */
+            pending_policies: number;
+            /** @description mirrors edited outside sync */
+            drifted_nodes: number;
+        };
+        GovernanceSettingsResponse: {
+            /** @enum {string} */
+            mode: "off" | "shadow" | "enforce";
+            /**
+             * @description what an agent with no Project or Space grant may reach
+             * @enum {string}
+             */
+            agent_scope_without_grants: "organization" | "none";
+            /** @description 1-720 */
+            approval_deadline_hours: number;
+            /** @description 1-168 */
+            approval_ttl_hours: number;
+            /** @description policies by status */
+            policy_counts: components["schemas"]["PolicyCounts"];
+            sync: components["schemas"]["GovernanceSyncStatus"];
+            /**
+             * Format: date-time
+             * @description the last change; null before any
+             */
+            updated_at: string | null;
+            /** @description principal id; null before any change */
+            updated_by: string | null;
         };
         PatchGovernanceSettingsDto: {
             /**
@@ -4390,6 +4571,67 @@ export interface components {
             approval_deadline_hours?: number;
             /** @description hours an approval may be used after its decision */
             approval_ttl_hours?: number;
+        };
+        PolicyMatchFields: {
+            /** @description user:<id>, api_key:<id>, agent:<id>, their * forms, role:<role> */
+            principals?: string[];
+            /** @description "<METHOD> <template>", optionally #<action> or a trailing /** */
+            routes?: string[];
+            /** @description Affordance uids */
+            tools?: string[];
+            /** @description node type names */
+            node_types?: string[];
+            /** @description layer names */
+            layers?: string[];
+            /** @enum {string} */
+            min_classification?: "public" | "internal" | "confidential" | "restricted";
+            /** @description Space uids */
+            spaces?: string[];
+            /** @description Project uids */
+            projects?: string[];
+        };
+        PolicyResponse: {
+            uid: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            status: "draft" | "shadow" | "published" | "rejected";
+            /** @enum {string} */
+            effect: "allow" | "deny" | "require_approval";
+            /** @description -1000…1000; the highest wins */
+            priority: number;
+            match: components["schemas"]["PolicyMatchFields"];
+            /** @description 1 at creation, +1 each change */
+            version: number;
+            status_reason: string | null;
+            /** @description principal id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /** @description principal id */
+            status_changed_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            status_changed_at: string | null;
+            /** @description the version the graph mirror holds; null when not mirrored */
+            mirrored_version: number | null;
+        };
+        PolicyPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["PolicyResponse"][];
         };
         CreatePolicyDto: {
             name: string;
@@ -4446,6 +4688,83 @@ export interface components {
             priority?: number;
             /** @description the version the change is based on (409 version_conflict otherwise) */
             expected_version?: number;
+        };
+        AuditPrincipal: {
+            /** @enum {string} */
+            kind: "user" | "api_key" | "agent" | "system";
+            id: string;
+        };
+        ShadowEffect: {
+            policy_uid: string;
+            /** @enum {string} */
+            effect: "allow" | "deny" | "require_approval";
+        };
+        AuditDecision: {
+            /**
+             * @description the applied outcome
+             * @enum {string}
+             */
+            effect: "allow" | "deny" | "require_approval";
+            /** @description an enforced policy or a tool grant decided it */
+            enforced: boolean;
+            /** @description the enforced policies that matched */
+            policy_uids: string[];
+            /** @description policies logged, not enforced */
+            shadow: components["schemas"]["ShadowEffect"][];
+            reason: string | null;
+        };
+        GovernanceAuditRecord: {
+            /** @description the event id */
+            id: string;
+            /** @description the event’s global position */
+            position: number;
+            /** @enum {string} */
+            kind: "policy_decision" | "approval_requested" | "approval_resolved" | "approval_consumed" | "execution_started" | "execution_finished" | "governance_change";
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            occurred_at: string;
+            principal: components["schemas"]["AuditPrincipal"];
+            /** @description the API key used */
+            credential_id: string | null;
+            agent_id: string | null;
+            request_id: string;
+            method: string | null;
+            /** @description the route template */
+            route: string | null;
+            tool_uid: string | null;
+            target_uids: string[];
+            /** @description the approval, execution, policy, Space, Project or agent concerned */
+            subject_uid: string | null;
+            /** @description the status the subject reached, where it has one */
+            status: string | null;
+            /** @description policy decisions only */
+            decision: (components["schemas"]["AuditDecision"] | null) & components["schemas"]["AuditDecision"];
+        };
+        GovernanceAuditPage: {
+            items: components["schemas"]["GovernanceAuditRecord"][];
+            has_more: boolean;
+            limit: number;
+            /** @description opaque, bound to the filters and order; null on the last page */
+            next_cursor: string | null;
+        };
+        GovernanceSyncResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            synced_at: string;
+            /** @description policies considered */
+            policies: number;
+            nodes_created: number;
+            nodes_updated: number;
+            nodes_tombstoned: number;
+            edges_created: number;
+            edges_tombstoned: number;
+            /** @description the status after this sync */
+            sync: components["schemas"]["GovernanceSyncStatus"];
         };
         OntologySchemaResponse: {
             id: string;
@@ -5130,6 +5449,72 @@ export interface components {
             edges_deleted: number;
             jobs_cancelled: number;
         };
+        InspectAuth: {
+            required: boolean;
+            /** @enum {string} */
+            type: "none" | "bearer" | "oauth";
+            /** @description null when no credentials were tried */
+            credentials_accepted: boolean | null;
+            resource_metadata_url: string | null;
+            resource: string | null;
+            authorization_servers: string[];
+            scopes_supported: string[];
+            /** @description the registration methods possible */
+            registration: string[];
+            pkce_s256: boolean | null;
+        };
+        InspectedTool: {
+            name: string;
+            title: string | null;
+            description: string | null;
+            /** @description JSON Schema */
+            input_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description JSON Schema */
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+            /** @description "sha256:" + hex of the JCS canonical tool */
+            hash: string;
+            warnings: ("hidden_instructions" | "invisible_characters" | "long_description" | "name_collision" | "schema_too_large" | "invalid_name")[];
+        };
+        InspectCheck: {
+            /** @enum {string} */
+            name: "reachable" | "auth_discovery" | "protocol" | "tools";
+            /** @enum {string} */
+            status: "pass" | "warn" | "fail" | "skip";
+            detail: string;
+        };
+        ToolWarningRecord: {
+            /** @enum {string} */
+            code: "hidden_instructions" | "invisible_characters" | "long_description" | "name_collision" | "schema_too_large" | "invalid_name";
+            tool: string;
+            message: string;
+        };
+        InspectResponse: {
+            /** @description no check failed */
+            ok: boolean;
+            url: string;
+            duration_ms: number;
+            protocol_version: string | null;
+            /** @description {name, title?, version} */
+            server_info: {
+                [key: string]: unknown;
+            } | null;
+            /** @description as the server declared them */
+            capabilities: {
+                [key: string]: unknown;
+            } | null;
+            instructions: string | null;
+            auth: components["schemas"]["InspectAuth"];
+            tools: components["schemas"]["InspectedTool"][];
+            checks: components["schemas"]["InspectCheck"][];
+            warnings: components["schemas"]["ToolWarningRecord"][];
+        };
         InspectMcpDto: {
             /**
              * @description Streamable HTTP endpoint of the MCP server (https://)
@@ -5144,6 +5529,112 @@ export interface components {
              *     }
              */
             auth?: Record<string, never>;
+        };
+        ServerInfo: {
+            name: string;
+            title?: string;
+            version: string;
+        };
+        OAuthState: {
+            authorization_server: string;
+            client_id: string;
+            /** @enum {string} */
+            registration: "preregistered" | "client_metadata_document" | "dynamic";
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            token_expires_at: string | null;
+            has_refresh_token: boolean;
+        };
+        ConnectionAuth: {
+            /** @enum {string} */
+            type: "none" | "bearer" | "headers" | "oauth";
+            /** @description credentials are stored */
+            configured: boolean;
+            /** @description "…" + the last 4 characters of a bearer token of 16 or more */
+            hint: string | null;
+            /** @description headers auth: the header names, never their values */
+            header_names: string[];
+            oauth: (components["schemas"]["OAuthState"] | null) & components["schemas"]["OAuthState"];
+        };
+        PendingAuthorization: {
+            /** @description where to send the user */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            expires_at: string;
+        };
+        ConnectionError: {
+            code: string;
+            message: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            at: string;
+        };
+        McpConnectionRecord: {
+            id: string;
+            org_id: string;
+            name: string;
+            /** @description fixed at creation */
+            slug: string;
+            url: string;
+            /** @enum {string} */
+            transport: "streamable_http";
+            /** @enum {string} */
+            status: "active" | "pending_auth" | "error" | "disconnected";
+            protocol_version: string | null;
+            server_info: (components["schemas"]["ServerInfo"] | null) & components["schemas"]["ServerInfo"];
+            instructions: string | null;
+            auth: components["schemas"]["ConnectionAuth"];
+            /** @description only while an OAuth authorization is pending */
+            authorization: (components["schemas"]["PendingAuthorization"] | null) & components["schemas"]["PendingAuthorization"];
+            /** @enum {string} */
+            approval_mode: "always" | "never" | "per_tool" | "on_drift";
+            /** @description per_tool: {tool: always|never} */
+            tool_approvals: {
+                [key: string]: "always" | "never";
+            };
+            approval_timeout_s: number;
+            call_timeout_s: number;
+            tools_count: number;
+            unacknowledged_drift_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_sync_at: string | null;
+            last_sync_id: string | null;
+            last_error: (components["schemas"]["ConnectionError"] | null) & components["schemas"]["ConnectionError"];
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            disconnected_at: string | null;
+        };
+        McpConnectionPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["McpConnectionRecord"][];
         };
         CreateConnectionDto: {
             /** @description unique among the organization’s connections that are not disconnected */
@@ -5204,6 +5695,82 @@ export interface components {
             /** @description cannot be changed (credentials change through reauthorize): 422 immutable_field */
             slug?: string;
         };
+        McpConnectionDisconnected: {
+            id: string;
+            /** @enum {string} */
+            status: "disconnected";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            disconnected_at: string;
+        };
+        McpToolFields: {
+            title: string | null;
+            description: string | null;
+            /** @description JSON Schema */
+            input_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description JSON Schema */
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description MCP tool annotations */
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+        };
+        McpDriftEvent: {
+            id: string;
+            connection_id: string;
+            tool_name: string;
+            /** @enum {string} */
+            kind: "added" | "changed" | "removed";
+            /** @description changed: which members differ */
+            changed_fields: ("title" | "description" | "input_schema" | "output_schema" | "annotations")[];
+            previous_hash: string | null;
+            /** @description null when removed */
+            hash: string | null;
+            previous: (components["schemas"]["McpToolFields"] | null) & components["schemas"]["McpToolFields"];
+            current: (components["schemas"]["McpToolFields"] | null) & components["schemas"]["McpToolFields"];
+            sync_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            detected_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            acknowledged_at: string | null;
+            /** @description user id */
+            acknowledged_by: string | null;
+        };
+        SyncRecord: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            completed_at: string;
+            tools_count: number;
+            /** @description tool names */
+            added: string[];
+            changed: string[];
+            removed: string[];
+            drift_events: components["schemas"]["McpDriftEvent"][];
+        };
+        McpSyncResponse: {
+            connection: components["schemas"]["McpConnectionRecord"];
+            sync: components["schemas"]["SyncRecord"];
+        };
         ReauthorizeConnectionDto: {
             /**
              * @description `{type:"none"}`, `{type:"bearer", token}`, `{type:"headers", headers:{name: value}}` or `{type:"oauth", client_id?, client_secret?, scopes?}`
@@ -5214,6 +5781,141 @@ export interface components {
              */
             auth?: Record<string, never>;
             return_url?: string;
+        };
+        RegistryTool: {
+            title: string | null;
+            description: string | null;
+            /** @description JSON Schema */
+            input_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description JSON Schema */
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description MCP tool annotations */
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+            connection_id: string;
+            connection_name: string;
+            name: string;
+            /** @description mcp__<slug>__<name> */
+            model_name: string;
+            hash: string;
+            /** @description the hash last acknowledged; null for a tool added since, until acknowledged */
+            approved_hash: string | null;
+            /** @enum {string} */
+            drift_state: "clean" | "unacknowledged";
+            /** @enum {string} */
+            status: "active" | "removed";
+            /**
+             * @description per_tool setting
+             * @enum {string|null}
+             */
+            approval: "always" | "never" | null;
+            /** @description the approval mode’s verdict now, before policies */
+            requires_approval: boolean;
+            /** @description screening warning codes */
+            warnings: ("hidden_instructions" | "invisible_characters" | "long_description" | "name_collision" | "schema_too_large" | "invalid_name")[];
+            affordance_uid: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            changed_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            last_seen_at: string;
+        };
+        RegistryResponse: {
+            /** @description by connection name, then tool name */
+            tools: components["schemas"]["RegistryTool"][];
+            /** @description newest first */
+            drift_events: components["schemas"]["McpDriftEvent"][];
+            drift_has_more: boolean;
+        };
+        ClientMetadataDocument: {
+            client_id: string;
+            client_name: string;
+            client_uri: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            response_types: string[];
+            token_endpoint_auth_method: string;
+        };
+        ApprovalReason: {
+            /** @enum {string} */
+            source: "connection_mode" | "per_tool" | "drift" | "policy";
+            /** @description source policy: the policy */
+            policy_uid?: string;
+        };
+        ResolvedBy: {
+            /** @enum {string} */
+            kind: "user" | "api_key" | "agent" | "system";
+            id: string;
+        };
+        ToolApprovalRecord: {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "denied" | "expired" | "cancelled";
+            /** @enum {string} */
+            kind: "mcp_tool" | "builtin_tool";
+            /** @description null for a built-in tool */
+            connection_id: string | null;
+            connection_name: string | null;
+            tool_name: string;
+            /** @description the name the model called */
+            model_name: string;
+            /** @description the tool’s Affordance; null for a built-in tool */
+            affordance_uid: string | null;
+            /** @description the call’s arguments */
+            arguments: {
+                [key: string]: unknown;
+            };
+            reasons: components["schemas"]["ApprovalReason"][];
+            agent_id: string;
+            agent_name: string;
+            session_id: string;
+            run_id: string;
+            tool_call_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            resolved_at: string | null;
+            resolved_by: (components["schemas"]["ResolvedBy"] | null) & components["schemas"]["ResolvedBy"];
+            resolution_reason: string | null;
+            /**
+             * @description session: later calls of the tool in the session skip mode-based approval
+             * @enum {string}
+             */
+            scope: "once" | "session";
+        };
+        ToolApprovalPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            /** @description newest first */
+            items: components["schemas"]["ToolApprovalRecord"][];
         };
         ResolveApprovalDto: {
             /**
@@ -5229,6 +5931,201 @@ export interface components {
              */
             scope?: "once" | "session";
         };
+        Regeneration: {
+            job_id: string;
+            /** @enum {string} */
+            status: "pending" | "processing";
+            /** @description Unix seconds */
+            requested_at: number;
+        };
+        BriefError: {
+            code: string;
+            message: string;
+            /** @description Unix seconds */
+            at: number;
+        };
+        SourceCounts: {
+            documents: number;
+            chunks: number;
+            nodes: number;
+            edges: number;
+        };
+        CitationRecord: {
+            chunk_uid: string;
+            document_uid: string;
+            document_title: string;
+            chunk_index: number;
+            /** @description the basis node the citation comes from */
+            node_uid: string | null;
+            /** @description null when unanchored */
+            char_start: number | null;
+            char_end: number | null;
+            /** @description exactly the bytes between the offsets */
+            quote: string | null;
+            /** @description from the Document’s page map */
+            page_start: number | null;
+            page_end: number | null;
+        };
+        CorrectionRecord: {
+            text: string;
+            citations: components["schemas"]["CitationRecord"][];
+            /** @description principal id */
+            by: string;
+            /** @description Unix seconds */
+            at: number;
+            reason: string | null;
+        };
+        BriefItemRecord: {
+            /** @description deterministic: the same kind and subjects give the same id in every version */
+            id: string;
+            /** @enum {string} */
+            kind: "finding" | "tension" | "open_question";
+            /** @description 1-based within its kind */
+            rank: number;
+            /** @description the correction’s text when corrected, else generated_text */
+            text: string;
+            generated_text: string;
+            subject_uids: string[];
+            basis_uids: string[];
+            citations: components["schemas"]["CitationRecord"][];
+            confidence: number | null;
+            /** @enum {string} */
+            origin: "structural" | "llm";
+            pinned: boolean;
+            pinned_by: string | null;
+            /** @description Unix seconds */
+            pinned_at: number | null;
+            correction: (components["schemas"]["CorrectionRecord"] | null) & components["schemas"]["CorrectionRecord"];
+            /** @description a pinned or corrected item whose sources are no longer all admitted */
+            stale: boolean;
+            /** @description the version the item first appeared in */
+            first_version: number;
+        };
+        ChangeText: {
+            text: string;
+        };
+        BriefChangeRecord: {
+            /** @enum {string} */
+            type: "added" | "removed" | "text_changed" | "citations_changed" | "corrected" | "pinned" | "unpinned";
+            item_id: string;
+            /** @enum {string} */
+            kind: "finding" | "tension" | "open_question";
+            material: boolean;
+            before: (components["schemas"]["ChangeText"] | null) & components["schemas"]["ChangeText"];
+            after: (components["schemas"]["ChangeText"] | null) & components["schemas"]["ChangeText"];
+        };
+        BriefVersionRecord: {
+            project_uid: string;
+            version: number;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @enum {string} */
+            trigger: "regenerate" | "schedule" | "pin" | "unpin" | "correct";
+            /** @description principal id */
+            requested_by: string;
+            /** @enum {string} */
+            generated_by: "structural" | "llm";
+            /** @description the model of an llm version */
+            model: string | null;
+            /** @description "sha256:" + hex */
+            source_fingerprint: string;
+            source_counts: components["schemas"]["SourceCounts"];
+            /** @description llm versions; null when any admitted source is hidden from the caller */
+            summary: string | null;
+            /** @description items the caller may see */
+            items: components["schemas"]["BriefItemRecord"][];
+            changes: components["schemas"]["BriefChangeRecord"][];
+            material_change_count: number;
+            previous_version: number | null;
+        };
+        BriefStateResponse: {
+            project_uid: string;
+            /** @enum {string} */
+            status: "none" | "current" | "stale";
+            current_version: number | null;
+            /** @description of the sources now */
+            source_fingerprint: string;
+            /** @description the Project’s pending or processing LLM job */
+            regeneration: (components["schemas"]["Regeneration"] | null) & components["schemas"]["Regeneration"];
+            /** @description the last failed regeneration since the current version */
+            last_error: (components["schemas"]["BriefError"] | null) & components["schemas"]["BriefError"];
+            /** @description items left out because they touch what the caller cannot see */
+            withheld_items: number;
+            brief: (components["schemas"]["BriefVersionRecord"] | null) & components["schemas"]["BriefVersionRecord"];
+        };
+        BriefRegenerationQueuedResponse: {
+            /** @description false */
+            reused: boolean;
+            job_id: string;
+            /** @enum {string} */
+            status: "pending";
+        };
+        BriefRegeneratedResponse: {
+            reused: boolean;
+            version: components["schemas"]["BriefVersionRecord"];
+        };
+        BriefItemPatchResponse: {
+            /** @description false: a no-op, nothing appended */
+            changed: boolean;
+            /** @description the current version after the PATCH */
+            version: components["schemas"]["BriefVersionRecord"];
+            item: components["schemas"]["BriefItemRecord"];
+        };
+        ItemCounts: {
+            finding: number;
+            tension: number;
+            open_question: number;
+        };
+        BriefHistoryEntry: {
+            version: number;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @enum {string} */
+            trigger: "regenerate" | "schedule" | "pin" | "unpin" | "correct";
+            /** @enum {string} */
+            generated_by: "structural" | "llm";
+            source_fingerprint: string;
+            item_counts: components["schemas"]["ItemCounts"];
+            material_change_count: number;
+            material_changes: components["schemas"]["BriefChangeRecord"][];
+        };
+        BriefHistoryPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            /** @description newest first */
+            items: components["schemas"]["BriefHistoryEntry"][];
+        };
+        ProjectGrantResponse: {
+            project_uid: string;
+            /** @description user:<id> or agent:<id> */
+            principal_uid: string;
+            /**
+             * @description users: viewer or editor; agents: viewer or agent
+             * @enum {string}
+             */
+            role: "viewer" | "agent" | "editor";
+            /** @description principal id, as <kind>:<id> */
+            granted_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            granted_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+        };
+        ProjectGrantPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["ProjectGrantResponse"][];
+        };
         SetProjectGrantDto: {
             /**
              * @description `user:<id>` (an org member) or `agent:<id>` (a known agent)
@@ -5240,6 +6137,103 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "agent" | "editor" | "manager";
+        };
+        ProjectGrantRevokedResponse: {
+            project_uid: string;
+            principal_uid: string;
+            /** @description always true */
+            revoked: boolean;
+        };
+        BriefingScheduleResponse: {
+            id: string;
+            project_uid: string;
+            /** @enum {string} */
+            channel: "in_app" | "webhook" | "email";
+            /** @description user:<id> (in_app), an e-mail address or an https:// URL */
+            recipient: string;
+            /** @description 5 fields; null with interval_secs */
+            cron: string | null;
+            /** @description null with cron */
+            interval_secs: number | null;
+            /** @description IANA name */
+            timezone: string;
+            /** @enum {string} */
+            mode: "auto" | "structural" | "llm";
+            only_on_change: boolean;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** @enum {string|null} */
+            paused_reason: "requested" | "failing" | "endpoint_gone" | "recipient_not_member" | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            next_run_at: string | null;
+            consecutive_failures: number;
+            /** @description webhook: the last 4 characters of the signing secret */
+            secret_hint: string | null;
+            /** @description principal id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+        };
+        BriefingSchedulePage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["BriefingScheduleResponse"][];
+        };
+        BriefingScheduleWritten: {
+            id: string;
+            project_uid: string;
+            /** @enum {string} */
+            channel: "in_app" | "webhook" | "email";
+            /** @description user:<id> (in_app), an e-mail address or an https:// URL */
+            recipient: string;
+            /** @description 5 fields; null with interval_secs */
+            cron: string | null;
+            /** @description null with cron */
+            interval_secs: number | null;
+            /** @description IANA name */
+            timezone: string;
+            /** @enum {string} */
+            mode: "auto" | "structural" | "llm";
+            only_on_change: boolean;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** @enum {string|null} */
+            paused_reason: "requested" | "failing" | "endpoint_gone" | "recipient_not_member" | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            next_run_at: string | null;
+            consecutive_failures: number;
+            /** @description webhook: the last 4 characters of the signing secret */
+            secret_hint: string | null;
+            /** @description principal id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /** @description whsec_…: at creation and on rotate_secret only */
+            signing_secret?: string;
         };
         PutBriefingScheduleDto: {
             /** @description the Project whose brief is sent */
@@ -5272,6 +6266,87 @@ export interface components {
             /** @description webhook: a new signing secret (returned once); the previous one signs too for 24 h */
             rotate_secret?: boolean;
         };
+        RunError: {
+            code: string;
+            message: string;
+        };
+        BriefingRunRecord: {
+            id: string;
+            schedule_id: string;
+            /** @enum {string} */
+            trigger: "cadence" | "send_now" | "catch_up";
+            /** @enum {string} */
+            status: "pending" | "running" | "delivered" | "skipped" | "failed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            scheduled_for: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            completed_at: string | null;
+            /** @description the brief version the run sent or skipped */
+            brief_version: number | null;
+            /** @description whether the regeneration reused the current version */
+            reused: boolean | null;
+            material_change_count: number;
+            /** @enum {string|null} */
+            skip_reason: "no_material_change" | "run_active" | "project_unavailable" | null;
+            /** @description delivery attempts */
+            attempts: number;
+            error: (components["schemas"]["RunError"] | null) & components["schemas"]["RunError"];
+            /** @description the webhook’s last answer */
+            http_status: number | null;
+        };
+        BriefingScheduleWithRuns: {
+            id: string;
+            project_uid: string;
+            /** @enum {string} */
+            channel: "in_app" | "webhook" | "email";
+            /** @description user:<id> (in_app), an e-mail address or an https:// URL */
+            recipient: string;
+            /** @description 5 fields; null with interval_secs */
+            cron: string | null;
+            /** @description null with cron */
+            interval_secs: number | null;
+            /** @description IANA name */
+            timezone: string;
+            /** @enum {string} */
+            mode: "auto" | "structural" | "llm";
+            only_on_change: boolean;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** @enum {string|null} */
+            paused_reason: "requested" | "failing" | "endpoint_gone" | "recipient_not_member" | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            next_run_at: string | null;
+            consecutive_failures: number;
+            /** @description webhook: the last 4 characters of the signing secret */
+            secret_hint: string | null;
+            /** @description principal id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            runs: components["schemas"]["BriefingRunRecord"][];
+        };
         PatchBriefingScheduleDto: {
             /** @description immutable: 422 */
             project_uid?: string;
@@ -5292,6 +6367,72 @@ export interface components {
             only_on_change?: boolean;
             /** @description webhook: a new signing secret (returned once) */
             rotate_secret?: boolean;
+        };
+        BriefingSendNowResponse: {
+            /** @description trigger send_now */
+            run: components["schemas"]["BriefingRunRecord"];
+        };
+        BriefingScheduleDeletedResponse: {
+            id: string;
+            /** @description always true */
+            deleted: boolean;
+        };
+        ScheduleFiring: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            scheduled_for: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            fired_at: string;
+            /** @enum {string} */
+            outcome: "started" | "skipped_overlap" | "skipped_paused" | "skipped_budget" | "skipped_plan" | "replaced_previous" | "failed" | "missed";
+            session_id: string | null;
+            reason: string | null;
+        };
+        AgentScheduleResponse: {
+            id: string;
+            org_id: string;
+            agent_id: string;
+            name: string;
+            cron: string;
+            /** @description IANA name */
+            timezone: string;
+            message_template: string;
+            enabled: boolean;
+            /** @enum {string} */
+            overlap_policy: "forbid" | "allow" | "replace";
+            /**
+             * Format: date-time
+             * @description null while disabled
+             */
+            next_run_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_fired_at: string | null;
+            /** @enum {string|null} */
+            last_outcome: "started" | "skipped_overlap" | "skipped_paused" | "skipped_budget" | "skipped_plan" | "replaced_previous" | "failed" | "missed" | null;
+            last_session_id: string | null;
+            fire_count: number;
+            /** @description the last 10, newest first */
+            recent: components["schemas"]["ScheduleFiring"][];
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
         };
         CreateScheduleDto: {
             /**
@@ -5321,6 +6462,13 @@ export interface components {
             /** @example Weekday briefing */
             name: string;
         };
+        AgentSchedulePage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["AgentScheduleResponse"][];
+        };
         UpdateScheduleDto: {
             /**
              * @description 5 fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly
@@ -5348,6 +6496,160 @@ export interface components {
             agent_id?: string;
             name?: string;
         };
+        AgentScheduleDeleted: {
+            id: string;
+            /** @description always true */
+            deleted: boolean;
+        };
+        ActivityItem: {
+            /** @description increases per organization in log order */
+            seq: number;
+            /** @enum {string} */
+            type: "agent.created" | "agent.updated" | "agent.paused" | "agent.resumed" | "agent.archived" | "session.created" | "session.archived" | "run.started" | "run.completed" | "run.failed" | "run.cancelled" | "approval.requested" | "approval.resolved" | "input.requested" | "schedule.fired" | "schedule.skipped" | "budget.exhausted" | "mcp.drift" | "mcp.connection_status";
+            agent_id: string | null;
+            agent_name: string | null;
+            session_id: string | null;
+            run_id: string | null;
+            schedule_id: string | null;
+            approval_id: string | null;
+            connection_id: string | null;
+            summary: string;
+            /** @description by type */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+        };
+        ActivityPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            /** @description seq descending */
+            items: components["schemas"]["ActivityItem"][];
+        };
+        Principal: {
+            /** @enum {string} */
+            kind: "user" | "api_key" | "agent" | "schedule" | "system";
+            id: string;
+        };
+        RunTrigger: {
+            /** @enum {string} */
+            kind: "message" | "schedule";
+            message_id: string;
+        };
+        TokenUsage: {
+            input_tokens: number;
+            output_tokens: number;
+        };
+        AgentRunRecord: {
+            id: string;
+            session_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "requires_action" | "completed" | "failed" | "cancelled";
+            trigger: components["schemas"]["RunTrigger"];
+            model: string;
+            /** @description model calls */
+            steps: number;
+            tool_calls: number;
+            usage: components["schemas"]["TokenUsage"];
+            credits: number;
+            /** @enum {string|null} */
+            stop_reason: "end_turn" | "max_tokens" | null;
+            error: (components["schemas"]["RunError"] | null) & components["schemas"]["RunError"];
+            /** @description its Trace node, once started */
+            trace_uid: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            queued_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            ended_at: string | null;
+        };
+        InputRequest: {
+            request_id: string;
+            run_id: string;
+            prompt: string;
+            options: string[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description 24 h after the request
+             */
+            expires_at: string;
+        };
+        SessionUsage: {
+            input_tokens: number;
+            output_tokens: number;
+            credits: number;
+        };
+        CreatedSessionResponse: {
+            id: string;
+            org_id: string;
+            agent_id: string;
+            title: string | null;
+            /** @enum {string} */
+            status: "idle" | "running" | "requires_action" | "archived";
+            /** @description its Session node */
+            node_uid: string;
+            /** @enum {string} */
+            source: "api" | "schedule";
+            schedule_id: string | null;
+            /** @description as given at creation */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            created_by: components["schemas"]["Principal"];
+            current_run: (components["schemas"]["AgentRunRecord"] | null) & components["schemas"]["AgentRunRecord"];
+            last_run: (components["schemas"]["AgentRunRecord"] | null) & components["schemas"]["AgentRunRecord"];
+            queued_messages: number;
+            pending_approvals: number;
+            pending_input: (components["schemas"]["InputRequest"] | null) & components["schemas"]["InputRequest"];
+            usage: components["schemas"]["SessionUsage"];
+            message_count: number;
+            last_seq: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            last_activity_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            archived_at: string | null;
+            /** @description with message */
+            message_id?: string;
+            /** @description with message */
+            run_id?: string;
+        };
         CreateSessionDto: {
             /** @description the agent the session talks to */
             agent_id: string;
@@ -5359,6 +6661,76 @@ export interface components {
             /** @description a first message: starts a run at once */
             message?: string;
         };
+        AgentSessionResponse: {
+            id: string;
+            org_id: string;
+            agent_id: string;
+            title: string | null;
+            /** @enum {string} */
+            status: "idle" | "running" | "requires_action" | "archived";
+            /** @description its Session node */
+            node_uid: string;
+            /** @enum {string} */
+            source: "api" | "schedule";
+            schedule_id: string | null;
+            /** @description as given at creation */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            created_by: components["schemas"]["Principal"];
+            current_run: (components["schemas"]["AgentRunRecord"] | null) & components["schemas"]["AgentRunRecord"];
+            last_run: (components["schemas"]["AgentRunRecord"] | null) & components["schemas"]["AgentRunRecord"];
+            queued_messages: number;
+            pending_approvals: number;
+            pending_input: (components["schemas"]["InputRequest"] | null) & components["schemas"]["InputRequest"];
+            usage: components["schemas"]["SessionUsage"];
+            message_count: number;
+            last_seq: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            last_activity_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            archived_at: string | null;
+        };
+        AgentSessionPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["AgentSessionResponse"][];
+        };
+        MessageAnsweredResponse: {
+            message_id: string;
+            session_id: string;
+            run_id: string;
+            run: components["schemas"]["AgentRunRecord"];
+            /** @description the assistant’s last message */
+            output: string | null;
+        };
+        MessageQueuedResponse: {
+            message_id: string;
+            session_id: string;
+            run_id: string;
+            /** @enum {string} */
+            run_status: "queued" | "running" | "requires_action" | "completed" | "failed" | "cancelled";
+            /** @description 0: runs first */
+            queue_position: number;
+        };
         SendMessageDto: {
             content: string;
             metadata?: {
@@ -5369,9 +6741,122 @@ export interface components {
             /** @description default 60 */
             wait_timeout_s?: number;
         };
+        InterruptResponse: {
+            session_id: string;
+            /** @description false when nothing was running */
+            interrupted: boolean;
+            run_id: string | null;
+            /** @description queued messages discarded */
+            discarded_message_ids: string[];
+        };
+        PendingInputResponse: {
+            pending: boolean;
+            request: (components["schemas"]["InputRequest"] | null) & components["schemas"]["InputRequest"];
+        };
+        RespondResponse: {
+            request_id: string;
+            run_id: string;
+            /** @enum {string} */
+            run_status: "queued" | "running" | "requires_action" | "completed" | "failed" | "cancelled";
+        };
         RespondDto: {
             response: string;
             request_id?: string;
+        };
+        SessionEventRecord: {
+            /** @description from 1, in log order */
+            seq: number;
+            session_id: string;
+            run_id: string | null;
+            /** @enum {string} */
+            type: "session.created" | "message.user" | "run.started" | "inference.completed" | "message.assistant" | "tool.call" | "approval.requested" | "approval.resolved" | "tool.result" | "input.requested" | "input.provided" | "run.completed" | "run.failed" | "run.cancelled" | "budget.exhausted" | "session.archived";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /** @description by type */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        SessionEventPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            /** @description seq ascending */
+            items: components["schemas"]["SessionEventRecord"][];
+        };
+        AgentScope: {
+            /** @description absent: no Space restriction */
+            space_uids?: string[];
+            /** @description absent: no Project restriction */
+            project_uids?: string[];
+        };
+        AgentBudget: {
+            daily_credit_budget: number;
+            /** @description credits since 00:00 UTC */
+            used_today: number;
+            remaining_today: number;
+            /**
+             * Format: date-time
+             * @description the next 00:00 UTC
+             */
+            resets_at: string;
+        };
+        AgentUsage: {
+            runs: number;
+            credits: number;
+            input_tokens: number;
+            output_tokens: number;
+        };
+        AgentResponse: {
+            id: string;
+            org_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            template_type: "researcher" | "briefing" | "curator" | "monitor" | "custom";
+            instructions: string;
+            model: string;
+            daily_credit_budget: number;
+            /** @description model calls per run */
+            max_steps: number;
+            /** @description built-in tool names */
+            tools: string[];
+            /** @description {} for the whole graph */
+            scope: components["schemas"]["AgentScope"];
+            paused: boolean;
+            /** @enum {string} */
+            status: "active" | "paused" | "archived";
+            /** @description its Agent node */
+            node_uid: string;
+            budget: components["schemas"]["AgentBudget"];
+            usage: components["schemas"]["AgentUsage"];
+            active_sessions: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            last_run_at: string | null;
+            /** @description user id */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            archived_at: string | null;
         };
         CreateAgentDto: {
             /**
@@ -5401,6 +6886,29 @@ export interface components {
             /** @example Weekly researcher */
             name: string;
         };
+        AgentPage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["AgentResponse"][];
+        };
+        SuggestedSchedule: {
+            name: string;
+            cron: string;
+            timezone: string;
+            message_template: string;
+        };
+        AgentTemplateResponse: {
+            /** @enum {string} */
+            template_type: "researcher" | "briefing" | "curator" | "monitor" | "custom";
+            name: string;
+            description: string;
+            instructions: string;
+            tools: string[];
+            daily_credit_budget: number;
+            suggested_schedules: components["schemas"]["SuggestedSchedule"][];
+        };
         UpdateAgentDto: {
             /**
              * @description a template (GET /v1/agents/templates); default custom
@@ -5428,6 +6936,40 @@ export interface components {
             paused?: boolean;
             name?: string;
         };
+        PendingInputRef: {
+            session_id: string;
+            request_id: string;
+            prompt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            expires_at: string;
+        };
+        UpcomingSchedule: {
+            schedule_id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            next_run_at: string;
+        };
+        AgentWorkResponse: {
+            agent_id: string;
+            active_sessions: number;
+            pending_decisions: components["schemas"]["ToolApprovalRecord"][];
+            pending_inputs: components["schemas"]["PendingInputRef"][];
+            /** @description the next 7 days */
+            upcoming_schedules: components["schemas"]["UpcomingSchedule"][];
+        };
+        AgentArticlePage: {
+            /** @description more items follow this page */
+            has_more: boolean;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["NodeRecord"][];
+        };
         ResolveDecisionDto: {
             /** @description the approval to resolve (required; alias approval_id) */
             decision_id?: string;
@@ -5441,6 +6983,160 @@ export interface components {
             reason?: string;
             /** @enum {string} */
             scope?: "once" | "session";
+        };
+        SummaryWindow: {
+            days: number;
+            /**
+             * Format: date-time
+             * @description inclusive
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description exclusive: the time of the read
+             */
+            until: string;
+        };
+        HealthReason: {
+            /** @enum {string} */
+            metric: "evidence_completeness" | "high_severity_exceptions" | "exceptions" | "chunk_failure_rate";
+            value: number;
+            /** @description the threshold of the level reached */
+            threshold: number;
+            /** @enum {string} */
+            level: "attention" | "critical";
+        };
+        EvidenceCompleteness: {
+            /** @description (evidenced + 0.5 × sourced_only) / claims, 4 decimals; null without Claims */
+            value: number | null;
+            /** @description live Claims */
+            claims: number;
+            evidenced: number;
+            sourced_only: number;
+            unsupported: number;
+        };
+        HealthCounts: {
+            nodes: number;
+            edges: number;
+            claims: number;
+            evidence: number;
+            documents: number;
+            chunks: number;
+            projects: number;
+            spaces: number;
+        };
+        HealthActivity: {
+            nodes_created: number;
+            edges_created: number;
+            documents_created: number;
+            chunks_completed: number;
+            chunks_failed: number;
+            exceptions_opened: number;
+            exceptions_resolved: number;
+        };
+        KindTotals: {
+            /** @enum {string} */
+            severity: "high" | "medium" | "low";
+            open: number;
+            acknowledged: number;
+        };
+        ExceptionTotals: {
+            open: number;
+            acknowledged: number;
+            /** @description every exception kind */
+            by_kind: {
+                [key: string]: components["schemas"]["KindTotals"];
+            };
+        };
+        HealthSummaryResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            generated_at: string;
+            window: components["schemas"]["SummaryWindow"];
+            /**
+             * @description the worst level any metric reaches
+             * @enum {string}
+             */
+            state: "healthy" | "attention" | "critical";
+            reasons: components["schemas"]["HealthReason"][];
+            evidence_completeness: components["schemas"]["EvidenceCompleteness"];
+            counts: components["schemas"]["HealthCounts"];
+            activity: components["schemas"]["HealthActivity"];
+            exceptions: components["schemas"]["ExceptionTotals"];
+        };
+        ExceptionSubject: {
+            uid: string;
+            /** @enum {string} */
+            type: "node" | "edge" | "schedule";
+            node_type: string | null;
+            edge_type: string | null;
+            label: string | null;
+        };
+        HealthExceptionResponse: {
+            /** @description deterministic: the same kind and subject give the same id */
+            id: string;
+            /** @enum {string} */
+            kind: "claim_unsupported" | "contradiction_unresolved" | "approval_overdue" | "duplicate_pending" | "derivation_stale" | "chunk_failed" | "chunk_orphaned" | "document_stuck" | "brief_stale" | "schedule_failing";
+            /** @enum {string} */
+            severity: "high" | "medium" | "low";
+            /** @enum {string} */
+            status: "open" | "acknowledged" | "resolved";
+            subject: components["schemas"]["ExceptionSubject"];
+            /** @description by kind: {from_uid, to_uid, similarity?}, {requested_at, deadline_at}, {stale_premises}, {document_uid}, {processing_status}, {current_version}, {last_errors}, or {} */
+            detail: {
+                [key: string]: unknown;
+            };
+            /** @description Projects whose admitted set holds the subject */
+            project_uids: string[];
+            /** @description spaces(subject) */
+            space_uids: string[];
+            /** @description the acknowledging Tasks */
+            task_uids: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            first_detected_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds
+             */
+            last_changed_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            acknowledged_at: string | null;
+            /** @description the principal that created the earliest acknowledging Task */
+            acknowledged_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, with milliseconds; null when not set
+             */
+            resolved_at: string | null;
+            /** @enum {string|null} */
+            resolution: "condition_cleared" | "subject_removed" | null;
+            reopen_count: number;
+        };
+        ExceptionGroup: {
+            /** @enum {string} */
+            kind: "claim_unsupported" | "contradiction_unresolved" | "approval_overdue" | "duplicate_pending" | "derivation_stale" | "chunk_failed" | "chunk_orphaned" | "document_stuck" | "brief_stale" | "schedule_failing";
+            /** @enum {string} */
+            severity: "high" | "medium" | "low";
+            open: number;
+            acknowledged: number;
+            resolved: number;
+        };
+        HealthExceptionPage: {
+            items: components["schemas"]["HealthExceptionResponse"][];
+            has_more: boolean;
+            limit: number;
+            /** @description opaque, bound to the filters; null on the last page */
+            next_cursor: string | null;
+            /** @description per kind with a non-zero count, under every filter except kind and status */
+            groups: components["schemas"]["ExceptionGroup"][];
         };
         SourceDocumentRef: {
             uid: string;
@@ -11201,13 +12897,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of Spaces */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SpacePage"];
                 };
             };
         };
@@ -11223,13 +12919,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of grants */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SpaceGrantPage"];
                 };
             };
         };
@@ -11249,13 +12945,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the replaced grant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceGrantResponse"];
+                };
+            };
+            /** @description the new grant */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SpaceGrantResponse"];
                 };
             };
         };
@@ -11272,13 +12977,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the grant is revoked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SpaceGrantRevokedResponse"];
                 };
             };
         };
@@ -11294,13 +12999,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the agent’s tools with their grants */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolGrantPage"];
                 };
             };
         };
@@ -11321,13 +13026,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the updated grant */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolGrantResponse"];
+                };
+            };
+            /** @description the new grant */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolGrantResponse"];
                 };
             };
         };
@@ -11344,13 +13058,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the grant is revoked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolGrantRevokedResponse"];
                 };
             };
         };
@@ -11364,13 +13078,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the settings */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["GovernanceSettingsResponse"];
                 };
             };
         };
@@ -11388,13 +13102,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the settings after the change */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["GovernanceSettingsResponse"];
                 };
             };
         };
@@ -11408,13 +13122,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of policies */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PolicyPage"];
                 };
             };
         };
@@ -11432,13 +13146,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the policy */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PolicyResponse"];
                 };
             };
         };
@@ -11458,13 +13172,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PolicyResponse"];
                 };
             };
         };
@@ -11478,13 +13192,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of audit records */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["GovernanceAuditPage"];
                 };
             };
         };
@@ -11504,13 +13218,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what the sync changed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["GovernanceSyncResponse"];
                 };
             };
         };
@@ -12582,13 +14296,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the checks, the auth found and the screened tools (also when checks fail) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["InspectResponse"];
                 };
             };
         };
@@ -12602,13 +14316,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of connections */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpConnectionPage"];
                 };
             };
         };
@@ -12626,13 +14340,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the connection: active, or pending_auth with its authorization URL (OAuth) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpConnectionRecord"];
                 };
             };
         };
@@ -12648,13 +14362,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the connection */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpConnectionRecord"];
                 };
             };
         };
@@ -12670,13 +14384,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the connection is disconnected */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpConnectionDisconnected"];
                 };
             };
         };
@@ -12696,13 +14410,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the connection */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpConnectionRecord"];
                 };
             };
         };
@@ -12724,13 +14438,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the connection and what the sync found */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpSyncResponse"];
                 };
             };
         };
@@ -12750,13 +14464,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the connection (OAuth: with its new authorization URL) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["McpConnectionRecord"];
                 };
             };
         };
@@ -12770,13 +14484,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the tools and their drift events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RegistryResponse"];
                 };
             };
         };
@@ -12790,14 +14504,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description without return_url: a small page saying whether the connection is active */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/html": string;
                 };
+            };
+            /** @description to return_url, with mcp_connection=<id> and status=<status> added */
+            302: {
+                headers: {
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -12810,13 +14532,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the Client ID Metadata Document */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ClientMetadataDocument"];
                 };
             };
         };
@@ -12830,13 +14552,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of approvals */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolApprovalPage"];
                 };
             };
         };
@@ -12852,13 +14574,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the approval */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolApprovalRecord"];
                 };
             };
         };
@@ -12878,13 +14600,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the approval, resolved */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolApprovalRecord"];
                 };
             };
         };
@@ -12900,13 +14622,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the brief state with the current version */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefStateResponse"];
                 };
             };
         };
@@ -12928,13 +14650,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the sources are unchanged: the current version, reused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BriefRegeneratedResponse"];
+                };
+            };
+            /** @description a new structural version */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefRegeneratedResponse"];
+                };
+            };
+            /** @description an LLM regeneration is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BriefRegenerationQueuedResponse"];
                 };
             };
         };
@@ -12957,13 +14697,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description whether anything changed, the current version and the item */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefItemPatchResponse"];
                 };
             };
         };
@@ -12979,13 +14719,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of versions, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefHistoryPage"];
                 };
             };
         };
@@ -13002,13 +14742,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the version */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefVersionRecord"];
                 };
             };
         };
@@ -13024,13 +14764,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of grants */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProjectGrantPage"];
                 };
             };
         };
@@ -13050,13 +14790,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the replaced or unchanged grant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGrantResponse"];
+                };
+            };
+            /** @description the new grant */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProjectGrantResponse"];
                 };
             };
         };
@@ -13073,13 +14822,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the grant is revoked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProjectGrantRevokedResponse"];
                 };
             };
         };
@@ -13093,13 +14842,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of schedules */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefingSchedulePage"];
                 };
             };
         };
@@ -13117,13 +14866,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the replaced schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BriefingScheduleWritten"];
+                };
+            };
+            /** @description the new schedule (webhook: with its signing secret) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefingScheduleWritten"];
                 };
             };
         };
@@ -13139,13 +14897,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the schedule with its runs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefingScheduleWithRuns"];
                 };
             };
         };
@@ -13161,13 +14919,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the schedule is deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefingScheduleDeletedResponse"];
                 };
             };
         };
@@ -13187,13 +14945,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the schedule (with signing_secret after rotate_secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefingScheduleWritten"];
                 };
             };
         };
@@ -13215,13 +14973,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the queued run */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["BriefingSendNowResponse"];
                 };
             };
         };
@@ -13235,13 +14993,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of schedules */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentSchedulePage"];
                 };
             };
         };
@@ -13259,13 +15017,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the schedule */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentScheduleResponse"];
                 };
             };
         };
@@ -13281,13 +15039,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the schedule is deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentScheduleDeleted"];
                 };
             };
         };
@@ -13307,13 +15065,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the schedule */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentScheduleResponse"];
                 };
             };
         };
@@ -13327,13 +15085,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of activity, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ActivityPage"];
                 };
             };
         };
@@ -13347,13 +15105,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of sessions */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentSessionPage"];
                 };
             };
         };
@@ -13371,13 +15129,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the session; with a message, its message_id and run_id */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CreatedSessionResponse"];
                 };
             };
         };
@@ -13393,13 +15151,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the session */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentSessionResponse"];
                 };
             };
         };
@@ -13419,13 +15177,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
-            201: {
+            /** @description wait: the run ended */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MessageAnsweredResponse"];
+                };
+            };
+            /** @description the message is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageQueuedResponse"];
                 };
             };
         };
@@ -13447,13 +15214,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description what the interrupt stopped */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["InterruptResponse"];
                 };
             };
         };
@@ -13475,13 +15242,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the archived session */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentSessionResponse"];
                 };
             };
         };
@@ -13497,13 +15264,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the pending question, if any */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PendingInputResponse"];
                 };
             };
         };
@@ -13523,13 +15290,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the answer is given to the run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["RespondResponse"];
                 };
             };
         };
@@ -13545,13 +15312,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Server-sent events: a `ready` event, then each session event as `id: <seq>`, `event: <type>`, `data: <envelope JSON>`; heartbeat comments every 15 s */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/event-stream": string;
                 };
             };
         };
@@ -13567,13 +15334,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SessionEventPage"];
                 };
             };
         };
@@ -13587,13 +15354,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of agents */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentPage"];
                 };
             };
         };
@@ -13611,13 +15378,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the agent */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
         };
@@ -13631,13 +15398,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the templates, a bare array */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentTemplateResponse"][];
                 };
             };
         };
@@ -13653,13 +15420,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the agent */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
         };
@@ -13679,13 +15446,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the agent */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
         };
@@ -13707,13 +15474,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the archived agent */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
         };
@@ -13729,13 +15496,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description what waits on the agent */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentWorkResponse"];
                 };
             };
         };
@@ -13751,13 +15518,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of the agent’s Articles */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["AgentArticlePage"];
                 };
             };
         };
@@ -13777,13 +15544,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description the approval, resolved */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolApprovalRecord"];
                 };
             };
         };
@@ -13800,13 +15567,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description the summary */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthSummaryResponse"];
                 };
             };
         };
@@ -13835,13 +15602,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description a page of exceptions with per-kind groups */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthExceptionPage"];
                 };
             };
         };

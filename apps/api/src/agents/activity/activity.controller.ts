@@ -12,6 +12,8 @@ import { AgentAccessGuard } from '../agent-access.guard';
 import { AgentsStore } from '../agents-store';
 import { paginated, presentActivity } from '../agent-presenters';
 import { boundFilter, checkActivityTypes, invalidTypes } from './activity-filter';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ActivityPage } from './activity.response';
 
 @ApiTags('managed agents: activity')
 @Controller('v1/agents/activity')
@@ -25,6 +27,7 @@ export class ActivityController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'What the organization’s agents did, newest first (agent_id, types, after=<seq>, since=<ISO>); kept 90 days. Live: GET /v1/agents/activity/ws (WebSocket)' })
+  @Answers(200, 'a page of activity, newest first', ActivityPage)
   list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset', 'after']);
     const { limit, offset } = readPage(q, { limit: 50, max: 1000 });

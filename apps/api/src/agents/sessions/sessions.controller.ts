@@ -1,5 +1,5 @@
 import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt } from '@strata/auth/route-tags';
@@ -11,6 +11,8 @@ import { pathId } from '../agent-fields';
 import { CreateSessionDto, RespondDto, SESSION_STATUSES, SendMessageDto } from './session.dto';
 import { SessionHandlers } from './session.handlers';
 import { SessionStream } from './session-stream';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { AgentSessionPage, AgentSessionResponse, CreatedSessionResponse, InterruptResponse, MessageAnsweredResponse, MessageQueuedResponse, PendingInputResponse, RespondResponse, SessionEventPage } from './session.response';
 
 const EVENT_TYPES = [
   'session.created', 'message.user', 'run.started', 'inference.completed', 'message.assistant', 'tool.call', 'approval.requested', 'approval.resolved',
@@ -30,6 +32,7 @@ export class SessionsController {
   @ApiKeyOrJwt()
   @AgentRoute('act')
   @ApiOperation({ summary: 'Open a session with an agent; a first message starts a run at once' })
+  @Answers(201, 'the session; with a message, its message_id and run_id', CreatedSessionResponse)
   create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateSessionDto) {
     return this.handlers.create(auth, rid, body);
   }
@@ -37,6 +40,7 @@ export class SessionsController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Sessions, newest first; filter by agent_id and status' })
+  @Answers(200, 'a page of sessions', AgentSessionPage)
   list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset']);
     const status = readEnum(q, 'status', SESSION_STATUSES);
@@ -48,6 +52,7 @@ export class SessionsController {
   @Get(':sid')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One session with its current and last run' })
+  @Answers(200, 'the session', AgentSessionResponse)
   get(@Auth() auth: AuthContext, @Param('sid') sid: string) {
     return this.handlers.get(auth, pathId(sid));
   }
@@ -56,6 +61,8 @@ export class SessionsController {
   @ApiKeyOrJwt()
   @AgentRoute('act')
   @ApiOperation({ summary: 'Send a message: 202 queued (a run per message, one at a time); wait:true answers 200 with the run once it ended' })
+  @Answers(202, 'the message is queued', MessageQueuedResponse)
+  @Answers(200, 'wait: the run ended', MessageAnsweredResponse)
   async message(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('sid') sid: string, @ReqBody() body: SendMessageDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const r = await this.handlers.message(auth, rid, pathId(sid), body);
     reply.status(r.status);
@@ -67,6 +74,7 @@ export class SessionsController {
   @ApiKeyOrJwt()
   @AgentRoute('act')
   @ApiOperation({ summary: 'Stop the current run (aborting its model request) and discard the queued messages' })
+  @Answers(200, 'what the interrupt stopped', InterruptResponse)
   interrupt(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('sid') sid: string) {
     return this.handlers.interrupt(auth, rid, pathId(sid));
   }
@@ -76,6 +84,7 @@ export class SessionsController {
   @ApiKeyOrJwt()
   @AgentRoute('act')
   @ApiOperation({ summary: 'Archive the session (its run cancelled); again a no-op' })
+  @Answers(200, 'the archived session', AgentSessionResponse)
   archive(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('sid') sid: string) {
     return this.handlers.archive(auth, rid, pathId(sid));
   }
@@ -83,6 +92,7 @@ export class SessionsController {
   @Get(':sid/pending-input')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The question the agent waits on, if any' })
+  @Answers(200, 'the pending question, if any', PendingInputResponse)
   pendingInput(@Auth() auth: AuthContext, @Param('sid') sid: string) {
     return this.handlers.pendingInput(auth, pathId(sid));
   }
@@ -92,6 +102,7 @@ export class SessionsController {
   @ApiKeyOrJwt()
   @AgentRoute('act')
   @ApiOperation({ summary: 'Answer the agent’s pending question; its run goes on' })
+  @Answers(200, 'the answer is given to the run', RespondResponse)
   respond(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('sid') sid: string, @ReqBody() body: RespondDto) {
     return this.handlers.respond(auth, rid, pathId(sid), body);
   }
@@ -99,6 +110,11 @@ export class SessionsController {
   @Get(':sid/stream')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The session’s events live (text/event-stream); Last-Event-ID or ?after=<seq> replays what came after' })
+  @ApiResponse({
+    status: 200,
+    description: 'Server-sent events: a `ready` event, then each session event as `id: <seq>`, `event: <type>`, `data: <envelope JSON>`; heartbeat comments every 15 s',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
   async live(@Auth() auth: AuthContext, @Param('sid') sid: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     await this.stream.serve(auth, pathId(sid), request, reply);
   }
@@ -106,6 +122,7 @@ export class SessionsController {
   @Get(':sid/events')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'The session’s recorded events in seq order (after, types, run_id)' })
+  @Answers(200, 'a page of events', SessionEventPage)
   events(@Auth() auth: AuthContext, @Param('sid') sid: string, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset', 'after']);
     const { limit, offset } = readPage(q, { limit: 100, max: 1000 });

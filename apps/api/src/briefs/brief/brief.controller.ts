@@ -7,6 +7,8 @@ import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { Body, coerceQuery, readPage } from '@strata/domain/validation';
 import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
 import { BriefHandlers } from './brief.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { BriefHistoryPage, BriefItemPatchResponse, BriefRegeneratedResponse, BriefRegenerationQueuedResponse, BriefStateResponse, BriefVersionRecord } from './brief.response';
 
 /** A Project's living brief (REFERENCE §12.6): state, regeneration, item pins and corrections, history. */
 @ApiTags('projects: briefs')
@@ -17,6 +19,7 @@ export class BriefController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Brief state (none, current or stale against the sources now) and the current version' })
+  @Answers(200, 'the brief state with the current version', BriefStateResponse)
   state(@Auth() auth: AuthContext, @Param('project_uid') uid: string) {
     return this.handlers.state(auth, pathUid(uid, 'project_uid'));
   }
@@ -28,6 +31,9 @@ export class BriefController {
     summary:
       'Regenerate: 200 reused when sources and generator are unchanged (unless force), 201 a new structural version, 202 a queued llm job (kind brief_regenerate)',
   })
+  @Answers(200, 'the sources are unchanged: the current version, reused', BriefRegeneratedResponse)
+  @Answers(201, 'a new structural version', BriefRegeneratedResponse)
+  @Answers(202, 'an LLM regeneration is queued', BriefRegenerationQueuedResponse)
   async regenerate(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @ReqBody() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const r = await this.handlers.regenerate(auth, pathUid(uid, 'project_uid'), body, rid);
     reply.status(r.status);
@@ -38,6 +44,7 @@ export class BriefController {
   @ApiKeyOrJwt()
   @AccessByAction()
   @ApiOperation({ summary: 'Pin, unpin or correct (with byte-exact citations) an item of the current version' })
+  @Answers(200, 'whether anything changed, the current version and the item', BriefItemPatchResponse)
   patch(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @Param('item_id') itemId: string, @ReqBody() body: unknown) {
     return this.handlers.patchItem(auth, pathUid(uid, 'project_uid'), itemId, body, rid);
   }
@@ -45,6 +52,7 @@ export class BriefController {
   @Get('history')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Versions, newest first, with their material changes' })
+  @Answers(200, 'a page of versions, newest first', BriefHistoryPage)
   history(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Query() raw: Body) {
     const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 20, max: 100 });
     return this.handlers.history(auth, pathUid(uid, 'project_uid'), limit, offset);
@@ -53,6 +61,7 @@ export class BriefController {
   @Get('history/:version')
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One version of the brief, as it was' })
+  @Answers(200, 'the version', BriefVersionRecord)
   version(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Param('version') version: string) {
     const p = pathUid(uid, 'project_uid');
     return this.handlers.historyVersion(auth, p, pathPositiveInt(version, 'version'));

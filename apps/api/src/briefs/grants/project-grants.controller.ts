@@ -8,6 +8,8 @@ import { Body, coerceQuery, readPage } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
 import { SetProjectGrantDto } from './project-grant.dto';
 import { ProjectGrantHandlers } from './project-grant.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ProjectGrantPage, ProjectGrantResponse, ProjectGrantRevokedResponse } from './project-grant.response';
 
 /** Project role grants (REFERENCE §12.8). */
 @ApiTags('projects: grants')
@@ -18,6 +20,7 @@ export class ProjectGrantsController {
   @Get()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Role grants on the Project, oldest first' })
+  @Answers(200, 'a page of grants', ProjectGrantPage)
   list(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Query() raw: Body) {
     const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 100, max: 1000 });
     return this.handlers.list(auth, pathUid(uid, 'project_uid'), limit, offset);
@@ -26,6 +29,8 @@ export class ProjectGrantsController {
   @Post()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Grant a user (viewer, editor) or an agent (viewer, agent) a role on the Project: 201 new, 200 replaced or unchanged' })
+  @Answers(201, 'the new grant', ProjectGrantResponse)
+  @Answers(200, 'the replaced or unchanged grant', ProjectGrantResponse)
   async set(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @ReqBody() body: SetProjectGrantDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const r = await this.handlers.set(auth, pathUid(uid, 'project_uid'), body, rid);
     reply.status(r.created ? 201 : 200);
@@ -35,6 +40,7 @@ export class ProjectGrantsController {
   @Delete(':principal_uid')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Revoke a Project grant; it acts from the next request' })
+  @Answers(200, 'the grant is revoked', ProjectGrantRevokedResponse)
   revoke(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @Param('principal_uid') principal: string) {
     return this.handlers.revoke(auth, pathUid(uid, 'project_uid'), principal, rid);
   }

@@ -10,6 +10,8 @@ import { POLICY_EFFECTS } from '@strata/domain/governance';
 import { Body, coerceQuery, parseIsoDateTime, readBoolean } from '@strata/domain/validation';
 import { decodeCursor, encodeCursor } from '@strata/platform/policy/governance-cursor';
 import { AuditFilter, AuditReadModel } from '@strata/projections/governance/audit-read-model';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { GovernanceAuditPage } from './audit.response';
 
 @ApiTags('governance: audit')
 @Controller('v1/governance/audit')
@@ -35,6 +37,7 @@ export class AuditController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'Governance audit records (a projection of the log), newest first; owners and admins see all, others their own' })
+  @Answers(200, 'a page of audit records', GovernanceAuditPage)
   async list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit'], ['enforced']);
     const limit = q.limit === undefined ? 50 : q.limit;

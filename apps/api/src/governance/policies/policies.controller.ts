@@ -9,6 +9,8 @@ import { Body, coerceQuery, readPage } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
 import { CreatePolicyDto, PatchPolicyDto } from './policy.dto';
 import { PolicyHandlers } from './policy.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { PolicyPage, PolicyResponse } from './policy.response';
 
 @ApiTags('governance: policies')
 @Controller('v1/governance/policies')
@@ -18,6 +20,7 @@ export class PoliciesController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'Policies, highest priority first (then oldest)' })
+  @Answers(200, 'a page of policies', PolicyPage)
   list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset']);
     const { limit, offset } = readPage(q, { limit: 100, max: 1000 });
@@ -27,6 +30,7 @@ export class PoliciesController {
   @Post()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Create a policy (draft unless said otherwise); match is validated (422 invalid_policy)' })
+  @Answers(201, 'the policy', PolicyResponse)
   create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreatePolicyDto) {
     return this.handlers.create(auth, body, rid);
   }
@@ -34,6 +38,7 @@ export class PoliciesController {
   @Patch(':policy_uid')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Move a policy through its lifecycle or edit it; each change adds 1 to version' })
+  @Answers(200, 'the policy', PolicyResponse)
   patch(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('policy_uid') uid: string, @ReqBody() body: PatchPolicyDto) {
     return this.handlers.patch(auth, pathUid(uid, 'policy_uid'), body, rid);
   }

@@ -10,6 +10,8 @@ import { GovernanceReadModel } from '@strata/projections/governance/governance-r
 import { governanceContext, iso } from '../governance-context';
 import { PatchGovernanceSettingsDto } from './governance-settings.dto';
 import { GovernanceSync } from '../sync/governance-sync';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { GovernanceSettingsResponse } from './governance-settings.response';
 
 @ApiTags('governance: settings')
 @Controller('v1/governance/settings')
@@ -34,6 +36,7 @@ export class GovernanceSettingsController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'The organization’s governance settings' })
+  @Answers(200, 'the settings', GovernanceSettingsResponse)
   get(@Auth() auth: AuthContext) {
     return this.present(auth.org_id);
   }
@@ -41,6 +44,7 @@ export class GovernanceSettingsController {
   @Patch()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Change any subset of mode, agent_scope_without_grants, approval_deadline_hours, approval_ttl_hours' })
+  @Answers(200, 'the settings after the change', GovernanceSettingsResponse)
   async patch(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: PatchGovernanceSettingsDto) {
     const org = auth.org_id;
     await this.uow.run(governanceContext(auth, rid), async (tx) => {

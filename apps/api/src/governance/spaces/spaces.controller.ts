@@ -8,6 +8,8 @@ import { Body, coerceQuery, readBoolean, readPage } from '@strata/domain/validat
 import { pathUid } from '../../platform/http/path-params';
 import { SetSpaceGrantDto } from './space-grant.dto';
 import { SpaceHandlers } from './space.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { SpaceGrantPage, SpaceGrantResponse, SpaceGrantRevokedResponse, SpacePage } from './space.response';
 
 /** Spaces are Space nodes (written through the graph routes by the owner); these routes list them and manage their grants. */
 @ApiTags('governance: Spaces')
@@ -18,6 +20,7 @@ export class SpacesController {
   @Get()
   @OwnerJwt()
   @ApiOperation({ summary: 'Spaces with node counts per classification and grant counts, oldest first' })
+  @Answers(200, 'a page of Spaces', SpacePage)
   list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset'], ['include_tombstoned']);
     const { limit, offset } = readPage(q, { limit: 100, max: 1000 });
@@ -27,6 +30,7 @@ export class SpacesController {
   @Get(':space_uid/grants')
   @OwnerJwt()
   @ApiOperation({ summary: 'Grants of a Space, oldest first' })
+  @Answers(200, 'a page of grants', SpaceGrantPage)
   grants(@Auth() auth: AuthContext, @Param('space_uid') spaceUid: string, @Query() raw: Body) {
     const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 100, max: 1000 });
     return this.handlers.grants(auth, pathUid(spaceUid, 'space_uid'), limit, offset);
@@ -35,6 +39,8 @@ export class SpacesController {
   @Post(':space_uid/grants')
   @OwnerJwt()
   @ApiOperation({ summary: 'Grant a user or agent read or write access to a Space, up to a classification ceiling: 201 new, 200 replaced' })
+  @Answers(201, 'the new grant', SpaceGrantResponse)
+  @Answers(200, 'the replaced grant', SpaceGrantResponse)
   async setGrant(
     @Auth() auth: AuthContext,
     @RequestId() rid: string,
@@ -50,6 +56,7 @@ export class SpacesController {
   @Delete(':space_uid/grants/:principal_uid')
   @OwnerJwt()
   @ApiOperation({ summary: 'Revoke a Space grant; it acts from the next request' })
+  @Answers(200, 'the grant is revoked', SpaceGrantRevokedResponse)
   revoke(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('space_uid') spaceUid: string, @Param('principal_uid') principalUid: string) {
     return this.handlers.revokeGrant(auth, pathUid(spaceUid, 'space_uid'), principalUid, rid);
   }

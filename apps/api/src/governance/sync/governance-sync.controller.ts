@@ -4,6 +4,8 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { OwnerAdminJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
 import { GovernanceSync } from './governance-sync';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { GovernanceSyncResponse } from './governance-sync.response';
 
 @ApiTags('governance: sync')
 @Controller('v1/governance/sync')
@@ -14,6 +16,7 @@ export class GovernanceSyncController {
   @HttpCode(200)
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Mirror policy state into the graph (Policy nodes, GovernedByPolicy edges) in one transaction' })
+  @Answers(200, 'what the sync changed', GovernanceSyncResponse)
   run(@Auth() auth: AuthContext, @RequestId() rid: string) {
     return this.sync.sync(auth, rid);
   }

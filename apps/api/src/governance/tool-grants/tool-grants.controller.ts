@@ -8,6 +8,8 @@ import { Body, coerceQuery, readBoolean, readPage } from '@strata/domain/validat
 import { pathUid } from '../../platform/http/path-params';
 import { PutToolGrantDto } from './tool-grant.dto';
 import { ToolGrantHandlers } from './tool-grant.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ToolGrantPage, ToolGrantResponse, ToolGrantRevokedResponse } from './tool-grant.response';
 
 /** Which tools (Affordances) an agent may invoke. Not plan-gated. */
 @ApiTags('governance: agent tool grants')
@@ -18,6 +20,7 @@ export class ToolGrantsController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'The live Affordances in the agent’s scope, by label, with their grant' })
+  @Answers(200, 'the agent’s tools with their grants', ToolGrantPage)
   list(@Auth() auth: AuthContext, @Param('id') id: string, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset'], ['granted']);
     const { limit, offset } = readPage(q, { limit: 100, max: 1000 });
@@ -27,6 +30,8 @@ export class ToolGrantsController {
   @Put(':affordance_uid')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Let the agent invoke the tool, optionally until expires_at: 201 new, 200 updated' })
+  @Answers(201, 'the new grant', ToolGrantResponse)
+  @Answers(200, 'the updated grant', ToolGrantResponse)
   async put(
     @Auth() auth: AuthContext,
     @RequestId() rid: string,
@@ -43,6 +48,7 @@ export class ToolGrantsController {
   @Delete(':affordance_uid')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Revoke the agent’s grant on the tool' })
+  @Answers(200, 'the grant is revoked', ToolGrantRevokedResponse)
   revoke(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @Param('affordance_uid') affordanceUid: string) {
     return this.handlers.revoke(auth, pathUid(id, 'id'), pathUid(affordanceUid, 'affordance_uid'), rid);
   }

@@ -3,6 +3,8 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AuthContext } from '@strata/auth/auth-context';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { UserJwt } from '@strata/auth/route-tags';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { HealthExceptionPage } from '../knowledge-health.response';
 import { ExceptionListHandler } from './exception-list.handler';
 
 @ApiTags('knowledge health')
@@ -12,6 +14,7 @@ export class ExceptionsController {
 
   @Get()
   @UserJwt()
+  @Answers(200, 'a page of exceptions with per-kind groups', HealthExceptionPage)
   @ApiOperation({
     summary: 'Knowledge Health exceptions the caller can see: by severity, then first detection; cursor-paged, with per-kind groups',
   })

@@ -7,6 +7,9 @@ import { Body, coerceQuery, readEnum, readPage, readString } from '@strata/domai
 import { pathUid } from '../../platform/http/path-params';
 import { ApprovalHandlers } from './approval.handlers';
 import { ResolveApprovalDto } from './resolve-approval.dto';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ToolApprovalRecord } from '../../platform/http/responses/tool-approval-record';
+import { ToolApprovalPage } from './approval.response';
 
 const STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
 
@@ -18,6 +21,7 @@ export class ApprovalsController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'Tool-call approvals, newest first; filters status, agent_id, session_id, connection_id, kind (mcp_tool default, or all)' })
+  @Answers(200, 'a page of approvals', ToolApprovalPage)
   list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset']);
     const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
@@ -35,6 +39,7 @@ export class ApprovalsController {
   @Get(':id')
   @UserJwt()
   @ApiOperation({ summary: 'One tool-call approval' })
+  @Answers(200, 'the approval', ToolApprovalRecord)
   get(@Auth() auth: AuthContext, @Param('id') id: string) {
     return this.handlers.get(auth, pathUid(id, 'id'));
   }
@@ -43,6 +48,7 @@ export class ApprovalsController {
   @HttpCode(200)
   @UserJwt()
   @ApiOperation({ summary: 'Allow or deny a pending tool call (member or higher); scope "session" covers later calls of the tool in the session; 409 invalid_transition once settled' })
+  @Answers(200, 'the approval, resolved', ToolApprovalRecord)
   resolve(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ResolveApprovalDto) {
     return this.handlers.resolve(auth, rid, pathUid(id, 'id'), body as unknown as Record<string, unknown>);
   }

@@ -8,6 +8,8 @@ import { Body, coerceQuery, readBoolean, readPage, readString } from '@strata/do
 import { pathUid } from '../../platform/http/path-params';
 import { CreateConnectionDto, PatchConnectionDto, ReauthorizeConnectionDto } from './connection.dto';
 import { ConnectionHandlers } from './connection.handlers';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { McpConnectionDisconnected, McpConnectionPage, McpConnectionRecord, McpSyncResponse } from './connection.response';
 
 /** The origin the request came to (the OAuth redirect URI when STRATA_PUBLIC_URL is unset). */
 export function requestOrigin(req: FastifyRequest): string {
@@ -22,6 +24,7 @@ export class ConnectionsController {
   @Get()
   @UserJwt()
   @ApiOperation({ summary: 'The organization’s MCP connections, newest first (disconnected ones with include_disconnected=true)' })
+  @Answers(200, 'a page of connections', McpConnectionPage)
   list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit', 'offset'], ['include_disconnected']);
     const { limit, offset } = readPage(q, { limit: 50, max: 1000 });
@@ -31,6 +34,7 @@ export class ConnectionsController {
   @Get(':id')
   @UserJwt()
   @ApiOperation({ summary: 'One MCP connection (never its credentials)' })
+  @Answers(200, 'the connection', McpConnectionRecord)
   get(@Auth() auth: AuthContext, @Param('id') id: string) {
     return this.handlers.get(auth, pathUid(id, 'id'));
   }
@@ -38,6 +42,7 @@ export class ConnectionsController {
   @Post()
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Save a connection to an MCP tool server: the checks run with the credentials, then the baseline sync (201 active), or 422 mcp_check_failed' })
+  @Answers(201, 'the connection: active, or pending_auth with its authorization URL (OAuth)', McpConnectionRecord)
   create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() body: CreateConnectionDto, @Req() req: FastifyRequest) {
     return this.handlers.create(auth, body, rid, requestOrigin(req));
   }
@@ -45,6 +50,7 @@ export class ConnectionsController {
   @Patch(':id')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Rename, change approvals and timeouts, acknowledge drift (url, auth and slug are immutable)' })
+  @Answers(200, 'the connection', McpConnectionRecord)
   patch(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: PatchConnectionDto) {
     return this.handlers.patch(auth, pathUid(id, 'id'), body, rid);
   }
@@ -52,6 +58,7 @@ export class ConnectionsController {
   @Delete(':id')
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Disconnect: the secrets are destroyed and the tools’ Affordances tombstoned (a second DELETE is a no-op)' })
+  @Answers(200, 'the connection is disconnected', McpConnectionDisconnected)
   remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
     return this.handlers.remove(auth, pathUid(id, 'id'), rid);
   }
@@ -60,6 +67,7 @@ export class ConnectionsController {
   @HttpCode(200)
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'List the server’s tools now: added, changed and removed tools become drift events; 502 mcp_sync_failed records the error' })
+  @Answers(200, 'the connection and what the sync found', McpSyncResponse)
   runSync(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string) {
     return this.handlers.runSync(auth, pathUid(id, 'id'), rid);
   }
@@ -68,6 +76,7 @@ export class ConnectionsController {
   @HttpCode(200)
   @OwnerAdminJwt()
   @ApiOperation({ summary: 'Replace the credentials (static ones after the checks; 422 keeps the old)' })
+  @Answers(200, 'the connection (OAuth: with its new authorization URL)', McpConnectionRecord)
   reauthorize(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('id') id: string, @ReqBody() body: ReauthorizeConnectionDto, @Req() req: FastifyRequest) {
     return this.handlers.reauthorize(auth, pathUid(id, 'id'), body, rid, requestOrigin(req));
   }

@@ -1,11 +1,13 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@strata/auth/route-tags';
 import { Body } from '@strata/domain/validation';
 import { McpOAuth } from '@strata/mcp/connections';
 import { ConnectionHandlers } from '../connections/connection.handlers';
 import { requestOrigin } from '../connections/connections.controller';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { ClientMetadataDocument } from './client-metadata.response';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -20,6 +22,8 @@ export class OAuthController {
   @Get('callback')
   @Public()
   @ApiOperation({ summary: 'Where the authorization server sends the browser back (state authenticates): 302 to return_url, else a small HTML page' })
+  @ApiResponse({ status: 302, description: 'to return_url, with mcp_connection=<id> and status=<status> added', headers: { location: { schema: { type: 'string' } } } })
+  @ApiResponse({ status: 200, description: 'without return_url: a small page saying whether the connection is active', content: { 'text/html': { schema: { type: 'string' } } } })
   async callback(@Query() q: Body, @Res() reply: FastifyReply) {
     const str = (k: string) => (typeof q[k] === 'string' ? (q[k] as string) : undefined);
     const r = await this.handlers.callback({ code: str('code'), state: str('state'), iss: str('iss'), error: str('error') });
@@ -40,6 +44,7 @@ export class OAuthController {
   @Get('client-metadata.json')
   @Public()
   @ApiOperation({ summary: 'Strata’s OAuth Client ID Metadata Document (its URL is the client_id)' })
+  @Answers(200, 'the Client ID Metadata Document', ClientMetadataDocument)
   metadata(@Req() req: FastifyRequest) {
     return this.oauth.clientMetadataDocument(requestOrigin(req));
   }

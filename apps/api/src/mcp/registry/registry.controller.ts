@@ -10,6 +10,8 @@ import { ToolGrantService } from '@strata/platform/scope/tool-grants.service';
 import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
 import { pathUid } from '../../platform/http/path-params';
 import { presentDrift, presentRegistryTool } from '../connections/connection-presenter';
+import { Answers } from '../../platform/http/responses/response-fields';
+import { RegistryResponse } from './registry.response';
 
 const MAX_REGISTRY_TOOLS = 5000;
 
@@ -25,6 +27,7 @@ export class RegistryController {
   @Get()
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Every tool of the organization’s connections (by connection, then name) with its hash, drift state and approval verdict, and the drift events, newest first' })
+  @Answers(200, 'the tools and their drift events', RegistryResponse)
   async registry(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['drift_limit'], ['include_removed']);
     const org = auth.org_id;
