@@ -6,6 +6,7 @@ import { Api, api, signUp } from '../support/http';
 import { ToolServer, startToolServer } from './support/tool-server';
 import { openSse } from '@strata/live/testing/sse-client';
 import { at } from '@strata/domain/testing/fixed-time';
+import { ApprovalExpiry } from '@strata/mcp/approvals';
 
 /**
  * MCP tools of managed agents and their approvals (REFERENCE §15.10, §16.4, §16.5): a real
@@ -201,10 +202,21 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect(approval.expires_at).toBe(new Date((clock.now() + 60) * 1000).toISOString());
     clock.advance(59);
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body.status).toBe('pending');
-    clock.advance(2);
+    clock.advance(1);
+    // exactly at expires_at every read says expired, whether or not the sweep has written it yet
+    const expiresAt = new Date(clock.now() * 1000).toISOString();
+    expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body).toMatchObject({ status: 'expired', resolved_at: expiresAt, resolution_reason: 'expired' });
+    expect((await a.get(`/v1/mcp/approvals?session_id=${sid}&status=pending`)).body.items).toEqual([]);
+    expect((await a.get(`/v1/mcp/approvals?session_id=${sid}&status=expired`)).body.items.map((x: { id: string }) => x.id)).toEqual([approval.id]);
+    expect((await a.get(`/v1/agents/${agent.id}/work`)).body.pending_decisions).toEqual([]);
+    const tooLate = await a.post(`/v1/mcp/approvals/${approval.id}/resolve`, { decision: 'allow' });
+    expect([tooLate.status, tooLate.body.from_status]).toEqual([409, 'expired']);
+    // the sweep records the one durable expiry, dated at expires_at, which wakes the run
+    clock.advance(1);
+    await t.app.get(ApprovalExpiry).sweep();
     const run = await runEnded(a, sid, runId);
     expect(run.status).toBe('completed');
-    expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body).toMatchObject({ status: 'expired', resolution_reason: 'expired' });
+    expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body).toMatchObject({ status: 'expired', resolved_at: expiresAt, resolution_reason: 'expired' });
     expect((await events(a, sid, 'tool.result'))[0].data).toMatchObject({ status: 'error', error: { code: 'approval_expired' } });
     expect((await events(a, sid, 'approval.resolved'))[0].data).toMatchObject({ status: 'expired' });
     expect((await a.get(`/node/${approval.id}`)).body.props).toMatchObject({ status: 'denied', reason: 'expired' });

@@ -2,6 +2,7 @@ import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { at } from '@strata/domain/testing/fixed-time';
+import { ApprovalExpiry } from '@strata/mcp/approvals';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, login, signUp } from '../support/http';
 
@@ -131,7 +132,9 @@ describe('approvals of built-in graph tools', () => {
     // the user's access token has expired meanwhile
     const a = api(t.url, (await login(t.url, user.email, user.password)).access_token);
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body.status).toBe('pending');
-    clock.advance(2);
+    clock.advance(1);
+    expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body.status).toBe('expired');
+    await t.app.get(ApprovalExpiry).sweep();
     expect((await runEnded(a, sid, runId)).status).toBe('completed');
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body.status).toBe('expired');
     expect((await events(a, sid, 'tool.result'))[0].data).toMatchObject({ status: 'error', error: { code: 'approval_expired' } });

@@ -163,10 +163,17 @@ describe("Strata's MCP server (POST /mcp)", () => {
   it('speaks the stateless revision through server/discover', async () => {
     const res = await rpc(t.url, writeKey, { jsonrpc: '2.0', id: 'd1', method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }, { 'mcp-protocol-version': '2026-07-28' });
     expect(res.status).toBe(200);
-    expect(res.body.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'], serverInfo: { name: 'strata' } });
+    expect(res.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private', supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'], serverInfo: { name: 'strata' } });
     const list = await rpc(t.url, writeKey, { jsonrpc: '2.0', id: 'd2', method: 'tools/list', params: {} }, { 'mcp-protocol-version': '2026-07-28' });
-    expect(list.body.result.resultType).toBe('complete');
+    // a cacheable result of the stateless revision says how long it may be reused: never, and by this credential only
+    expect(list.body.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
     expect(list.body.result.tools).toHaveLength(11);
+    const call = await rpc(t.url, writeKey, { jsonrpc: '2.0', id: 'd3', method: 'tools/call', params: { name: 'strata_retrieve', arguments: { action: 'text', query: 'x' } } }, { 'mcp-protocol-version': '2026-07-28' });
+    expect(call.body.result.resultType).toBe('complete');
+    expect(call.body.result).not.toHaveProperty('ttlMs');
+    // the earlier revisions know nothing of either
+    const old = await rpc(t.url, writeKey, { jsonrpc: '2.0', id: 'd4', method: 'tools/list', params: {} }, { 'mcp-protocol-version': '2025-11-25' });
+    expect(Object.keys(old.body.result)).toEqual(['tools']);
   });
 
   it('keeps to the transport rules: notifications 202, batches -32600, parse errors -32700, GET/DELETE 405', async () => {

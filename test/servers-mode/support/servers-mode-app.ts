@@ -108,14 +108,14 @@ export interface ModelReplicaPair {
   close(): Promise<void>;
 }
 
-/** `clock`: the servers' clock (the replicas and worker share it); `leaseTtlMs` as for startWorker. */
-export async function startModelReplicaPair(opts: { clock?: FixedClock; leaseTtlMs?: number } = {}): Promise<ModelReplicaPair> {
+/** `clock`: the servers' clock (the replicas and worker share it); `leaseTtlMs` as for startWorker; `extra`: both replicas' configuration. */
+export async function startModelReplicaPair(opts: { clock?: FixedClock; leaseTtlMs?: number; extra?: Partial<StrataConfig> } = {}): Promise<ModelReplicaPair> {
   const llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
   const llmConfig = loadConfig({ STRATA_LLM_PROVIDER: 'openai', STRATA_LLM_URL: llm.baseUrl, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' }).llm;
   const servers = new EmbeddedServers(undefined, opts.clock);
   const worker = startWorker(servers, 'w1', {}, opts.leaseTtlMs);
-  const a = await startReplica(servers, { llm: llmConfig });
-  const b = await startReplica(servers, { llm: llmConfig });
+  const a = await startReplica(servers, { llm: llmConfig, ...opts.extra });
+  const b = await startReplica(servers, { llm: llmConfig, ...opts.extra });
   return {
     servers,
     worker,

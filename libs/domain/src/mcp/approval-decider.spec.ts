@@ -1,6 +1,6 @@
 import { DomainError } from '../errors';
 import { ToolApprovalRecord } from './approval-events';
-import { approvalNodeResolution, approvalOutcomeError, decideCancel, decideExpire, decideResolve, decideToolCall, readResolveInput, settledApproval } from './approval-decider';
+import { approvalAt, approvalNodeResolution, approvalOutcomeError, decideCancel, decideExpire, decideResolve, decideToolCall, readResolveInput, settledApproval } from './approval-decider';
 
 const allow = { effect: 'allow' as const, enforced: false, policy_uid: null, policy_name: null };
 
@@ -78,12 +78,24 @@ describe('settling an approval', () => {
     expect(decideExpire(pending(), 159)).toBeNull();
     expect(decideExpire(pending(), 160)).toMatchObject({ approval_id: 'ap1', at: 160 });
     expect(decideExpire(pending({ status: 'approved' }), 500)).toBeNull();
+    // swept late, the expiry is still dated at expires_at
+    expect(decideExpire(pending(), 163)).toMatchObject({ at: 160 });
     expect(decideCancel(pending(), 'interrupted', 130)).toMatchObject({ reason: 'interrupted' });
     expect(decideCancel(pending({ status: 'denied' }), 'interrupted', 130)).toBeNull();
   });
+  it('reads as expired from the instant expires_at comes, exactly as the expiry event will record it', () => {
+    expect(approvalAt(pending(), 159)).toEqual(pending());
+    const read = approvalAt(pending(), 160);
+    expect(read).toMatchObject({ status: 'expired', resolved_at: 160, resolved_by: { kind: 'system', id: 'system' }, resolution_reason: 'expired', scope: 'once' });
+    expect(settledApproval(pending(), { type: 'ToolApprovalExpired', data: decideExpire(pending(), 164)! })).toEqual(read);
+    // settled ones are what they are, whatever the clock
+    const approved = pending({ status: 'approved', resolved_at: 120 });
+    expect(approvalAt(approved, 500)).toBe(approved);
+    expect(approvalOutcomeError(read)?.code).toBe('approval_expired');
+  });
   it('the Approval node reads denied for expired and cancelled ones, with the reason; the model gets the matching tool error', () => {
     const expired = settledApproval(pending(), { type: 'ToolApprovalExpired', data: decideExpire(pending(), 170)! });
-    expect(approvalNodeResolution(expired)).toEqual({ status: 'denied', decided_at: 170, decided_by: 'system', reason: 'expired' });
+    expect(approvalNodeResolution(expired)).toEqual({ status: 'denied', decided_at: 160, decided_by: 'system', reason: 'expired' });
     expect(approvalOutcomeError(expired)?.code).toBe('approval_expired');
     const cancelled = settledApproval(pending(), { type: 'ToolApprovalCancelled', data: decideCancel(pending(), 'connection_deleted', 130)! });
     expect(approvalNodeResolution(cancelled)).toMatchObject({ status: 'denied', reason: 'cancelled: connection_deleted' });

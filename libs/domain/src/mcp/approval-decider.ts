@@ -69,7 +69,7 @@ function baseOf(a: ToolApprovalRecord, now: number): ToolApprovalEventBase {
 }
 
 function assertPending(a: ToolApprovalRecord, now: number): void {
-  const status = a.status === 'pending' && a.expires_at <= now ? 'expired' : a.status;
+  const status = approvalAt(a, now).status;
   if (status !== 'pending') throw Errors.invalidTransition(`approval ${a.id} is ${status}; only a pending approval can be resolved`, status, []);
 }
 
@@ -79,9 +79,24 @@ export function decideResolve(a: ToolApprovalRecord, input: ResolveInput, by: { 
   return { ...baseOf(a, now), status: input.decision, resolved_by: by, reason: input.reason, scope: input.decision === 'approved' ? input.scope : 'once' };
 }
 
-/** pending and past `expires_at` → expired; otherwise nothing. */
+/** whether a pending approval's `expires_at` has come: it is expired from that instant on */
+export function expiredAt(a: Pick<ToolApprovalRecord, 'status' | 'expires_at'>, now: number): boolean {
+  return a.status === 'pending' && a.expires_at <= now;
+}
+
+/**
+ * The approval as it stands at `now` (REFERENCE §15.10): a pending one whose `expires_at` has
+ * come reads as expired at that very instant, before the sweep's `ToolApprovalExpired` records
+ * it, so every route and the runtime agree on the deadline to the second whatever the sweep's
+ * pace. The event, when it lands, says the same (`resolved_at` = `expires_at`).
+ */
+export function approvalAt(a: ToolApprovalRecord, now: number): ToolApprovalRecord {
+  return expiredAt(a, now) ? { ...a, status: 'expired', resolved_at: a.expires_at, resolved_by: { kind: 'system', id: 'system' }, resolution_reason: 'expired', scope: 'once' } : a;
+}
+
+/** pending and past `expires_at` → expired, dated at `expires_at` (when it expired, not when it was written); otherwise nothing. */
 export function decideExpire(a: ToolApprovalRecord, now: number): ToolApprovalExpiredData | null {
-  return a.status === 'pending' && a.expires_at <= now ? baseOf(a, now) : null;
+  return expiredAt(a, now) ? baseOf(a, a.expires_at) : null;
 }
 
 /** pending → cancelled (interrupt, archive, pause, connection DELETE); otherwise nothing. */

@@ -1,40 +1,41 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { PollingLoop } from '@strata/jobs/polling-loop';
 import { ToolApprovals } from './tool-approvals.service';
 
-/** how often due approvals are looked for: REFERENCE §15.10 applies an expiry within 5 s */
-const SWEEP_MS = 1000;
+/**
+ * Seconds between sweeps. Reads need no sweep to be exact (an approval reads as expired from
+ * its `expires_at` on); the sweep writes the durable `ToolApprovalExpired` that wakes a run
+ * waiting for it and settles its Approval node and the session, well inside REFERENCE §15.10's
+ * 5 s. A round with nothing due is one indexed query.
+ */
+const SWEEP_SECONDS = 1;
 
 /**
- * Applies approval expiries (REFERENCE §15.10). What is due is read from the approvals' read
- * model against the injected clock, so a test moves a FixedClock and the next sweep expires;
- * nothing sleeps until an expiry. Every replica sweeps; the approval stream's revision lets
- * one expiry land.
+ * Records approval expiries (REFERENCE §15.10) on the platform's PollingLoop. What is due is
+ * read from the approvals' read model against the injected clock, so a test moves a FixedClock
+ * and calls `sweep()`; nothing sleeps until an expiry. Every replica sweeps; the approval
+ * stream's revision lets one expiry event land.
  */
 @Injectable()
 export class ApprovalExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('ApprovalExpiry');
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> | null = null;
+  private readonly loop = new PollingLoop(
+    () => this.approvals.expireDue(),
+    (err) => this.log.warn(`approval expiry sweep failed: ${err.message}`),
+  );
 
   constructor(private readonly approvals: ToolApprovals) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
-    this.timer.unref();
+    this.loop.start(SWEEP_SECONDS);
   }
 
-  /** One sweep (also called directly); a sweep still going on is not doubled. */
-  sweep(): Promise<unknown> {
-    this.sweeping ??= this.approvals
-      .expireDue()
-      .catch((err: Error) => this.log.warn(`approval expiry sweep failed: ${err.message}`))
-      .finally(() => (this.sweeping = null));
-    return this.sweeping;
+  /** One sweep now (tests): how many expiries this replica wrote. */
+  sweep(): Promise<number> {
+    return this.approvals.expireDue();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 }

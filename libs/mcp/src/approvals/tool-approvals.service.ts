@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Errors } from '@strata/domain/errors';
+import { DomainError, Errors } from '@strata/domain/errors';
 import { GovernanceStreams, PolicyDecision, RequestFacts, classificationOf } from '@strata/domain/governance';
 import { decideCreateNode } from '@strata/domain/graph';
 import {
@@ -10,6 +10,7 @@ import {
   ToolApprovalRecord,
   ToolApprovalStreams,
   ToolCallVerdict,
+  approvalAt,
   approvalNodeResolution,
   decideCancel,
   decideExpire,
@@ -25,7 +26,7 @@ import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/
 import { createEdge } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
+import { ApprovalFilter, McpReadModel } from '@strata/projections/mcp/mcp-read-model';
 import { AgentMcpTool } from '../tools/agent-tool-source.port';
 
 /** What governance decided about one MCP call, and what to record of it. */
@@ -69,12 +70,27 @@ export class ToolApprovals {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /*
+   * Every read of approval state goes through approvalAt on the injected clock: an approval
+   * whose expires_at has come reads as expired at once, whether or not the expiry sweep has
+   * written its event yet (REFERENCE §15.10).
+   */
+
   approval(org: string, id: string): ToolApprovalRecord | null {
-    return this.reads.approval(org, id);
+    const a = this.reads.approval(org, id);
+    return a && approvalAt(a, this.clock.now());
+  }
+
+  /** the list route's page (`requested_at` desc) */
+  list(org: string, f: ApprovalFilter): { items: ToolApprovalRecord[]; has_more: boolean } {
+    const now = this.clock.now();
+    const page = this.reads.approvals(org, f, now);
+    return { items: page.items.map((a) => approvalAt(a, now)), has_more: page.has_more };
   }
 
   ofRun(runId: string): ToolApprovalRecord[] {
-    return this.reads.approvalsOfRun(runId);
+    const now = this.clock.now();
+    return this.reads.approvalsOfRun(runId).map((a) => approvalAt(a, now));
   }
 
   /**
@@ -196,22 +212,28 @@ export class ToolApprovals {
     }
   }
 
-  /** The pending approvals of these runs. */
+  /** The pending approvals of these runs (an expired one is not pending: nothing to cancel). */
   pendingOfRuns(runIds: readonly string[]): ToolApprovalRecord[] {
-    return runIds.flatMap((r) => this.reads.approvalsOfRun(r).filter((a) => a.status === 'pending'));
+    return runIds.flatMap((r) => this.ofRun(r).filter((a) => a.status === 'pending'));
   }
 
   pendingOfConnection(org: string, connectionId: string): ToolApprovalRecord[] {
-    return this.reads.pendingApprovals(org, { connection_id: connectionId });
+    return this.reads.pendingApprovals(org, { connection_id: connectionId }, this.clock.now());
   }
 
   pendingOfAgent(org: string, agentId: string): ToolApprovalRecord[] {
-    return this.reads.pendingApprovals(org, { agent_id: agentId });
+    return this.reads.pendingApprovals(org, { agent_id: agentId }, this.clock.now());
   }
 
-  /** Expires every pending approval past `expires_at` now; how many. One unit of work each. */
+  /**
+   * Records `ToolApprovalExpired` for every approval whose `expires_at` has come; how many this
+   * call wrote. One unit of work each, appended at the approval stream's first revision: when
+   * several replicas sweep the same approval, one append lands and the others' conflict (their
+   * retry reads it settled and writes nothing).
+   */
   async expireDue(limit = 100): Promise<number> {
     let n = 0;
+    const failed: string[] = [];
     for (const due of this.reads.dueApprovals(this.clock.now(), limit)) {
       const ctx: CommandContext = { org: due.org_id, principal: SYSTEM_PRINCIPAL, credential_id: null, agent_id: null, request_id: `approval-expiry:${due.id}` };
       const expired = await this.uow
@@ -223,10 +245,16 @@ export class ToolApprovals {
           await this.settleNode(tx, settledApproval(a, { type: 'ToolApprovalExpired', data }));
           return true;
         })
-        // another replica settled it first: its revision moved
-        .catch(() => false);
+        .catch((err: unknown) => {
+          // settled meanwhile (by a person, a cancellation or another replica): its revision moved
+          if (err instanceof DomainError && err.code === 'version_conflict') return false;
+          failed.push(`${due.id}: ${(err as Error).message}`);
+          return false;
+        });
       if (expired) n++;
     }
+    // the others were written; these are tried again at the next sweep
+    if (failed.length) throw new Error(`expiring ${failed.length} approval(s) failed: ${failed.join('; ')}`);
     return n;
   }
 }

@@ -128,6 +128,27 @@ function meta(version: string): Record<string, unknown> {
   };
 }
 
+/** the params member the stateless revision repeats in `Mcp-Name`, by method */
+const NAME_HEADER_SOURCE: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** a header value as the stateless revision carries it: as is when plain visible ASCII, else `=?base64?…?=` */
+function headerValue(v: string): string {
+  const plain = v.length > 0 && v === v.trim() && /^[\t\x20-\x7e]*$/.test(v) && !(v.startsWith('=?base64?') && v.endsWith('?='));
+  return plain ? v : `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`;
+}
+
+/**
+ * The headers of a message on the stateless revision: its version, and `Mcp-Method` (with
+ * `Mcp-Name` for a call, a prompt or a read), which servers check against the body and refuse
+ * without (the v2 SDK's servers answer such a request 400).
+ */
+function statelessHeaders(creds: Record<string, string>, method: string, params: Record<string, unknown> = {}): Record<string, string> {
+  const h: Record<string, string> = { ...creds, 'mcp-protocol-version': STATELESS_REVISION, 'mcp-method': method };
+  const field = NAME_HEADER_SOURCE[method];
+  if (field && typeof params[field] === 'string') h['mcp-name'] = headerValue(params[field] as string);
+  return h;
+}
+
 function post(opts: SessionOptions, url: URL, body: unknown, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
   return opts.fetch(url, { method: 'POST', headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
 }
@@ -137,7 +158,7 @@ function refuseRedirect(res: Response): void {
 }
 
 async function statelessRpc(opts: SessionOptions, url: URL, creds: Record<string, string>, id: number, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
-  const r = await post(opts, url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(opts.version) } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION }, signal);
+  const r = await post(opts, url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(opts.version) } }, statelessHeaders(creds, method, params), signal);
   if (r.status === 401 || r.status === 403) {
     await r.text().catch(() => undefined);
     throw new McpAuthRefusedError(r.status);
@@ -157,7 +178,7 @@ async function statelessRpc(opts: SessionOptions, url: URL, creds: Record<string
  */
 export async function openMcpSession(opts: SessionOptions, url: URL, creds: Record<string, string>): Promise<McpSession> {
   const res = await withTimeout(
-    (signal) => post(opts, url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta(opts.version) } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION }, signal),
+    (signal) => post(opts, url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta(opts.version) } }, statelessHeaders(creds, 'server/discover'), signal),
     opts.handshakeTimeoutMs,
     'server/discover',
   );
@@ -172,7 +193,8 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
     let nextId = 2;
     return {
       protocolVersion: STATELESS_REVISION,
-      serverInfo: isObject(discovered.serverInfo) ? discovered.serverInfo : null,
+      // a member of its own, or (as the v2 SDK's servers give it) in the result's _meta
+      serverInfo: isObject(discovered.serverInfo) ? discovered.serverInfo : isObject(discovered._meta) && isObject(discovered._meta['io.modelcontextprotocol/serverInfo']) ? discovered._meta['io.modelcontextprotocol/serverInfo'] : null,
       capabilities: isObject(discovered.capabilities) ? discovered.capabilities : null,
       instructions: typeof discovered.instructions === 'string' ? discovered.instructions : null,
       listChanged: false,
@@ -184,7 +206,7 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
         } catch (err) {
           const timedOut = err instanceof NetworkError && err.kind === 'timeout';
           if (timedOut || outer?.aborted)
-            await post(opts, url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: timedOut ? 'timeout' : 'interrupted' } }, { ...creds, 'mcp-protocol-version': STATELESS_REVISION })
+            await post(opts, url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: timedOut ? 'timeout' : 'interrupted' } }, statelessHeaders(creds, 'notifications/cancelled'))
               .then((r) => r.text())
               .catch(() => undefined);
           throw err;

@@ -22,6 +22,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The methods whose results the stateless revision makes cacheable: they must carry `ttlMs` and
+ * `cacheScope`. Strata's lists depend on the credential (a read key sees three tools) and on
+ * the graph, so they are `private` and not to be reused (`ttlMs: 0`).
+ */
+const CACHEABLE_METHODS: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover']);
+
 /** Whether a message speaks the stateless revision (its header, its `_meta`, or `server/discover`). */
 function isStateless(message: Record<string, unknown>, versionHeader: string | undefined): boolean {
   if (versionHeader === STATELESS_REVISION || message.method === 'server/discover') return true;
@@ -81,7 +88,7 @@ function authInfoOf(ctx: McpRequestContext) {
  * Answers `POST /mcp` bodies with one SDK server: stateless Streamable HTTP, JSON answers, no
  * session id. The checks of the SDK's HTTP transport are kept (Accept, Content-Type, the
  * protocol-version header); batches are refused (-32600); in the stateless revision results
- * carry `resultType: "complete"`.
+ * carry `resultType: "complete"`, and the cacheable ones `ttlMs`/`cacheScope`.
  */
 export class McpExchange {
   private readonly server: Server;
@@ -111,7 +118,8 @@ export class McpExchange {
       return { status: 202, headers: {}, body: '' };
     }
     const answer = await this.transport.exchange(msg, ctx);
-    if (isStateless(message, versionHeader) && isObject(answer.result)) answer.result = { resultType: 'complete', ...answer.result };
+    if (isStateless(message, versionHeader) && isObject(answer.result))
+      answer.result = { resultType: 'complete', ...(CACHEABLE_METHODS.has(msg.method) ? { ttlMs: 0, cacheScope: 'private' } : {}), ...answer.result };
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(answer) };
   }
 

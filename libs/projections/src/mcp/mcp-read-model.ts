@@ -158,11 +158,18 @@ export class McpReadModel {
     return r ? parseApproval(r) : null;
   }
 
-  /** `requested_at` desc, then id. */
-  approvals(org: string, f: ApprovalFilter): { items: ToolApprovalRecord[]; has_more: boolean } {
+  /**
+   * `requested_at` desc, then id. `now`: the status filter counts a pending approval whose
+   * `expires_at` has come as expired (its expiry event may not be written yet); the records
+   * themselves come as stored.
+   */
+  approvals(org: string, f: ApprovalFilter, now: number): { items: ToolApprovalRecord[]; has_more: boolean } {
     const where = ['org_id = ?'];
     const params: unknown[] = [org];
-    for (const k of ['status', 'agent_id', 'session_id', 'connection_id'] as const) if (f[k] !== undefined) where.push(`${k} = ?`), params.push(f[k]);
+    for (const k of ['agent_id', 'session_id', 'connection_id'] as const) if (f[k] !== undefined) where.push(`${k} = ?`), params.push(f[k]);
+    if (f.status === 'pending') where.push("status = 'pending' AND expires_at > ?"), params.push(now);
+    else if (f.status === 'expired') where.push("(status = 'expired' OR (status = 'pending' AND expires_at <= ?))"), params.push(now);
+    else if (f.status !== undefined) where.push('status = ?'), params.push(f.status);
     if (f.kind === 'mcp_tool') where.push("kind = 'mcp_tool'");
     const rows = this.db.prepare(`SELECT * FROM mcp_approvals WHERE ${where.join(' AND ')} ORDER BY requested_at DESC, id ASC LIMIT ? OFFSET ?`).all(...params, f.limit + 1, f.offset) as Record<string, unknown>[];
     const has_more = rows.length > f.limit;
@@ -175,10 +182,10 @@ export class McpReadModel {
     return (this.stmt('SELECT * FROM mcp_approvals WHERE run_id = ? ORDER BY requested_at, id').all(runId) as Record<string, unknown>[]).map(parseApproval);
   }
 
-  /** Pending approvals of an agent, or of a connection, oldest first. */
-  pendingApprovals(org: string, by: { agent_id?: string; connection_id?: string }): ToolApprovalRecord[] {
+  /** Pending approvals of an agent, or of a connection, whose `expires_at` is after `now`; oldest first. */
+  pendingApprovals(org: string, by: { agent_id?: string; connection_id?: string }, now: number): ToolApprovalRecord[] {
     const [col, val] = by.agent_id !== undefined ? ['agent_id', by.agent_id] : ['connection_id', by.connection_id];
-    return (this.stmt(`SELECT * FROM mcp_approvals WHERE org_id = ? AND ${col} = ? AND status = 'pending' ORDER BY requested_at, id`).all(org, val) as Record<string, unknown>[]).map(parseApproval);
+    return (this.stmt(`SELECT * FROM mcp_approvals WHERE org_id = ? AND ${col} = ? AND status = 'pending' AND expires_at > ? ORDER BY requested_at, id`).all(org, val, now) as Record<string, unknown>[]).map(parseApproval);
   }
 
   /** Pending approvals past their `expires_at`, every organization (the expiry sweep). */

@@ -37,13 +37,22 @@ const approvalEvents = [
   eventFromLog('ToolApprovalResolved', { ...approvalBase, at: 50, status: 'approved', resolved_by: { kind: 'user', id: 'u1' }, reason: 'ok', scope: 'session' }),
   // a settled approval stays as it is
   eventFromLog('ToolApprovalExpired', { ...approvalBase, at: 100 }),
+  // another agent's, still pending in the log
+  eventFromLog('ToolApprovalRequested', { ...approvalBase, approval_id: 'ap2', agent_id: 'ag2', at: 60, approval: { ...approval, id: 'ap2', agent_id: 'ag2', requested_at: 60, expires_at: 120 } }),
 ];
 
 function check(reads: McpReadModel) {
   expect(reads.approval('o1', 'ap1')).toEqual({ ...approval, status: 'approved', resolved_at: 50, resolved_by: { kind: 'user', id: 'u1' }, resolution_reason: 'ok', scope: 'session' });
   expect(reads.sessionApproved('s', 'c1', 'a')).toBe(true);
-  expect(reads.dueApprovals(1000, 10)).toEqual([]);
-  expect(reads.approvals('o1', { kind: 'mcp_tool', agent_id: 'ag', limit: 10, offset: 0 }).items.map((a) => a.id)).toEqual(['ap1']);
+  expect(reads.dueApprovals(119, 10)).toEqual([]);
+  expect(reads.approvals('o1', { kind: 'mcp_tool', agent_id: 'ag', limit: 10, offset: 0 }, 1000).items.map((a) => a.id)).toEqual(['ap1']);
+  // a pending approval counts as expired in the filters from its expires_at on, before any expiry event
+  const ids = (status: string, now: number) => reads.approvals('o1', { kind: 'all', status, limit: 10, offset: 0 }, now).items.map((a) => a.id);
+  expect([ids('pending', 119), ids('expired', 119)]).toEqual([['ap2'], []]);
+  expect([ids('pending', 120), ids('expired', 120), ids('approved', 120)]).toEqual([[], ['ap2'], ['ap1']]);
+  expect(reads.pendingApprovals('o1', { agent_id: 'ag2' }, 119).map((a) => a.id)).toEqual(['ap2']);
+  expect(reads.pendingApprovals('o1', { agent_id: 'ag2' }, 120)).toEqual([]);
+  expect(reads.dueApprovals(120, 10).map((a) => a.id)).toEqual(['ap2']);
   const c = reads.connection('o1', 'c1')!;
   expect(c).toMatchObject({ name: 'Tools', status: 'active', last_sync_id: 's1', tools_count: 1, unacknowledged_drift_count: 0, updated_at: 30 });
   expect(reads.tool('o1', 'c1', 'a')).toMatchObject({ hash: 'h2', approved_hash: 'h2', drift_state: 'clean', changed_at: 20, affordance_uid: 'aff-a' });

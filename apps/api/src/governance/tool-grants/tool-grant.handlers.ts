@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { DomainError, Errors } from '@strata/domain/errors';
@@ -8,6 +8,7 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
@@ -19,7 +20,7 @@ import { PutToolGrantDto } from './tool-grant.dto';
 /** Agent tool grants (REFERENCE §13.4). */
 @Injectable()
 export class ToolGrantHandlers {
-  /** managed agents are known agents too (the embedded default holds their read model) */
+  /** managed agents are known agents too (their read model: the embedded projections, or this replica's mirror) */
   private readonly managed: AgentsReadModel | null;
 
   constructor(
@@ -30,8 +31,9 @@ export class ToolGrantHandlers {
     private readonly accounts: AccountsReadModel,
     private readonly scopes: ReadScopeService,
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
   ) {
-    this.managed = storage ? new AgentsReadModel(storage.projections) : null;
+    this.managed = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
   }
 
   /** A known agent (REFERENCE §13.3) of the organization, else 404 naming `id`. */

@@ -4,25 +4,22 @@ import { DomainError, Errors } from '@strata/domain/errors';
 import { readResolveInput } from '@strata/domain/mcp';
 import { ToolApprovals, presentApproval } from '@strata/mcp/approvals';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
-import { ApprovalFilter, McpReadModel } from '@strata/projections/mcp/mcp-read-model';
+import { ApprovalFilter } from '@strata/projections/mcp/mcp-read-model';
 
 const RESOLVERS = ['owner', 'admin', 'member'];
 
 /** Tool-call approvals (REFERENCE §15.10): the list, and a person's decision. */
 @Injectable()
 export class ApprovalHandlers {
-  constructor(
-    private readonly reads: McpReadModel,
-    private readonly approvals: ToolApprovals,
-  ) {}
+  constructor(private readonly approvals: ToolApprovals) {}
 
   list(auth: AuthContext, f: ApprovalFilter) {
-    const page = this.reads.approvals(auth.org_id, f);
+    const page = this.approvals.list(auth.org_id, f);
     return { items: page.items.map(presentApproval), has_more: page.has_more, limit: f.limit, offset: f.offset };
   }
 
   get(auth: AuthContext, id: string) {
-    const a = this.reads.approval(auth.org_id, id);
+    const a = this.approvals.approval(auth.org_id, id);
     if (!a) throw Errors.notFound(`approval ${id} not found`, { field: 'id', uid: id });
     return presentApproval(a);
   }
