@@ -45,9 +45,15 @@ export class PolicyGate {
   ) {}
 
   readonly commit = async (tx: GraphTx): Promise<void> => {
-    if (!tx.hasChanges() || tx.refusal) return;
+    if (tx.refusal) return;
     const req = governedRequest(tx);
     if (!req) return;
+    if (!tx.hasChanges()) {
+      // a request whose job will write (synthesis) is judged now, on what it names and would create
+      if (!tx.writesLater || req.background) return;
+      const { nodes, placed } = wouldBeWritten(tx);
+      return this.judge(tx, req, nodes, false, placed);
+    }
     const staged = tx.stagedEvents();
     if (!req.background) await this.guardApprovalResolution(tx, staged);
     await this.judge(tx, req, await writtenNodes(tx, staged), false);

@@ -80,6 +80,11 @@ export class GraphTx {
    * refuses the request, the rules that answer before it judge them as written (REFERENCE §13.6).
    */
   readonly wouldCreate: NodeRecord[] = [];
+  /**
+   * The request's graph writes are made later, by a job it queues (REFERENCE §10 synthesis):
+   * policies judge it now, on the nodes it names and `wouldCreate`, and its job's writes as it.
+   */
+  writesLater = false;
 
   constructor(
     readonly ctx: CommandContext,

@@ -90,12 +90,14 @@ export class ServerUnitOfWork implements UnitOfWork {
         if (!(refusedBeforeGuard = await answerBeforeGuard(tx, err, this.guardChecks))) throw err;
         result = undefined as T;
       }
-      if (!tx.hasChanges()) {
+      // a request whose job writes later is still judged now (its decision may be all it appends)
+      if (!tx.hasChanges() && !tx.writesLater) {
         if (tx.refusal) throw tx.refusal;
         return result;
       }
       if (!refusedBeforeGuard) await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)
       if (tx.refusal && !tx.hasChanges()) throw tx.refusal;
+      if (!tx.hasChanges()) return result;
       let position: number | null;
       try {
         position = await this.commit(tx);
