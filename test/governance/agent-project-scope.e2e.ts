@@ -122,6 +122,11 @@ describe('Project grants bound an agent’s graph reads and writes (REFERENCE §
     for (const uid of inside.body.node_uids) expect([uid, (await agent.get(`/node/${uid}`)).status]).toEqual([uid, 200]);
     // ingestion into the `agent` Project still works (the Document is admitted in the same request)
     expect((await agent.post('/ingest/document', { content: 'Epsilon notes: tiles hold.', title: 'Epsilon notes', project_uid: world.other })).status).toBe(202);
+    // a chunk of an admitted Document joins the Project; one of no Document does not
+    expect((await agent.post('/ingest/chunk', { content: 'Delta adds: seals hold too.', document_uid: inside.body.refs.d })).status).toBe(201);
+    outside(await agent.post('/ingest/chunk', { content: 'A chunk of nothing.' }));
+    // a transcript's new Session node joins no admitted set
+    outside(await agent.post('/ingest/session', { content: 'Ada: tiles hold. Bob: agreed.', title: 'Stand-up', project_uid: world.other }));
 
     // a Space it may write: a spaced node is the Space rule's, not the Projects'
     const space = (await o.post('/node', { label: 'Drafts', node_type: 'Space' })).body.uid;
