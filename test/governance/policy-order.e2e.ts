@@ -197,5 +197,17 @@ describe('policy evaluation order and background writes (REFERENCE §13.6)', () 
     expect((await o.get('/nodes?node_type=Series&limit=100')).body.items).toHaveLength(2);
     // the same create outside the Space is not the policy's
     expect((await member.post('/reality/series', { ...series })).body.code).toBe('duplicate');
+    // the Space rule judges that node too: a write grant below the Space's default classification is 403, before the guard
+    expect((await o.post(`/v1/spaces/${space}/grants`, { principal_uid: `user:${memberId}`, access: 'write', classification_ceiling: 'public' })).status).toBe(200);
+    expect((await o.patch(`/v1/governance/policies/${review.uid}`, { status: 'rejected' })).status).toBe(200);
+    const flow = { ...spaced, label: 'Pump 7 flow', props: { metric: 'flow' } };
+    const ownFlow = await o.post('/reality/series', { ...flow, classification: 'public' });
+    expect([ownFlow.status, ownFlow.body.code, ownFlow.body.error]).toEqual([201, undefined, undefined]);
+    expect((await member.get(`/nodes?node_type=Series&limit=100`)).body.items.map((n: { label: string }) => n.label)).toContain('Pump 7 flow');
+    const before = (await decisions(o, memberId)).length;
+    // the member sees the public Series (a duplicate), but its own would be `internal`, the Space's default
+    const above = await member.post('/reality/series', flow);
+    expect([above.status, above.body.code]).toEqual([403, 'forbidden']);
+    expect(await decisions(o, memberId)).toHaveLength(before);
   });
 });
