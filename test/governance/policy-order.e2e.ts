@@ -158,4 +158,56 @@ describe('policy evaluation order and background writes (REFERENCE §13.6)', () 
     expect(refused.length).toBeGreaterThan(0);
     expect((await o2.get('/nodes?node_type=Approval')).body.items).toEqual([]);
   });
+
+  it('the node a create would write is judged before its state guard: its type, layer and Space', async () => {
+    const { o, admin, member, memberId } = await org();
+    const pump = (await o.post('/node', { label: 'Pump 7', node_type: 'Entity' })).body.uid;
+    const series = { action: 'create', label: 'Pump 7 pressure', entity_uid: pump, props: { metric: 'pressure' } };
+    expect((await o.post('/reality/series', series)).status).toBe(201);
+    // a second Series for the same entity and metric is the state guard's 409
+    expect((await member.post('/reality/series', series)).body.code).toBe('duplicate');
+
+    // a policy on the created node's type answers first; only its decision is written
+    const deny = (await o.post('/v1/governance/policies', { name: 'members do not start series', effect: 'deny', status: 'published', match: { principals: ['role:member'], node_types: ['Series'] } })).body;
+    const denied = await member.post('/reality/series', series);
+    expect([denied.status, denied.body.code, denied.body.policy_uid]).toEqual([403, 'policy_denied', deny.uid]);
+    const recorded = await decisions(o, memberId);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0].decision).toMatchObject({ effect: 'deny', enforced: true, policy_uids: [deny.uid] });
+    expect(recorded[0].target_uids).toContain(pump);
+    // an allowed principal still hears the guard
+    expect((await o.post('/reality/series', series)).body.code).toBe('duplicate');
+    expect((await o.patch(`/v1/governance/policies/${deny.uid}`, { status: 'rejected' })).status).toBe(200);
+
+    // require_approval on the layer and Space the new node would have: asked before the guard
+    const space = (await o.post('/node', { label: 'Plant', node_type: 'Space' })).body.uid;
+    expect((await o.post(`/v1/spaces/${space}/grants`, { principal_uid: `user:${memberId}`, access: 'write' })).status).toBe(201);
+    const spaced = { ...series, space_uid: space };
+    expect((await o.post('/reality/series', { ...spaced, entity_uid: pump, label: 'Pump 7 pressure (plant)', props: { metric: 'pressure_plant' } })).status).toBe(201);
+    const again = { ...spaced, label: 'Pump 7 pressure (plant)', props: { metric: 'pressure_plant' } };
+    expect((await member.post('/reality/series', again)).body.code).toBe('duplicate');
+    const review = (await o.post('/v1/governance/policies', { name: 'plant readings are reviewed', effect: 'require_approval', status: 'published', match: { layers: ['reality'], spaces: [space] } })).body;
+    const asked = await member.post('/reality/series', again);
+    expect([asked.status, asked.body.code, asked.body.policy_uid]).toEqual([403, 'approval_required', review.uid]);
+    const approval = (await o.get(`/node/${asked.body.approval_uid}`)).body;
+    expect(approval.props).toMatchObject({ status: 'pending', target_type: 'request', target_uid: pump });
+    // approved, the replay meets the guard: nothing is written and the approval is not used up
+    expect((await admin.post('/agent/governance', { action: 'resolve_approval', approval_uid: asked.body.approval_uid, approved: true })).status).toBe(200);
+    expect((await member.post('/reality/series', again, { headers: { 'x-approval-uid': asked.body.approval_uid } })).body.code).toBe('duplicate');
+    expect((await o.get('/nodes?node_type=Series&limit=100')).body.items).toHaveLength(2);
+    // the same create outside the Space is not the policy's
+    expect((await member.post('/reality/series', { ...series })).body.code).toBe('duplicate');
+    // the Space rule judges that node too: a write grant below the Space's default classification is 403, before the guard
+    expect((await o.post(`/v1/spaces/${space}/grants`, { principal_uid: `user:${memberId}`, access: 'write', classification_ceiling: 'public' })).status).toBe(200);
+    expect((await o.patch(`/v1/governance/policies/${review.uid}`, { status: 'rejected' })).status).toBe(200);
+    const flow = { ...spaced, label: 'Pump 7 flow', props: { metric: 'flow' } };
+    const ownFlow = await o.post('/reality/series', { ...flow, classification: 'public' });
+    expect([ownFlow.status, ownFlow.body.code, ownFlow.body.error]).toEqual([201, undefined, undefined]);
+    expect((await member.get(`/nodes?node_type=Series&limit=100`)).body.items.map((n: { label: string }) => n.label)).toContain('Pump 7 flow');
+    const before = (await decisions(o, memberId)).length;
+    // the member sees the public Series (a duplicate), but its own would be `internal`, the Space's default
+    const above = await member.post('/reality/series', flow);
+    expect([above.status, above.body.code]).toEqual([403, 'forbidden']);
+    expect(await decisions(o, memberId)).toHaveLength(before);
+  });
 });

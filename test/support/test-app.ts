@@ -9,6 +9,7 @@ import { LIVE_TIMERS, Timers } from '@strata/live';
 import { AppModule } from '../../apps/api/src/app.module';
 import { startApp } from '../../apps/api/src/bootstrap';
 import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
+import { HOST_RESOLVER, HostResolver } from '@strata/mcp/client/host-resolver';
 
 /** Options of `startTestApp`: any config entry, plus test-only switches. */
 export type TestAppOptions = Partial<StrataConfig> & {
@@ -22,6 +23,8 @@ export type TestAppOptions = Partial<StrataConfig> & {
   jsonLog?: boolean;
   /** the timers live connections run on (ManualTimers: heartbeats and auth deadlines move when the test says) */
   liveTimers?: Timers;
+  /** how outbound host names resolve (webhook recipients, MCP servers): a fake makes a name's answer independent of the machine */
+  hostResolver?: HostResolver;
 };
 
 export interface TestApp {
@@ -59,7 +62,7 @@ class CapturingLogger implements LoggerService {
  * logger off (or captured). The JWT secret is generated into the data dir unless given.
  */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const { captureLogs, env, clock, jsonLog, liveTimers, ...cfg } = overrides;
+  const { captureLogs, env, clock, jsonLog, liveTimers, hostResolver, ...cfg } = overrides;
   const ownDir = cfg.dataDir === undefined;
   const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
   const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : jsonLog ? 'log' : 'error', ...cfg, dataDir };
@@ -73,10 +76,11 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
   });
   const logger = captureLogs ? new CapturingLogger(logs) : jsonLog ? undefined : false;
   let module;
-  if (liveTimers) {
+  if (liveTimers || hostResolver) {
     const root = AppModule.forRoot(config, clock);
-    class LiveTimersModule {}
-    module = { ...root, imports: [...(root.imports ?? []), { module: LiveTimersModule, global: true, providers: [{ provide: LIVE_TIMERS, useValue: liveTimers }], exports: [LIVE_TIMERS] }] };
+    const providers = [...(liveTimers ? [{ provide: LIVE_TIMERS, useValue: liveTimers }] : []), ...(hostResolver ? [{ provide: HOST_RESOLVER, useValue: hostResolver }] : [])];
+    class TestOverridesModule {}
+    module = { ...root, imports: [...(root.imports ?? []), { module: TestOverridesModule, global: true, providers, exports: providers.map((p) => p.provide) }] };
   }
   const running = await startApp(config, { logger, clock, ...(module ? { module } : {}), ...(jsonLog ? { logStream } : {}) });
   let closed = false;

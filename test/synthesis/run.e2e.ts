@@ -103,8 +103,9 @@ describe('POST /synthesis/run/{project_uid} (REFERENCE §10)', () => {
       expect(covers).toEqual([expect.objectContaining({ to_uid: s.n.ada, props: expect.objectContaining({ coverage: 'primary' }) })]);
       const part = (await f.w.get(`/edges?from_uid=${uid}&edge_type=PartOfProject`)).body;
       expect(part).toEqual([expect.objectContaining({ to_uid: s.project, props: expect.objectContaining({ admitted_at: NOW, admitted_by: expect.stringMatching(/^api_key:/) }) })]);
-      // written by the system, as every job's writes
-      expect((await f.w.get(`/node/${uid}/history`)).body[0].changed_by).toBe('system');
+      // written as the caller whose request queued it (its job's writes are governed as that request, REFERENCE §13.6)
+      const rw = (await api(f.app.url, f.jwt).get('/v1/api-keys')).body.items.find((k: { name: string }) => k.name === 'rw');
+      expect((await f.w.get(`/node/${uid}/history`)).body[0].changed_by).toBe(rw.id);
 
       // the Article is an output of the Project: /retrieve/context with project_uid offers it
       const ctx = await f.w.post('/retrieve/context', { query: 'Ada Lovelace programs', project_uid: s.project });

@@ -100,7 +100,8 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): URL {
   if (url.username || url.password) throw Errors.invalidField('recipient', 'a webhook URL carries no credentials');
   if (!allowPrivate) {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const lower = host.toLowerCase();
+    // `localhost.` is the same name, fully qualified
+    const lower = host.toLowerCase().replace(/\.$/, '');
     if ((isIP(host) && !isPublicAddress(host)) || lower === 'localhost' || lower.endsWith('.localhost'))
       throw Errors.invalidField('recipient', 'a webhook URL may not point at a loopback, link-local or private address');
   }

@@ -133,7 +133,8 @@ export async function planCreate(spec: CreateSpec, body: Body, view: CognitiveVi
   const { triggers, extra } = await resolveTriggers(view, parsed, opts.extraRefs);
   const overrides = spec.overrides?.({ label, body, ctx, trigger: (f) => triggers.find((t) => t.def.field === f) }) ?? {};
   Object.assign(node.props, triggerPropsOf(parsed), overrides);
-  // 9. state guards
+  // 9. state guards: the node they guard is already what the request would write
+  ctx.wouldCreate?.(node);
   await opts.guard?.({ node, triggers, extra });
   // 10. stage
   const cs = new ChangeSet(ctx);

@@ -5,6 +5,8 @@ import { SeriesPoint } from '../events';
 /** What a cognitive decider needs besides its input: time, attribution and fresh uids. */
 export interface ActionContext extends WriteContext {
   uuid(): string;
+  /** the node a create is about to check its state guards for (policies judge it before them) */
+  wouldCreate?(node: NodeRecord): void;
 }
 
 /** One change a decision asks for; the executor stages each as its event. */

@@ -1,8 +1,8 @@
-import { lookup } from 'node:dns/promises';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 import { isPublicAddress } from '@strata/domain/mcp';
+import { HostResolver, systemHostResolver } from './host-resolver';
 
 /** The address rules refused the host (REFERENCE §15.5): 400 url_not_allowed on a route. */
 export class AddressNotAllowedError extends Error {
@@ -26,18 +26,20 @@ export interface GuardedFetchOptions {
   connectTimeoutMs: number;
   /** largest response body read */
   maxBodyBytes: number;
+  /** how host names are resolved (the system's resolver unless given) */
+  resolver?: HostResolver;
 }
 
 export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** The host's addresses, every one checked; the connection then goes to the first (no second lookup). */
-export async function resolveChecked(host: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
+export async function resolveChecked(host: string, allowPrivate: boolean, resolver: HostResolver = systemHostResolver): Promise<{ address: string; family: number }> {
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
   let addresses: { address: string; family: number }[];
   if (isIP(bare)) addresses = [{ address: bare, family: isIP(bare) }];
   else {
     try {
-      addresses = await lookup(bare, { all: true, verbatim: true });
+      addresses = await resolver.lookup(bare);
     } catch (err) {
       throw new NetworkError(`DNS lookup of ${bare} failed (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'unreachable');
     }
@@ -69,7 +71,7 @@ export function guardedFetch(opts: GuardedFetchOptions): GuardedFetch {
     const request = input instanceof Request ? input : null;
     const url = new URL(request ? request.url : String(input));
     if (url.protocol !== 'https:' && !(opts.allowPrivate && url.protocol === 'http:')) throw new AddressNotAllowedError(`${url.protocol} URLs are not allowed`);
-    const target = await resolveChecked(url.hostname, opts.allowPrivate);
+    const target = await resolveChecked(url.hostname, opts.allowPrivate, opts.resolver);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     let body: Buffer | undefined;
     const rawBody = init?.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);

@@ -2,3 +2,4 @@ export * from './guarded-fetch';
 export * from './mcp-inspector';
 export * from './mcp-session';
 export * from './metered-fetch';
+export * from './host-resolver';

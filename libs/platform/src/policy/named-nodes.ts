@@ -38,3 +38,18 @@ function safeDecode(s: string): string {
     return s;
   }
 }
+
+/**
+ * What a request refused by a state guard would have written: the nodes it names and the nodes
+ * its handler had decided to create (`GraphTx.wouldCreate`), each with the Spaces it would be
+ * placed in (the request's placement; none for a named node, whose Spaces are read).
+ */
+export function wouldBeWritten(tx: GraphTx): { nodes: Map<string, NodeRecord>; placed: Map<string, string[]> } {
+  const nodes = namedNodes(tx);
+  const placed = new Map<string, string[]>();
+  for (const n of tx.wouldCreate) {
+    nodes.set(n.uid, n);
+    placed.set(n.uid, tx.placement ? [tx.placement.space_uid] : []);
+  }
+  return { nodes, placed };
+}

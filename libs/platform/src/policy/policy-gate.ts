@@ -17,10 +17,11 @@ import { GraphTx } from '../unit-of-work/graph-tx';
 import { ProvenanceService } from '../scope/provenance.service';
 import { spacedNodes } from '../scope/space-membership';
 import { txMembership } from '../scope/space-write-rule';
-import { namedNodes } from './named-nodes';
+import { wouldBeWritten } from './named-nodes';
 import { PolicyService, requestPrincipal } from './policy.service';
 
 const HOUR = 3600;
+const NONE_PLACED: ReadonlyMap<string, string[]> = new Map();
 
 /**
  * Structured policies on every governed request (REFERENCE §13.6), registered on the unit of
@@ -44,9 +45,15 @@ export class PolicyGate {
   ) {}
 
   readonly commit = async (tx: GraphTx): Promise<void> => {
-    if (!tx.hasChanges() || tx.refusal) return;
+    if (tx.refusal) return;
     const req = governedRequest(tx);
     if (!req) return;
+    if (!tx.hasChanges()) {
+      // a request whose job will write (synthesis) is judged now, on what it names and would create
+      if (!tx.writesLater || req.background) return;
+      const { nodes, placed } = wouldBeWritten(tx);
+      return this.judge(tx, req, nodes, false, placed);
+    }
     const staged = tx.stagedEvents();
     if (!req.background) await this.guardApprovalResolution(tx, staged);
     await this.judge(tx, req, await writtenNodes(tx, staged), false);
@@ -54,23 +61,25 @@ export class PolicyGate {
 
   /**
    * Evaluation before the state guards (REFERENCE §13.6): when the handler refused the request
-   * with a 409, the nodes the request names are what it would have written. A deny or a
+   * with a 409, the nodes the request names, and the node it was about to create (its type,
+   * layer, classification and placement), are what it would have written. A deny or a
    * require_approval answers instead of the 409; an allow lets the 409 stand, nothing written.
    */
   readonly guard = async (tx: GraphTx): Promise<void> => {
     const req = governedRequest(tx);
     if (!req || req.background) return;
-    await this.judge(tx, req, namedNodes(tx), true);
+    const { nodes, placed } = wouldBeWritten(tx);
+    await this.judge(tx, req, nodes, true, placed);
   };
 
-  private async judge(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, beforeGuard: boolean): Promise<void> {
+  private async judge(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, beforeGuard: boolean, placed: ReadonlyMap<string, string[]> = NONE_PLACED): Promise<void> {
     const org = tx.org;
     // a background write runs under the approval its request consumed; a replay names its own
     const approval = req.background ? req.approvalUid : req.approvalUid ? await this.usableApproval(tx, req) : null;
     const mode = this.policies.mode(org);
     const compiled = mode === 'off' ? [] : this.policies.active(org);
     if (!compiled.length && !approval) return;
-    const facts = await this.factsOf(tx, req, nodes, compiled);
+    const facts = await this.factsOf(tx, req, nodes, compiled, placed);
     const decision = this.policies.evaluate(org, facts);
     for (const s of decision.shadow) if (s.effect !== 'allow') req.warnings.push(`299 - "shadow policy ${s.policy_uid} would ${s.effect}"`);
     const record = (extra: Parameters<PolicyService['decisionRecord']>[4] = {}) =>
@@ -116,9 +125,9 @@ export class PolicyGate {
 
   /**
    * Facts of a governed request about its written nodes (REFERENCE §13.6); Spaces and
-   * Projects only when a policy asks about them.
+   * Projects only when a policy asks about them. `placed`: the Spaces of nodes not created yet.
    */
-  private async factsOf(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, compiled: CompiledPolicy[]): Promise<RequestFacts> {
+  private async factsOf(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, compiled: CompiledPolicy[], placed: ReadonlyMap<string, string[]>): Promise<RequestFacts> {
     const uids = [...nodes.keys()];
     const needSpaces = compiled.some((c) => c.needsSpaces);
     const projectUids = [...new Set(compiled.flatMap((c) => (c.needsProjects ? (c.policy.match.projects ?? []) : [])))];
@@ -130,7 +139,7 @@ export class PolicyGate {
     }
     const written: WrittenNode[] = uids.map((uid) => {
       const n = nodes.get(uid)!;
-      return { uid, node_type: n.node_type, layer: n.layer, classification: classificationOf(n), spaces: spaces.get(uid)?.spaces ?? [], projects: projectsOf.get(uid) ?? [] };
+      return { uid, node_type: n.node_type, layer: n.layer, classification: classificationOf(n), spaces: spaces.get(uid)?.spaces ?? placed.get(uid) ?? [], projects: projectsOf.get(uid) ?? [] };
     });
     return { principal: requestPrincipal(tx.ctx.principal, tx.ctx.access), method: req.method, path: req.path, action: req.action, tool_uid: req.background ? null : toolOf(req.path, req.body()), written };
   }

@@ -41,10 +41,10 @@ import { PolicyService } from './policy.service';
 })
 export class PolicyModule {
   constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork, policies: PolicyService, governance: GovernanceReadModel, provenance: ProvenanceService, _routes: KnownRoutes) {
-    // registered after the Space rule (ScopeModule is built first): access errors never produce a decision
+    // in the policy stage, after the Space rule and the Project write rule: access errors never produce a decision
     const gate = new PolicyGate(policies, governance, provenance);
-    uow.addCommitCheck(gate.commit);
+    uow.addCommitCheck(gate.commit, 'policy');
     // after the Space rule's: a caller that may not write a node hears that, not a decision
-    uow.addGuardCheck(gate.guard);
+    uow.addGuardCheck(gate.guard, 'policy');
   }
 }

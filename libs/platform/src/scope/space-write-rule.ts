@@ -17,7 +17,7 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { GraphTx } from '../unit-of-work/graph-tx';
 import { SpaceAccessService } from './space-access.service';
 import { MembershipReader, spacedNodes } from './space-membership';
-import { namedNodes } from '../policy/named-nodes';
+import { wouldBeWritten } from '../policy/named-nodes';
 
 /** A Space a caller names: a listed key not listing it cannot see it (404); else it needs write access (403). */
 function assertMayWriteInto(access: SpaceAccess, p: AccessPrincipal, spaceUid: string, field: string): void {
@@ -123,9 +123,11 @@ export class SpaceWriteRule {
     if (!p) return;
     const plan = this.spaces.planForPrincipal(tx.org, p);
     if (plan.unlimited) return;
-    const named = namedNodes(tx);
+    const { nodes: named, placed } = wouldBeWritten(tx);
     if (!named.size) return;
-    for (const [uid, node] of await spacedNodes(txMembership(tx), [...named.keys()]))
+    const spaced = await spacedNodes(txMembership(tx), [...named.keys()]);
+    for (const [uid, spaces] of placed) if (spaces.length) spaced.set(uid, { spaces, classification: classificationOf(named.get(uid)!) });
+    for (const [uid, node] of spaced)
       if (!spaceRuleAllows(plan.access, { spaces: node.spaces, classification: classificationOf(named.get(uid)!) }, 'write')) throw spaceWriteForbidden(uid);
   };
 

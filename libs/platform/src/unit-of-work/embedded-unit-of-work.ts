@@ -5,7 +5,7 @@ import { Clock, IdGenerator } from '@strata/domain/time';
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
 import { CommandContext } from './command-context';
 import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
-import { UnitOfWork } from './unit-of-work.port';
+import { addInStage, CheckStage, UnitOfWork } from './unit-of-work.port';
 import { tracing } from '@strata/observability/tracing';
 import { recordedFromAppend } from './recorded-from-append';
 import type { EmbeddedStorage } from '../storage/embedded-storage';
@@ -44,16 +44,19 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     private readonly ids: IdGenerator,
   ) {}
 
-  addCommitCheck(check: CommitCheck): void {
-    this.checks.push(check);
+  private policyChecks = 0;
+  private policyGuards = 0;
+
+  addCommitCheck(check: CommitCheck, stage?: CheckStage): void {
+    this.policyChecks = addInStage(this.checks, this.policyChecks, check, stage);
   }
 
   addOpenStep(step: OpenStep): void {
     this.openSteps.push(step);
   }
 
-  addGuardCheck(check: GuardCheck): void {
-    this.guardChecks.push(check);
+  addGuardCheck(check: GuardCheck, stage?: CheckStage): void {
+    this.policyGuards = addInStage(this.guardChecks, this.policyGuards, check, stage);
   }
 
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {

@@ -75,6 +75,16 @@ export class GraphTx {
   placement: { space_uid: string; explicit: boolean } | null = null;
   /** Nodes placed in a Space of their own (`/batch` per-node `space_uid`), with the field that named it */
   readonly nodePlacements = new Map<string, { space_uid: unknown; field: string }>();
+  /**
+   * Nodes the handler had decided to create when it checked its state guards: if a guard
+   * refuses the request, the rules that answer before it judge them as written (REFERENCE §13.6).
+   */
+  readonly wouldCreate: NodeRecord[] = [];
+  /**
+   * The request's graph writes are made later, by a job it queues (REFERENCE §10 synthesis):
+   * policies judge it now, on the nodes it names and `wouldCreate`, and its job's writes as it.
+   */
+  writesLater = false;
 
   constructor(
     readonly ctx: CommandContext,

@@ -8,7 +8,7 @@ import { markReadLag } from './read-lag';
 import { CommandContext } from './command-context';
 import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
 import { RevisionPinningReader, RevisionedReads } from './revision-pinning-reader';
-import { UnitOfWork } from './unit-of-work.port';
+import { addInStage, CheckStage, UnitOfWork } from './unit-of-work.port';
 
 /** Waits until the projections show a log position (CheckpointWatcher). */
 export interface ProjectionWait {
@@ -47,16 +47,19 @@ export class ServerUnitOfWork implements UnitOfWork {
     private readonly readWaitMs: number,
   ) {}
 
-  addCommitCheck(check: CommitCheck): void {
-    this.checks.push(check);
+  private policyChecks = 0;
+  private policyGuards = 0;
+
+  addCommitCheck(check: CommitCheck, stage?: CheckStage): void {
+    this.policyChecks = addInStage(this.checks, this.policyChecks, check, stage);
   }
 
   addOpenStep(step: OpenStep): void {
     this.openSteps.push(step);
   }
 
-  addGuardCheck(check: GuardCheck): void {
-    this.guardChecks.push(check);
+  addGuardCheck(check: GuardCheck, stage?: CheckStage): void {
+    this.policyGuards = addInStage(this.guardChecks, this.policyGuards, check, stage);
   }
 
   /**
@@ -90,12 +93,14 @@ export class ServerUnitOfWork implements UnitOfWork {
         if (!(refusedBeforeGuard = await answerBeforeGuard(tx, err, this.guardChecks))) throw err;
         result = undefined as T;
       }
-      if (!tx.hasChanges()) {
+      // a request whose job writes later is still judged now (its decision may be all it appends)
+      if (!tx.hasChanges() && !tx.writesLater) {
         if (tx.refusal) throw tx.refusal;
         return result;
       }
       if (!refusedBeforeGuard) await tx.verify(this.checks); // rules on the whole request (plan node limit, one live Series per entity and metric)
       if (tx.refusal && !tx.hasChanges()) throw tx.refusal;
+      if (!tx.hasChanges()) return result;
       let position: number | null;
       try {
         position = await this.commit(tx);

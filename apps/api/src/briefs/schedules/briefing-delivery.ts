@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import * as nodemailer from 'nodemailer';
 import { BriefVersion, BriefingSchedule, Change, signWebhook } from '@strata/domain/briefs';
 import { guardedFetch, GuardedFetch } from '@strata/mcp/client';
+import { HOST_RESOLVER, HostResolver, systemHostResolver } from '@strata/mcp/client/host-resolver';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 
 /** What one attempt found: accepted or not, the HTTP status (webhooks) and the error. */
@@ -33,8 +34,11 @@ export class BriefingDelivery {
   private readonly fetch: GuardedFetch;
   private mailer: nodemailer.Transporter | null = null;
 
-  constructor(@Inject(STRATA_CONFIG) private readonly config: StrataConfig) {
-    this.fetch = guardedFetch({ allowPrivate: config.briefings.webhookAllowPrivate, connectTimeoutMs: WEBHOOK_TIMEOUT_MS, maxBodyBytes: MAX_ANSWER_BYTES });
+  constructor(
+    @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
+    @Optional() @Inject(HOST_RESOLVER) resolver: HostResolver | null,
+  ) {
+    this.fetch = guardedFetch({ allowPrivate: config.briefings.webhookAllowPrivate, connectTimeoutMs: WEBHOOK_TIMEOUT_MS, maxBodyBytes: MAX_ANSWER_BYTES, resolver: resolver ?? systemHostResolver });
   }
 
   get smtpConfigured(): boolean {

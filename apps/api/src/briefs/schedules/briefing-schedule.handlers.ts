@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import {
   BriefingChannel,
@@ -26,6 +26,7 @@ import { BriefingRunJobs } from './briefing-run-jobs';
 import { PatchBriefingScheduleDto, PutBriefingScheduleDto } from './briefing-schedule.dto';
 import { BriefingSecrets } from './briefing-secrets';
 import { assertPublicWebhookHost } from './webhook-host-check';
+import { HOST_RESOLVER, HostResolver, systemHostResolver } from '@strata/mcp/client/host-resolver';
 
 const principalId = (auth: AuthContext) => `${auth.principal.kind}:${auth.principal.id}`;
 
@@ -41,7 +42,13 @@ export class BriefingScheduleHandlers {
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
-  ) {}
+    @Optional() @Inject(HOST_RESOLVER) resolver: HostResolver | null,
+  ) {
+    this.resolver = resolver ?? systemHostResolver;
+  }
+
+  /** how webhook host names are resolved when a schedule names one (the system's, unless a test injects its own) */
+  private readonly resolver: HostResolver;
 
   /** Whether the caller may see the schedule: at least viewer on its Project, or its in-app recipient. */
   private async visible(auth: AuthContext, s: BriefingSchedule, roles: Map<string, boolean>): Promise<boolean> {
@@ -87,7 +94,7 @@ export class BriefingScheduleHandlers {
     await this.access.require(auth, input.project_uid, 'viewer');
     if (input.channel === 'in_app' && this.accounts.membership(org, input.recipient.slice('user:'.length)) === null)
       throw new DomainError(404, 'not_found', `${input.recipient} is not a member of this organization`, { field: 'recipient', uid: input.recipient });
-    if (input.channel === 'webhook') await assertPublicWebhookHost(input.recipient, this.config.briefings.webhookAllowPrivate);
+    if (input.channel === 'webhook') await assertPublicWebhookHost(input.recipient, this.config.briefings.webhookAllowPrivate, this.resolver);
     if (input.channel === 'email' && (!this.config.briefings.smtpUrl || !this.config.briefings.smtpFrom))
       throw new DomainError(501, 'not_implemented', 'e-mail briefings need STRATA_SMTP_URL and STRATA_SMTP_FROM', { field: 'channel' });
     const existing = this.log.briefs.scheduleByKey(org, input.project_uid, input.channel, input.recipient);

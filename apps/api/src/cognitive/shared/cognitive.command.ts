@@ -59,7 +59,7 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
     const cmd = commandContext(auth, requestId, body);
     try {
       return await this.uow.run(cmd, async (tx) => {
-        const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, uuid: () => tx.uuid() }, name);
+        const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, uuid: () => tx.uuid(), wouldCreate: (n) => tx.wouldCreate.push(n) }, name);
         await applyChanges(tx, decision.changes);
         return decision;
       });

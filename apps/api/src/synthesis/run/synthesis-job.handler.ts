@@ -3,7 +3,10 @@ import { MeteredLanguageModels } from '@strata/ai';
 import { DEFAULT_TARGET_TYPES, articleMaterial, claimGroups, pickGroups } from '@strata/domain/synthesis';
 import { JobContext, JobHandler } from '@strata/jobs/runner/job-runner';
 import { QueuedJob } from '@strata/jobs/queue/job-queue.port';
-import { SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
+import { Principal } from '@strata/domain/events';
+import type { AccessPrincipal } from '@strata/domain/governance';
+import type { RequestOrigin } from '@strata/platform/policy/http-request';
+import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
 import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ProjectCorpusService } from '../signals/project-corpus.service';
@@ -17,6 +20,31 @@ export interface SynthesisJobInput {
   title: string;
   /** principal id of the caller, recorded on each Article's PartOfProject edge */
   requested_by: string;
+  /**
+   * Who asked: the job writes as the caller, under the Space rule and the policies that judged
+   * its request (REFERENCE §13.1, §13.6). Absent on jobs queued before it existed: written as `system`.
+   */
+  actor?: {
+    principal: Principal;
+    credential_id: string | null;
+    agent_id: string | null;
+    access?: AccessPrincipal;
+    origin?: RequestOrigin;
+  };
+}
+
+function jobContext(org: string, jobId: string, input: SynthesisJobInput): CommandContext {
+  const a = input.actor;
+  if (!a) return { org, principal: SYSTEM_PRINCIPAL, credential_id: null, agent_id: null, request_id: `job:${jobId}` };
+  return {
+    org,
+    principal: a.principal,
+    credential_id: a.credential_id,
+    agent_id: a.agent_id,
+    request_id: `job:${jobId}`,
+    ...(a.access ? { access: a.access } : {}),
+    ...(a.origin ? { origin: a.origin } : {}),
+  };
 }
 
 const progress = (nodes: number, edges: number) => ({ total_chunks: 0, processed_chunks: 0, nodes_created: nodes, edges_created: edges });
@@ -53,7 +81,7 @@ export class SynthesisJobHandler implements JobHandler {
     ctx.signal.throwIfAborted();
     if (!written.length) return { articles_created: 0, article_uids: [] };
     const uids = await this.uow.run(
-      { org: job.org, principal: SYSTEM_PRINCIPAL, credential_id: null, agent_id: null, request_id: `job:${job.id}` },
+      jobContext(job.org, job.id, input),
       async (tx) => {
         const p = await tx.liveNode(input.project_uid, 'project_uid', ['Project']);
         const out: string[] = [];
