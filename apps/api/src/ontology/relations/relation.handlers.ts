@@ -10,8 +10,8 @@ import { createEdge } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { OntologyScope } from '../ontology-scope';
-import { OntologyStore } from '../ontology-store';
-import { checkReferences, isDomainObject, objectProps } from '../objects/domain-objects';
+import { OntologyStore } from '@strata/ontology/ontology-store';
+import { checkReferences, isDomainObject, objectProps } from '@strata/ontology/domain-objects';
 
 /**
  * `POST /ontology/relation`: an edge of a schema's relation type between two domain objects,
