@@ -5,6 +5,7 @@ import { ExtractionStager } from './extraction-stager';
 import { ObjectWriter } from './object-writer';
 import { OntologyStore } from './ontology-store';
 import { ProposalApplier } from './proposal-applier';
+import { RelationSlots } from './relation-slots';
 
 /**
  * What the ontology area and ingestion's `ontology` pass both use: the ontology read model of
@@ -12,7 +13,7 @@ import { ProposalApplier } from './proposal-applier';
  * finder and the extraction of one source against a schema. One instance per process.
  */
 @Module({
-  providers: [OntologyStore, ObjectWriter, ApprovalNodes, ProposalApplier, EntityFinder, ExtractionStager],
-  exports: [OntologyStore, ObjectWriter, ApprovalNodes, ProposalApplier, EntityFinder, ExtractionStager],
+  providers: [OntologyStore, ObjectWriter, ApprovalNodes, ProposalApplier, EntityFinder, ExtractionStager, RelationSlots],
+  exports: [OntologyStore, ObjectWriter, ApprovalNodes, ProposalApplier, EntityFinder, ExtractionStager, RelationSlots],
 })
 export class OntologyCoreModule {}
