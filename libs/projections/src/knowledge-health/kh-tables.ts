@@ -67,18 +67,16 @@ export class KhTables {
 
   /**
    * Reads memoised while one event's consequences are evaluated (after its own write): a node's
-   * edges are read once per direction, whatever types the conditions then ask for.
+   * edges of one type in one direction are read once, through the index on exactly that
+   * (a node's edges of every type would be read again on each event touching it: a node cited
+   * by a thousand chunks, read in full a thousand times, is quadratic).
    */
-  private memo: { nodes: Map<string, KhNodeRow | undefined>; ins: Map<string, KhEdgeRow[]>; outs: Map<string, KhEdgeRow[]>; rows: Map<string, KhExceptionRow[]> } | null = null;
+  private memo: { nodes: Map<string, KhNodeRow | undefined>; ins: Map<string, KhEdgeRow[]>; outs: Map<string, KhEdgeRow[]>; rows: Map<string, KhExceptionRow[]>; edgeless: string | undefined } | null = null;
 
   /** `edgeless`: a node just created, which no edge can touch yet (nothing to read). */
   protected memoised<T>(fn: () => T, edgeless?: string): T {
-    this.memo = { nodes: new Map(), ins: new Map(), outs: new Map(), rows: new Map() };
-    if (edgeless !== undefined) {
-      this.memo.ins.set(edgeless, []);
-      this.memo.outs.set(edgeless, []);
-      this.memo.rows.set(edgeless, []);
-    }
+    this.memo = { nodes: new Map(), ins: new Map(), outs: new Map(), rows: new Map(), edgeless };
+    if (edgeless !== undefined) this.memo.rows.set(edgeless, []);
     try {
       return fn();
     } finally {
@@ -120,18 +118,19 @@ export class KhTables {
     return this.stmt('SELECT * FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as KhEdgeRow | undefined;
   }
   edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
-    const m = this.memo;
-    if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
-    let all = m.ins.get(uid);
-    if (!all) m.ins.set(uid, (all = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ?').all(org, uid) as KhEdgeRow[]));
-    return all.filter((e) => e.edge_type === type);
+    return this.typedEdges(this.memo?.ins, 'SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?', org, uid, type);
   }
   edgesOut(org: string, uid: string, type: string): KhEdgeRow[] {
-    const m = this.memo;
-    if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
-    let all = m.outs.get(uid);
-    if (!all) m.outs.set(uid, (all = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ?').all(org, uid) as KhEdgeRow[]));
-    return all.filter((e) => e.edge_type === type);
+    return this.typedEdges(this.memo?.outs, 'SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?', org, uid, type);
+  }
+
+  private typedEdges(memo: Map<string, KhEdgeRow[]> | undefined, sql: string, org: string, uid: string, type: string): KhEdgeRow[] {
+    if (!memo) return this.stmt(sql).all(org, uid, type) as KhEdgeRow[];
+    if (this.memo!.edgeless === uid) return [];
+    const key = `${uid}\u0000${type}`;
+    let rows = memo.get(key);
+    if (!rows) memo.set(key, (rows = this.stmt(sql).all(org, uid, type) as KhEdgeRow[]));
+    return rows;
   }
 
   /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */
