@@ -20,9 +20,12 @@ import { INGESTION_JOB_KINDS } from './jobs/ingestion-job-input';
 import { IngestionJobHandler } from './jobs/ingestion-job.handler';
 import { ChunkExtractionService } from './pipeline/chunk-extraction.service';
 import { ExtractorSource } from './pipeline/extractor-source';
+import { OntologyPass } from './pipeline/ontology-pass';
+import { OntologyCoreModule } from '@strata/ontology/ontology-core.module';
 
 /** Ingestion (REFERENCE §9.1–9.4): chunks, documents and sessions into the graph. */
 @Module({
+  imports: [OntologyCoreModule],
   controllers: [IngestChunkController, IngestDocumentsController],
   providers: [
     {
@@ -31,6 +34,7 @@ import { ExtractorSource } from './pipeline/extractor-source';
       useFactory: (cfg: StrataConfig, servers: ServerStores | null): DocumentLedger => servers?.documentLedger() ?? new SqliteDocumentLedger(path.join(cfg.dataDir, OPS_FILE)),
     },
     ExtractorSource,
+    OntologyPass,
     ChunkExtractionService,
     IngestChunkHandler,
     DocumentIntakeHandler,

@@ -3,7 +3,7 @@ import { JobKind, JobRecord } from '@strata/domain/jobs';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { JobContext, JobRunner } from '@strata/jobs/runner/job-runner';
-import { OntologyStore } from './ontology-store';
+import { OntologyStore } from '@strata/ontology/ontology-store';
 
 /** What every ontology job's input carries: the §9.4 record it reports on. */
 export interface OntologyJobInput {

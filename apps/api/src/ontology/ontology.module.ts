@@ -1,13 +1,10 @@
 import { OntologyJobs } from './ontology-jobs';
-import { EntityFinder } from './extraction/entity-finder';
 import { Module } from '@nestjs/common';
 import { HistoryModule } from '@strata/platform/history/history.module';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { OntologyScope } from './ontology-scope';
 import { ObjectHandlers } from './objects/object.handlers';
 import { ObjectsController } from './objects/objects.controller';
-import { ObjectWriter } from './objects/object-writer';
-import { ApprovalNodes } from './proposals/approval-nodes';
 import { ProposalHandlers } from './proposals/proposal.handlers';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ExtractionController } from './extraction/extraction.controller';
@@ -22,7 +19,7 @@ import { SchemaProposals } from './propose-schema/schema-proposal.service';
 import { SemanticGuidance } from './schemas/semantic-guidance.handler';
 import { RelationHandlers } from './relations/relation.handlers';
 import { RelationsController } from './relations/relations.controller';
-import { OntologyStore } from './ontology-store';
+import { OntologyCoreModule } from '@strata/ontology/ontology-core.module';
 import { SchemaHandlers } from './schemas/schema.handlers';
 import { SchemasController } from './schemas/schemas.controller';
 import { TypeHandlers } from './types/type.handlers';
@@ -30,8 +27,8 @@ import { TypesController } from './types/types.controller';
 
 /** The operational ontology (REFERENCE §11): schemas, types, proposals and domain objects. */
 @Module({
-  imports: [ScopeModule, HistoryModule, EmbeddingsModule],
+  imports: [ScopeModule, HistoryModule, EmbeddingsModule, OntologyCoreModule],
   controllers: [SchemasController, TypesController, ObjectsController, RelationsController, ProposalsController, ExtractionController, OntologyReadsController, ProposeSchemaController],
-  providers: [OntologyJobs, EntityFinder, OntologyStore, OntologyScope, SchemaHandlers, TypeHandlers, ObjectWriter, ObjectHandlers, RelationHandlers, ApprovalNodes, ProposalHandlers, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads, SchemaProposals, SemanticGuidance],
+  providers: [OntologyJobs, OntologyScope, SchemaHandlers, TypeHandlers, ObjectHandlers, RelationHandlers, ProposalHandlers, OntologyExtraction, ObjectSearch, ObjectGraph, OntologyReads, SchemaProposals, SemanticGuidance],
 })
 export class OntologyModule {}

@@ -35,6 +35,7 @@ import { OntologyEventTypes } from '../ontology/ontology-events';
 import type {
   OntologyEventType,
   OntologyIdentityClaimedData,
+  OntologyRelationSlotClaimedData,
   OntologyObjectTypeChangedData,
   OntologyProposalChangedData,
   OntologyRelationTypeChangedData,
@@ -166,7 +167,8 @@ export type OntologyEvent =
   | EventOf<'OntologyProposalRejected', OntologyProposalChangedData>
   | EventOf<'OntologyProposalApplied', OntologyProposalChangedData>
   | EventOf<'OntologyProposalApplyFailed', OntologyProposalChangedData>
-  | EventOf<'OntologyIdentityClaimed', OntologyIdentityClaimedData>;
+  | EventOf<'OntologyIdentityClaimed', OntologyIdentityClaimedData>
+  | EventOf<'OntologyRelationSlotClaimed', OntologyRelationSlotClaimedData>;
 
 /** Projects' briefs and grants (REFERENCE §12). */
 export type BriefEvent =

@@ -18,4 +18,6 @@ export const Streams = {
   ontologyProposal: (org: string, id: string) => `ontproposal-${org}:${id}`,
   /** one identity of one object type (`digest`: of the type id and the identity key), the lock of its duplicate check */
   ontologyIdentity: (org: string, digest: string) => `ontidentity-${org}:${digest}`,
+  /** one endpoint of a relation type with a cardinality limit (`digest`: of the type id, the side and the uid), the lock of its check */
+  ontologyRelationSlot: (org: string, digest: string) => `ontrelslot-${org}:${digest}`,
 };

@@ -45,16 +45,16 @@ export interface ResolvedLayers {
  * `layers`, `content_type` and `ontology_schema_id` of a request → the passes to run. An
  * explicit list replaces the defaults (and `content_type` is then ignored); a schema id on its
  * own adds the ontology pass; `ontology` without one takes the workspace's default active
- * schema (`activeSchemaId`), and with none active the request is refused (409).
+ * schema (`activeSchemaId`, asked only then), and with none active the request is refused (409).
  */
-export function resolveLayers(mode: IngestMode, body: Body, activeSchemaId: string | null): ResolvedLayers {
+export function resolveLayers(mode: IngestMode, body: Body, activeSchemaId: string | null | (() => string | null)): ResolvedLayers {
   const contentType = mode === 'document' ? readContentType(body) : undefined;
   const explicit = readLayerList(body);
   const schemaId = readString(body, 'ontology_schema_id', { trim: true, max: 128 }) ?? null;
   const layers = explicit ?? defaultLayers(mode, contentType);
   if (schemaId !== null && !layers.includes('ontology')) layers.push('ontology');
   if (!layers.includes('ontology')) return { layers, ontology_schema_id: null };
-  const schema = schemaId ?? activeSchemaId;
+  const schema = schemaId ?? (typeof activeSchemaId === 'function' ? activeSchemaId() : activeSchemaId);
   if (schema === null) throw new DomainError(409, 'schema_not_active', 'the ontology pass needs an active ontology schema: none is active');
   return { layers, ontology_schema_id: schema };
 }

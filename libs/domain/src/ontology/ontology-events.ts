@@ -28,6 +28,7 @@ export const OntologyEventTypes = {
   OntologyProposalApplied: 'OntologyProposalApplied',
   OntologyProposalApplyFailed: 'OntologyProposalApplyFailed',
   OntologyIdentityClaimed: 'OntologyIdentityClaimed',
+  OntologyRelationSlotClaimed: 'OntologyRelationSlotClaimed',
 } as const;
 export type OntologyEventType = (typeof OntologyEventTypes)[keyof typeof OntologyEventTypes];
 
@@ -62,4 +63,18 @@ export interface OntologyIdentityClaimedData {
   uid: string;
   object_type_id: string;
   identity_key: string;
+}
+
+/**
+ * A relation edge created under a cardinality limit, on the stream of the endpoint it fills
+ * (`ontrelslot-<org>:<digest>`; `side` "from", "to", or "either" for a symmetric relation).
+ * Servers mode only, like identities: of two replicas filling the same endpoint at once one
+ * append commits, the other is refused and decided again. The claims name the edges holding
+ * the endpoint; an edge tombstoned or purged since frees it.
+ */
+export interface OntologyRelationSlotClaimedData {
+  edge_uid: string;
+  relation_type_id: string;
+  endpoint_uid: string;
+  side: 'from' | 'to' | 'either';
 }

@@ -9,6 +9,8 @@ export interface DocumentMetadata {
   context: ConversationContext;
   /** the layer passes the document was ingested with (a resume runs them again by default) */
   layers: Layer[];
+  /** the schema of its `ontology` pass, when it has one (absent from documents recorded before) */
+  ontology_schema_id?: string | null;
 }
 
 /**

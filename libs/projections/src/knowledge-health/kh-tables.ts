@@ -57,12 +57,21 @@ export interface KhExceptionRow {
 export interface UnitMemo {
   nodes: Map<string, KhNodeRow | undefined>;
   edges: Map<string, KhEdgeRow | undefined>;
+  /** a node's edges of one type in one direction, keyed by `typedKey` */
   ins: Map<string, KhEdgeRow[]>;
   outs: Map<string, KhEdgeRow[]>;
   rows: Map<string, KhExceptionRow[]>;
+  /** nodes created in this unit: no edge touched them before it */
+  bare: Set<string>;
 }
 
-export const emptyMemo = (): UnitMemo => ({ nodes: new Map(), edges: new Map(), ins: new Map(), outs: new Map(), rows: new Map() });
+export const emptyMemo = (): UnitMemo => ({ nodes: new Map(), edges: new Map(), ins: new Map(), outs: new Map(), rows: new Map(), bare: new Set() });
+
+/**
+ * The memo keeps a node's edges per type: reading all of a node's edges would read a Concept
+ * cited by a thousand chunks in full once per chunk, which grows quadratically over a document.
+ */
+export const typedKey = (uid: string, type: string): string => `${uid}\u0000${type}`;
 
 /** Reads of the Knowledge Health tables shared by the projection and the read model. */
 export class KhTables {
@@ -90,8 +99,7 @@ export class KhTables {
   protected edgeless(uid: string): void {
     const m = this.memo;
     if (!m) return;
-    m.ins.set(uid, []);
-    m.outs.set(uid, []);
+    m.bare.add(uid);
     m.rows.set(uid, []);
   }
 
@@ -135,16 +143,18 @@ export class KhTables {
   edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
     const m = this.memo;
     if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
-    let all = m.ins.get(uid);
-    if (!all) m.ins.set(uid, (all = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ?').all(org, uid) as KhEdgeRow[]));
-    return all.filter((e) => e.edge_type === type);
+    const key = typedKey(uid, type);
+    let list = m.ins.get(key);
+    if (!list) m.ins.set(key, (list = m.bare.has(uid) ? [] : (this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[])));
+    return list.slice();
   }
   edgesOut(org: string, uid: string, type: string): KhEdgeRow[] {
     const m = this.memo;
     if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
-    let all = m.outs.get(uid);
-    if (!all) m.outs.set(uid, (all = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ?').all(org, uid) as KhEdgeRow[]));
-    return all.filter((e) => e.edge_type === type);
+    const key = typedKey(uid, type);
+    let list = m.outs.get(key);
+    if (!list) m.outs.set(key, (list = m.bare.has(uid) ? [] : (this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[])));
+    return list.slice();
   }
 
   /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */

@@ -16,7 +16,7 @@ import {
   nextExceptionState,
 } from '@strata/domain/knowledge-health';
 import { EmbeddedProjection } from '../projection';
-import { KhTables, UnitMemo, armDetail, emptyMemo } from './kh-tables';
+import { KhTables, UnitMemo, armDetail, emptyMemo, typedKey } from './kh-tables';
 import { KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES } from './knowledge-health-schema';
 
 export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
@@ -35,6 +35,13 @@ const MEMO_MAX_ROWS = 200_000;
 const edgeOrder = (a: KhEdgeRow, b: KhEdgeRow): number => (a.edge_type !== b.edge_type ? (a.edge_type < b.edge_type ? -1 : 1) : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 
 /** Puts `row` in a node's edge list in index order, replacing the same edge. */
+/** Keeps a memoised list current; a node created in this unit starts its list with this edge. */
+function placeIn(lists: Map<string, KhEdgeRow[]>, key: string, bare: boolean, row: KhEdgeRow): void {
+  let list = lists.get(key);
+  if (!list && bare) lists.set(key, (list = []));
+  if (list) placeEdge(list, row);
+}
+
 function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
   const i = list.findIndex((x) => x.uid === row.uid);
   if (i >= 0) list.splice(i, 1);
@@ -279,12 +286,17 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const m = this.memo;
     if (!m) return;
     m.edges.set(row.uid, row);
-    if (prev && prev.to_uid !== row.to_uid) m.ins.delete(prev.to_uid);
-    if (prev && prev.from_uid !== row.from_uid) m.outs.delete(prev.from_uid);
-    const ins = m.ins.get(row.to_uid);
-    if (ins) placeEdge(ins, row);
-    const outs = m.outs.get(row.from_uid);
-    if (outs) placeEdge(outs, row);
+    // an edge that left an end: that end's lists are read again from the database
+    if (prev && (prev.to_uid !== row.to_uid || prev.edge_type !== row.edge_type)) {
+      m.ins.delete(typedKey(prev.to_uid, prev.edge_type));
+      m.bare.delete(prev.to_uid);
+    }
+    if (prev && (prev.from_uid !== row.from_uid || prev.edge_type !== row.edge_type)) {
+      m.outs.delete(typedKey(prev.from_uid, prev.edge_type));
+      m.bare.delete(prev.from_uid);
+    }
+    placeIn(m.ins, typedKey(row.to_uid, row.edge_type), m.bare.has(row.to_uid), row);
+    placeIn(m.outs, typedKey(row.from_uid, row.edge_type), m.bare.has(row.from_uid), row);
   }
 
   private afterEdgeChange(org: string, ed: Pick<EdgeRecord, 'uid' | 'edge_type' | 'from_uid' | 'to_uid'>, at: number): void {

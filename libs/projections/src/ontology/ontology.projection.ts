@@ -85,7 +85,8 @@ export class OntologyProjection implements EmbeddedProjection {
         return;
       }
       case T.OntologyIdentityClaimed:
-        return; // a lock for concurrent writers: the object index follows the node events
+      case T.OntologyRelationSlotClaimed:
+        return; // locks for concurrent writers: the object index follows the node events, relations are edges
       default:
         return unhandled(e);
     }

@@ -4,7 +4,6 @@ import { decideCreateEdge, decideCreateNode, triggerEdgeProps } from '@strata/do
 import { estimateTokens, readChunkRequest, resolveLayers, standaloneChunkLabel } from '@strata/domain/ingestion';
 import { Layer, NodeRecord } from '@strata/domain/records';
 import { Body } from '@strata/domain/validation';
-import { LayerOutcome } from '@strata/extraction';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -14,6 +13,8 @@ import { inSameSpaces, readModelMembership } from '@strata/platform/scope/space-
 import { DedupCache } from '../pipeline/dedup-cache';
 import { DedupIndex } from '../pipeline/dedup-index';
 import { stageExtraction } from '../pipeline/stage-extraction';
+import { ChunkExtractionService } from '../pipeline/chunk-extraction.service';
+import { OntologyPass } from '../pipeline/ontology-pass';
 
 export interface IngestChunkResponse {
   chunk_uid: string;
@@ -39,12 +40,15 @@ export class IngestChunkHandler {
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     private readonly extractors: ExtractorSource,
+    private readonly chunks: ChunkExtractionService,
+    private readonly ontology: OntologyPass,
   ) {}
 
   async ingest(ctx: CommandContext, body: Body): Promise<{ status: 200 | 201; body: IngestChunkResponse }> {
     const extractor = this.extractors.extractor(ctx.org, ctx.request_id);
     const req = readChunkRequest(body);
-    const { layers } = resolveLayers('chunk', body, null);
+    const { layers, ontology_schema_id } = resolveLayers('chunk', body, () => this.ontology.defaultSchemaId(ctx.org));
+    if (ontology_schema_id) this.ontology.assertActive(ctx.org, ontology_schema_id);
     let doc: NodeRecord | null = null;
     if (req.document_uid) {
       doc = await this.graph.getNode(ctx.org, req.document_uid);
@@ -54,7 +58,8 @@ export class IngestChunkHandler {
     const same = await this.identical(ctx.org, req.content, req.document_uid ?? null, expectedPlacement(ctx));
     if (same) return { status: 200, body: { chunk_uid: same, document_uid: req.document_uid ?? null, layers, nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [], errors: [], deduplicated: true } };
 
-    const outcomes: LayerOutcome[] = await extractor.extract({ content: req.content, layers });
+    const run = ontology_schema_id ? await this.ontology.start(ctx.org, ontology_schema_id, null, ctx.agent_id, ctx.request_id) : undefined;
+    const { outcomes, ontology } = await this.chunks.passes(ctx.org, extractor, req.content, layers, { run });
     const errors = outcomes.filter((o): o is { layer: Layer; error: string } => 'error' in o).map((o) => ({ layer: o.layer, error: o.error }));
     if (errors.length === outcomes.length) throw new UpstreamError(`every extraction pass failed: ${errors.map((e) => `${e.layer}: ${e.error}`).join('; ')}`, this.extractors.provider);
 
@@ -81,7 +86,12 @@ export class IngestChunkHandler {
         tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write));
         edges++;
       }
-      const counts = await stageExtraction(tx, chunk, outcomes, { content: req.content, method: extractor.method, dedup: new DedupIndex(new DedupCache(tx.reader, tx.org, tx.placement?.space_uid ?? null)) });
+      const counts = await stageExtraction(tx, chunk, outcomes, {
+        content: req.content,
+        method: extractor.method,
+        dedup: new DedupIndex(new DedupCache(tx.reader, tx.org, tx.placement?.space_uid ?? null)),
+        ...(ontology ? { ontology: (locate) => this.ontology.stage(tx, ontology.run, chunk, req.content, ontology.entities, locate) } : {}),
+      });
       return {
         status: 201 as const,
         body: { chunk_uid: chunk.uid, document_uid: document?.uid ?? null, layers, ...counts, edges_created: counts.edges_created + edges, errors, deduplicated: false },

@@ -29,6 +29,7 @@ import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-
 import { expectedPlacement } from '../pipeline/placement';
 import { inSameSpaces, readModelMembership } from '@strata/platform/scope/space-membership';
 import { ExtractorSource } from '../pipeline/extractor-source';
+import { OntologyPass } from '../pipeline/ontology-pass';
 import { INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
 import { readIncomingContent } from './incoming-content';
 
@@ -55,6 +56,7 @@ export class DocumentIntakeHandler {
     @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
     private readonly extractors: ExtractorSource,
     private readonly runner: JobRunner,
+    private readonly ontology: OntologyPass,
   ) {}
 
   async intake(mode: IntakeMode, auth: AuthContext, ctx: CommandContext, body: Body): Promise<IntakeResult> {
@@ -62,7 +64,8 @@ export class DocumentIntakeHandler {
     const incoming = await readIncomingContent(body);
     const content = incoming.content;
     assertDocumentSize(content);
-    const { layers } = resolveLayers(mode, body, null);
+    const { layers, ontology_schema_id } = resolveLayers(mode, body, () => this.ontology.defaultSchemaId(ctx.org));
+    if (ontology_schema_id) this.ontology.assertActive(ctx.org, ontology_schema_id);
     const chunking = readChunking(body);
     const core = readDocumentCore(body);
     const paper = mode === 'document' ? readPaperMetadata(body) : {};
@@ -116,12 +119,13 @@ export class DocumentIntakeHandler {
       return { doc, session, placement: tx.placement?.space_uid ?? null };
     });
 
-    await this.ledger.record(ctx.org, written.doc.uid, { sha256, page_offsets, context, layers }, written.doc.created_at);
+    await this.ledger.record(ctx.org, written.doc.uid, { sha256, page_offsets, context, layers, ontology_schema_id }, written.doc.created_at);
     const input: IngestionJobInput = {
       title,
       document_uid: written.doc.uid,
       ...(written.session ? { session_uid: written.session.uid } : {}),
       layers,
+      ...(ontology_schema_id ? { ontology_schema_id } : {}),
       actor: {
         principal: ctx.principal,
         credential_id: ctx.credential_id,

@@ -11,6 +11,7 @@ import { requestOrigin } from '@strata/platform/policy/http-request';
 import { readModelMembership, spacedNodes } from '@strata/platform/scope/space-membership';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { ExtractorSource } from '../pipeline/extractor-source';
+import { OntologyPass } from '../pipeline/ontology-pass';
 import { INGESTION_JOB_KINDS, INGESTION_SERIAL_GROUP, IngestionJobInput } from '../jobs/ingestion-job-input';
 import { chunkStatus, documentChunks } from './document-chunks';
 
@@ -33,11 +34,12 @@ export class ResumeDocumentHandler {
     private readonly jobs: JobRegistry,
     private readonly extractors: ExtractorSource,
     private readonly runner: JobRunner,
+    private readonly ontology: OntologyPass,
   ) {}
 
   async resume(ctx: CommandContext, uid: string, body: Body): Promise<{ status: 200 | 202; body: Record<string, unknown> }> {
     this.extractors.extractor(ctx.org);
-    const explicit = present(body, 'layers') ? resolveLayers('document', { layers: body.layers }, null).layers : null;
+    const explicit = present(body, 'layers') ? resolveLayers('document', { layers: body.layers }, () => this.ontology.defaultSchemaId(ctx.org)).layers : null;
     const doc = await this.graph.getNode(ctx.org, uid);
     if (!doc || doc.tombstone_at !== null) throw Errors.notFound(`document ${uid} not found`, { uid });
     if (doc.node_type !== 'Document') throw Errors.wrongNodeType('doc_uid', uid, doc.node_type, ['Document']);
@@ -46,10 +48,14 @@ export class ResumeDocumentHandler {
     const pending = (await documentChunks(this.graph, ctx.org, uid)).filter((c) => chunkStatus(c) !== 'completed').length;
     if (pending === 0) return { status: 200, body: { job_id: null, document_uid: uid, chunks_pending: 0 } };
     const meta = await this.ledger.get(ctx.org, uid);
+    const layers = explicit ?? meta?.layers ?? resolveLayers('document', {}, null).layers;
+    // the schema it was ingested with while still active, else the workspace's default (409 when none)
+    const ontology_schema_id = layers.includes('ontology') ? this.ontology.resumeSchemaId(ctx.org, meta?.ontology_schema_id) : null;
     const input: IngestionJobInput = {
       title: String(doc.props.title ?? doc.label),
       document_uid: uid,
-      layers: explicit ?? meta?.layers ?? resolveLayers('document', {}, null).layers,
+      layers,
+      ...(ontology_schema_id ? { ontology_schema_id } : {}),
       // the resumed units obey the Space rule and the policies of the request that resumes them
       actor: {
         principal: ctx.principal,

@@ -30,6 +30,8 @@ export interface IngestionJobInput {
   document_uid: string;
   session_uid?: string;
   layers: Layer[];
+  /** the schema of the `ontology` pass, when `layers` holds it (a job queued without one takes the default active schema) */
+  ontology_schema_id?: string | null;
   actor: IngestionActor;
   /**
    * The text to chunk travels as the job's payload (read once, never with the job); `content`

@@ -11,7 +11,8 @@ import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runn
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { chunkStatus, documentChunks } from '../documents/document-chunks';
-import { ChunkExtractionService, ChunkOutcome, ExtractedChunk } from '../pipeline/chunk-extraction.service';
+import { ChunkExtractionService, ChunkOutcome, ExtractedChunk, OntologyTally } from '../pipeline/chunk-extraction.service';
+import { OntologyPass, OntologyRun } from '../pipeline/ontology-pass';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { DedupCache } from '../pipeline/dedup-cache';
 import { IngestionJobInput, jobCommandContext } from './ingestion-job-input';
@@ -33,6 +34,8 @@ interface Tally {
   edges_created: number;
   extracted_node_uids: string[];
   errors: { chunk_index: number; error: string }[];
+  /** what the ontology pass did, when the job runs it */
+  ontology?: OntologyTally;
 }
 
 const emptyTally = (): Tally => ({ nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [], errors: [] });
@@ -57,6 +60,7 @@ export class IngestionJobHandler implements JobHandler {
     @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
     private readonly extractors: ExtractorSource,
     private readonly chunks: ChunkExtractionService,
+    private readonly ontology: OntologyPass,
   ) {}
 
   async run(job: QueuedJob, jc: JobContext): Promise<unknown> {
@@ -79,6 +83,8 @@ export class IngestionJobHandler implements JobHandler {
     const all = await documentChunks(this.graph, job.org, input.document_uid);
     const remaining = all.filter((c) => chunkStatus(c) !== 'completed');
     const tally: Tally = { ...emptyTally(), ...((job.checkpoint as Tally | null) ?? {}) };
+    const run = input.layers.includes('ontology') ? await this.ontologyRun(job, input) : undefined;
+    if (run) tally.ontology ??= { schema_id: run.schema_id, proposals_created: 0, auto_applied: 0, objects_linked: 0 };
     let processed = all.length - remaining.length;
     const progress = (): Partial<JobRecord['progress']> => ({ total_chunks: all.length, processed_chunks: processed, nodes_created: tally.nodes_created, edges_created: tally.edges_created });
     await jc.checkpoint(tally, progress());
@@ -114,7 +120,7 @@ export class IngestionJobHandler implements JobHandler {
         const chunk = remaining[next++];
         extracting++;
         try {
-          ready.push(await this.chunks.extract(extractor, chunk, input.layers, context, jc.signal));
+          ready.push(await this.chunks.extract(job.org, extractor, chunk, input.layers, context, jc.signal, run));
         } catch (err) {
           ready.push(this.passesThrew(chunk, input, err));
         } finally {
@@ -179,6 +185,7 @@ export class IngestionJobHandler implements JobHandler {
       edges_created: tally.edges_created,
       extracted_node_uids: tally.extracted_node_uids.slice(0, RESULT_UIDS_MAX),
       errors: tally.errors,
+      ...(tally.ontology ? { ontology: tally.ontology } : {}),
     };
     if (cancelled) {
       // the cancel was seen here, between chunks: the job ends cancelled, as if the runner had stopped it
@@ -208,7 +215,20 @@ export class IngestionJobHandler implements JobHandler {
     return { chunk, method: 'llm', outcomes: input.layers.map((layer) => ({ layer, error: reason })) };
   }
 
+  /** The ontology pass's run: the job's schema (or, for a job queued without one, the default active schema). */
+  private async ontologyRun(job: QueuedJob, input: IngestionJobInput): Promise<OntologyRun | undefined> {
+    const schemaId = input.ontology_schema_id ?? this.ontology.defaultSchemaId(job.org);
+    // without a schema every chunk's ontology pass fails, named in its errors
+    if (!schemaId) return undefined;
+    return this.ontology.start(job.org, schemaId, job.id, input.actor.agent_id, `job:${job.id}`);
+  }
+
   private count(t: Tally, chunk: NodeRecord, o: ChunkOutcome): void {
+    if (t.ontology && o.ontology) {
+      t.ontology.proposals_created += o.ontology.proposals_created;
+      t.ontology.auto_applied += o.ontology.auto_applied;
+      t.ontology.objects_linked += o.ontology.objects_linked;
+    }
     t.nodes_created += o.nodes_created;
     t.nodes_deduplicated += o.nodes_deduplicated;
     t.edges_created += o.edges_created;

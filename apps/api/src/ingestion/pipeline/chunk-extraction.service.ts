@@ -6,13 +6,24 @@ import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { decideUpdateNode } from '@strata/domain/graph';
+import { EntityMention } from '@strata/domain/ontology';
 import { DedupCache } from './dedup-cache';
+import { OntologyPass, OntologyRun } from './ontology-pass';
 import { DedupIndex } from './dedup-index';
 import { ChunkExtractionCounts, stageExtraction } from './stage-extraction';
 
 export interface ChunkOutcome extends ChunkExtractionCounts {
   status: 'completed' | 'failed' | 'skipped';
   errors: { layer: Layer; error: string }[];
+  /** what the ontology pass did, when it ran */
+  ontology?: OntologyTally;
+}
+
+export interface OntologyTally {
+  schema_id?: string;
+  proposals_created: number;
+  auto_applied: number;
+  objects_linked: number;
 }
 
 /** One existing (pending) Chunk with its passes already run, ready to commit. */
@@ -20,6 +31,8 @@ export interface ExtractedChunk {
   chunk: NodeRecord;
   outcomes: readonly LayerOutcome[];
   method: Extractor['method'];
+  /** the ontology pass's run and the entities it found in the chunk, when the job asked for it */
+  ontology?: { run: OntologyRun; entities: EntityMention[] };
 }
 
 export interface ChunkPlacement {
@@ -44,12 +57,39 @@ const EMPTY = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extra
  */
 @Injectable()
 export class ChunkExtractionService {
-  constructor(@Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork) {}
+  constructor(
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly ontology: OntologyPass,
+  ) {}
 
-  /** The chunk's layer passes (no transaction, no write). */
-  async extract(extractor: Extractor, chunk: NodeRecord, layers: readonly Layer[], context?: ExtractionContext, signal?: AbortSignal): Promise<ExtractedChunk> {
-    const outcomes = await extractor.extract({ content: chunkContent(chunk), layers, context, signal });
-    return { chunk, outcomes, method: extractor.method };
+  /**
+   * The chunk's layer passes (no transaction, no write): the catalogue's layers through the
+   * extractor, the `ontology` layer through the entity finder of the run.
+   */
+  async extract(org: string, extractor: Extractor, chunk: NodeRecord, layers: readonly Layer[], context?: ExtractionContext, signal?: AbortSignal, run?: OntologyRun): Promise<ExtractedChunk> {
+    return { chunk, method: extractor.method, ...(await this.passes(org, extractor, chunkContent(chunk), layers, { context, signal, run })) };
+  }
+
+  /** The passes over a text, in the order of `layers`; an `ontology` layer without a run is a failed pass. */
+  async passes(
+    org: string,
+    extractor: Extractor,
+    content: string,
+    layers: readonly Layer[],
+    opts: { context?: ExtractionContext; signal?: AbortSignal; run?: OntologyRun },
+  ): Promise<{ outcomes: LayerOutcome[]; ontology?: { run: OntologyRun; entities: EntityMention[] } }> {
+    const catalogue = layers.filter((l) => l !== 'ontology');
+    const wantsOntology = layers.includes('ontology');
+    const [found, onto] = await Promise.all([
+      catalogue.length ? extractor.extract({ content, layers: catalogue, context: opts.context, signal: opts.signal }) : Promise.resolve([] as LayerOutcome[]),
+      wantsOntology && opts.run ? this.ontology.find(opts.run, org, content, opts.signal) : Promise.resolve(null),
+    ]);
+    const outcomes = layers.map((layer): LayerOutcome => {
+      if (layer !== 'ontology') return found.find((o) => o.layer === layer) ?? { layer, error: `no ${layer} pass ran` };
+      if (!onto) return { layer, error: 'no active ontology schema' };
+      return 'error' in onto ? { layer, error: onto.error } : { layer, nodes: [] };
+    });
+    return { outcomes, ...(opts.run && onto && 'entities' in onto ? { ontology: { run: opts.run, entities: onto.entities } } : {}) };
   }
 
   /**
@@ -71,14 +111,17 @@ export class ChunkExtractionService {
 
   private async commitTogether(ctx: CommandContext, items: readonly ExtractedChunk[], place: ChunkPlacement): Promise<ChunkOutcome[]> {
     let dedup: DedupIndex | null = null;
+    const memories = [...new Set(items.flatMap((i) => (i.ontology ? [i.ontology.run.memory] : [])))];
     const outcomes = await this.uow.run(ctx, async (tx) => {
       dedup = new DedupIndex(place.dedup); // a replayed unit starts afresh
+      for (const m of memories) m.begin();
       const out: ChunkOutcome[] = [];
-      for (const item of items) out.push(await stageChunk(tx, item, place, dedup));
+      for (const item of items) out.push(await stageChunk(tx, item, place, dedup, this.ontology));
       return out;
     });
     // before the next unit's commit, which must see these nodes
     await place.dedup.remember((dedup as DedupIndex | null)?.created() ?? []);
+    for (const m of memories) m.committed();
     return outcomes;
   }
 
@@ -101,7 +144,7 @@ export class ChunkExtractionService {
 
 const chunkContent = (chunk: NodeRecord) => String(chunk.props.content ?? '');
 
-async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlacement, dedup: DedupIndex): Promise<ChunkOutcome> {
+async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlacement, dedup: DedupIndex, ontology: OntologyPass): Promise<ChunkOutcome> {
   const errors = failedPasses(item.outcomes);
   const allFailed = item.outcomes.length > 0 && errors.length === item.outcomes.length;
   const current = await tx.node(item.chunk.uid);
@@ -111,12 +154,24 @@ async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlaceme
     return { status: 'failed', errors, ...EMPTY, extracted_node_uids: [] };
   }
   const start = current.props.char_offset_start;
+  const content = chunkContent(current);
+  let tally: OntologyTally | undefined;
+  const onto = item.ontology;
   const counts = await stageExtraction(tx, current, item.outcomes, {
-    content: chunkContent(current),
+    content,
     method: item.method,
     chunkStart: typeof start === 'number' ? start : null,
     pages: place.pages,
     dedup,
+    ...(onto
+      ? {
+          ontology: async (locate) => {
+            const c = await ontology.stage(tx, onto.run, current, content, onto.entities, locate);
+            tally = { proposals_created: c.proposals_created, auto_applied: c.auto_applied, objects_linked: c.objects_linked };
+            return c;
+          },
+        }
+      : {}),
   });
-  return { status: 'completed', errors, ...counts };
+  return { status: 'completed', errors, ...counts, ...(tally ? { ontology: tally } : {}) };
 }

@@ -21,6 +21,8 @@ export interface ExtractionPlacement {
   pages?: readonly PageOffset[];
   /** what deduplication compares with: the unit's index over the job's cache */
   dedup: DedupIndex;
+  /** the ontology pass's writes for this chunk (REFERENCE §9.1 `ontology`), staged before the chunk completes */
+  ontology?: (locate: (names: readonly string[]) => string | undefined) => Promise<{ nodes_created: number; edges_created: number; node_uids: string[] }>;
 }
 
 /**
@@ -44,6 +46,16 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
       const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place) });
       tx.createEdge(decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write));
       counts.edges_created++;
+    }
+  }
+  if (place.ontology) {
+    const o = await place.ontology((names) => names.map((n) => location({ quote: n }, place).location).find((l) => l !== undefined));
+    counts.nodes_created += o.nodes_created;
+    counts.edges_created += o.edges_created;
+    for (const uid of o.node_uids) {
+      if (linked.has(uid)) continue;
+      linked.add(uid);
+      counts.extracted_node_uids.push(uid);
     }
   }
   const done = decideUpdateNode(chunk, { props: { processing_status: 'completed', extraction_count: linked.size } }, tx.write);
@@ -74,7 +86,7 @@ async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, count
   return node;
 }
 
-function location(x: ExtractedNode, place: ExtractionPlacement): { location?: string } {
+function location(x: Pick<ExtractedNode, 'quote'>, place: ExtractionPlacement): { location?: string } {
   const anchor = anchorQuote(place.content, x.quote);
   if (!anchor) return {};
   const sel: Record<string, unknown> = { ...anchor };

@@ -1,35 +1,19 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { Errors } from '@strata/domain/errors';
-import { Principal, Streams } from '@strata/domain/events';
+import { Principal } from '@strata/domain/events';
 import { JobRecord } from '@strata/domain/jobs';
-import {
-  ExtractionMode,
-  KnownObject,
-  OntologyEventTypes as T,
-  decideApprove,
-  decideNewProposal,
-  extractionApplies,
-  extractionRisk,
-  planExtraction,
-} from '@strata/domain/ontology';
-import { NodeRecord } from '@strata/domain/records';
+import { ExtractionMode } from '@strata/domain/ontology';
 import { QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { JobContext } from '@strata/jobs/runner/job-runner';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
-import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
-import { createTriggerEdge } from '@strata/platform/unit-of-work/graph-ops';
-import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { EntityFinder, EntityFinding } from '@strata/ontology/entity-finder';
+import { ExtractionStager } from '@strata/ontology/extraction-stager';
+import { OntologyStore } from '@strata/ontology/ontology-store';
 import { OntologyScope } from '../ontology-scope';
-import { OntologyStore } from '../ontology-store';
-import { objectProps } from '../objects/domain-objects';
-import { ApprovalNodes } from '../proposals/approval-nodes';
-import { ProposalHandlers } from '../proposals/proposal.handlers';
 import { ExtractRequest } from './extract.dto';
 import { OntologyJobs } from '../ontology-jobs';
-import { EntityFinder, EntityFinding } from './entity-finder';
 import { SOURCE_TYPES, sourceTexts } from './source-texts';
 
 export const EXTRACT_KIND = 'ontology_extract';
@@ -56,13 +40,11 @@ export class OntologyExtraction implements OnModuleInit {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
-    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly jobs: OntologyJobs,
     private readonly entities: EntityFinder,
     private readonly store: OntologyStore,
     private readonly scope: OntologyScope,
-    private readonly proposals: ProposalHandlers,
-    private readonly approvals: ApprovalNodes,
+    private readonly stager: ExtractionStager,
   ) {}
 
   onModuleInit(): void {
@@ -118,67 +100,26 @@ export class OntologyExtraction implements OnModuleInit {
   /** One source text, as one unit of work: links, proposals, and what the policies apply. */
   private async extractOne(job: QueuedJob, input: ExtractInput, part: { uid: string; text: string }, finding: EntityFinding, signal: AbortSignal) {
     const ctx = { org: job.org, principal: input.principal, credential_id: input.credential_id, agent_id: input.agent_id, request_id: `job:${job.id}` };
-    const types = this.store.read.types(input.schema_id);
-    const known = await this.knownObjects(job.org, input.schema_id);
     // the model is asked before the unit of work, never inside it
-    const plan = planExtraction(part.text, await finding.find(part.text, signal), types.objects, known);
+    const entities = await finding.find(part.text, signal);
     const out = { proposals_created: 0, auto_applied: 0, objects_linked: 0 };
-    if (!plan.links.length && !plan.proposals.length) return out;
     await this.uow.run(ctx, async (tx) => {
       const source = await tx.node(part.uid);
       if (!source || source.tombstone_at !== null) return;
-      for (const uid of plan.links) {
-        const o = await tx.node(uid);
-        if (o && o.tombstone_at === null && (await this.link(tx, o, source, finding))) out.objects_linked++;
-      }
-      for (const p of plan.proposals) {
-        const id = this.ids.uuid();
-        let proposal = decideNewProposal(
-          {
-            id,
-            org_id: job.org,
-            schema_id: input.schema_id,
-            proposal_type: 'object_create',
-            object_type: p.type.name,
-            object: { canonical_name: p.canonical_name, fields: {}, aliases: [], identity: {}, confidence: finding.confidence },
-            extract_job_id: input.record_id,
-            proposed_by_agent_id: input.agent_id,
-            source_uids: [part.uid],
-            rationale: `named entity in ${source.label}`,
-            risk_level: extractionRisk(p.type),
-          },
-          tx.now,
-        );
-        if (proposal.review_status === 'approval_required') proposal = { ...proposal, approval_uid: this.approvals.open(tx, id, p.canonical_name).uid };
-        tx.emit(Streams.ontologyProposal(job.org, id), T.OntologyProposalCreated, { proposal }, 'no_stream');
-        out.proposals_created++;
-        if (proposal.review_status !== 'pending' || !extractionApplies(input.mode, p.type.review_policy, finding.confidence, p.type.default_confidence)) continue;
-        const applied = await this.proposals.applyStaged(tx, decideApprove(proposal, input.principal.id, tx.now), () => true, 'no_stream');
-        if (applied.review_status === 'applied') {
-          out.auto_applied++;
-          const node = await tx.node(applied.proposed_node_uid!);
-          if (node) await this.link(tx, node, source, finding);
-        }
-      }
+      const staged = await this.stager.stage(tx, {
+        schema_id: input.schema_id,
+        mode: input.mode,
+        source,
+        text: part.text,
+        entities,
+        method: finding.method,
+        confidence: finding.confidence,
+        job_id: input.record_id,
+        agent_id: input.agent_id,
+        rationale: `named entity in ${source.label}`,
+      });
+      Object.assign(out, { proposals_created: staged.proposals_created, auto_applied: staged.auto_applied, objects_linked: staged.objects_linked });
     });
     return out;
-  }
-
-  /** ExtractedFrom object → source, once. */
-  private async link(tx: GraphTx, object: NodeRecord, source: NodeRecord, finding: EntityFinding): Promise<boolean> {
-    if ((await tx.edges({ from_uid: object.uid, to_uid: source.uid, edge_types: ['ExtractedFrom'] })).length) return false;
-    createTriggerEdge(tx, object, source, 'ExtractedFrom', { method: finding.method, confidence: finding.confidence });
-    return true;
-  }
-
-  private async knownObjects(org: string, schemaId: string): Promise<KnownObject[]> {
-    const uids = this.store.read.objectUids(org, schemaId, undefined);
-    const nodes = await this.graph.getNodes(org, uids);
-    return uids.flatMap((uid) => {
-      const n = nodes.get(uid);
-      if (!n) return [];
-      const p = objectProps(n);
-      return [{ uid, object_type_id: p.object_type_id as string, names: [p.canonical_name as string, ...((p.aliases as string[]) ?? [])] }];
-    });
   }
 }

@@ -9,11 +9,11 @@ import { VersionHistoryService } from '@strata/platform/history/version-history.
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { OntologyScope } from '../ontology-scope';
-import { OntologyStore } from '../ontology-store';
+import { OntologyStore } from '@strata/ontology/ontology-store';
 import { paginated } from '../ontology-presenters';
-import { isDomainObject, loadObject, namedObjectType, objectProps } from './domain-objects';
+import { isDomainObject, loadObject, namedObjectType, objectProps } from '@strata/ontology/domain-objects';
 import { CreateObjectDto, UpdateObjectDto } from './object.dto';
-import { ObjectWriter } from './object-writer';
+import { ObjectWriter } from '@strata/ontology/object-writer';
 
 /** Authored domain objects: create (an auto-approved, applied proposal), update, read, list, history. */
 @Injectable()

@@ -8,23 +8,19 @@ import {
   ProposalEdits,
   ProposalRecord,
   assertProposalMove,
-  decideApplied,
-  decideApplyFailed,
   decideApprove,
   decideEditProposal,
   decideReject,
-  proposedObject,
 } from '@strata/domain/ontology';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ProposalFilter } from '@strata/projections/ontology/ontology-read-model';
-import { OntologyStore } from '../ontology-store';
+import { OntologyStore } from '@strata/ontology/ontology-store';
 import { OntologyScope } from '../ontology-scope';
 import { paginated, presentProposal } from '../ontology-presenters';
-import { namedObjectType } from '../objects/domain-objects';
-import { ObjectWriter } from '../objects/object-writer';
-import { ApprovalNodes } from './approval-nodes';
+import { ProposalApplier } from '@strata/ontology/proposal-applier';
+import { ApprovalNodes } from '@strata/ontology/approval-nodes';
 
 /** Reads the edits of a PATCH or an approval: `{canonical_name?, fields?, aliases?}`. */
 export function readEdits(raw: Record<string, unknown>): ProposalEdits {
@@ -50,7 +46,7 @@ export class ProposalHandlers {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly store: OntologyStore,
-    private readonly writer: ObjectWriter,
+    private readonly applier: ProposalApplier,
     private readonly scope: OntologyScope,
     private readonly approvals: ApprovalNodes,
   ) {}
@@ -141,26 +137,8 @@ export class ProposalHandlers {
     return (uid) => !scope || scope.allows(uid);
   }
 
-  /**
-   * Writes an approved proposal's object: applied with its node, or — when the write is refused
-   * (the schema no longer active, a duplicate, a field that no longer validates) —
-   * apply_failed with the reason, nothing else written.
-   */
-  async applyStaged(tx: GraphTx, p: ProposalRecord, visible: (uid: string) => boolean, revision: number | 'no_stream'): Promise<ProposalRecord> {
-    const stream = Streams.ontologyProposal(tx.org, p.id);
-    const o = proposedObject(p);
-    let next: ProposalRecord;
-    try {
-      const schema = this.store.activeSchema(tx.org, p.schema_id);
-      const type = namedObjectType(this.store.read.types(schema.id), p.object_type);
-      const node = await this.writer.create(tx, type, { ...o, allow_duplicate: false, proposal_id: p.id, source_uids: p.source_uids }, visible);
-      next = decideApplied(p, node.uid, tx.now, tx.ctx.principal.id);
-      tx.emit(stream, T.OntologyProposalApplied, { proposal: next }, revision);
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      next = decideApplyFailed(p, `${err.code}: ${err.message}`);
-      tx.emit(stream, T.OntologyProposalApplyFailed, { proposal: next }, revision);
-    }
-    return next;
+  /** Writes an approved proposal's object (applied, or apply_failed with the reason). */
+  applyStaged(tx: GraphTx, p: ProposalRecord, visible: (uid: string) => boolean, revision: number | 'no_stream'): Promise<ProposalRecord> {
+    return this.applier.applyStaged(tx, p, visible, revision);
   }
 }

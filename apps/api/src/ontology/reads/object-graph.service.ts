@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ReadScope } from '@strata/platform/scope/read-scope';
-import { isDomainObject, objectProps } from '../objects/domain-objects';
+import { isDomainObject, objectProps } from '@strata/ontology/domain-objects';
 
 /** How far an expansion may grow before it stops and says it was truncated. */
 export const EXPANSION_NODE_CAP = 200;

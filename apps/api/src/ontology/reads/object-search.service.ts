@@ -9,7 +9,7 @@ import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-setting
 import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
 import { TEXT_INDEX, TextIndex } from '@strata/text-index/text-index.port';
 import { OntologyScope } from '../ontology-scope';
-import { isDomainObject, objectProps } from '../objects/domain-objects';
+import { isDomainObject, objectProps } from '@strata/ontology/domain-objects';
 
 export interface ObjectSearchQuery {
   query: string;

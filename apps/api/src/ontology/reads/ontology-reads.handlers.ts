@@ -3,8 +3,8 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { OntologyErrors } from '@strata/domain/ontology';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { OntologyScope } from '../ontology-scope';
-import { OntologyStore } from '../ontology-store';
-import { isDomainObject } from '../objects/domain-objects';
+import { OntologyStore } from '@strata/ontology/ontology-store';
+import { isDomainObject } from '@strata/ontology/domain-objects';
 import { EXPANSION_NODE_CAP, ObjectGraph, isRelation } from './object-graph.service';
 import { ObjectSearch, ObjectSearchQuery } from './object-search.service';
 

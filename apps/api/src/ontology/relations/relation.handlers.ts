@@ -10,8 +10,9 @@ import { createEdge } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { OntologyScope } from '../ontology-scope';
-import { OntologyStore } from '../ontology-store';
-import { checkReferences, isDomainObject, objectProps } from '../objects/domain-objects';
+import { OntologyStore } from '@strata/ontology/ontology-store';
+import { checkReferences, isDomainObject, objectProps } from '@strata/ontology/domain-objects';
+import { RelationSlots } from '@strata/ontology/relation-slots';
 
 /**
  * `POST /ontology/relation`: an edge of a schema's relation type between two domain objects,
@@ -23,6 +24,7 @@ export class RelationHandlers {
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     private readonly store: OntologyStore,
     private readonly scope: OntologyScope,
+    private readonly slots: RelationSlots,
   ) {}
 
   async create(auth: AuthContext, rid: string, body: Body): Promise<{ edge: EdgeRecord; created: boolean }> {
@@ -52,10 +54,14 @@ export class RelationHandlers {
       const existing = await this.existing(tx, rel, from, to);
       if (existing) return { edge: existing, created: false };
       await this.assertCardinality(tx, rel, from, to);
+      // servers mode: the same check against the endpoints' claims, and the claims this edge makes
+      const claim = await this.slots.reserve(tx, rel, from, to);
       const checked = validateObjectFields({ name: rel.name, fields_json: rel.fields_json, required_fields: [] } as never, fields, null);
       await checkReferences(tx, checked.references, visible);
       const props = { _type: rel.name, schema_id: schema.id, relation_type_id: rel.id, fields: checked.fields };
-      return { edge: createEdge(tx, { edge_type: rel.name, confidence, props }, a, b), created: true };
+      const edge = createEdge(tx, { edge_type: rel.name, confidence, props }, a, b);
+      claim(edge.uid);
+      return { edge, created: true };
     });
   }
 

@@ -14,7 +14,7 @@ import {
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { OntologyStore } from '../ontology-store';
+import { OntologyStore } from '@strata/ontology/ontology-store';
 import { iso, paginated, presentSchema, presentSchemaDetail } from '../ontology-presenters';
 
 /** The identity values a read-model key stands for (identity fields, or the normalised name). */

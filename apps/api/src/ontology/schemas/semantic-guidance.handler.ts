@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { objectTypeCandidate, relationTypeCandidate } from '@strata/domain/ontology';
-import { OntologyStore } from '../ontology-store';
-import { EntityFinder } from '../extraction/entity-finder';
+import { OntologyStore } from '@strata/ontology/ontology-store';
+import { EntityFinder } from '@strata/ontology/entity-finder';
 
 /**
  * Review-required semantic classifications of a schema's current type revisions: the built-in

@@ -16,7 +16,7 @@ import {
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { OntologyStore } from '../ontology-store';
+import { OntologyStore } from '@strata/ontology/ontology-store';
 import { presentType } from '../ontology-presenters';
 
 /** Object and relation types of a schema: add, update (version bumps), archive. */

@@ -15,7 +15,7 @@ import { NodeRecord } from '@strata/domain/records';
 import { EVENT_STORE, EventStore, ExpectedRevision } from '@strata/event-store/event-store.port';
 import { createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
-import { OntologyStore } from '../ontology-store';
+import { OntologyStore } from './ontology-store';
 import { assertLive, checkReferences, objectProps } from './domain-objects';
 
 export interface ObjectToCreate extends ProposedObject {

@@ -55,8 +55,13 @@ export class EntityFinder {
   }
 
   forJob(org: string, jobId: string): EntityFinding {
+    return this.forRequest(org, `job:${jobId}`);
+  }
+
+  /** The finding for work attributed to `requestId` (its model calls are metered to `org`). */
+  forRequest(org: string, requestId: string): EntityFinding {
     this.assertAvailable();
-    const chat = this.models.forOrganization(org, { requestId: `job:${jobId}` });
+    const chat = this.models.forOrganization(org, { requestId });
     if (!chat) return { method: 'offline', confidence: OFFLINE_CONFIDENCE, find: async (text) => namedEntities(text) };
     return {
       method: 'llm',
