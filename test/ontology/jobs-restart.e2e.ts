@@ -45,7 +45,7 @@ describe('ontology extraction across a crash', () => {
       // the first source is answered; the model never answers the second
       llm.enqueue(named([PEOPLE[0]]), { type: 'hang' });
       const { job_id } = ok(await w.k.post('/ontology/extract', { ontology_schema_id: s.schema.id, source_uids: sources }), 202);
-      await eventually(async () => (await job(w.k, job_id)).progress.processed_chunks === 1 && llm.requests.length === asked + 2, { what: 'the first source read' });
+      await eventually(async () => (await job(w.k, job_id)).progress?.processed_chunks === 1 && llm.requests.length === asked + 2, { what: 'the first source read', timeoutMs: 60_000 });
       expect(await job(w.k, job_id)).toMatchObject({ kind: 'ontology_extract', status: 'processing', title: 'ontology extraction into Client services', progress: { total_chunks: 2 } });
       await first.close({ keepData: true });
       // what a killed process leaves behind: the job still running, under a lease nobody renews

@@ -41,9 +41,9 @@ const SCHEDULER_POLL_S = 5;
     },
     {
       provide: JobRegistry,
-      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE, JOB_QUEUE, JobRunner],
-      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null, queue: JobQueue, runner: JobRunner) =>
-        new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }, queue, runner),
+      inject: [CLOCK, JOB_STORE, SERVER_STORAGE, JOB_QUEUE, JobRunner],
+      useFactory: (clock: Clock, store: JobStore, servers: ServerStores | null, queue: JobQueue, runner: JobRunner) =>
+        new JobRegistry(clock, store, { ownsAllJobs: !servers }, queue, runner),
     },
     {
       provide: JOB_QUEUE,
@@ -92,7 +92,7 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
     metrics: StrataMetrics,
     @Inject(CLOCK) clock: Clock,
   ) {
-    instrumentJobs(metrics, queue, jobs, runner, clock);
+    instrumentJobs(metrics, queue, runner, clock);
   }
 
   /** handlers are registered while the modules initialize; polling starts once they all have */
