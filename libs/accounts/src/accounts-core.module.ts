@@ -11,6 +11,8 @@ import { ServerUnitOfWork } from '@strata/platform/unit-of-work/server-unit-of-w
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { AccountsProjection } from '@strata/projections/accounts/accounts.projection';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import type { ProjectionDefinition } from '@strata/projections/registry/projection-definition';
+import { PROJECTION_DEFINITIONS } from '@strata/projections/registry/projection-registry';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { ACCOUNTS_UNIT_OF_WORK } from './accounts-unit-of-work';
 import { CreateOwnerService } from './create-owner.service';
@@ -35,8 +37,8 @@ import { LANGUAGE_MODELS, LanguageModels, MeteredLanguageModels } from '@strata/
     // servers mode: this replica's in-memory copy, fed from the log (started in onModuleInit)
     {
       provide: AccountsMirror,
-      inject: [SERVER_STORAGE],
-      useFactory: (s: ServerStores | null) => (s ? new AccountsMirror(s.events) : null),
+      inject: [SERVER_STORAGE, PROJECTION_DEFINITIONS],
+      useFactory: (s: ServerStores | null, projections: readonly ProjectionDefinition[]) => (s ? new AccountsMirror(s.events, projections) : null),
     },
     {
       provide: AccountsReadModel,

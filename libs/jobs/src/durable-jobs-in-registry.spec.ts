@@ -11,7 +11,7 @@ function setup() {
   let n = 0;
   const ids = { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` };
   const queue = new SqliteJobQueue(':memory:', clock, ids as never);
-  const jobs = new JobRegistry(clock, ids as never, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue);
+  const jobs = new JobRegistry(clock, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue);
   const heard: QueuedJob[] = [];
   jobs.onDurableKind('ingest_document', { cancelledBeforeStart: async (j) => void heard.push(j) });
   const enqueue = async (title: string, org = 'org-1') => {
@@ -77,7 +77,7 @@ describe('durable jobs shown by the JobRegistry', () => {
     const ids = { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` };
     const queue = new SqliteJobQueue(':memory:', clock, ids as never);
     const runner = new JobRunner(queue, clock, { owner: 'r1' });
-    const jobs = new JobRegistry(clock, ids as never, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue, runner);
+    const jobs = new JobRegistry(clock, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue, runner);
     let stoppedMidway = false;
     runner.register('embed_all', {
       run: (_job, ctx) =>

@@ -1,102 +1,76 @@
+import { JobRecord, JobStatus } from '@strata/domain/jobs';
 import { JobRegistry } from './job-registry';
 import { SqliteJobStore } from './store/sqlite-job-store';
 
 function registry(opts: { store?: SqliteJobStore; ownsAllJobs?: boolean; start?: number } = {}) {
-  let now = opts.start ?? 1000;
-  let n = 0;
-  const clock = { now: () => now };
-  const ids = { uuid: () => `00000000-0000-4000-8000-${String(++n + (opts.start ?? 0)).padStart(12, '0')}` };
+  const clock = { now: () => opts.start ?? 1000 };
   const store = opts.store ?? new SqliteJobStore(':memory:');
-  const jobs = new JobRegistry(clock as never, ids as never, store, { ownsAllJobs: opts.ownsAllJobs ?? true });
-  return { jobs, store, tick: (s = 1) => (now += s) };
+  const jobs = new JobRegistry(clock as never, store, { ownsAllJobs: opts.ownsAllJobs ?? true });
+  return { jobs, store };
 }
 
-describe('JobRegistry', () => {
-  it('gives pending jobs their place in the queue of their organization only', async () => {
-    const { jobs, tick } = registry();
-    const a = jobs.create('org-1', 'embed_all', 'a', 0);
-    tick();
-    const b = jobs.create('org-1', 'embed_all', 'b', 0);
-    jobs.create('org-2', 'embed_all', 'other', 0);
-    expect((await jobs.get('org-1', b.id)).queue_position).toBe(2);
-    jobs.update(a, { status: 'processing' });
-    expect(await jobs.get('org-1', a.id)).not.toHaveProperty('queue_position');
-    expect((await jobs.get('org-1', b.id)).queue_position).toBe(1);
-  });
+let n = 0;
+/** A record as an earlier version's in-process jobs wrote it to the job store. */
+async function stored(store: SqliteJobStore, org: string, status: JobStatus, at = 1000): Promise<JobRecord> {
+  const ended = status === 'completed' || status === 'failed' || status === 'cancelled';
+  const job: JobRecord = {
+    id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+    kind: 'embed_all',
+    title: `job ${n}`,
+    status,
+    document_uid: null,
+    progress: { total_chunks: 0, processed_chunks: 0, nodes_created: 0, edges_created: 0, total_nodes: 2, processed_nodes: 0, embedded_nodes: 0, failed_nodes: 0 },
+    result: status === 'completed' ? { embedded_nodes: 2 } : null,
+    error: null,
+    created_at: at,
+    updated_at: at,
+    started_at: status === 'pending' ? null : at,
+    completed_at: ended ? at : null,
+  };
+  await store.save(org, job);
+  return job;
+}
 
-  it('keeps a cancelled job cancelled whatever its runner reports afterwards', async () => {
-    const { jobs } = registry();
-    const a = jobs.create('org-1', 'embed_all', 'a', 3);
-    jobs.update(a, { status: 'processing' });
-    expect((await jobs.cancel('org-1', a.id)).status).toBe('cancelled');
-    jobs.update(a, { status: 'completed', progress: { embedded_nodes: 3 } });
-    expect(await jobs.get('org-1', a.id)).toMatchObject({ status: 'cancelled', progress: { embedded_nodes: 0 } });
-  });
-
-  it('on clear, cancels the active jobs of the organization and forgets all of them, stored ones too', async () => {
+describe('JobRegistry over the job store (records of earlier versions)', () => {
+  it('shows stored records, pending ones with their place in their organization only', async () => {
     const { jobs, store } = registry();
-    const done = jobs.create('org-1', 'embed_all', 'done', 0);
-    jobs.update(done, { status: 'completed' });
-    const running = jobs.create('org-1', 'embed_all', 'running', 0);
-    jobs.update(running, { status: 'processing' });
-    const other = jobs.create('org-2', 'embed_all', 'other', 0);
-    expect(jobs.cancelAndForget('org-1')).toBe(1);
-    expect(running.status).toBe('cancelled');
-    await expect(jobs.get('org-1', done.id)).rejects.toMatchObject({ code: 'not_found' });
-    expect((await jobs.list('org-1', { limit: 50, offset: 0 })).items).toEqual([]);
-    expect(await store.ofOrg('org-1')).toEqual([]);
-    expect((await jobs.get('org-2', other.id)).status).toBe('pending');
+    const a = await stored(store, 'org-1', 'pending', 1000);
+    const b = await stored(store, 'org-1', 'pending', 1001);
+    await stored(store, 'org-2', 'pending', 999);
+    expect((await jobs.get('org-1', a.id)).queue_position).toBe(1);
+    expect((await jobs.get('org-1', b.id)).queue_position).toBe(2);
+    await expect(jobs.get('org-2', a.id)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('keeps finished jobs across a restart, and fails the ones a stop interrupted', async () => {
+  it('at start-up, fails the records a stop left active, keeps the finished ones, and refuses to cancel those', async () => {
     const store = new SqliteJobStore(':memory:');
-    const first = registry({ store });
-    const done = first.jobs.create('org-1', 'embed_all', 'done', 2);
-    first.jobs.update(done, { status: 'processing' });
-    first.jobs.update(done, { status: 'completed', result: { embedded_nodes: 2 }, progress: { embedded_nodes: 2 } });
-    const interrupted = first.jobs.create('org-1', 'embed_all', 'interrupted', 5);
-    first.jobs.update(interrupted, { status: 'processing' });
-    await first.jobs.flush();
-
-    // a new process on the same store
+    const done = await stored(store, 'org-1', 'completed');
+    const interrupted = await stored(store, 'org-1', 'processing');
     const second = registry({ store, start: 2000 });
     await second.jobs.recover();
-    expect(await second.jobs.get('org-1', done.id)).toMatchObject({ status: 'completed', result: { embedded_nodes: 2 }, progress: { embedded_nodes: 2 } });
+    expect(await second.jobs.get('org-1', done.id)).toMatchObject({ status: 'completed', result: { embedded_nodes: 2 } });
     expect(await second.jobs.get('org-1', interrupted.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('interrupted'), completed_at: 2000 });
-    // same created_at: ties by id
     expect((await second.jobs.list('org-1', { limit: 50, offset: 0 })).items.map((j) => j.id)).toEqual([done.id, interrupted.id]);
-    await expect(second.jobs.get('org-2', done.id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(second.jobs.cancel('org-1', done.id)).rejects.toMatchObject({ code: 'invalid_transition' });
   });
 
-  it('in servers mode leaves other replicas\' active jobs alone, shows them, and can cancel them in the store', async () => {
-    const store = new SqliteJobStore(':memory:');
-    const a = registry({ store, ownsAllJobs: false });
-    const running = a.jobs.create('org-1', 'embed_all', 'on replica a', 5);
-    a.jobs.update(running, { status: 'processing' });
-    await a.jobs.flush();
-    const b = registry({ store, ownsAllJobs: false, start: 500 });
-    await b.jobs.recover();
-    expect((await b.jobs.get('org-1', running.id)).status).toBe('processing');
-    expect((await b.jobs.cancel('org-1', running.id)).status).toBe('cancelled');
+  it("in servers mode leaves other replicas' records alone, and cancels an active one in the store", async () => {
+    const { jobs, store } = registry({ ownsAllJobs: false, start: 500 });
+    const running = await stored(store, 'org-1', 'processing');
+    await jobs.recover();
+    expect((await jobs.get('org-1', running.id)).status).toBe('processing');
+    expect((await jobs.cancel('org-1', running.id)).status).toBe('cancelled');
     expect((await store.get('org-1', running.id))?.status).toBe('cancelled');
   });
 
-  it('drops finished jobs after the retention period, never active ones', async () => {
-    const { jobs, tick, store } = registry();
-    const old = jobs.create('org-1', 'embed_all', 'old', 0);
-    jobs.update(old, { status: 'failed', error: 'x' });
-    const slow = jobs.create('org-1', 'embed_all', 'still running', 0);
-    jobs.update(slow, { status: 'processing' });
-    tick(7 * 86_400);
-    jobs.create('org-1', 'embed_all', 'a week later', 0);
+  it("on clear, forgets the organization's stored records, not another's", async () => {
+    const { jobs, store } = registry();
+    const done = await stored(store, 'org-1', 'completed');
+    const other = await stored(store, 'org-2', 'completed');
+    jobs.forgetStored('org-1');
     await jobs.flush();
-    expect((await store.ofOrg('org-1')).length).toBe(3); // kept at least 7 days
-    tick(2 * 86_400);
-    jobs.create('org-1', 'embed_all', 'nine days later', 0);
-    await jobs.flush();
-    const left = (await store.ofOrg('org-1')).map((j) => j.title).sort();
-    expect(left).toEqual(['a week later', 'nine days later', 'still running']);
+    await expect(jobs.get('org-1', done.id)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await jobs.get('org-2', other.id)).status).toBe('completed');
   });
 });
 
@@ -107,7 +81,7 @@ describe('JobRegistry over the durable queue', () => {
     const clock = new FixedClock(5000);
     const ids = new ClockIds(clock);
     const queue = new SqliteJobQueue(':memory:', clock, ids);
-    const jobs = new JobRegistry(clock, ids, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue);
+    const jobs = new JobRegistry(clock, new SqliteJobStore(':memory:'), { ownsAllJobs: true }, queue);
     return { queue, jobs, clock };
   }
 

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Errors } from '@strata/domain/errors';
-import { JobKind, JobListQuery, JobRecord, assertCancellable, isActive, pageOfJobs } from '@strata/domain/jobs';
-import { Clock, IdGenerator } from '@strata/domain/time';
+import { JobKind, JobListQuery, JobRecord, assertCancellable, pageOfJobs } from '@strata/domain/jobs';
+import { Clock } from '@strata/domain/time';
 import { JobStore } from './store/job-store.port';
 import { JobQueue, QueuedJob } from './queue/job-queue.port';
 import { jobRecordOfQueued } from './queue/queued-job-record';
@@ -22,9 +22,6 @@ export interface DurableJobKind {
 
 export type { JobRecord } from '@strata/domain/jobs';
 
-/** How long finished jobs are kept (REFERENCE §9.4: at least 7 days). */
-const RETENTION_SECS = 8 * 86_400;
-
 export interface JobRegistryOptions {
   /**
    * This process is the only one running jobs on its store (the embedded default: one
@@ -35,22 +32,20 @@ export interface JobRegistryOptions {
 }
 
 /**
- * Background jobs (embed-all, re-embedding after a model change). The jobs this process runs
- * live in memory, where their runners update them and check `cancelled` between steps; every
- * change is written through to the job store, so records outlive the process (REFERENCE §9.4
- * retention) and, in servers mode, can be read on every replica. Reads look in memory first,
- * then in the store.
+ * The §9.4 view of background jobs (`GET /jobs`, `GET /jobs/{id}`, `POST /jobs/{id}/cancel`,
+ * `POST /clear`): every job runs on the durable runner, and its queued job is its record
+ * (`jobRecordOfQueued`). The job store still holds the records earlier versions wrote beside
+ * the queue: they are shown, cancelled in the store while active, and forgotten by retention
+ * (`JobRetention`) or `POST /clear`.
  */
 export class JobRegistry {
   private readonly log = new Logger('Jobs');
-  private readonly jobs = new Map<string, { org: string; job: JobRecord }>();
   private readonly durable = new Map<string, DurableJobKind>();
   /** store writes, in order (a job's later state never lands before an earlier one) */
   private writes: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
     private readonly store: JobStore,
     private readonly opts: JobRegistryOptions,
     /** jobs on the durable runner (synthesis, ingestion…) are read, listed and cancelled here too */
@@ -113,46 +108,22 @@ export class JobRegistry {
   }
 
   /**
-   * At start-up: jobs a stopped process left pending or processing are failed (their work, a
-   * re-embedding, resumes as a new job where it matters), and expired records are dropped.
+   * At start-up: records of the store an earlier version's stopped process left pending or
+   * processing are failed (nothing runs them any more).
    */
   async recover(): Promise<void> {
     if (this.opts.ownsAllJobs) {
       const now = this.clock.now();
       for (const { org, job } of await this.store.active()) {
-        if (this.jobs.has(job.id)) continue; // started by this process meanwhile
         const failed: JobRecord = { ...job, status: 'failed', error: 'interrupted: the service stopped before the job finished', updated_at: now, completed_at: now };
         await this.store.save(org, failed);
       }
     }
-    await this.store.removeFinishedBefore(this.clock.now() - RETENTION_SECS);
   }
 
   /** Waits for every store write made so far (shutdown, tests). */
   flush(): Promise<void> {
     return this.writes;
-  }
-
-  create(org: string, kind: JobKind, title: string, totalNodes: number): JobRecord {
-    this.prune();
-    const now = this.clock.now();
-    const job: JobRecord = {
-      id: this.ids.uuid(),
-      kind,
-      title,
-      status: 'pending',
-      document_uid: null,
-      progress: { total_chunks: 0, processed_chunks: 0, nodes_created: 0, edges_created: 0, total_nodes: totalNodes, processed_nodes: 0, embedded_nodes: 0, failed_nodes: 0 },
-      result: null,
-      error: null,
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      completed_at: null,
-    };
-    this.jobs.set(job.id, { org, job });
-    this.persist(org, job);
-    return job;
   }
 
   /** The job as the wire shows it (`queue_position` while pending). */
@@ -167,56 +138,13 @@ export class JobRegistry {
     return { ...page, items: page.items.map((j) => this.wire(j, all)) };
   }
 
-  /** Jobs this process holds in memory (not on the durable queue), active ones by kind and status. */
-  activeInProcess(): { kind: string; status: 'pending' | 'processing'; count: number; oldest_created_at: number }[] {
-    const out = new Map<string, { kind: string; status: 'pending' | 'processing'; count: number; oldest_created_at: number }>();
-    for (const { job } of this.jobs.values()) {
-      if (job.status !== 'pending' && job.status !== 'processing') continue;
-      const key = `${job.kind} ${job.status}`;
-      const row = out.get(key);
-      if (row) {
-        row.count++;
-        row.oldest_created_at = Math.min(row.oldest_created_at, job.created_at);
-      } else out.set(key, { kind: job.kind, status: job.status, count: 1, oldest_created_at: job.created_at });
-    }
-    return [...out.values()];
-  }
-
-  /** The organization's active job of a kind that this process runs, if any (one embedding job at a time). */
-  active(org: string, kind: JobKind): JobRecord | null {
-    for (const j of this.jobs.values()) if (j.org === org && j.job.kind === kind && isActive(j.job)) return j.job;
-    return null;
-  }
-
-  update(job: JobRecord, change: Partial<Pick<JobRecord, 'status' | 'result' | 'error'>> & { progress?: Partial<JobRecord['progress']> }): void {
-    // a cancelled job stays cancelled: its runner may still report the step it was in
-    if (job.status === 'cancelled') return;
-    const now = this.clock.now();
-    if (change.status === 'processing' && job.started_at === null) job.started_at = now;
-    if (change.status === 'completed' || change.status === 'failed' || change.status === 'cancelled') job.completed_at = now;
-    if (change.status) job.status = change.status;
-    if (change.result !== undefined) job.result = change.result;
-    if (change.error !== undefined) job.error = change.error;
-    if (change.progress) Object.assign(job.progress, change.progress);
-    job.updated_at = now;
-    const entry = this.jobs.get(job.id);
-    if (entry) this.persist(entry.org, job);
-  }
-
   /**
-   * `POST /jobs/{id}/cancel`: 409 `invalid_transition` once the job has finished. A job run
-   * by another replica (servers mode) is marked cancelled in the store; its runner only
-   * checks its own copy, so it finishes the job (documented in docs/operations.md).
+   * `POST /jobs/{id}/cancel`: 409 `invalid_transition` once the job has finished. A job of
+   * the queue is cancelled there (`cancelDurable`); a stored record only in the store.
    */
   async cancel(org: string, id: string): Promise<JobRecord> {
     const queued = await this.durableJob(org, id);
     if (queued) return this.wire(await this.cancelDurable(org, queued), []);
-    const entry = this.jobs.get(id);
-    if (entry && entry.org === org) {
-      assertCancellable(entry.job);
-      this.update(entry.job, { status: 'cancelled' });
-      return this.wire(entry.job, []);
-    }
     const stored = await this.find(org, id);
     assertCancellable(stored);
     const now = this.clock.now();
@@ -226,23 +154,13 @@ export class JobRegistry {
     return this.wire(cancelled, []);
   }
 
-  /** `POST /clear`: cancels the organization's active jobs, then forgets all its jobs. Returns how many were cancelled. */
-  cancelAndForget(org: string): number {
-    let cancelled = 0;
-    for (const [id, j] of this.jobs) {
-      if (j.org !== org) continue;
-      if (isActive(j.job)) {
-        this.update(j.job, { status: 'cancelled' });
-        cancelled++;
-      }
-      this.jobs.delete(id);
-    }
+  /** `POST /clear`: forgets the organization's stored records (its queued jobs: `cancelDurableOf`). */
+  forgetStored(org: string): void {
     this.enqueue(() => this.store.removeOrg(org), `forgetting the jobs of ${org}`);
-    return cancelled;
   }
 
   private async durableJob(org: string, id: string): Promise<QueuedJob | null> {
-    if (!this.queue || this.jobs.has(id)) return null;
+    if (!this.queue) return null;
     const j = await this.queue.get(org, id);
     return j && jobRecordOfQueued(j) ? j : null;
   }
@@ -250,19 +168,16 @@ export class JobRegistry {
   private async find(org: string, id: string): Promise<JobRecord> {
     const queued = await this.durableJob(org, id);
     if (queued) return jobRecordOfQueued(queued)!;
-    const j = this.jobs.get(id);
-    if (j && j.org === org) return j.job;
-    const stored = j ? null : await this.store.get(org, id);
+    const stored = await this.store.get(org, id);
     if (!stored) throw Errors.notFound(`job ${id} not found`, { id });
     return stored;
   }
 
-  /** The organization's jobs: those of this process as they are now, and the stored ones. */
+  /** The organization's jobs: the stored records and the queue's. */
   private async ofOrg(org: string): Promise<JobRecord[]> {
     await this.writes; // the store then holds everything this process wrote
     const out = new Map<string, JobRecord>();
     for (const j of await this.store.ofOrg(org)) out.set(j.id, j);
-    for (const j of this.jobs.values()) if (j.org === org) out.set(j.job.id, j.job);
     for (const q of (await this.queue?.list(org)) ?? []) {
       const r = jobRecordOfQueued(q);
       if (r) out.set(r.id, r);
@@ -285,11 +200,5 @@ export class JobRegistry {
 
   private enqueue(write: () => Promise<void>, what: string): void {
     this.writes = this.writes.then(write).catch((err: Error) => this.log.error(`${what} failed: ${err.message}`));
-  }
-
-  private prune(): void {
-    const cutoff = this.clock.now() - RETENTION_SECS;
-    for (const [id, j] of this.jobs) if (j.job.completed_at !== null && j.job.completed_at < cutoff) this.jobs.delete(id);
-    this.enqueue(() => this.store.removeFinishedBefore(cutoff), 'removing expired jobs');
   }
 }

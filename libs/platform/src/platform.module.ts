@@ -5,6 +5,8 @@ import { GRAPH_READ_MODEL } from '@strata/graph-store/graph-read-model.port';
 import { TEXT_INDEX } from '@strata/text-index/text-index.port';
 import { STRATA_CONFIG, StrataConfig, loadConfig } from './config/strata-config';
 import { EmbeddedStorage } from './storage/embedded-storage';
+import type { ProjectionDefinition } from '@strata/projections/registry/projection-definition';
+import { PROJECTIONS, PROJECTION_DEFINITIONS } from '@strata/projections/registry/projection-registry';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from './storage/storage.tokens';
 import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
 import { UNIT_OF_WORK } from './unit-of-work/unit-of-work.port';
@@ -26,11 +28,14 @@ import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
 const PROVIDERS: Provider[] = [
     // ids are built on the clock, so a test that fixes the clock fixes the time in graph uids
     { provide: ID_GENERATOR, inject: [CLOCK], useFactory: (clock: Clock) => new ClockIds(clock) },
+    // every read model of the log, composed once in libs (the CLI and the rebuild read the same list)
+    { provide: PROJECTION_DEFINITIONS, useValue: PROJECTIONS },
     {
       provide: EMBEDDED_STORAGE,
-      inject: [STRATA_CONFIG, CLOCK],
+      inject: [STRATA_CONFIG, CLOCK, PROJECTION_DEFINITIONS],
       // null in servers mode: the stores below come from SERVER_STORAGE instead
-      useFactory: (cfg: StrataConfig, clock: Clock) => (cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync, clock }) : null),
+      useFactory: (cfg: StrataConfig, clock: Clock, projections: readonly ProjectionDefinition[]) =>
+        cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync, clock, projections }) : null,
     },
     {
       provide: SERVER_STORES_CONNECT,
@@ -75,7 +80,7 @@ const PROVIDERS: Provider[] = [
       },
     },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, PROJECTION_DEFINITIONS, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
 
 @Global()
 @Module({})

@@ -1,34 +1,16 @@
 import { Clock } from '@strata/domain/time';
-import { JobRegistry } from '@strata/jobs/job-registry';
 import { JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { GaugeReading, StrataMetrics } from '@strata/observability';
 
 /**
  * The job side of /metrics, read when Prometheus scrapes: active jobs by kind and status (the
- * durable queue, shared by every replica in servers mode, plus the jobs this process holds in
- * memory), the age of the oldest of each, and what this process's runner runs now. Durations
+ * durable queue, shared by every replica in servers mode), the age of the oldest of each, and what this process's runner runs now. Durations
  * are observed by the runner as each job ends (`strata_job_duration_seconds`).
  */
-export function instrumentJobs(metrics: StrataMetrics, queue: JobQueue, registry: JobRegistry, runner: JobRunner, clock: Clock): void {
+export function instrumentJobs(metrics: StrataMetrics, queue: JobQueue, runner: JobRunner, clock: Clock): void {
   // one grouped read of the queue's index per gauge and scrape
-  const activity = async () => {
-
-      const rows = [
-        ...(await queue.activity()),
-        ...registry.activeInProcess().map((r) => ({ ...r, status: r.status === 'processing' ? 'running' : r.status })),
-      ];
-      const merged = new Map<string, { kind: string; status: string; count: number; oldest_created_at: number }>();
-      for (const r of rows) {
-        const key = `${r.kind} ${r.status}`;
-        const m = merged.get(key);
-        if (m) {
-          m.count += r.count;
-          m.oldest_created_at = Math.min(m.oldest_created_at, r.oldest_created_at);
-        } else merged.set(key, { ...r });
-      }
-      return [...merged.values()];
-  };
+  const activity = () => queue.activity();
   metrics.gauge('strata_job_queue_jobs', 'Active jobs by kind and status (pending, running), queue-wide', ['kind', 'status'], async (): Promise<GaugeReading[]> =>
     (await activity()).map((r) => ({ labels: { kind: r.kind, status: r.status }, value: r.count })),
   );

@@ -18,6 +18,7 @@ import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { SCHEDULE_STORE, ScheduleStore } from '@strata/jobs/schedules/schedule-store.port';
 import { SqliteScheduleStore } from '@strata/jobs/schedules/sqlite-schedule-store';
 import { Scheduler, enqueueSlotJob } from '@strata/jobs/schedules/scheduler';
+import { JobRetention } from '@strata/jobs/queue/job-retention';
 
 /** How often the runner looks for jobs and renews its leases, and the scheduler for due slots. */
 const RUNNER_POLL_S = 2;
@@ -40,9 +41,9 @@ const SCHEDULER_POLL_S = 5;
     },
     {
       provide: JobRegistry,
-      inject: [CLOCK, ID_GENERATOR, JOB_STORE, SERVER_STORAGE, JOB_QUEUE, JobRunner],
-      useFactory: (clock: Clock, ids: IdGenerator, store: JobStore, servers: ServerStores | null, queue: JobQueue, runner: JobRunner) =>
-        new JobRegistry(clock, ids, store, { ownsAllJobs: !servers }, queue, runner),
+      inject: [CLOCK, JOB_STORE, SERVER_STORAGE, JOB_QUEUE, JobRunner],
+      useFactory: (clock: Clock, store: JobStore, servers: ServerStores | null, queue: JobQueue, runner: JobRunner) =>
+        new JobRegistry(clock, store, { ownsAllJobs: !servers }, queue, runner),
     },
     {
       provide: JOB_QUEUE,
@@ -70,6 +71,11 @@ const SCHEDULER_POLL_S = 5;
       inject: [SCHEDULE_STORE, CLOCK, ID_GENERATOR, JOB_QUEUE],
       useFactory: (store: ScheduleStore, clock: Clock, ids: IdGenerator, queue: JobQueue) => new Scheduler(store, clock, ids, enqueueSlotJob(queue)),
     },
+    {
+      provide: JobRetention,
+      inject: [JOB_QUEUE, JOB_STORE, CLOCK, STRATA_CONFIG],
+      useFactory: (queue: JobQueue, store: JobStore, clock: Clock, cfg: StrataConfig) => new JobRetention(queue, store, clock, cfg.jobRetentionDays),
+    },
   ],
   exports: [JobRegistry, JOB_QUEUE, JobRunner, Scheduler],
 })
@@ -82,14 +88,16 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(SCHEDULE_STORE) private readonly schedules: ScheduleStore,
     private readonly runner: JobRunner,
     private readonly scheduler: Scheduler,
+    private readonly retention: JobRetention,
     metrics: StrataMetrics,
     @Inject(CLOCK) clock: Clock,
   ) {
-    instrumentJobs(metrics, queue, jobs, runner, clock);
+    instrumentJobs(metrics, queue, runner, clock);
   }
 
   /** handlers are registered while the modules initialize; polling starts once they all have */
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.retention.install(this.runner, this.scheduler);
     this.runner.start(RUNNER_POLL_S);
     this.scheduler.start(SCHEDULER_POLL_S);
   }

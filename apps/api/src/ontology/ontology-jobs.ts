@@ -1,71 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JobKind, JobRecord } from '@strata/domain/jobs';
+import { JobKind } from '@strata/domain/jobs';
+import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { JobContext, JobRunner } from '@strata/jobs/runner/job-runner';
 import { OntologyStore } from '@strata/ontology/ontology-store';
 
-/** What every ontology job's input carries: the §9.4 record it reports on. */
+/** What every ontology job's input carries: the title `GET /jobs` shows (REFERENCE §9.4). */
 export interface OntologyJobInput {
-  record_id: string;
+  title: string;
 }
 
 /**
- * The one way the ontology's model-backed routes run as jobs (propose-schema, extract): a §9.4
- * record in the registry (what `GET /jobs` shows), the job on the durable runner, started at
- * once, and the record moved through processing → completed / failed around the handler.
+ * The one way the ontology's model-backed routes run as jobs (propose-schema, extract): a job
+ * of its §9.4 kind on the durable runner, which is the record `GET /jobs` shows (its title in
+ * the input, its counters in the progress). Claimed with a lease, it is taken up again after a
+ * stop or a crash (from its checkpoint); a cancel stops it at once on this replica.
  */
 @Injectable()
 export class OntologyJobs {
-  /** the records of the jobs this process started (the registry writes them through to the job store) */
-  private readonly records = new Map<string, JobRecord>();
-
   constructor(
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly runner: JobRunner,
     private readonly registry: JobRegistry,
     private readonly store: OntologyStore,
   ) {}
 
-  /** Registers a kind's handler; it gets the job's record (when this process made it) to report progress on. */
-  register<I extends OntologyJobInput>(kind: string, run: (job: QueuedJob, input: I, ctx: JobContext, record: JobRecord | null) => Promise<unknown>): void {
+  /** Registers a kind's handler on the runner, and the kind with the registry (`POST /jobs/{id}/cancel`, `POST /clear`). */
+  register<I extends OntologyJobInput>(kind: JobKind, run: (job: QueuedJob, input: I, ctx: JobContext) => Promise<unknown>): void {
+    this.registry.onDurableKind(kind, { stopsAtOnce: true });
     this.runner.register(kind, {
       run: async (job, ctx) => {
-        const input = job.input as I;
-        const record = this.records.get(input.record_id) ?? null;
-        if (record?.status === 'cancelled') return { cancelled: true };
-        if (record) this.registry.update(record, { status: 'processing' });
-        try {
-          // servers mode: another replica may have queued it; this one's read model must show what it wrote
-          await this.store.catchUp();
-          const result = await run(job, input, ctx, record);
-          if (record) this.registry.update(record, { status: 'completed', result: result as JobRecord['result'] });
-          return result;
-        } catch (err) {
-          if (record) this.registry.update(record, { status: 'failed', error: (err as Error).message });
-          throw err;
-        }
+        // servers mode: another replica may have queued it; this one's read model must show what it wrote
+        await this.store.catchUp();
+        return run(job, job.input as I, ctx);
       },
     });
   }
 
-  /** A record for a job about to be queued (its id is the job id the route answers). */
-  record(org: string, kind: JobKind, title: string): JobRecord {
-    const record = this.registry.create(org, kind, title, 0);
-    this.records.set(record.id, record);
-    return record;
+  /** The id of a job about to be queued, for records that name it before it exists (a schema's `propose_job_id`). */
+  newJobId(): string {
+    return this.ids.uuid();
   }
 
-  isCancelled(recordId: string): boolean {
-    return this.records.get(recordId)?.status === 'cancelled';
-  }
-
-  progress(record: JobRecord | null, progress: Partial<JobRecord['progress']>): void {
-    if (record) this.registry.update(record, { progress });
-  }
-
-  async enqueue(kind: string, org: string, input: OntologyJobInput): Promise<void> {
-    await this.queue.enqueue({ kind, org, input });
+  async enqueue(id: string, kind: JobKind, org: string, input: OntologyJobInput, progress?: Record<string, number>): Promise<void> {
+    await this.queue.enqueue({ id, kind, org, input, progress });
     this.runner.wake();
   }
 }

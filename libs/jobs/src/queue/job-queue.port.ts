@@ -34,6 +34,8 @@ export interface QueuedJob {
 }
 
 export interface EnqueueRequest {
+  /** the job's id when the caller must name it before the job exists (a record that points at it); default: a new one */
+  id?: string;
   kind: string;
   org: string;
   input: unknown;

@@ -64,7 +64,7 @@ export class MongoJobQueue implements JobQueue {
     await this.ensureIndexes();
     const now = this.clock.now();
     const doc: QueuedJobDocument = {
-      _id: this.ids.uuid(), org: req.org, kind: req.kind, status: 'pending', input: req.input ?? null,
+      _id: req.id ?? this.ids.uuid(), org: req.org, kind: req.kind, status: 'pending', input: req.input ?? null,
       dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: 0, owner: null, lease_until: null, cancel_requested: false,
       progress: req.progress ?? null, checkpoint: null, result: null, error: null, created_at: now, updated_at: now, started_at: null, finished_at: null,
     };

@@ -88,7 +88,7 @@ export class SqliteJobQueue implements JobQueue {
         if (same) return { job: fromRow(same), created: false };
       }
       const now = this.clock.now();
-      const id = this.ids.uuid();
+      const id = req.id ?? this.ids.uuid();
       this.db
         .prepare(
           `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)

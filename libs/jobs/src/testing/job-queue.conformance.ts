@@ -42,6 +42,13 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect((await q.get('org-1', counted.job.id))!.progress).toEqual({ total_nodes: 12 });
     });
 
+    it('takes the id the caller names, when it names one', async () => {
+      const { job } = await q.enqueue({ id: 'named-job-1', kind: 'embed', org: 'org-1', input: {} });
+      expect(job.id).toBe('named-job-1');
+      expect((await other.get('org-1', 'named-job-1'))!.status).toBe('pending');
+      expect((await q.claim(['embed'], 'r1', 30))!.id).toBe('named-job-1');
+    });
+
     it('keeps a payload beside the job, out of what get and list give, until the job finishes', async () => {
       const big = 'x'.repeat(100_000);
       const { job } = await q.enqueue({ kind: 'ingest', org: 'org-1', input: { title: 't' }, payload: big });
@@ -189,6 +196,19 @@ export function describeJobQueueConformance(name: string, open: () => Promise<Op
       expect(await q.removeFinishedBefore(clock.now())).toBe(1);
       expect(await q.get('org-1', old.id)).toBeNull();
       expect(await q.get('org-1', active.id)).not.toBeNull();
+    });
+
+    it('forgets failed and cancelled jobs by the same cut-off (retention), and a running one never, however old', async () => {
+      const failed = await enqueue('fragile');
+      await q.claim(['fragile'], 'r1', 30);
+      await q.fail(failed.id, 'r1', 'broke');
+      const cancelled = await enqueue('embed');
+      await q.requestCancel('org-1', cancelled.id);
+      const running = await enqueue('long');
+      await q.claim(['long'], 'r2', 30);
+      clock.advance(10 * 86_400);
+      expect(await other.removeFinishedBefore(clock.now() - 86_400)).toBe(2);
+      expect((await q.list('org-1')).map((j) => [j.id, j.status])).toEqual([[running.id, 'running']]);
     });
 
     it("forgets an organization's finished jobs of the given kinds, never active ones nor other organizations'", async () => {

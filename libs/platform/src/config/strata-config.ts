@@ -50,6 +50,8 @@ export interface StrataConfig {
   briefings: BriefingsConfig;
   /** STRATA_SCHEDULE_MIN_INTERVAL_S: the least time between two firings of an agent schedule */
   scheduleMinIntervalS: number;
+  /** STRATA_JOB_RETENTION_DAYS: how long ended jobs are kept (REFERENCE §9.4: at least 7 days) */
+  jobRetentionDays: number;
 }
 
 export interface BriefingsConfig {
@@ -135,6 +137,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_SMTP_URL', default: '—', description: 'SMTP server of briefing e-mail, `smtp://` or `smtps://` (user and password in the URL); unset: e-mail schedules answer 501' },
   { name: 'STRATA_SMTP_FROM', default: '—', description: 'From address of briefing e-mail (needed with `STRATA_SMTP_URL`)' },
   { name: 'STRATA_SCHEDULE_MIN_INTERVAL_S', default: '300', description: 'agent schedules: the least time between two firings, seconds (checked over a pattern\'s next 1000 firings)' },
+  { name: 'STRATA_JOB_RETENTION_DAYS', default: '8', description: 'days an ended job (completed, failed, cancelled) is kept before an hourly pruning forgets it; at least 7' },
   { name: 'STRATA_MCP_ALLOWED_ORIGINS', default: '—', description: 'comma-separated Origins allowed to call `POST /mcp` (a request with any other Origin header is refused)' },
 ];
 
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     dashboardDir: path.resolve(env.STRATA_DASHBOARD_DIR || defaultDashboardDir()),
     briefings: briefingsConfig(env),
     scheduleMinIntervalS: int(env, 'STRATA_SCHEDULE_MIN_INTERVAL_S', 300, 1, 366 * 86400),
+    jobRetentionDays: int(env, 'STRATA_JOB_RETENTION_DAYS', 8, 7, 3650),
   };
   if (cfg.jwtSecret !== null && cfg.jwtSecret.length < 32) throw new ConfigError('STRATA_JWT_SECRET must be at least 32 characters');
   if (store === 'servers') {

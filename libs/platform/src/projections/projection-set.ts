@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { EmbeddedLogReader, EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
-import { EMBEDDED_PROJECTIONS } from '../storage/embedded-projections';
+import { createEmbedded } from '@strata/projections/registry/projection-definition';
+import { PROJECTIONS } from '@strata/projections/registry/projection-registry';
 import { openProjectionsDb } from '../storage/embedded-storage';
 
 /** A projections database with the code's projections on it (live, beside, or scratch). */
@@ -18,12 +19,13 @@ const EMPTY_LOG: EmbeddedLogReader = { headPositionSync: () => 0, *iterateAll() 
 function runnerOn(db: Database.Database, log: EmbeddedLogReader, only?: readonly string[]): EmbeddedProjectionRunner {
   const graph = new SqliteGraphStore(db);
   const text = new SqliteTextIndex(db);
-  const all = EMBEDDED_PROJECTIONS.map((f) => f({ db, graph, text }));
-  return new EmbeddedProjectionRunner(db, log, only ? all.filter((p) => only.includes(p.name)) : all);
+  const defs = only ? PROJECTIONS.filter((d) => only.includes(d.name)) : PROJECTIONS;
+  return new EmbeddedProjectionRunner(db, log, defs.map((d) => createEmbedded(d, { db, graph, text })));
 }
 
 /** Names and code versions of the embedded projections, in application order. */
 export function projectionCatalogue(): { name: string; version: number }[] {
+  // the version is the projection's own: build each once, on a scratch database
   const db = new Database(':memory:');
   try {
     return runnerOn(db, EMPTY_LOG).projections.map((p) => ({ name: p.name, version: p.version }));

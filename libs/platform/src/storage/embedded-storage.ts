@@ -9,7 +9,8 @@ import { CheckpointDone, WalCheckpointer } from '@strata/event-store/sqlite/wal-
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
-import { EMBEDDED_PROJECTIONS } from './embedded-projections';
+import { ProjectionDefinition, createEmbedded } from '@strata/projections/registry/projection-definition';
+import { PROJECTIONS } from '@strata/projections/registry/projection-registry';
 import { ProjectionsSession, ProjectionsSync, currentBootId } from './projections-session';
 
 export const EVENTS_FILE = 'events.db';
@@ -58,6 +59,8 @@ export class EmbeddedStorage {
       projectionsSync?: ProjectionsSync;
       /** the machine's boot id (tests stand in for a reboot); default: the kernel's */
       bootId?: string | null;
+      /** the read models to keep; default: the projection registry */
+      projections?: readonly ProjectionDefinition[];
     },
   ) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -81,7 +84,7 @@ export class EmbeddedStorage {
     this.runner = new EmbeddedProjectionRunner(
       this.projections,
       this.events,
-      EMBEDDED_PROJECTIONS.map((f) => f(deps)),
+      (opts.projections ?? PROJECTIONS).map((d) => createEmbedded(d, deps)),
     );
     this.checkpointer = new WalCheckpointer([
       { db: this.events.db, file: this.events.file, synchronous: 'FULL', name: 'events' },

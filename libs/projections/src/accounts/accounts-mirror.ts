@@ -2,38 +2,18 @@ import Database from 'better-sqlite3';
 import { Logger } from '@nestjs/common';
 import { RecordedEvent } from '@strata/domain/events';
 import { EventStore, Subscription } from '@strata/event-store/event-store.port';
-import { ACCOUNT_STREAM_PREFIXES, isAccountStream } from './account-streams';
+import { EmbeddedProjection } from '../projection';
+import { GRAPH_BACKFILL_PASS, HEALTH_BACKFILL_PASS, ProjectionDefinition } from '../registry/projection-definition';
+import { PROJECTIONS, mirroredProjections } from '../registry/projection-registry';
 import { AccountsProjection } from './accounts.projection';
 import { AccountsReadModel } from './accounts-read-model';
-import { GOVERNANCE_STREAM_PREFIXES } from '@strata/domain/governance';
-import { GovernanceProjection } from '../governance/governance.projection';
 import { GovernanceReadModel } from '../governance/governance-read-model';
-import { BRIEF_STREAM_PREFIXES } from '@strata/domain/briefs';
-import { BriefsProjection } from '../briefs/briefs.projection';
 import { BriefsReadModel } from '../briefs/briefs-read-model';
-import { AuditProjection } from '../governance/audit.projection';
 import { AuditReadModel } from '../governance/audit-read-model';
-
-import { MCP_STREAM_PREFIXES } from '@strata/domain/mcp';
-import { McpProjection } from '../mcp/mcp.projection';
 import { McpReadModel } from '../mcp/mcp-read-model';
-import { OntologyProjection } from '../ontology/ontology.projection';
 import { OntologyReadModel } from '../ontology/ontology-read-model';
-import { AgentsProjection } from '../agents/agents.projection';
 import { AgentsReadModel } from '../agents/agents-read-model';
-import { AREA_STREAM_PREFIXES, NODE_BACKFILL_PREFIXES } from './mirrored-areas';
-import { KnowledgeHealthProjection } from '../knowledge-health/knowledge-health.projection';
 import { KnowledgeHealthReadModel } from '../knowledge-health/knowledge-health-read-model';
-
-/** What the Knowledge Health projection reads: the graph, the approval deadline setting, brief versions. */
-const HEALTH_PREFIXES: readonly string[] = ['node-', 'edge-', 'graph-', ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES];
-
-
-/** Streams this mirror applies: the accounts, the governance records read with them on every request, briefs and the MCP connections. */
-const MIRRORED_PREFIXES: readonly string[] = [...ACCOUNT_STREAM_PREFIXES, ...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES, ...AREA_STREAM_PREFIXES];
-function isMirrored(stream: string): boolean {
-  return isAccountStream(stream) || [...GOVERNANCE_STREAM_PREFIXES, ...BRIEF_STREAM_PREFIXES, ...MCP_STREAM_PREFIXES, ...AREA_STREAM_PREFIXES].some((p) => stream.startsWith(p));
-}
 
 const PAGE = 1000;
 
@@ -42,14 +22,34 @@ interface Waiter {
   settle: (caughtUp: boolean) => void;
 }
 
+function matches(prefixes: readonly string[], stream: string): boolean {
+  for (const p of prefixes) if (stream.startsWith(p)) return true;
+  return false;
+}
+
 /**
- * Servers mode: this process's own accounts read model. The accounts data set is small
- * (users, organizations, memberships, keys, refresh tokens, credits), and authentication must
- * answer synchronously without a database round trip, so every API replica keeps the same
- * SQLite read model the embedded default uses, in memory, fed from the event log:
+ * One ordered read of streams too large to hold the start up, after start: its projections
+ * are given only their own streams' events; events that arrive meanwhile wait behind it.
+ */
+interface BackfillPass {
+  name: string;
+  prefixes: string[];
+  members: { projection: EmbeddedProjection; streams: readonly string[] }[];
+  queue: RecordedEvent[] | null;
+  ready: Promise<void>;
+  complete: boolean;
+}
+
+/**
+ * Servers mode: this process's own copy of the small read models (the projection registry's
+ * `mirror` definitions: accounts, governance, briefs, the audit, MCP, the ontology, managed
+ * agents, Knowledge Health). Authentication and the deciders must answer synchronously
+ * without a database round trip, so every API replica keeps the same SQLite read models the
+ * embedded default uses, in memory, fed from the event log:
  *
- * - `start()` replays the account streams (a filtered read, so graph history is skipped), then
- *   follows the whole log on a catch-up subscription from there;
+ * - `start()` replays the definitions' streams (a filtered read, so graph history is skipped),
+ *   then follows the whole log on a catch-up subscription from there; the backfill passes
+ *   (graph streams) are read after start, without holding up authentication;
  * - `waitFor(position)` resolves once everything up to `position` has been applied here, so an
  *   accounts write can answer only when its own replica shows it (read-your-writes), and the
  *   unit of work can wait for "the log's head" after a lost race;
@@ -60,27 +60,22 @@ export class AccountsMirror {
   readonly db: Database.Database;
   readonly projection: AccountsProjection;
   readonly readModel: AccountsReadModel;
-  readonly governance: GovernanceProjection;
   readonly governanceReadModel: GovernanceReadModel;
   /** Project grants and brief versions: read on every brief request, like the governance grants */
-  readonly briefs: BriefsProjection;
   readonly briefsReadModel: BriefsReadModel;
   /** the governance audit (REFERENCE §13.8): its Approval and Execution records come from node streams, backfilled after start */
-  readonly audit: AuditProjection;
   readonly auditReadModel: AuditReadModel;
-  private auditQueue: RecordedEvent[] | null = null;
-  readonly mcp: McpProjection;
   readonly mcpReadModel: McpReadModel;
   /** the operational ontology: schemas and proposals from their streams, the object index from node events (backfilled after start) */
-  readonly ontology: OntologyProjection;
   readonly ontologyReadModel: OntologyReadModel;
   /** managed agents: agents, sessions, runs, session events, agent credits */
-  readonly agents: AgentsProjection;
   readonly agentsReadModel: AgentsReadModel;
   /** Knowledge Health (REFERENCE §14): fed mostly by graph streams, backfilled after start like the audit */
-  readonly health: KnowledgeHealthProjection;
   readonly healthReadModel: KnowledgeHealthReadModel;
-  private healthQueue: RecordedEvent[] | null = null;
+  /** the projections fed at start and followed: each sees every event of `startPrefixes` */
+  private readonly started: EmbeddedProjection[] = [];
+  private readonly startPrefixes: string[] = [];
+  private readonly passes: BackfillPass[] = [];
   private applied = 0;
   private subscription: Subscription | null = null;
   private readonly waiters = new Set<Waiter>();
@@ -89,113 +84,92 @@ export class AccountsMirror {
   private starting: Promise<{ events: number; position: number }> | null = null;
   private readonly log = new Logger('AccountsMirror');
 
-  constructor(private readonly events: EventStore) {
+  constructor(
+    private readonly events: EventStore,
+    definitions: readonly ProjectionDefinition[] = PROJECTIONS,
+  ) {
     this.db = new Database(':memory:');
-    this.projection = new AccountsProjection(this.db);
+    const built = new Map<string, EmbeddedProjection>();
+    for (const d of mirroredProjections(definitions)) {
+      const projection = d.create(this.db);
+      built.set(d.name, projection);
+      if (d.streams.length) {
+        this.started.push(projection);
+        for (const p of d.streams) if (!this.startPrefixes.includes(p)) this.startPrefixes.push(p);
+      }
+      if (d.backfill) {
+        let pass = this.passes.find((x) => x.name === d.backfill!.pass);
+        if (!pass) this.passes.push((pass = { name: d.backfill.pass, prefixes: [], members: [], queue: null, ready: Promise.resolve(), complete: false }));
+        pass.members.push({ projection, streams: d.backfill.streams });
+        for (const p of d.backfill.streams) if (!pass.prefixes.includes(p)) pass.prefixes.push(p);
+      }
+    }
+    const accounts = built.get('accounts');
+    if (!(accounts instanceof AccountsProjection)) throw new Error('the log mirror needs the accounts projection');
+    this.projection = accounts;
     this.readModel = new AccountsReadModel(this.db, this.projection);
-    this.governance = new GovernanceProjection(this.db);
     this.governanceReadModel = new GovernanceReadModel(this.db);
-    this.briefs = new BriefsProjection(this.db);
     this.briefsReadModel = new BriefsReadModel(this.db);
-    this.audit = new AuditProjection(this.db);
     this.auditReadModel = new AuditReadModel(this.db);
-    this.mcp = new McpProjection(this.db);
     this.mcpReadModel = new McpReadModel(this.db);
-    this.ontology = new OntologyProjection(this.db);
     this.ontologyReadModel = new OntologyReadModel(this.db);
-    this.agents = new AgentsProjection(this.db);
     this.agentsReadModel = new AgentsReadModel(this.db);
-    this.health = new KnowledgeHealthProjection(this.db);
     this.healthReadModel = new KnowledgeHealthReadModel(this.db);
   }
 
-  private applyMirrored(e: RecordedEvent): void {
-    this.projection.apply(e);
-    this.governance.apply(e);
-    this.briefs.apply(e);
-    this.audit.apply(e);
-    this.mcp.apply(e);
-    this.ontology.apply(e);
-    this.agents.apply(e);
+  private applyStarted(e: RecordedEvent): void {
+    for (const p of this.started) p.apply(e);
   }
 
-  /** Graph events feed the audit (node streams) and the ontology's object index. */
-  private applyGraph(e: RecordedEvent): void {
-    if (e.stream.startsWith('node-')) this.audit.apply(e);
-    this.ontology.apply(e);
-  }
-
-  /** Graph events; while the backfill runs they wait behind it (status order per node). */
-  private auditNodeEvent(e: RecordedEvent): void {
-    if (this.auditQueue) this.auditQueue.push(e);
-    else this.db.transaction(() => this.applyGraph(e))();
+  private applyPass(pass: BackfillPass, e: RecordedEvent): void {
+    for (const m of pass.members) if (matches(m.streams, e.stream)) m.projection.apply(e);
   }
 
   /**
-   * The audit's Approval and Execution records and the ontology's domain objects live on node
-   * streams, the bulk of the log: read them after start, without holding up authentication.
-   * The audit route shows them once this is done (`auditReady`); the ontology answers 503
-   * until then (`graphReady`), rather than deciding duplicates against half an index.
+   * Reads a pass's streams up to the position the start reached, then the events that arrived
+   * meanwhile. A pass that stopped on an error leaves `complete` false.
    */
-  private async backfillAudit(upTo: number): Promise<void> {
+  private async backfill(pass: BackfillPass, upTo: number): Promise<void> {
     let after = 0;
     let complete = true;
     try {
       for (;;) {
-        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...NODE_BACKFILL_PREFIXES] });
+        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...pass.prefixes] });
         this.db.transaction(() => {
-          for (const e of page) if (e.position <= upTo) this.applyGraph(e);
+          for (const e of page) if (e.position <= upTo) this.applyPass(pass, e);
         })();
         if (page.length) after = page[page.length - 1].position;
         if (page.length < PAGE || after >= upTo || this.closed) break;
       }
     } catch (err) {
       complete = false;
-      this.log.error(`audit backfill stopped at position ${after}: ${(err as Error).message}`);
+      this.log.error(`${pass.name} backfill stopped at position ${after}: ${(err as Error).message}`);
     }
-    const queued = this.auditQueue ?? [];
-    this.auditQueue = null;
+    const queued = pass.queue ?? [];
+    pass.queue = null;
     this.db.transaction(() => {
-      for (const e of queued) this.applyGraph(e);
+      for (const e of queued) this.applyPass(pass, e);
     })();
-    this.graphBackfilled = complete;
+    pass.complete = complete;
   }
 
-  /**
-   * Knowledge Health reads graph, settings and brief streams in log order: read them after start
-   * (one ordered pass), then the events that arrived meanwhile.
-   */
-  private async backfillHealth(upTo: number): Promise<void> {
-    let after = 0;
-    try {
-      for (;;) {
-        const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...HEALTH_PREFIXES] });
-        this.db.transaction(() => {
-          for (const e of page) if (e.position <= upTo) this.health.apply(e);
-        })();
-        if (page.length) after = page[page.length - 1].position;
-        if (page.length < PAGE || after >= upTo || this.closed) break;
-      }
-    } catch (err) {
-      this.log.error(`knowledge health backfill stopped at position ${after}: ${(err as Error).message}`);
-    }
-    const queued = this.healthQueue ?? [];
-    this.healthQueue = null;
-    this.db.transaction(() => {
-      for (const e of queued) this.health.apply(e);
-    })();
+  private pass(name: string): BackfillPass | undefined {
+    return this.passes.find((p) => p.name === name);
   }
 
   /** Resolves once Knowledge Health holds every event up to start (servers mode). */
-  healthReady: Promise<void> = Promise.resolve();
+  get healthReady(): Promise<void> {
+    return this.pass(HEALTH_BACKFILL_PASS)?.ready ?? Promise.resolve();
+  }
 
   /** Resolves once the audit holds every node event up to start (servers mode). */
-  auditReady: Promise<void> = Promise.resolve();
+  get auditReady(): Promise<void> {
+    return this.pass(GRAPH_BACKFILL_PASS)?.ready ?? Promise.resolve();
+  }
 
-  private graphBackfilled = false;
   /** true once the audit and the ontology's object index hold every graph event up to start */
   get graphReady(): boolean {
-    return this.graphBackfilled;
+    return this.pass(GRAPH_BACKFILL_PASS)?.complete ?? true;
   }
 
   /** Every event of the log up to this position has been seen (and applied if it is an account event). */
@@ -217,9 +191,9 @@ export class AccountsMirror {
     let after = 0;
     let count = 0;
     for (;;) {
-      const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...MIRRORED_PREFIXES] });
+      const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...this.startPrefixes] });
       this.db.transaction(() => {
-        for (const e of page) this.applyMirrored(e);
+        for (const e of page) this.applyStarted(e);
       })();
       count += page.length;
       if (page.length) after = page[page.length - 1].position;
@@ -227,10 +201,10 @@ export class AccountsMirror {
     }
     // the filtered read went to the end of the log: nothing up to the head is missing
     this.advance(Math.max(after, head));
-    this.auditQueue = [];
-    this.auditReady = this.backfillAudit(this.applied);
-    this.healthQueue = [];
-    this.healthReady = this.backfillHealth(this.applied);
+    for (const pass of this.passes) {
+      pass.queue = [];
+      pass.ready = this.backfill(pass, this.applied);
+    }
     if (!this.closed) this.subscription = this.events.subscribe(this.applied, (e) => this.follow(e));
     this.log.log(`accounts ready at position ${this.applied} (${count} events, ${Math.round(performance.now() - t0)} ms)`);
     return { events: count, position: this.applied };
@@ -261,27 +235,22 @@ export class AccountsMirror {
 
   private follow(e: RecordedEvent): void {
     if (this.closed) return;
-    if (isMirrored(e.stream)) {
+    if (matches(this.startPrefixes, e.stream)) {
       try {
-        this.db.transaction(() => this.applyMirrored(e))();
+        this.db.transaction(() => this.applyStarted(e))();
       } catch (err) {
         // deterministic (the same event fails on every replica): stopping would leave this
         // replica unable to authenticate anyone; skipping it is loud and keeps the rest current
         this.log.error(`could not apply ${e.type} at position ${e.position} (${e.stream}): ${(err as Error).message}`);
       }
-    } else if (NODE_BACKFILL_PREFIXES.some((p) => e.stream.startsWith(p))) {
-      try {
-        this.auditNodeEvent(e);
-      } catch (err) {
-        this.log.error(`audit could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
-      }
     }
-    if (HEALTH_PREFIXES.some((p) => e.stream.startsWith(p))) {
+    for (const pass of this.passes) {
+      if (!matches(pass.prefixes, e.stream)) continue;
       try {
-        if (this.healthQueue) this.healthQueue.push(e);
-        else this.db.transaction(() => this.health.apply(e))();
+        if (pass.queue) pass.queue.push(e);
+        else this.db.transaction(() => this.applyPass(pass, e))();
       } catch (err) {
-        this.log.error(`knowledge health could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
+        this.log.error(`${pass.name} pass could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
       }
     }
     for (const f of this.followers) {

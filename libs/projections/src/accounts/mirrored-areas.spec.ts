@@ -11,7 +11,8 @@ import { OntologyProjection } from '../ontology/ontology.projection';
 import { ONTOLOGY_TABLES } from '../ontology/ontology-schema';
 import { noteRecord } from '../testing/projection-event-fixtures';
 import { AccountsMirror } from './accounts-mirror';
-import { AREA_STREAM_PREFIXES, NODE_BACKFILL_PREFIXES } from './mirrored-areas';
+import { ONTOLOGY_PROJECTION } from '../ontology/ontology.registration';
+import { AGENTS_PROJECTION } from '../agents/agents.registration';
 
 const meta = (org: string): EventMetadata => ({ org_id: org, principal: { kind: 'user', id: 'u1' }, request_id: 'r', occurred_at: 1 });
 
@@ -48,9 +49,11 @@ describe('area read models in the log mirror', () => {
     log.append([{ stream: Streams.node(org, n.uid), expectedRevision: 'any', events: [{ type, data: { node: n }, metadata: meta(org) } as never] }]);
 
   it('mirrors the ontology and agent streams, and reads the graph streams after start', () => {
-    expect(AREA_STREAM_PREFIXES).toEqual(expect.arrayContaining(['ontschema-', 'ontproposal-', 'agent-']));
-    expect([Streams.ontologySchema('o', 's'), Streams.ontologyProposal('o', 'p')].every((s) => AREA_STREAM_PREFIXES.some((p) => s.startsWith(p)))).toBe(true);
-    expect([Streams.node('o', 'n'), Streams.graph('o')].every((s) => NODE_BACKFILL_PREFIXES.some((p) => s.startsWith(p)))).toBe(true);
+    const started = [...ONTOLOGY_PROJECTION.streams, ...AGENTS_PROJECTION.streams];
+    expect(started).toEqual(expect.arrayContaining(['ontschema-', 'ontproposal-', 'agent-']));
+    expect([Streams.ontologySchema('o', 's'), Streams.ontologyProposal('o', 'p')].every((s) => started.some((p) => s.startsWith(p)))).toBe(true);
+    const backfilled = ONTOLOGY_PROJECTION.backfill?.streams ?? [];
+    expect([Streams.node('o', 'n'), Streams.graph('o')].every((s) => backfilled.some((p) => s.startsWith(p)))).toBe(true);
   });
 
   it('indexes domain objects from the node streams (backfilled after start, then followed), the same rows as the embedded projection', async () => {

@@ -43,7 +43,8 @@ export class ClearHandler implements ICommandHandler<ClearCommand, ClearResult> 
 
   async execute({ ctx }: ClearCommand): Promise<ClearResult> {
     // jobs first, so none of them writes into the graph being cleared (they stop between steps)
-    const jobsCancelled = (await this.jobs.cancelDurableOf(ctx.org)) + this.jobs.cancelAndForget(ctx.org);
+    const jobsCancelled = await this.jobs.cancelDurableOf(ctx.org);
+    this.jobs.forgetStored(ctx.org);
     const result = await this.uow.run(ctx, async (tx) => {
       const [stats, config] = await Promise.all([tx.reader.stats(tx.org), tx.reader.embeddingConfig(tx.org)]);
       const vectors = await this.graphStats.embeddingCount(tx.org, stats.embedding_count);

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { Errors } from '@strata/domain/errors';
 import { Principal } from '@strata/domain/events';
-import { JobRecord } from '@strata/domain/jobs';
+import type { JobKind } from '@strata/domain/jobs';
 import { ExtractionMode } from '@strata/domain/ontology';
 import { QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { JobContext } from '@strata/jobs/runner/job-runner';
@@ -16,10 +16,10 @@ import { ExtractRequest } from './extract.dto';
 import { OntologyJobs } from '../ontology-jobs';
 import { SOURCE_TYPES, sourceTexts } from './source-texts';
 
-export const EXTRACT_KIND = 'ontology_extract';
+export const EXTRACT_KIND = 'ontology_extract' satisfies JobKind;
 
 interface ExtractInput {
-  record_id: string;
+  title: string;
   schema_id: string;
   source_uids: string[];
   mode: ExtractionMode;
@@ -48,7 +48,7 @@ export class OntologyExtraction implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register<ExtractInput>(EXTRACT_KIND, (job, input, ctx, record) => this.run(job, input, ctx, record));
+    this.jobs.register<ExtractInput>(EXTRACT_KIND, (job, input, ctx) => this.run(job, input, ctx));
   }
 
   async start(auth: AuthContext, req: ExtractRequest): Promise<{ job_id: string }> {
@@ -60,9 +60,9 @@ export class OntologyExtraction implements OnModuleInit {
       if (!n || n.tombstone_at !== null) throw Errors.refNotFound(`source_uids[${i}]`, uid);
       if (!(SOURCE_TYPES as readonly string[]).includes(n.node_type)) throw Errors.wrongNodeType(`source_uids[${i}]`, uid, n.node_type, SOURCE_TYPES);
     }
-    const record = this.jobs.record(auth.org_id, 'ontology_extract', `ontology extraction into ${schema.name}`);
+    const jobId = this.jobs.newJobId();
     const input: ExtractInput = {
-      record_id: record.id,
+      title: `ontology extraction into ${schema.name}`,
       schema_id: schema.id,
       source_uids: req.source_uids,
       mode: req.mode,
@@ -70,18 +70,17 @@ export class OntologyExtraction implements OnModuleInit {
       credential_id: auth.api_key_id,
       agent_id: auth.bound_agent_id,
     };
-    await this.jobs.enqueue(EXTRACT_KIND, auth.org_id, input);
-    return { job_id: record.id };
+    await this.jobs.enqueue(jobId, EXTRACT_KIND, auth.org_id, input, { total_chunks: input.source_uids.length, processed_chunks: 0 });
+    return { job_id: jobId };
   }
 
-  private async run(job: QueuedJob, input: ExtractInput, ctx: JobContext, record: JobRecord | null): Promise<unknown> {
-    this.jobs.progress(record, { total_chunks: input.source_uids.length });
+  private async run(job: QueuedJob, input: ExtractInput, ctx: JobContext): Promise<unknown> {
     const finding = this.entities.forJob(job.org, job.id);
     const totals = { proposals_created: 0, auto_applied: 0, objects_linked: 0 };
     const start = (job.checkpoint as { next?: number; totals?: typeof totals } | null) ?? {};
     Object.assign(totals, start.totals ?? {});
     for (let i = start.next ?? 0; i < input.source_uids.length; i++) {
-      if (ctx.signal.aborted || this.jobs.isCancelled(input.record_id)) break;
+      if (ctx.signal.aborted) break;
       const source = await this.graph.getNode(job.org, input.source_uids[i]);
       if (source && source.tombstone_at === null) {
         for (const part of await sourceTexts(this.graph, job.org, source)) {
@@ -91,8 +90,8 @@ export class OntologyExtraction implements OnModuleInit {
           totals.objects_linked += r.objects_linked;
         }
       }
-      await ctx.checkpoint({ next: i + 1, totals }, totals);
-      this.jobs.progress(record, { processed_chunks: i + 1 });
+      // the cursor carries the totals a job taken up again goes on from; the progress is the §9.4 counters
+      await ctx.checkpoint({ next: i + 1, totals }, { total_chunks: input.source_uids.length, processed_chunks: i + 1 });
     }
     return totals;
   }
@@ -114,7 +113,7 @@ export class OntologyExtraction implements OnModuleInit {
         entities,
         method: finding.method,
         confidence: finding.confidence,
-        job_id: input.record_id,
+        job_id: job.id,
         agent_id: input.agent_id,
         rationale: `named entity in ${source.label}`,
       });

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import type { NamedEntity } from '@strata/ai/offline/named-entities';
 import { Errors } from '@strata/domain/errors';
+import type { JobKind } from '@strata/domain/jobs';
 import { Principal, Streams } from '@strata/domain/events';
 import {
   CATEGORY_TYPES,
@@ -30,10 +31,10 @@ import { OntologyJobs } from '../ontology-jobs';
 import { sourceTexts } from '../extraction/source-texts';
 import { ProposeSchemaDto } from './propose-schema.dto';
 
-export const PROPOSE_KIND = 'ontology_propose';
+export const PROPOSE_KIND = 'ontology_propose' satisfies JobKind;
 
 interface ProposeInput {
-  record_id: string;
+  title: string;
   schema_id: string;
   template_hint: TemplateHint | null;
   texts: string[];
@@ -86,19 +87,19 @@ export class SchemaProposals implements OnModuleInit {
     }
     const hint = dto.template_hint && dto.template_hint !== 'custom' ? dto.template_hint : null;
     const name = hint ? SCHEMA_TEMPLATES[hint].name : (dto.target_use_case ?? 'Proposed schema').slice(0, 200);
-    const record = this.jobs.record(auth.org_id, 'ontology_propose', `schema proposal: ${name}`);
+    const jobId = this.jobs.newJobId();
     const schema = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const s: OntologySchemaRecord = {
         ...decideCreateSchema({ name, description: dto.description ?? null }, this.ids.uuid(), auth.org_id, auth.principal.id, tx.now),
         propose_status: 'pending',
-        propose_job_id: record.id,
+        propose_job_id: jobId,
       };
       tx.emit(Streams.ontologySchema(auth.org_id, s.id), T.OntologySchemaCreated, { schema: s }, 'no_stream');
       return s;
     });
-    const input: ProposeInput = { record_id: record.id, schema_id: schema.id, template_hint: hint, texts, source_uids: dto.source_uids ?? [], principal: auth.principal, credential_id: auth.api_key_id };
-    await this.jobs.enqueue(PROPOSE_KIND, auth.org_id, input);
-    return { schema_id: schema.id, job_id: record.id };
+    const input: ProposeInput = { title: `schema proposal: ${name}`, schema_id: schema.id, template_hint: hint, texts, source_uids: dto.source_uids ?? [], principal: auth.principal, credential_id: auth.api_key_id };
+    await this.jobs.enqueue(jobId, PROPOSE_KIND, auth.org_id, input);
+    return { schema_id: schema.id, job_id: jobId };
   }
 
   private async run(job: QueuedJob, input: ProposeInput, signal: AbortSignal): Promise<unknown> {
