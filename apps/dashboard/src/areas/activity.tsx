@@ -1,3 +1,4 @@
+import type { components } from '../../../../packages/client/src/schema';
 import { useEffect, useRef, useState } from 'react';
 import type { Area, Ctx, PageProps } from '../context.js';
 import { when } from '../format.js';
@@ -13,20 +14,7 @@ import { ErrorBox, Select, useLoad } from '../ui.js';
  * the list and the socket, so nothing is missed or shown twice. An expired token is refreshed
  * and the socket reopened; a dropped socket reconnects from the last item seen.
  */
-export interface ActivityItem {
-  seq: number;
-  type: string;
-  agent_id: string | null;
-  agent_name: string | null;
-  session_id: string | null;
-  run_id: string | null;
-  schedule_id: string | null;
-  approval_id: string | null;
-  connection_id: string | null;
-  summary: string;
-  data: Record<string, unknown>;
-  created_at: string;
-}
+export type ActivityItem = components['schemas']['ActivityItem'];
 interface AgentRef {
   id: string;
   name: string;

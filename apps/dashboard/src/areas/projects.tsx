@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { components } from '../../../../packages/client/src/schema';
 import type { Area, Ctx, PageProps } from '../context.js';
 import { when } from '../format.js';
 import { segments } from '../quote.js';
@@ -11,74 +12,15 @@ import { BusyButton, ErrorBox, Field, Select, Table, useAction, useLoad, useMoun
  * opening the passage it quotes; pin, unpin and correct; regenerate (an LLM regeneration is a
  * job, followed until it ends); the version history with its material changes.
  */
-interface Citation {
-  chunk_uid: string;
-  document_uid: string;
-  document_title: string;
-  chunk_index: number;
-  node_uid: string | null;
-  char_start: number | null;
-  char_end: number | null;
-  quote: string | null;
-  page_start: number | null;
-  page_end: number | null;
-}
-type Kind = 'finding' | 'tension' | 'open_question';
-interface BriefItem {
-  id: string;
-  kind: Kind;
-  rank: number;
-  text: string;
-  generated_text: string;
-  citations: Citation[];
-  confidence: number | null;
-  origin: string;
-  pinned: boolean;
-  correction: { text: string; by: string; at: number; reason: string | null } | null;
-  stale: boolean;
-  first_version: number;
-}
-interface Change {
-  type: string;
-  item_id: string;
-  kind: Kind;
-  material: boolean;
-  before: { text: string } | null;
-  after: { text: string } | null;
-}
-interface BriefVersion {
-  project_uid: string;
-  version: number;
-  created_at: number;
-  trigger: string;
-  requested_by: string;
-  generated_by: string;
-  model: string | null;
-  source_counts: { documents: number; chunks: number; nodes: number; edges: number };
-  summary: string | null;
-  items: BriefItem[];
-  changes: Change[];
-  material_change_count: number;
-  previous_version: number | null;
-}
-interface BriefState {
-  project_uid: string;
-  status: 'none' | 'current' | 'stale';
-  current_version: number | null;
-  regeneration: { job_id: string; status: string; requested_at: number } | null;
-  last_error: { code: string; message: string; at: number } | null;
-  withheld_items: number;
-  brief: BriefVersion | null;
-}
-interface HistoryEntry {
-  version: number;
-  created_at: number;
-  trigger: string;
-  generated_by: string;
-  item_counts: Record<Kind, number>;
-  material_change_count: number;
-  material_changes: Change[];
-}
+// the brief's records as the service's OpenAPI document declares them (generated client types)
+type Schemas = components['schemas'];
+type Kind = Schemas['BriefItemRecord']['kind'];
+type BriefItem = Schemas['BriefItemRecord'];
+type Change = Schemas['BriefChangeRecord'];
+type Citation = Schemas['CitationRecord'];
+type BriefVersion = Schemas['BriefVersionRecord'];
+type BriefState = Schemas['BriefStateResponse'];
+type HistoryEntry = Schemas['BriefHistoryEntry'];
 
 const KINDS: [Kind, string][] = [
   ['finding', 'Findings'],
