@@ -5464,7 +5464,6 @@ export interface components {
             pkce_s256: boolean | null;
         };
         InspectedTool: {
-            name: string;
             title: string | null;
             description: string | null;
             /** @description JSON Schema */
@@ -5475,9 +5474,11 @@ export interface components {
             output_schema: {
                 [key: string]: unknown;
             } | null;
+            /** @description MCP tool annotations */
             annotations: {
                 [key: string]: unknown;
             } | null;
+            name: string;
             /** @description "sha256:" + hex of the JCS canonical tool */
             hash: string;
             warnings: ("hidden_instructions" | "invisible_characters" | "long_description" | "name_collision" | "schema_too_large" | "invalid_name")[];

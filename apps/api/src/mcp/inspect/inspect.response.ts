@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Bool, Int, Json, ListOf, Nested, NullableStr, OneOf, Str, Strings } from '../../platform/http/responses/response-fields';
+import { McpToolFields } from '../connections/connection.response';
 
 const WARNING_CODES = ['hidden_instructions', 'invisible_characters', 'long_description', 'name_collision', 'schema_too_large', 'invalid_name'] as const;
 
@@ -25,19 +26,10 @@ class InspectAuth {
   pkce_s256!: boolean | null;
 }
 
-class InspectedTool {
+/** A tool as inspect read it: the members a sync hashes, with its name, hash and warnings */
+class InspectedTool extends McpToolFields {
   @Str()
   name!: string;
-  @NullableStr()
-  title!: string | null;
-  @NullableStr()
-  description!: string | null;
-  @Json('JSON Schema', true)
-  input_schema!: Record<string, unknown> | null;
-  @Json('JSON Schema', true)
-  output_schema!: Record<string, unknown> | null;
-  @Json(undefined, true)
-  annotations!: Record<string, unknown> | null;
   @Str('"sha256:" + hex of the JCS canonical tool')
   hash!: string;
   @ApiProperty({ enum: [...WARNING_CODES], isArray: true })
