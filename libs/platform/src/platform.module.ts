@@ -8,6 +8,7 @@ import { EmbeddedStorage } from './storage/embedded-storage';
 import type { ProjectionDefinition } from '@strata/projections/registry/projection-definition';
 import { PROJECTIONS, PROJECTION_DEFINITIONS } from '@strata/projections/registry/projection-registry';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from './storage/storage.tokens';
+import { OPS_STORES, OpsStores } from './storage/ops-stores';
 import { EmbeddedUnitOfWork } from './unit-of-work/embedded-unit-of-work';
 import { UNIT_OF_WORK } from './unit-of-work/unit-of-work.port';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -51,6 +52,11 @@ const PROVIDERS: Provider[] = [
         return connect(cfg, clock);
       },
     },
+    {
+      provide: OPS_STORES,
+      inject: [STRATA_CONFIG, SERVER_STORAGE, CLOCK, ID_GENERATOR],
+      useFactory: (cfg: StrataConfig, s: ServerStores | null, clock: Clock, ids: IdGenerator) => new OpsStores(cfg.dataDir, s, clock, ids),
+    },
     { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.events : s!.events) },
     { provide: GRAPH_READ_MODEL, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.graph : s!.graph) },
     { provide: TEXT_INDEX, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.text : s!.text) },
@@ -80,7 +86,7 @@ const PROVIDERS: Provider[] = [
       },
     },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, PROJECTION_DEFINITIONS, EMBEDDED_STORAGE, SERVER_STORAGE, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, PROJECTION_DEFINITIONS, EMBEDDED_STORAGE, SERVER_STORAGE, OPS_STORES, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
 
 @Global()
 @Module({})

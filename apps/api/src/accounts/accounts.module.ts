@@ -1,12 +1,10 @@
 import { ScopeModule } from '@strata/platform/scope/scope.module';
-import * as path from 'node:path';
 import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD, HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { ACTIVITY_STORE, ActivityStore } from '@strata/auth/activity/activity-store.port';
-import { SqliteActivityStore } from '@strata/auth/activity/sqlite-activity-store';
 import { ACCOUNTS_DIRECTORY, AccountsDirectory } from '@strata/auth/accounts-directory.port';
 import { StrataRequestState } from '@strata/auth/auth-context';
 import { StrataBearerStrategy } from '@strata/auth/bearer.strategy';
@@ -19,9 +17,7 @@ import { StrataAuthGuard } from '@strata/auth/strata-auth.guard';
 import { requireSharedJwtSecret, resolveJwtSecret } from '@strata/auth/tokens/jwt-secret';
 import { TokenService } from '@strata/auth/tokens/token.service';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
-import type { ServerStores } from '@strata/platform/storage/server-stores';
-import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
-import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { OPS_STORES, OpsStores } from '@strata/platform/storage/ops-stores';
 import { AccountsCoreModule } from '@strata/accounts/accounts-core.module';
 import { McpConnectionsModule } from '@strata/mcp/connections';
 import { AccountController } from './account/account.controller';
@@ -83,11 +79,7 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
       inject: [Reflector, PlanThrottlerGuard, CredentialResolver],
       useFactory: (reflector: Reflector, throttler: PlanThrottlerGuard, resolver: CredentialResolver) => new StrataAuthGuard(reflector, throttler, resolver),
     },
-    {
-      provide: ACTIVITY_STORE,
-      inject: [STRATA_CONFIG, SERVER_STORAGE],
-      useFactory: (cfg: StrataConfig, s: ServerStores | null): ActivityStore => s?.activity ?? new SqliteActivityStore(path.join(cfg.dataDir, OPS_FILE)),
-    },
+    { provide: ACTIVITY_STORE, inject: [OPS_STORES], useFactory: (ops: OpsStores): ActivityStore => ops.activity() },
     { provide: RequestActivity, inject: [ACTIVITY_STORE], useFactory: (store: ActivityStore) => new RequestActivity(store) },
     { provide: LoginThrottle, inject: [CLOCK], useFactory: (clock: Clock) => new LoginThrottle(() => clock.now()) },
     // commands and queries

@@ -1,14 +1,9 @@
-import * as path from 'node:path';
 import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
-import { SqliteDocumentLedger } from '@strata/extraction/ledger/sqlite-document-ledger';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
-import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
-import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
-import type { ServerStores } from '@strata/platform/storage/server-stores';
-import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { OPS_STORES, OpsStores } from '@strata/platform/storage/ops-stores';
 import { IngestChunkController } from './chunk/ingest-chunk.controller';
 import { IngestChunkHandler } from './chunk/ingest-chunk.handler';
 import { CleanupChunksHandler } from './documents/cleanup-chunks.handler';
@@ -28,11 +23,7 @@ import { OntologyCoreModule } from '@strata/ontology/ontology-core.module';
   imports: [OntologyCoreModule],
   controllers: [IngestChunkController, IngestDocumentsController],
   providers: [
-    {
-      provide: DOCUMENT_LEDGER,
-      inject: [STRATA_CONFIG, SERVER_STORAGE],
-      useFactory: (cfg: StrataConfig, servers: ServerStores | null): DocumentLedger => servers?.documentLedger() ?? new SqliteDocumentLedger(path.join(cfg.dataDir, OPS_FILE)),
-    },
+    { provide: DOCUMENT_LEDGER, inject: [OPS_STORES], useFactory: (ops: OpsStores): DocumentLedger => ops.documentLedger() },
     ExtractorSource,
     OntologyPass,
     ChunkExtractionService,

@@ -1,22 +1,16 @@
 import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
-import { OPS_FILE } from '@strata/platform/storage/embedded-storage';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
-import { SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
-import type { ServerStores } from '@strata/platform/storage/server-stores';
+import { OPS_STORES, OpsStores } from '@strata/platform/storage/ops-stores';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { StrataMetrics } from '@strata/observability';
 import { instrumentJobs } from './job-metrics';
 import { JobsController } from './jobs.controller';
 import { JOB_STORE, JobStore } from '@strata/jobs/store/job-store.port';
-import { SqliteJobStore } from '@strata/jobs/store/sqlite-job-store';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
-import { SqliteJobQueue } from '@strata/jobs/queue/sqlite-job-queue';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
 import { SCHEDULE_STORE, ScheduleStore } from '@strata/jobs/schedules/schedule-store.port';
-import { SqliteScheduleStore } from '@strata/jobs/schedules/sqlite-schedule-store';
 import { Scheduler, enqueueSlotJob } from '@strata/jobs/schedules/scheduler';
 import { JobRetention } from '@strata/jobs/queue/job-retention';
 
@@ -33,29 +27,16 @@ const SCHEDULER_POLL_S = 5;
 @Module({
   controllers: [JobsController],
   providers: [
-    {
-      provide: JOB_STORE,
-      inject: [STRATA_CONFIG, SERVER_STORAGE],
-      // embedded: ops.db beside the data; servers: MongoDB, shared by the replicas
-      useFactory: (cfg: StrataConfig, servers: ServerStores | null): JobStore => servers?.jobs ?? new SqliteJobStore(path.join(cfg.dataDir, OPS_FILE)),
-    },
+    // the adapters are the platform's choice (ops.db embedded, MongoDB shared by the replicas)
+    { provide: JOB_STORE, inject: [OPS_STORES], useFactory: (ops: OpsStores): JobStore => ops.jobs() },
     {
       provide: JobRegistry,
-      inject: [CLOCK, JOB_STORE, SERVER_STORAGE, JOB_QUEUE, JobRunner],
-      useFactory: (clock: Clock, store: JobStore, servers: ServerStores | null, queue: JobQueue, runner: JobRunner) =>
-        new JobRegistry(clock, store, { ownsAllJobs: !servers }, queue, runner),
+      inject: [CLOCK, JOB_STORE, OPS_STORES, JOB_QUEUE, JobRunner],
+      useFactory: (clock: Clock, store: JobStore, ops: OpsStores, queue: JobQueue, runner: JobRunner) =>
+        new JobRegistry(clock, store, { ownsAllJobs: !ops.shared }, queue, runner),
     },
-    {
-      provide: JOB_QUEUE,
-      inject: [STRATA_CONFIG, SERVER_STORAGE, CLOCK, ID_GENERATOR],
-      useFactory: (cfg: StrataConfig, servers: ServerStores | null, clock: Clock, ids: IdGenerator): JobQueue =>
-        servers?.jobQueue(clock, ids) ?? new SqliteJobQueue(path.join(cfg.dataDir, OPS_FILE), clock, ids),
-    },
-    {
-      provide: SCHEDULE_STORE,
-      inject: [STRATA_CONFIG, SERVER_STORAGE],
-      useFactory: (cfg: StrataConfig, servers: ServerStores | null): ScheduleStore => servers?.scheduleStore() ?? new SqliteScheduleStore(path.join(cfg.dataDir, OPS_FILE)),
-    },
+    { provide: JOB_QUEUE, inject: [OPS_STORES], useFactory: (ops: OpsStores): JobQueue => ops.jobQueue() },
+    { provide: SCHEDULE_STORE, inject: [OPS_STORES], useFactory: (ops: OpsStores): ScheduleStore => ops.schedules() },
     {
       provide: JobRunner,
       inject: [JOB_QUEUE, CLOCK, ID_GENERATOR, StrataMetrics],
@@ -83,7 +64,7 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(
     private readonly jobs: JobRegistry,
     @Inject(JOB_STORE) private readonly store: JobStore,
-    @Inject(SERVER_STORAGE) private readonly servers: ServerStores | null,
+    @Inject(OPS_STORES) private readonly ops: OpsStores,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(SCHEDULE_STORE) private readonly schedules: ScheduleStore,
     private readonly runner: JobRunner,
@@ -108,7 +89,7 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
     await this.runner.stop();
     await this.jobs.flush();
     // the servers' store belongs to the server storage, which closes its client
-    if (!this.servers) await this.store.close();
+    if (!this.ops.shared) await this.store.close();
     // queue and schedule handles are this module's own (MongoDB ones close nothing)
     await this.queue.close();
     await this.schedules.close();
