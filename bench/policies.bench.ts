@@ -1,5 +1,6 @@
 import { ARGUMENT_BODY } from './cognitive.bench';
 import { load, LoadResult } from './support/load';
+import { processCpuMs } from './support/process-cpu';
 import { startServer } from './support/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -10,7 +11,8 @@ const POLICIES = 100;
  * /epistemic/argument under 32 clients, first with no policy, then with 100 published ones
  * (none of which matches the bench's requests, so every request is evaluated against all 100
  * and allowed), then with one more that matches every request (a decision record is appended
- * with each). Same process, same data dir, back to back.
+ * with each). Same process, same data dir, back to back. Beside throughput, the service's own
+ * CPU time per request (from /proc): on a shared machine it says far more than req/s does.
  */
 export async function run(): Promise<Record<string, number>> {
   const server = await startServer();
@@ -21,12 +23,17 @@ export async function run(): Promise<Record<string, number>> {
     return r.json() as Promise<Record<string, any>>;
   };
   const NODE = { label: 'bench node', node_type: 'Concept', summary: 'a node' };
-  const measure = async (): Promise<{ node: LoadResult; argument: LoadResult }> => ({
-    node: await load({ url: `${url}/node`, method: 'POST', token, body: NODE, connections: 32, seconds: SECONDS }),
-    argument: await load({ url: `${url}/epistemic/argument`, method: 'POST', token, body: ARGUMENT_BODY, connections: 32, seconds: SECONDS }),
-  });
+  type Leg = LoadResult & { cpu_us: number | null };
+  const leg = async (path: string, body: unknown): Promise<Leg> => {
+    const cpu0 = processCpuMs(server.child.pid);
+    const r = await load({ url: `${url}${path}`, method: 'POST', token, body, connections: 32, seconds: SECONDS });
+    const cpu1 = processCpuMs(server.child.pid);
+    return { ...r, cpu_us: cpu0 === null || cpu1 === null || r.requests === 0 ? null : Math.round(((cpu1 - cpu0) * 1000) / r.requests) };
+  };
+  const measure = async (): Promise<{ node: Leg; argument: Leg }> => ({ node: await leg('/node', NODE), argument: await leg('/epistemic/argument', ARGUMENT_BODY) });
   try {
-    await post('/node', NODE, token); // warm-up
+    // a first round unmeasured: the service's code is compiled hot before either figure is taken
+    await measure();
     const before = await measure();
     const kinds = ['Claim', 'Lesson', 'Task', 'Decision', 'Goal'];
     for (let i = 0; i < POLICIES; i++) {
@@ -44,6 +51,7 @@ export async function run(): Promise<Record<string, number>> {
     await post('/v1/governance/policies', { name: 'log every write', effect: 'allow', match: { principals: ['api_key:*'] }, status: 'published' }, ownerToken);
     const recorded = await measure();
     const pct = (a: number, b: number) => Math.round(((a - b) / a) * 1000) / 10;
+    const cpuPct = (a: number | null, b: number | null) => (a && b ? Math.round(((b - a) / a) * 1000) / 10 : -1);
     return {
       node_rps_no_policies: Math.round(before.node.rps),
       node_rps_100_policies: Math.round(after.node.rps),
@@ -55,6 +63,12 @@ export async function run(): Promise<Record<string, number>> {
       argument_rps_100_policies: Math.round(after.argument.rps),
       argument_rps_100_policies_one_matching: Math.round(recorded.argument.rps),
       argument_overhead_pct: pct(before.argument.rps, after.argument.rps),
+      node_cpu_us_no_policies: before.node.cpu_us ?? -1,
+      node_cpu_us_100_policies: after.node.cpu_us ?? -1,
+      node_cpu_overhead_pct: cpuPct(before.node.cpu_us, after.node.cpu_us),
+      argument_cpu_us_no_policies: before.argument.cpu_us ?? -1,
+      argument_cpu_us_100_policies: after.argument.cpu_us ?? -1,
+      argument_cpu_overhead_pct: cpuPct(before.argument.cpu_us, after.argument.cpu_us),
       errors: before.node.errors + after.node.errors + before.argument.errors + after.argument.errors + recorded.node.errors + recorded.argument.errors,
     };
   } finally {

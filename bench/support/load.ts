@@ -12,6 +12,8 @@ export interface AutocannonResult {
 
 export interface LoadResult {
   rps: number;
+  /** requests completed in the run */
+  requests: number;
   p50_ms: number;
   p99_ms: number;
   errors: number;
@@ -39,5 +41,5 @@ export async function load(opts: {
     connections: opts.connections,
     duration: opts.seconds,
   });
-  return { rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, errors: r.non2xx + r.errors };
+  return { rps: r.requests.average, requests: r.requests.total, p50_ms: r.latency.p50, p99_ms: r.latency.p99, errors: r.non2xx + r.errors };
 }
