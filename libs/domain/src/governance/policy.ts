@@ -253,7 +253,8 @@ export interface RequestFacts {
 export interface CompiledPolicy {
   policy: PolicyRecord;
   principals: ((p: RequestPrincipal) => boolean) | null;
-  routes: ((method: string, path: string, action: string | null) => boolean) | null;
+  /** over the upper-case method and the path's segments */
+  routes: ((method: string, parts: readonly string[], action: string | null) => boolean) | null;
   tools: ReadonlySet<string> | null;
   /** null when the policy has no node condition */
   node: ((n: WrittenNode) => boolean) | null;
@@ -264,7 +265,7 @@ export interface CompiledPolicy {
 export function compilePolicy(policy: PolicyRecord): CompiledPolicy {
   const m = policy.match;
   const principals = m.principals ? m.principals.map(principalTest) : null;
-  const routes = m.routes ? m.routes.map(routeTest) : null;
+  const routes = m.routes ? m.routes.map(routePartsTest) : null;
   const types = m.node_types ? new Set(m.node_types) : null;
   const layers = m.layers ? new Set(m.layers) : null;
   const minRank = m.min_classification ? classificationRank(m.min_classification) : null;
@@ -274,7 +275,7 @@ export function compilePolicy(policy: PolicyRecord): CompiledPolicy {
   return {
     policy,
     principals: principals ? (p) => principals.some((t) => t(p)) : null,
-    routes: routes ? (method, path, action) => routes.some((t) => t(method, path, action)) : null,
+    routes: routes ? (method, parts, action) => routes.some((t) => t(method, parts, action)) : null,
     tools: m.tools ? new Set(m.tools) : null,
     node: hasNode
       ? (n) =>
@@ -301,6 +302,17 @@ function principalTest(entry: string): (p: RequestPrincipal) => boolean {
 
 /** `"<METHOD> <template>"`: segments compare exactly, `{…}` matches one segment, a trailing `/**` the rest. */
 export function routeTest(entry: string): (method: string, path: string, action: string | null) => boolean {
+  const test = routePartsTest(entry);
+  return (m, path, act) => test(m.toUpperCase(), pathParts(path), act);
+}
+
+/** A request path's segments, as route tests read them: split once per request, not per policy. */
+function pathParts(path: string): string[] {
+  return path.split('/').slice(1);
+}
+
+/** `routeTest` over an upper-case method and the path's segments. */
+function routePartsTest(entry: string): (method: string, parts: readonly string[], action: string | null) => boolean {
   const r = ROUTE_RE.exec(entry);
   if (!r) return () => false;
   const method = r[1];
@@ -308,12 +320,12 @@ export function routeTest(entry: string): (method: string, path: string, action:
   let segs = r[2].split('/').slice(1);
   const rest = segs.at(-1) === '**';
   if (rest) segs = segs.slice(0, -1);
-  return (m, path, act) => {
-    if (method !== '*' && method !== m.toUpperCase()) return false;
+  const literal = segs.map((s) => !(s.startsWith('{') && s.endsWith('}')));
+  return (m, parts, act) => {
+    if (method !== '*' && method !== m) return false;
     if (action !== null && action !== act) return false;
-    const parts = path.split('/').slice(1);
     if (rest ? parts.length < segs.length : parts.length !== segs.length) return false;
-    for (let i = 0; i < segs.length; i++) if (!(segs[i].startsWith('{') && segs[i].endsWith('}')) && segs[i] !== parts[i]) return false;
+    for (let i = 0; i < segs.length; i++) if (literal[i] && segs[i] !== parts[i]) return false;
     return true;
   };
 }
@@ -346,12 +358,22 @@ export interface PolicyDecision {
 }
 
 /** Whether a compiled policy holds for a request (node conditions on one and the same written node). */
-export function policyMatches(c: CompiledPolicy, f: RequestFacts): boolean {
+export function policyMatches(c: CompiledPolicy, f: RequestFacts, route: RouteFacts = routeFacts(f)): boolean {
   if (c.principals && !c.principals(f.principal)) return false;
-  if (c.routes && !c.routes(f.method, f.path, f.action)) return false;
+  if (c.routes && !c.routes(route.method, route.parts, f.action)) return false;
   if (c.tools && (f.tool_uid === null || !c.tools.has(f.tool_uid))) return false;
   if (c.node && !f.written.some(c.node)) return false;
   return true;
+}
+
+/** What route conditions read of a request, derived once for all the policies. */
+interface RouteFacts {
+  method: string;
+  parts: readonly string[];
+}
+
+function routeFacts(f: RequestFacts): RouteFacts {
+  return { method: f.method.toUpperCase(), parts: pathParts(f.path) };
 }
 
 const EFFECT_RANK: Record<PolicyEffect, number> = { deny: 2, require_approval: 1, allow: 0 };
@@ -366,10 +388,11 @@ export function evaluatePolicies(policies: readonly CompiledPolicy[], f: Request
   if (mode === 'off') return none;
   const enforced: PolicyRecord[] = [];
   const shadow: { policy_uid: string; effect: PolicyEffect }[] = [];
+  const route = routeFacts(f);
   for (const c of policies) {
     const p = c.policy;
     if (p.status !== 'published' && p.status !== 'shadow') continue;
-    if (!policyMatches(c, f)) continue;
+    if (!policyMatches(c, f, route)) continue;
     if (p.status === 'published' && mode === 'enforce') enforced.push(p);
     else shadow.push({ policy_uid: p.uid, effect: p.effect });
   }

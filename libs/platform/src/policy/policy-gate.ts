@@ -80,7 +80,7 @@ export class PolicyGate {
     const compiled = mode === 'off' ? [] : this.policies.active(org);
     if (!compiled.length && !approval) return;
     const facts = await this.factsOf(tx, req, nodes, compiled, placed);
-    const decision = this.policies.evaluate(org, facts);
+    const decision = this.policies.evaluate(org, facts, { mode, compiled });
     for (const s of decision.shadow) if (s.effect !== 'allow') req.warnings.push(`299 - "shadow policy ${s.policy_uid} would ${s.effect}"`);
     const record = (extra: Parameters<PolicyService['decisionRecord']>[4] = {}) =>
       tx.emit(GovernanceStreams.governance(org), 'PolicyDecisionRecorded', this.policies.decisionRecord(org, tx.uuid(), decision, { ...facts, route: req.route }, extra));

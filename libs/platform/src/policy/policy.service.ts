@@ -39,10 +39,11 @@ export class PolicyService {
     return this.governance.settings(org).settings.mode;
   }
 
-  evaluate(org: string, facts: RequestFacts): PolicyDecision {
-    const mode = this.mode(org);
+  /** `active`: the policies already read for this request with `mode` (the gate reads them once). */
+  evaluate(org: string, facts: RequestFacts, active?: { mode: GovernanceMode; compiled: CompiledPolicy[] }): PolicyDecision {
+    const mode = active?.mode ?? this.mode(org);
     if (mode === 'off') return evaluatePolicies([], facts, mode);
-    return evaluatePolicies(this.active(org), facts, mode);
+    return evaluatePolicies(active?.compiled ?? this.active(org), facts, mode);
   }
 
   /** The `PolicyDecisionRecorded` data of a decision (target_uids capped at 100). */

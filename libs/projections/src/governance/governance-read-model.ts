@@ -88,7 +88,8 @@ export class GovernanceReadModel {
 
   /** A marker that moves whenever one of the organization's policies changes (caches key on it). */
   policiesMark(org: string): number {
-    const r = this.stmt('SELECT max(position) AS p, count(*) AS n FROM gov_policies WHERE org_id = ?').get(org) as { p: number | null; n: number };
+    // rows are only ever inserted or moved to a later position, so the highest one is a mark
+    const r = this.stmt('SELECT max(position) AS p FROM gov_policies WHERE org_id = ?').get(org) as { p: number | null };
     return r.p ?? 0;
   }
 

@@ -23,6 +23,8 @@ CREATE TABLE IF NOT EXISTS gov_policies (
   created_at REAL NOT NULL, policy TEXT NOT NULL, position INTEGER NOT NULL,
   PRIMARY KEY (org_id, uid)
 );
+-- the policies' change mark is read on every governed write: one index seek, not a scan
+CREATE INDEX IF NOT EXISTS gov_policies_position ON gov_policies(org_id, position);
 CREATE TABLE IF NOT EXISTS gov_request_approvals (
   org_id TEXT NOT NULL, approval_uid TEXT NOT NULL, principal_id TEXT NOT NULL, fingerprint TEXT, policy_uid TEXT,
   requested_at REAL NOT NULL, consumed_at REAL,
