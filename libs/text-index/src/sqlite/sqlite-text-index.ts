@@ -3,9 +3,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import { queryTerms } from '../analysis/text-analysis';
 import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
 import { decodeFts5Averages } from './fts5-averages';
+import { BM25_COLUMN_WEIGHTS } from './fts5-bm25';
 
 /** Column weights for bm25(): label, summary, body. */
-const BM25_WEIGHTS = '10.0, 4.0, 1.0';
+const BM25_WEIGHTS = BM25_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
 /** SQLite's LIMIT is a 64-bit integer; callers asking for more simply get every match. */
 const MAX_LIMIT = 2 ** 31 - 1;
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
