@@ -202,6 +202,7 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect(approval.expires_at).toBe(new Date((clock.now() + 60) * 1000).toISOString());
     clock.advance(59);
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body.status).toBe('pending');
+    expect((await a.get(`/v1/agents/sessions/${sid}`)).body.pending_approvals).toBe(1);
     clock.advance(1);
     // exactly at expires_at every read says expired, whether or not the sweep has written it yet
     const expiresAt = new Date(clock.now() * 1000).toISOString();
@@ -209,6 +210,8 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect((await a.get(`/v1/mcp/approvals?session_id=${sid}&status=pending`)).body.items).toEqual([]);
     expect((await a.get(`/v1/mcp/approvals?session_id=${sid}&status=expired`)).body.items.map((x: { id: string }) => x.id)).toEqual([approval.id]);
     expect((await a.get(`/v1/agents/${agent.id}/work`)).body.pending_decisions).toEqual([]);
+    expect((await a.get(`/v1/agents/sessions/${sid}`)).body.pending_approvals).toBe(0);
+    expect((await a.get('/v1/agents/sessions')).body.items.find((x: { id: string }) => x.id === sid).pending_approvals).toBe(0);
     const tooLate = await a.post(`/v1/mcp/approvals/${approval.id}/resolve`, { decision: 'allow' });
     expect([tooLate.status, tooLate.body.from_status]).toEqual([409, 'expired']);
     // the sweep records the one durable expiry, dated at expires_at, which wakes the run

@@ -10,6 +10,7 @@ import { ConnectionTools } from '@strata/mcp/connections';
 import { serversConfig } from '../accounts/support/servers-replica';
 import { AgentRuns } from '../../apps/api/src/agents/runtime/agent-runs';
 import { AGENT_RUN_JOB } from '../../apps/api/src/agents/runtime/agent-run.job';
+import { RunControl } from '../../apps/api/src/agents/runtime/run-control';
 import { ToolServer, startToolServer } from '../mcp/support/tool-server';
 import { Api, api, signUp } from '../support/http';
 import { ModelReplicaPair, Replica, startModelReplicaPair } from './support/servers-mode-app';
@@ -153,6 +154,38 @@ describe('servers mode: MCP connections, tool calls and approvals across replica
     await Promise.all([a.app.get(ApprovalExpiry).sweep(), b.app.get(ApprovalExpiry).sweep()]);
     expect(await streamTypes(ToolApprovalStreams.approval(o.org_id, approval.id))).toEqual(['ToolApprovalRequested', 'ToolApprovalExpired']);
     expect((await o.jb.get(`/node/${approval.id}`)).body.props).toMatchObject({ status: 'denied', reason: 'expired' });
+  });
+
+  it('an interrupt served by the other replica cancels the MCP call in flight on the replica running the run', async () => {
+    const slow = await startToolServer({ tools: [{ name: 'slow', description: 'Takes its time.', hang: true }] });
+    try {
+      const o = await teamOrg();
+      const c = await o.ja.post('/v1/mcp/connections', { name: 'Slow tools', url: slow.url, auth: { type: 'none' }, approval_mode: 'never' });
+      expect(c.status).toBe(201);
+      const tool = await eventually(async () => ((await o.jb.get(`/v1/mcp/registry?connection_id=${c.body.id}`)).body.tools ?? []).find((x: { name: string }) => x.name === 'slow'), 'the tool in B’s registry');
+      const agent = await agentWith(o, 'Slow caller', tool.affordance_uid);
+      pair.llm.enqueue({ type: 'tool_calls', calls: [{ id: 's1', name: tool.model_name, arguments: { a: 1 } }] });
+      const seen = slow.seenMethods.length;
+      const created = (await o.ja.post('/v1/agents/sessions', { agent_id: agent.id, message: 'take your time' })).body;
+      await eventually(() => slow.seenMethods.slice(seen).includes('tools/call') || null, 'the tool call reached the server');
+      const [runner, other] = await eventually(() => {
+        if (a.app.get(RunControl).isRunning(created.run_id)) return [a, o.jb] as const;
+        if (b.app.get(RunControl).isRunning(created.run_id)) return [b, o.ja] as const;
+        return null;
+      }, 'the replica running the run');
+      await eventually(async () => (await other.get(`/v1/agents/sessions/${created.id}`)).body.current_run?.status === 'running', 'the run running, seen on the other');
+      const stop = await other.post(`/v1/agents/sessions/${created.id}/interrupt`, {});
+      expect(stop.body).toMatchObject({ interrupted: true, run_id: created.run_id });
+      // the call never answers: only the abort that follows the log reaches the server
+      await eventually(() => slow.seenMethods.slice(seen).includes('notifications/cancelled') || null, 'notifications/cancelled reached the server');
+      await eventually(() => !runner.app.get(RunControl).isRunning(created.run_id), 'the run stopped where it ran');
+      expect((await runEnded(o.ja, created.id, created.run_id)).status).toBe('cancelled');
+      // an interrupt is not a failure of the server, on either replica
+      for (const x of [o.ja, o.jb]) expect((await x.get(`/v1/mcp/connections/${c.body.id}`)).body).toMatchObject({ status: 'active', last_error: null });
+    } finally {
+      slow.release();
+      await slow.close();
+    }
   });
 
   it('a connection in error is synced again once, five minutes on, though both replicas tick the schedule', async () => {

@@ -58,7 +58,7 @@ export function presentRun(r: RunRecord) {
 }
 
 /** A session (REFERENCE §16.6) with its current and last run. */
-export function presentSession(s: SessionRecord, read: AgentsReadModel) {
+export function presentSession(s: SessionRecord, read: AgentsReadModel, now: number) {
   const current = s.current_run ? read.run(s.org_id, s.current_run) : null;
   const last = s.last_run ? read.run(s.org_id, s.last_run) : null;
   return {
@@ -75,7 +75,8 @@ export function presentSession(s: SessionRecord, read: AgentsReadModel) {
     current_run: current ? presentRun(current) : null,
     last_run: last ? presentRun(last) : null,
     queued_messages: s.queued_runs.length,
-    pending_approvals: s.pending_approvals?.length ?? 0,
+    // an approval reads as expired from its expires_at on, before the sweep records it (REFERENCE §15.10)
+    pending_approvals: (s.pending_approvals ?? []).filter((p) => p.expires_at === undefined || p.expires_at > now).length,
     pending_input: s.pending_input
       ? { request_id: s.pending_input.request_id, run_id: s.pending_input.run_id, prompt: s.pending_input.prompt, options: s.pending_input.options, requested_at: iso(s.pending_input.requested_at), expires_at: iso(s.pending_input.expires_at) }
       : null,

@@ -88,7 +88,7 @@ export interface SessionRecord {
   last_run: string | null;
   pending_input: PendingInput | null;
   /** tool-call approvals of the current run still pending (REFERENCE §16.5) */
-  pending_approvals: { approval_id: string; run_id: string; tool_call_id: string }[];
+  pending_approvals: { approval_id: string; run_id: string; tool_call_id: string; /** absent in sessions folded before it was kept */ expires_at?: number }[];
   usage: TokenCounts & { credits: number };
   message_count: number;
   last_seq: number;
@@ -288,7 +288,7 @@ export function foldSession(s: SessionRecord, e: SessionEvent, seq: number, runA
       if (n.pending_input?.request_id === e.data.request_id) n.pending_input = null;
       break;
     case 'ToolApprovalRequested':
-      n.pending_approvals = [...(n.pending_approvals ?? []), { approval_id: e.data.approval_id, run_id: e.data.run_id, tool_call_id: e.data.tool_call_id }];
+      n.pending_approvals = [...(n.pending_approvals ?? []), { approval_id: e.data.approval_id, run_id: e.data.run_id, tool_call_id: e.data.tool_call_id, expires_at: e.data.approval.expires_at }];
       break;
     case 'ToolApprovalResolved':
     case 'ToolApprovalExpired':

@@ -120,6 +120,14 @@ export class McpExchange {
     const answer = await this.transport.exchange(msg, ctx);
     if (isStateless(message, versionHeader) && isObject(answer.result))
       answer.result = { resultType: 'complete', ...(CACHEABLE_METHODS.has(msg.method) ? { ttlMs: 0, cacheScope: 'private' } : {}), ...answer.result };
+    const structured = ctx.structuredJson;
+    if (structured !== undefined && isObject(answer.result) && !('structuredContent' in answer.result)) {
+      // the tool's structured content is the route's JSON text, written in as it is: the
+      // result object is serialised without it, its closing brace reopened for one more member
+      const { result, ...rest } = answer;
+      const head = JSON.stringify(result);
+      return { status: 200, headers: JSON_HEADERS, body: `{"result":${head.slice(0, -1)},"structuredContent":${structured}},${JSON.stringify(rest).slice(1)}` };
+    }
     return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(answer) };
   }
 

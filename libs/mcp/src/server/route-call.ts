@@ -17,6 +17,34 @@ export interface RouteCall {
 export interface RouteAnswer {
   status: number;
   body: unknown;
+  /**
+   * The body exactly as the route serialised it, when the host has that text and it is JSON.
+   * A tool result then carries it as it is (its text item, and spliced in as its structured
+   * content) instead of parsing the body only to serialise it again.
+   */
+  json?: string;
+}
+
+/**
+ * A route answer whose `body` is parsed only when something reads it: the successful tool
+ * call never does (its result is the route's own JSON text).
+ */
+export function lazyRouteAnswer(status: number, json: string): RouteAnswer {
+  let parsed: { value: unknown } | null = null;
+  return {
+    status,
+    json,
+    get body(): unknown {
+      if (!parsed) {
+        try {
+          parsed = { value: JSON.parse(json) };
+        } catch {
+          parsed = { value: { error: 'the route answered a body that is not JSON', code: 'internal_error' } };
+        }
+      }
+      return parsed.value;
+    },
+  };
 }
 
 /** Answers route calls on behalf of the credential that called `/mcp`. */

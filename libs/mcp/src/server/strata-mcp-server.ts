@@ -44,6 +44,12 @@ export interface McpRequestContext {
   call: RouteCaller;
   /** whether the credential may write: a read credential lists only the read tools */
   canWrite: boolean;
+  /**
+   * Set by a tool call answered with the route's own JSON text: the result's
+   * `structuredContent`, serialised, for the exchange to splice into the answer (the SDK sees
+   * the result without it, so nothing parses the route's body only to serialise it again).
+   */
+  structuredJson?: string;
 }
 
 /** The SDK hands each handler the `authInfo` of its message: the request context rides there. */
@@ -58,6 +64,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** A tool result from a route's answer: the JSON as `structuredContent` and as one text item. */
+/** Whether a route's JSON text is an object (`{…}`) rather than an array or a scalar. */
+function isObjectJson(json: string): boolean {
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    // JSON whitespace: space, tab, line feed, carriage return
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    return c === 123;
+  }
+  return false;
+}
+
+/**
+ * The result of a successful tool call whose route answer came as JSON text: the text item is
+ * that text, and its structured content (the same JSON, or `{result: …}` around an array) is
+ * handed to the exchange in `ctx` to be written into the answer as it is.
+ */
+function rawToolResult(json: string, ctx: McpRequestContext): { content: { type: 'text'; text: string }[] } {
+  ctx.structuredJson = isObjectJson(json) ? json : `{"result":${json}}`;
+  return { content: [{ type: 'text', text: json }] };
+}
+
 export function toolResultOf(answer: RouteAnswer): { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown>; isError?: true } {
   if (answer.status >= 200 && answer.status < 300) {
     const structured = isObject(answer.body) ? answer.body : { result: answer.body };
@@ -116,7 +143,9 @@ export function createStrataMcpServer(version: string): Server {
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: (contextOf(extra).canWrite ? toolLists.write : toolLists.read) as never }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const ctx = contextOf(extra);
-    return toolResultOf(await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite));
+    const answer = await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite);
+    if (answer.json !== undefined && answer.status >= 200 && answer.status < 300) return rawToolResult(answer.json, ctx);
+    return toolResultOf(answer);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => ({ ...r })) }));
@@ -131,7 +160,7 @@ export function createStrataMcpServer(version: string): Server {
       const body = isObject(answer.body) ? answer.body : {};
       throw new McpError(ErrorCode.InternalError, String(body.error ?? `the route answered ${answer.status}`), { code: body.code ?? 'internal_error', status: answer.status });
     }
-    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(answer.body) }] };
+    return { contents: [{ uri, mimeType: 'application/json', text: answer.json ?? JSON.stringify(answer.body) }] };
   });
   return server;
 }

@@ -111,18 +111,18 @@ export class SessionHandlers {
     });
     if (staged) await this.runs.enqueue(auth.org_id, { session_id: id, run_id: staged.run_id });
     const s = this.store.session(auth, id);
-    return { ...presentSession(s, this.store.read), ...(staged ? { message_id: staged.message_id, run_id: staged.run_id } : {}) };
+    return { ...presentSession(s, this.store.read, this.clock.now()), ...(staged ? { message_id: staged.message_id, run_id: staged.run_id } : {}) };
   }
 
   list(auth: AuthContext, agentId: string | undefined, status: string | undefined, limit: number, offset: number) {
     const filterAgent = auth.bound_agent_id ?? agentId;
     if (auth.bound_agent_id && agentId && agentId !== auth.bound_agent_id) return paginated([], limit, offset, false);
     const rows = this.store.read.sessions(auth.org_id, { agent_id: filterAgent, status, limit: limit + 1, offset });
-    return paginated(rows.slice(0, limit).map((s) => presentSession(s, this.store.read)), limit, offset, rows.length > limit);
+    return paginated(rows.slice(0, limit).map((s) => presentSession(s, this.store.read, this.clock.now())), limit, offset, rows.length > limit);
   }
 
   get(auth: AuthContext, sid: string) {
-    return presentSession(this.store.session(auth, sid), this.store.read);
+    return presentSession(this.store.session(auth, sid), this.store.read, this.clock.now());
   }
 
   async message(auth: AuthContext, rid: string, sid: string, body: { content: string; metadata?: Record<string, unknown>; wait?: boolean; wait_timeout_s?: number }) {
@@ -164,7 +164,7 @@ export class SessionHandlers {
 
   async archive(auth: AuthContext, rid: string, sid: string) {
     const s = this.store.session(auth, sid);
-    if (s.archived_at !== null) return presentSession(s, this.store.read);
+    if (s.archived_at !== null) return presentSession(s, this.store.read, this.clock.now());
     const c = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const fresh = this.store.session(auth, sid);
       const cancelled = await stageRunCancel(tx, fresh, 'session_archived', this.approvals);
@@ -177,7 +177,7 @@ export class SessionHandlers {
       return cancelled;
     });
     if (c) this.control.abort([c.run_id]);
-    return presentSession(this.store.session(auth, sid), this.store.read);
+    return presentSession(this.store.session(auth, sid), this.store.read, this.clock.now());
   }
 
   pendingInput(auth: AuthContext, sid: string) {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { assertRouteAccess } from '@strata/auth/route-access';
-import { McpExchange, RouteAnswer, RouteCall, RouteCaller } from '@strata/mcp/server';
+import { McpExchange, RouteAnswer, RouteCall, RouteCaller, lazyRouteAnswer } from '@strata/mcp/server';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { VERSION } from '@strata/platform/version';
 import { toErrorResponse } from '../../platform/http/all-exceptions.filter';
@@ -111,6 +111,9 @@ export class McpEndpoint implements OnModuleInit {
         headers: call.body ? { ...forwarded, 'content-type': 'application/json' } : forwarded,
         payload: call.body ? JSON.stringify(call.body) : undefined,
       });
+      const type = res.headers['content-type'];
+      // the route's JSON text goes on as it is: a tool result carries it, parsed only if read
+      if (res.body !== '' && typeof type === 'string' && type.startsWith('application/json')) return lazyRouteAnswer(res.statusCode, res.body);
       let body: unknown = null;
       try {
         body = res.body === '' ? null : JSON.parse(res.body);
