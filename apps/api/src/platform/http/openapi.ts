@@ -29,7 +29,8 @@ export function setupOpenApi(app: INestApplication): void {
   for (const [name, schema] of Object.entries(edgePropsSchemas())) schemas[`${name}EdgeProps`] = schema;
   for (const r of app.get(FastRoutes).docs()) {
     const item = (doc.paths[r.doc.path] = doc.paths[r.doc.path] ?? {}) as Record<string, unknown>;
-    item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
+    const responses = r.doc.websocket ? websocketResponses() : { '200': { description: '' } };
+    item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses };
   }
   addCognitiveShapes(doc.paths as Record<string, Record<string, any>>, schemas);
   addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
@@ -75,7 +76,8 @@ function addOpenShapes(paths: Record<string, Record<string, any>>): void {
         op.requestBody = { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } };
       const responses = (op.responses ??= {});
       const ok = Object.keys(responses).filter((c) => /^2/.test(c));
-      if (ok.length === 0) responses['200'] = { description: 'OK' };
+      // a WebSocket upgrade answers 101 and nothing else on success
+      if (ok.length === 0 && !responses['101']) responses['200'] = { description: 'OK' };
       for (const code of Object.keys(responses).filter((c) => /^2/.test(c) && c !== '204')) {
         const r = responses[code];
         if (!r.content) r.content = { 'application/json': { schema: { description: 'see the interface spec for this route’s fields' } } };
@@ -83,6 +85,27 @@ function addOpenShapes(paths: Record<string, Record<string, any>>): void {
       }
     }
   }
+}
+
+const ERROR_BODY = {
+  type: 'object',
+  required: ['error', 'code'],
+  properties: { error: { type: 'string' }, code: { type: 'string' } },
+  additionalProperties: true,
+};
+
+/**
+ * A WebSocket route's answers: the upgrade (101), and the errors a request gets before it:
+ * 426 for a plain GET without `Upgrade: websocket`, 503 while the server starts or drains.
+ * Credentials are checked after the upgrade, so they end in close codes, not in HTTP answers.
+ */
+function websocketResponses(): Record<string, unknown> {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
+  return {
+    '101': { description: 'Switching Protocols: the connection is now a WebSocket carrying JSON text frames' },
+    '426': error('upgrade_required: a plain GET without `Upgrade: websocket`'),
+    '503': error('unavailable: the server is starting or shutting down (`Retry-After`)'),
+  };
 }
 
 /** The product clients' trigger field names (§2.8) as deprecated body properties of their routes. */
