@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { WebSocket } from 'ws';
+import { PROPS_ADDITIONS, PROPS_ALIASES, TRIGGER_ALIASES } from '@strata/domain/catalogue';
 import { COGNITIVE_ENDPOINTS } from '@strata/domain/cognitive';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -109,6 +110,56 @@ describe('GET /openapi.json', () => {
     const edge = doc.components.schemas.CreateEdgeRequest;
     expect(edge.properties.props.anyOf).toContainEqual({ $ref: '#/components/schemas/SupportsEdgeProps' });
     expect(doc.paths['/node/{uid}'].patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UpdateNodeRequest' });
+  });
+});
+
+describe('the §2.8 aliases in /openapi.json', () => {
+  let t: TestApp;
+  let doc: any;
+  beforeAll(async () => {
+    t = await startTestApp();
+    doc = (await request(t.url, 'GET', '/openapi.json')).body;
+  });
+  afterAll(() => t.close());
+
+  it('every props-alias row is a deprecated property of its type’s props schema, beside the field it stands for', () => {
+    const missing: string[] = [];
+    for (const r of PROPS_ALIASES)
+      for (const type of r.types) {
+        const props = doc.components.schemas[`${type}Props`].properties;
+        if (props[r.alias]?.deprecated !== true) missing.push(`${type}.${r.alias}`);
+        if (r.field !== null && !props[r.field]) missing.push(`${type}.${r.field}`);
+      }
+    expect(missing).toEqual([]);
+  });
+
+  it('every trigger-alias row is a deprecated property of its route’s body (inside props for props.* aliases)', () => {
+    const missing: string[] = [];
+    for (const r of TRIGGER_ALIASES) {
+      const body = doc.paths[`/${r.path}`].post.requestBody.content['application/json'].schema;
+      if (r.alias.startsWith('props.')) {
+        const key = r.alias.slice('props.'.length);
+        const alternatives = body.properties.props.anyOf ?? [body.properties.props];
+        if (!alternatives.some((a: any) => a.properties?.[key]?.deprecated === true)) missing.push(`/${r.path} ${r.alias}`);
+      } else if (body.properties[r.alias]?.deprecated !== true || !String(body.properties[r.alias].description).includes(`alias of ${r.field}`)) missing.push(`/${r.path} ${r.alias}`);
+    }
+    expect(missing).toEqual([]);
+    const approved = doc.paths['/agent/governance'].post.requestBody.content['application/json'].schema.properties.props.anyOf.find((a: any) => a.properties?.approved);
+    expect(approved.properties.approved).toMatchObject({ type: 'boolean', deprecated: true });
+  });
+
+  it('the props additions are plain fields of their types, not deprecated', () => {
+    for (const [type, fields] of Object.entries(PROPS_ADDITIONS))
+      for (const f of fields.split(';').map((x) => x.trim().split(' ')[0])) {
+        const p = doc.components.schemas[`${type}Props`].properties[f];
+        expect([type, f, p?.deprecated]).toEqual([type, f, undefined]);
+        expect(p.type).toContain('string');
+      }
+  });
+
+  it('/retrieve, /traverse, /evolve and the cognitive routes declare the strata-warnings header', () => {
+    for (const path of ['/retrieve', '/traverse', '/evolve', '/agent/governance', '/epistemic/argument'])
+      expect(doc.paths[path].post.responses['200'].headers['strata-warnings']).toMatchObject({ schema: { type: 'string' } });
   });
 });
 

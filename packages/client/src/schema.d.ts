@@ -7311,7 +7311,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -7331,7 +7331,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -7349,7 +7349,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -7369,7 +7369,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -10705,6 +10705,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10716,6 +10718,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10759,6 +10763,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10800,6 +10806,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10962,6 +10970,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10973,6 +10983,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11213,6 +11225,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11224,6 +11238,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11313,6 +11329,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11324,6 +11342,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11412,6 +11432,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11423,6 +11445,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11519,6 +11543,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11530,6 +11556,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11596,6 +11624,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11607,6 +11637,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11695,6 +11727,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11706,6 +11740,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11788,6 +11824,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11799,6 +11837,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11840,6 +11880,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11898,6 +11940,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11909,6 +11953,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11995,6 +12041,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12006,6 +12054,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12072,7 +12122,15 @@ export interface operations {
                         decided_by?: string | null;
                         reason?: string | null;
                         conditions?: string | null;
-                    };
+                    } | ({
+                        /**
+                         * @deprecated
+                         * @description resolve_approval: alias of approved
+                         */
+                        approved?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    });
                     /**
                      * @deprecated
                      * @description resolve_approval: alias of approval_uid
@@ -12092,6 +12150,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12103,6 +12163,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12184,6 +12246,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12195,6 +12259,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +12321,8 @@ export interface operations {
             /** @description by action: ranked nodes (text, semantic, hybrid, preferences); node lists (active_goals, open_questions, weak_claims, pending_approvals); contradictions; merge candidates; curation counts; a page of stale derivations; a page of nodes (layer, recent) */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12307,6 +12375,8 @@ export interface operations {
             /** @description by action */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12423,6 +12493,8 @@ export interface operations {
             /** @description by action: the node record (update, snapshot), a tombstone, restore or edge result, decay counts, version records (history) */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -36,6 +36,7 @@ export function setupOpenApi(app: INestApplication): void {
   addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
   addGraphShapes(doc as any);
   addOpenShapes(doc.paths as Record<string, Record<string, any>>);
+  addWarningsHeader(doc.paths as Record<string, Record<string, any>>);
   const json = JSON.stringify(toOpenApi31(doc));
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
   fastify.get('/openapi.json', (_req, reply) => {
@@ -87,6 +88,23 @@ function addOpenShapes(paths: Record<string, Record<string, any>>): void {
   }
 }
 
+/**
+ * The `strata-warnings` header of every cognitive route's success answers (§2.8: the keys of a
+ * request the route did not use). `/retrieve`, `/traverse` and `/evolve` carry them only there.
+ */
+function addWarningsHeader(paths: Record<string, Record<string, any>>): void {
+  const header = {
+    description: 'JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any)',
+    schema: { type: 'string' },
+  };
+  const cognitive = ['/retrieve', '/traverse', '/evolve', ...Object.keys(cognitiveRouteSchemas())];
+  for (const path of cognitive) {
+    const op = paths[path]?.post;
+    if (!op) continue;
+    for (const [code, r] of Object.entries<any>(op.responses ?? {})) if (/^2/.test(code)) r.headers = { ...(r.headers ?? {}), 'strata-warnings': header };
+  }
+}
+
 const ERROR_BODY = {
   type: 'object',
   required: ['error', 'code'],
@@ -116,5 +134,16 @@ function addTriggerAliases(paths: Record<string, Record<string, any>>): void {
     const schema = op.requestBody?.content?.['application/json']?.schema;
     if (schema && !schema.$ref) schema.properties = { ...(schema.properties ?? {}), ...aliases.properties };
     else op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, properties: aliases.properties } } } };
+    if (!Object.keys(aliases.props).length) continue;
+    // keys sent inside props: one more alternative of the route's props object
+    const body = op.requestBody.content['application/json'].schema;
+    const props = (body.properties ??= {}).props;
+    const alternative = { type: 'object', title: 'trigger aliases sent in props', properties: aliases.props, additionalProperties: true };
+    if (!props) body.properties.props = alternative;
+    else if (Array.isArray(props.anyOf)) props.anyOf.push(alternative);
+    else {
+      const { description, ...rest } = props;
+      body.properties.props = { ...(description ? { description } : {}), anyOf: [rest, alternative] };
+    }
   }
 }
