@@ -70,6 +70,16 @@ describe('@strata/client', () => {
     expect(limit).toEqual(expect.any(Number));
   });
 
+  it('type-checks: the client, its example and its compile-time checks (typed bodies, actions and answers) compile as the package', async () => {
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    // the @ts-expect-error lines above are not checked by jest's transform; the package's own type check is
+    const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', path.join(ROOT, 'packages/client/tsconfig.json')]).then(
+      () => ({ code: 0, out: '' }),
+      (e: { code?: number; stdout?: string }) => ({ code: e.code ?? 1, out: e.stdout ?? '' }),
+    );
+    expect(run).toEqual({ code: 0, out: '' });
+  }, 180_000);
+
   it('its committed schema.d.ts is what `npm run client:generate` makes of the running service’s document', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-client-'));
     try {

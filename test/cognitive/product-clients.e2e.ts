@@ -114,14 +114,14 @@ describe("the product's clients work unchanged (REFERENCE §2.8)", () => {
       expect(await aliasesOf(f.w, b.body.node_uids[0])).toEqual(['Right Here']);
     });
 
-    it('a canonical_name that cannot be matched is a 400 and writes nothing; PATCH still rejects it (422)', async () => {
+    it('a canonical_name that cannot be matched is a 400 and writes nothing; on a type without the row it is an unknown field (422)', async () => {
       const before = await graphSize(f.w);
       const bad = await f.w.post('/node', { node_type: 'Nation', label: 'X', props: { canonical_name: '!!!' } });
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ code: 'invalid_props', field: 'props.canonical_name' });
       expect(await graphSize(f.w)).toEqual(before);
-      const place = await makeNode(f.w, 'Place', 'p');
-      const p = await f.w.patch(`/node/${place}`, { props: { canonical_name: 'P' } });
+      const goal = await makeNode(f.w, 'Goal', 'g');
+      const p = await f.w.patch(`/node/${goal}`, { props: { canonical_name: 'G' } });
       expect(p.status).toBe(422);
       expect(p.body.code).toBe('unknown_props_fields');
     });

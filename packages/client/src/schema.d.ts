@@ -3016,13 +3016,39 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
-                200: {
+                /** @description Switching Protocols: the connection is now a WebSocket carrying JSON text frames */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description upgrade_required: a plain GET without `Upgrade: websocket` */
+                426: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description unavailable: the server is starting or shutting down (`Retry-After`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -7285,7 +7311,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -7305,7 +7331,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -7323,7 +7349,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -7343,7 +7369,7 @@ export interface components {
             } | null;
             /**
              * @deprecated
-             * @description accepted on create and registered as an alias of the node (§8.4); not stored in props
+             * @description registered as an alias of the node (§8.4) on create and update; not stored in props
              */
             canonical_name?: string;
         };
@@ -10679,6 +10705,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10690,6 +10718,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10733,6 +10763,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10774,6 +10806,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10936,6 +10970,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10947,6 +10983,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11187,6 +11225,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11198,6 +11238,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11287,6 +11329,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11298,6 +11342,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11386,6 +11432,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11397,6 +11445,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11493,6 +11543,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11504,6 +11556,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11570,6 +11624,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11581,6 +11637,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11669,6 +11727,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11680,6 +11740,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11762,6 +11824,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11773,6 +11837,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11814,6 +11880,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,6 +11940,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11883,6 +11953,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11969,6 +12041,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11980,6 +12054,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12046,7 +12122,15 @@ export interface operations {
                         decided_by?: string | null;
                         reason?: string | null;
                         conditions?: string | null;
-                    };
+                    } | ({
+                        /**
+                         * @deprecated
+                         * @description resolve_approval: alias of approved
+                         */
+                        approved?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    });
                     /**
                      * @deprecated
                      * @description resolve_approval: alias of approval_uid
@@ -12066,6 +12150,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12077,6 +12163,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12158,6 +12246,8 @@ export interface operations {
             /** @description transitions, reads and upserts that update */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12169,6 +12259,8 @@ export interface operations {
             /** @description an action created a node or an edge */
             201: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12229,6 +12321,8 @@ export interface operations {
             /** @description by action: ranked nodes (text, semantic, hybrid, preferences); node lists (active_goals, open_questions, weak_claims, pending_approvals); contradictions; merge candidates; curation counts; a page of stale derivations; a page of nodes (layer, recent) */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12281,6 +12375,8 @@ export interface operations {
             /** @description by action */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12397,6 +12493,8 @@ export interface operations {
             /** @description by action: the node record (update, snapshot), a tombstone, restore or edge result, decay counts, version records (history) */
             200: {
                 headers: {
+                    /** @description JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any) */
+                    "strata-warnings"?: string;
                     [name: string]: unknown;
                 };
                 content: {

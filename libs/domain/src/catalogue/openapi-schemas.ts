@@ -50,7 +50,7 @@ function withPropsAliases(typeName: string, schema: Record<string, unknown>): Re
   for (const r of propsAliasesOf(typeName)) {
     properties[r.alias] =
       r.field === null
-        ? { type: 'string', deprecated: true, writeOnly: true, description: 'accepted on create and registered as an alias of the node (§8.4); not stored in props' }
+        ? { type: 'string', deprecated: true, writeOnly: true, description: 'registered as an alias of the node (§8.4) on create and update; not stored in props' }
         : { ...(properties[r.field] as object), deprecated: true, writeOnly: true, description: `alias of ${r.field}; ${r.field} wins when both are sent` };
   }
   return schema;
@@ -60,19 +60,24 @@ function withPropsAliases(typeName: string, schema: Record<string, unknown>): Re
  * The trigger aliases of each cognitive route (§2.8), as deprecated request body properties,
  * keyed by path (`/agent/plan`).
  */
-export function triggerAliasBodySchemas(): Record<string, { properties: Record<string, object> }> {
-  const out: Record<string, { properties: Record<string, object> }> = {};
+export function triggerAliasBodySchemas(): Record<string, { properties: Record<string, object>; props: Record<string, object> }> {
+  const out: Record<string, { properties: Record<string, object>; props: Record<string, object> }> = {};
   for (const r of TRIGGER_ALIASES) {
     const path = `/${r.path}`;
-    const body = (out[path] ??= { properties: {} });
-    const name = r.alias.startsWith('props.') ? 'props' : r.alias;
-    if (name === 'props') continue;
-    const prev = body.properties[name] as { description?: string } | undefined;
+    const body = (out[path] ??= { properties: {}, props: {} });
     const line = `${r.actions.join(', ')}: alias of ${r.field}${r.note ? ` (${r.note})` : ''}`;
-    body.properties[name] = { type: 'string', deprecated: true, description: prev?.description ? `${prev.description}; ${line}` : line };
+    // a value the clients send inside props (`props.approved`): a deprecated key of the props object
+    const inProps = r.alias.startsWith('props.');
+    const name = inProps ? r.alias.slice('props.'.length) : r.alias;
+    const into = inProps ? body.props : body.properties;
+    const prev = into[name] as { description?: string } | undefined;
+    into[name] = { type: TRIGGER_FIELD_TYPES[r.field] ?? 'string', deprecated: true, description: prev?.description ? `${prev.description}; ${line}` : line };
   }
   return out;
 }
+
+/** The JSON type of a trigger alias's field when it is not a uid string. */
+const TRIGGER_FIELD_TYPES: Readonly<Record<string, string>> = { approved: 'boolean' };
 
 /** Props schema of every built-in edge type, keyed by type name. */
 export function edgePropsSchemas(): Record<string, object> {

@@ -71,3 +71,8 @@ export function withWarnings(decision: Decision, warnings: readonly BodyWarning[
   }
   return { ...decision, warnings: [...warnings] };
 }
+
+/** Warnings as a header value: JSON with every non-ASCII character escaped, as a header must be. */
+export function warningsHeaderValue(warnings: readonly BodyWarning[]): string {
+  return JSON.stringify(warnings).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

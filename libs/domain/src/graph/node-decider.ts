@@ -174,6 +174,11 @@ export interface UpdateNodeOptions {
   propsField?: 'props' | 'props_patch';
   /** server-side transitions (skills) may change status */
   allowSkillStatus?: boolean;
+  /**
+   * Collects the texts a client sent to be registered as aliases of the node (§2.8
+   * `canonical_name` on Organization, Nation, Event, Place). Without it they are unknown fields.
+   */
+  nodeAliases?: string[];
 }
 
 export function checkExpectedVersion(body: Body, current: number): void {
@@ -195,13 +200,19 @@ export function decideUpdateNode(current: NodeRecord, body: Body, ctx: WriteCont
 
   let props = current.props;
   if (rawPatch) {
-    const { _type, ...patch } = rawPatch;
+    const { _type, ...sent } = rawPatch;
+    let patch: Body = sent;
     if (_type !== undefined && _type !== null) {
       const resolved = resolveNodeType({ node_type: current.node_type, props: { _type } });
       if (resolved.name !== current.node_type)
         throw Errors.invalidProps(`${field}._type '${String(_type)}' contradicts node type ${current.node_type}`, { field });
     }
     const def = getNodeType(current.node_type) ?? null;
+    if (def && opts.nodeAliases) {
+      const aliased = resolvePropsAliases(current.node_type, patch, { takeNodeAliases: true, prefix: field });
+      patch = aliased.props;
+      opts.nodeAliases.push(...aliased.nodeAliases);
+    }
     const validated = validateNodeProps(current.node_type, def, { ...patch, _type: current.node_type }, { mode: 'patch', fieldPrefix: field });
     delete validated._type;
     if (current.node_type === 'Skill' && !opts.allowSkillStatus) {

@@ -1,6 +1,6 @@
-import { findEdgeTypeBySpelling, findNodeTypeBySpelling, getNodeType, normaliseText, typeKey, validateNodeProps } from '../catalogue';
+import { findEdgeTypeBySpelling, findNodeTypeBySpelling, getNodeType, isPlainObject, normaliseText, resolvePropsAliases, typeKey, validateNodeProps } from '../catalogue';
 import { DomainError, Errors } from '../errors';
-import { assertLayer, decideCreateNode, readEdgeInput } from '../graph';
+import { assertLayer, decideCreateNode, decideNodeAliases, readEdgeInput } from '../graph';
 import { EdgeRecord, Layer, NodeRecord } from '../records';
 import { Body, present, readNumber, readString, readUid, readUnit } from '../validation';
 import { vectorValuesProblem } from '../retrieval/vector-values';
@@ -102,16 +102,23 @@ function importedTypeName(given: unknown, resolved: string, builtin: boolean): s
   return given;
 }
 
-/** A node record as exported: validated like a create (props per type), then its stored state kept. */
-export function readSnapshotNode(item: Body, index: string, now: number): NodeRecord {
+/**
+ * A node record as exported: validated like a create (props per type), then its stored state kept.
+ * `aliases` collects the aliases its props name for it (§2.8 `canonical_name`), as on create.
+ */
+export function readSnapshotNode(item: Body, index: string, now: number, aliases: ImportedAlias[] = []): NodeRecord {
   const uid = readUid(item, 'uid', { required: true, label: `${index}.uid` })!;
   const agentId = readString(item, 'agent_id', { max: 128, label: `${index}.agent_id` }) ?? null;
   const createdAt = readTime(item, 'created_at', index, now);
-  const created = decideCreateNode(item, uid, { now: createdAt, agent_id: agentId, principal_id: 'import' }, { keepSkillStatus: true, prefix: index });
+  const texts: string[] = [];
+  const created = decideCreateNode(item, uid, { now: createdAt, agent_id: agentId, principal_id: 'import' }, { keepSkillStatus: true, prefix: index, nodeAliases: texts });
+  for (const a of decideNodeAliases(created, texts, `${index}.props.canonical_name`)) aliases.push({ text: a.text, norm: a.norm, canonical_uid: a.canonical_uid, score: a.score, created_at: createdAt });
   const nodeType = importedTypeName(item.node_type ?? (item.props as Body | undefined)?._type, created.node_type, findNodeTypeBySpelling(created.node_type) !== undefined);
   const base = nodeType === created.node_type ? created : { ...created, node_type: nodeType, props: { ...created.props, _type: nodeType } as NodeRecord['props'] };
   // stored props keep their server-maintained values (Series cache fields), unlike a client create
-  const raw = (item.props ?? {}) as Body;
+  const given = (item.props ?? {}) as Body;
+  // the §2.8 node aliases were taken above; they are not props fields
+  const raw = isPlainObject(given) && getNodeType(created.node_type) ? resolvePropsAliases(created.node_type, given, { takeNodeAliases: true }).props : given;
   const props = validateNodeProps(base.node_type, getNodeType(base.node_type) ?? null, { ...raw, _type: base.node_type }, {
     mode: 'create',
     fieldPrefix: `${index}.props`,
@@ -245,11 +252,12 @@ export function parseSnapshot(body: Body, now: number): ParsedSnapshot {
   const nodes: NodeRecord[] = [];
   const decayClocks = new Map<string, number>();
   const types = new Map<string, string>();
+  const nodeAliases: ImportedAlias[] = [];
   readArray(body, 'nodes').forEach((raw, i) => {
     const index = `nodes[${i}]`;
     const [n, clock] = atItem(index, () => {
       const item = asItem(raw, index);
-      return [readSnapshotNode(item, index, now), readSnapshotDecayClock(item, index)] as const;
+      return [readSnapshotNode(item, index, now, nodeAliases), readSnapshotDecayClock(item, index)] as const;
     });
     if (types.has(n.uid)) throw invalidSnapshot(`${index}: node ${n.uid} appears twice`, { index, field: `${index}.uid`, uid: n.uid });
     types.set(n.uid, n.node_type);
@@ -278,6 +286,8 @@ export function parseSnapshot(body: Body, now: number): ParsedSnapshot {
   });
 
   const aliases = new Map<string, ImportedAlias>();
+  // the snapshot's own alias list comes after, so its scores win
+  for (const a of nodeAliases) aliases.set(`${a.canonical_uid}\u0000${a.norm}`, a);
   readArray(body, 'aliases').forEach((raw, i) => {
     const index = `aliases[${i}]`;
     const a = atItem(index, () => readSnapshotAlias(asItem(raw, index), index, now));

@@ -95,7 +95,15 @@ export class WsLogHub<A extends WsAuth> {
   }
 
   route(app: FastifyInstance, path: string, spec: WsChannelSpec<A>): void {
-    app.get(path, { websocket: true }, (socket, request) => this.accept(socket, request, spec));
+    app.route({
+      method: 'GET',
+      url: path,
+      // a plain GET reaches the route too: it gets the error shape, not an empty 404
+      handler: (_request, reply) => {
+        void reply.code(426).header('upgrade', 'websocket').send({ error: `${path} is a WebSocket: send the GET with Upgrade: websocket`, code: 'upgrade_required' });
+      },
+      wsHandler: (socket, request) => this.accept(socket, request, spec),
+    });
   }
 
   /** closes every socket with 1001 (shutdown) */

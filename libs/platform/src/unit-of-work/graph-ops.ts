@@ -9,7 +9,9 @@ import {
   decideRestoreNode,
   decideTombstoneEdge,
   decideTombstoneNode,
+  decideUpdateNode,
   triggerEdgeProps,
+  UpdateNodeOptions,
 } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { Body } from '@strata/domain/validation';
@@ -27,6 +29,19 @@ export function createNode(tx: GraphTx, body: Body, opts: CreateNodeOptions = {}
   const decided = decideCreateNode(body, tx.uuid(), write, { ...opts, nodeAliases: texts });
   const aliases = decideNodeAliases(decided, texts, opts.prefix ? `${opts.prefix}.props.canonical_name` : 'props.canonical_name');
   const node = tx.createNode(decided);
+  for (const a of aliases) tx.emit(Streams.node(tx.org, node.uid), 'AliasSet', { ...a, created_at: tx.now });
+  return node;
+}
+
+/**
+ * Updates a node (PATCH /node, /evolve update), registering the aliases its props name for it
+ * (§2.8 `canonical_name`) in the same transaction.
+ */
+export function updateNode(tx: GraphTx, current: NodeRecord, body: Body, reason: string | null, opts: UpdateNodeOptions = {}): NodeRecord {
+  const texts: string[] = [];
+  const decided = decideUpdateNode(current, body, tx.write, { ...opts, nodeAliases: texts });
+  const aliases = decideNodeAliases(decided, texts, `${opts.propsField ?? 'props'}.canonical_name`);
+  const node = tx.putNode(decided, 'NodeUpdated', reason);
   for (const a of aliases) tx.emit(Streams.node(tx.org, node.uid), 'AliasSet', { ...a, created_at: tx.now });
   return node;
 }

@@ -49,6 +49,7 @@ export class ActivitySocket implements OnModuleInit {
       summary:
         'The activity feed live over a WebSocket (JSON text frames): Authorization: Bearer on the upgrade, or {"type":"auth","token"} within 10 s; then ready, activity, heartbeat (25 s) and error frames; send subscribe {agent_ids?, types?, after_seq?} (replays ≤ 1000) or ping. Close codes 4401, 4403, 4408, 4400, 4429, 1001.',
       parameters: [],
+      websocket: true,
     });
   }
 

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
-import { Decision, EndpointDef } from '@strata/domain/cognitive';
+import { Decision, EndpointDef, warningsHeaderValue } from '@strata/domain/cognitive';
 import { assertObjectBody } from '@strata/domain/validation';
 import { CognitiveCommand } from './cognitive.command';
 
@@ -18,11 +18,6 @@ export async function cognitiveCall(
   const decision: Decision = await commands.execute(new CognitiveCommand(endpoint, auth, requestId, body));
   reply.status(decision.status);
   // a bare-array answer cannot carry `warnings` in its body
-  if (decision.warnings?.length) reply.header('strata-warnings', asciiJson(decision.warnings));
+  if (decision.warnings?.length) reply.header('strata-warnings', warningsHeaderValue(decision.warnings));
   return decision.body;
-}
-
-/** JSON with every non-ASCII character escaped, as a header value must be. */
-function asciiJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
-import { decideUpdateNode } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { Body, readString } from '@strata/domain/validation';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
-import { createNode, tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
+import { createNode, tombstoneNode, updateNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 export class CreateNodeCommand {
@@ -41,7 +40,7 @@ export class UpdateNodeHandler implements ICommandHandler<UpdateNodeCommand, Nod
       const current = await tx.node(uid);
       if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
       const reason = readString(body, 'reason', { max: 1000 }) ?? null;
-      return tx.putNode(decideUpdateNode(current, body, tx.write), 'NodeUpdated', reason);
+      return updateNode(tx, current, body, reason);
     });
   }
 }

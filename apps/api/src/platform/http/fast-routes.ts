@@ -13,6 +13,8 @@ export interface FastRouteDoc {
   tag: string;
   summary: string;
   parameters: { name: string; in: 'path' | 'query'; required: boolean; schema: Record<string, unknown>; description?: string }[];
+  /** a WebSocket route: its answer is 101 Switching Protocols, not a JSON body */
+  websocket?: boolean;
 }
 
 export interface FastRoute {

@@ -29,12 +29,14 @@ export function setupOpenApi(app: INestApplication): void {
   for (const [name, schema] of Object.entries(edgePropsSchemas())) schemas[`${name}EdgeProps`] = schema;
   for (const r of app.get(FastRoutes).docs()) {
     const item = (doc.paths[r.doc.path] = doc.paths[r.doc.path] ?? {}) as Record<string, unknown>;
-    item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses: { '200': { description: '' } } };
+    const responses = r.doc.websocket ? websocketResponses() : { '200': { description: '' } };
+    item[r.method.toLowerCase()] = { tags: [r.doc.tag], summary: r.doc.summary, parameters: r.doc.parameters, responses };
   }
   addCognitiveShapes(doc.paths as Record<string, Record<string, any>>, schemas);
   addTriggerAliases(doc.paths as Record<string, Record<string, any>>);
   addGraphShapes(doc as any);
   addOpenShapes(doc.paths as Record<string, Record<string, any>>);
+  addWarningsHeader(doc.paths as Record<string, Record<string, any>>);
   const json = JSON.stringify(toOpenApi31(doc));
   const fastify = (app as NestFastifyApplication).getHttpAdapter().getInstance();
   fastify.get('/openapi.json', (_req, reply) => {
@@ -75,7 +77,8 @@ function addOpenShapes(paths: Record<string, Record<string, any>>): void {
         op.requestBody = { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } };
       const responses = (op.responses ??= {});
       const ok = Object.keys(responses).filter((c) => /^2/.test(c));
-      if (ok.length === 0) responses['200'] = { description: 'OK' };
+      // a WebSocket upgrade answers 101 and nothing else on success
+      if (ok.length === 0 && !responses['101']) responses['200'] = { description: 'OK' };
       for (const code of Object.keys(responses).filter((c) => /^2/.test(c) && c !== '204')) {
         const r = responses[code];
         if (!r.content) r.content = { 'application/json': { schema: { description: 'see the interface spec for this route’s fields' } } };
@@ -83,6 +86,44 @@ function addOpenShapes(paths: Record<string, Record<string, any>>): void {
       }
     }
   }
+}
+
+/**
+ * The `strata-warnings` header of every cognitive route's success answers (§2.8: the keys of a
+ * request the route did not use). `/retrieve`, `/traverse` and `/evolve` carry them only there.
+ */
+function addWarningsHeader(paths: Record<string, Record<string, any>>): void {
+  const header = {
+    description: 'JSON array of {field, reason}: keys of the request the route neither used nor lists (sent when there are any)',
+    schema: { type: 'string' },
+  };
+  const cognitive = ['/retrieve', '/traverse', '/evolve', ...Object.keys(cognitiveRouteSchemas())];
+  for (const path of cognitive) {
+    const op = paths[path]?.post;
+    if (!op) continue;
+    for (const [code, r] of Object.entries<any>(op.responses ?? {})) if (/^2/.test(code)) r.headers = { ...(r.headers ?? {}), 'strata-warnings': header };
+  }
+}
+
+const ERROR_BODY = {
+  type: 'object',
+  required: ['error', 'code'],
+  properties: { error: { type: 'string' }, code: { type: 'string' } },
+  additionalProperties: true,
+};
+
+/**
+ * A WebSocket route's answers: the upgrade (101), and the errors a request gets before it:
+ * 426 for a plain GET without `Upgrade: websocket`, 503 while the server starts or drains.
+ * Credentials are checked after the upgrade, so they end in close codes, not in HTTP answers.
+ */
+function websocketResponses(): Record<string, unknown> {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
+  return {
+    '101': { description: 'Switching Protocols: the connection is now a WebSocket carrying JSON text frames' },
+    '426': error('upgrade_required: a plain GET without `Upgrade: websocket`'),
+    '503': error('unavailable: the server is starting or shutting down (`Retry-After`)'),
+  };
 }
 
 /** The product clients' trigger field names (§2.8) as deprecated body properties of their routes. */
@@ -93,5 +134,16 @@ function addTriggerAliases(paths: Record<string, Record<string, any>>): void {
     const schema = op.requestBody?.content?.['application/json']?.schema;
     if (schema && !schema.$ref) schema.properties = { ...(schema.properties ?? {}), ...aliases.properties };
     else op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, properties: aliases.properties } } } };
+    if (!Object.keys(aliases.props).length) continue;
+    // keys sent inside props: one more alternative of the route's props object
+    const body = op.requestBody.content['application/json'].schema;
+    const props = (body.properties ??= {}).props;
+    const alternative = { type: 'object', title: 'trigger aliases sent in props', properties: aliases.props, additionalProperties: true };
+    if (!props) body.properties.props = alternative;
+    else if (Array.isArray(props.anyOf)) props.anyOf.push(alternative);
+    else {
+      const { description, ...rest } = props;
+      body.properties.props = { ...(description ? { description } : {}), anyOf: [rest, alternative] };
+    }
   }
 }

@@ -1,14 +1,16 @@
-import { Body as ReqBody, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body as ReqBody, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answers } from '../../platform/http/responses/response-fields';
+import { reportingUnusedKeys } from '../../platform/http/unused-keys';
 import { DecayResponse, NodeVersionRecord } from '../../platform/http/responses/graph-records';
 import { EvolveEdgeResponse, EvolveRestoreResponse, EvolveTombstoneResponse } from './evolve.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
 import { Errors } from '@strata/domain/errors';
-import { assertObjectBody, readNumber, readUid } from '@strata/domain/validation';
+import { assertObjectBody, Body, readNumber, readUid } from '@strata/domain/validation';
 import { DecayCommand } from '@strata/maintenance/decay.handler';
 import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { VersionHistoryService } from '@strata/platform/history/version-history.service';
@@ -44,8 +46,11 @@ export class EvolveController {
     DecayResponse,
     [NodeVersionRecord],
   )
-  async evolve(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    const body = assertObjectBody(raw);
+  async evolve(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return reportingUnusedKeys(assertObjectBody(raw), 'evolve', reply, (body) => this.run(auth, rid, body));
+  }
+
+  private async run(auth: AuthContext, rid: string, body: Body): Promise<unknown> {
     const action = body.action as EvolveAction;
     if (typeof action !== 'string' || !EVOLVE_ACTIONS.includes(action)) throw Errors.unknownAction(body.action, EVOLVE_ACTIONS);
     if (!EVOLVE_READS.has(action)) assertCanWrite(auth);

@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
-import { decideUpdateNode } from '@strata/domain/graph';
 import { Body, readBoolean, readString } from '@strata/domain/validation';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
-import { restoreEdge, restoreNode, tombstoneEdge, tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
+import { restoreEdge, restoreNode, tombstoneEdge, tombstoneNode, updateNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ReadScope } from '@strata/platform/scope/read-scope';
 import { EvolveWriteAction } from './evolve-actions';
@@ -41,7 +40,7 @@ export class EvolveHandler implements ICommandHandler<EvolveCommand> {
       if (!current || !scope.allows(uid)) throw hidden();
       switch (action) {
         case 'update':
-          return tx.putNode(decideUpdateNode(current, body, tx.write, { propsField: 'props_patch' }), 'NodeUpdated', reason ?? DEFAULT_UPDATE_REASON);
+          return updateNode(tx, current, body, reason ?? DEFAULT_UPDATE_REASON, { propsField: 'props_patch' });
         case 'tombstone':
         case 'tombstone_cascade': {
           const r = await tombstoneNode(tx, uid, { reason, cascade, counted: (e) => scope.allowsEdge(e) });

@@ -1,6 +1,8 @@
-import { Body as ReqBody, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body as ReqBody, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answers } from '../../platform/http/responses/response-fields';
+import { reportingUnusedKeys } from '../../platform/http/unused-keys';
 import { ContradictionItem } from '../shortcuts/review-queue.response';
 import { CurationCounts, MergeCandidate, RankedNode, StaleDerivationPage } from './retrieve.response';
 import { AuthContext } from '@strata/auth/auth-context';
@@ -38,8 +40,8 @@ export class RetrieveController {
     StaleDerivationPage,
     'NodePage',
   )
-  async run(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
-    const body = assertObjectBody(raw);
-    return this.retrieve.run(await this.scopes.of(auth), body);
+  async run(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const scope = await this.scopes.of(auth);
+    return reportingUnusedKeys(assertObjectBody(raw), 'retrieve', reply, (body) => this.retrieve.run(scope, body));
   }
 }

@@ -1,4 +1,6 @@
-import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body as ReqBody, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { reportingUnusedKeys } from '../../platform/http/unused-keys';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answers } from '../../platform/http/responses/response-fields';
 import { ChainResponse, MultiSubgraphResponse, NeighborhoodResponse, PathResponse, SubgraphResponse, TopKPathsResponse } from './traversal.response';
@@ -39,12 +41,13 @@ export class TraverseController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Traverse: chain, neighborhood, path, subgraph, top_k_paths (cheapest paths, cost Σ −ln weight)' })
   @Answers(200, 'by action', ChainResponse, NeighborhoodResponse, PathResponse, SubgraphResponse, TopKPathsResponse)
-  async traverse(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
-    const body = assertObjectBody(raw);
-    const action = body.action;
-    if (typeof action !== 'string' || !TRAVERSE_ACTIONS.includes(action as TraverseAction)) throw Errors.unknownAction(action, TRAVERSE_ACTIONS);
-    const req = readTraversalRequest(action as TraverseAction, body);
-    return this.traversal.run(await this.scopes.of(auth), req);
+  async traverse(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const scope = await this.scopes.of(auth);
+    return reportingUnusedKeys(assertObjectBody(raw), 'traverse', reply, (body) => {
+      const action = body.action;
+      if (typeof action !== 'string' || !TRAVERSE_ACTIONS.includes(action as TraverseAction)) throw Errors.unknownAction(action, TRAVERSE_ACTIONS);
+      return this.traversal.run(scope, readTraversalRequest(action as TraverseAction, body));
+    });
   }
 
   @Get('chain/:uid')
