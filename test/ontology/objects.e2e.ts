@@ -88,6 +88,28 @@ describe('ontology domain objects and relations', () => {
     expect(audit.object_types_checked).toBe(3);
   });
 
+  it('a duplicate held outside a confined agent’s scope is refused without naming the holder', async () => {
+    const w = await setUp();
+    const sid = w.schema.id;
+    const agent = api(t.url, (await createApiKey(t.url, w.access_token, { agent_id: 'scout' })).key);
+    const dupOf = (a: typeof agent) => a.post('/v1/ontology/objects', { schema_id: sid, object_type: 'Client', canonical_name: 'Other name', fields: { code: 'AC-1' } });
+    // unrestricted (no grant yet): it sees Acme, so the refusal names it
+    const open = await dupOf(agent);
+    expect([open.status, open.body.code, open.body.existing_uid]).toEqual([409, 'duplicate_object', w.acme.uid]);
+
+    // confined to a Project that admits nothing: Acme is outside its scope
+    const owner = api(t.url, w.access_token);
+    const project = ok(await w.k.post('/node', { node_type: 'Project', label: 'Orion' }), 201).uid;
+    ok(await owner.post(`/v1/projects/${project}/grants`, { principal_uid: 'agent:scout', role: 'agent' }), 201);
+    expect((await agent.get(`/ontology/object/${w.acme.uid}`)).status).toBe(404);
+    const hidden = await dupOf(agent);
+    expect([hidden.status, hidden.body.code]).toEqual([409, 'duplicate_object']);
+    expect(hidden.body).not.toHaveProperty('existing_uid');
+    expect(hidden.text).not.toContain(w.acme.uid);
+    // the same request from an organization-wide key still names the holder
+    expect((await dupOf(w.k)).body.existing_uid).toBe(w.acme.uid);
+  });
+
   it('needs an active schema (409 schema_not_active) and an existing one (404)', async () => {
     const w = await world(t.url);
     const s = await clientServices(w.k, { activate: false });

@@ -48,7 +48,7 @@ export class ObjectWriter {
     const claim = o.allow_duplicate ? null : await this.identityLock(tx, type, key);
     if (!o.allow_duplicate) {
       const existing = this.existingWithIdentity(tx.org, type, key);
-      if (existing) throw OntologyErrors.duplicateObject(type.name, existing);
+      if (existing) throw OntologyErrors.duplicateObject(type.name, visible(existing) ? existing : null);
     }
     const props = domainObjectProps(type, { canonical_name: o.canonical_name, fields, aliases: o.aliases, identity, proposal_id: o.proposal_id, source_uids: o.source_uids });
     const node = await createNode(tx, { label: o.canonical_name, confidence: o.confidence, props: props as unknown as Record<string, unknown> }, {
@@ -99,7 +99,7 @@ export class ObjectWriter {
       const key = `name:${normaliseText(canonical)}`;
       const claim = await this.identityLock(tx, type, key);
       const existing = this.existingWithIdentity(tx.org, type, key);
-      if (existing && existing !== current.uid) throw OntologyErrors.duplicateObject(type.name, existing);
+      if (existing && existing !== current.uid) throw OntologyErrors.duplicateObject(type.name, visible(existing) ? existing : null);
       claim(current.uid);
     }
     const next: NodeRecord = {

@@ -5,15 +5,16 @@ import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 /**
  * Space/Project scope on the ontology (REFERENCE §1.8): a domain object outside the caller's
  * grants answers exactly like a missing one (404), lists and searches hold only what the
- * grants admit. Organization-wide credentials return before any read.
+ * grants admit. The scope is the one every read path asks (a key's own lists, an agent
+ * confined by its grants, the Space rule); null when nothing is hidden from the caller.
  */
 @Injectable()
 export class OntologyScope {
   constructor(private readonly scopes: ReadScopeService) {}
 
   async of(auth: AuthContext): Promise<ReadScope | null> {
-    if (auth.space_uids === null && auth.project_uids === null) return null;
-    return this.scopes.of(auth);
+    const scope = await this.scopes.of(auth);
+    return scope.restricted ? scope : null;
   }
 
   async allows(auth: AuthContext, uid: string): Promise<boolean> {

@@ -18,8 +18,14 @@ export const OntologyErrors = {
     new DomainError(409, 'schema_not_active', `ontology schema ${id} is ${status}; this needs an active schema`, { schema_id: id, status }),
   duplicateType: (name: string, existingId: string) =>
     new DomainError(409, 'duplicate', `a type named ${name} already exists in this schema`, { existing_id: existingId }),
-  duplicateObject: (objectType: string, existingUid: string) =>
-    new DomainError(409, 'duplicate_object', `a ${objectType} with the same identity already exists`, { existing_uid: existingUid }),
+  /**
+   * `existingUid` null: the holder is outside the caller's scope, so the refusal keeps the
+   * code but not its uid (REFERENCE §1.8). Identity stays unique organization-wide, which
+   * leaves no answer that hides the holder entirely; this one reveals only that the identity
+   * the caller named is taken.
+   */
+  duplicateObject: (objectType: string, existingUid: string | null) =>
+    new DomainError(409, 'duplicate_object', `a ${objectType} with the same identity already exists`, existingUid === null ? {} : { existing_uid: existingUid }),
   cardinalityViolation: (relation: string, cardinality: string, field: 'from_uid' | 'to_uid', uid: string) =>
     new DomainError(409, 'cardinality_violation', `${relation} is ${cardinality}: ${uid} already has one`, { field, uid, cardinality }),
 };
