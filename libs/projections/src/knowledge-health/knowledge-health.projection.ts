@@ -83,8 +83,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
+  private unitOrg = '';
+  private unitAt = 0;
   private lastPosition = -1;
   private applying = false;
+  /** Subjects whose conditions this unit's events may have changed, evaluated by `flush`. */
+  private readonly dirtyNodes = new Set<string>();
+  private readonly dirtyEdges = new Set<string>();
 
   constructor(db: Database) {
     super(db);
@@ -102,16 +107,46 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    * The memo lives for one unit of work: consecutive events of one request at one instant, in
    * increasing log positions. A position that does not move forward means what was applied
    * before was rolled back (the log rolled back too and reuses its positions, or the runner
-   * replays from its checkpoint), and an apply that never finished may have left rows its
-   * transaction then dropped: either starts the memo over. Within a unit nothing else writes
-   * these tables (the unit of work holds the write lock), so the memo stays true.
+   * replays from its checkpoint), and an apply (or flush) that never finished may have left
+   * rows its transaction then dropped: either starts the memo over and forgets what was left
+   * to evaluate. Within a unit nothing else writes these tables (the unit of work holds the
+   * write lock), so the memo stays true. A unit that ends evaluates its subjects first.
    */
   private enter(e: RecordedEvent): void {
     const key = `${e.metadata.org_id}\u0000${e.metadata.request_id}\u0000${e.metadata.occurred_at}`;
     const m = this.memo;
-    if (!m || this.applying || key !== this.unit || e.position <= this.lastPosition || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
+    const rolledBack = this.applying || e.position <= this.lastPosition;
+    if (rolledBack) {
+      this.dirtyNodes.clear();
+      this.dirtyEdges.clear();
+    } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
+    if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
+    this.unitOrg = e.metadata.org_id;
+    this.unitAt = e.metadata.occurred_at;
     this.lastPosition = e.position;
+  }
+
+  /**
+   * Evaluates, once, every subject the unit of work's events may have changed: a `/batch` of a
+   * thousand Claims and the Supports edges between them judges each Claim once, at the end,
+   * instead of opening its exception at its creation and taking it back at its edge. Every
+   * event of a unit has the same instant, so the outcome is the one the last event would have
+   * given. The runner calls this before each commit (and a new unit calls it for the last one).
+   */
+  flush(): void {
+    if (!this.dirtyNodes.size && !this.dirtyEdges.size) return;
+    const nodes = [...this.dirtyNodes];
+    const edges = [...this.dirtyEdges];
+    this.dirtyNodes.clear();
+    this.dirtyEdges.clear();
+    const org = this.unitOrg;
+    const at = this.unitAt;
+    const was = this.applying;
+    this.applying = true;
+    for (const uid of nodes) this.judgeNode(org, uid, at);
+    for (const uid of edges) this.judgeEdge(org, uid, at);
+    this.applying = was;
   }
 
   private applyEvent(e: RecordedEvent): void {
@@ -169,11 +204,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         return this.afterNodeChange(org, n.uid, at);
       }
       case 'GraphPurged':
+        this.flush();
         this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
         // rows went without passing through the memo's lists
         this.memo = emptyMemo();
         return;
       case 'GraphCleared': {
+        this.flush();
         const nodes = (this.stmt('SELECT uid FROM kh_nodes WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
         const edges = (this.stmt('SELECT uid FROM kh_edges WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
         this.onRemoved(org, nodes, edges);
@@ -341,7 +378,16 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
   }
 
-  private evalNode(org: string, uid: string, at: number): void {
+  /** Marks a node's conditions for evaluation at the end of the unit of work. */
+  private evalNode(_org: string, uid: string, _at: number): void {
+    this.dirtyNodes.add(uid);
+  }
+
+  private evalEdge(_org: string, uid: string, _at: number): void {
+    this.dirtyEdges.add(uid);
+  }
+
+  private judgeNode(org: string, uid: string, at: number): void {
     const n = this.node(org, uid);
     if (!n) return;
     const live = n.live === 1;
@@ -409,7 +455,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     return { evidenced, sourced };
   }
 
-  private evalEdge(org: string, uid: string, at: number): void {
+  private judgeEdge(org: string, uid: string, at: number): void {
     const e = this.edge(org, uid);
     if (!e) return;
     const kind = EDGE_KINDS[e.edge_type];
@@ -445,8 +491,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const prev = row.state ? (JSON.parse(row.state) as ExceptionState) : null;
     const next = nextExceptionState(prev, obs, at);
     if (prev && next && prev.status !== 'resolved' && next.status === 'resolved' && prev.reopen_count === 0 && prev.first_detected_at === at) {
-      // true for no time at all: a node written before the edge that supports it in the same
-      // unit of work (one /batch, one cognitive call) was never an exception anyone could see
+      // true for no time at all: a unit of work whose evaluation was split (a rebuild's batch
+      // ended inside it, or one request committed twice at one instant) opened it and then
+      // cleared it at the same instant; it was never an exception anyone could see
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
       this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(row.org, row.id);
       this.remember(row, true);
@@ -572,6 +619,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
 
   reset(): void {
     this.memo = null;
+    this.dirtyNodes.clear();
+    this.dirtyEdges.clear();
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
