@@ -36,6 +36,8 @@ CREATE TABLE IF NOT EXISTS kh_activity (
 -- covering what a window counts (no row lookups); replaces the (org, at) index of earlier versions
 DROP INDEX IF EXISTS kh_activity_at;
 CREATE INDEX IF NOT EXISTS kh_activity_window ON kh_activity(org, at, what);
+-- a purge erases its subjects' activity: found by uid, not by a scan of the organization's activity
+CREATE INDEX IF NOT EXISTS kh_activity_uid ON kh_activity(org, uid);
 CREATE TABLE IF NOT EXISTS kh_transitions (
   org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL
 );

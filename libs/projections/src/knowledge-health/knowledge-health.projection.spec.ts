@@ -226,4 +226,11 @@ describe('KnowledgeHealthProjection', () => {
     p.apply(ev(2, 'r2', 10, 'NodeCreated', { node: noteRecord('g1', 'g1', { node_type: 'Goal', props: { _type: 'Goal' }, created_at: 10 }), reason: null }));
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c1')]);
   });
+
+  it("a purge finds its subjects' activity by an index, not by a scan of the organization's", () => {
+    const db = new Database(':memory:');
+    new KnowledgeHealthProjection(db);
+    const plan = (db.prepare('EXPLAIN QUERY PLAN DELETE FROM kh_activity WHERE org = ? AND uid = ?').all('o', 'c1') as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/USING INDEX kh_activity_uid/);
+  });
 });
