@@ -184,6 +184,16 @@ describe('KnowledgeHealthProjection', () => {
     expect(expected).toEqual({ claims: 8, evidenced: 2, sourced_only: 2 });
     expect(rm.claimSupportCounts('o')).toEqual(expected);
     expect(rm.claimSupportCounts('other')).toEqual({ claims: 0, evidenced: 0, sourced_only: 0 });
+    // the kept support follows later changes: evidence tombstoned, a source edge tombstoned, a Claim tombstoned
+    const again = () => {
+      const per = rm.claimSupport('o');
+      return { claims: per.length, evidenced: per.filter((c) => c.evidence.length).length, sourced_only: per.filter((c) => !c.evidence.length && c.sources.length).length };
+    };
+    step(p, at(20, 'NodeTombstoned', { node: noteRecord('ev', 'ev', { node_type: 'Evidence', props: { _type: 'Evidence' }, version: 2, tombstone_at: 20 }), reason: null }));
+    step(p, at(20, 'EdgeTombstoned', { edge: { uid: 'e2', edge_type: 'ExtractedFrom', from_uid: 'c2', to_uid: 'ch', props: {}, weight: 1, created_at: 10, updated_at: 20, tombstone_at: 20, version: 2 }, reason: null }));
+    step(p, at(20, 'NodeTombstoned', { node: noteRecord('c3', 'c3', { node_type: 'Claim', props: { _type: 'Claim' }, version: 2, tombstone_at: 20 }), reason: null }));
+    expect(again()).toEqual({ claims: 7, evidenced: 0, sourced_only: 1 });
+    expect(rm.claimSupportCounts('o')).toEqual(again());
   });
 
   it('evaluates a unit of work once, at its end: a Claim and its support in one /batch never open an exception', () => {
@@ -203,13 +213,15 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.rows('o')).toEqual([]);
     const before = writes();
     p.flush();
-    // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken back
+    // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken
+    // back, and each Claim's judged support
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c2')]);
-    expect(writes() - before).toBe(2);
+    expect(writes() - before).toBe(4);
+    expect(rm.claimSupportCounts('o')).toEqual({ claims: 2, evidenced: 1, sourced_only: 0 });
     expect(rm.transitions('o', 0, 100)).toEqual([{ id: exceptionId('claim_unsupported', 'c2'), what: 'opened' }]);
     // a second flush has nothing left to judge
     p.flush();
-    expect(writes() - before).toBe(2);
+    expect(writes() - before).toBe(4);
     // the next unit (another request) judges what it touched, at its own instant
     p.apply(ev(5, 'b2', 20, 'EdgeCreated', edge('s2', 'ev', 'c2')));
     p.flush();

@@ -16,14 +16,15 @@ import {
   nextExceptionState,
 } from '@strata/domain/knowledge-health';
 import { EmbeddedProjection } from '../projection';
-import { KhTables, UnitMemo, armDetail, emptyMemo, typedKey } from './kh-tables';
-import { KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES } from './knowledge-health-schema';
+import { KhTables, UnitMemo, armDetail, emptyMemo, setTypedList, typedList } from './kh-tables';
+import { CLAIM_SUPPORT, KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES, migrateKnowledgeHealthSchema } from './knowledge-health-schema';
 
 export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 import type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 
 const EDGE_KINDS: Partial<Record<string, ExceptionKind>> = { Contradicts: 'contradiction_unresolved', PossibleDuplicate: 'duplicate_pending' };
 const DEPENDENCY = new Set(DEPENDENCY_EDGE_TYPES);
+const EDGE_KIND_TYPES = Object.keys(EDGE_KINDS);
 const INSERT_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
 const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
@@ -34,14 +35,14 @@ const MEMO_MAX_ROWS = 200_000;
 /** SQLite's order of a node's edges in `kh_edges_in` / `kh_edges_out`: type, then uid (ASCII, so code-unit order is byte order). */
 const edgeOrder = (a: KhEdgeRow, b: KhEdgeRow): number => (a.edge_type !== b.edge_type ? (a.edge_type < b.edge_type ? -1 : 1) : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 
-/** Puts `row` in a node's edge list in index order, replacing the same edge. */
 /** Keeps a memoised list current; a node created in this unit starts its list with this edge. */
-function placeIn(lists: Map<string, KhEdgeRow[]>, key: string, bare: boolean, row: KhEdgeRow): void {
-  let list = lists.get(key);
-  if (!list && bare) lists.set(key, (list = []));
+function placeIn(lists: Map<string, Map<string, KhEdgeRow[]>>, uid: string, type: string, bare: boolean, row: KhEdgeRow): void {
+  let list = typedList(lists, uid, type);
+  if (!list && bare) setTypedList(lists, uid, type, (list = []));
   if (list) placeEdge(list, row);
 }
 
+/** Puts `row` in a node's edge list in index order, replacing the same edge. */
 function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
   const i = list.findIndex((x) => x.uid === row.uid);
   if (i >= 0) list.splice(i, 1);
@@ -79,7 +80,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  readonly version = 2;
+  /** 3: Claims keep their judged support (`kh_nodes.support`) */
+  readonly version = 3;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -94,6 +96,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   constructor(db: Database) {
     super(db);
     db.exec(KNOWLEDGE_HEALTH_DDL);
+    migrateKnowledgeHealthSchema(db);
   }
 
   apply(e: RecordedEvent): void {
@@ -249,6 +252,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         status_since: prev && prev.status === status && prev.live === live ? prev.status_since : at,
         update_times: JSON.stringify(updates),
         attrs,
+        // the upsert leaves it as it was; a Claim's judgement rewrites it
+        support: prev ? prev.support : null,
       };
     };
     let prev: KhNodeRow | undefined;
@@ -325,15 +330,15 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     m.edges.set(row.uid, row);
     // an edge that left an end: that end's lists are read again from the database
     if (prev && (prev.to_uid !== row.to_uid || prev.edge_type !== row.edge_type)) {
-      m.ins.delete(typedKey(prev.to_uid, prev.edge_type));
+      m.ins.get(prev.to_uid)?.delete(prev.edge_type);
       m.bare.delete(prev.to_uid);
     }
     if (prev && (prev.from_uid !== row.from_uid || prev.edge_type !== row.edge_type)) {
-      m.outs.delete(typedKey(prev.from_uid, prev.edge_type));
+      m.outs.get(prev.from_uid)?.delete(prev.edge_type);
       m.bare.delete(prev.from_uid);
     }
-    placeIn(m.ins, typedKey(row.to_uid, row.edge_type), m.bare.has(row.to_uid), row);
-    placeIn(m.outs, typedKey(row.from_uid, row.edge_type), m.bare.has(row.from_uid), row);
+    placeIn(m.ins, row.to_uid, row.edge_type, m.bare.has(row.to_uid), row);
+    placeIn(m.outs, row.from_uid, row.edge_type, m.bare.has(row.from_uid), row);
   }
 
   private afterEdgeChange(org: string, ed: Pick<EdgeRecord, 'uid' | 'edge_type' | 'from_uid' | 'to_uid'>, at: number): void {
@@ -372,7 +377,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private evalTouchingEdges(org: string, uid: string, at: number): void {
-    for (const t of Object.keys(EDGE_KINDS)) {
+    for (const t of EDGE_KIND_TYPES) {
       for (const e of this.edgesOut(org, uid, t)) this.evalEdge(org, e.uid, at);
       for (const e of this.edgesIn(org, uid, t)) this.evalEdge(org, e.uid, at);
     }
@@ -394,6 +399,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const gone: Observation = { holds: false, removed: true };
     if (n.node_type === 'Claim') {
       const s = live ? this.claimSupport(org, uid) : null;
+      if (s) this.keepSupport(org, n, s.evidenced ? CLAIM_SUPPORT.evidenced : s.sourced ? CLAIM_SUPPORT.sourced : CLAIM_SUPPORT.unsupported);
       this.settle(org, 'claim_unsupported', n, s ? (!s.evidenced && !s.sourced ? { holds: true, detail: {}, ack: this.acknowledgement(org, [uid]) } : { holds: false, removed: false }) : gone, at);
     }
     if (n.node_type === 'Chunk') {
@@ -413,6 +419,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.arm(org, 'document_stuck', n, stuck ? { base: n.status_since ?? n.last_version_at, after_s: DOCUMENT_STUCK_AFTER_S, detail: { processing_status: n.status }, ack: this.acknowledgement(org, [uid]) } : null, !live, at);
     }
     this.evalDerivation(org, n, at);
+  }
+
+  /** Stores a live Claim's support when it changed, for the summary's counts. */
+  private keepSupport(org: string, n: KhNodeRow, support: number): void {
+    if (n.support === support) return;
+    this.stmt('UPDATE kh_nodes SET support = ? WHERE org = ? AND uid = ?').run(support, org, n.uid);
+    this.memo?.nodes.set(n.uid, { ...n, support });
   }
 
   private evalDerivation(org: string, d: KhNodeRow, at: number): void {
