@@ -10,6 +10,11 @@ export interface EmbeddedProjection {
   /** bump to make the service rebuild this projection */
   readonly version: number;
   apply(event: RecordedEvent): void;
+  /**
+   * Writes what `apply` left for the end of a unit of work (Knowledge Health evaluates each
+   * touched subject once per unit). Whoever applies events calls it before each commit.
+   */
+  flush?(): void;
   /** drops every row this projection owns (before a rebuild) */
   reset(): void;
 }
@@ -36,4 +41,9 @@ export interface ProjectionStatus {
   head: number;
   lag: number;
   last_error: string | null;
+}
+
+/** Ends the unit of work of every projection that defers work to it (before a commit). */
+export function flushProjections(projections: readonly EmbeddedProjection[]): void {
+  for (const p of projections) p.flush?.();
 }

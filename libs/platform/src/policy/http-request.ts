@@ -91,7 +91,12 @@ export function registerPolicyRequestContext(fastify: FastifyInstance, routes: K
   });
 }
 
+/** Route templates by Fastify url: a route's url is one of a fixed few, so each is rewritten once, not per request. */
+const templates = new Map<string, string>();
+
 function templateOf(url: string | undefined): string | null {
   if (!url) return null;
-  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  let t = templates.get(url);
+  if (t === undefined) templates.set(url, (t = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')));
+  return t;
 }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { Logger } from '@nestjs/common';
 import { RecordedEvent } from '@strata/domain/events';
 import { EventStore, Subscription } from '@strata/event-store/event-store.port';
-import { EmbeddedProjection } from '../projection';
+import { EmbeddedProjection, flushProjections } from '../projection';
 import { GRAPH_BACKFILL_PASS, HEALTH_BACKFILL_PASS, ProjectionDefinition } from '../registry/projection-definition';
 import { PROJECTIONS, mirroredProjections } from '../registry/projection-registry';
 import { AccountsProjection } from './accounts.projection';
@@ -125,6 +125,15 @@ export class AccountsMirror {
     for (const m of pass.members) if (matches(m.streams, e.stream)) m.projection.apply(e);
   }
 
+  /** Before each commit: what the projections left for the end of a unit of work. */
+  private flushStarted(): void {
+    flushProjections(this.started);
+  }
+
+  private flushPass(pass: BackfillPass): void {
+    flushProjections(pass.members.map((m) => m.projection));
+  }
+
   /**
    * Reads a pass's streams up to the position the start reached, then the events that arrived
    * meanwhile. A pass that stopped on an error leaves `complete` false.
@@ -137,6 +146,7 @@ export class AccountsMirror {
         const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...pass.prefixes] });
         this.db.transaction(() => {
           for (const e of page) if (e.position <= upTo) this.applyPass(pass, e);
+          this.flushPass(pass);
         })();
         if (page.length) after = page[page.length - 1].position;
         if (page.length < PAGE || after >= upTo || this.closed) break;
@@ -149,6 +159,7 @@ export class AccountsMirror {
     pass.queue = null;
     this.db.transaction(() => {
       for (const e of queued) this.applyPass(pass, e);
+      this.flushPass(pass);
     })();
     pass.complete = complete;
   }
@@ -194,6 +205,7 @@ export class AccountsMirror {
       const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...this.startPrefixes] });
       this.db.transaction(() => {
         for (const e of page) this.applyStarted(e);
+        this.flushStarted();
       })();
       count += page.length;
       if (page.length) after = page[page.length - 1].position;
@@ -237,7 +249,10 @@ export class AccountsMirror {
     if (this.closed) return;
     if (matches(this.startPrefixes, e.stream)) {
       try {
-        this.db.transaction(() => this.applyStarted(e))();
+        this.db.transaction(() => {
+          this.applyStarted(e);
+          this.flushStarted();
+        })();
       } catch (err) {
         // deterministic (the same event fails on every replica): stopping would leave this
         // replica unable to authenticate anyone; skipping it is loud and keeps the rest current
@@ -248,7 +263,11 @@ export class AccountsMirror {
       if (!matches(pass.prefixes, e.stream)) continue;
       try {
         if (pass.queue) pass.queue.push(e);
-        else this.db.transaction(() => this.applyPass(pass, e))();
+        else
+          this.db.transaction(() => {
+            this.applyPass(pass, e);
+            this.flushPass(pass);
+          })();
       } catch (err) {
         this.log.error(`${pass.name} pass could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
       }

@@ -1,7 +1,7 @@
 import { tracing } from '@strata/observability/tracing';
 import type { Database } from 'better-sqlite3';
 import { RecordedEvent } from '@strata/domain/events';
-import { EmbeddedProjection, ProjectionStatus } from '../projection';
+import { EmbeddedProjection, ProjectionStatus, flushProjections } from '../projection';
 import { CheckpointStore } from './checkpoint-store';
 
 /** The part of the SQLite event store the runner reads (kept narrow for tests). */
@@ -65,6 +65,7 @@ export class EmbeddedProjectionRunner {
       this.db.transaction(() => {
         for (const e of events)
           for (const p of this.projections) if (e.position > (starts.get(p.name) ?? 0)) p.apply(e);
+        flushProjections(this.projections);
         const last = events[events.length - 1].position;
         for (const p of this.projections) this.checkpoints.set(p.name, p.version, Math.max(last, starts.get(p.name) ?? 0));
       })();
@@ -89,6 +90,7 @@ export class EmbeddedProjectionRunner {
       for (const p of this.projections) p.apply(e);
       this.position = e.position;
     }
+    flushProjections(this.projections);
   }
 
   /** applyInline, with one span per projection for its share of the time (same order of work) */
@@ -106,6 +108,11 @@ export class EmbeddedProjectionRunner {
       this.position = e.position;
       n++;
     }
+    this.projections.forEach((p, i) => {
+      const t0 = performance.now();
+      p.flush?.();
+      spent[i] += performance.now() - t0;
+    });
     this.projections.forEach((p, i) => tracing.measured('strata.projection', { 'strata.projection': p.name, 'strata.events': n }, startMs, spent[i], trace));
   }
 

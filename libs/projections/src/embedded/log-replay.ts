@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { RecordedEvent } from '@strata/domain/events';
-import { EmbeddedProjection, PlannedProjection, isPlanned } from '../projection';
+import { EmbeddedProjection, PlannedProjection, flushProjections, isPlanned } from '../projection';
 import { CheckpointStore } from './checkpoint-store';
 import { EmbeddedLogReader } from './embedded-projection-runner';
 import { APPLY_EVENT } from './replay-plan';
@@ -72,6 +72,7 @@ export async function replayLog(target: ReplayTarget, log: EmbeddedLogReader, op
   let inBatch = 0;
   let last = from;
   const commitBatch = () => {
+    flushProjections(ps);
     for (let i = 0; i < ps.length; i++) target.checkpoints.set(ps[i].name, ps[i].version, Math.max(starts[i], Math.min(last, ends[i])));
     commit.run();
     progress.done += inBatch;

@@ -16,6 +16,8 @@ export interface KhNodeRow {
   status_since: number | null;
   update_times: string;
   attrs: string | null;
+  /** a Claim's support as last judged (CLAIM_SUPPORT), null for other nodes */
+  support: number | null;
 }
 
 export interface KhEdgeRow {
@@ -57,9 +59,9 @@ export interface KhExceptionRow {
 export interface UnitMemo {
   nodes: Map<string, KhNodeRow | undefined>;
   edges: Map<string, KhEdgeRow | undefined>;
-  /** a node's edges of one type in one direction, keyed by `typedKey` */
-  ins: Map<string, KhEdgeRow[]>;
-  outs: Map<string, KhEdgeRow[]>;
+  /** a node's edges of one type in one direction: by uid, then by edge type */
+  ins: Map<string, Map<string, KhEdgeRow[]>>;
+  outs: Map<string, Map<string, KhEdgeRow[]>>;
   rows: Map<string, KhExceptionRow[]>;
   /** nodes created in this unit: no edge touched them before it */
   bare: Set<string>;
@@ -70,8 +72,21 @@ export const emptyMemo = (): UnitMemo => ({ nodes: new Map(), edges: new Map(), 
 /**
  * The memo keeps a node's edges per type: reading all of a node's edges would read a Concept
  * cited by a thousand chunks in full once per chunk, which grows quadratically over a document.
+ * Two map levels rather than a joined key: a graph event asks for a dozen lists, and a joined
+ * key is a new string to build and hash each time.
  */
-export const typedKey = (uid: string, type: string): string => `${uid}\u0000${type}`;
+export function typedList(lists: Map<string, Map<string, KhEdgeRow[]>>, uid: string, type: string): KhEdgeRow[] | undefined {
+  return lists.get(uid)?.get(type);
+}
+
+export function setTypedList(lists: Map<string, Map<string, KhEdgeRow[]>>, uid: string, type: string, list: KhEdgeRow[]): void {
+  let byType = lists.get(uid);
+  if (!byType) lists.set(uid, (byType = new Map()));
+  byType.set(type, list);
+}
+
+/** What a node created in this unit has in every list: nothing (shared, never written to). */
+const NONE: readonly KhEdgeRow[] = Object.freeze([]) as readonly KhEdgeRow[];
 
 /** Reads of the Knowledge Health tables shared by the projection and the read model. */
 export class KhTables {
@@ -140,21 +155,29 @@ export class KhTables {
     m?.edges.set(uid, e);
     return e;
   }
-  edgesIn(org: string, uid: string, type: string): KhEdgeRow[] {
+  /**
+   * A node's edges of one type. Inside the projection the list is the memo's own: callers only
+   * read it, and nothing writes an edge while a list is being read (evaluation writes exceptions).
+   */
+  edgesIn(org: string, uid: string, type: string): readonly KhEdgeRow[] {
     const m = this.memo;
     if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
-    const key = typedKey(uid, type);
-    let list = m.ins.get(key);
-    if (!list) m.ins.set(key, (list = m.bare.has(uid) ? [] : (this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[])));
-    return list.slice();
+    const list = typedList(m.ins, uid, type);
+    if (list) return list;
+    if (m.bare.has(uid)) return NONE;
+    const read = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    setTypedList(m.ins, uid, type, read);
+    return read;
   }
-  edgesOut(org: string, uid: string, type: string): KhEdgeRow[] {
+  edgesOut(org: string, uid: string, type: string): readonly KhEdgeRow[] {
     const m = this.memo;
     if (!m) return this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
-    const key = typedKey(uid, type);
-    let list = m.outs.get(key);
-    if (!list) m.outs.set(key, (list = m.bare.has(uid) ? [] : (this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[])));
-    return list.slice();
+    const list = typedList(m.outs, uid, type);
+    if (list) return list;
+    if (m.bare.has(uid)) return NONE;
+    const read = this.stmt('SELECT * FROM kh_edges INDEXED BY kh_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as KhEdgeRow[];
+    setTypedList(m.outs, uid, type, read);
+    return read;
   }
 
   /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */

@@ -3,7 +3,7 @@ import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-trave
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { EVIDENCE_NODE_TYPES, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
-import { KNOWLEDGE_HEALTH_DDL } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, KNOWLEDGE_HEALTH_DDL } from './knowledge-health-schema';
 
 /** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
 export interface MaterializedException {
@@ -17,15 +17,9 @@ export interface ClaimSupportRow {
   sources: string[];
 }
 
-/** A fixed set of type names as an SQL list (catalogue names, never input). */
-const sqlList = (types: ReadonlySet<string>): string => [...types].map((t) => `'${t}'`).join(',');
-const EVIDENCED_SQL = `SELECT e.to_uid FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
-  WHERE e.org = @org AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN (${sqlList(EVIDENCE_NODE_TYPES)})`;
-const SOURCED_SQL = `SELECT e.from_uid FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
-  WHERE e.org = @org AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN (${sqlList(SOURCE_NODE_TYPES)})`;
-const CLAIM_SUPPORT_COUNTS_SQL = `SELECT COUNT(*) AS claims, COALESCE(SUM(ev), 0) AS evidenced, COALESCE(SUM(so AND NOT ev), 0) AS sourced_only FROM (
-  SELECT c.uid IN (${EVIDENCED_SQL}) AS ev, c.uid IN (${SOURCED_SQL}) AS so
-  FROM kh_nodes c INDEXED BY kh_nodes_type WHERE c.org = @org AND c.node_type = 'Claim' AND c.live = 1)`;
+// the support the projection judged each live Claim to have, counted on an index
+const CLAIM_SUPPORT_COUNTS_SQL = `SELECT COUNT(*) AS claims, COALESCE(SUM(support = ${CLAIM_SUPPORT.evidenced}), 0) AS evidenced, COALESCE(SUM(support = ${CLAIM_SUPPORT.sourced}), 0) AS sourced_only
+  FROM kh_nodes WHERE org = @org AND node_type = 'Claim' AND live = 1`;
 
 type Row = { uid: string; version: number; node_type: string };
 type ERow = { uid: string; version: number; from_uid: string; to_uid: string; edge_type: string };
@@ -172,8 +166,9 @@ export class KnowledgeHealthReadModel extends KhTables {
 
   /**
    * §14.1's counts over every live Claim, for a caller who sees everything: the Claims with a
-   * live Supports edge from live evidence, and those sourced but not evidenced. Each edge set is
-   * read once (an ephemeral index), then the Claims once, instead of a row per Claim in JS.
+   * live Supports edge from live evidence, and those sourced but not evidenced, as the
+   * projection judged them (it judges a Claim whenever its support can change), read from the
+   * covering index `kh_nodes_support` instead of joining every Claim to its edges.
    */
   claimSupportCounts(org: string): { claims: number; evidenced: number; sourced_only: number } {
     return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };

@@ -1,5 +1,20 @@
+import type { Database } from 'better-sqlite3';
+
 /** Tables of the Knowledge Health read model (projections database; prefix `kh_`). */
 export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules'] as const;
+
+/**
+ * A Claim's support as the projection last judged it (§14.1): the summary counts evidence
+ * completeness from it by an index, instead of joining every Claim to its edges per read.
+ */
+export const CLAIM_SUPPORT = { unsupported: 0, sourced: 1, evidenced: 2 } as const;
+
+/** Brings a projections database made by an earlier version to this schema (the writer's side; the rows are rebuilt). */
+export function migrateKnowledgeHealthSchema(db: Database): void {
+  const cols = (db.prepare("SELECT name FROM pragma_table_info('kh_nodes')").all() as { name: string }[]).map((c) => c.name);
+  if (!cols.includes('support')) db.exec('ALTER TABLE kh_nodes ADD COLUMN support INTEGER');
+  db.exec('CREATE INDEX IF NOT EXISTS kh_nodes_support ON kh_nodes(org, node_type, live, support)');
+}
 
 /**
  * The projection keeps its own compact copy of what the exception conditions read (types,
@@ -10,7 +25,7 @@ export const KNOWLEDGE_HEALTH_DDL = `
 CREATE TABLE IF NOT EXISTS kh_nodes (
   org TEXT NOT NULL, uid TEXT NOT NULL, node_type TEXT NOT NULL, label TEXT NOT NULL, live INTEGER NOT NULL,
   version INTEGER NOT NULL, created_at REAL NOT NULL, created_by TEXT, last_version_at REAL NOT NULL,
-  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT,
+  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER,
   PRIMARY KEY (org, uid)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_nodes_type ON kh_nodes(org, node_type, live);
@@ -36,6 +51,8 @@ CREATE TABLE IF NOT EXISTS kh_activity (
 -- covering what a window counts (no row lookups); replaces the (org, at) index of earlier versions
 DROP INDEX IF EXISTS kh_activity_at;
 CREATE INDEX IF NOT EXISTS kh_activity_window ON kh_activity(org, at, what);
+-- a purge erases its subjects' activity: found by uid, not by a scan of the organization's activity
+CREATE INDEX IF NOT EXISTS kh_activity_uid ON kh_activity(org, uid);
 CREATE TABLE IF NOT EXISTS kh_transitions (
   org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL
 );

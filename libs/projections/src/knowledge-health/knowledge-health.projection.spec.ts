@@ -11,6 +11,11 @@ function at(t: number, type: string, data: unknown, org = 'o'): RecordedEvent {
   position++;
   return recordedEvent({ id: `e${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: org, principal: { kind: 'user', id: 'u' }, request_id: 'r', occurred_at: t } } as never);
 }
+/** As the runner does for a unit of work of one event: apply, then flush before the commit. */
+function step(p: KnowledgeHealthProjection, e: RecordedEvent): void {
+  p.apply(e);
+  p.flush();
+}
 const approval = (uid: string, status: string, over: Partial<NodeRecord> = {}) =>
   noteRecord(uid, 'approve?', { node_type: 'Approval', props: { _type: 'Approval', status, requested_at: 1000 }, created_at: 1000, ...over });
 
@@ -21,9 +26,9 @@ describe('KnowledgeHealthProjection', () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
-    p.apply(at(1000, 'NodeCreated', { node: approval('a1', 'pending'), reason: null }));
+    step(p, at(1000, 'NodeCreated', { node: approval('a1', 'pending'), reason: null }));
     // decided long after its deadline, with no read in between
-    p.apply(at(1000 + HOURS + 50, 'NodeUpdated', { node: approval('a1', 'approved', { version: 2 }), reason: null }));
+    step(p, at(1000 + HOURS + 50, 'NodeUpdated', { node: approval('a1', 'approved', { version: 2 }), reason: null }));
     const [row] = rm.rows('o');
     expect(row.id).toBe(exceptionId('approval_overdue', 'a1'));
     expect(rm.materialize(row, 1e12, 72)!.state).toMatchObject({
@@ -38,7 +43,7 @@ describe('KnowledgeHealthProjection', () => {
       { id: row.id, what: 'resolved' },
     ]);
     // pending again (a new request on the same node): due again 72 h after its request time
-    p.apply(at(5e6, 'NodeUpdated', { node: approval('a1', 'pending', { version: 3, props: { _type: 'Approval', status: 'pending', requested_at: 5e6 } }), reason: null }));
+    step(p, at(5e6, 'NodeUpdated', { node: approval('a1', 'pending', { version: 3, props: { _type: 'Approval', status: 'pending', requested_at: 5e6 } }), reason: null }));
     const [again] = rm.rows('o');
     expect(rm.materialize(again, 5e6 + HOURS - 1, 72)!.state.status).toBe('resolved');
     expect(rm.materialize(again, 5e6 + HOURS, 72)!.state).toMatchObject({ status: 'open', reopen_count: 1, last_changed_at: 5e6 + HOURS });
@@ -48,8 +53,8 @@ describe('KnowledgeHealthProjection', () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
-    p.apply(at(1000, 'NodeCreated', { node: approval('a2', 'pending'), reason: null }));
-    p.apply(at(2000, 'NodeUpdated', { node: approval('a2', 'denied', { version: 2 }), reason: null }));
+    step(p, at(1000, 'NodeCreated', { node: approval('a2', 'pending'), reason: null }));
+    step(p, at(2000, 'NodeUpdated', { node: approval('a2', 'denied', { version: 2 }), reason: null }));
     expect(rm.rows('o').map((r) => rm.materialize(r, 1e12, 72))).toEqual([]);
   });
 
@@ -58,11 +63,11 @@ describe('KnowledgeHealthProjection', () => {
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
     const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } });
-    p.apply(at(10, 'NodeCreated', { node: claim, reason: null }));
-    p.apply(at(20, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 20 }, reason: null }));
+    step(p, at(10, 'NodeCreated', { node: claim, reason: null }));
+    step(p, at(20, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 20 }, reason: null }));
     const [row] = rm.rows('o');
     expect(rm.materialize(row, 25, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'subject_removed', resolved_at: 20 });
-    p.apply(at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
+    step(p, at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
     expect(rm.rows('o')).toEqual([]);
     expect(rm.nodeRow('o', 'c1')).toBeUndefined();
     expect(rm.activity('o', 0, 100)).toEqual([]);
@@ -72,7 +77,7 @@ describe('KnowledgeHealthProjection', () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
-    p.apply(at(10, 'NodeCreated', { node: noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } }), reason: null }, 'o1'));
+    step(p, at(10, 'NodeCreated', { node: noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } }), reason: null }, 'o1'));
     expect(rm.rows('o1')).toHaveLength(1);
     expect(rm.rows('o2')).toHaveLength(0);
   });
@@ -83,8 +88,8 @@ describe('KnowledgeHealthProjection', () => {
     const rm = new KnowledgeHealthReadModel(db);
     const base = { org_id: 'o', schedule_id: 's1' };
     const run = (t: number, status: string) =>
-      p.apply(at(t, 'BriefingRunFinished', { ...base, at: t, run_id: `r${t}`, status, brief_version: null, reused: null, material_change_count: 0, skip_reason: null, error: status === 'failed' ? { code: 'upstream_error', message: `at ${t}` } : null, consecutive_failures: 0 }));
-    p.apply(at(1, 'BriefingScheduleCreated', { ...base, at: 1, project_uid: 'p1', channel: 'webhook', recipient: 'https://example.com/h', secret_hint: null, created_by: 'user:u' }));
+      step(p, at(t, 'BriefingRunFinished', { ...base, at: t, run_id: `r${t}`, status, brief_version: null, reused: null, material_change_count: 0, skip_reason: null, error: status === 'failed' ? { code: 'upstream_error', message: `at ${t}` } : null, consecutive_failures: 0 }));
+    step(p, at(1, 'BriefingScheduleCreated', { ...base, at: 1, project_uid: 'p1', channel: 'webhook', recipient: 'https://example.com/h', secret_hint: null, created_by: 'user:u' }));
     run(10, 'failed');
     run(20, 'failed');
     expect(rm.rows('o')).toEqual([]);
@@ -98,7 +103,7 @@ describe('KnowledgeHealthProjection', () => {
     run(60, 'failed');
     run(70, 'failed');
     expect(rm.materialize(rm.rows('o')[0], 71, 72)!.state).toMatchObject({ status: 'open', reopen_count: 1, first_detected_at: 30, last_changed_at: 70 });
-    p.apply(at(80, 'BriefingScheduleDeleted', { ...base, at: 80, deleted_by: 'user:u', cancelled_run_id: null }));
+    step(p, at(80, 'BriefingScheduleDeleted', { ...base, at: 80, deleted_by: 'user:u', cancelled_run_id: null }));
     expect(rm.materialize(rm.rows('o')[0], 81, 72)!.state).toMatchObject({ status: 'resolved', resolved_at: 80, resolution: 'subject_removed' });
     expect(rm.transitions('o', 0, 100).map((t) => `${t.what}`)).toEqual(['opened', 'resolved', 'opened', 'resolved']);
   });
@@ -108,7 +113,7 @@ describe('KnowledgeHealthProjection', () => {
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
     const DAY = 86400;
-    const version = (t: number, v: number, fingerprint: string) => p.apply(at(t, 'BriefVersionCreated', { org_id: 'o', project_uid: 'p1', version: v, created_at: t, source_fingerprint: fingerprint }));
+    const version = (t: number, v: number, fingerprint: string) => step(p, at(t, 'BriefVersionCreated', { org_id: 'o', project_uid: 'p1', version: v, created_at: t, source_fingerprint: fingerprint }));
     version(1000, 1, 'sha256:a');
     // the same sources a day later: never stale
     version(1000 + 2 * DAY, 2, 'sha256:a');
@@ -131,19 +136,19 @@ describe('KnowledgeHealthProjection', () => {
     const ev = (position: number, request: string, t: number, type: string, data: unknown) =>
       recordedEvent({ id: `x${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: request, occurred_at: t } } as never);
     const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' }, created_at: 10 });
-    p.apply(ev(1, 'r1', 10, 'NodeCreated', { node: claim, reason: null }));
-    p.apply(ev(2, 'r1', 10, 'NodeCreated', { node: noteRecord('ev1', 'measured', { node_type: 'Evidence', props: { _type: 'Evidence' }, created_at: 10 }), reason: null }));
+    step(p, ev(1, 'r1', 10, 'NodeCreated', { node: claim, reason: null }));
+    step(p, ev(2, 'r1', 10, 'NodeCreated', { node: noteRecord('ev1', 'measured', { node_type: 'Evidence', props: { _type: 'Evidence' }, created_at: 10 }), reason: null }));
     // a tombstone of the Claim, applied and then rolled back with its unit of work
     try {
       db.transaction(() => {
-        p.apply(ev(3, 'r2', 50, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 50 }, reason: null }));
+        step(p, ev(3, 'r2', 50, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 50 }, reason: null }));
         throw new Error('the log append failed');
       })();
     } catch {
       /* rolled back */
     }
     // the same request again at the same instant, the log reusing position 3: the Claim is live and now supported
-    p.apply(ev(3, 'r2', 50, 'EdgeCreated', { edge: { uid: 's1', edge_type: 'Supports', from_uid: 'ev1', to_uid: 'c1', props: {}, weight: 1, created_at: 50, updated_at: 50, tombstone_at: null, version: 1 }, reason: null }));
+    step(p, ev(3, 'r2', 50, 'EdgeCreated', { edge: { uid: 's1', edge_type: 'Supports', from_uid: 'ev1', to_uid: 'c1', props: {}, weight: 1, created_at: 50, updated_at: 50, tombstone_at: null, version: 1 }, reason: null }));
     const [row] = rm.rows('o');
     expect(row.id).toBe(exceptionId('claim_unsupported', 'c1'));
     expect(rm.materialize(row, 60, 72)!.state).toMatchObject({ status: 'resolved', resolution: 'condition_cleared', first_detected_at: 10, resolved_at: 50 });
@@ -153,10 +158,10 @@ describe('KnowledgeHealthProjection', () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
-    const n = (uid: string, type: string, over: Partial<NodeRecord> = {}) => p.apply(at(10, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: type, props: { _type: type }, ...over }), reason: null }));
+    const n = (uid: string, type: string, over: Partial<NodeRecord> = {}) => step(p, at(10, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: type, props: { _type: type }, ...over }), reason: null }));
     let k = 0;
     const e = (from: string, to: string, type: string, tombstone_at: number | null = null) =>
-      p.apply(at(10, 'EdgeCreated', { edge: { uid: `e${++k}`, edge_type: type, from_uid: from, to_uid: to, props: {}, weight: 1, created_at: 10, updated_at: 10, tombstone_at, version: 1 }, reason: null }));
+      step(p, at(10, 'EdgeCreated', { edge: { uid: `e${++k}`, edge_type: type, from_uid: from, to_uid: to, props: {}, weight: 1, created_at: 10, updated_at: 10, tombstone_at, version: 1 }, reason: null }));
     for (const c of ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c8', 'c9']) n(c, 'Claim');
     n('c7', 'Claim', { tombstone_at: 10 });
     n('ev', 'Evidence');
@@ -179,5 +184,65 @@ describe('KnowledgeHealthProjection', () => {
     expect(expected).toEqual({ claims: 8, evidenced: 2, sourced_only: 2 });
     expect(rm.claimSupportCounts('o')).toEqual(expected);
     expect(rm.claimSupportCounts('other')).toEqual({ claims: 0, evidenced: 0, sourced_only: 0 });
+    // the kept support follows later changes: evidence tombstoned, a source edge tombstoned, a Claim tombstoned
+    const again = () => {
+      const per = rm.claimSupport('o');
+      return { claims: per.length, evidenced: per.filter((c) => c.evidence.length).length, sourced_only: per.filter((c) => !c.evidence.length && c.sources.length).length };
+    };
+    step(p, at(20, 'NodeTombstoned', { node: noteRecord('ev', 'ev', { node_type: 'Evidence', props: { _type: 'Evidence' }, version: 2, tombstone_at: 20 }), reason: null }));
+    step(p, at(20, 'EdgeTombstoned', { edge: { uid: 'e2', edge_type: 'ExtractedFrom', from_uid: 'c2', to_uid: 'ch', props: {}, weight: 1, created_at: 10, updated_at: 20, tombstone_at: 20, version: 2 }, reason: null }));
+    step(p, at(20, 'NodeTombstoned', { node: noteRecord('c3', 'c3', { node_type: 'Claim', props: { _type: 'Claim' }, version: 2, tombstone_at: 20 }), reason: null }));
+    expect(again()).toEqual({ claims: 7, evidenced: 0, sourced_only: 1 });
+    expect(rm.claimSupportCounts('o')).toEqual(again());
+  });
+
+  it('evaluates a unit of work once, at its end: a Claim and its support in one /batch never open an exception', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const ev = (position: number, request: string, t: number, type: string, data: unknown) =>
+      recordedEvent({ id: `u${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: request, occurred_at: t } } as never);
+    const node = (uid: string, type: string) => ({ node: noteRecord(uid, uid, { node_type: type, props: { _type: type }, created_at: 10 }), reason: null });
+    const edge = (uid: string, from: string, to: string) => ({ edge: { uid, edge_type: 'Supports', from_uid: from, to_uid: to, props: {}, weight: 1, created_at: 10, updated_at: 10, tombstone_at: null, version: 1 }, reason: null });
+    const writes = () => (db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+    p.apply(ev(1, 'b1', 10, 'NodeCreated', node('c1', 'Claim')));
+    p.apply(ev(2, 'b1', 10, 'NodeCreated', node('c2', 'Claim')));
+    p.apply(ev(3, 'b1', 10, 'NodeCreated', node('ev', 'Evidence')));
+    p.apply(ev(4, 'b1', 10, 'EdgeCreated', edge('s1', 'ev', 'c1')));
+    // nothing judged yet: the unit is still open
+    expect(rm.rows('o')).toEqual([]);
+    const before = writes();
+    p.flush();
+    // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken
+    // back, and each Claim's judged support
+    expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c2')]);
+    expect(writes() - before).toBe(4);
+    expect(rm.claimSupportCounts('o')).toEqual({ claims: 2, evidenced: 1, sourced_only: 0 });
+    expect(rm.transitions('o', 0, 100)).toEqual([{ id: exceptionId('claim_unsupported', 'c2'), what: 'opened' }]);
+    // a second flush has nothing left to judge
+    p.flush();
+    expect(writes() - before).toBe(4);
+    // the next unit (another request) judges what it touched, at its own instant
+    p.apply(ev(5, 'b2', 20, 'EdgeCreated', edge('s2', 'ev', 'c2')));
+    p.flush();
+    expect(rm.materialize(rm.rows('o')[0], 30, 72)!.state).toMatchObject({ status: 'resolved', first_detected_at: 10, resolved_at: 20 });
+  });
+
+  it('a unit ends when the next one starts, even without a flush between them', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const ev = (position: number, request: string, t: number, type: string, data: unknown) =>
+      recordedEvent({ id: `v${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: request, occurred_at: t } } as never);
+    p.apply(ev(1, 'r1', 10, 'NodeCreated', { node: noteRecord('c1', 'c1', { node_type: 'Claim', props: { _type: 'Claim' }, created_at: 10 }), reason: null }));
+    p.apply(ev(2, 'r2', 10, 'NodeCreated', { node: noteRecord('g1', 'g1', { node_type: 'Goal', props: { _type: 'Goal' }, created_at: 10 }), reason: null }));
+    expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c1')]);
+  });
+
+  it("a purge finds its subjects' activity by an index, not by a scan of the organization's", () => {
+    const db = new Database(':memory:');
+    new KnowledgeHealthProjection(db);
+    const plan = (db.prepare('EXPLAIN QUERY PLAN DELETE FROM kh_activity WHERE org = ? AND uid = ?').all('o', 'c1') as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/USING INDEX kh_activity_uid/);
   });
 });

@@ -16,14 +16,15 @@ import {
   nextExceptionState,
 } from '@strata/domain/knowledge-health';
 import { EmbeddedProjection } from '../projection';
-import { KhTables, UnitMemo, armDetail, emptyMemo, typedKey } from './kh-tables';
-import { KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES } from './knowledge-health-schema';
+import { KhTables, UnitMemo, armDetail, emptyMemo, setTypedList, typedList } from './kh-tables';
+import { CLAIM_SUPPORT, KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES, migrateKnowledgeHealthSchema } from './knowledge-health-schema';
 
 export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 import type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 
 const EDGE_KINDS: Partial<Record<string, ExceptionKind>> = { Contradicts: 'contradiction_unresolved', PossibleDuplicate: 'duplicate_pending' };
 const DEPENDENCY = new Set(DEPENDENCY_EDGE_TYPES);
+const EDGE_KIND_TYPES = Object.keys(EDGE_KINDS);
 const INSERT_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
 const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
@@ -34,14 +35,14 @@ const MEMO_MAX_ROWS = 200_000;
 /** SQLite's order of a node's edges in `kh_edges_in` / `kh_edges_out`: type, then uid (ASCII, so code-unit order is byte order). */
 const edgeOrder = (a: KhEdgeRow, b: KhEdgeRow): number => (a.edge_type !== b.edge_type ? (a.edge_type < b.edge_type ? -1 : 1) : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 
-/** Puts `row` in a node's edge list in index order, replacing the same edge. */
 /** Keeps a memoised list current; a node created in this unit starts its list with this edge. */
-function placeIn(lists: Map<string, KhEdgeRow[]>, key: string, bare: boolean, row: KhEdgeRow): void {
-  let list = lists.get(key);
-  if (!list && bare) lists.set(key, (list = []));
+function placeIn(lists: Map<string, Map<string, KhEdgeRow[]>>, uid: string, type: string, bare: boolean, row: KhEdgeRow): void {
+  let list = typedList(lists, uid, type);
+  if (!list && bare) setTypedList(lists, uid, type, (list = []));
   if (list) placeEdge(list, row);
 }
 
+/** Puts `row` in a node's edge list in index order, replacing the same edge. */
 function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
   const i = list.findIndex((x) => x.uid === row.uid);
   if (i >= 0) list.splice(i, 1);
@@ -79,16 +80,23 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  readonly version = 2;
+  /** 3: Claims keep their judged support (`kh_nodes.support`) */
+  readonly version = 3;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
+  private unitOrg = '';
+  private unitAt = 0;
   private lastPosition = -1;
   private applying = false;
+  /** Subjects whose conditions this unit's events may have changed, evaluated by `flush`. */
+  private readonly dirtyNodes = new Set<string>();
+  private readonly dirtyEdges = new Set<string>();
 
   constructor(db: Database) {
     super(db);
     db.exec(KNOWLEDGE_HEALTH_DDL);
+    migrateKnowledgeHealthSchema(db);
   }
 
   apply(e: RecordedEvent): void {
@@ -102,16 +110,46 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    * The memo lives for one unit of work: consecutive events of one request at one instant, in
    * increasing log positions. A position that does not move forward means what was applied
    * before was rolled back (the log rolled back too and reuses its positions, or the runner
-   * replays from its checkpoint), and an apply that never finished may have left rows its
-   * transaction then dropped: either starts the memo over. Within a unit nothing else writes
-   * these tables (the unit of work holds the write lock), so the memo stays true.
+   * replays from its checkpoint), and an apply (or flush) that never finished may have left
+   * rows its transaction then dropped: either starts the memo over and forgets what was left
+   * to evaluate. Within a unit nothing else writes these tables (the unit of work holds the
+   * write lock), so the memo stays true. A unit that ends evaluates its subjects first.
    */
   private enter(e: RecordedEvent): void {
     const key = `${e.metadata.org_id}\u0000${e.metadata.request_id}\u0000${e.metadata.occurred_at}`;
     const m = this.memo;
-    if (!m || this.applying || key !== this.unit || e.position <= this.lastPosition || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
+    const rolledBack = this.applying || e.position <= this.lastPosition;
+    if (rolledBack) {
+      this.dirtyNodes.clear();
+      this.dirtyEdges.clear();
+    } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
+    if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
+    this.unitOrg = e.metadata.org_id;
+    this.unitAt = e.metadata.occurred_at;
     this.lastPosition = e.position;
+  }
+
+  /**
+   * Evaluates, once, every subject the unit of work's events may have changed: a `/batch` of a
+   * thousand Claims and the Supports edges between them judges each Claim once, at the end,
+   * instead of opening its exception at its creation and taking it back at its edge. Every
+   * event of a unit has the same instant, so the outcome is the one the last event would have
+   * given. The runner calls this before each commit (and a new unit calls it for the last one).
+   */
+  flush(): void {
+    if (!this.dirtyNodes.size && !this.dirtyEdges.size) return;
+    const nodes = [...this.dirtyNodes];
+    const edges = [...this.dirtyEdges];
+    this.dirtyNodes.clear();
+    this.dirtyEdges.clear();
+    const org = this.unitOrg;
+    const at = this.unitAt;
+    const was = this.applying;
+    this.applying = true;
+    for (const uid of nodes) this.judgeNode(org, uid, at);
+    for (const uid of edges) this.judgeEdge(org, uid, at);
+    this.applying = was;
   }
 
   private applyEvent(e: RecordedEvent): void {
@@ -169,11 +207,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         return this.afterNodeChange(org, n.uid, at);
       }
       case 'GraphPurged':
+        this.flush();
         this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
         // rows went without passing through the memo's lists
         this.memo = emptyMemo();
         return;
       case 'GraphCleared': {
+        this.flush();
         const nodes = (this.stmt('SELECT uid FROM kh_nodes WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
         const edges = (this.stmt('SELECT uid FROM kh_edges WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
         this.onRemoved(org, nodes, edges);
@@ -212,6 +252,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         status_since: prev && prev.status === status && prev.live === live ? prev.status_since : at,
         update_times: JSON.stringify(updates),
         attrs,
+        // the upsert leaves it as it was; a Claim's judgement rewrites it
+        support: prev ? prev.support : null,
       };
     };
     let prev: KhNodeRow | undefined;
@@ -288,15 +330,15 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     m.edges.set(row.uid, row);
     // an edge that left an end: that end's lists are read again from the database
     if (prev && (prev.to_uid !== row.to_uid || prev.edge_type !== row.edge_type)) {
-      m.ins.delete(typedKey(prev.to_uid, prev.edge_type));
+      m.ins.get(prev.to_uid)?.delete(prev.edge_type);
       m.bare.delete(prev.to_uid);
     }
     if (prev && (prev.from_uid !== row.from_uid || prev.edge_type !== row.edge_type)) {
-      m.outs.delete(typedKey(prev.from_uid, prev.edge_type));
+      m.outs.get(prev.from_uid)?.delete(prev.edge_type);
       m.bare.delete(prev.from_uid);
     }
-    placeIn(m.ins, typedKey(row.to_uid, row.edge_type), m.bare.has(row.to_uid), row);
-    placeIn(m.outs, typedKey(row.from_uid, row.edge_type), m.bare.has(row.from_uid), row);
+    placeIn(m.ins, row.to_uid, row.edge_type, m.bare.has(row.to_uid), row);
+    placeIn(m.outs, row.from_uid, row.edge_type, m.bare.has(row.from_uid), row);
   }
 
   private afterEdgeChange(org: string, ed: Pick<EdgeRecord, 'uid' | 'edge_type' | 'from_uid' | 'to_uid'>, at: number): void {
@@ -335,19 +377,29 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private evalTouchingEdges(org: string, uid: string, at: number): void {
-    for (const t of Object.keys(EDGE_KINDS)) {
+    for (const t of EDGE_KIND_TYPES) {
       for (const e of this.edgesOut(org, uid, t)) this.evalEdge(org, e.uid, at);
       for (const e of this.edgesIn(org, uid, t)) this.evalEdge(org, e.uid, at);
     }
   }
 
-  private evalNode(org: string, uid: string, at: number): void {
+  /** Marks a node's conditions for evaluation at the end of the unit of work. */
+  private evalNode(_org: string, uid: string, _at: number): void {
+    this.dirtyNodes.add(uid);
+  }
+
+  private evalEdge(_org: string, uid: string, _at: number): void {
+    this.dirtyEdges.add(uid);
+  }
+
+  private judgeNode(org: string, uid: string, at: number): void {
     const n = this.node(org, uid);
     if (!n) return;
     const live = n.live === 1;
     const gone: Observation = { holds: false, removed: true };
     if (n.node_type === 'Claim') {
       const s = live ? this.claimSupport(org, uid) : null;
+      if (s) this.keepSupport(org, n, s.evidenced ? CLAIM_SUPPORT.evidenced : s.sourced ? CLAIM_SUPPORT.sourced : CLAIM_SUPPORT.unsupported);
       this.settle(org, 'claim_unsupported', n, s ? (!s.evidenced && !s.sourced ? { holds: true, detail: {}, ack: this.acknowledgement(org, [uid]) } : { holds: false, removed: false }) : gone, at);
     }
     if (n.node_type === 'Chunk') {
@@ -367,6 +419,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.arm(org, 'document_stuck', n, stuck ? { base: n.status_since ?? n.last_version_at, after_s: DOCUMENT_STUCK_AFTER_S, detail: { processing_status: n.status }, ack: this.acknowledgement(org, [uid]) } : null, !live, at);
     }
     this.evalDerivation(org, n, at);
+  }
+
+  /** Stores a live Claim's support when it changed, for the summary's counts. */
+  private keepSupport(org: string, n: KhNodeRow, support: number): void {
+    if (n.support === support) return;
+    this.stmt('UPDATE kh_nodes SET support = ? WHERE org = ? AND uid = ?').run(support, org, n.uid);
+    this.memo?.nodes.set(n.uid, { ...n, support });
   }
 
   private evalDerivation(org: string, d: KhNodeRow, at: number): void {
@@ -409,7 +468,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     return { evidenced, sourced };
   }
 
-  private evalEdge(org: string, uid: string, at: number): void {
+  private judgeEdge(org: string, uid: string, at: number): void {
     const e = this.edge(org, uid);
     if (!e) return;
     const kind = EDGE_KINDS[e.edge_type];
@@ -445,8 +504,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const prev = row.state ? (JSON.parse(row.state) as ExceptionState) : null;
     const next = nextExceptionState(prev, obs, at);
     if (prev && next && prev.status !== 'resolved' && next.status === 'resolved' && prev.reopen_count === 0 && prev.first_detected_at === at) {
-      // true for no time at all: a node written before the edge that supports it in the same
-      // unit of work (one /batch, one cognitive call) was never an exception anyone could see
+      // true for no time at all: a unit of work whose evaluation was split (a rebuild's batch
+      // ended inside it, or one request committed twice at one instant) opened it and then
+      // cleared it at the same instant; it was never an exception anyone could see
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
       this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(row.org, row.id);
       this.remember(row, true);
@@ -572,6 +632,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
 
   reset(): void {
     this.memo = null;
+    this.dirtyNodes.clear();
+    this.dirtyEdges.clear();
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
