@@ -66,15 +66,20 @@ type Post = (p: string, body: unknown) => Promise<Record<string, any>>;
 
 /**
  * 100 live subscribers: 10 sessions with 10 streams each (the per-session cap), one-step runs
- * sent to all sessions at once. Delivery of `message.user` is timed from just before its POST
- * (an upper bound: it includes handling the request; the event is committed before the 202);
- * every subscriber must receive every recorded event of every run.
+ * sent to all sessions at once. Delivery of `message.user` is timed from the POST's answer (a
+ * 202: the event is committed and durable before it) to its arrival on each stream, so the
+ * figure is the stream's own latency, not the request's handling (an event that arrived before
+ * its POST was answered counts 0). Every subscriber must receive every recorded event of every
+ * run.
  */
 async function subscribers(url: string, headers: Record<string, string>, post: Post, agentId: string): Promise<Record<string, number>> {
   const sessions = await Promise.all(Array.from({ length: STREAM_SESSIONS }, () => post('/v1/agents/sessions', { agent_id: agentId })));
-  const delivery: number[] = [];
   let missing = 0;
-  const sent = new Map<string, number>();
+  const answered = new Map<string, number>();
+  const arrivals: { key: string; at: number }[] = [];
+  // run.completed seen per session, over its readers: the next round waits for all of them
+  const completed = new Map<string, number>();
+  const waiters = new Set<() => void>();
   const readers = await Promise.all(
     sessions.flatMap((s) =>
       Array.from({ length: STREAMS_PER_SESSION }, async () => {
@@ -84,7 +89,6 @@ async function subscribers(url: string, headers: Record<string, string>, post: P
       }),
     ),
   );
-  // each subscriber reads until it saw every run complete, noting when each message.user arrived
   const reading = readers.map(async ({ sid, sse }) => {
     const seen: string[] = [];
     while (seen.filter((t) => t === 'run.completed').length < STREAM_MESSAGES) {
@@ -92,22 +96,37 @@ async function subscribers(url: string, headers: Record<string, string>, post: P
       if (!e) break;
       if (!e.event || e.event === 'message.delta') continue;
       seen.push(e.event);
-      if (e.event === 'message.user') delivery.push(performance.now() - sent.get(`${sid}:${JSON.parse(e.data!).data.content}`)!);
+      if (e.event === 'message.user') arrivals.push({ key: `${sid}:${JSON.parse(e.data!).data.content}`, at: performance.now() });
+      if (e.event === 'run.completed') {
+        completed.set(sid, (completed.get(sid) ?? 0) + 1);
+        for (const w of [...waiters]) w();
+      }
     }
     const want = ['message.user', 'run.started', 'inference.completed', 'message.assistant', 'run.completed'];
     missing += STREAM_MESSAGES * want.length - seen.filter((t) => want.includes(t)).length;
     sse.close();
   });
+  const roundDone = (sid: string, round: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if ((completed.get(sid) ?? 0) < STREAMS_PER_SESSION * (round + 1)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
   for (let i = 0; i < STREAM_MESSAGES; i++)
     await Promise.all(
       sessions.map(async (s) => {
-        sent.set(`${s.id}:m${i}`, performance.now());
-        await post(`/v1/agents/sessions/${s.id}/message`, { content: `m${i}`, wait: true, wait_timeout_s: 60 });
+        await post(`/v1/agents/sessions/${s.id}/message`, { content: `m${i}` });
+        answered.set(`${s.id}:m${i}`, performance.now());
+        await roundDone(s.id, i);
       }),
     );
   await Promise.all(reading);
-  delivery.sort((a, b) => a - b);
-  return { sse_subscribers: readers.length, sse_message_user_p50_ms: pct(delivery, 50), sse_message_user_p99_ms: pct(delivery, 99), sse_events_missing: missing };
+  const delivery = arrivals.map((a) => Math.max(0, a.at - answered.get(a.key)!)).sort((a, b) => a - b);
+  return { sse_subscribers: readers.length, sse_delivery_p50_ms: pct(delivery, 50), sse_delivery_p99_ms: pct(delivery, 99), sse_events_missing: missing };
 }
 
 /** 20 organizations (each on Pro, its own agent) each sending one message at the same moment. */

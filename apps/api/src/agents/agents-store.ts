@@ -21,6 +21,8 @@ export class AgentsStore {
   private readonly mirror: MirrorCatchUp;
   /** servers mode: the shared log, read for the revision a conditional append expects */
   private readonly log: EventStore | null;
+  /** the log this process appends to, either mode: a run job holds its session stream's revision */
+  private readonly anyLog: EventStore | null;
 
   constructor(
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
@@ -30,6 +32,18 @@ export class AgentsStore {
     this.mirror = new MirrorCatchUp(storage ? null : mirror, server?.events ?? null, 'the agents read model');
     this.read = storage ? new AgentsReadModel(storage.projections) : mirror!.agentsReadModel;
     this.log = storage ? null : (server?.events ?? null);
+    this.anyLog = storage?.events ?? server?.events ?? null;
+  }
+
+  /**
+   * The stream's revision now (-1: none), with this process's read model caught up to at least
+   * it, in both storage modes: what a run job holds its session stream at, so that its appends
+   * fail once another runner (its lease lapsed) appended to the session meanwhile.
+   */
+  async revisionToHold(stream: string): Promise<number> {
+    const revision = this.anyLog ? await this.anyLog.streamRevision(stream) : -1;
+    await this.catchUp();
+    return revision;
   }
 
   /**

@@ -46,6 +46,8 @@ function fromRow(r: Row): QueuedJob {
 export class SqliteJobQueue implements JobQueue {
   private readonly db: Database.Database;
   private readonly held = "id = ? AND owner = ? AND status = 'running'";
+  /** prepared once: a claim's statement took longer to prepare than to run */
+  private readonly stmts = new Map<string, Database.Statement>();
 
   /** `file`: a path, or ':memory:' */
   constructor(
@@ -73,6 +75,12 @@ export class SqliteJobQueue implements JobQueue {
     `);
   }
 
+  private q(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
   /** ops.db files written before serial groups existed gain the column (and its index) on open. */
   private static migrate(db: Database.Database): void {
     const cols = db.prepare('PRAGMA table_info(queued_jobs)').all() as { name: string }[];
@@ -82,20 +90,18 @@ export class SqliteJobQueue implements JobQueue {
   async enqueue(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean }> {
     return this.db.transaction(() => {
       if (req.dedupeKey !== undefined) {
-        const same = this.db
-          .prepare("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
+        const same = this.q("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
           .get(req.org, req.kind, req.dedupeKey) as Row | undefined;
         if (same) return { job: fromRow(same), created: false };
       }
       const now = this.clock.now();
       const id = req.id ?? this.ids.uuid();
-      this.db
-        .prepare(
+      this.q(
           `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 'null', 'null', ?, ?)`,
         )
         .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, json(req.progress), now, now);
-      if (req.payload !== undefined) this.db.prepare('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
+      if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
       return { job: this.byId(id)!, created: true };
     }).immediate();
   }
@@ -105,8 +111,7 @@ export class SqliteJobQueue implements JobQueue {
     const now = this.clock.now();
     return this.db.transaction(() => {
       const marks = kinds.map(() => '?').join(',');
-      const id = this.db
-        .prepare(
+      const id = this.q(
           `SELECT id FROM queued_jobs q WHERE kind IN (${marks})
              AND (status = 'pending' OR (status = 'running' AND lease_until <= ?))
              AND (serial_group IS NULL OR NOT EXISTS (
@@ -117,8 +122,7 @@ export class SqliteJobQueue implements JobQueue {
         .pluck()
         .get(...kinds, now) as string | undefined;
       if (id === undefined) return null;
-      this.db
-        .prepare(
+      this.q(
           `UPDATE queued_jobs SET status = 'running', owner = ?, lease_until = ?, attempts = attempts + 1,
              started_at = COALESCE(started_at, ?), updated_at = ? WHERE id = ?`,
         )
@@ -129,11 +133,10 @@ export class SqliteJobQueue implements JobQueue {
 
   async renew(id: string, owner: string, leaseSeconds: number): Promise<LeaseState> {
     const now = this.clock.now();
-    const changed = this.db
-      .prepare(`UPDATE queued_jobs SET lease_until = ?, updated_at = ? WHERE ${this.held}`)
+    const changed = this.q(`UPDATE queued_jobs SET lease_until = ?, updated_at = ? WHERE ${this.held}`)
       .run(now + leaseSeconds, now, id, owner).changes;
     if (changed === 0) return 'lost';
-    const flagged = this.db.prepare('SELECT cancel_requested FROM queued_jobs WHERE id = ?').pluck().get(id) as number;
+    const flagged = this.q('SELECT cancel_requested FROM queued_jobs WHERE id = ?').pluck().get(id) as number;
     return flagged === 1 ? 'cancel_requested' : 'held';
   }
 
@@ -144,7 +147,7 @@ export class SqliteJobQueue implements JobQueue {
         ? `UPDATE queued_jobs SET progress = ?, updated_at = ? WHERE ${this.held}`
         : `UPDATE queued_jobs SET progress = ?, checkpoint = ?, updated_at = ? WHERE ${this.held}`;
     const args = checkpoint === undefined ? [json(progress), now, id, owner] : [json(progress), json(checkpoint), now, id, owner];
-    return this.db.prepare(sql).run(...args).changes === 1;
+    return this.q(sql).run(...args).changes === 1;
   }
 
   async complete(id: string, owner: string, result: unknown): Promise<boolean> {
@@ -162,8 +165,7 @@ export class SqliteJobQueue implements JobQueue {
   async release(id: string, owner: string): Promise<boolean> {
     const now = this.clock.now();
     return (
-      this.db
-        .prepare(`UPDATE queued_jobs SET status = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE ${this.held}`)
+      this.q(`UPDATE queued_jobs SET status = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE ${this.held}`)
         .run(now, id, owner).changes === 1
     );
   }
@@ -171,47 +173,43 @@ export class SqliteJobQueue implements JobQueue {
   async requestCancel(org: string, id: string): Promise<QueuedJob | null> {
     const now = this.clock.now();
     return this.db.transaction(() => {
-      this.db
-        .prepare("UPDATE queued_jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND org = ? AND status = 'pending'")
+      this.q("UPDATE queued_jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND org = ? AND status = 'pending'")
         .run(now, now, id, org);
-      this.db.prepare("DELETE FROM queued_job_payloads WHERE id = ? AND EXISTS (SELECT 1 FROM queued_jobs WHERE id = ? AND status = 'cancelled')").run(id, id);
-      this.db
-        .prepare("UPDATE queued_jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? AND org = ? AND status = 'running'")
+      this.q("DELETE FROM queued_job_payloads WHERE id = ? AND EXISTS (SELECT 1 FROM queued_jobs WHERE id = ? AND status = 'cancelled')").run(id, id);
+      this.q("UPDATE queued_jobs SET cancel_requested = 1, updated_at = ? WHERE id = ? AND org = ? AND status = 'running'")
         .run(now, id, org);
-      const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
+      const row = this.q('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
       return row ? fromRow(row) : null;
     }).immediate();
   }
 
   async get(org: string, id: string): Promise<QueuedJob | null> {
-    const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
+    const row = this.q('SELECT * FROM queued_jobs WHERE id = ? AND org = ?').get(id, org) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 
   async activity(): Promise<QueueActivity[]> {
     // the (status, kind, created_at) index answers this without reading finished jobs
-    return this.db
-      .prepare(
+    return this.q(
         "SELECT kind, status, COUNT(*) AS count, MIN(created_at) AS oldest_created_at FROM queued_jobs WHERE status IN ('pending', 'running') GROUP BY status, kind",
       )
       .all() as QueueActivity[];
   }
 
   async payload(id: string): Promise<string | null> {
-    return (this.db.prepare('SELECT payload FROM queued_job_payloads WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
+    return (this.q('SELECT payload FROM queued_job_payloads WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
   }
 
   async list(org: string, filter: { kind?: string; status?: QueuedJobStatus } = {}): Promise<QueuedJob[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM queued_jobs WHERE org = ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR status = ?) ORDER BY created_at, rowid')
+    const rows = this.q('SELECT * FROM queued_jobs WHERE org = ? AND (? IS NULL OR kind = ?) AND (? IS NULL OR status = ?) ORDER BY created_at, rowid')
       .all(org, filter.kind ?? null, filter.kind ?? null, filter.status ?? null, filter.status ?? null) as Row[];
     return rows.map(fromRow);
   }
 
   async removeFinishedBefore(cutoff: number): Promise<number> {
     return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?)').run(cutoff);
-      return this.db.prepare('DELETE FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+      this.q('DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?)').run(cutoff);
+      return this.q('DELETE FROM queued_jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
     }).immediate();
   }
 
@@ -220,8 +218,8 @@ export class SqliteJobQueue implements JobQueue {
     const marks = kinds.map(() => '?').join(',');
     const which = `org = ? AND kind IN (${marks}) AND finished_at IS NOT NULL`;
     return this.db.transaction(() => {
-      this.db.prepare(`DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE ${which})`).run(org, ...kinds);
-      return this.db.prepare(`DELETE FROM queued_jobs WHERE ${which}`).run(org, ...kinds).changes;
+      this.q(`DELETE FROM queued_job_payloads WHERE id IN (SELECT id FROM queued_jobs WHERE ${which})`).run(org, ...kinds);
+      return this.q(`DELETE FROM queued_jobs WHERE ${which}`).run(org, ...kinds).changes;
     }).immediate();
   }
 
@@ -233,20 +231,19 @@ export class SqliteJobQueue implements JobQueue {
     const now = this.clock.now();
     return this.db.transaction(() => {
       const done =
-        this.db
-          .prepare(
+        this.q(
             `UPDATE queued_jobs SET status = ?, result = ?, error = ?, owner = NULL, lease_until = NULL, finished_at = ?, updated_at = ?
              WHERE ${this.held}`,
           )
           .run(status, result, error, now, now, id, owner).changes === 1;
       // a finished job is never run again: its payload is dead weight
-      if (done) this.db.prepare('DELETE FROM queued_job_payloads WHERE id = ?').run(id);
+      if (done) this.q('DELETE FROM queued_job_payloads WHERE id = ?').run(id);
       return done;
     }).immediate();
   }
 
   private byId(id: string): QueuedJob | null {
-    const row = this.db.prepare('SELECT * FROM queued_jobs WHERE id = ?').get(id) as Row | undefined;
+    const row = this.q('SELECT * FROM queued_jobs WHERE id = ?').get(id) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 }

@@ -115,6 +115,15 @@ export class JobRunner {
       if (state === 'cancel_requested') r.controller.abort(new JobStopped('cancelled'));
       else if (state === 'lost') r.controller.abort(new JobStopped('lease_lost'));
     }
+    await this.claimMore();
+  }
+
+  /**
+   * Claims and starts runnable jobs while it has room, without renewing the leases of the jobs
+   * it runs (a job was just enqueued: renewing every running job first would write once per
+   * job for each one enqueued).
+   */
+  async claimMore(): Promise<void> {
     const kinds = [...this.handlers.keys()];
     while (!this.stopping && this.running.size < this.concurrency) {
       const job = await this.queue.claim(kinds, this.opts.owner, this.leaseSeconds);

@@ -29,9 +29,14 @@ if (url) {
           one.publish('probe', null);
           return probes.one > 0 && probes.two > 0;
         }, { timeoutMs: 20_000 });
+        // one turn's messages are one document; turns follow one another in order
         for (let i = 0; i < 20; i++) one.publish('c', i);
-        await eventually(() => gotOne.length >= 20 && gotTwo.length >= 20, { timeoutMs: 20_000 });
-        expect(gotTwo.slice(-20)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        await new Promise((r) => setImmediate(r));
+        for (let i = 20; i < 40; i++) one.publish('c', i);
+        await eventually(() => gotOne.length >= 40 && gotTwo.length >= 40, { timeoutMs: 20_000 });
+        expect(gotTwo.slice(-40)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+        expect(gotOne.slice(-40)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+        expect(await db.collection('live_relay').countDocuments({ 'batch.channel': 'c' })).toBe(2);
         expect(gotOne).not.toContain('before');
         stop();
       } finally {

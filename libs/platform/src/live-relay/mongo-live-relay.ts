@@ -4,10 +4,18 @@ import type { LiveRelay } from './live-relay.port';
 
 type Listener = (channel: string, payload: unknown) => void;
 
-interface RelayDoc {
-  _id?: ObjectId;
+interface RelayMessage {
   channel: string;
   payload: unknown;
+}
+
+/** one document per turn of the publisher's event loop: every message published in it, in order */
+interface RelayDoc {
+  _id?: ObjectId;
+  /** documents written before batching held one message each */
+  channel?: string;
+  payload?: unknown;
+  batch?: RelayMessage[];
 }
 
 const COLLECTION = 'live_relay';
@@ -28,6 +36,10 @@ export class MongoLiveRelay implements LiveRelay {
   private tailing: Promise<void> | null = null;
   private cursor: FindCursor<RelayDoc> | null = null;
   private closed = false;
+  /** messages published since the last write, written together on the next turn */
+  private pending: RelayMessage[] = [];
+  /** the write in progress: writes are chained, so the documents are in publishing order */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db) {}
 
@@ -43,10 +55,25 @@ export class MongoLiveRelay implements LiveRelay {
     })());
   }
 
+  /**
+   * Queues the message; everything published during this turn of the event loop goes out as ONE
+   * document (a streaming model yields many small deltas: one insert per delta was one write per
+   * chunk). Documents are written one after another, so order holds across turns too.
+   */
   publish(channel: string, payload: unknown): void {
-    this.collection()
-      .then((c) => c.insertOne({ channel, payload }))
-      .catch((err: Error) => this.log.warn(`relaying a live message failed: ${err.message}`));
+    this.pending.push({ channel, payload });
+    if (this.pending.length > 1) return;
+    setImmediate(() => {
+      const batch = this.pending;
+      this.pending = [];
+      this.writing = this.writing
+        .then(() => this.collection())
+        .then((c) => c.insertOne({ batch }))
+        .then(
+          () => undefined,
+          (err: Error) => this.log.warn(`relaying ${batch.length} live message(s) failed: ${err.message}`),
+        );
+    });
   }
 
   subscribe(listener: Listener): () => void {
@@ -75,7 +102,8 @@ export class MongoLiveRelay implements LiveRelay {
             continue;
           }
           seen = doc._id!;
-          if (doc.channel) for (const l of [...this.listeners]) l(doc.channel, doc.payload);
+          const messages = doc.batch ?? (doc.channel ? [{ channel: doc.channel, payload: doc.payload }] : []);
+          for (const m of messages) for (const l of [...this.listeners]) l(m.channel, m.payload);
         }
       } catch (err) {
         if (!this.closed) this.log.warn(`the live relay's cursor stopped: ${(err as Error).message}`);
@@ -87,6 +115,7 @@ export class MongoLiveRelay implements LiveRelay {
   async close(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
+    await this.writing;
     await this.cursor?.close().catch(() => undefined);
     await this.tailing?.catch(() => undefined);
   }

@@ -252,6 +252,19 @@ export class GraphTx {
     return e;
   }
 
+  /**
+   * Whatever this request emits on `stream` expects it at `revision` (a writer that holds the
+   * stream at the revision it last wrote or read, whatever its emits ask for).
+   */
+  expect(stream: string, revision: ExpectedRevision): void {
+    this.revisions.set(stream, revision);
+  }
+
+  /** how many events this request staged on `stream` so far */
+  stagedOn(stream: string): number {
+    return this.appends.get(stream)?.events.length ?? 0;
+  }
+
   /** Any other event (aliases, embeddings, series, accounts): no revision check unless given. */
   emit<T extends EventType>(stream: string, type: T, data: EventData<T>, expected: ExpectedRevision = 'any'): void {
     if (!this.revisions.has(stream)) this.revisions.set(stream, expected);

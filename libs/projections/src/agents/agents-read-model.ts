@@ -73,8 +73,8 @@ export class AgentsReadModel {
       where.push('status = ?');
       params.push(opts.status);
     } else if (!opts.includeArchived) where.push("status != 'archived'");
-    const rows = this.db
-      .prepare(`SELECT record FROM agt_agents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+    const rows = this
+      .q(`SELECT record FROM agt_agents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, opts.limit, opts.offset) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record) as AgentRecord);
   }
@@ -105,8 +105,8 @@ export class AgentsReadModel {
       where.push('status = ?');
       params.push(opts.status);
     }
-    const rows = this.db
-      .prepare(`SELECT record FROM agt_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+    const rows = this
+      .q(`SELECT record FROM agt_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, opts.limit, opts.offset) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record) as SessionRecord);
   }
@@ -159,8 +159,8 @@ export class AgentsReadModel {
       where.push('run_id = ?');
       params.push(opts.run_id);
     }
-    const rows = this.db
-      .prepare(`SELECT seq, session_id, run_id, type, created_at, data FROM agt_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ? OFFSET ?`)
+    const rows = this
+      .q(`SELECT seq, session_id, run_id, type, created_at, data FROM agt_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ? OFFSET ?`)
       .all(...params, opts.limit, opts.offset) as StoredEventRow[];
     // written by this projection from `sessionWireEvent`: the stored type and data belong together
     return rows.map((r): SessionEventRow => ({ ...r, data: JSON.parse(r.data) }) as SessionEventRow);
@@ -256,8 +256,8 @@ export class AgentsReadModel {
       where.push('created_at >= ?');
       params.push(q.since);
     }
-    const rows = this.db
-      .prepare(`SELECT * FROM agt_activity WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+    const rows = this
+      .q(`SELECT * FROM agt_activity WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ? OFFSET ?`)
       .all(...params, q.limit, q.offset) as (Omit<ActivityRow, 'data'> & { data: string })[];
     return rows.map((r) => this.activityRow(r));
   }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UpstreamError } from '@strata/ai/errors';
 import type { ChatMessage, ChatResponse, ToolCall } from '@strata/ai/llm/chat-model.port';
@@ -17,6 +18,7 @@ import {
   utcMonth,
 } from '@strata/domain/agents';
 import { Streams } from '@strata/domain/events';
+import { DomainError } from '@strata/domain/errors';
 import { NodeRecord } from '@strata/domain/records';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runner';
@@ -35,6 +37,7 @@ import { RunControl } from './run-control';
 import { RunWaits } from './run-waits';
 import { SessionDeltas } from './session-deltas';
 import { SessionHistory } from './session-history';
+import { sessionNodeOf, stageRunStart } from './run-start';
 
 export const AGENT_RUN_JOB = 'agent_run';
 export interface AgentRunInput {
@@ -48,6 +51,15 @@ const RESULT_BYTES = 16 * 1024;
 const HISTORY_TOKENS = 100_000;
 
 class RunEnd extends Error {}
+
+/** what a run running here holds: its session stream's revision, and its job (to confirm the lease) */
+interface Hold {
+  revision: number;
+  job: JobContext;
+}
+
+/** a run's own append refused this often (others writing to its session each time) gives up */
+const CONFLICT_ATTEMPTS = 5;
 
 /** A listed session event of one wire type, its data typed by it. */
 type RowOf<T extends SessionEventRow['type']> = Extract<SessionEventRow, { type: T }>;
@@ -97,6 +109,42 @@ export class AgentRunJob implements JobHandler {
     private readonly sessionRows: SessionHistory,
   ) {}
 
+  /** what the run job executing in this async context holds (two jobs of one run may overlap in a process: a lapsed lease) */
+  private readonly holds = new AsyncLocalStorage<Hold>();
+
+  /**
+   * One of the run's own appends. Its events on the session stream expect the revision the run
+   * holds (read when the job was claimed, moved by each of its own appends), so a runner whose
+   * lease lapsed while another claimed the run cannot interleave its steps with the new
+   * runner's: its append fails. Someone else appending to the session (a queued message, an
+   * answer) fails it too; the run then confirms it still holds its job (its lease renewed in
+   * the queue), takes the stream's new revision and decides again on the read model showing it.
+   * A lost lease stops the run here (`lease_lost`): the other runner goes on.
+   */
+  private async own<T>(agent: AgentRecord, s: Pick<SessionRecord, 'org_id' | 'id'>, runId: string, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+    const hold = this.holds.getStore();
+    if (!hold) return this.uow.run(this.ctxOf(agent, runId), fn);
+    const stream = AgentStreams.session(s.org_id, s.id);
+    for (let attempt = 1; ; attempt++) {
+      let appended = 0;
+      try {
+        const result = await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+          tx.expect(stream, hold.revision < 0 ? 'no_stream' : hold.revision);
+          const r = await fn(tx);
+          appended = tx.stagedOn(stream);
+          return r;
+        });
+        hold.revision += appended;
+        return result;
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'version_conflict') || attempt >= CONFLICT_ATTEMPTS) throw err;
+        await hold.job.progress({ run_id: runId });
+        if (hold.job.signal.aborted) throw hold.job.signal.reason;
+        hold.revision = await this.store.revisionToHold(stream);
+      }
+    }
+  }
+
   private ctxOf(agent: AgentRecord, runId: string): CommandContext {
     return { org: agent.org_id, principal: { kind: 'agent', id: agent.id }, credential_id: null, agent_id: agent.id, request_id: runId };
   }
@@ -119,7 +167,8 @@ export class AgentRunJob implements JobHandler {
     try {
       // servers mode: another replica may have queued the run; this one's read model must show it
       await this.store.catchUp();
-      await this.drive(job.org, session_id, run_id, signal, ctx.signal);
+      const hold: Hold = { revision: await this.store.revisionToHold(AgentStreams.session(job.org, session_id)), job: ctx };
+      await this.holds.run(hold, () => this.drive(job.org, session_id, run_id, signal, ctx.signal));
     } catch (err) {
       if (err instanceof RunEnd) return { run_id };
       if (ctx.signal.aborted && ctx.signal.reason instanceof JobStopped) throw err;
@@ -170,7 +219,8 @@ export class AgentRunJob implements JobHandler {
       run = this.live(org, runId);
       const session = this.store.read.session(org, sid)!;
       const agent = this.store.read.agent(org, run.agent_id)!;
-      const events = this.store.read.events(sid, { after: 0, run_id: runId, limit: 100_000, offset: 0 });
+      // the session's rows kept in memory: only what was appended since the last step is read
+      const events = this.sessionRows.rows(sid).filter((e) => e.run_id === runId);
       const pending = openCalls(events);
       if (pending.length) {
         await this.settleCalls(agent, session, run, pending, events, resumed, signal);
@@ -188,7 +238,7 @@ export class AgentRunJob implements JobHandler {
   private async cancel(org: string, sid: string, runId: string, reason: 'agent_paused' | 'agent_archived'): Promise<void> {
     const s = this.store.read.session(org, sid)!;
     const agent = this.store.read.agent(org, s.agent_id)!;
-    await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+    await this.own(agent, s, runId, async (tx) => {
       const fresh = this.store.read.session(org, sid)!;
       if (fresh.current_run !== runId && !fresh.queued_runs.some((q) => q.run_id === runId)) return;
       tx.emit(AgentStreams.session(org, sid), 'AgentRunCancelled', { ...this.base(s, runId, tx.now), reason, discarded_message_ids: [] });
@@ -196,7 +246,7 @@ export class AgentRunJob implements JobHandler {
   }
 
   private async failRun(agent: AgentRecord, s: SessionRecord, run: RunRecord, code: string, message: string): Promise<void> {
-    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+    await this.own(agent, s, run.id, async (tx) => {
       this.live(s.org_id, run.id);
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunFailed', { ...this.base(s, run.id, tx.now), error: { code, message } });
       await this.closeTrace(tx, run);
@@ -218,7 +268,7 @@ export class AgentRunJob implements JobHandler {
     );
     if (!ex) return false;
     const s = this.store.read.session(org, sid)!;
-    await this.uow.run(this.ctxOf(agent, runId), async (tx) => {
+    await this.own(agent, s, runId, async (tx) => {
       const r = this.store.read.run(org, runId);
       if (!r || runEnded(r)) return;
       const stream = AgentStreams.session(org, sid);
@@ -230,24 +280,13 @@ export class AgentRunJob implements JobHandler {
     return true;
   }
 
-  /** `run.started` with its Trace node (Trace → Session CapturedIn). */
+  /** `run.started` with its Trace node, for a run that waited (queued behind a run or the plan's slots). */
   private async start(agent: AgentRecord, run: RunRecord): Promise<void> {
-    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+    await this.own(agent, { org_id: agent.org_id, id: run.session_id }, run.id, async (tx) => {
       const r = this.live(agent.org_id, run.id);
       const s = this.store.read.session(agent.org_id, r.session_id)!;
-      const sessionNode = await this.sessionNode(tx, s);
-      const n = this.store.read.runsSince(agent.org_id, 0);
-      const trace = createNode(tx, { label: `Run ${n}`, props: { trace_type: 'execution', session_uid: sessionNode.uid, entry_count: 0, started_at: tx.now, compressed: false } }, { forcedType: 'Trace' });
-      createEdge(tx, { edge_type: 'CapturedIn' }, trace, sessionNode);
-      tx.emit(AgentStreams.session(agent.org_id, s.id), 'AgentRunStarted', { ...this.base(s, r.id, tx.now), trigger: r.trigger, model: r.model, trace_uid: trace.uid });
+      stageRunStart(tx, s, r, this.store.read.runsSince(agent.org_id, 0), await sessionNodeOf(tx, s));
     });
-  }
-
-  /** The session's node; recreated when it was tombstoned or purged (REFERENCE §16.10). */
-  private async sessionNode(tx: GraphTx, s: SessionRecord): Promise<NodeRecord> {
-    const n = await tx.node(s.node_uid);
-    if (n && n.tombstone_at === null) return n;
-    return createNode(tx, { label: s.title ?? 'Agent session', props: { session_type: 'agent', started_at: s.created_at } }, { forcedType: 'Session' });
   }
 
   private async closeTrace(tx: GraphTx, run: RunRecord): Promise<void> {
@@ -289,13 +328,15 @@ export class AgentRunJob implements JobHandler {
     const usage = { input_tokens: res.usage.inputTokens, output_tokens: res.usage.outputTokens };
     const credits = creditsOf(usage.input_tokens, usage.output_tokens);
     const stop = res.toolCalls.length ? 'tool_use' : res.stopReason === 'max_tokens' ? 'max_tokens' : 'end_turn';
-    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
-      const stream = AgentStreams.session(s.org_id, s.id);
-      const base = this.base(s, run.id, tx.now);
-      // the call was made: it counts even when the run was cancelled meanwhile (REFERENCE §16.8)
+    // the call was made: it counts even when the run was cancelled meanwhile (REFERENCE §16.8)
+    const consumed = (tx: GraphTx) =>
       tx.emit(Streams.org(s.org_id), 'CreditsConsumed', {
         org_id: s.org_id, amount: credits, reason: 'agent_model_call', at: tx.now, meter: 'agent', agent_id: agent.id, session_id: s.id, run_id: run.id, model: agent.model, ...usage,
       });
+    await this.own(agent, s, run.id, async (tx) => {
+      const stream = AgentStreams.session(s.org_id, s.id);
+      const base = this.base(s, run.id, tx.now);
+      consumed(tx);
       const r = this.store.read.run(s.org_id, run.id);
       if (!r || runEnded(r)) return;
       tx.emit(stream, 'AgentInferenceCompleted', { ...base, step, model: agent.model, stop_reason: stop, usage, credits, duration_ms: duration, text: res.toolCalls.length ? res.text : '' });
@@ -307,11 +348,15 @@ export class AgentRunJob implements JobHandler {
         return;
       }
       await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
+    }).catch(async (err: unknown) => {
+      // another runner holds the run now: this call's answer is not recorded, its cost is
+      if (err instanceof JobStopped && err.why === 'lease_lost') await this.uow.run(this.ctxOf(agent, run.id), async (tx) => consumed(tx));
+      throw err;
     });
   }
 
   private async keepInterrupted(agent: AgentRecord, s: SessionRecord, run: RunRecord, text: string, messageId: string): Promise<void> {
-    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+    await this.own(agent, s, run.id, async (tx) => {
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentMessageProduced', { ...this.base(s, run.id, tx.now), message_id: messageId, content: text, interrupted: true });
     });
   }
@@ -475,7 +520,7 @@ export class AgentRunJob implements JobHandler {
   }
 
   private async complete(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: ToolOutcome, ms: number): Promise<void> {
-    await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+    await this.own(agent, s, run.id, async (tx) => {
       this.live(s.org_id, run.id);
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentToolCallCompleted', {
         ...this.base(s, run.id, tx.now), tool_call_id: d.tool_call_id, name: d.name, status: o.status, result: truncated(o.result), error: o.error, duration_ms: ms, execution_uid: d.execution_uid,
@@ -507,7 +552,7 @@ export class AgentRunJob implements JobHandler {
       const question = typeof args.question === 'string' && args.question.trim() ? args.question : null;
       if (!question) return this.complete(agent, s, run, d, { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'ask_user needs a question' }, created: [] }, 0);
       const options = Array.isArray(args.options) ? args.options.filter((o): o is string => typeof o === 'string') : null;
-      await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
+      await this.own(agent, s, run.id, async (tx) => {
         this.live(s.org_id, run.id);
         tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentInputRequested', {
           ...this.base(s, run.id, tx.now), request_id: tx.uuid(), tool_call_id: d.tool_call_id, prompt: question, options, expires_at: tx.now + INPUT_TTL_S,

@@ -42,7 +42,7 @@ export class AgentRuns implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** looks for runnable runs now rather than at the next poll */
   kick(): void {
-    this.runner.tick().catch((err: Error) => this.log.error(`agent runner round failed: ${err.message}`));
+    this.runner.claimMore().catch((err: Error) => this.log.error(`agent runner round failed: ${err.message}`));
   }
 
   onApplicationBootstrap(): void {

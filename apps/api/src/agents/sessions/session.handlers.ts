@@ -27,6 +27,7 @@ import { AgentRuns } from '../runtime/agent-runs';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
 import { ToolApprovals } from '@strata/mcp/approvals';
 import { RunWaits } from '../runtime/run-waits';
+import { sessionNodeOf, stageRunStart } from '../runtime/run-start';
 
 /** messages waiting behind a session's run (REFERENCE §16.6) */
 const QUEUE_MAX = 20;
@@ -35,6 +36,7 @@ interface Staged {
   message_id: string;
   run_id: string;
   queue_position: number;
+  trigger: { kind: 'message' | 'schedule'; message_id: string };
 }
 
 /** Sessions (REFERENCE §16.6): create, list, read, message, interrupt, archive, pending input, respond, events. */
@@ -87,8 +89,24 @@ export class SessionHandlers {
     const base = { org_id: s.org_id, agent_id: agent.id, session_id: s.id, run_id, at: tx.now };
     const stream = AgentStreams.session(s.org_id, s.id);
     tx.emit(stream, 'AgentMessageReceived', { ...base, message_id, content, metadata, sender, queued });
-    tx.emit(stream, 'AgentRunQueued', { ...base, trigger: { kind: sender.kind === 'schedule' ? 'schedule' : 'message', message_id }, model: agent.model });
-    return { message_id, run_id, queue_position: queued ? s.queued_runs.length + 1 : 0 };
+    const trigger = { kind: sender.kind === 'schedule' ? ('schedule' as const) : ('message' as const), message_id };
+    tx.emit(stream, 'AgentRunQueued', { ...base, trigger, model: agent.model });
+    return { message_id, run_id, queue_position: queued ? s.queued_runs.length + 1 : 0, trigger };
+  }
+
+  /**
+   * A message to an idle session whose organization has a run slot free starts its run in the
+   * same append (`run.started` and its Trace node): the run job then goes straight to the
+   * model. Otherwise the job starts the run once it may. Decided on the state this unit of
+   * work reads, as the job would decide it.
+   */
+  private async startAtOnce(tx: GraphTx, agentId: string, s: Pick<SessionRecord, 'org_id' | 'agent_id' | 'id'>, staged: Staged, sessionNode: () => Promise<NodeRecord>): Promise<void> {
+    if (staged.queue_position !== 0) return;
+    const agent = this.store.read.agent(s.org_id, agentId);
+    if (!agent || agent.status !== 'active') return;
+    if (this.store.read.runningCount(s.org_id) >= this.plans.planOf({ org: s.org_id }).limits.concurrent_runs) return;
+    // the run queued in this unit of work is not in the read model yet: it is the next one
+    stageRunStart(tx, s, { id: staged.run_id, trigger: staged.trigger, model: agent.model }, this.store.read.runsSince(s.org_id, 0) + 1, await sessionNode());
   }
 
   async create(auth: AuthContext, rid: string, body: { agent_id: string; title?: string; metadata?: Record<string, unknown>; message?: string }) {
@@ -107,7 +125,9 @@ export class SessionHandlers {
       tx.emit(AgentStreams.session(auth.org_id, id), 'AgentSessionCreated', created, 'no_stream');
       if (body.message === undefined) return null;
       const fresh: SessionRecord = { id, org_id: auth.org_id, agent_id: agent.id, current_run: null, queued_runs: [] } as unknown as SessionRecord;
-      return this.stageMessage(tx, agent, fresh, body.message, null, this.sender(auth));
+      const staged = this.stageMessage(tx, agent, fresh, body.message, null, this.sender(auth));
+      await this.startAtOnce(tx, agent.id, fresh, staged, async () => node);
+      return staged;
     });
     if (staged) await this.runs.enqueue(auth.org_id, { session_id: id, run_id: staged.run_id });
     const s = this.store.session(auth, id);
@@ -133,7 +153,9 @@ export class SessionHandlers {
     const staged = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const fresh = this.store.session(auth, sid);
       if (fresh.archived_at !== null) throw Errors.invalidTransition(`session ${sid} is archived`, 'archived', []);
-      return this.stageMessage(tx, agent, fresh, body.content, body.metadata ?? null, this.sender(auth));
+      const staged = this.stageMessage(tx, agent, fresh, body.content, body.metadata ?? null, this.sender(auth));
+      await this.startAtOnce(tx, agent.id, fresh, staged, () => sessionNodeOf(tx, fresh));
+      return staged;
     });
     await this.runs.enqueue(auth.org_id, { session_id: sid, run_id: staged.run_id });
     if (body.wait) {

@@ -1,0 +1,30 @@
+import { AgentStreams, RunRecord, SessionRecord } from '@strata/domain/agents';
+import { NodeRecord } from '@strata/domain/records';
+import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
+
+/** The session's node; recreated when it was tombstoned or purged (REFERENCE §16.10). */
+export async function sessionNodeOf(tx: GraphTx, s: Pick<SessionRecord, 'node_uid' | 'title' | 'created_at'>): Promise<NodeRecord> {
+  const n = await tx.node(s.node_uid);
+  if (n && n.tombstone_at === null) return n;
+  return createNode(tx, { label: s.title ?? 'Agent session', props: { session_type: 'agent', started_at: s.created_at } }, { forcedType: 'Session' });
+}
+
+/**
+ * `run.started` with its Trace node (Trace → Session CapturedIn), staged in the caller's unit of
+ * work: the run job's when the run waited, the message's own when it can start at once (one
+ * append fewer on the path of every message).
+ */
+export function stageRunStart(
+  tx: GraphTx,
+  s: Pick<SessionRecord, 'org_id' | 'agent_id' | 'id'>,
+  run: Pick<RunRecord, 'id' | 'trigger' | 'model'>,
+  runNumber: number,
+  sessionNode: NodeRecord,
+): void {
+  const trace = createNode(tx, { label: `Run ${runNumber}`, props: { trace_type: 'execution', session_uid: sessionNode.uid, entry_count: 0, started_at: tx.now, compressed: false } }, { forcedType: 'Trace' });
+  createEdge(tx, { edge_type: 'CapturedIn' }, trace, sessionNode);
+  tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunStarted', {
+    org_id: s.org_id, agent_id: s.agent_id, session_id: s.id, run_id: run.id, at: tx.now, trigger: run.trigger, model: run.model, trace_uid: trace.uid,
+  });
+}
