@@ -306,9 +306,10 @@ export class ProjectSourcesService {
     write: (g: { sources: ProjectSources; fingerprint: string; generated: GeneratedItem[] }) => Promise<T>,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const v = this.view(org, projectUid);
+      // a graph that keeps moving past the view (a replica's mirror behind the graph servers): the traversal answers
+      const v = attempt < 3 ? this.view(org, projectUid) : null;
       if (!v) {
-        const s = await this.load(org, projectUid);
+        const s = await this.loadByTraversal(org, projectUid);
         return write({ sources: s, fingerprint: sourceFingerprint(s), generated: structuralCandidates(s) });
       }
       v.fingerprint ??= sourceFingerprint(v.sources);
@@ -326,7 +327,6 @@ export class ProjectSourcesService {
         await this.fill(org, v, v.needs(likely));
         return await write({ sources: v.sources, fingerprint: v.fingerprint, generated });
       } catch (err) {
-        if (attempt >= 3) throw err;
         if (err instanceof MissingRecords) await this.fill(org, v, err.uids).catch((e) => (e instanceof StaleView ? this.views.clear() : Promise.reject(e)));
         else if (err instanceof StaleView) this.views.clear();
         else throw err;
@@ -337,7 +337,7 @@ export class ProjectSourcesService {
   /** Every admitted record loaded: what the model-backed generator and corrections read. */
   async load(org: string, projectUid: string): Promise<ProjectSources> {
     for (let attempt = 0; ; attempt++) {
-      const v = this.view(org, projectUid);
+      const v = attempt < 3 ? this.view(org, projectUid) : null;
       if (!v) return this.loadByTraversal(org, projectUid);
       try {
         if (!v.allLoaded) {
@@ -347,7 +347,7 @@ export class ProjectSourcesService {
         }
         return await this.plain(org, v);
       } catch (err) {
-        if (!(err instanceof StaleView) || attempt >= 3) throw err;
+        if (!(err instanceof StaleView)) throw err;
         this.views.clear();
       }
     }
