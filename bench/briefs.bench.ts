@@ -11,7 +11,9 @@ import { client, timeAll, pseudoWord } from './support/http-timing';
  *   Contradicts edges among them, written in the shapes of the ingestion pipeline;
  * - structural regeneration p50/p99 (`force:true`: every call loads the admitted sources,
  *   generates, diffs and appends a version);
- * - `GET /projects/{uid}/brief` p50/p99 (the state recomputes the fingerprint of the sources).
+ * - `GET /projects/{uid}/brief` p50/p99 (the state recomputes the fingerprint of the sources);
+ * - an admitted Claim edited (PATCH /node) then a regeneration without `force`, p50/p99 of the
+ *   pair: the sources changed, so the Project is read and ranked again.
  *
  * Sizes: STRATA_BENCH_BRIEF_DOCS (200), STRATA_BENCH_BRIEF_CHUNKS (20).
  */
@@ -38,6 +40,7 @@ async function measure(url: string, token: string): Promise<Record<string, numbe
   const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
   const out: Record<string, number> = { documents: DOCS, chunks: DOCS * CHUNKS, admitted_nodes: DOCS * CHUNKS * KINDS.length };
 
+  let lastBatch: string[] = [];
   const project = (await http.post('/node', { node_type: 'Project', label: 'Brief bench', props: { name: 'Brief bench' } })).uid as string;
   for (let d = 0; d < DOCS; d++) {
     const title = `${cap(words(4))} report ${d}`;
@@ -60,7 +63,7 @@ async function measure(url: string, token: string): Promise<Record<string, numbe
       if (c % 3 === 0) edges.push({ from_ref: `n${c}_2`, to_ref: `n${c}_0`, edge_type: 'Contradicts' });
       offset += bytes + 2;
     }
-    await http.post('/batch', { nodes, edges });
+    lastBatch = (await http.post('/batch', { nodes, edges })).node_uids as string[];
   }
   process.stderr.write(`briefs: loaded ${DOCS} documents\n`);
 
@@ -72,6 +75,17 @@ async function measure(url: string, token: string): Promise<Record<string, numbe
   out.get_brief_p50_ms = state.p50;
   out.get_brief_p99_ms = state.p99;
   process.stderr.write(`briefs: GET brief p50 ${state.p50} ms\n`);
+  // an admitted Claim edited, then a regeneration (not forced): the Project's sources changed
+  const claims = Array.from({ length: CHUNKS }, (_, c) => lastBatch[2 + c * (KINDS.length + 1)]);
+  let edits = 0;
+  const edited = await timeAll(claims, async (uid) => {
+    const r = await fetch(`${url}/node/${uid}`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ label: `Edited claim ${edits++}` }) });
+    if (r.status !== 200) throw new Error(`PATCH /node: ${r.status}`);
+    await http.post(`/projects/${project}/brief/regenerate`, { mode: 'structural' });
+  }, 3);
+  out.regenerate_after_edit_p50_ms = edited.p50;
+  out.regenerate_after_edit_p99_ms = edited.p99;
+  process.stderr.write(`briefs: edit + regeneration p50 ${edited.p50} ms\n`);
   return out;
 }
 

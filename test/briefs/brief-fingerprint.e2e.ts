@@ -102,15 +102,19 @@ describe('Brief source fingerprint: the column-only identities agree with the lo
     expect(after.nodes.has(claim)).toBe(false);
   });
 
-  it('keeps the identities until the graph moves on (embedded store)', async () => {
+  it('keeps the identities until the Project\'s sources change (embedded store, read model)', async () => {
     const first = await embedded.identities(org, world.project);
     await w.get(`/projects/${world.project}/brief`);
     expect(await embedded.identities(org, world.project)).toBe(first);
+    // a write outside the Project leaves its view as it was
     await mk(w, 'Claim', 'elsewhere', { props: { content: 'elsewhere' } });
+    expect(await embedded.identities(org, world.project)).toBe(first);
+    // an edit of an admitted node gives new identities
+    expect((await w.patch(`/node/${world.cracks}`, { label: 'Tiles crack under the heaviest load' })).status).toBe(200);
     const next = await embedded.identities(org, world.project);
     expect(next).not.toBe(first);
-    expect(sourceFingerprint(next)).toBe(sourceFingerprint(first));
-    // servers mode has no position to key on: every call reads afresh
+    expect(sourceFingerprint(next)).not.toBe(sourceFingerprint(first));
+    // without the read model (the graph port alone) every call traverses afresh
     expect(await generic.identities(org, world.project)).not.toBe(await generic.identities(org, world.project));
   });
 });

@@ -28,15 +28,21 @@ describe('the briefs read model is the log: a rebuild gives the same briefs, ver
     expect((await w.post(`${brief}/regenerate`, {})).status).toBe(201);
     const o = api(t.url, owner.access_token);
     expect((await o.post(`/v1/projects/${world.project}/grants`, { principal_uid: `user:${owner.user_id}`, role: 'editor' })).status).toBe(201);
+    // a removal after the last version: the brief turns stale, from the Project's sources as the log has them
+    expect((await w.delete(`/node/${world.question}`)).status).toBe(200);
     const before = { state: (await w.get(brief)).body, history: (await w.get(`${brief}/history?limit=100`)).body, v2: (await w.get(`${brief}/history/2`)).body };
     await t.close({ keepData: true });
 
     expect(expectExit(await runCli(['projections', 'verify', 'briefs', '--data-dir', dataDir]), 0).stdout).toMatch(/identical to a fresh rebuild/);
     expectExit(await runCli(['projections', 'rebuild', 'briefs', '--data-dir', dataDir]), 0);
+    // each Project's admitted sources too: the fingerprint GET shows is read from them
+    expect(expectExit(await runCli(['projections', 'verify', 'project_sources', '--data-dir', dataDir]), 0).stdout).toMatch(/identical to a fresh rebuild/);
+    expectExit(await runCli(['projections', 'rebuild', 'project_sources', '--data-dir', dataDir]), 0);
 
     t = await startTestApp({ clock, dataDir });
     try {
       const again = api(t.url, key);
+      expect(before.state.status).toBe('stale');
       expect((await again.get(brief)).body).toEqual(before.state);
       expect((await again.get(`${brief}/history?limit=100`)).body).toEqual(before.history);
       expect((await again.get(`${brief}/history/2`)).body).toEqual(before.v2);

@@ -74,9 +74,9 @@ describe('strata projections rebuild and verify (no service running)', () => {
 
       const rebuilt = expectExit(await runCli(['projections', 'rebuild', '--data-dir', dataDir]), 0);
       expect(rebuilt.stdout).toMatch(
-        /^rebuilt graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health from [\d,]+ events in .*; swapped in at position \d+\nrebuilt vectors from [\d,]+ events in .*: 49 vectors in 1 organization; swapped in at position \d+\n$/,
+        /^rebuilt graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, project_sources from [\d,]+ events in .*; swapped in at position \d+\nrebuilt vectors from [\d,]+ events in .*: 49 vectors in 1 organization; swapped in at position \d+\n$/,
       );
-      expect(rebuilt.stderr).toMatch(/rebuilding graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health .*100%/);
+      expect(rebuilt.stderr).toMatch(/rebuilding graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, project_sources .*100%/);
       expect(rebuilt.stderr).toMatch(/rebuilding vectors .*100%/);
       expectExit(await runCli(['projections', 'verify', '--data-dir', dataDir]), 0);
       expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('projections.') && f !== 'projections.db' && f !== 'projections.db.session' && !f.startsWith('projections.db-'))).toEqual([]);
@@ -146,10 +146,10 @@ describe('strata projections rebuild and verify (no service running)', () => {
     try {
       const r = await runCli(['projections', 'rebuild', 'grpah', '--data-dir', t.dataDir]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe("strata: unknown projection 'grpah'; projections: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, vectors\n");
+      expect(r.stderr).toBe("strata: unknown projection 'grpah'; projections: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, project_sources, vectors\n");
       const v = await runCli(['projections', 'verify', 'vector', '--data-dir', t.dataDir]);
       expect(v.code).toBe(1);
-      expect(v.stderr).toBe("strata: unknown projection 'vector'; projections: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, vectors\n");
+      expect(v.stderr).toBe("strata: unknown projection 'vector'; projections: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, project_sources, vectors\n");
       const missing = await runCli(['projections', 'verify', '--data-dir', path.join(t.dataDir, 'nope')]);
       expect(missing.code).toBe(1);
       expect(missing.stderr.trim().split('\n')).toHaveLength(1);

@@ -10,7 +10,7 @@ function sources(claims: { uid: string; text: string; docs: string[] }[]): Proje
     s.chunks.set(`c-${d}`, { uid: `c-${d}`, version: 1, document_uid: d, content: claims.map((c) => c.text).join(' '), chunk_index: 0, char_offset_start: null });
   }
   claims.forEach((c, n) => {
-    s.nodes.set(c.uid, { uid: c.uid, version: 1, node_type: 'Claim', label: c.text, props: { content: c.text }, confidence: 0.5, created_at: n });
+    s.nodes.set(c.uid, { uid: c.uid, version: 1, node_type: 'Claim', label: c.text, props: { content: c.text }, confidence: 0.5, created_at: n, status: undefined, importance: null });
     s.extractions.set(c.uid, c.docs.map((d, i) => ({ edge_uid: `e-${c.uid}-${i}`, edge_version: 1, chunk_uid: `c-${d}`, location: null })));
   });
   return s;

@@ -32,6 +32,9 @@ export interface SourceNode {
   props: Record<string, unknown>;
   confidence: number;
   created_at: number;
+  /** the ranking facts the structural generator reads of every node: `props.status` as the record has it, `props.importance` when a number */
+  status: unknown;
+  importance: number | null;
 }
 
 export interface SourceEdge {

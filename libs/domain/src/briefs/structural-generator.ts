@@ -27,7 +27,6 @@ export function nodeText(n: SourceNode): string {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The basis nodes' citations, ordered, at most 10. */
 export function citationsOfBasis(s: ProjectSources, basis: readonly string[]): Citation[] {
@@ -66,6 +65,55 @@ class StructuralItem implements GeneratedItem {
   }
 }
 
+/**
+ * Where a caller keeps the text and citations worked out for items, across regenerations:
+ * `key` names everything they were worked out from (the item, and the uid and version of each
+ * node, extraction edge, chunk and document read), so a hit is what `make` would give again.
+ */
+export interface ItemWork {
+  get<T>(key: string, make: () => T): T;
+}
+
+const at = (x: { uid: string; version: number } | undefined, uid: string) => `${uid}@${x ? x.version : '-'}`;
+
+/** What a node's citations are worked out from: the node, its extractions, their chunks and documents. */
+function citationKey(s: ProjectSources, basis: readonly string[]): string {
+  const parts: string[] = [];
+  for (const u of basis) {
+    parts.push(at(s.nodes.get(u), u));
+    for (const x of s.extractions.get(u) ?? []) {
+      const c = s.chunks.get(x.chunk_uid);
+      parts.push(`${x.edge_uid}@${x.edge_version}`, at(c, x.chunk_uid));
+      if (c) parts.push(at(s.documents.get(c.document_uid), c.document_uid));
+    }
+  }
+  return parts.join(' ');
+}
+
+function item(
+  work: ItemWork | undefined,
+  s: ProjectSources,
+  id: string,
+  kind: BriefItemKind,
+  subjects: string[],
+  basis: string[],
+  confidence: number | null,
+  textKey: string,
+  makeText: () => string,
+): StructuralItem {
+  const cite = () => citationsOfBasis(s, basis);
+  if (!work) return new StructuralItem(id, kind, subjects, basis, confidence, makeText, cite);
+  return new StructuralItem(
+    id,
+    kind,
+    subjects,
+    basis,
+    confidence,
+    () => work.get(`t ${id} ${textKey}`, makeText),
+    () => work.get(`c ${id} ${citationKey(s, basis)}`, cite),
+  );
+}
+
 function byCreatedThenUid(a: { created_at: number; uid: string }, b: { created_at: number; uid: string }): number {
   return a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 }
@@ -74,7 +122,7 @@ function byCreatedThenUid(a: { created_at: number; uid: string }, b: { created_a
  * The structural generator: deterministic, no model. Returns every candidate of each kind in
  * generator order, uncapped (the version applies the caps after setting pins aside).
  */
-export function structuralCandidates(s: ProjectSources): GeneratedItem[] {
+export function structuralCandidates(s: ProjectSources, work?: ItemWork): GeneratedItem[] {
   const supportsTo = new Map<string, SourceEdge[]>();
   for (const e of s.edges)
     if (e.edge_type === 'Supports') {
@@ -91,22 +139,22 @@ export function structuralCandidates(s: ProjectSources): GeneratedItem[] {
     }
     return docs.size;
   };
-  return [...findings(s, support, docsOf, supportsTo), ...tensions(s), ...openQuestions(s, support)];
+  return [...findings(s, support, docsOf, supportsTo, work), ...tensions(s, work), ...openQuestions(s, support, work)];
 }
 
-function findings(s: ProjectSources, support: (u: string) => number, docsOf: (u: string) => number, supportsTo: Map<string, SourceEdge[]>): GeneratedItem[] {
+function findings(s: ProjectSources, support: (u: string) => number, docsOf: (u: string) => number, supportsTo: Map<string, SourceEdge[]>, work?: ItemWork): GeneratedItem[] {
   const cands: { n: SourceNode; score: number }[] = [];
   for (const n of s.nodes.values()) {
     const sup = support(n.uid);
     const docs = docsOf(n.uid);
     const isFinding =
-      (n.node_type === 'Claim' && (sup >= 1 || docs >= 2)) || (n.node_type === 'Hypothesis' && str(n.props.status) === 'confirmed');
+      (n.node_type === 'Claim' && (sup >= 1 || docs >= 2)) || (n.node_type === 'Hypothesis' && str(n.status) === 'confirmed');
     if (isFinding) cands.push({ n, score: sup + docs + n.confidence });
   }
   cands.sort((a, b) => b.score - a.score || byCreatedThenUid(a.n, b.n));
   return cands.map(({ n }) => {
     const basis = [n.uid, ...[...new Set((supportsTo.get(n.uid) ?? []).map((e) => e.from_uid))].filter((u) => u !== n.uid).sort()];
-    return new StructuralItem(briefItemId('finding', [n.uid]), 'finding', [n.uid], basis, n.confidence, () => nodeText(n), () => citationsOfBasis(s, basis));
+    return item(work, s, briefItemId('finding', [n.uid]), 'finding', [n.uid], basis, n.confidence, at(n, n.uid), () => nodeText(n));
   });
 }
 
@@ -118,7 +166,7 @@ function isTensionEdge(e: SourceEdge): boolean {
   return e.edge_type === 'Refutes' || e.edge_type === 'Rebuts';
 }
 
-function tensions(s: ProjectSources): GeneratedItem[] {
+function tensions(s: ProjectSources, work?: ItemWork): GeneratedItem[] {
   const oldest = new Map<string, SourceEdge>();
   for (const e of s.edges) {
     if (!isTensionEdge(e) || e.from_uid === e.to_uid) continue;
@@ -131,29 +179,31 @@ function tensions(s: ProjectSources): GeneratedItem[] {
     const a = s.nodes.get(e.from_uid)!;
     const b = s.nodes.get(e.to_uid)!;
     const subjects = [a.uid, b.uid].sort();
-    const item = new StructuralItem(
+    const t = item(
+      work,
+      s,
       briefItemId('tension', subjects),
       'tension',
       subjects,
       subjects,
       Math.min(a.confidence, b.confidence),
+      `${at(a, a.uid)} ${e.edge_type} ${at(b, b.uid)}`,
       () => `"${truncateSummary(nodeText(a), 200)}" ${TENSION_VERBS[e.edge_type]} "${truncateSummary(nodeText(b), 200)}"`,
-      () => citationsOfBasis(s, subjects),
     );
-    items.push({ item, sum: a.confidence + b.confidence, edge: e });
+    items.push({ item: t, sum: a.confidence + b.confidence, edge: e });
   }
   items.sort((x, y) => y.sum - x.sum || byCreatedThenUid(x.edge, y.edge) || (x.item.id < y.item.id ? -1 : x.item.id > y.item.id ? 1 : 0));
   return items.map((x) => x.item);
 }
 
-function openQuestions(s: ProjectSources, support: (u: string) => number): GeneratedItem[] {
+function openQuestions(s: ProjectSources, support: (u: string) => number, work?: ItemWork): GeneratedItem[] {
   const cands: { n: SourceNode; question: boolean; importance: number | null }[] = [];
   for (const n of s.nodes.values()) {
-    const status = n.props.status;
+    const status = n.status;
     if ((n.node_type === 'Question' || n.node_type === 'OpenQuestion') && (status === undefined || status === null || status === 'open'))
-      cands.push({ n, question: true, importance: num(n.props.importance) });
+      cands.push({ n, question: true, importance: n.importance });
     else if (n.node_type === 'Hypothesis' && (status === undefined || status === null || status === 'proposed' || status === 'testing') && support(n.uid) < 2)
-      cands.push({ n, question: false, importance: num(n.props.importance) });
+      cands.push({ n, question: false, importance: n.importance });
   }
   cands.sort((a, b) => {
     if (a.question !== b.question) return a.question ? -1 : 1;
@@ -164,5 +214,5 @@ function openQuestions(s: ProjectSources, support: (u: string) => number): Gener
     }
     return byCreatedThenUid(a.n, b.n);
   });
-  return cands.map(({ n }) => new StructuralItem(briefItemId('open_question', [n.uid]), 'open_question', [n.uid], [n.uid], null, () => nodeText(n), () => citationsOfBasis(s, [n.uid])));
+  return cands.map(({ n }) => item(work, s, briefItemId('open_question', [n.uid]), 'open_question', [n.uid], [n.uid], null, at(n, n.uid), () => nodeText(n)));
 }

@@ -3,6 +3,8 @@ import { Logger } from '@nestjs/common';
 import { RecordedEvent } from '@strata/domain/events';
 import { EventStore, Subscription } from '@strata/event-store/event-store.port';
 import { EmbeddedProjection, flushProjections } from '../projection';
+import { ProjectSourcesReadModel } from '../briefs/project-sources-read-model';
+import { PROJECT_SOURCES_BACKFILL_PASS } from '../briefs/project-sources.registration';
 import { GRAPH_BACKFILL_PASS, HEALTH_BACKFILL_PASS, ProjectionDefinition } from '../registry/projection-definition';
 import { PROJECTIONS, mirroredProjections } from '../registry/projection-registry';
 import { AccountsProjection } from './accounts.projection';
@@ -72,6 +74,7 @@ export class AccountsMirror {
   readonly agentsReadModel: AgentsReadModel;
   /** Knowledge Health (REFERENCE §14): fed mostly by graph streams, backfilled after start like the audit */
   readonly healthReadModel: KnowledgeHealthReadModel;
+  readonly projectSourcesReadModel: ProjectSourcesReadModel;
   /** the projections fed at start and followed: each sees every event of `startPrefixes` */
   private readonly started: EmbeddedProjection[] = [];
   private readonly startPrefixes: string[] = [];
@@ -115,6 +118,7 @@ export class AccountsMirror {
     this.ontologyReadModel = new OntologyReadModel(this.db);
     this.agentsReadModel = new AgentsReadModel(this.db);
     this.healthReadModel = new KnowledgeHealthReadModel(this.db);
+    this.projectSourcesReadModel = new ProjectSourcesReadModel(this.db);
   }
 
   private applyStarted(e: RecordedEvent): void {
@@ -176,6 +180,11 @@ export class AccountsMirror {
   /** Resolves once the audit holds every node event up to start (servers mode). */
   get auditReady(): Promise<void> {
     return this.pass(GRAPH_BACKFILL_PASS)?.ready ?? Promise.resolve();
+  }
+
+  /** true once the Projects' admitted sources hold every graph event up to start */
+  get sourcesReady(): boolean {
+    return this.pass(PROJECT_SOURCES_BACKFILL_PASS)?.complete ?? true;
   }
 
   /** true once the audit and the ontology's object index hold every graph event up to start */

@@ -3,6 +3,7 @@ import { ACCOUNTS_PROJECTION } from '../accounts/accounts.registration';
 import { AUDIT_PROJECTION, GOVERNANCE_PROJECTION } from '../governance/governance.registration';
 import { ONTOLOGY_PROJECTION } from '../ontology/ontology.registration';
 import { BRIEFS_PROJECTION } from '../briefs/briefs.registration';
+import { PROJECT_SOURCES_PROJECTION } from '../briefs/project-sources.registration';
 import { MCP_PROJECTION } from '../mcp/mcp.registration';
 import { AGENTS_PROJECTION } from '../agents/agents.registration';
 import { KNOWLEDGE_HEALTH_PROJECTION } from '../knowledge-health/knowledge-health.registration';
@@ -26,6 +27,7 @@ export const PROJECTIONS: readonly ProjectionDefinition[] = [
   MCP_PROJECTION,
   AGENTS_PROJECTION,
   KNOWLEDGE_HEALTH_PROJECTION,
+  PROJECT_SOURCES_PROJECTION,
 ];
 
 /** The registry as Nest injects it (PlatformModule provides `PROJECTIONS`), so a process may keep fewer. */

@@ -15,8 +15,6 @@ import {
   assertProjectRole,
   citationOf,
   decideItemPatch,
-  sourceFingerprint,
-  structuralCandidates,
 } from '@strata/domain/briefs';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
@@ -112,16 +110,16 @@ export class BriefHandlers {
       const { job } = await this.queue.enqueue({ kind: BRIEF_REGENERATE_JOB_KIND, org, input, dedupeKey: `brief:${uid}` });
       return { status: 202, body: { reused: false, job_id: job.id, status: 'pending' } };
     }
-    const s = await this.sources.load(org, uid);
-    const fingerprint = sourceFingerprint(s);
-    const hidden = anyHidden(s, scope);
-    const r = await this.writer.write(
-      briefContext(auth, requestId),
-      uid,
-      { sources: s, fingerprint, generated_by: 'structural', model: null, summary: null, generated: structuralCandidates(s) },
-      { trigger: 'regenerate', requested_by: principalId(auth), force: req.force },
-    );
-    return { status: r.reused ? 200 : 201, body: { reused: r.reused, version: presentVersion(r.version, scope, hidden).version } };
+    const pinned = (this.briefs.current(org, uid)?.items ?? []).filter((i) => i.pinned);
+    return this.sources.structural(org, uid, pinned, async ({ sources, fingerprint, generated }) => {
+      const r = await this.writer.write(
+        briefContext(auth, requestId),
+        uid,
+        { sources, fingerprint, generated_by: 'structural', model: null, summary: null, generated },
+        { trigger: 'regenerate', requested_by: principalId(auth), force: req.force },
+      );
+      return { status: r.reused ? 200 : 201, body: { reused: r.reused, version: presentVersion(r.version, scope, anyHidden(sources, scope)).version } };
+    });
   }
 
   async patchItem(auth: AuthContext, uid: string, itemId: string, body: unknown, requestId: string) {

@@ -9,8 +9,6 @@ import {
   StoredBriefVersion,
   decideRunEnd,
   emailVerdict,
-  sourceFingerprint,
-  structuralCandidates,
   webhookVerdict,
 } from '@strata/domain/briefs';
 import { DomainError } from '@strata/domain/errors';
@@ -127,12 +125,14 @@ export class BriefingRunJobHandler implements JobHandler {
       const r = await this.llmJob.regenerate(org, { project_uid: s.project_uid, title: `Brief of ${s.project_uid}`, requested_by: 'system', force: false, trigger: 'schedule' }, jobId, signal);
       return { version: this.log.briefs.version(org, s.project_uid, r.version)!, reused: r.reused };
     }
-    const src = await this.sources.load(org, s.project_uid);
-    const w = await this.writer.write(
-      systemContext(org, `job:${jobId}`),
-      s.project_uid,
-      { sources: src, fingerprint: sourceFingerprint(src), generated_by: 'structural', model: null, summary: null, generated: structuralCandidates(src) },
-      { trigger: 'schedule', requested_by: 'system', force: false },
+    const pinned = (this.log.briefs.current(org, s.project_uid)?.items ?? []).filter((i) => i.pinned);
+    const w = await this.sources.structural(org, s.project_uid, pinned, ({ sources, fingerprint, generated }) =>
+      this.writer.write(
+        systemContext(org, `job:${jobId}`),
+        s.project_uid,
+        { sources, fingerprint, generated_by: 'structural', model: null, summary: null, generated },
+        { trigger: 'schedule', requested_by: 'system', force: false },
+      ),
     );
     return { version: w.version, reused: w.reused };
   }

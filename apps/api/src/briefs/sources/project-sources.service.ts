@@ -1,11 +1,26 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ProjectSources, SourceChunk, SourceDocument, SourceEdge, SourceIdentities, SourceNode, Extraction, sourceFingerprint } from '@strata/domain/briefs';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import {
+  Extraction,
+  GENERATED_CAP,
+  GeneratedItem,
+  ItemWork,
+  ProjectSources,
+  SourceChunk,
+  SourceDocument,
+  SourceEdge,
+  SourceIdentities,
+  SourceNode,
+  sourceFingerprint,
+  structuralCandidates,
+} from '@strata/domain/briefs';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { readPageMap } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { ProjectMembers, ProjectSourcesReadModel } from '@strata/projections/briefs/project-sources-read-model';
 import { EdgeRow, NodeRow, SourceRowReader, SourceTraversal, identitiesOf, traverseSources } from './source-traversal';
 
 type FastStore = Pick<SqliteGraphStore, 'stmt'>;
@@ -19,7 +34,8 @@ const NODE_ROWS_SQL = `SELECT uid, version, node_type FROM nodes WHERE org = ? A
 const NODE_DOCS_SQL = `SELECT doc FROM nodes WHERE org = ? AND uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`;
 const EDGE_DOCS_SQL = `SELECT doc FROM edges WHERE org = ? AND uid IN (SELECT value FROM json_each(?)) AND tombstone_at IS NULL`;
 
-const PROJECTS_CACHED = 32;
+/** Projects whose views are kept (a view may hold every admitted record once the model-backed generator read them) */
+const PROJECTS_CACHED = 8;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -59,71 +75,308 @@ function recordReader(graph: GraphReadModel, org: string): SourceRowReader<NodeR
   };
 }
 
+/** A generation read a record the view has not loaded yet (the caller loads it and tries again). */
+export class MissingRecords extends Error {
+  constructor(readonly uids: string[]) {
+    super(`records not loaded: ${uids.length}`);
+  }
+}
+
+/** The graph moved past the view while its records were read (the caller reads the view again). */
+class StaleView extends Error {}
+
 /**
- * Loads a Project's admitted sources (REFERENCE §12.1), recomputed on every call: Docs(P) →
- * Chunks(P) → Nodes(P) → Edges(P), with the admitting edges (for the fingerprint and citations).
- * The traversal is one (source-traversal.ts); `identities` stops there, `load` then reads the
- * records generation needs.
+ * A Project's admitted sources as the project-sources read model holds them: identities and the
+ * ranking facts of every member, with content (labels, props, chunk text, document titles) read
+ * from the graph only for the records a generation reads, and kept while the view holds.
+ */
+class ProjectView {
+  readonly records = new Map<string, NodeRecord>();
+  readonly sources: ProjectSources;
+  fingerprint?: string;
+  candidates?: GeneratedItem[];
+  allLoaded = false;
+
+  constructor(
+    readonly stamp: string,
+    projectUid: string,
+    m: ProjectMembers,
+  ) {
+    const rec = (uid: string): NodeRecord => {
+      const r = this.records.get(uid);
+      if (!r) throw new MissingRecords([uid]);
+      return r;
+    };
+    const documents = new Map<string, SourceDocument>();
+    for (const d of m.documents)
+      documents.set(d.uid, {
+        uid: d.uid,
+        version: d.version,
+        get title() {
+          const r = rec(d.uid);
+          return str(r.props.title) ?? r.label;
+        },
+        get page_map() {
+          return readPageMap(rec(d.uid).props.page_offsets);
+        },
+      });
+    const chunks = new Map<string, SourceChunk>();
+    for (const c of m.chunks)
+      chunks.set(c.uid, {
+        uid: c.uid,
+        version: c.version,
+        document_uid: c.document_uid,
+        get content() {
+          return str(rec(c.uid).props.content) ?? '';
+        },
+        get chunk_index() {
+          return num(rec(c.uid).props.chunk_index) ?? 0;
+        },
+        get char_offset_start() {
+          return num(rec(c.uid).props.char_offset_start);
+        },
+      });
+    const nodes = new Map<string, SourceNode>();
+    for (const n of m.nodes)
+      nodes.set(n.uid, {
+        uid: n.uid,
+        version: n.version,
+        node_type: n.node_type,
+        confidence: n.confidence,
+        created_at: n.created_at,
+        status: n.status === null ? undefined : JSON.parse(n.status),
+        importance: n.importance,
+        get label() {
+          return rec(n.uid).label;
+        },
+        get props() {
+          return rec(n.uid).props as Record<string, unknown>;
+        },
+      });
+    // as the graph lists them; props carry what the generator reads (a Contradicts edge's resolution)
+    const edges: SourceEdge[] = m.edges
+      .map((e) => ({ uid: e.uid, version: e.version, edge_type: e.edge_type, from_uid: e.from_uid, to_uid: e.to_uid, created_at: e.created_at, props: e.attr ? JSON.parse(e.attr) : {} }))
+      .sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    const extractions = new Map<string, Extraction[]>();
+    for (const x of m.extractions) {
+      let l = extractions.get(x.from_uid);
+      if (!l) extractions.set(x.from_uid, (l = []));
+      const attr = x.attr;
+      let location: unknown;
+      l.push({
+        edge_uid: x.uid,
+        edge_version: x.version,
+        chunk_uid: x.to_uid,
+        get location() {
+          return (location ??= attr ? JSON.parse(attr).location : undefined);
+        },
+      });
+    }
+    this.sources = { project_uid: projectUid, documents, chunks, nodes, edges, admitting: m.admitting, extractions };
+  }
+
+  /** The records a generation of these items reads: their nodes, their extractions' chunks and those chunks' documents. */
+  needs(items: Iterable<GeneratedItem>): string[] {
+    const s = this.sources;
+    const out = new Set<string>();
+    for (const i of items)
+      for (const u of [...i.subject_uids, ...i.basis_uids]) {
+        out.add(u);
+        for (const x of s.extractions.get(u) ?? []) {
+          out.add(x.chunk_uid);
+          const c = s.chunks.get(x.chunk_uid);
+          if (c) out.add(c.document_uid);
+        }
+      }
+    return [...out].filter((u) => !this.records.has(u));
+  }
+
+  version(uid: string): number | undefined {
+    const s = this.sources;
+    return (s.nodes.get(uid) ?? s.chunks.get(uid) ?? s.documents.get(uid))?.version;
+  }
+}
+
+/** Worked-out item texts and citations kept (keys name every version they read). */
+const WORK_KEPT = 5_000;
+
+/**
+ * A Project's admitted sources (REFERENCE §12.1) from the project-sources read model (the
+ * projection keeps Docs(P) → Chunks(P) → Nodes(P) → Edges(P) member by member). The view of a
+ * Project is kept until the projection reports a change to it, with its fingerprint and ranked
+ * structural candidates; generated texts and citations are kept by what they were worked out
+ * from, so a regeneration works out only the items whose sources changed. Without the read
+ * model (a service given only the graph port, or a replica whose mirror is still reading the
+ * graph) the traversal (source-traversal.ts) answers instead, afresh on each call.
  */
 @Injectable()
 export class ProjectSourcesService {
-  /** identities per Project (and their fingerprint once asked), with the applied log position they were read at */
-  private readonly cached = new Map<string, { mark: number; ids: SourceIdentities; fingerprint?: string }>();
+  private readonly views = new Map<string, ProjectView>();
+  private readonly work = new Map<string, unknown>();
+  private readonly model: ProjectSourcesReadModel | null;
 
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
-    @Inject(EMBEDDED_STORAGE) private readonly embedded: EmbeddedStorage | null = null,
-  ) {}
-
-  /**
-   * On the embedded store every graph change is applied in this process and moves the applied
-   * log position, so identities read at a position hold until it moves. None while a unit of
-   * work's transaction is open: its uncommitted rows are visible on the shared connection and
-   * may roll back.
-   */
-  private mark(): number | null {
-    const e = this.embedded;
-    if (!e || e.projections.inTransaction) return null;
-    return e.runner.appliedPosition;
+    @Inject(EMBEDDED_STORAGE) @Optional() private readonly embedded: EmbeddedStorage | null = null,
+    @Optional() private readonly mirror: AccountsMirror | null = null,
+  ) {
+    this.model = embedded ? new ProjectSourcesReadModel(embedded.projections) : (mirror?.projectSourcesReadModel ?? null);
   }
 
   private fast(): FastStore | null {
     return typeof (this.graph as Partial<FastStore>).stmt === 'function' ? (this.graph as unknown as FastStore) : null;
   }
 
+  /**
+   * The Project's view, kept per read-model stamp. None kept while a unit of work's transaction
+   * is open: its uncommitted rows are visible on the shared connection and may roll back.
+   */
+  private view(org: string, projectUid: string): ProjectView | null {
+    const model = this.model;
+    if (!model || (this.mirror && !this.embedded && !this.mirror.sourcesReady)) return null;
+    const key = `${org}\u0000${projectUid}`;
+    const stamp = model.stamp(org, projectUid);
+    const hit = this.views.get(key);
+    if (hit && hit.stamp === stamp) return hit;
+    const v = new ProjectView(stamp, projectUid, model.members(org, projectUid));
+    if (!this.embedded?.projections.inTransaction) {
+      this.views.delete(key);
+      this.views.set(key, v);
+      if (this.views.size > PROJECTS_CACHED) this.views.delete(this.views.keys().next().value!);
+    }
+    return v;
+  }
+
+  private async traversed(org: string, projectUid: string) {
+    const fast = this.fast();
+    return fast ? traverseSources(columnReader(fast, org), projectUid) : traverseSources(recordReader(this.graph, org), projectUid);
+  }
+
   /** What the fingerprint and the hidden check read, without any record's content. */
   async identities(org: string, projectUid: string): Promise<SourceIdentities> {
-    return (await this.entry(org, projectUid)).ids;
+    return this.view(org, projectUid)?.sources ?? identitiesOf(await this.traversed(org, projectUid));
+  }
+
+  /** The identities with their fingerprint (§12.4), hashed once per view. */
+  async fingerprinted(org: string, projectUid: string): Promise<{ ids: SourceIdentities; fingerprint: string }> {
+    const v = this.view(org, projectUid);
+    if (!v) {
+      const ids = identitiesOf(await this.traversed(org, projectUid));
+      return { ids, fingerprint: sourceFingerprint(ids) };
+    }
+    v.fingerprint ??= sourceFingerprint(v.sources);
+    return { ids: v.sources, fingerprint: v.fingerprint };
+  }
+
+  private workFor(org: string): ItemWork {
+    const work = this.work;
+    return {
+      get<T>(key: string, make: () => T): T {
+        const k = `${org} ${key}`;
+        if (work.has(k)) return work.get(k) as T;
+        const made = make();
+        if (work.size >= WORK_KEPT) work.delete(work.keys().next().value!);
+        work.set(k, made);
+        return made;
+      },
+    };
+  }
+
+  /** Reads records into the view, refusing any the graph holds at another version than the view. */
+  private async fill(org: string, v: ProjectView, uids: string[]): Promise<void> {
+    if (!uids.length) return;
+    const got = await this.graph.getNodes(org, uids);
+    for (const u of uids) {
+      const r = got.get(u);
+      if (!r || r.version !== v.version(u)) throw new StaleView();
+      v.records.set(u, r);
+    }
   }
 
   /**
-   * The identities with their fingerprint (§12.4), hashed once per log position: sorting and
-   * hashing every admitted uid was most of a `GET …/brief` on a large Project.
+   * A structural generation over the read model: `write` gets the sources, their fingerprint
+   * and the ranked candidates, and reads the text and citations of the items it keeps. The
+   * records of the items a version will likely read (the pinned ones and the first of each kind)
+   * are read beforehand; one it reads besides is read and the write tried again.
    */
-  async fingerprinted(org: string, projectUid: string): Promise<{ ids: SourceIdentities; fingerprint: string }> {
-    const e = await this.entry(org, projectUid);
-    e.fingerprint ??= sourceFingerprint(e.ids);
-    return { ids: e.ids, fingerprint: e.fingerprint };
-  }
-
-  private async entry(org: string, projectUid: string): Promise<{ mark: number; ids: SourceIdentities; fingerprint?: string }> {
-    const key = `${org}\u0000${projectUid}`;
-    const mark = this.mark();
-    const hit = this.cached.get(key);
-    if (hit && mark !== null && hit.mark === mark) return hit;
-    const fast = this.fast();
-    const t = fast ? await traverseSources(columnReader(fast, org), projectUid) : await traverseSources(recordReader(this.graph, org), projectUid);
-    const entry = { mark: mark ?? -1, ids: identitiesOf(t) };
-    if (mark !== null && this.mark() === mark) {
-      this.cached.delete(key);
-      this.cached.set(key, entry);
-      // a few Projects' identities at most: the oldest entry goes
-      if (this.cached.size > PROJECTS_CACHED) this.cached.delete(this.cached.keys().next().value!);
+  async structural<T>(
+    org: string,
+    projectUid: string,
+    pinned: { id: string; kind: string }[],
+    write: (g: { sources: ProjectSources; fingerprint: string; generated: GeneratedItem[] }) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      // a graph that keeps moving past the view (a replica's mirror behind the graph servers): the traversal answers
+      const v = attempt < 3 ? this.view(org, projectUid) : null;
+      if (!v) {
+        const s = await this.loadByTraversal(org, projectUid);
+        return write({ sources: s, fingerprint: sourceFingerprint(s), generated: structuralCandidates(s) });
+      }
+      v.fingerprint ??= sourceFingerprint(v.sources);
+      const generated = (v.candidates ??= structuralCandidates(v.sources, this.workFor(org)));
+      try {
+        const pins = new Set(pinned.map((p) => p.id));
+        const perKind = new Map<string, number>();
+        for (const p of pinned) perKind.set(p.kind, (perKind.get(p.kind) ?? 0) + 1);
+        const seen = new Map<string, number>();
+        const likely = generated.filter((g) => {
+          const n = seen.get(g.kind) ?? 0;
+          seen.set(g.kind, n + 1);
+          return pins.has(g.id) || n < GENERATED_CAP + (perKind.get(g.kind) ?? 0);
+        });
+        await this.fill(org, v, v.needs(likely));
+        return await write({ sources: v.sources, fingerprint: v.fingerprint, generated });
+      } catch (err) {
+        if (err instanceof MissingRecords) await this.fill(org, v, err.uids).catch((e) => (e instanceof StaleView ? this.views.clear() : Promise.reject(e)));
+        else if (err instanceof StaleView) this.views.clear();
+        else throw err;
+      }
     }
-    return entry;
   }
 
+  /** Every admitted record loaded: what the model-backed generator and corrections read. */
   async load(org: string, projectUid: string): Promise<ProjectSources> {
+    for (let attempt = 0; ; attempt++) {
+      const v = attempt < 3 ? this.view(org, projectUid) : null;
+      if (!v) return this.loadByTraversal(org, projectUid);
+      try {
+        if (!v.allLoaded) {
+          const s = v.sources;
+          await this.fill(org, v, [...s.documents.keys(), ...s.chunks.keys(), ...s.nodes.keys()].filter((u) => !v.records.has(u)));
+          v.allLoaded = true;
+        }
+        return await this.plain(org, v);
+      } catch (err) {
+        if (!(err instanceof StaleView)) throw err;
+        this.views.clear();
+      }
+    }
+  }
+
+  /** The view's sources as plain records, Edges(P) with their whole props. */
+  private async plain(org: string, v: ProjectView): Promise<ProjectSources> {
+    const s = v.sources;
+    const uids = s.edges.map((e) => e.uid);
+    const fast = this.fast();
+    const records = new Map<string, EdgeRecord>();
+    if (uids.length) {
+      if (fast) for (const r of fast.stmt(EDGE_DOCS_SQL).all(org, JSON.stringify(uids)) as { doc: string }[]) {
+        const e = JSON.parse(r.doc) as EdgeRecord;
+        records.set(e.uid, e);
+      }
+      else for (const e of await this.graph.listEdges(org, { among: [...s.nodes.keys()] })) records.set(e.uid, e);
+    }
+    const documents = new Map([...s.documents].map(([u, d]) => [u, { uid: u, version: d.version, title: d.title, page_map: d.page_map }]));
+    const chunks = new Map([...s.chunks].map(([u, c]) => [u, { uid: u, version: c.version, document_uid: c.document_uid, content: c.content, chunk_index: c.chunk_index, char_offset_start: c.char_offset_start }]));
+    const nodes = new Map(
+      [...s.nodes].map(([u, n]) => [u, { uid: u, version: n.version, node_type: n.node_type, label: n.label, props: n.props, confidence: n.confidence, created_at: n.created_at, status: n.status, importance: n.importance }]),
+    );
+    const edges = s.edges.map((e) => ({ ...e, props: records.get(e.uid)?.props ?? e.props }));
+    const extractions = new Map([...s.extractions].map(([u, l]) => [u, l.map((x) => ({ edge_uid: x.edge_uid, edge_version: x.edge_version, chunk_uid: x.chunk_uid, location: x.location }))]));
+    return { project_uid: s.project_uid, documents, chunks, nodes, edges, admitting: s.admitting, extractions };
+  }
+
+  private async loadByTraversal(org: string, projectUid: string): Promise<ProjectSources> {
     const fast = this.fast();
     if (!fast) {
       const t = await traverseSources(recordReader(this.graph, org), projectUid);
@@ -193,7 +446,8 @@ function assemble(
   const nodes = new Map<string, SourceNode>();
   for (const [u, row] of t.nodes) {
     const n = node(u);
-    nodes.set(u, { uid: u, version: row.version, node_type: row.node_type, label: n?.label ?? '', props: n?.props ?? {}, confidence: n?.confidence ?? 0, created_at: n?.created_at ?? 0 });
+    const props: Record<string, unknown> = n?.props ?? {};
+    nodes.set(u, { uid: u, version: row.version, node_type: row.node_type, label: n?.label ?? '', props, confidence: n?.confidence ?? 0, created_at: n?.created_at ?? 0, status: props.status, importance: num(props.importance) });
   }
   const extractions = new Map<string, Extraction[]>();
   for (const e of t.extractedFrom) {

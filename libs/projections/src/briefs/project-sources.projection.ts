@@ -1,0 +1,311 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { NOT_SOURCES } from '@strata/domain/briefs/source-traversal';
+import { RecordedEvent, isGraphEvent } from '@strata/domain/events';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { EmbeddedProjection } from '../projection';
+import { sourcesChanged, sourcesReset } from './project-sources-changes';
+import { PROJECT_SOURCES_DDL, PROJECT_SOURCES_TABLES } from './project-sources-schema';
+
+interface NodeRow {
+  uid: string;
+  node_type: string;
+  version: number;
+  live: number;
+}
+
+interface EdgeRow {
+  uid: string;
+  edge_type: string;
+  from_uid: string;
+  to_uid: string;
+  version: number;
+  live: number;
+}
+
+type Kind = 'd' | 'c' | 'n' | 'e' | 'p' | 'o' | 'x';
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** The raw `status` prop as JSON (absent: null), so the generator reads it as the record has it. */
+const statusOf = (props: Record<string, unknown>): string | null => (props.status === undefined ? null : JSON.stringify(props.status));
+
+/** What the generator reads of an edge beyond its identity: a Contradicts edge's resolution, an extraction's selector. */
+function attrOf(e: EdgeRecord): string | null {
+  const p = e.props as Record<string, unknown>;
+  if (e.edge_type === 'Contradicts') return p.resolution_status === undefined ? null : JSON.stringify({ resolution_status: p.resolution_status });
+  if (e.edge_type === 'ExtractedFrom') return p.location === undefined ? null : JSON.stringify({ location: p.location });
+  return null;
+}
+
+/**
+ * Each Project's admitted sources (REFERENCE §12.1) as a projection of the graph events:
+ * Docs(P) → Chunks(P) → Nodes(P) → Edges(P) and the edges admitting them, kept member by member.
+ * A change re-judges only the subjects it can change (the node or edge, then what hangs from it
+ * in each Project it enters or leaves), so a write costs a few indexed reads, and a brief reads
+ * its Project's members instead of traversing the graph. Defined once: the embedded default
+ * runs it in the projections database, each servers-mode replica in its log mirror.
+ */
+export class ProjectSourcesProjection implements EmbeddedProjection {
+  readonly name = 'project_sources';
+  readonly version = 1;
+  private readonly stmts = new Map<string, Statement>();
+  /** Projects whose members changed while applying the current event */
+  private touched = new Set<string>();
+
+  constructor(private readonly db: Database) {
+    db.exec(PROJECT_SOURCES_DDL);
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  apply(e: RecordedEvent): void {
+    if (!isGraphEvent(e)) return;
+    const org = e.metadata.org_id;
+    this.touched = new Set();
+    switch (e.type) {
+      case 'NodeCreated':
+      case 'NodeUpdated':
+      case 'NodeTombstoned':
+      case 'NodeRestored':
+        this.onNode(org, e.data.node, e.type === 'NodeCreated');
+        break;
+      case 'EdgeCreated':
+      case 'EdgeUpdated':
+      case 'EdgeTombstoned':
+      case 'EdgeRestored':
+        this.onEdge(org, e.data.edge);
+        break;
+      case 'NodeTouched': {
+        // a props patch without a version: only the ranking facts matter here
+        const p = e.data.props;
+        if (!p || (p.status === undefined && p.importance === undefined)) break;
+        const sets: string[] = [];
+        const args: unknown[] = [];
+        if (p.status !== undefined) sets.push('status = ?') && args.push(statusOf(p));
+        if (p.importance !== undefined) sets.push('importance = ?') && args.push(num(p.importance));
+        if (this.stmt(`UPDATE ps_nodes SET ${sets.join(', ')} WHERE org = ? AND uid = ?`).run(...args, org, e.data.uid).changes) this.touchMembersOf(org, e.data.uid);
+        break;
+      }
+      case 'GraphPurged':
+        this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
+        break;
+      case 'GraphCleared': {
+        const projects = this.stmt('SELECT DISTINCT project_uid FROM ps_members WHERE org = ?').pluck().all(org) as string[];
+        for (const t of PROJECT_SOURCES_TABLES) this.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
+        for (const p of projects) this.touched.add(p);
+        break;
+      }
+      default:
+        break;
+    }
+    for (const p of this.touched) sourcesChanged(this.db, org, p);
+  }
+
+  reset(): void {
+    for (const t of PROJECT_SOURCES_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+    sourcesReset(this.db);
+  }
+
+  // ---- rows
+
+  private node(org: string, uid: string): NodeRow | undefined {
+    return this.stmt('SELECT uid, node_type, version, live FROM ps_nodes WHERE org = ? AND uid = ?').get(org, uid) as NodeRow | undefined;
+  }
+
+  private edge(org: string, uid: string): EdgeRow | undefined {
+    return this.stmt('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges WHERE org = ? AND uid = ?').get(org, uid) as EdgeRow | undefined;
+  }
+
+  private edgesOut(org: string, uid: string, type?: string): EdgeRow[] {
+    return type === undefined
+      ? (this.stmt('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges INDEXED BY ps_edges_out WHERE org = ? AND from_uid = ?').all(org, uid) as EdgeRow[])
+      : (this.stmt('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges INDEXED BY ps_edges_out WHERE org = ? AND from_uid = ? AND edge_type = ?').all(org, uid, type) as EdgeRow[]);
+  }
+
+  private edgesIn(org: string, uid: string, type?: string): EdgeRow[] {
+    return type === undefined
+      ? (this.stmt('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges INDEXED BY ps_edges_in WHERE org = ? AND to_uid = ?').all(org, uid) as EdgeRow[])
+      : (this.stmt('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges INDEXED BY ps_edges_in WHERE org = ? AND to_uid = ? AND edge_type = ?').all(org, uid, type) as EdgeRow[]);
+  }
+
+  /** The Projects where `uid` is a member of that kind. */
+  private projectsOf(org: string, kind: Kind, uid: string): string[] {
+    return this.stmt('SELECT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ? AND kind = ?').pluck().all(org, uid, kind) as string[];
+  }
+
+  private isMember(org: string, project: string, kind: Kind, uid: string): boolean {
+    return this.stmt('SELECT 1 FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?').get(org, project, kind, uid) !== undefined;
+  }
+
+  /** Sets or clears one membership; true when it entered or left (a changed `a` only marks the Project). */
+  private set(org: string, project: string, kind: Kind, uid: string, want: boolean, a: string | null = null, b: string | null = null): boolean {
+    const had = this.stmt('SELECT a, b FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?').get(org, project, kind, uid) as { a: string | null; b: string | null } | undefined;
+    if (want) {
+      if (had && had.a === a && had.b === b) return false;
+      this.stmt('INSERT INTO ps_members(org, project_uid, kind, uid, a, b) VALUES (?,?,?,?,?,?) ON CONFLICT(org, project_uid, kind, uid) DO UPDATE SET a = excluded.a, b = excluded.b').run(
+        org,
+        project,
+        kind,
+        uid,
+        a,
+        b,
+      );
+      this.touched.add(project);
+      return !had;
+    }
+    if (!had) return false;
+    this.stmt('DELETE FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?').run(org, project, kind, uid);
+    this.touched.add(project);
+    return true;
+  }
+
+  /** A version or fact of a member changed: every Project it is a member of (of any kind) changed. */
+  private touchMembersOf(org: string, uid: string): void {
+    for (const p of this.stmt('SELECT DISTINCT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ?').pluck().all(org, uid) as string[]) this.touched.add(p);
+  }
+
+  // ---- admission, level by level (source-traversal.ts is the same definition as a query)
+
+  private checkDoc(org: string, p: string, d: string): void {
+    const n = this.node(org, d);
+    const want = !!n && n.live === 1 && n.node_type === 'Document' && this.edgesOut(org, d, 'PartOfProject').some((e) => e.live === 1 && e.to_uid === p);
+    if (!this.set(org, p, 'd', d, want)) return;
+    for (const e of this.edgesOut(org, d, 'PartOfProject')) if (e.to_uid === p) this.checkPartOf(org, p, e);
+    for (const e of this.edgesIn(org, d, 'ChunkOf')) {
+      this.checkChunk(org, p, e.from_uid);
+      this.checkChunkOf(org, p, e);
+    }
+  }
+
+  private checkPartOf(org: string, p: string, e: EdgeRow): void {
+    this.set(org, p, 'p', e.uid, e.live === 1 && e.edge_type === 'PartOfProject' && e.to_uid === p && this.isMember(org, p, 'd', e.from_uid));
+  }
+
+  private checkChunk(org: string, p: string, c: string): void {
+    const n = this.node(org, c);
+    let doc: string | null = null;
+    if (n && n.live === 1 && n.node_type === 'Chunk')
+      // the chunk's document: the least uid among the admitted documents it is a ChunkOf
+      for (const e of this.edgesOut(org, c, 'ChunkOf')) if (e.live === 1 && (doc === null || e.to_uid < doc) && this.isMember(org, p, 'd', e.to_uid)) doc = e.to_uid;
+    if (!this.set(org, p, 'c', c, doc !== null, doc)) return;
+    for (const e of this.edgesOut(org, c, 'ChunkOf')) this.checkChunkOf(org, p, e);
+    for (const e of this.edgesIn(org, c, 'ExtractedFrom')) {
+      this.checkNode(org, p, e.from_uid);
+      this.checkExtraction(org, p, e);
+    }
+  }
+
+  private checkChunkOf(org: string, p: string, e: EdgeRow): void {
+    this.set(org, p, 'o', e.uid, e.live === 1 && e.edge_type === 'ChunkOf' && this.isMember(org, p, 'c', e.from_uid) && this.isMember(org, p, 'd', e.to_uid), e.from_uid, e.to_uid);
+  }
+
+  private checkNode(org: string, p: string, u: string): void {
+    const n = this.node(org, u);
+    const want = !!n && n.live === 1 && !NOT_SOURCES.has(n.node_type) && this.edgesOut(org, u, 'ExtractedFrom').some((e) => e.live === 1 && this.isMember(org, p, 'c', e.to_uid));
+    if (!this.set(org, p, 'n', u, want)) return;
+    for (const e of this.edgesOut(org, u)) {
+      if (e.edge_type === 'ExtractedFrom') this.checkExtraction(org, p, e);
+      this.checkAmong(org, p, e);
+    }
+    for (const e of this.edgesIn(org, u)) this.checkAmong(org, p, e);
+  }
+
+  private checkExtraction(org: string, p: string, e: EdgeRow): void {
+    this.set(org, p, 'x', e.uid, e.live === 1 && e.edge_type === 'ExtractedFrom' && this.isMember(org, p, 'n', e.from_uid) && this.isMember(org, p, 'c', e.to_uid), e.from_uid, e.to_uid);
+  }
+
+  private checkAmong(org: string, p: string, e: EdgeRow): void {
+    this.set(org, p, 'e', e.uid, e.live === 1 && this.isMember(org, p, 'n', e.from_uid) && this.isMember(org, p, 'n', e.to_uid), e.from_uid, e.to_uid);
+  }
+
+  // ---- events
+
+  private onNode(org: string, n: NodeRecord, created: boolean): void {
+    const props = n.props as Record<string, unknown>;
+    const cols = [org, n.uid, n.node_type, n.version, n.tombstone_at === null ? 1 : 0, n.confidence, n.created_at, statusOf(props), num(props.importance)];
+    const INSERT = 'INSERT INTO ps_nodes(org, uid, node_type, version, live, confidence, created_at, status, importance) VALUES (?,?,?,?,?,?,?,?,?)';
+    // a new node: no edge touches it yet, so it is in no Project
+    if (created && this.stmt(`${INSERT} ON CONFLICT(org, uid) DO NOTHING`).run(...cols).changes === 1) return;
+    this.stmt(
+      `${INSERT} ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, version = excluded.version, live = excluded.live, confidence = excluded.confidence,
+        created_at = excluded.created_at, status = excluded.status, importance = excluded.importance`,
+    ).run(...cols);
+    this.touchMembersOf(org, n.uid);
+    this.recheckNode(org, n.uid);
+  }
+
+  /** Every Project the node is or may be admitted to, judged again at each level. */
+  private recheckNode(org: string, uid: string): void {
+    const docs = new Set(this.projectsOf(org, 'd', uid));
+    for (const e of this.edgesOut(org, uid, 'PartOfProject')) docs.add(e.to_uid);
+    for (const p of docs) this.checkDoc(org, p, uid);
+    const chunks = new Set(this.projectsOf(org, 'c', uid));
+    for (const e of this.edgesOut(org, uid, 'ChunkOf')) for (const p of this.projectsOf(org, 'd', e.to_uid)) chunks.add(p);
+    for (const p of chunks) this.checkChunk(org, p, uid);
+    const nodes = new Set(this.projectsOf(org, 'n', uid));
+    for (const e of this.edgesOut(org, uid, 'ExtractedFrom')) for (const p of this.projectsOf(org, 'c', e.to_uid)) nodes.add(p);
+    for (const p of nodes) this.checkNode(org, p, uid);
+  }
+
+  private onEdge(org: string, ed: EdgeRecord): void {
+    const prev = this.edge(org, ed.uid);
+    this.stmt(
+      `INSERT INTO ps_edges(org, uid, edge_type, from_uid, to_uid, version, live, created_at, attr) VALUES (?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, version = excluded.version,
+         live = excluded.live, created_at = excluded.created_at, attr = excluded.attr`,
+    ).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.version, ed.tombstone_at === null ? 1 : 0, ed.created_at, attrOf(ed));
+    if (prev) this.touchMembersOf(org, ed.uid);
+    const row = this.edge(org, ed.uid)!;
+    this.judgeEdge(org, row, prev);
+  }
+
+  /** An edge's own memberships and those of the subjects it admits, before and after the change. */
+  private judgeEdge(org: string, e: EdgeRow, prev: EdgeRow | undefined): void {
+    for (const x of prev && (prev.from_uid !== e.from_uid || prev.to_uid !== e.to_uid || prev.edge_type !== e.edge_type) ? [prev, e] : [e]) {
+      if (x.edge_type === 'PartOfProject') this.checkDoc(org, x.to_uid, x.from_uid);
+      if (x.edge_type === 'ChunkOf') for (const p of new Set([...this.projectsOf(org, 'd', x.to_uid), ...this.projectsOf(org, 'c', x.from_uid)])) this.checkChunk(org, p, x.from_uid);
+      if (x.edge_type === 'ExtractedFrom') for (const p of new Set([...this.projectsOf(org, 'c', x.to_uid), ...this.projectsOf(org, 'n', x.from_uid)])) this.checkNode(org, p, x.from_uid);
+    }
+    // the edge itself, wherever it is or may be a member
+    const projects = new Set(this.stmt('SELECT DISTINCT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ?').pluck().all(org, e.uid) as string[]);
+    const from = this.projectsOf(org, 'n', e.from_uid);
+    if (from.length) {
+      const to = new Set(this.projectsOf(org, 'n', e.to_uid));
+      for (const p of from) if (to.has(p)) projects.add(p);
+    }
+    if (e.edge_type === 'PartOfProject') projects.add(e.to_uid);
+    if (e.edge_type === 'ChunkOf') for (const p of this.projectsOf(org, 'c', e.from_uid)) projects.add(p);
+    if (e.edge_type === 'ExtractedFrom') for (const p of this.projectsOf(org, 'n', e.from_uid)) projects.add(p);
+    const retyped = !!prev && prev.edge_type !== e.edge_type;
+    for (const p of projects) {
+      this.checkAmong(org, p, e);
+      if (e.edge_type === 'PartOfProject') this.checkPartOf(org, p, e);
+      if (e.edge_type === 'ChunkOf') this.checkChunkOf(org, p, e);
+      if (e.edge_type === 'ExtractedFrom') this.checkExtraction(org, p, e);
+      if (retyped) for (const k of ['p', 'o', 'x'] as const) if (k !== { PartOfProject: 'p', ChunkOf: 'o', ExtractedFrom: 'x' }[e.edge_type]) this.set(org, p, k, e.uid, false);
+    }
+  }
+
+  /**
+   * A purge or a clear erases its subjects from the log, so a rebuild never sees them: they
+   * leave every Project as if they had never been, and what they admitted is judged again.
+   */
+  private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): void {
+    for (const uid of edgeUids) {
+      const e = this.edge(org, uid);
+      if (!e) continue;
+      this.stmt('UPDATE ps_edges SET live = 0 WHERE org = ? AND uid = ?').run(org, uid);
+      this.judgeEdge(org, { ...e, live: 0 }, e);
+      this.stmt('DELETE FROM ps_edges WHERE org = ? AND uid = ?').run(org, uid);
+    }
+    for (const uid of nodeUids) {
+      if (!this.node(org, uid)) continue;
+      this.stmt('UPDATE ps_nodes SET live = 0 WHERE org = ? AND uid = ?').run(org, uid);
+      this.recheckNode(org, uid);
+      this.stmt('DELETE FROM ps_nodes WHERE org = ? AND uid = ?').run(org, uid);
+    }
+  }
+}
