@@ -73,7 +73,7 @@ export class OntologyReadModel {
 
   /** The active schemas, most recently activated first. */
   activeSchemas(org: string): OntologySchemaRecord[] {
-    return (this.q("SELECT record FROM onto_schemas WHERE org_id = ? AND status = 'active' ORDER BY activated_at DESC, id DESC").all(org) as { record: string }[]).map((r) =>
+    return (this.q("SELECT record FROM onto_schemas WHERE org_id = ? AND status = 'active' ORDER BY activated_at DESC, activated_position DESC, id DESC").all(org) as { record: string }[]).map((r) =>
       JSON.parse(r.record),
     );
   }

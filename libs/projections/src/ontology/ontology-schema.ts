@@ -1,10 +1,18 @@
+import type { Database } from 'better-sqlite3';
+
 /** SQLite tables of the ontology read model (embedded default). Full records are kept as JSON. */
 export const ONTOLOGY_TABLES = ['onto_schemas', 'onto_types', 'onto_proposals', 'onto_objects'] as const;
+
+/** Brings a projections database made by an earlier version to this schema (the rows are rebuilt). */
+export function migrateOntologySchema(db: Database): void {
+  const cols = (db.prepare("SELECT name FROM pragma_table_info('onto_schemas')").all() as { name: string }[]).map((c) => c.name);
+  if (!cols.includes('activated_position')) db.exec('ALTER TABLE onto_schemas ADD COLUMN activated_position INTEGER');
+}
 
 export const ONTOLOGY_DDL = `
 CREATE TABLE IF NOT EXISTS onto_schemas (
   id TEXT PRIMARY KEY, org_id TEXT NOT NULL, status TEXT NOT NULL, activated_at REAL, updated_at REAL NOT NULL,
-  revision INTEGER NOT NULL, record TEXT NOT NULL);
+  revision INTEGER NOT NULL, record TEXT NOT NULL, activated_position INTEGER);
 CREATE INDEX IF NOT EXISTS onto_schemas_org ON onto_schemas(org_id, updated_at);
 CREATE TABLE IF NOT EXISTS onto_types (
   id TEXT PRIMARY KEY, org_id TEXT NOT NULL, schema_id TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,

@@ -4,7 +4,7 @@ import { normaliseText } from '@strata/domain/catalogue';
 import { GraphEvent, RecordedEvent, isGraphEvent, isOntologyEvent, unhandled } from '@strata/domain/events';
 import { NodeRecord } from '@strata/domain/records';
 import { EmbeddedProjection } from '../projection';
-import { ONTOLOGY_DDL, ONTOLOGY_TABLES } from './ontology-schema';
+import { migrateOntologySchema, ONTOLOGY_DDL, ONTOLOGY_TABLES } from './ontology-schema';
 
 /**
  * The operational ontology's read model: schemas with their object and relation types,
@@ -15,11 +15,12 @@ import { ONTOLOGY_DDL, ONTOLOGY_TABLES } from './ontology-schema';
  */
 export class OntologyProjection implements EmbeddedProjection {
   readonly name = 'ontology';
-  readonly version = 1;
+  readonly version = 2;
   private readonly stmts = new Map<string, Statement>();
 
   constructor(readonly db: Database) {
     db.exec(ONTOLOGY_DDL);
+    migrateOntologySchema(db);
   }
 
   private run(sql: string, ...params: unknown[]): void {
@@ -34,11 +35,13 @@ export class OntologyProjection implements EmbeddedProjection {
   }
 
   private upsertSchema(e: RecordedEvent, s: { id: string; org_id: string; status: string; activated_at: number | null; updated_at: number }): void {
+    // the log position of the activation orders two schemas activated at the same instant
+    const activatedPosition = e.type === T.OntologySchemaActivated ? e.position : null;
     this.run(
-      `INSERT INTO onto_schemas(id, org_id, status, activated_at, updated_at, revision, record) VALUES (?,?,?,?,?,?,?)
+      `INSERT INTO onto_schemas(id, org_id, status, activated_at, updated_at, revision, record, activated_position) VALUES (?,?,?,?,?,?,?,?)
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, activated_at = excluded.activated_at, updated_at = excluded.updated_at,
-         revision = excluded.revision, record = excluded.record`,
-      s.id, s.org_id, s.status, s.activated_at, s.updated_at, e.revision, JSON.stringify(s),
+         revision = excluded.revision, record = excluded.record, activated_position = coalesce(excluded.activated_position, onto_schemas.activated_position)`,
+      s.id, s.org_id, s.status, s.activated_at, s.updated_at, e.revision, JSON.stringify(s), activatedPosition,
     );
   }
 
