@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { ApiKeyCreatedData, PlanId, Role } from '@strata/domain/accounts';
 import { AccountsDirectory, CredentialChange, DirectoryKey, DirectoryMembership } from '@strata/auth/accounts-directory.port';
 import { AccountsProjection } from './accounts.projection';
+import { prepared } from '../sqlite/prepared';
 
 export interface UserRow {
   user_id: string;
@@ -80,9 +81,7 @@ export class AccountsReadModel implements AccountsDirectory {
   ) {}
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   // ---------- AccountsDirectory ----------

@@ -5,6 +5,7 @@ import { CredentialChange } from '@strata/auth/accounts-directory.port';
 import { PlannedProjection } from '../projection';
 import { monthPeriod } from '@strata/auth/plans/plan-limits';
 import { ACCOUNTS_DDL, ACCOUNT_TABLES } from './accounts-schema';
+import { prepared } from '../sqlite/prepared';
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
@@ -35,9 +36,7 @@ export class AccountsProjection implements PlannedProjection {
   }
 
   private run(sql: string, ...params: unknown[]): void {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    s.run(...params);
+    prepared(this.stmts, this.db, sql).run(...params);
   }
 
   apply(e: RecordedEvent): void {

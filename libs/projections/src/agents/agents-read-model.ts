@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ActivityDraft, AgentRecord, AgentScheduleRecord, RunRecord, SessionRecord, SessionWireEvent } from '@strata/domain/agents';
+import { prepared } from '../sqlite/prepared';
 
 /** One item of the activity feed (REFERENCE §16.12) as numbered: the draft `activityOf` made, its seq and log position; times in Unix seconds. */
 export type ActivityRow = Omit<ActivityDraft, 'type' | 'at'> & {
@@ -55,9 +56,7 @@ export class AgentsReadModel {
   constructor(private readonly db: Database) {}
 
   private q(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   agent(org: string, id: string): AgentRecord | null {

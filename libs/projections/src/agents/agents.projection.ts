@@ -21,6 +21,7 @@ import {
 import { DomainEvent, RecordedEvent, isAgentEvent, unhandled } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
 import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
+import { prepared } from '../sqlite/prepared';
 
 /**
  * The managed agents' read model (REFERENCE §16): agents, sessions, runs, each session's
@@ -39,9 +40,7 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   private run(sql: string, ...params: unknown[]): void {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { BriefingChannel, BriefingRun, BriefingSchedule, BriefingStatus, Correction, ItemMemory, ProjectRole, StoredBriefVersion } from '@strata/domain/briefs';
+import { prepared } from '../sqlite/prepared';
 
 /** A schedule with what the read model keeps beside it (never shown as such). */
 export interface BriefingScheduleRow {
@@ -51,9 +52,7 @@ export class BriefsReadModel {
   constructor(private readonly db: Database) {}
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   head(org: string, projectUid: string): BriefHead {

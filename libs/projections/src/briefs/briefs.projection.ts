@@ -3,6 +3,7 @@ import { BriefEventTypes as T, BriefingRun, BriefingSchedule, BriefingScheduleSe
 import { RecordedEvent, isBriefEvent, unhandled } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
 import { BRIEFS_DDL, BRIEFS_TABLES } from './briefs-schema';
+import { prepared } from '../sqlite/prepared';
 
 /** Runs kept per schedule in the read model (REFERENCE §12.7). */
 export const KEPT_RUNS = 50;
@@ -31,9 +32,7 @@ export class BriefsProjection implements EmbeddedProjection {
   }
 
   private run(sql: string, ...params: unknown[]): void {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    s.run(...params);
+    prepared(this.stmts, this.db, sql).run(...params);
   }
 
   apply(e: RecordedEvent): void {

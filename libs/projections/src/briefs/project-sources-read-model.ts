@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { sourcesStamp } from './project-sources-changes';
+import { prepared } from '../sqlite/prepared';
 
 export interface MemberNodeRow {
   uid: string;
@@ -46,9 +47,7 @@ export class ProjectSourcesReadModel {
   constructor(private readonly db: Database) {}
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   /** Moves whenever the Project's members, their versions or their ranking facts change (in this process). */

@@ -5,6 +5,7 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { EmbeddedProjection } from '../projection';
 import { sourcesChanged, sourcesReset } from './project-sources-changes';
 import { PROJECT_SOURCES_DDL, PROJECT_SOURCES_TABLES } from './project-sources-schema';
+import { prepared } from '../sqlite/prepared';
 
 interface NodeRow {
   uid: string;
@@ -56,9 +57,7 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
   }
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   apply(e: RecordedEvent): void {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { GovernanceAuditRecord } from '@strata/domain/audit/governance-audit';
+import { prepared } from '../sqlite/prepared';
 
 export interface AuditFilter {
   kinds?: readonly string[];
@@ -68,9 +69,7 @@ export class AuditReadModel {
       args.push(ref);
     }
     const sql = `SELECT a.record FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${pos} ${f.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    const rows = s.all(...args, limit + 1) as { record: string }[];
+    const rows = prepared(this.stmts, this.db, sql).all(...args, limit + 1) as { record: string }[];
     const has_more = rows.length > limit;
     if (has_more) rows.pop();
     return { items: rows.map((r) => JSON.parse(r.record) as GovernanceAuditRecord), has_more };

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { AuditStatusMemory, governanceAuditRecord } from '@strata/domain/audit/governance-audit';
 import { RecordedEvent } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
+import { prepared } from '../sqlite/prepared';
 
 export const AUDIT_TABLES = ['audit_records', 'audit_refs', 'audit_status'] as const;
 
@@ -44,9 +45,7 @@ export class AuditProjection implements EmbeddedProjection {
   }
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   apply(e: RecordedEvent): void {

@@ -9,6 +9,7 @@ import {
   SpaceAccessLevel,
   SpaceGrantTerms,
 } from '@strata/domain/governance';
+import { prepared } from '../sqlite/prepared';
 
 /** A Space grant as stored (times in Unix seconds). */
 export interface SpaceGrantRow {
@@ -31,9 +32,7 @@ export class GovernanceReadModel {
   constructor(readonly db: Database) {}
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   /** The grants of one principal (`user:<id>`, `agent:<id>`), by Space uid. */

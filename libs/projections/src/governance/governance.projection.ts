@@ -3,6 +3,7 @@ import { applySettingsChanges, DEFAULT_GOVERNANCE_SETTINGS, GovernanceEventTypes
 import { RecordedEvent, isGovernanceEvent, unhandled } from '@strata/domain/events';
 import { PlannedProjection } from '../projection';
 import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
+import { prepared } from '../sqlite/prepared';
 
 /**
  * The governance read model: Space grants, agent tool grants, settings, policies, request
@@ -28,9 +29,7 @@ export class GovernanceProjection implements PlannedProjection {
   }
 
   private run(sql: string, ...params: unknown[]): void {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    s.run(...params);
+    prepared(this.stmts, this.db, sql).run(...params);
   }
 
   applyPlanned(): void {

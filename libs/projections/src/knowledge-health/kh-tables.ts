@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ACKNOWLEDGING_TASK_STATUSES, Acknowledgement, ExceptionKind } from '@strata/domain/knowledge-health';
+import { prepared } from '../sqlite/prepared';
 
 export interface KhNodeRow {
   org: string;
@@ -95,9 +96,7 @@ export class KhTables {
   constructor(readonly db: Database) {}
 
   protected stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ToolApprovalRecord } from '@strata/domain/mcp';
 import { ConnectionRow, DriftRow, ToolRow } from './mcp-changes';
+import { prepared } from '../sqlite/prepared';
 
 const CONNECTION_JSON = ['server_info', 'auth', 'tool_approvals', 'last_error'] as const;
 
@@ -60,9 +61,7 @@ export class McpReadModel {
   constructor(readonly db: Database) {}
 
   private stmt(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   private withCounts(row: ConnectionRow): ConnectionView {

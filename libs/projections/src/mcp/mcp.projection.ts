@@ -3,6 +3,7 @@ import { RecordedEvent, isMcpEvent, McpEvent } from '@strata/domain/events';
 import { PlannedProjection } from '../projection';
 import { ConnectionRow, McpChange, mcpChangesOf } from './mcp-changes';
 import { MCP_DDL, MCP_TABLES } from './mcp-schema';
+import { prepared } from '../sqlite/prepared';
 
 const JSON_COLUMNS = new Set(['server_info', 'auth', 'tool_approvals', 'last_error', 'def', 'changed_fields', 'previous', 'current', 'arguments', 'reasons', 'resolved_by']);
 const CONNECTION_COLUMNS = new Set([
@@ -33,9 +34,7 @@ export class McpProjection implements PlannedProjection {
   }
 
   private run(sql: string, ...params: unknown[]): void {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    s.run(...params);
+    prepared(this.stmts, this.db, sql).run(...params);
   }
 
   applyPlanned(): void {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ObjectTypeRecord, OntologySchemaRecord, ProposalRecord, RelationTypeRecord, SchemaTypes } from '@strata/domain/ontology';
+import { prepared } from '../sqlite/prepared';
 
 export interface SchemaRow {
   schema: OntologySchemaRecord;
@@ -53,9 +54,7 @@ export class OntologyReadModel {
   }
 
   private q(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    return s;
+    return prepared(this.stmts, this.db, sql);
   }
 
   schema(org: string, id: string): SchemaRow | null {

@@ -5,6 +5,7 @@ import { GraphEvent, RecordedEvent, isGraphEvent, isOntologyEvent, unhandled } f
 import { NodeRecord } from '@strata/domain/records';
 import { EmbeddedProjection } from '../projection';
 import { migrateOntologySchema, ONTOLOGY_DDL, ONTOLOGY_TABLES } from './ontology-schema';
+import { prepared } from '../sqlite/prepared';
 
 /**
  * The operational ontology's read model: schemas with their object and relation types,
@@ -24,9 +25,7 @@ export class OntologyProjection implements EmbeddedProjection {
   }
 
   private run(sql: string, ...params: unknown[]): void {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql)));
-    s.run(...params);
+    prepared(this.stmts, this.db, sql).run(...params);
   }
 
   apply(e: RecordedEvent): void {
