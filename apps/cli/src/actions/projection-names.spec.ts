@@ -2,7 +2,7 @@ import { resolveProjectionNames, resolveServerProjectionNames } from './projecti
 
 describe('resolveProjectionNames (embedded)', () => {
   it('means every projection, the vector index included, when none is named', () => {
-    expect(resolveProjectionNames([])).toEqual({ names: ['graph', 'text', 'accounts', 'governance', 'ontology', 'briefs', 'audit', 'mcp', 'agents', 'knowledge_health'], all: ['graph', 'text', 'accounts', 'governance', 'ontology', 'briefs', 'audit', 'mcp', 'agents', 'knowledge_health'], vectors: true });
+    expect(resolveProjectionNames([])).toEqual({ names: ['graph', 'text', 'accounts', 'governance', 'ontology', 'briefs', 'audit', 'mcp', 'agents', 'knowledge_health', 'project_sources'], all: ['graph', 'text', 'accounts', 'governance', 'ontology', 'briefs', 'audit', 'mcp', 'agents', 'knowledge_health', 'project_sources'], vectors: true });
   });
 
   it('keeps the SQLite projections in application order and the vector index apart', () => {
@@ -11,7 +11,7 @@ describe('resolveProjectionNames (embedded)', () => {
   });
 
   it('refuses unknown names in one line that lists the known ones', () => {
-    expect(() => resolveProjectionNames(['vector', 'grpah'])).toThrow("unknown projection 'vector', 'grpah'; projections: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, vectors");
+    expect(() => resolveProjectionNames(['vector', 'grpah'])).toThrow("unknown projection 'vector', 'grpah'; projections: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, project_sources, vectors");
   });
 });
 

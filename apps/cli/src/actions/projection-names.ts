@@ -1,7 +1,11 @@
 import { SERVER_PROJECTION_NAMES } from '@strata/projections/server/server-projection';
 import { projectionCatalogue } from '@strata/platform/projections/projection-set';
 import { VECTORS_PROJECTION } from '@strata/vector-index/embedded/vector-handover-files';
+import { PROJECTIONS } from '@strata/projections/registry/projection-registry';
 import { CliError } from '../support/cli-error';
+
+/** The SQLite projections, for help texts: read from the registry, so a help never lists one the code lacks, or misses one. */
+export const SQLITE_PROJECTION_LIST = PROJECTIONS.map((p) => p.name).join(', ');
 
 export interface ProjectionNames {
   /** the SQLite projections named, in application order */

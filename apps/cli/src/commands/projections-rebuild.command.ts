@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Clock } from '@strata/domain/time';
 import type { RebuildOptions } from '../actions/projections-rebuild';
 import type { GlobalOptions } from '../support/cli-config';
+import { SQLITE_PROJECTION_LIST as SQLITE_NAMES } from '../actions/projection-names';
 
 const NEXT_PROJECTIONS_FILE = 'projections.next.db';
 const VECTORS_NEXT_DIR = 'vectors.next';
@@ -10,12 +11,12 @@ export function registerProjectionsRebuild(projections: Command, clock: Clock): 
   projections
     .command('rebuild')
     .description('rebuild projections from the event log, beside the live ones, then swap them in')
-    .argument('[name...]', 'projections to rebuild: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, vectors (default: all)')
+    .argument('[name...]', `projections to rebuild: ${SQLITE_NAMES}, vectors (default: all)`)
     .option('--handover-timeout <seconds>', 'how long to wait for a running service to take the result', '600')
     .addHelpText(
       'after',
       `
-On the embedded default the SQLite projections (graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health) are built into
+On the embedded default the SQLite projections (${SQLITE_NAMES}) are built into
 ${NEXT_PROJECTIONS_FILE} and the vector index ("vectors") into ${VECTORS_NEXT_DIR}/, from the
 log, while a running service keeps answering from the live ones; the service then applies
 the events written meanwhile and swaps the new ones in between two writes. With no service

@@ -2,12 +2,13 @@ import { Command } from 'commander';
 import type { Clock } from '@strata/domain/time';
 import type { VerifyOptions } from '../actions/projections-verify';
 import type { GlobalOptions } from '../support/cli-config';
+import { SQLITE_PROJECTION_LIST as SQLITE_NAMES } from '../actions/projection-names';
 
 export function registerProjectionsVerify(projections: Command, clock: Clock): void {
   projections
     .command('verify')
     .description('rebuild into a scratch copy and compare it with the live projections, table by table and vector by vector')
-    .argument('[name...]', 'projections to verify: graph, text, accounts, governance, ontology, briefs, audit, mcp, agents, knowledge_health, vectors (default: all)')
+    .argument('[name...]', `projections to verify: ${SQLITE_NAMES}, vectors (default: all)`)
     .option('--limit <n>', 'differences to print per table (and for vectors)', '10')
     .addHelpText(
       'after',
