@@ -7,11 +7,12 @@ import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** The published document is a valid OpenAPI 3.1 document, so generators and validators accept it as is. */
-describe('GET /openapi.json', () => {
-  let t: TestApp;
-  beforeAll(async () => (t = await startTestApp()));
-  afterAll(() => t.close());
+// one service for the whole file: every suite reads the same document
+let t: TestApp;
+beforeAll(async () => (t = await startTestApp()));
+afterAll(() => t.close());
 
+describe('GET /openapi.json', () => {
   it('is OpenAPI 3.1 and validates against the OpenAPI schema', async () => {
     const r = await request(t.url, 'GET', '/openapi.json');
     expect(r.status).toBe(200);
@@ -114,13 +115,10 @@ describe('GET /openapi.json', () => {
 });
 
 describe('the §2.8 aliases in /openapi.json', () => {
-  let t: TestApp;
   let doc: any;
   beforeAll(async () => {
-    t = await startTestApp();
     doc = (await request(t.url, 'GET', '/openapi.json')).body;
   });
-  afterAll(() => t.close());
 
   it('every props-alias row is a deprecated property of its type’s props schema, beside the field it stands for', () => {
     const missing: string[] = [];
