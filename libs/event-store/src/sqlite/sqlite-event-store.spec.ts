@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, RecordedEvent, eventFromLog } from '@strata/domain/events';
@@ -69,6 +69,36 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     await store.close();
     store = new SqliteEventStore(file);
     expect(store.readAllSync({ after: 0, limit: 10 }).map((e) => e.type)).toEqual(['A0', 'B0']);
+  });
+
+  it('deferred commit sync: a failed fsync fails the commits chained after it; the WAL stays open between fsyncs', async () => {
+    store.deferCommitSync();
+    const commit = (stream: string) => {
+      store.db.exec('BEGIN IMMEDIATE');
+      store.appendSync([{ stream, expectedRevision: 'no_stream', events: [ev('E')] }]);
+      store.db.exec('COMMIT');
+    };
+    const held = () => (store as unknown as { walFd: { fd: number } | null }).walFd;
+    commit('a');
+    await store.syncCommitted();
+    const wal = held();
+    expect(wal).not.toBeNull();
+    commit('b');
+    await store.syncCommitted();
+    expect(held()).toBe(wal); // one descriptor, two fsyncs
+    // the descriptor goes bad under the next fsync (as a disk error would fail it)
+    const real = wal!.fd;
+    wal!.fd = 0x3fffffff;
+    closeSync(real);
+    commit('c');
+    const failed = store.syncCommitted();
+    commit('d'); // committed while the failing fsync runs: its frames follow ones that may be lost
+    const chained = store.syncCommitted();
+    await expect(failed).rejects.toMatchObject({ code: 'EBADF' });
+    await expect(chained).rejects.toMatchObject({ code: 'EBADF' });
+    // the next fsync opens the WAL afresh
+    commit('e');
+    await expect(store.syncCommitted()).resolves.toBeUndefined();
   });
 
   it('exposes a synchronous API with the same semantics', () => {

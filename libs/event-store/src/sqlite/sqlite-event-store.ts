@@ -191,14 +191,79 @@ export class SqliteEventStore implements EventStore {
   }
 
   private startSync(): Promise<void> {
-    const run = fsyncFile(this.walFile()).finally(() => {
+    const settle = (failure: { error: unknown } | null) => {
       this.syncing = null;
       const next = this.nextSync;
       this.nextSync = null;
-      if (next) this.startSync().then(next.resolve, next.reject);
-    });
+      if (!next) return;
+      // commits made while a failed fsync ran follow, in the WAL, frames that may never reach
+      // the disk (a failed fsync can drop them): they are not durable either
+      if (failure) next.reject(failure.error);
+      else this.startSync().then(next.resolve, next.reject);
+    };
+    const run = this.syncWal().then(
+      () => settle(null),
+      (error: unknown) => {
+        settle({ error });
+        throw error;
+      },
+    );
     this.syncing = run;
     return run;
+  }
+
+  /**
+   * The WAL's descriptor, kept open from one fsync to the next: opening and closing it for each
+   * one (two more trips to the thread pool, and a FileHandle each) cost more of the event loop
+   * than the fsync itself. Only one fsync runs at a time, so it is never closed under one.
+   */
+  private walFd: { fd: number; dev: number; ino: number } | null = null;
+
+  /** fdatasync of the file now at the WAL's path, off the event loop; nothing when there is none */
+  private syncWal(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const fd = this.walDescriptor();
+      if (fd === null) resolve();
+      else
+        fs.fdatasync(fd, (err) => {
+          if (!err) return resolve();
+          this.closeWalFd(); // the next fsync opens the WAL afresh
+          reject(err);
+        });
+    });
+  }
+
+  /**
+   * The open descriptor of the file at the WAL's path, reopened when that is another file than
+   * the one held (SQLite removed and created it again), as an open per fsync would find it.
+   */
+  private walDescriptor(): number | null {
+    const file = this.walFile();
+    let now: fs.Stats;
+    try {
+      now = fs.statSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.closeWalFd(); // checkpointed and removed: nothing to sync
+      return null;
+    }
+    const held = this.walFd;
+    if (held && held.dev === now.dev && held.ino === now.ino) return held.fd;
+    this.closeWalFd();
+    const fd = fs.openSync(file, 'r');
+    const opened = fs.fstatSync(fd);
+    this.walFd = { fd, dev: opened.dev, ino: opened.ino };
+    return fd;
+  }
+
+  private closeWalFd(): void {
+    const held = this.walFd;
+    this.walFd = null;
+    try {
+      if (held) fs.closeSync(held.fd);
+    } catch {
+      /* already unusable: nothing left to release */
+    }
   }
 
   private walFile(): string {
@@ -544,23 +609,10 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     for (const s of [...this.subscriptions]) await s.close();
+    // the fsync in flight, and the one chained after it, end before their descriptor is closed
+    while (this.syncing) await this.syncing.catch(() => undefined);
+    this.closeWalFd();
     if (this.database.open) this.database.close();
-  }
-}
-
-/** fdatasync of a file by path off the event loop; a missing WAL (checkpointed and removed) has nothing to sync. */
-async function fsyncFile(file: string): Promise<void> {
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
   }
 }
 
