@@ -39,6 +39,7 @@ const TARGETS: Target[] = [
   { metric: 'briefs.regenerate_p50_ms', label: 'structural brief regeneration, 200 docs / 20k nodes, p50 (ms)', target: '< 500', ok: (v) => v < 500 },
   { metric: 'briefs.get_brief_p50_ms', label: 'GET /projects/{uid}/brief, 20k nodes, p50 (ms)', target: '< 10', ok: (v) => v < 10 },
   { metric: 'policies.node_overhead_pct', label: 'POST /node with 100 published policies vs none (% slower)', target: '< 5', ok: (v) => v < 5 },
+  { metric: 'policies.gate_overhead_pct_of_post_node_cpu', label: 'policy gate alone, in process, 100 published policies vs none, as a share of POST /node CPU (%)', target: '< 5', ok: (v) => v < 5 },
   { metric: 'policies.argument_overhead_pct', label: '/epistemic/argument with 100 published policies vs none (% slower)', target: '< 5', ok: (v) => v < 5 },
   { metric: 'audit.page_p50_ms', label: 'governance audit page over 1M events, p50 (ms)', target: '< 20', ok: (v) => v < 20 },
   { metric: 'agents.step_overhead_p50_ms', label: 'agent run of one model step minus the model call, p50 (ms)', target: '< 5', ok: (v) => v < 5 },

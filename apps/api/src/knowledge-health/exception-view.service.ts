@@ -94,13 +94,38 @@ export class ExceptionViewService {
   ) {}
 
   async visible(auth: AuthContext): Promise<VisibleExceptions> {
-    const org = auth.org_id;
-    const now = this.clock.now();
     const scope = await this.scopes.of(auth);
+    const now = this.clock.now();
+    return { scope, now, items: await this.visibleIn(auth.org_id, scope, now) };
+  }
+
+  /** Every exception a scope lets its caller see at `now`, from every row. */
+  visibleIn(org: string, scope: ReadScope, now: number): Promise<ExceptionView[]> {
+    return this.viewOf(org, scope, now, this.model.rows(org), true);
+  }
+
+  /**
+   * Only the exceptions whose status depends on the read (armed conditions, briefs, schedules),
+   * as `visible` shows them: the rest are counted and paged from their status lanes.
+   */
+  async timed(org: string, scope: ReadScope, now: number): Promise<ExceptionView[]> {
+    return this.viewOf(org, scope, now, this.model.timedRows(org), true);
+  }
+
+  /** Rows of a status lane as the caller sees them (visibility and retention as in `visible`). */
+  async lane(org: string, scope: ReadScope, now: number, rows: KhExceptionRow[]): Promise<ExceptionView[]> {
+    return this.viewOf(org, scope, now, rows, false);
+  }
+
+  /**
+   * `rows` as the caller sees them at `now`: visible subjects only (both ends of an edge; a
+   * brief's or schedule's live Project), time-based conditions evaluated now, resolved ones past
+   * retention gone; with `briefs`, the stale briefs judged at read time too.
+   */
+  private async viewOf(org: string, scope: ReadScope, now: number, rows: KhExceptionRow[], briefs: boolean): Promise<ExceptionView[]> {
     const m = this.model;
     const hours = m.deadlineHours(org);
     const out: ExceptionView[] = [];
-    const rows = m.rows(org);
     const jobActivity = rows.some((r) => r.kind === 'document_stuck' && r.arm) ? await this.jobActivity(org) : null;
     for (const row of rows) {
       // a brief's and a schedule's exceptions belong to their Project (the Project itself, or from_uid)
@@ -126,8 +151,8 @@ export class ExceptionViewService {
       }
       out.push({ id: row.id, kind: row.kind, severity: SEVERITY_OF[row.kind], row, state, ends, subject: null, project_uids: project !== null ? [project] : null, space_uids: null });
     }
-    await this.briefsStale(org, now, scope, out);
-    return { scope, now, items: out };
+    if (briefs) await this.briefsStale(org, now, scope, out);
+    return out;
   }
 
   /** Documents' job activity: whether a job for each is pending or processing, and when the last one moved. */

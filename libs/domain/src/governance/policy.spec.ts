@@ -1,4 +1,4 @@
-import { checkPolicyMatch, compilePolicy, decidePolicyPatch, evaluatePolicies, PolicyRecord, RequestFacts, requestFingerprint, routeTest, templateMatchesRoute } from './policy';
+import { checkPolicyMatch, compilePolicy, decidePolicyPatch, evaluatePolicies, PolicyIndex, PolicyMatch, PolicyRecord, RequestFacts, requestFingerprint, routeTest, templateMatchesRoute } from './policy';
 import { DomainError } from '../errors';
 
 const policy = (over: Partial<PolicyRecord>): PolicyRecord => ({
@@ -94,5 +94,71 @@ describe('policy lifecycle', () => {
     expect(() => decidePolicyPatch(policy({ status: 'rejected' }), { name: 'x' }, 'u', 5)).toThrow(DomainError);
     expect(() => decidePolicyPatch(policy({ status: 'shadow' }), { status: 'draft' }, 'u', 5)).toThrow(expect.objectContaining({ code: 'invalid_transition' }));
     expect(() => decidePolicyPatch(policy({}), { name: 'x', expected_version: 3 }, 'u', 5)).toThrow(expect.objectContaining({ code: 'version_conflict' }));
+  });
+});
+
+describe('policy index', () => {
+  // a small deterministic generator: the same draws on every run
+  const rng = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed / 0x7fffffff);
+
+  it('evaluates exactly as testing every policy, over random policies and requests', () => {
+    const rand = rng(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+    const some = <T>(xs: readonly T[]): T[] => [...new Set(Array.from({ length: 1 + Math.floor(rand() * 2) }, () => pick(xs)))];
+    const principals = ['user:u1', 'user:*', 'api_key:k1', 'api_key:*', 'agent:planner', 'agent:*', 'role:admin', 'role:viewer'];
+    const routes = ['POST /node', '* /node/{uid}', 'PATCH /node/{uid}', 'POST /batch', 'POST /agent/plan#create_task', '* /agent/**', '* /{x}', '* /**', 'GET /node/{uid}/history'];
+    const types = ['Claim', 'Concept', 'Task', 'Space'];
+    const keys: (keyof PolicyMatch)[] = ['principals', 'routes', 'tools', 'node_types', 'layers', 'min_classification', 'spaces'];
+    let matched = 0;
+    for (let round = 0; round < 80; round++) {
+      const ps = Array.from({ length: 1 + Math.floor(rand() * 12) }, (_, i) => {
+        const match: PolicyMatch = {};
+        for (const k of keys) {
+          if (rand() > 0.35) continue;
+          if (k === 'principals') match.principals = some(principals);
+          if (k === 'routes') match.routes = some(routes);
+          if (k === 'tools') match.tools = some(['a1', 'a2']);
+          if (k === 'node_types') match.node_types = some(types);
+          if (k === 'layers') match.layers = some(['epistemic', 'semantic', 'intent']);
+          if (k === 'min_classification') match.min_classification = pick(['internal', 'confidential', 'restricted'] as const);
+          if (k === 'spaces') match.spaces = some(['s1', 's2']);
+        }
+        if (!Object.keys(match).length) match.layers = ['epistemic'];
+        return compilePolicy(policy({ uid: `p${i}`, match, priority: Math.floor(rand() * 3), effect: pick(['allow', 'deny', 'require_approval'] as const), status: pick(['published', 'shadow'] as const) }));
+      });
+      const index = new PolicyIndex(ps);
+      for (let q = 0; q < 20; q++) {
+        const f = facts({
+          principal: { kind: pick(['user', 'api_key', 'agent', 'system'] as const), id: pick(['u1', 'k1', 'planner']), role: pick([null, 'admin', 'viewer']), bound_agent_id: pick([null, 'planner']) },
+          method: pick(['POST', 'PATCH', 'GET']),
+          path: pick(['/node', '/node/n1', '/batch', '/agent/plan', '/agent/execution', '/node/n1/history', '/']),
+          action: pick([null, 'create_task', 'start']),
+          tool_uid: pick([null, 'a1', 'a2']),
+          written: Array.from({ length: Math.floor(rand() * 3) }, (_, k) => ({
+            uid: `n${k}`, node_type: pick(types), layer: pick(['epistemic', 'semantic', 'intent']), classification: pick(['internal', 'confidential', 'restricted'] as const), spaces: some(['s1', 's2', 's3']), projects: [],
+          })),
+        });
+        for (const mode of ['enforce', 'shadow'] as const) {
+          const want = evaluatePolicies(ps, f, mode);
+          if (want.matched) matched++;
+          expect(evaluatePolicies(index, f, mode)).toEqual(want);
+        }
+      }
+    }
+    // the draws do match: the comparison is not between two empty decisions
+    expect(matched).toBeGreaterThan(100);
+  });
+
+  it('tests only the policies a request can match', () => {
+    const ps = [
+      policy({ uid: 'by-type', match: { node_types: ['Task'], principals: ['api_key:*'] } }),
+      policy({ uid: 'by-route', match: { routes: ['* /node/{uid}'], principals: ['api_key:*'] } }),
+      policy({ uid: 'by-principal', match: { principals: ['role:viewer'], layers: ['epistemic'] } }),
+      policy({ uid: 'always', match: { layers: ['epistemic'] } }),
+    ].map(compilePolicy);
+    const index = new PolicyIndex(ps);
+    const f = facts();
+    expect([...index.candidates(f, ['node'])].map((i) => ps[i].policy.uid)).toEqual(['always']);
+    expect([...index.candidates(facts({ written: [{ ...f.written[0], node_type: 'Task' }] }), ['node', 'n1'])].map((i) => ps[i].policy.uid)).toEqual(['by-type', 'by-route', 'always']);
   });
 });

@@ -378,25 +378,159 @@ function routeFacts(f: RequestFacts): RouteFacts {
 
 const EFFECT_RANK: Record<PolicyEffect, number> = { deny: 2, require_approval: 1, allow: 0 };
 
+const EMPTY: readonly number[] = Object.freeze([]) as readonly number[];
+
+/** The buckets of a route index under one first segment: exact templates by segment count, and `/**` ones. */
+interface RouteBucket {
+  exact: Map<number, number[]>;
+  rest: number[];
+}
+
+/**
+ * An organization's active policies compiled once per change and indexed by a condition each
+ * one cannot match without — its tools, else its node types, else its routes (by first segment
+ * and length), else its principals' kinds — so a request evaluates only the policies that can
+ * match it, in their evaluation order. A policy with no indexable condition is always
+ * evaluated. Sound because every condition of a policy must hold for it to match.
+ */
+export class PolicyIndex {
+  /** whether a policy asks about the written nodes' Spaces, and the Projects any asks about */
+  readonly needsSpaces: boolean;
+  readonly projectUids: readonly string[];
+  private readonly always: number[] = [];
+  private readonly byTool = new Map<string, number[]>();
+  private readonly byType = new Map<string, number[]>();
+  private readonly byRoute = new Map<string, RouteBucket>();
+  private readonly byPrincipal = new Map<string, number[]>();
+  /** per-evaluation scratch, reused: which policies were picked (by stamp) and in which order */
+  private readonly seen: Uint32Array;
+  private stamp = 0;
+  private readonly picked: number[] = [];
+
+  constructor(readonly policies: readonly CompiledPolicy[]) {
+    this.seen = new Uint32Array(policies.length);
+    this.needsSpaces = policies.some((c) => c.needsSpaces);
+    this.projectUids = [...new Set(policies.flatMap((c) => (c.needsProjects ? (c.policy.match.projects ?? []) : [])))];
+    policies.forEach((c, i) => this.place(c.policy.match, i));
+  }
+
+  get size(): number {
+    return this.policies.length;
+  }
+
+  private place(m: PolicyMatch, i: number): void {
+    const put = (map: Map<string, number[]>, key: string) => {
+      const l = map.get(key);
+      if (!l) map.set(key, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
+    };
+    if (m.tools) return m.tools.forEach((t) => put(this.byTool, t));
+    if (m.node_types) return m.node_types.forEach((t) => put(this.byType, t));
+    const routes = m.routes?.map(routeKey);
+    if (routes && routes.every((r) => r !== null)) {
+      for (const r of routes) {
+        let b = this.byRoute.get(r!.first);
+        if (!b) this.byRoute.set(r!.first, (b = { exact: new Map(), rest: [] }));
+        if (r!.rest) {
+          if (b.rest[b.rest.length - 1] !== i) b.rest.push(i);
+        } else {
+          const l = b.exact.get(r!.length);
+          if (!l) b.exact.set(r!.length, [i]);
+          else if (l[l.length - 1] !== i) l.push(i);
+        }
+      }
+      return;
+    }
+    if (m.principals) {
+      for (const p of m.principals) {
+        const kind = p.startsWith('role:') ? 'user' : p.slice(0, p.indexOf(':'));
+        put(this.byPrincipal, kind);
+        // agent:<id> also matches a key bound to that agent
+        if (kind === 'agent') put(this.byPrincipal, 'bound');
+      }
+      return;
+    }
+    this.always.push(i);
+  }
+
+  /** The policies that can match a request, in evaluation order (a list reused by the next call). */
+  candidates(f: RequestFacts, parts: readonly string[]): readonly number[] {
+    if (!this.policies.length) return EMPTY;
+    if (++this.stamp === 0xffffffff) {
+      this.seen.fill(0);
+      this.stamp = 1;
+    }
+    const out = this.picked;
+    out.length = 0;
+    this.add(this.always);
+    if (f.tool_uid !== null) this.add(this.byTool.get(f.tool_uid));
+    if (this.byType.size) for (const n of f.written) this.add(this.byType.get(n.node_type));
+    const b = parts.length ? this.byRoute.get(parts[0]) : undefined;
+    if (b) {
+      this.add(b.exact.get(parts.length));
+      this.add(b.rest);
+    }
+    this.add(this.byPrincipal.get(f.principal.kind));
+    if (f.principal.bound_agent_id !== null) this.add(this.byPrincipal.get('bound'));
+    if (out.length > 1) out.sort((a, b) => a - b);
+    return out;
+  }
+
+  private add(list: readonly number[] | undefined): void {
+    if (!list) return;
+    const seen = this.seen;
+    const stamp = this.stamp;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k];
+      if (seen[i] === stamp) continue;
+      seen[i] = stamp;
+      this.picked.push(i);
+    }
+  }
+}
+
+/** A route entry's first segment and length, or null when its first segment is a placeholder (or it is `/**`). */
+function routeKey(entry: string): { first: string; length: number; rest: boolean } | null {
+  const r = ROUTE_RE.exec(entry);
+  if (!r) return { first: '\u0000never', length: -1, rest: false };
+  let segs = r[2].split('/').slice(1);
+  const rest = segs.at(-1) === '**';
+  if (rest) segs = segs.slice(0, -1);
+  if (!segs.length || (segs[0].startsWith('{') && segs[0].endsWith('}'))) return null;
+  return { first: segs[0], length: segs.length, rest };
+}
+
 /**
  * Evaluation (REFERENCE §13.6): published policies decide in `enforce` mode (highest priority,
  * then deny > require_approval > allow); shadow ones — and in `shadow` mode every one — are
- * only logged. `off` evaluates nothing.
+ * only logged. `off` evaluates nothing. Given a `PolicyIndex`, only the policies that can
+ * match are tested; the outcome is the same as testing every one.
  */
-export function evaluatePolicies(policies: readonly CompiledPolicy[], f: RequestFacts, mode: 'off' | 'shadow' | 'enforce'): PolicyDecision {
-  const none: PolicyDecision = { effect: 'allow', enforced: false, policy_uids: [], deciding: null, shadow: [], matched: false };
-  if (mode === 'off') return none;
-  const enforced: PolicyRecord[] = [];
-  const shadow: { policy_uid: string; effect: PolicyEffect }[] = [];
+export function evaluatePolicies(policies: readonly CompiledPolicy[] | PolicyIndex, f: RequestFacts, mode: 'off' | 'shadow' | 'enforce'): PolicyDecision {
+  if (mode === 'off') return noDecision([]);
+  let enforced: PolicyRecord[] | null = null;
+  let shadow: { policy_uid: string; effect: PolicyEffect }[] | null = null;
   const route = routeFacts(f);
-  for (const c of policies) {
+  const visit = (c: CompiledPolicy) => {
     const p = c.policy;
-    if (p.status !== 'published' && p.status !== 'shadow') continue;
-    if (!policyMatches(c, f, route)) continue;
-    if (p.status === 'published' && mode === 'enforce') enforced.push(p);
-    else shadow.push({ policy_uid: p.uid, effect: p.effect });
-  }
-  if (!enforced.length) return { ...none, shadow, matched: shadow.length > 0 };
+    if (p.status !== 'published' && p.status !== 'shadow') return;
+    if (!policyMatches(c, f, route)) return;
+    if (p.status === 'published' && mode === 'enforce') (enforced ??= []).push(p);
+    else (shadow ??= []).push({ policy_uid: p.uid, effect: p.effect });
+  };
+  if (policies instanceof PolicyIndex) {
+    const all = policies.policies;
+    for (const i of policies.candidates(f, route.parts)) visit(all[i]);
+  } else for (const c of policies) visit(c);
+  return decide(enforced, shadow ?? []);
+}
+
+function noDecision(shadow: { policy_uid: string; effect: PolicyEffect }[]): PolicyDecision {
+  return { effect: 'allow', enforced: false, policy_uids: [], deciding: null, shadow, matched: shadow.length > 0 };
+}
+
+function decide(enforced: PolicyRecord[] | null, shadow: { policy_uid: string; effect: PolicyEffect }[]): PolicyDecision {
+  if (!enforced) return noDecision(shadow);
   enforced.sort((a, b) => b.priority - a.priority || EFFECT_RANK[b.effect] - EFFECT_RANK[a.effect] || (a.uid < b.uid ? -1 : 1));
   const deciding = enforced[0];
   return { effect: deciding.effect, enforced: true, policy_uids: enforced.map((p) => p.uid), deciding, shadow, matched: true };

@@ -2,10 +2,10 @@ import { DomainError } from '@strata/domain/errors';
 import { DomainEvent } from '@strata/domain/events';
 import {
   classificationOf,
-  CompiledPolicy,
   GovernanceStreams,
   PolicyDecision,
   PolicyErrors,
+  PolicyIndex,
   RequestFacts,
   requestFingerprint,
   WrittenNode,
@@ -22,6 +22,7 @@ import { PolicyService, requestPrincipal } from './policy.service';
 
 const HOUR = 3600;
 const NONE_PLACED: ReadonlyMap<string, string[]> = new Map();
+const NO_POLICIES = new PolicyIndex([]);
 
 /**
  * Structured policies on every governed request (REFERENCE §13.6), registered on the unit of
@@ -52,11 +53,11 @@ export class PolicyGate {
       // a request whose job will write (synthesis) is judged now, on what it names and would create
       if (!tx.writesLater || req.background) return;
       const { nodes, placed } = wouldBeWritten(tx);
-      return this.judge(tx, req, nodes, false, placed);
+      return this.judge(tx, req, async () => nodes, false, placed);
     }
     const staged = tx.stagedEvents();
     if (!req.background) await this.guardApprovalResolution(tx, staged);
-    await this.judge(tx, req, await writtenNodes(tx, staged), false);
+    await this.judge(tx, req, () => writtenNodes(tx, staged), false);
   };
 
   /**
@@ -69,17 +70,18 @@ export class PolicyGate {
     const req = governedRequest(tx);
     if (!req || req.background) return;
     const { nodes, placed } = wouldBeWritten(tx);
-    await this.judge(tx, req, nodes, true, placed);
+    await this.judge(tx, req, async () => nodes, true, placed);
   };
 
-  private async judge(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, beforeGuard: boolean, placed: ReadonlyMap<string, string[]> = NONE_PLACED): Promise<void> {
+  /** `nodes`: the written nodes, read only when some policy or an approval needs them. */
+  private async judge(tx: GraphTx, req: GovernedRequest, nodes: () => Promise<Map<string, NodeRecord>>, beforeGuard: boolean, placed: ReadonlyMap<string, string[]> = NONE_PLACED): Promise<void> {
     const org = tx.org;
     // a background write runs under the approval its request consumed; a replay names its own
     const approval = req.background ? req.approvalUid : req.approvalUid ? await this.usableApproval(tx, req) : null;
     const mode = this.policies.mode(org);
-    const compiled = mode === 'off' ? [] : this.policies.active(org);
-    if (!compiled.length && !approval) return;
-    const facts = await this.factsOf(tx, req, nodes, compiled, placed);
+    const compiled = mode === 'off' ? NO_POLICIES : this.policies.index(org);
+    if (!compiled.size && !approval) return;
+    const facts = await this.factsOf(tx, req, await nodes(), compiled, placed);
     const decision = this.policies.evaluate(org, facts, { mode, compiled });
     for (const s of decision.shadow) if (s.effect !== 'allow') req.warnings.push(`299 - "shadow policy ${s.policy_uid} would ${s.effect}"`);
     const record = (extra: Parameters<PolicyService['decisionRecord']>[4] = {}) =>
@@ -127,10 +129,10 @@ export class PolicyGate {
    * Facts of a governed request about its written nodes (REFERENCE §13.6); Spaces and
    * Projects only when a policy asks about them. `placed`: the Spaces of nodes not created yet.
    */
-  private async factsOf(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, compiled: CompiledPolicy[], placed: ReadonlyMap<string, string[]>): Promise<RequestFacts> {
+  private async factsOf(tx: GraphTx, req: GovernedRequest, nodes: Map<string, NodeRecord>, compiled: PolicyIndex, placed: ReadonlyMap<string, string[]>): Promise<RequestFacts> {
     const uids = [...nodes.keys()];
-    const needSpaces = compiled.some((c) => c.needsSpaces);
-    const projectUids = [...new Set(compiled.flatMap((c) => (c.needsProjects ? (c.policy.match.projects ?? []) : [])))];
+    const needSpaces = compiled.needsSpaces;
+    const projectUids = compiled.projectUids;
     const spaces = needSpaces && uids.length ? await spacedNodes(txMembership(tx), uids) : new Map<string, { spaces: string[] }>();
     const projectsOf = new Map<string, string[]>();
     for (const p of projectUids) {

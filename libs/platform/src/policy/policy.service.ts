@@ -7,6 +7,7 @@ import {
   GovernanceMode,
   PolicyDecision,
   PolicyDecisionRecordedData,
+  PolicyIndex,
   RequestFacts,
   RequestPrincipal,
 } from '@strata/domain/governance';
@@ -21,18 +22,23 @@ import { GovernanceReadModel } from '@strata/projections/governance/governance-r
  */
 @Injectable()
 export class PolicyService {
-  private readonly cache = new Map<string, { mark: number; compiled: CompiledPolicy[] }>();
+  private readonly cache = new Map<string, { mark: number; index: PolicyIndex }>();
 
   constructor(private readonly governance: GovernanceReadModel) {}
 
   /** The shadow and published policies, in evaluation order, compiled (cached until a policy changes). */
-  active(org: string): CompiledPolicy[] {
+  active(org: string): readonly CompiledPolicy[] {
+    return this.index(org).policies;
+  }
+
+  /** The same policies indexed by what each cannot match without (cached with them). */
+  index(org: string): PolicyIndex {
     const mark = this.governance.policiesMark(org);
     const hit = this.cache.get(org);
-    if (hit && hit.mark === mark) return hit.compiled;
-    const compiled = this.governance.policies(org, { statuses: ['shadow', 'published'] }).map(compilePolicy);
-    this.cache.set(org, { mark, compiled });
-    return compiled;
+    if (hit && hit.mark === mark) return hit.index;
+    const index = new PolicyIndex(this.governance.policies(org, { statuses: ['shadow', 'published'] }).map(compilePolicy));
+    this.cache.set(org, { mark, index });
+    return index;
   }
 
   mode(org: string): GovernanceMode {
@@ -40,10 +46,10 @@ export class PolicyService {
   }
 
   /** `active`: the policies already read for this request with `mode` (the gate reads them once). */
-  evaluate(org: string, facts: RequestFacts, active?: { mode: GovernanceMode; compiled: CompiledPolicy[] }): PolicyDecision {
+  evaluate(org: string, facts: RequestFacts, active?: { mode: GovernanceMode; compiled: PolicyIndex }): PolicyDecision {
     const mode = active?.mode ?? this.mode(org);
     if (mode === 'off') return evaluatePolicies([], facts, mode);
-    return evaluatePolicies(active?.compiled ?? this.active(org), facts, mode);
+    return evaluatePolicies(active?.compiled ?? this.index(org), facts, mode);
   }
 
   /** The `PolicyDecisionRecorded` data of a decision (target_uids capped at 100). */

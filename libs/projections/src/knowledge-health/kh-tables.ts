@@ -54,6 +54,11 @@ export interface KhExceptionRow {
   to_uid: string | null;
   state: string | null;
   arm: string | null;
+  /** where it is read from (a status, or `timed`), its severity rank and first detection: the list's order */
+  lane?: string | null;
+  sev?: number | null;
+  first_at?: number | null;
+  resolved_at?: number | null;
 }
 
 /** Rows and lists read (or written) during one unit of work, keyed by uid (one organization). */

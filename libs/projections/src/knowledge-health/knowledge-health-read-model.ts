@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-traversal';
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
-import { EVIDENCE_NODE_TYPES, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
+import { EVIDENCE_NODE_TYPES, ExceptionKind, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
-import { CLAIM_SUPPORT, KNOWLEDGE_HEALTH_DDL } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, DAY_S, KNOWLEDGE_HEALTH_DDL, TIMED_LANE } from './knowledge-health-schema';
 
 /** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
 export interface MaterializedException {
@@ -37,6 +37,78 @@ export class KnowledgeHealthReadModel extends KhTables {
   deadlineHours(org: string): number {
     const r = this.stmt('SELECT approval_deadline_hours FROM kh_settings WHERE org = ?').get(org) as { approval_deadline_hours: number } | undefined;
     return r?.approval_deadline_hours ?? DEFAULT_GOVERNANCE_SETTINGS.approval_deadline_hours;
+  }
+
+  /** The projection's live counters ('node:<type>', 'edges', 'claim:evidenced', 'claim:sourced'). */
+  counters(org: string): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.stmt('SELECT key, n FROM kh_counts WHERE org = ?').all(org) as { key: string; n: number }[]) out.set(r.key, r.n);
+    return out;
+  }
+
+  /**
+   * Activity and exception transitions in [since, until), by what: the whole days after the one
+   * `since` falls in from the day counters, the rest of that day from the rows, less any row at
+   * or after `until` (the read's own instant). Never more rows than one day holds.
+   */
+  windowCounts(org: string, since: number, until: number): Map<string, number> {
+    const out = new Map<string, number>();
+    const add = (what: string, n: number) => out.set(what, (out.get(what) ?? 0) + n);
+    const day = Math.floor(since / DAY_S);
+    const edge = (day + 1) * DAY_S;
+    for (const r of this.stmt('SELECT what, SUM(n) AS n FROM kh_day_counts WHERE org = ? AND day > ? GROUP BY what').all(org, day) as { what: string; n: number }[]) add(r.what, r.n);
+    const raw = (from: number, to: number, sign: number) => {
+      for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_activity INDEXED BY kh_activity_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
+        add(r.what, sign * r.n);
+      for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
+        add(`exceptions_${r.what}`, sign * r.n);
+    };
+    raw(since, Math.min(edge, until), 1);
+    raw(Math.max(until, edge), Number.MAX_VALUE, -1);
+    return out;
+  }
+
+  /** An exception's transitions in [since, until). */
+  transitionsOf(org: string, id: string, since: number, until: number): { what: string }[] {
+    return this.stmt('SELECT what FROM kh_transitions INDEXED BY kh_transitions_id WHERE org = ? AND id = ? AND at >= ? AND at < ?').all(org, id, since, until) as { what: string }[];
+  }
+
+  /** Open and acknowledged rows by kind and status, and resolved ones resolved after `resolvedAfter` (the timed lane aside). */
+  laneCounts(org: string, resolvedAfter: number): { kind: ExceptionKind; lane: 'open' | 'acknowledged' | 'resolved'; n: number }[] {
+    return [
+      ...(this.stmt(
+        "SELECT kind, lane, COUNT(*) AS n FROM kh_exceptions INDEXED BY kh_exceptions_lane_kind WHERE org = ? AND lane IN ('open', 'acknowledged') GROUP BY lane, kind",
+      ).all(org) as { kind: ExceptionKind; lane: 'open' | 'acknowledged'; n: number }[]),
+      ...(this.stmt("SELECT kind, 'resolved' AS lane, COUNT(*) AS n FROM kh_exceptions INDEXED BY kh_exceptions_lane_kind WHERE org = ? AND lane = 'resolved' AND resolved_at > ? GROUP BY kind").all(
+        org,
+        resolvedAfter,
+      ) as { kind: ExceptionKind; lane: 'resolved'; n: number }[]),
+    ];
+  }
+
+  /** Resolved rows (not timed) resolved in [from, to]: those a retention cut leaves out. */
+  resolvedBetween(org: string, from: number, to: number): string[] {
+    return (this.stmt("SELECT id FROM kh_exceptions INDEXED BY kh_exceptions_lane_kind WHERE org = ? AND lane = 'resolved' AND resolved_at >= ? AND resolved_at <= ?").all(org, from, to) as { id: string }[]).map(
+      (r) => r.id,
+    );
+  }
+
+  /** The rows whose status depends on the read (armed conditions, briefs, schedules). */
+  timedRows(org: string): KhExceptionRow[] {
+    return this.stmt(`SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_page WHERE org = ? AND lane = '${TIMED_LANE}'`).all(org) as KhExceptionRow[];
+  }
+
+  /**
+   * Up to `limit` rows of one status lane after `after` in the list's order (severity, first
+   * detection, id), an edge subject's ends as the edge has them now.
+   */
+  laneRows(org: string, lane: string, after: readonly [number, number, string] | null, limit: number): KhExceptionRow[] {
+    const [sev, first, id] = after ?? [-1, -Number.MAX_VALUE, ''];
+    return this.stmt(
+      `SELECT x.org, x.id, x.kind, x.subject_uid, x.subject_type, COALESCE(e.from_uid, x.from_uid) AS from_uid, COALESCE(e.to_uid, x.to_uid) AS to_uid, x.state, x.arm, x.sev, x.first_at
+       FROM kh_exceptions x INDEXED BY kh_exceptions_page LEFT JOIN kh_edges e ON x.subject_type = 'edge' AND e.org = x.org AND e.uid = x.subject_uid
+       WHERE x.org = ? AND x.lane = ? AND (x.sev, x.first_at, x.id) > (?, ?, ?) ORDER BY x.sev, x.first_at, x.id LIMIT ?`,
+    ).all(org, lane, sev, first, id, limit) as KhExceptionRow[];
   }
 
   /** Every exception row of the organization; an edge subject's ends as the edge has them now (a merge may retarget it). */

@@ -1,7 +1,17 @@
 import type { Database } from 'better-sqlite3';
 
 /** Tables of the Knowledge Health read model (projections database; prefix `kh_`). */
-export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules'] as const;
+export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules', 'kh_counts', 'kh_day_counts'] as const;
+
+/**
+ * Where a row of `kh_exceptions` is read from: its stored status, or `timed` when its status
+ * depends on the read (an armed time-based condition, a brief's or schedule's Project). Rows
+ * in a status lane are counted and paged by index; timed ones (a few) are judged one by one.
+ */
+export const TIMED_LANE = 'timed';
+
+/** The day buckets of `kh_day_counts` (seconds). */
+export const DAY_S = 86400;
 
 /**
  * A Claim's support as the projection last judged it (§14.1): the summary counts evidence
@@ -14,7 +24,16 @@ export function migrateKnowledgeHealthSchema(db: Database): void {
   const cols = (db.prepare("SELECT name FROM pragma_table_info('kh_nodes')").all() as { name: string }[]).map((c) => c.name);
   if (!cols.includes('support')) db.exec('ALTER TABLE kh_nodes ADD COLUMN support INTEGER');
   db.exec('CREATE INDEX IF NOT EXISTS kh_nodes_support ON kh_nodes(org, node_type, live, support)');
+  const xcols = (db.prepare("SELECT name FROM pragma_table_info('kh_exceptions')").all() as { name: string }[]).map((c) => c.name);
+  for (const [c, t] of [['lane', 'TEXT'], ['sev', 'INTEGER'], ['first_at', 'REAL'], ['resolved_at', 'REAL']]) if (!xcols.includes(c)) db.exec(`ALTER TABLE kh_exceptions ADD COLUMN ${c} ${t}`);
+  db.exec(EXCEPTION_LANE_INDEXES);
 }
+
+/** The list's order within a lane (severity, first detection, id), and per-kind counts within one. */
+const EXCEPTION_LANE_INDEXES = `
+CREATE INDEX IF NOT EXISTS kh_exceptions_page ON kh_exceptions(org, lane, sev, first_at, id);
+CREATE INDEX IF NOT EXISTS kh_exceptions_lane_kind ON kh_exceptions(org, lane, kind, resolved_at);
+`;
 
 /**
  * The projection keeps its own compact copy of what the exception conditions read (types,
@@ -41,10 +60,20 @@ DROP INDEX IF EXISTS kh_edges_type;
 CREATE INDEX IF NOT EXISTS kh_edges_typed ON kh_edges(org, edge_type, live, from_uid, to_uid);
 CREATE TABLE IF NOT EXISTS kh_exceptions (
   org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
-  from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT,
+  from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL,
   PRIMARY KEY (org, id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_exceptions_subject ON kh_exceptions(org, subject_uid);
+-- live counters: 'node:<type>' live nodes, 'edges' live edges, 'claim:evidenced' / 'claim:sourced' live Claims by support
+CREATE TABLE IF NOT EXISTS kh_counts (
+  org TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,
+  PRIMARY KEY (org, key)
+) WITHOUT ROWID;
+-- kh_activity and kh_transitions rows counted by (what, day of 'at'): a window reads its whole days here
+CREATE TABLE IF NOT EXISTS kh_day_counts (
+  org TEXT NOT NULL, what TEXT NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL,
+  PRIMARY KEY (org, what, day)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS kh_activity (
   org TEXT NOT NULL, at REAL NOT NULL, what TEXT NOT NULL, uid TEXT NOT NULL, from_uid TEXT, to_uid TEXT, position INTEGER NOT NULL
 );

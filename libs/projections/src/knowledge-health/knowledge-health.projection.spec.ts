@@ -214,14 +214,16 @@ describe('KnowledgeHealthProjection', () => {
     const before = writes();
     p.flush();
     // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken
-    // back, and each Claim's judged support
+    // back, and each Claim's judged support (4 writes); then one write per counter the unit moved,
+    // however many events moved it: Claims, Evidence, edges, evidenced Claims, and the day's
+    // nodes created, edges created and exceptions opened (7)
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c2')]);
-    expect(writes() - before).toBe(4);
+    expect(writes() - before).toBe(4 + 7);
     expect(rm.claimSupportCounts('o')).toEqual({ claims: 2, evidenced: 1, sourced_only: 0 });
     expect(rm.transitions('o', 0, 100)).toEqual([{ id: exceptionId('claim_unsupported', 'c2'), what: 'opened' }]);
     // a second flush has nothing left to judge
     p.flush();
-    expect(writes() - before).toBe(4);
+    expect(writes() - before).toBe(4 + 7);
     // the next unit (another request) judges what it touched, at its own instant
     p.apply(ev(5, 'b2', 20, 'EdgeCreated', edge('s2', 'ev', 'c2')));
     p.flush();

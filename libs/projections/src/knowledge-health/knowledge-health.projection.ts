@@ -11,13 +11,15 @@ import {
   ExceptionState,
   Observation,
   SCHEDULE_FAILING_RUNS,
+  SEVERITY_OF,
   SOURCE_NODE_TYPES,
   exceptionId,
   nextExceptionState,
+  severityRank,
 } from '@strata/domain/knowledge-health';
 import { EmbeddedProjection } from '../projection';
 import { KhTables, UnitMemo, armDetail, emptyMemo, setTypedList, typedList } from './kh-tables';
-import { CLAIM_SUPPORT, KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES, migrateKnowledgeHealthSchema } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, DAY_S, KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES, TIMED_LANE, migrateKnowledgeHealthSchema } from './knowledge-health-schema';
 
 export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 import type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
@@ -51,6 +53,26 @@ function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
   list.splice(at, 0, row);
 }
 
+/** The counters a node row stands for: its live type, and a live Claim's judged support. */
+function nodeKeys(n: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): string[] {
+  if (!n || n.live !== 1) return [];
+  const keys = [`node:${n.node_type}`];
+  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.evidenced) keys.push('claim:evidenced');
+  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.sourced) keys.push('claim:sourced');
+  return keys;
+}
+
+/** Where an exception row is read from, and what the list orders and counts it by. */
+function laneOf(kind: ExceptionKind, subjectType: string, state: ExceptionState | null, arm: string | null) {
+  const timed = arm !== null || subjectType === 'schedule' || kind === 'brief_stale';
+  return {
+    lane: timed || !state ? TIMED_LANE : state.status,
+    sev: severityRank(SEVERITY_OF[kind]),
+    first_at: state?.first_detected_at ?? null,
+    resolved_at: state?.resolved_at ?? null,
+  };
+}
+
 const principalOf = (e: RecordedEvent): string => (e.metadata.principal.kind === 'system' ? 'system' : `${e.metadata.principal.kind}:${e.metadata.principal.id}`);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -80,8 +102,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`) */
-  readonly version = 3;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes */
+  readonly version = 4;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -92,6 +114,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** Subjects whose conditions this unit's events may have changed, evaluated by `flush`. */
   private readonly dirtyNodes = new Set<string>();
   private readonly dirtyEdges = new Set<string>();
+  /** Counter changes of the unit of work (by org, key), written with its last evaluation. */
+  private readonly counts = new Map<string, Map<string, number>>();
+  private readonly dayCounts = new Map<string, Map<string, number>>();
 
   constructor(db: Database) {
     super(db);
@@ -122,6 +147,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (rolledBack) {
       this.dirtyNodes.clear();
       this.dirtyEdges.clear();
+      this.counts.clear();
+      this.dayCounts.clear();
     } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
     if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
@@ -138,6 +165,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    * given. The runner calls this before each commit (and a new unit calls it for the last one).
    */
   flush(): void {
+    this.evaluate();
+    this.writeCounts();
+  }
+
+  private evaluate(): void {
     if (!this.dirtyNodes.size && !this.dirtyEdges.size) return;
     const nodes = [...this.dirtyNodes];
     const edges = [...this.dirtyEdges];
@@ -227,6 +259,61 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
 
   private activity(org: string, at: number, what: string, uid: string, from: string | null, to: string | null, position: number): void {
     this.stmt('INSERT INTO kh_activity(org, at, what, uid, from_uid, to_uid, position) VALUES (?,?,?,?,?,?,?)').run(org, at, what, uid, from, to, position);
+    this.countDay(org, what, at, 1);
+  }
+
+  private transition(org: string, at: number, id: string, what: 'opened' | 'resolved'): void {
+    this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)').run(org, at, id, what);
+    this.countDay(org, `exceptions_${what}`, at, 1);
+  }
+
+  /** Removes an exception's transitions, and takes them off the day counters. */
+  private dropTransitions(org: string, id: string): void {
+    for (const t of this.stmt('SELECT at, what FROM kh_transitions INDEXED BY kh_transitions_id WHERE org = ? AND id = ?').all(org, id) as { at: number; what: string }[])
+      this.countDay(org, `exceptions_${t.what}`, t.at, -1);
+    this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(org, id);
+  }
+
+  private bump(maps: Map<string, Map<string, number>>, org: string, key: string, by: number): void {
+    let m = maps.get(org);
+    if (!m) maps.set(org, (m = new Map()));
+    m.set(key, (m.get(key) ?? 0) + by);
+  }
+
+  private countDay(org: string, what: string, at: number, by: number): void {
+    this.bump(this.dayCounts, org, `${what}\u0000${Math.floor(at / DAY_S)}`, by);
+  }
+
+  /** A node row's move from `prev` to `next` (either absent): its counters follow. */
+  private countNode(org: string, prev: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined, next: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): void {
+    if (prev && next && prev.live === next.live && prev.node_type === next.node_type && prev.support === next.support) return;
+    for (const k of nodeKeys(prev)) this.bump(this.counts, org, k, -1);
+    for (const k of nodeKeys(next)) this.bump(this.counts, org, k, 1);
+  }
+
+  private countEdge(org: string, prevLive: number, nextLive: number): void {
+    if (prevLive !== nextLive) this.bump(this.counts, org, 'edges', nextLive - prevLive);
+  }
+
+  /** The unit's counter changes, into the tables (in the unit's transaction). */
+  private writeCounts(): void {
+    for (const [org, m] of this.counts)
+      for (const [key, n] of m)
+        if (n) {
+          this.stmt('INSERT INTO kh_counts(org, key, n) VALUES (?,?,?) ON CONFLICT(org, key) DO UPDATE SET n = n + excluded.n').run(org, key, n);
+          // a counter back to zero goes, as a rebuild of a log without what it counted never writes it
+          if (n < 0) this.stmt('DELETE FROM kh_counts WHERE org = ? AND key = ? AND n = 0').run(org, key);
+        }
+    for (const [org, m] of this.dayCounts)
+      for (const [key, n] of m) {
+        if (!n) continue;
+        const cut = key.indexOf('\u0000');
+        const [what, day] = [key.slice(0, cut), Number(key.slice(cut + 1))];
+        this.stmt('INSERT INTO kh_day_counts(org, what, day, n) VALUES (?,?,?,?) ON CONFLICT(org, what, day) DO UPDATE SET n = n + excluded.n').run(org, what, day, n);
+        if (n < 0) this.stmt('DELETE FROM kh_day_counts WHERE org = ? AND what = ? AND day = ? AND n = 0').run(org, what, day);
+      }
+    this.counts.clear();
+    this.dayCounts.clear();
   }
 
   private onNode(org: string, n: NodeRecord, type: string, at: number, principal: string, position: number): void {
@@ -272,6 +359,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       ).run(org, n.uid, n.node_type, n.label, live, n.version, n.created_at, prev?.created_by ?? principal, at, n.tombstone_at, row.status, row.status_since, row.update_times, attrs);
     }
     this.memo?.nodes.set(n.uid, row);
+    this.countNode(org, prev, row);
     // a node just created: no edge touches it yet, no exception is about it
     if (!prev) this.edgeless(n.uid);
     if (type === 'NodeCreated' && !prev) {
@@ -318,6 +406,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
        ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`,
       ).run(...cols);
     }
+    this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
     if (type === 'EdgeCreated' && !prev) this.activity(org, at, 'edges_created', ed.uid, ed.from_uid, ed.to_uid, position);
     this.afterEdgeChange(org, ed, at);
@@ -360,13 +449,22 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     for (const uid of [...nodeUids, ...edgeUids]) {
       for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
         this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, row.id);
-        this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(org, row.id);
+        this.dropTransitions(org, row.id);
         this.remember(row, true);
       }
+      for (const a of this.stmt('SELECT at, what FROM kh_activity INDEXED BY kh_activity_uid WHERE org = ? AND uid = ?').all(org, uid) as { at: number; what: string }[]) this.countDay(org, a.what, a.at, -1);
       this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
     }
-    for (const uid of nodeUids) this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
-    for (const uid of edgeUids) this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
+    for (const uid of nodeUids) {
+      const n = this.stmt('SELECT live, node_type, support FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined;
+      this.countNode(org, n, undefined);
+      this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
+    }
+    for (const uid of edgeUids) {
+      const e = this.stmt('SELECT live FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { live: number } | undefined;
+      if (e) this.countEdge(org, e.live, 0);
+      this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
+    }
   }
 
   /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
@@ -425,6 +523,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   private keepSupport(org: string, n: KhNodeRow, support: number): void {
     if (n.support === support) return;
     this.stmt('UPDATE kh_nodes SET support = ? WHERE org = ? AND uid = ?').run(support, org, n.uid);
+    this.countNode(org, n, { ...n, support });
     this.memo?.nodes.set(n.uid, { ...n, support });
   }
 
@@ -508,7 +607,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       // ended inside it, or one request committed twice at one instant) opened it and then
       // cleared it at the same instant; it was never an exception anyone could see
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
-      this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(row.org, row.id);
+      this.dropTransitions(row.org, row.id);
       this.remember(row, true);
       return;
     }
@@ -518,12 +617,17 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   private save(row: KhExceptionRow, prev: ExceptionState | null, next: ExceptionState | null, arm: string | null): void {
     const state = next ? JSON.stringify(next) : null;
     if (state === row.state && arm === row.arm) return;
-    this.stmt(
-      `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
-       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
-    ).run(row.org, row.id, row.kind, row.subject_uid, row.subject_type, row.from_uid, row.to_uid, state, arm);
+    this.upsertException(row, next, state, arm);
     this.remember({ ...row, state, arm });
     this.transitions(row.org, row.id, prev, next);
+  }
+
+  private upsertException(row: KhExceptionRow, state: ExceptionState | null, stateText: string | null, arm: string | null): void {
+    const l = laneOf(row.kind, row.subject_type, state, arm);
+    this.stmt(
+      `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm, lane, sev, first_at, resolved_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm, lane = excluded.lane, first_at = excluded.first_at, resolved_at = excluded.resolved_at`,
+    ).run(row.org, row.id, row.kind, row.subject_uid, row.subject_type, row.from_uid, row.to_uid, stateText, arm, l.lane, l.sev, l.first_at, l.resolved_at);
   }
 
   private transitions(org: string, id: string, prev: ExceptionState | null, next: ExceptionState | null): void {
@@ -531,8 +635,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const wasOpen = prev !== null && prev.status !== 'resolved';
     const isOpen = next.status !== 'resolved';
     // the moment it opened: first detection, or the reopening (an acknowledgement at once may follow it)
-    if (isOpen && !wasOpen) this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)').run(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, 'opened');
-    if (!isOpen && wasOpen) this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)').run(org, next.resolved_at, id, 'resolved');
+    if (isOpen && !wasOpen) this.transition(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, 'opened');
+    if (!isOpen && wasOpen) this.transition(org, next.resolved_at!, id, 'resolved');
   }
 
   private reopenedAt(s: ExceptionState): number {
@@ -565,9 +669,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         // an episode some read may have shown: opened at its threshold, resolved now
         state = nextExceptionState(state, { holds: true, detail: armDetail(kind, old, due), ack: old.ack }, due);
         state = nextExceptionState(state, { holds: false, removed }, at);
-        const t = this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)');
-        t.run(org, due, id, 'opened');
-        t.run(org, at, id, 'resolved');
+        this.transition(org, due, id, 'opened');
+        this.transition(org, at, id, 'resolved');
       }
     }
     const armText = next ? JSON.stringify(next) : null;
@@ -580,10 +683,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       return;
     }
     this.remember({ ...base, state: stateText, arm: armText });
-    this.stmt(
-      `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm) VALUES (?,?,?,?,?,?,?,?,?)
-       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm`,
-    ).run(org, id, kind, n.uid, 'node', null, null, stateText, armText);
+    this.upsertException({ ...base, subject_uid: n.uid, subject_type: 'node', from_uid: null, to_uid: null }, state, stateText, armText);
   }
 
   /**
@@ -634,6 +734,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.memo = null;
     this.dirtyNodes.clear();
     this.dirtyEdges.clear();
+    this.counts.clear();
+    this.dayCounts.clear();
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
