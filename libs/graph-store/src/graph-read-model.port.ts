@@ -133,6 +133,12 @@ export interface GraphReadModel {
   getEdge(org: string, uid: string): Promise<EdgeRecord | null>;
   edgeRevision(org: string, uid: string): Promise<number>;
   listEdges(org: string, filter: EdgeFilter, limit?: number): Promise<EdgeRecord[]>;
+  /**
+   * Live edges touching each of `uids`, read at once: per uid exactly what
+   * `listEdges(org, {touching: uid}, limitEach)` gives (oldest first, ties by uid). Optional:
+   * a reader without it is asked uid by uid (traversals that expand a whole frontier per hop).
+   */
+  edgesTouchingEach?(org: string, uids: string[], limitEach: number): Promise<Map<string, EdgeRecord[]>>;
   aliasesOf(org: string, uid: string): Promise<AliasRecord[]>;
   aliasesByNorm(org: string, norm: string): Promise<AliasRecord[]>;
   allAliases(org: string): Promise<AliasRecord[]>;

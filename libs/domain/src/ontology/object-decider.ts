@@ -68,6 +68,35 @@ function checkValue(def: FieldDefinition, type: FieldType, v: unknown, path: str
   }
 }
 
+/** What validating an object against its type needs, worked out once per type version. */
+interface CompiledType {
+  defs: Map<string, FieldDefinition>;
+  required: string[];
+  defaults: [string, unknown][];
+  fieldList: string;
+}
+
+/**
+ * Read models hand out frozen, shared type records (one per stored content), so a frozen
+ * record's compiled form can be kept beside it; a record that may still change is compiled
+ * for the one call.
+ */
+const compiledTypes = new WeakMap<ObjectTypeRecord, CompiledType>();
+
+function compiled(type: ObjectTypeRecord): CompiledType {
+  let c = compiledTypes.get(type);
+  if (c) return c;
+  const defs = new Map(type.fields_json.map((d) => [d.name, d]));
+  c = {
+    defs,
+    required: [...new Set([...type.required_fields, ...type.fields_json.filter((d) => d.required).map((d) => d.name)])],
+    defaults: type.fields_json.filter((d) => d.default !== undefined).map((d) => [d.name, d.default]),
+    fieldList: [...defs.keys()].join(', ') || 'none',
+  };
+  if (Object.isFrozen(type) && Object.isFrozen(type.fields_json) && Object.isFrozen(type.required_fields)) compiledTypes.set(type, c);
+  return c;
+}
+
 export interface ValidatedFields {
   fields: Record<string, unknown>;
   references: ObjectReference[];
@@ -86,19 +115,18 @@ export function validateObjectFields(
 ): ValidatedFields {
   const problems: ValidationProblem[] = [];
   const refs: ObjectReference[] = [];
-  const defs = new Map(type.fields_json.map((d) => [d.name, d]));
+  const { defs, required, defaults, fieldList } = compiled(type);
   const out: Record<string, unknown> = { ...(current ?? {}) };
   for (const [k, v] of Object.entries(given)) {
     const def = defs.get(k);
     if (!def) {
-      problems.push({ path: `fields.${k}`, message: `${type.name} defines no field ${k}; valid fields: ${[...defs.keys()].join(', ') || 'none'}` });
+      problems.push({ path: `fields.${k}`, message: `${type.name} defines no field ${k}; valid fields: ${fieldList}` });
       continue;
     }
     if (v === null) delete out[k];
     else out[k] = v;
   }
-  if (!current) for (const d of type.fields_json) if (out[d.name] === undefined && d.default !== undefined) out[d.name] = d.default;
-  const required = new Set([...type.required_fields, ...type.fields_json.filter((d) => d.required).map((d) => d.name)]);
+  if (!current) for (const [name, value] of defaults) if (out[name] === undefined) out[name] = value;
   for (const name of required) if (out[name] === undefined || out[name] === null || out[name] === '') problems.push({ path: `fields.${name}`, message: 'is required' });
   for (const [k, v] of Object.entries(out)) {
     const def = defs.get(k);

@@ -278,6 +278,27 @@ export class SqliteGraphStore implements GraphReadModel {
     const rows = this.db.prepare(`SELECT doc FROM edges${by} WHERE ${where.join(' AND ')}${order}`).all(...params, limit) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc));
   }
+  /**
+   * `listEdges({touching})` for many uids in one statement: each edge once per endpoint in the
+   * set (a self-loop once), the first `limitEach` per uid by (created_at, uid). The set goes in
+   * as JSON so that one prepared statement serves every size.
+   */
+  edgesTouchingEachSync(org: string, uids: string[], limitEach: number): Map<string, EdgeRecord[]> {
+    const out = new Map<string, EdgeRecord[]>(uids.map((u) => [u, []]));
+    if (!uids.length || limitEach <= 0) return out;
+    const rows = this.stmt(
+      `SELECT anchor, doc FROM (
+         SELECT anchor, doc, row_number() OVER (PARTITION BY anchor ORDER BY created_at ASC, uid ASC) AS rn FROM (
+           SELECT from_uid AS anchor, doc, created_at, uid FROM edges INDEXED BY edges_out
+             WHERE org = ? AND tombstone_at IS NULL AND from_uid IN (SELECT value FROM json_each(?))
+           UNION
+           SELECT to_uid AS anchor, doc, created_at, uid FROM edges INDEXED BY edges_in
+             WHERE org = ? AND tombstone_at IS NULL AND to_uid IN (SELECT value FROM json_each(?))))
+       WHERE rn <= ? ORDER BY anchor, rn`,
+    ).all(org, JSON.stringify(uids), org, JSON.stringify(uids), limitEach) as { anchor: string; doc: string }[];
+    for (const r of rows) out.get(r.anchor)?.push(JSON.parse(r.doc));
+    return out;
+  }
   *iterateEdges(org: string, opts: { include_tombstoned?: boolean; tombstoned_before?: number } = {}): Generator<EdgeRecord> {
     let sql = 'SELECT doc FROM edges WHERE org = ?';
     const params: unknown[] = [org];
@@ -479,6 +500,9 @@ export class SqliteGraphStore implements GraphReadModel {
   }
   async listEdges(org: string, f: EdgeFilter, limit?: number) {
     return this.listEdgesSync(org, f, limit);
+  }
+  async edgesTouchingEach(org: string, uids: string[], limitEach: number) {
+    return this.edgesTouchingEachSync(org, uids, limitEach);
   }
   async aliasesOf(org: string, uid: string) {
     return this.aliasesOfSync(org, uid);

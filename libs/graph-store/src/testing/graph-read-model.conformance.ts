@@ -292,6 +292,23 @@ export function describeGraphReadModelConformance(name: string, factory: () => P
         expect(await e({}, 1)).toEqual(['e1']);
       });
 
+      it('reads the edges touching each of many uids at once as listEdges reads them one by one', async () => {
+        if (!model.edgesTouchingEach) return; // optional: readers without it are asked uid by uid
+        const org = newOrg();
+        const g = await graph(org);
+        const loop = log.createEdge(org, g.alan.uid, g.alan.uid, { edge_type: 'RelatedTo' }, { uid: 'e5' });
+        log.tick();
+        log.tombstoneEdge(org, 'e2', 'manual');
+        await flush();
+        const set = [g.ada.uid, g.alan.uid, g.goal.uid, g.widget.uid, 'missing'];
+        for (const limit of [1, 2, 500]) {
+          const each = await model.edgesTouchingEach(org, set, limit);
+          for (const u of set) expect(uids(each.get(u) ?? [])).toEqual(uids(await model.listEdges(org, { touching: u }, limit)));
+        }
+        expect(uids((await model.edgesTouchingEach(org, [g.alan.uid], 10)).get(g.alan.uid)!)).toEqual(['e1', loop.uid]);
+        expect((await model.edgesTouchingEach(org, [], 10)).size).toBe(0);
+      });
+
       it('filters edge props like node props', async () => {
         const org = newOrg();
         await graph(org);

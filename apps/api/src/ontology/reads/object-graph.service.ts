@@ -45,12 +45,18 @@ export class ObjectGraph {
     let frontier = start.map((n) => n.uid);
     let truncated = false;
     for (let d = 0; d < depth && frontier.length && !truncated; d++) {
+      // a hop is two reads whatever the frontier's size: its edges, then the nodes they reach
+      const touchingOf = await this.touchingEach(org, frontier);
+      const reached = new Set<string>();
+      for (const uid of frontier)
+        for (const e of touchingOf.get(uid) ?? []) {
+          const other = e.from_uid === uid ? e.to_uid : e.from_uid;
+          if (!nodes.has(other) && (!scope || scope.allows(other))) reached.add(other);
+        }
+      const loaded = await this.graph.getNodes(org, [...reached]);
       const next: string[] = [];
       for (const uid of frontier) {
-        const touching = await this.graph.listEdges(org, { touching: uid }, EXPANSION_EDGE_CAP);
-        const others = touching.map((e) => (e.from_uid === uid ? e.to_uid : e.from_uid)).filter((o) => !nodes.has(o) && (!scope || scope.allows(o)));
-        const loaded = await this.graph.getNodes(org, [...new Set(others)]);
-        for (const e of touching) {
+        for (const e of touchingOf.get(uid) ?? []) {
           const other = e.from_uid === uid ? e.to_uid : e.from_uid;
           const n = nodes.get(other) ?? loaded.get(other);
           if (!n || n.tombstone_at !== null || (scope && !scope.allows(other))) continue;
@@ -73,6 +79,14 @@ export class ObjectGraph {
       frontier = next;
     }
     return { nodes, edges, truncated };
+  }
+
+  /** Each frontier node's live edges (at most EXPANSION_EDGE_CAP, oldest first): one read where the store can. */
+  private async touchingEach(org: string, uids: string[]): Promise<Map<string, EdgeRecord[]>> {
+    if (this.graph.edgesTouchingEach) return this.graph.edgesTouchingEach(org, uids, EXPANSION_EDGE_CAP);
+    const out = new Map<string, EdgeRecord[]>();
+    for (const uid of uids) out.set(uid, await this.graph.listEdges(org, { touching: uid }, EXPANSION_EDGE_CAP));
+    return out;
   }
 
   /** Domain-object relations (ontology-layer edges) of an expansion. */
