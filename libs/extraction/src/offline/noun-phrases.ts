@@ -17,7 +17,22 @@ const BREAK_TAGS = [
 const NOUN_TAGS = ['Singular', 'Plural', 'Noun', 'Uncountable', 'Actor', 'Unit'];
 const EXTRA_STOP = new Set(['also', 'just', 'very', 'such', 'other', 'same', 'many', 'much', 'more', 'most', 'some', 'any', 'each', 'every', 'own', 'like', 'than', 'then', 'there', 'here', 'yes', 'not', 'one']);
 
-function kind(w: string): 'noun' | 'adj' | 'break' {
+type Kind = 'noun' | 'adj' | 'break';
+
+// a word's kind depends on the word alone: a document's vocabulary is classified once, not at every mention
+const KINDS = new Map<string, Kind>();
+const KINDS_MAX = 200_000;
+
+function kind(w: string): Kind {
+  let k = KINDS.get(w);
+  if (k === undefined) {
+    if (KINDS.size >= KINDS_MAX) KINDS.clear();
+    KINDS.set(w, (k = classify(w)));
+  }
+  return k;
+}
+
+function classify(w: string): Kind {
   if (EXTRA_STOP.has(w) || /\d/.test(w)) return 'break';
   const t = tagsOf(w);
   if (t.length === 0) return w.length >= 3 && !/(ly|ing|ed)$/.test(w) ? 'noun' : 'break';

@@ -96,7 +96,7 @@ export class IngestionJobHandler implements JobHandler {
       if ((await this.queue.get(job.org, job.id))?.cancel_requested) cancelled = true;
       return cancelled;
     };
-    const dedup = new DedupCache(this.graph, job.org, input.actor.space_uid ?? null);
+    const dedup = new DedupCache(this.graph, job.org, input.actor.space_uid ?? null, !run);
     const pages = meta?.page_offsets ?? [];
     // Extraction runs ahead (STRATA_LLM_CONCURRENCY chunks in flight) into `ready`; one
     // committer takes whatever is ready, up to a unit's size, and commits it as one unit of
@@ -272,7 +272,8 @@ export class IngestionJobHandler implements JobHandler {
           );
           tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: p.index }) }, chunk, document, tx.uuid(), tx.write));
         }
-        tx.putNode(decideUpdateNode(document, { props: { chunk_count: pieces.length } }, tx.write), 'NodeUpdated', null);
+        // the document is `processing` from the unit that gives it its chunks: no unit of its own (one fsync fewer before the first extraction)
+        tx.putNode(decideUpdateNode(document, { props: { chunk_count: pieces.length, processing_status: 'processing' } }, tx.write), 'NodeUpdated', null);
       });
     }
   }

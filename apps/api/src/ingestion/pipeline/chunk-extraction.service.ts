@@ -113,7 +113,7 @@ export class ChunkExtractionService {
     let dedup: DedupIndex | null = null;
     const memories = [...new Set(items.flatMap((i) => (i.ontology ? [i.ontology.run.memory] : [])))];
     const outcomes = await this.uow.run(ctx, async (tx) => {
-      dedup = new DedupIndex(place.dedup); // a replayed unit starts afresh
+      dedup = new DedupIndex(place.dedup, memories.length === 0); // a replayed unit starts afresh
       for (const m of memories) m.begin();
       const out: ChunkOutcome[] = [];
       for (const item of items) out.push(await stageChunk(tx, item, place, dedup, this.ontology));

@@ -10,6 +10,12 @@ export const FUZZY_TYPES: ReadonlySet<string> = new Set(ENTITY_NODE_TYPE_NAMES.f
 
 const NO_GRAMS: ReadonlySet<string> = new Set();
 
+interface AliasOwner {
+  uid: string;
+  created_at: number;
+  node_type: string;
+}
+
 interface Entry {
   uid: string;
   created_at: number;
@@ -69,7 +75,7 @@ export class TypeIndex {
 /**
  * What deduplication compares extracted nodes with (REFERENCE §9.2): the live nodes of each
  * type, loaded once per type and kept current with what this ingestion commits, so a job does
- * not scan the graph again for every chunk. Aliases are looked up per label (an index read).
+ * not scan the graph again for every chunk. Aliases are looked up once per normalised label.
  * One per `/ingest/chunk` request, or per job: a job's chunks commit one after another.
  * Only nodes in exactly the Spaces the ingestion places its nodes in are candidates
  * (REFERENCE §13.1): none for unplaced material, the one Space otherwise.
@@ -77,12 +83,19 @@ export class TypeIndex {
 export class DedupCache {
   private readonly types = new Map<string, Promise<TypeIndex>>();
   private spaced: Promise<Map<string, { spaces: readonly string[] }>> | null = null;
+  /**
+   * Alias owners by norm, like the types' labels read once: a document's names recur in
+   * chunk after chunk, and extraction itself never adds an alias.
+   */
+  private readonly aliasOwners = new Map<string, AliasOwner[]>();
 
   constructor(
     private readonly graph: GraphReadModel,
     private readonly org: string,
     /** the Space the ingestion places its nodes in, or null */
     private readonly placement: string | null = null,
+    /** false when the ingestion writes aliases itself (the ontology pass's objects): each look-up reads them afresh */
+    private readonly keepAliases = true,
   ) {}
 
   /** whether a node lives in exactly the placement's Spaces */
@@ -109,16 +122,29 @@ export class DedupCache {
   /** The oldest live node of the type whose label or an alias normalises to `norm`. */
   async exact(type: string, norm: string): Promise<string | null> {
     const byLabel = (await this.index(type)).byNorm.get(norm) ?? null;
-    const aliases = await this.graph.aliasesByNorm(this.org, norm);
-    if (aliases.length === 0) return byLabel?.uid ?? null;
-    const owners = await this.graph.getNodes(this.org, aliases.map((a) => a.canonical_uid));
+    const owners = (this.keepAliases && this.aliasOwners.get(norm)) || (await this.readAliasOwners(norm));
+    if (owners.length === 0) return byLabel?.uid ?? null;
     let best: { uid: string; created_at: number } | null = byLabel;
-    for (const a of aliases) {
-      const n = owners.get(a.canonical_uid);
-      if (!n || n.tombstone_at !== null || n.node_type !== type || !(await this.inPlacement(n.uid))) continue;
+    for (const n of owners) {
+      if (n.node_type !== type) continue;
       if (!best || n.created_at < best.created_at || (n.created_at === best.created_at && n.uid < best.uid)) best = n;
     }
     return best?.uid ?? null;
+  }
+
+  /** The live nodes in the placement that own an alias normalising to `norm`, read once per norm. */
+  private async readAliasOwners(norm: string): Promise<AliasOwner[]> {
+    const aliases = await this.graph.aliasesByNorm(this.org, norm);
+    const out: AliasOwner[] = [];
+    if (aliases.length > 0) {
+      const nodes = await this.graph.getNodes(this.org, aliases.map((a) => a.canonical_uid));
+      for (const a of aliases) {
+        const n = nodes.get(a.canonical_uid);
+        if (n && n.tombstone_at === null && (await this.inPlacement(n.uid))) out.push({ uid: n.uid, created_at: n.created_at, node_type: n.node_type });
+      }
+    }
+    this.aliasOwners.set(norm, out);
+    return out;
   }
 
   async similar(type: string, norm: string): Promise<{ candidate: DedupCandidate; similarity: number }[]> {

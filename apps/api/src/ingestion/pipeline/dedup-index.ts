@@ -1,6 +1,7 @@
 import { normaliseText } from '@strata/domain/catalogue';
 import { DedupDecision, decideDedup } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
+import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { DedupCache, FUZZY_TYPES, TypeIndex } from './dedup-cache';
 
 /**
@@ -11,8 +12,14 @@ import { DedupCache, FUZZY_TYPES, TypeIndex } from './dedup-cache';
 export class DedupIndex {
   private readonly staged: { node: NodeRecord; norm: string }[] = [];
   private readonly stagedByType = new Map<string, TypeIndex>();
+  /** existing nodes this unit reuses, as read through its transaction (a node named by eight chunks is read once) */
+  private readonly reused = new Map<string, NodeRecord | null>();
 
-  constructor(private readonly cache: DedupCache) {}
+  constructor(
+    private readonly cache: DedupCache,
+    /** false when something else in the unit (the ontology pass) may change the nodes extraction reuses */
+    private readonly keepReads = true,
+  ) {}
 
   async decide(nodeType: string, label: string): Promise<DedupDecision & { norm: string }> {
     const norm = normaliseText(label);
@@ -27,6 +34,18 @@ export class DedupIndex {
     if (mine) scored.push(...mine.similar(norm));
     const sim = new Map(scored.map((s) => [s.candidate.norms[0], s.similarity]));
     return { ...decideDedup(norm, scored.map((s) => s.candidate), (n) => sim.get(n) ?? 0), norm };
+  }
+
+  /**
+   * An existing node to reuse, read through the unit's transaction once: extraction only links
+   * to it, so a second read in the same unit would give the same record.
+   */
+  async read(tx: GraphTx, uid: string): Promise<NodeRecord | null> {
+    if (!this.keepReads) return tx.node(uid);
+    if (this.reused.has(uid)) return this.reused.get(uid)!;
+    const n = await tx.node(uid);
+    this.reused.set(uid, n);
+    return n;
   }
 
   /** A node created in this unit joins the candidates. */

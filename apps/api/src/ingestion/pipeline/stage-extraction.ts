@@ -1,7 +1,7 @@
 import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps } from '@strata/domain/graph';
 import { PageOffset, pageAt } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
-import { ExtractedNode, LayerOutcome, anchorQuote } from '@strata/extraction';
+import { ChunkAnchors, ExtractedNode, LayerOutcome } from '@strata/extraction';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { DedupIndex } from './dedup-index';
 
@@ -35,6 +35,7 @@ export interface ExtractionPlacement {
 export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: readonly LayerOutcome[], place: ExtractionPlacement): Promise<ChunkExtractionCounts> {
   const counts: ChunkExtractionCounts = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
   const dedup = place.dedup;
+  const anchors = new ChunkAnchors(place.content);
   const linked = new Set<string>();
   for (const o of outcomes) {
     if (!('nodes' in o)) continue;
@@ -43,13 +44,13 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
       if (linked.has(node.uid)) continue; // one provenance edge per node and chunk
       linked.add(node.uid);
       counts.extracted_node_uids.push(node.uid);
-      const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place) });
+      const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place, anchors) });
       tx.createEdge(decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write));
       counts.edges_created++;
     }
   }
   if (place.ontology) {
-    const o = await place.ontology((names) => names.map((n) => location({ quote: n }, place).location).find((l) => l !== undefined));
+    const o = await place.ontology((names) => names.map((n) => location({ quote: n }, place, anchors).location).find((l) => l !== undefined));
     counts.nodes_created += o.nodes_created;
     counts.edges_created += o.edges_created;
     for (const uid of o.node_uids) {
@@ -66,7 +67,7 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
 async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, counts: ChunkExtractionCounts): Promise<NodeRecord> {
   const decision = await dedup.decide(x.node_type, x.label);
   if (decision.action === 'reuse') {
-    const existing = await tx.node(decision.uid);
+    const existing = await dedup.read(tx, decision.uid);
     if (existing && existing.tombstone_at === null) {
       counts.nodes_deduplicated++;
       return existing;
@@ -86,8 +87,8 @@ async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, count
   return node;
 }
 
-function location(x: Pick<ExtractedNode, 'quote'>, place: ExtractionPlacement): { location?: string } {
-  const anchor = anchorQuote(place.content, x.quote);
+function location(x: Pick<ExtractedNode, 'quote'>, place: ExtractionPlacement, anchors: ChunkAnchors): { location?: string } {
+  const anchor = anchors.anchor(x.quote);
   if (!anchor) return {};
   const sel: Record<string, unknown> = { ...anchor };
   if (place.pages?.length && place.chunkStart !== undefined && place.chunkStart !== null) {

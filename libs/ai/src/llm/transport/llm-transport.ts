@@ -82,6 +82,21 @@ class Transient {
 
 const TIMEOUT = Symbol('timeout');
 
+let fetchWarmed = false;
+
+/**
+ * Node loads and compiles its fetch (undici) on the first call, hundreds of milliseconds on a
+ * busy machine: a service configured with a model pays that when it starts, with a fetch of
+ * a `data:` URL (no network), rather than on its first model call, inside a request or a job.
+ */
+function warmFetch(): void {
+  if (fetchWarmed) return;
+  fetchWarmed = true;
+  void fetch('data:application/json,{}')
+    .then((r) => r.arrayBuffer())
+    .catch(() => undefined);
+}
+
 /**
  * The HTTP side every chat adapter shares: one JSON POST, retried on 429, 5xx and connection
  * errors with exponential back-off honouring Retry-After, under one deadline for the whole
@@ -104,6 +119,7 @@ export class LlmTransport {
     this.baseDelayMs = options.baseDelayMs ?? 1000;
     this.maxDelayMs = options.maxDelayMs ?? 60_000;
     this.fetchImpl = options.fetch ?? fetch;
+    if (!options.fetch) warmFetch();
   }
 
   /**
