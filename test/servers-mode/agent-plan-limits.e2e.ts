@@ -32,12 +32,12 @@ describe('servers mode: plan limits and a session’s runs decided across replic
     return { ka: api(a.url, s.key), kb: api(b.url, s.key) };
   }
 
-  it('two replicas creating the last agent the plan allows at once: one 201, one 403 plan_limit_reached (twice)', async () => {
+  it('two replicas creating the last agent the plan allows, three requests each at once: one 201, five 403 plan_limit_reached (twice)', async () => {
     for (let round = 0; round < 2; round++) {
       const { ka, kb } = await proOrg();
-      const both = await Promise.all([ka.post('/v1/agents', { name: `First ${round}` }), kb.post('/v1/agents', { name: `Second ${round}` })]);
-      expect(both.map((r) => r.status).sort()).toEqual([201, 403]);
-      expect(both.find((r) => r.status === 403)!.body).toMatchObject({ code: 'plan_limit_reached', limit: 'agents', max: 1, current: 1 });
+      const all = await Promise.all([0, 1, 2].flatMap((i) => [ka.post('/v1/agents', { name: `A${i} ${round}` }), kb.post('/v1/agents', { name: `B${i} ${round}` })]));
+      expect(all.map((r) => r.status).sort()).toEqual([201, 403, 403, 403, 403, 403]);
+      expect(all.find((r) => r.status === 403)!.body).toMatchObject({ code: 'plan_limit_reached', limit: 'agents', max: 1, current: 1 });
       await eventually(async () => (await kb.get('/v1/agents')).body.items?.length === 1, 'the agent on B');
       expect((await ka.get('/v1/agents')).body.items).toHaveLength(1);
     }
