@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { AgentErrors, AgentRecord, RunRecord, SessionRecord } from '@strata/domain/agents';
+import { AgentErrors, AgentRecord, AgentStreams, PlanClaimLimit, RunRecord, SessionRecord } from '@strata/domain/agents';
+import type { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { Errors } from '@strata/domain/errors';
 import type { AuthContext } from '@strata/auth/auth-context';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
@@ -66,6 +67,22 @@ export class AgentsStore {
     const revision = await this.log.streamRevision(stream);
     await this.catchUp();
     return revision < 0 ? 'no_stream' : revision;
+  }
+
+  /**
+   * Servers mode: a plan limit's count (REFERENCE §17) decided across replicas. Called in the
+   * unit of work before counting: reads the limit's claim stream revision with the mirror caught
+   * up to it, so the count includes every write claimed before; the returned function stages
+   * the claim (with the counted write, in the same append) expecting that revision. Of two
+   * replicas counting at once, one commits; the other's append is refused and the unit of work
+   * decides again at the log's head, where the first's write is counted. Embedded: one decider,
+   * nothing to claim.
+   */
+  async planClaim(tx: GraphTx, limit: PlanClaimLimit): Promise<(refId: string) => void> {
+    if (!this.log) return () => undefined;
+    const stream = AgentStreams.plan(tx.org, limit);
+    const expected = await this.expectedRevision(stream);
+    return (refId) => tx.emit(stream, 'AgentPlanClaimed', { org_id: tx.org, limit, ref_id: refId, at: tx.now }, expected);
   }
 
   /** Kept for the handlers' order of checks: the read model is there in both storage modes. */

@@ -12,6 +12,7 @@ export const AgentEventTypes = {
   AgentResumed: 'AgentResumed',
   AgentArchived: 'AgentArchived',
   AgentNameClaimed: 'AgentNameClaimed',
+  AgentPlanClaimed: 'AgentPlanClaimed',
   AgentSessionCreated: 'AgentSessionCreated',
   AgentSessionArchived: 'AgentSessionArchived',
   AgentMessageReceived: 'AgentMessageReceived',
@@ -41,7 +42,26 @@ export const AgentStreams = {
   schedule: (org: string, id: string) => `agent-schedule-${org}:${id}`,
   /** one per name key (its digest): appended at the revision read, it serialises concurrent claims of a name */
   name: (org: string, digest: string) => `agentname-${org}:${digest}`,
+  /** one per organization and plan limit: appended at the revision read, it serialises the writes a limit counts (REFERENCE §17) */
+  plan: (org: string, limit: PlanClaimLimit) => `agentplan-${org}:${limit}`,
 };
+
+/** the plan limits of REFERENCE §17 whose count replicas decide together */
+export type PlanClaimLimit = 'agents' | 'schedules' | 'concurrent_runs';
+
+/**
+ * A write that a plan limit counts (an agent or a schedule created, a run started). Servers
+ * mode only: like AgentNameClaimed, a lock between replicas deciding on their own mirrors, not
+ * state; what it counts is in the counted things' own events (a run's slot frees when its run
+ * ends, whatever replica or crash ended it).
+ */
+export interface AgentPlanClaimedData {
+  org_id: string;
+  limit: PlanClaimLimit;
+  /** the agent, schedule or run the claim was made for */
+  ref_id: string;
+  at: number;
+}
 
 /**
  * An agent took a name (create, rename). Servers mode only: a lock between replicas deciding

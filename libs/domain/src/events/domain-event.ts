@@ -74,7 +74,7 @@ import type {
 } from '../mcp/mcp-events';
 import type { EventMetadata, EventOf, RecordedEvent } from './envelope';
 import { AgentEventTypes } from '../agents/agent-events';
-import type { AgentChangedData, AgentEventType, AgentNameClaimedData } from '../agents/agent-events';
+import type { AgentChangedData, AgentEventType, AgentNameClaimedData, AgentPlanClaimedData } from '../agents/agent-events';
 import type { SessionStreamEvent } from '../agents/session-state';
 import type { ScheduleEvent } from '../agents/schedule-events';
 import {
@@ -220,6 +220,7 @@ export type AgentEvent =
   | EventOf<'AgentResumed', AgentChangedData>
   | EventOf<'AgentArchived', AgentChangedData>
   | EventOf<'AgentNameClaimed', AgentNameClaimedData>
+  | EventOf<'AgentPlanClaimed', AgentPlanClaimedData>
   | SessionStreamEvent
   | ScheduleEvent;
 

@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '@strata/domain/events';
 import type { EventStore } from '@strata/event-store';
 import { openLiveSubscription } from '../delivery-queue';
 import {
@@ -22,14 +23,33 @@ const PAGE = 256;
 export class EmbeddedLogSubscriptions implements LogSubscriptions {
   private readonly wakers = new Set<() => void>();
   private readonly open = new Set<LiveSubscription>();
+  /**
+   * Pages read since the last commit, shared: subscriptions woken by one commit at the same
+   * cursor with the same filter (the streams of one session) read the log once between them,
+   * not once each. A commit forgets them all (the log may have grown past any of them).
+   */
+  private pages = new Map<string, Promise<RecordedEvent[]>>();
 
   constructor(
     private readonly store: Pick<EventStore, 'readAll' | 'headPosition'>,
     commits: CommitSource,
   ) {
     commits.onCommitted(() => {
+      this.pages = new Map();
       for (const w of this.wakers) w();
     });
+  }
+
+  private sharedPage(after: number, limit: number, prefixes: readonly string[] | undefined): Promise<RecordedEvent[]> {
+    const key = `${after}|${limit}|${prefixes ? prefixes.join('\u0000') : '*'}`;
+    const pages = this.pages;
+    let page = pages.get(key);
+    if (!page) {
+      page = this.store.readAll({ after, limit, ...(prefixes ? { streamPrefixes: [...prefixes] } : {}) });
+      pages.set(key, page);
+      page.catch(() => pages.delete(key));
+    }
+    return page;
   }
 
   subscribe(options: LogSubscriptionOptions, consumer: LogConsumer): LiveSubscription {
@@ -44,10 +64,7 @@ export class EmbeddedLogSubscriptions implements LogSubscriptions {
       w?.();
     };
     this.wakers.add(waker);
-    const readPage = async (after: number, limit: number) => {
-      const page = await this.store.readAll({ after, limit, ...(filter?.streamPrefixes ? { streamPrefixes: [...filter.streamPrefixes] } : {}) });
-      return page;
-    };
+    const readPage = (after: number, limit: number) => this.sharedPage(after, limit, filter?.streamPrefixes);
     const onEnd = () => {
       this.wakers.delete(waker);
       waker();

@@ -75,6 +75,7 @@ export class AgentsProjection implements EmbeddedProjection {
         this.putAgent(e.data.agent);
         return;
       case 'AgentNameClaimed':
+      case 'AgentPlanClaimed':
         return; // a lock for concurrent replicas: the agents follow their own events
       case 'AgentSessionCreated':
       case 'AgentSessionArchived':

@@ -90,6 +90,7 @@ export class AgentHandlers {
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       await this.assertScope(tx, input);
       const claim = await this.nameLock(tx, input.name);
+      const counted = await this.store.planClaim(tx, 'agents');
       const plan = this.plans.planOf(auth);
       const max = plan.limits.agents;
       const current = this.store.read.liveAgentCount(auth.org_id);
@@ -100,6 +101,7 @@ export class AgentHandlers {
       const agent: AgentRecord = { ...draft, node_uid: node.uid };
       tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentCreated', { agent, by: auth.principal.id, at: tx.now }, 'no_stream');
       claim(id);
+      counted(id);
       return presentAgent(agent, this.store.read, tx.now);
     });
   }

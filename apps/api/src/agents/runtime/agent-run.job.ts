@@ -205,15 +205,18 @@ export class AgentRunJob implements JobHandler {
     let resumed = run.status !== 'queued';
     if (run.status === 'queued') {
       const agent = this.store.read.agent(org, run.agent_id)!;
-      // runs of an organization beyond the plan's concurrent_runs stay queued (REFERENCE §17)
-      await this.waits.until(() => {
-        const r = this.store.read.run(org, runId);
-        return !r || runEnded(r) || this.store.read.runningCount(org) < this.plans.planOf({ org }).limits.concurrent_runs;
-      }, jobSignal);
-      run = this.live(org, runId);
-      if (agent.status !== 'active') return this.cancel(org, sid, runId, agent.status === 'archived' ? 'agent_archived' : 'agent_paused');
-      if (await this.budgetStops(agent, sid, runId)) return;
-      await this.start(agent, run);
+      // runs of an organization beyond the plan's concurrent_runs stay queued (REFERENCE §17);
+      // the slot is decided again in the start's own append (another run may have taken it meanwhile)
+      for (let started = false; !started; ) {
+        await this.waits.until(() => {
+          const r = this.store.read.run(org, runId);
+          return !r || runEnded(r) || this.store.read.runningCount(org) < this.plans.planOf({ org }).limits.concurrent_runs;
+        }, jobSignal);
+        run = this.live(org, runId);
+        if (agent.status !== 'active') return this.cancel(org, sid, runId, agent.status === 'archived' ? 'agent_archived' : 'agent_paused');
+        if (await this.budgetStops(agent, sid, runId)) return;
+        started = await this.start(agent, run);
+      }
     }
     for (;;) {
       run = this.live(org, runId);
@@ -255,6 +258,8 @@ export class AgentRunJob implements JobHandler {
 
   /** Budget before a run and before each model call (REFERENCE §16.8): exhausted fails the run. */
   private async budgetStops(agent: AgentRecord, sid: string, runId: string): Promise<boolean> {
+    // servers mode: credits other replicas' runs recorded count before this one decides
+    if (this.store.concurrentDeciders) await this.store.catchUp();
     const now = this.clock.now();
     const org = agent.org_id;
     const ex = budgetExhaustion(
@@ -280,12 +285,21 @@ export class AgentRunJob implements JobHandler {
     return true;
   }
 
-  /** `run.started` with its Trace node, for a run that waited (queued behind a run or the plan's slots). */
-  private async start(agent: AgentRecord, run: RunRecord): Promise<void> {
-    await this.own(agent, { org_id: agent.org_id, id: run.session_id }, run.id, async (tx) => {
-      const r = this.live(agent.org_id, run.id);
-      const s = this.store.read.session(agent.org_id, r.session_id)!;
-      stageRunStart(tx, s, r, this.store.read.runsSince(agent.org_id, 0), await sessionNodeOf(tx, s));
+  /**
+   * `run.started` with its Trace node, for a run that waited (queued behind a run or the plan's
+   * slots); false when no slot is free after all (taken since the wait saw one, on this replica
+   * or, through the claim, on another).
+   */
+  private async start(agent: AgentRecord, run: RunRecord): Promise<boolean> {
+    const org = agent.org_id;
+    return this.own(agent, { org_id: org, id: run.session_id }, run.id, async (tx) => {
+      const counted = await this.store.planClaim(tx, 'concurrent_runs');
+      const r = this.live(org, run.id);
+      if (this.store.read.runningCount(org) >= this.plans.planOf({ org }).limits.concurrent_runs) return false;
+      const s = this.store.read.session(org, r.session_id)!;
+      stageRunStart(tx, s, r, this.store.read.runsSince(org, 0), await sessionNodeOf(tx, s));
+      counted(r.id);
+      return true;
     });
   }
 

@@ -39,6 +39,7 @@ export class ScheduleHandlers {
     this.store.assertAvailable();
     const id = this.ids.uuid();
     const created = await this.uow.run(commandContext(auth, rid), async (tx) => {
+      const counted = await this.store.planClaim(tx, 'schedules');
       const agent = input.agent_id ? this.store.read.agent(auth.org_id, input.agent_id) : null;
       const config = decideCreateSchedule(input, id, auth.org_id, auth.principal.id, agent, this.rules(tx.now));
       const plan = this.plans.planOf(auth);
@@ -46,6 +47,7 @@ export class ScheduleHandlers {
       const current = this.store.read.liveScheduleCount(auth.org_id);
       if (max !== null && current >= max) throw AuthErrors.planLimitReached('schedules', max, current, plan.id);
       tx.emit(AgentStreams.schedule(auth.org_id, id), 'AgentScheduleCreated', { schedule: config, by: auth.principal.id, at: tx.now }, 'no_stream');
+      counted(id);
       return config;
     });
     await this.timers.put(created);

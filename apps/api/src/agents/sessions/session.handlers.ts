@@ -104,9 +104,12 @@ export class SessionHandlers {
     if (staged.queue_position !== 0) return;
     const agent = this.store.read.agent(s.org_id, agentId);
     if (!agent || agent.status !== 'active') return;
+    // servers mode: the slot is claimed across replicas before the count (AgentsStore.planClaim)
+    const counted = await this.store.planClaim(tx, 'concurrent_runs');
     if (this.store.read.runningCount(s.org_id) >= this.plans.planOf({ org: s.org_id }).limits.concurrent_runs) return;
     // the run queued in this unit of work is not in the read model yet: it is the next one
     stageRunStart(tx, s, { id: staged.run_id, trigger: staged.trigger, model: agent.model }, this.store.read.runsSince(s.org_id, 0) + 1, await sessionNode());
+    counted(staged.run_id);
   }
 
   async create(auth: AuthContext, rid: string, body: { agent_id: string; title?: string; metadata?: Record<string, unknown>; message?: string }) {
@@ -114,7 +117,10 @@ export class SessionHandlers {
     const agent = this.store.agent(auth, body.agent_id);
     if (agent.status === 'archived') throw AgentErrors.archived(agent.id);
     if (agent.status === 'paused') throw AgentErrors.paused(agent.id);
-    if (body.message !== undefined) this.assertCanRun(agent);
+    if (body.message !== undefined) {
+      if (this.store.concurrentDeciders) await this.store.catchUp();
+      this.assertCanRun(agent);
+    }
     const id = this.ids.uuid();
     const staged = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const node = createNode(tx, { label: body.title ?? `Session with ${agent.name}`, props: { session_type: 'agent', started_at: tx.now } }, { forcedType: 'Session' });
@@ -148,9 +154,14 @@ export class SessionHandlers {
   async message(auth: AuthContext, rid: string, sid: string, body: { content: string; metadata?: Record<string, unknown>; wait?: boolean; wait_timeout_s?: number }) {
     const s = this.store.session(auth, sid);
     if (s.archived_at !== null) throw Errors.invalidTransition(`session ${sid} is archived`, 'archived', []);
+    // servers mode: credits another replica recorded count before this one decides
+    if (this.store.concurrentDeciders) await this.store.catchUp();
     const agent = this.store.read.agent(auth.org_id, s.agent_id)!;
     this.assertCanRun(agent);
     const staged = await this.uow.run(commandContext(auth, rid), async (tx) => {
+      // servers mode: two replicas taking messages for one session at once must not both find it idle
+      const stream = AgentStreams.session(auth.org_id, sid);
+      tx.expect(stream, await this.store.expectedRevision(stream));
       const fresh = this.store.session(auth, sid);
       if (fresh.archived_at !== null) throw Errors.invalidTransition(`session ${sid} is archived`, 'archived', []);
       const staged = this.stageMessage(tx, agent, fresh, body.content, body.metadata ?? null, this.sender(auth));
