@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Principal, SalienceDecayedData, Streams } from '@strata/domain/events';
-import { decideTombstoneEdge, decideTombstoneNode } from '@strata/domain/graph';
+import { decideTombstoneEdge, decideTombstoneNode, GraphChanges } from '@strata/domain/graph';
 import { AUTO_TOMBSTONE_REASON, DecayRequest, autoTombstoneEnabled, decideNodeDecay, readDecayRequest } from '@strata/domain/maintenance';
 import { Body } from '@strata/domain/validation';
 import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
@@ -60,12 +60,12 @@ export async function decayGraph(
     const current = (await tx.node(uid))!;
     // the tombstone record carries the decayed salience, or applying it would undo the decay
     const next = decideTombstoneNode({ ...current, salience }, AUTO_TOMBSTONE_REASON, tx.write, 'system')!;
-    tx.putNode(next, 'NodeTombstoned', AUTO_TOMBSTONE_REASON);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeTombstoned', next, AUTO_TOMBSTONE_REASON));
     // edge by edge through tx.edge (not tx.edges, which rescans every staged edge per call):
     // an edge shared with a node tombstoned earlier in this loop is already staged as tombstoned
     for (const stored of await tx.reader.listEdges(tx.org, { touching: uid })) {
       const t = decideTombstoneEdge((await tx.edge(stored.uid))!, `cascade:${uid}`, tx.write);
-      if (t) tx.putEdge(t, 'EdgeTombstoned', `cascade:${uid}`);
+      if (t) tx.emit(GraphChanges.edgeChanged(tx.org, 'EdgeTombstoned', t, `cascade:${uid}`));
     }
   }
   return result;

@@ -1,3 +1,4 @@
+import { GraphChanges } from '@strata/domain/graph';
 import { Inject, Injectable } from '@nestjs/common';
 import { cacheOf, nextCache } from '@strata/domain/cognitive/series-points';
 import { Streams } from '@strata/domain/events';
@@ -78,7 +79,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
       continue;
     }
     // the node's decay clock comes along, so decay here counts from where the source's stopped
-    tx.createNode(n, IMPORT_REASON, snap.decay_clocks.get(n.uid) ?? null);
+    tx.emit(GraphChanges.nodeCreated(tx.org, n, IMPORT_REASON, snap.decay_clocks.get(n.uid) ?? null));
     imported.add(n.uid);
     counts.nodes_imported++;
   }
@@ -153,7 +154,7 @@ async function stageImport(tx: GraphTx, snap: ParsedSnapshot, serverDefault: Emb
     if (have) {
       // an imported Series carries its cache; one that was already here must count the new points
       const node = (await tx.node(seriesUid))!;
-      tx.touchNode(seriesUid, { ...nextCache(cacheOf(node.props, have.size), stored, new Set()).cache });
+      tx.emit(GraphChanges.nodeTouched(tx.org, seriesUid, { ...nextCache(cacheOf(node.props, have.size), stored, new Set()).cache }, tx.now));
     }
   }
   return counts;

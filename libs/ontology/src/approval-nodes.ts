@@ -1,3 +1,4 @@
+import { decideMirrorVersion, GraphChanges } from '@strata/domain/graph';
 import { Injectable } from '@nestjs/common';
 import { NodeRecord } from '@strata/domain/records';
 import { createNode } from '@strata/platform/unit-of-work/graph-ops';
@@ -20,6 +21,6 @@ export class ApprovalNodes {
     const n = await tx.node(uid);
     if (!n || n.tombstone_at !== null) return;
     const props = { ...(n.props as unknown as Record<string, unknown>), status, decided_at: tx.now, decided_by: by, reason };
-    tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', `proposal ${status}`);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), `proposal ${status}`));
   }
 }

@@ -1,3 +1,4 @@
+import { GraphChanges } from '@strata/domain/graph';
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { normaliseText } from '@strata/domain/catalogue';
@@ -110,6 +111,8 @@ export class ObjectWriter {
       updated_at: tx.now,
       version: current.version + 1,
     };
-    return tx.putNode(next, 'NodeUpdated', reason);
+    const changed = next;
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', changed, reason));
+    return changed;
   }
 }

@@ -43,7 +43,7 @@ export class RelationSlots {
     for (const s of slots) {
       const stream = Streams.ontologyRelationSlot(tx.org, createHash('sha256').update(`${rel.id}\u0000${s.side}\u0000${s.uid}`).digest('hex').slice(0, 32));
       const held = await this.events.readStream(stream);
-      for (const e of held) if (await this.holds(tx, (e.data as OntologyRelationSlotClaimedData).edge_uid)) throw OntologyErrors.cardinalityViolation(rel.name, rel.cardinality, s.field, s.uid);
+      for (const e of held) if (e.type === 'OntologyRelationSlotClaimed' && (await this.holds(tx, e.data.edge_uid))) throw OntologyErrors.cardinalityViolation(rel.name, rel.cardinality, s.field, s.uid);
       const revision = held.length ? held[held.length - 1].revision : -1;
       claims.push({ stream, expected: revision < 0 ? 'no_stream' : revision, data: { edge_uid: '', relation_type_id: rel.id, endpoint_uid: s.uid, side: s.side } });
     }

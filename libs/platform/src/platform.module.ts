@@ -55,7 +55,7 @@ const PROVIDERS: Provider[] = [
     {
       provide: OPS_STORES,
       inject: [STRATA_CONFIG, SERVER_STORAGE, CLOCK, ID_GENERATOR],
-      useFactory: (cfg: StrataConfig, s: ServerStores | null, clock: Clock, ids: IdGenerator) => new OpsStores(cfg.dataDir, s, clock, ids),
+      useFactory: (cfg: StrataConfig, s: ServerStores | null, clock: Clock, ids: IdGenerator) => new OpsStores(cfg, s, clock, ids),
     },
     { provide: EVENT_STORE, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.events : s!.events) },
     { provide: GRAPH_READ_MODEL, inject: [EMBEDDED_STORAGE, SERVER_STORAGE], useFactory: (e: EmbeddedStorage | null, s: ServerStores | null) => (e ? e.graph : s!.graph) },

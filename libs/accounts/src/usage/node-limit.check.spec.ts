@@ -1,3 +1,4 @@
+import { GraphChanges } from '@strata/domain/graph';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -65,7 +66,7 @@ describe('the node limit as a unit-of-work check', () => {
     expect(live()).toBe(2);
     const imported = (uid: string, tombstone_at: number | null) => ({ ...a, uid, tombstone_at, tombstone_reason: tombstone_at ? 'x' : null });
     await expect(uow.run(ctx, async (tx) => tx.emit(Streams.node(ORG, 'i1'), 'NodeCreated', { node: imported('i1', null), reason: 'import' }, 'no_stream'))).rejects.toMatchObject({ code: 'plan_limit_reached' });
-    await uow.run(ctx, async (tx) => tx.createNode(imported('i2', 50), 'import')); // arrives tombstoned: not live
+    await uow.run(ctx, async (tx) => tx.emit(GraphChanges.nodeCreated(tx.org, imported('i2', 50), 'import'))); // arrives tombstoned: not live
     expect(live()).toBe(2);
   });
 
@@ -85,7 +86,7 @@ describe('the node limit as a unit-of-work check', () => {
     const ok = createMany(3); // projected first in the batch, then rolled back with it and replayed
     const clash = uow.run(ctx, async (tx) => {
       createNode(tx, goal('lost'));
-      tx.createNode({ ...first[0], label: 'clone' }); // its stream exists: the append fails
+      tx.emit(GraphChanges.nodeCreated(tx.org, { ...first[0], label: 'clone' })); // its stream exists: the append fails
     });
     await expect(clash).rejects.toMatchObject({ code: 'version_conflict' });
     await ok;

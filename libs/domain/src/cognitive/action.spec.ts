@@ -28,7 +28,7 @@ describe('/action/procedure', () => {
     expect(edgesOf(s2, 'DependsOn')[0]).toMatchObject({ from_uid: step2.uid, to_uid: step1.uid });
     expect(edgesOf(s2, 'Follows')[0]).toMatchObject({ from_uid: step1.uid, to_uid: step2.uid });
     expect(edgesOf(s2, 'StepUses')[0]).toMatchObject({ from_uid: step2.uid, to_uid: aff.uid });
-    expect(s2.changes).toContainEqual({ type: 'NodeTouched', uid: flow.uid, props: { step_count: 2 } });
+    expect(s2.changes).toContainEqual(expect.objectContaining({ type: 'NodeTouched', data: { uid: flow.uid, props: { step_count: 2 }, updated_at: ctx.now } }));
     const s9 = await when(ACTION_PROCEDURE, { action: 'add_step', label: 'late', flow_uid: flow.uid, props: { order: 9 } }, view, ctx);
     expect(s9.body).toMatchObject({ order: 9 });
   });
@@ -100,11 +100,11 @@ describe('/action/skill', () => {
     const { skill } = await proposed(view);
     const r = await given(ACTION_SKILL, { action: 'review', skill_uid: skill.uid, notes: 'looks fine' }, view, ctx);
     expect(r.body).toMatchObject({ status: 'reviewed', from_status: 'candidate', version: 2 });
-    expect(r.changes[0]).toMatchObject({ type: 'NodeUpdated', reason: 'review' });
+    expect(r.changes[0]).toMatchObject({ type: 'NodeUpdated', data: { reason: 'review' } });
     expect((await view.node(skill.uid))!.props).toMatchObject({ reviewed_by: 'user-1', reviewed_at: ctx.now, review_notes: 'looks fine' });
     const a = await given(ACTION_SKILL, { action: 'approve', skill_uid: skill.uid, reason: 'tested' }, view, ctx);
     expect(a.body).toMatchObject({ status: 'approved', from_status: 'reviewed', version: 3 });
-    expect(a.changes[0]).toMatchObject({ reason: 'approve: tested' });
+    expect(a.changes[0]).toMatchObject({ data: { reason: 'approve: tested' } });
 
     const successor = givenNode(view, 'Skill', 'v2');
     view.nodesByUid.set(successor.uid, { ...successor, props: { ...successor.props, status: 'approved' } });

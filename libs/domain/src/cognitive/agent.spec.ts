@@ -35,7 +35,7 @@ describe('/agent/plan', () => {
     const step2 = createdOf(s2)[0];
     expect(s2.body).toMatchObject({ order: 2 });
     expect(step2).toMatchObject({ label: 'Step', props: { plan_uid: plan.uid, status: 'pending', order: 2 } });
-    expect(s2.changes).toContainEqual({ type: 'NodeTouched', uid: plan.uid, props: { step_count: 2 } });
+    expect(s2.changes).toContainEqual(expect.objectContaining({ type: 'NodeTouched', data: { uid: plan.uid, props: { step_count: 2 }, updated_at: ctx.now } }));
     expect(edgesOf(s2).map((e) => [e.edge_type, e.from_uid, e.to_uid])).toEqual([
       ['HasStep', plan.uid, step2.uid],
       ['DependsOn', step2.uid, step1.uid],

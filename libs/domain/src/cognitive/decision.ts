@@ -1,30 +1,23 @@
-import { decideCreateEdge, NewNodeAlias, triggerEdgeProps, WriteContext } from '../graph';
+import { decideCreateEdge, GraphChanges, NewNodeAlias, triggerEdgeProps, WriteContext } from '../graph';
 import { EdgeRecord, NodeRecord } from '../records';
-import { SeriesPoint } from '../events';
+import { PendingEvent, SeriesPoint } from '../events';
 
-/** What a cognitive decider needs besides its input: time, attribution and fresh uids. */
+/** What a cognitive decider needs besides its input: its organization, time, attribution and fresh uids. */
 export interface ActionContext extends WriteContext {
+  /** the organization written to: the streams of the events a decision returns */
+  org: string;
   uuid(): string;
   /** the node a create is about to check its state guards for (policies judge it before them) */
   wouldCreate?(node: NodeRecord): void;
 }
-
-/** One change a decision asks for; the executor stages each as its event. */
-export type GraphChange =
-  | { type: 'NodeCreated'; node: NodeRecord }
-  | { type: 'NodeUpdated' | 'NodeTombstoned'; node: NodeRecord; reason: string | null }
-  | { type: 'NodeTouched'; uid: string; props: Record<string, unknown> }
-  | { type: 'EdgeCreated'; edge: EdgeRecord }
-  | { type: 'EdgeTombstoned'; edge: EdgeRecord; reason: string | null }
-  | { type: 'SeriesPointsAppended'; series_uid: string; points: SeriesPoint[] }
-  | { type: 'AliasSet'; alias: NewNodeAlias };
 
 /** The outcome of one cognitive call: HTTP status, response body, and the changes to commit. */
 export interface Decision {
   status: 200 | 201;
   /** a JSON object, or a bare array for NodeList reads */
   body: unknown;
-  changes: GraphChange[];
+  /** the typed events to append, in order */
+  changes: PendingEvent[];
   /** keys of the request the call did not use, when the body cannot carry them (a bare array) */
   warnings?: { field: string; reason: string }[];
 }
@@ -41,51 +34,51 @@ export interface EdgeSummary {
  * result shape can list them (REFERENCE §4.0 CreateResult / TransitionResult).
  */
 export class ChangeSet {
-  readonly changes: GraphChange[] = [];
+  readonly changes: PendingEvent[] = [];
   private readonly created: EdgeRecord[] = [];
 
   constructor(readonly ctx: ActionContext) {}
 
   createNode(node: NodeRecord): NodeRecord {
-    this.changes.push({ type: 'NodeCreated', node });
+    this.changes.push(GraphChanges.nodeCreated(this.ctx.org, node));
     return node;
   }
 
   updateNode(node: NodeRecord, reason: string | null = null): NodeRecord {
-    this.changes.push({ type: 'NodeUpdated', node, reason });
+    this.changes.push(GraphChanges.nodeChanged(this.ctx.org, 'NodeUpdated', node, reason));
     return node;
   }
 
   tombstoneNode(node: NodeRecord, reason: string | null): NodeRecord {
-    this.changes.push({ type: 'NodeTombstoned', node, reason });
+    this.changes.push(GraphChanges.nodeChanged(this.ctx.org, 'NodeTombstoned', node, reason));
     return node;
   }
 
   /** A server-maintained counter or cache field: not versioned, moves updated_at only. */
   touch(uid: string, props: Record<string, unknown>): void {
-    this.changes.push({ type: 'NodeTouched', uid, props });
+    this.changes.push(GraphChanges.nodeTouched(this.ctx.org, uid, props, this.ctx.now));
   }
 
   /** A trigger edge: weight 0.5, confidence 1.0, default props plus the named ones. */
   edge(from: NodeRecord, to: NodeRecord, edgeType: string, props: Record<string, unknown> = {}): EdgeRecord {
     const e = decideCreateEdge({ edge_type: edgeType, props: triggerEdgeProps(edgeType, props) }, from, to, this.ctx.uuid(), this.ctx);
-    this.changes.push({ type: 'EdgeCreated', edge: e });
+    this.changes.push(GraphChanges.edgeCreated(this.ctx.org, e));
     this.created.push(e);
     return e;
   }
 
   tombstoneEdge(edge: EdgeRecord, reason: string | null): EdgeRecord {
-    this.changes.push({ type: 'EdgeTombstoned', edge, reason });
+    this.changes.push(GraphChanges.edgeChanged(this.ctx.org, 'EdgeTombstoned', edge, reason));
     return edge;
   }
 
   /** An alias of a node this decision created (§2.8 `canonical_name`). */
   setAlias(alias: NewNodeAlias): void {
-    this.changes.push({ type: 'AliasSet', alias });
+    this.changes.push(GraphChanges.aliasSet(this.ctx.org, alias, this.ctx.now));
   }
 
   appendPoints(seriesUid: string, points: SeriesPoint[]): void {
-    if (points.length) this.changes.push({ type: 'SeriesPointsAppended', series_uid: seriesUid, points });
+    if (points.length) this.changes.push(GraphChanges.seriesPointsAppended(this.ctx.org, seriesUid, points));
   }
 
   get edgesCreated(): readonly EdgeRecord[] {

@@ -41,7 +41,7 @@ describe('/reality/series', () => {
     expect(s.props).toMatchObject({ metric: 'revenue', unit: 'USD', entity_uid: org.uid, point_count: 2, first_ts: 1, last_ts: 2, latest_ts: 2, latest_value: 20 });
     expect(edgesOf(d, 'About')[0]).toMatchObject({ from_uid: s.uid, to_uid: org.uid });
     expect(d.changes.filter((c) => c.type === 'NodeCreated')).toHaveLength(1); // points are not nodes
-    expect(d.changes).toContainEqual(expect.objectContaining({ type: 'SeriesPointsAppended', series_uid: s.uid }));
+    expect(d.changes).toContainEqual(expect.objectContaining({ type: 'SeriesPointsAppended', data: expect.objectContaining({ series_uid: s.uid }) }));
     expect(d.body).toMatchObject({ point_count: 2, node_type: 'Series' });
   });
 

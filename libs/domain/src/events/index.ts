@@ -3,3 +3,4 @@ export * from './graph-events';
 export * from './streams';
 export * from './live-node-delta';
 export * from './domain-event';
+export * from './pending-event';

@@ -4,3 +4,5 @@ export * from './node-version-data';
 export * from './edge-decider';
 export * from './series-uniqueness';
 export * from './history-page';
+export * from './graph-changes';
+export * from './mirror-version';

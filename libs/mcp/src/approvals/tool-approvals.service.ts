@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { GovernanceStreams, PolicyDecision, RequestFacts, classificationOf } from '@strata/domain/governance';
-import { decideCreateNode } from '@strata/domain/graph';
+import { decideCreateNode, decideMirrorVersion, GraphChanges } from '@strata/domain/graph';
 import {
   BUILTIN_APPROVAL_TIMEOUT_S,
   ResolveInput,
@@ -140,9 +140,9 @@ export class ToolApprovals {
       id,
       tx.write,
     );
-    const created = tx.createNode(node, 'tool approval requested');
+    tx.emit(GraphChanges.nodeCreated(tx.org, node, 'tool approval requested'));
     const affordance = await tx.node(req.tool.affordance_uid);
-    if (affordance && affordance.tombstone_at === null) createEdge(tx, { edge_type: 'RequiresApproval' }, affordance, created);
+    if (affordance && affordance.tombstone_at === null) createEdge(tx, { edge_type: 'RequiresApproval' }, affordance, node);
     return approval;
   }
 
@@ -177,7 +177,7 @@ export class ToolApprovals {
       id,
       tx.write,
     );
-    tx.createNode(node, 'tool approval requested');
+    tx.emit(GraphChanges.nodeCreated(tx.org, node, 'tool approval requested'));
     return approval;
   }
 
@@ -186,7 +186,7 @@ export class ToolApprovals {
     const n = await tx.node(a.id);
     if (!n || n.tombstone_at !== null) return;
     const props = { ...(n.props as unknown as Record<string, unknown>), ...approvalNodeResolution(a) };
-    tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', `tool approval ${a.status}`);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), `tool approval ${a.status}`));
   }
 
   /** A person's decision; 404 unknown, 409 `invalid_transition` once settled. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionAuthInput, McpStreams, staticAuthHeaders } from '@strata/domain/mcp';
 import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { SECRET_STORE, SecretBag, SecretStore } from '../secrets/secret-store.port';
+import { SECRET_STORE, SecretBag, SecretStore } from '@strata/platform/secrets/secret-store.port';
 import { McpOAuth, OAuthFailure, oauthStateOf } from './oauth/mcp-oauth.service';
 import { SyncFailure } from './sync-failure';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { decideUpdateNode } from '@strata/domain/graph';
+import { decideUpdateNode, GraphChanges } from '@strata/domain/graph';
 import {
   KnownTool,
   MAX_TOOLS,
@@ -229,6 +229,6 @@ export class ConnectionSync {
     const props = node.props as Record<string, unknown>;
     const same = node.label === mirror.label && Object.entries(mirror.props).every(([k, v]) => JSON.stringify(props[k]) === JSON.stringify(v));
     if (same) return;
-    tx.putNode(decideUpdateNode(node, { label: mirror.label, props: mirror.props }, tx.write), 'NodeUpdated', 'mcp_sync');
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(node, { label: mirror.label, props: mirror.props }, tx.write), 'mcp_sync'));
   }
 }

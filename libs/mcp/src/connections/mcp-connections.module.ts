@@ -1,14 +1,10 @@
 import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { MongoClient } from 'mongodb';
-import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
-import { MongoSecretStore } from '../secrets/mongo-secret-store';
-import { SECRET_STORE, SecretStore } from '../secrets/secret-store.port';
-import { secretCipherFor } from '../secrets/secrets-key';
-import { SqliteSecretStore } from '../secrets/sqlite-secret-store';
+import { SECRET_STORE } from '@strata/platform/secrets/secret-store.port';
+import { OPS_STORES, OpsStores } from '@strata/platform/storage/ops-stores';
 import { ConnectionCredentials } from './connection-credentials';
 import { ConnectionSync } from './connection-sync.service';
 import { ConnectionTools } from './connection-tools.service';
@@ -17,14 +13,6 @@ import { McpOAuth } from './oauth/mcp-oauth.service';
 import { guardAffordanceMirrors } from './affordance-mirror-guard';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
-/** Servers mode: the secret store's own MongoDB client, closed with the process. */
-class ClosableSecretStore {
-  constructor(
-    readonly store: SecretStore,
-    readonly close: () => Promise<void>,
-  ) {}
-}
-
 /**
  * MCP connections without HTTP: the read model, the secret store, the network rules, syncs
  * and tool calls. The API's MCP area composes it; so can any area whose agents call tools
@@ -32,23 +20,7 @@ class ClosableSecretStore {
  */
 @Module({
   providers: [
-    {
-      provide: ClosableSecretStore,
-      inject: [STRATA_CONFIG],
-      useFactory: async (cfg: StrataConfig) => {
-        // the servers-mode test harness runs without MongoDB: its secrets stay embedded
-        const servers = cfg.store === 'servers' && !!cfg.mongoUrl;
-        const cipher = secretCipherFor({ store: servers ? 'servers' : 'embedded', dataDir: cfg.dataDir, secretsKey: cfg.mcp.secretsKey, secretsKeyPrevious: cfg.mcp.secretsKeyPrevious });
-        if (!servers) {
-          const s = new SqliteSecretStore(cfg.dataDir, cipher);
-          return new ClosableSecretStore(s, async () => s.close());
-        }
-        // connected by the driver on first use: a replica starts while MongoDB is still coming up
-        const mongo = new MongoClient(cfg.mongoUrl!, { appName: 'strata-secrets' });
-        return new ClosableSecretStore(new MongoSecretStore(mongo.db(cfg.mongoDb), cipher), () => mongo.close());
-      },
-    },
-    { provide: SECRET_STORE, inject: [ClosableSecretStore], useFactory: (c: ClosableSecretStore) => c.store },
+    { provide: SECRET_STORE, inject: [OPS_STORES], useFactory: (ops: OpsStores) => ops.secrets().store },
     {
       provide: McpReadModel,
       // the MCP projection: in the projections database (embedded), or this replica's mirror (servers)
@@ -65,7 +37,7 @@ class ClosableSecretStore {
 })
 export class McpConnectionsModule implements OnApplicationShutdown {
   constructor(
-    @Inject(ClosableSecretStore) private readonly secrets: ClosableSecretStore,
+    @Inject(OPS_STORES) private readonly ops: OpsStores,
     @Inject(UNIT_OF_WORK) uow: UnitOfWork,
     reads: McpReadModel,
   ) {
@@ -73,6 +45,6 @@ export class McpConnectionsModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.secrets.close().catch((err) => new Logger('McpConnections').warn(`closing the secret store: ${(err as Error).message}`));
+    await this.ops.secrets().close().catch((err) => new Logger('McpConnections').warn(`closing the secret store: ${(err as Error).message}`));
   }
 }

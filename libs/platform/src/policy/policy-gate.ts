@@ -10,7 +10,7 @@ import {
   requestFingerprint,
   WrittenNode,
 } from '@strata/domain/governance';
-import { decideCreateNode } from '@strata/domain/graph';
+import { decideCreateNode, GraphChanges } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
 import { GraphTx } from '../unit-of-work/graph-tx';
@@ -168,7 +168,7 @@ export class PolicyGate {
         uid,
         tx.write,
       );
-      tx.createNode(node, 'policy require_approval');
+      tx.emit(GraphChanges.nodeCreated(tx.org, node, 'policy require_approval'));
     };
     return { uid, fingerprint, created: true, create };
   }

@@ -11,7 +11,7 @@ import {
   spaceRuleAllows,
   spaceWriteForbidden,
 } from '@strata/domain/governance';
-import { decideCreateEdge, triggerEdgeProps } from '@strata/domain/graph';
+import { decideCreateEdge, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import { DomainError } from '@strata/domain/errors';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { GraphTx } from '../unit-of-work/graph-tx';
@@ -137,7 +137,7 @@ export class SpaceWriteRule {
     if (!nodes.length) return;
     const props = triggerEdgeProps('InSpace', { assigned_at: tx.now, assigned_by: tx.ctx.principal.id });
     const into = (n: NodeRecord, space: string) =>
-      tx.createEdge(decideCreateEdge({ edge_type: 'InSpace', props }, n, { uid: space, layer: 'agent' } as NodeRecord, tx.uuid(), tx.write));
+      tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'InSpace', props }, n, { uid: space, layer: 'agent' } as NodeRecord, tx.uuid(), tx.write)));
     for (const n of nodes) {
       const own = tx.nodePlacements.get(n.uid);
       if (own) into(n, (await this.namedSpace(tx, p, own.space_uid, own.field)).uid);

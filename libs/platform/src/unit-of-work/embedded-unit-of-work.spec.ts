@@ -1,3 +1,4 @@
+import { GraphChanges } from '@strata/domain/graph';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -104,7 +105,7 @@ describe('EmbeddedUnitOfWork', () => {
     const first = await uow.run(ctx, async (tx) => createNode(tx, { label: 'n', node_type: 'Task' }));
     // a stale expected revision: the stream already exists
     const clash = uow.run(ctx, async (tx) => {
-      tx.createNode({ ...first, label: 'clone' });
+      tx.emit(GraphChanges.nodeCreated(tx.org, { ...first, label: 'clone' }));
     });
     await expect(clash).rejects.toMatchObject({ code: 'version_conflict' });
     const next = await uow.run(ctx, async (tx) => createNode(tx, { label: 'after', node_type: 'Task' }));

@@ -1,5 +1,4 @@
 import { Errors } from '@strata/domain/errors';
-import { Streams } from '@strata/domain/events';
 import {
   CreateNodeOptions,
   decideCreateEdge,
@@ -10,6 +9,7 @@ import {
   decideTombstoneEdge,
   decideTombstoneNode,
   decideUpdateNode,
+  GraphChanges,
   triggerEdgeProps,
   UpdateNodeOptions,
 } from '@strata/domain/graph';
@@ -19,7 +19,8 @@ import { GraphTx } from './graph-tx';
 
 /**
  * Graph operations shared by every route that writes (generic, cognitive, evolve, merge,
- * batch): each stages its events on the request's transaction.
+ * batch), each in the template's shape: read what the rule needs through the transaction,
+ * decide with the graph's pure deciders, stage the typed events they return with `tx.emit`.
  */
 
 /** Creates a node, with the aliases its props name for it (§2.8 `canonical_name`). */
@@ -28,9 +29,8 @@ export function createNode(tx: GraphTx, body: Body, opts: CreateNodeOptions = {}
   const texts: string[] = [];
   const decided = decideCreateNode(body, tx.uuid(), write, { ...opts, nodeAliases: texts });
   const aliases = decideNodeAliases(decided, texts, opts.prefix ? `${opts.prefix}.props.canonical_name` : 'props.canonical_name');
-  const node = tx.createNode(decided);
-  for (const a of aliases) tx.emit(Streams.node(tx.org, node.uid), 'AliasSet', { ...a, created_at: tx.now });
-  return node;
+  tx.emit([GraphChanges.nodeCreated(tx.org, decided), ...aliases.map((a) => GraphChanges.aliasSet(tx.org, a, tx.now))]);
+  return decided;
 }
 
 /**
@@ -41,9 +41,8 @@ export function updateNode(tx: GraphTx, current: NodeRecord, body: Body, reason:
   const texts: string[] = [];
   const decided = decideUpdateNode(current, body, tx.write, { ...opts, nodeAliases: texts });
   const aliases = decideNodeAliases(decided, texts, `${opts.propsField ?? 'props'}.canonical_name`);
-  const node = tx.putNode(decided, 'NodeUpdated', reason);
-  for (const a of aliases) tx.emit(Streams.node(tx.org, node.uid), 'AliasSet', { ...a, created_at: tx.now });
-  return node;
+  tx.emit([GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decided, reason), ...aliases.map((a) => GraphChanges.aliasSet(tx.org, a, tx.now))]);
+  return decided;
 }
 
 /** An edge created by a cognitive trigger: weight 0.5, confidence 1.0, default props. */
@@ -54,9 +53,9 @@ export function createTriggerEdge(
   edgeType: string,
   namedProps: Record<string, unknown> = {},
 ): EdgeRecord {
-  return tx.createEdge(
-    decideCreateEdge({ edge_type: edgeType, props: triggerEdgeProps(edgeType, namedProps) }, from, to, tx.uuid(), tx.write),
-  );
+  const edge = decideCreateEdge({ edge_type: edgeType, props: triggerEdgeProps(edgeType, namedProps) }, from, to, tx.uuid(), tx.write);
+  tx.emit(GraphChanges.edgeCreated(tx.org, edge));
+  return edge;
 }
 
 export function createEdge(
@@ -65,7 +64,9 @@ export function createEdge(
   from: NodeRecord,
   to: NodeRecord,
 ): EdgeRecord {
-  return tx.createEdge(decideCreateEdge(input, from, to, tx.uuid(), tx.write));
+  const edge = decideCreateEdge(input, from, to, tx.uuid(), tx.write);
+  tx.emit(GraphChanges.edgeCreated(tx.org, edge));
+  return edge;
 }
 
 export interface TombstoneResult {
@@ -90,13 +91,13 @@ export async function tombstoneNode(
   if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
   const next = decideTombstoneNode(current, opts.reason, tx.write, opts.by);
   if (!next) return { node: current, changed: false, edges_tombstoned: 0 };
-  tx.putNode(next, 'NodeTombstoned', opts.reason);
+  tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeTombstoned', next, opts.reason));
   let n = 0;
   if (opts.cascade) {
     for (const e of await tx.edges({ touching: uid })) {
       const t = decideTombstoneEdge(e, `cascade:${uid}`, tx.write);
       if (t) {
-        tx.putEdge(t, 'EdgeTombstoned', `cascade:${uid}`);
+        tx.emit(GraphChanges.edgeChanged(tx.org, 'EdgeTombstoned', t, `cascade:${uid}`));
         if (!opts.counted || opts.counted(e)) n++;
       }
     }
@@ -114,7 +115,7 @@ export async function restoreNode(
   if (!current) throw Errors.notFound(`node ${uid} not found`, { uid });
   const next = decideRestoreNode(current, tx.write);
   if (!next) return { node: current, changed: false, edges_restored: 0 };
-  tx.putNode(next, 'NodeRestored', reason);
+  tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeRestored', next, reason));
   let n = 0;
   for (const e of await tx.edges({ touching: uid, include_tombstoned: true, tombstone_reason: `cascade:${uid}` })) {
     const other = e.from_uid === uid ? e.to_uid : e.from_uid;
@@ -122,7 +123,7 @@ export async function restoreNode(
     if (!o || o.tombstone_at !== null) continue;
     const r = decideRestoreEdge(e, tx.write);
     if (r) {
-      tx.putEdge(r, 'EdgeRestored', reason);
+      tx.emit(GraphChanges.edgeChanged(tx.org, 'EdgeRestored', r, reason));
       if (counted(e)) n++;
     }
   }
@@ -134,7 +135,7 @@ export async function tombstoneEdge(tx: GraphTx, uid: string, reason: string | n
   if (!current) throw Errors.notFound(`edge ${uid} not found`, { uid });
   const next = decideTombstoneEdge(current, reason, tx.write);
   if (!next) return { edge: current, changed: false };
-  tx.putEdge(next, 'EdgeTombstoned', reason);
+  tx.emit(GraphChanges.edgeChanged(tx.org, 'EdgeTombstoned', next, reason));
   return { edge: next, changed: true };
 }
 
@@ -147,6 +148,6 @@ export async function restoreEdge(tx: GraphTx, uid: string, reason: string | nul
     if (!n || n.tombstone_at !== null) throw Errors.tombstoned('node', end);
   }
   const next = decideRestoreEdge(current, tx.write)!;
-  tx.putEdge(next, 'EdgeRestored', reason);
+  tx.emit(GraphChanges.edgeChanged(tx.org, 'EdgeRestored', next, reason));
   return { edge: next, changed: true };
 }

@@ -1,5 +1,5 @@
 import { DomainError, Errors } from '@strata/domain/errors';
-import { DomainEvent, EventData, EventMetadata, EventType, domainEvent, liveNodeDelta, NodeVersionedData, Streams } from '@strata/domain/events';
+import { DomainEvent, EventData, EventMetadata, EventType, domainEvent, liveNodeDelta, PendingEvent, pendingEvent, Streams } from '@strata/domain/events';
 import { assertSeriesKeysFree, nodeVersionData, SeriesKey, WriteContext } from '@strata/domain/graph';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { IdGenerator } from '@strata/domain/time';
@@ -48,9 +48,6 @@ export async function answerBeforeGuard(tx: GraphTx, err: unknown, checks: reado
   }
   return false;
 }
-
-type NodeEventType = 'NodeCreated' | 'NodeUpdated' | 'NodeTombstoned' | 'NodeRestored';
-type EdgeEventType = 'EdgeCreated' | 'EdgeUpdated' | 'EdgeTombstoned' | 'EdgeRestored';
 
 /**
  * One request's view of the graph while it decides: reads come from the read model with
@@ -181,27 +178,6 @@ export class GraphTx {
   }
 
   // ---------- writes ----------
-  /**
-   * A new node (`reason`: `import` for a snapshot's nodes, which keep their uid and state,
-   * their decay clock `lastDecayedAt` included when the snapshot carries one).
-   */
-  createNode(n: NodeRecord, reason: string | null = null, lastDecayedAt: number | null = null): NodeRecord {
-    const stream = Streams.node(this.org, n.uid);
-    this.revisions.set(stream, 'no_stream');
-    const data: NodeVersionedData = lastDecayedAt === null ? { node: n, reason } : { node: n, reason, last_decayed_at: lastDecayedAt };
-    this.stage(stream, domainEvent('NodeCreated', data));
-    this.overlayNode(n);
-    return n;
-  }
-
-  /** Stages a versioned node change; the node must have been read through this tx. */
-  putNode(n: NodeRecord, type: NodeEventType, reason: string | null): NodeRecord {
-    const data = nodeVersionData(this.nodeOverlay.get(n.uid) ?? this.storedNodes.get(n.uid), n, reason);
-    this.stage(Streams.node(this.org, n.uid), domainEvent(type, data));
-    this.overlayNode(n);
-    return n;
-  }
-
   private overlayNode(n: NodeRecord): void {
     this.nodeOverlay.set(n.uid, n);
     if (n.node_type === 'Series') this.seriesChanged.add(n.uid);
@@ -226,32 +202,6 @@ export class GraphTx {
     return (await this.reader.listNodes(this.org, filter, { limit: 1000, offset: 0 })).items;
   }
 
-  /** Non-versioned maintained fields (counters): moves updated_at only. */
-  touchNode(uid: string, props: Record<string, unknown>, updatedAt: number | undefined = this.now): void {
-    const current = this.nodeOverlay.get(uid);
-    this.stage(Streams.node(this.org, uid), domainEvent('NodeTouched', { uid, props, updated_at: updatedAt }));
-    if (current)
-      this.nodeOverlay.set(uid, {
-        ...current,
-        props: { ...current.props, ...props } as NodeRecord['props'],
-        updated_at: updatedAt ?? current.updated_at,
-      });
-  }
-
-  createEdge(e: EdgeRecord): EdgeRecord {
-    const stream = Streams.edge(this.org, e.uid);
-    this.revisions.set(stream, 'no_stream');
-    this.stage(stream, domainEvent('EdgeCreated', { edge: e, reason: null }));
-    this.edgeOverlay.set(e.uid, e);
-    return e;
-  }
-
-  putEdge(e: EdgeRecord, type: EdgeEventType, reason: string | null): EdgeRecord {
-    this.stage(Streams.edge(this.org, e.uid), domainEvent(type, { edge: e, reason }));
-    this.edgeOverlay.set(e.uid, e);
-    return e;
-  }
-
   /**
    * Whatever this request emits on `stream` expects it at `revision` (a writer that holds the
    * stream at the revision it last wrote or read, whatever its emits ask for).
@@ -265,10 +215,67 @@ export class GraphTx {
     return this.appends.get(stream)?.events.length ?? 0;
   }
 
-  /** Any other event (aliases, embeddings, series, accounts): no revision check unless given. */
-  emit<T extends EventType>(stream: string, type: T, data: EventData<T>, expected: ExpectedRevision = 'any'): void {
-    if (!this.revisions.has(stream)) this.revisions.set(stream, expected);
-    this.stage(stream, domainEvent(type, data));
+  /**
+   * Stages typed events, the one way a request writes: a decider's pending events, or one
+   * event given by its stream, type and data. `expected` guards a stream this request has not
+   * read (none unless given). Graph events keep the request's overlay, so its later reads, the
+   * Space rule, the policy gate and the Series key check see them: a created node or edge
+   * expects a new stream, a versioned change needs its object read through this transaction
+   * first (its revision guards the append), and a node's version records whether its
+   * classification moved from the node as read (REFERENCE §13.1).
+   */
+  emit(events: PendingEvent | readonly PendingEvent[], expected?: ExpectedRevision): void;
+  emit<T extends EventType>(stream: string, type: T, data: EventData<T>, expected?: ExpectedRevision): void;
+  emit(
+    first: string | PendingEvent | readonly PendingEvent[],
+    second?: EventType | ExpectedRevision,
+    data?: unknown,
+    expected: ExpectedRevision = 'any',
+  ): void {
+    if (typeof first === 'string') return this.stageOne(pendingEvent(first, second as EventType, data as never), expected);
+    const exp = (second as ExpectedRevision | undefined) ?? 'any';
+    if (isPendingList(first)) for (const e of first) this.stageOne(e, exp);
+    else this.stageOne(first, exp);
+  }
+
+  private stageOne(e: PendingEvent, expected: ExpectedRevision): void {
+    switch (e.type) {
+      case 'NodeCreated':
+        this.revisions.set(e.stream, 'no_stream');
+        this.stage(e.stream, domainEvent(e.type, e.data));
+        this.overlayNode(e.data.node);
+        return;
+      case 'NodeUpdated':
+      case 'NodeTombstoned':
+      case 'NodeRestored': {
+        const node = e.data.node;
+        this.stage(e.stream, domainEvent(e.type, nodeVersionData(this.nodeOverlay.get(node.uid) ?? this.storedNodes.get(node.uid), node, e.data.reason)));
+        this.overlayNode(node);
+        return;
+      }
+      case 'NodeTouched': {
+        const { uid, props, updated_at } = e.data;
+        this.stage(e.stream, domainEvent(e.type, e.data));
+        const current = this.nodeOverlay.get(uid);
+        if (current)
+          this.nodeOverlay.set(uid, { ...current, props: { ...current.props, ...props } as NodeRecord['props'], updated_at: updated_at ?? current.updated_at });
+        return;
+      }
+      case 'EdgeCreated':
+        this.revisions.set(e.stream, 'no_stream');
+        this.stage(e.stream, domainEvent(e.type, e.data));
+        this.edgeOverlay.set(e.data.edge.uid, e.data.edge);
+        return;
+      case 'EdgeUpdated':
+      case 'EdgeTombstoned':
+      case 'EdgeRestored':
+        this.stage(e.stream, domainEvent(e.type, e.data));
+        this.edgeOverlay.set(e.data.edge.uid, e.data.edge);
+        return;
+      default:
+        if (!this.revisions.has(e.stream)) this.revisions.set(e.stream, expected);
+        this.stage(e.stream, { type: e.type, data: e.data } as DomainEvent);
+    }
   }
 
   /**
@@ -340,6 +347,10 @@ export class GraphTx {
     this.nodesAdded += liveNodeDelta(event);
     a.events.push({ ...event, metadata: this.metadata() });
   }
+}
+
+function isPendingList(x: PendingEvent | readonly PendingEvent[]): x is readonly PendingEvent[] {
+  return Array.isArray(x);
 }
 
 function edgeMatches(e: EdgeRecord, f: EdgeFilter): boolean {

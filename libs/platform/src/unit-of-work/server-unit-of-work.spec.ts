@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { DomainError } from '@strata/domain/errors';
 import { RecordedEvent, Streams } from '@strata/domain/events';
-import { decideUpdateNode } from '@strata/domain/graph';
+import { decideUpdateNode, GraphChanges } from '@strata/domain/graph';
 import { EdgeFilter } from '@strata/graph-store/graph-read-model.port';
 import { FixedClock, randomIds } from '@strata/domain/time';
 import { Subscription } from '@strata/event-store/event-store.port';
@@ -66,7 +66,9 @@ describe('ServerUnitOfWork', () => {
   const update = (uid: string, body: Record<string, unknown>) => async (tx: GraphTx) => {
     const n = await tx.node(uid);
     if (!n) throw new Error('missing');
-    return tx.putNode(decideUpdateNode(n, body, tx.write), 'NodeUpdated', null);
+    const changed = decideUpdateNode(n, body, tx.write);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', changed, null));
+    return changed;
   };
 
   beforeEach(() => {

@@ -1,3 +1,4 @@
+import { decideMirrorVersion, GraphChanges } from '@strata/domain/graph';
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
@@ -133,7 +134,7 @@ export class AgentHandlers {
       return { ...a, node_uid: node.uid };
     }
     const props = { ...(n.props as unknown as Record<string, unknown>), ...this.agentNodeProps(a) };
-    tx.putNode({ ...n, label: a.name, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', reason);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now, a.name), reason));
     return a;
   }
 
@@ -196,7 +197,7 @@ export class AgentHandlers {
     const n = await tx.node(uid);
     if (!n || n.tombstone_at !== null) return;
     const props = { ...(n.props as unknown as Record<string, unknown>), ended_at: tx.now };
-    tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'session archived');
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'session archived'));
   }
 
   /** Archiving an agent revokes the keys bound to it (REFERENCE §16.13); they live in the accounts' unit of work. */

@@ -1,3 +1,4 @@
+import { decideMirrorVersion, GraphChanges } from '@strata/domain/graph';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UpstreamError } from '@strata/ai/errors';
@@ -308,7 +309,7 @@ export class AgentRunJob implements JobHandler {
     const n = await tx.node(run.trace_uid);
     if (!n || n.tombstone_at !== null) return;
     const props = { ...(n.props as unknown as Record<string, unknown>), ended_at: tx.now, entry_count: run.tool_calls };
-    tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'run ended');
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'run ended'));
   }
 
   /** One model call and what it decided: the answer ends the run, tool calls are recorded for execution. */
@@ -550,7 +551,7 @@ export class AgentRunJob implements JobHandler {
         output_snapshot: isObject(output) ? output : { value: output },
         ...(o.error ? { error: o.status === 'denied' ? `denied: ${o.error.message}` : `${o.error.code}: ${o.error.message}` } : {}),
       };
-      tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'tool call ended');
+      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'tool call ended'));
       for (const uid of o.created) {
         const made = await tx.node(uid);
         if (made && made.tombstone_at === null) createEdge(tx, { edge_type: 'ProducesNode' }, n, made);

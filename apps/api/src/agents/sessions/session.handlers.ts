@@ -1,3 +1,4 @@
+import { decideMirrorVersion, GraphChanges } from '@strata/domain/graph';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
@@ -205,7 +206,7 @@ export class SessionHandlers {
       const n = await tx.node(fresh.node_uid);
       if (n && n.tombstone_at === null) {
         const props = { ...(n.props as unknown as Record<string, unknown>), ended_at: tx.now };
-        tx.putNode({ ...n, props: props as unknown as NodeRecord['props'], updated_at: tx.now, version: n.version + 1 }, 'NodeUpdated', 'session archived');
+        tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'session archived'));
       }
       return cancelled;
     });

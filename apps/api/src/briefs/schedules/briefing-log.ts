@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { BriefingEventOut, BriefingStreams } from '@strata/domain/briefs';
-import { EventData } from '@strata/domain/events';
 import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -33,7 +32,7 @@ export class BriefingLog {
       let first = true;
       for (const e of events) {
         // the expected revision is checked once per stream, on its first staged event
-        tx.emit(stream, e.type, e.data as EventData<typeof e.type>, first ? (row ? row.revision : 'no_stream') : 'any');
+        tx.emit({ stream, ...e }, first ? (row ? row.revision : 'no_stream') : 'any');
         first = false;
       }
       return result;

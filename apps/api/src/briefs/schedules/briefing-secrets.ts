@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { webhookSecretOf } from '@strata/domain/briefs';
-import { SECRET_STORE, SecretStore } from '@strata/mcp/secrets';
+import { SECRET_STORE, SecretStore } from '@strata/platform/secrets';
 
 /** Where a webhook schedule's secrets are kept in the secret store (§15.4): never in the log. */
 const keyOf = (scheduleId: string) => `briefing:${scheduleId}`;

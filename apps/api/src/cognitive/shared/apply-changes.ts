@@ -1,39 +1,30 @@
-import { GraphChange } from '@strata/domain/cognitive';
-import { Streams } from '@strata/domain/events';
+import { PendingEvent } from '@strata/domain/events';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 
 /**
- * Stages a decision's changes on the request's transaction, in order. Existing objects are
- * read through the transaction first so their stream revision guards the append.
+ * Stages a decision's events on the request's transaction, in order. The object a versioned
+ * change is about is read through the transaction just before, so their stream revision guards
+ * the append (a decider may have read them from a snapshot).
  */
-export async function applyChanges(tx: GraphTx, changes: readonly GraphChange[]): Promise<void> {
+export async function applyChanges(tx: GraphTx, changes: readonly PendingEvent[]): Promise<void> {
   for (const c of changes) {
     switch (c.type) {
-      case 'NodeCreated':
-        tx.createNode(c.node);
-        break;
       case 'NodeUpdated':
       case 'NodeTombstoned':
-        await tx.node(c.node.uid);
-        tx.putNode(c.node, c.type, c.reason);
+      case 'NodeRestored':
+        await tx.node(c.data.node.uid);
         break;
       case 'NodeTouched':
-        await tx.node(c.uid);
-        tx.touchNode(c.uid, c.props);
+        await tx.node(c.data.uid);
         break;
-      case 'EdgeCreated':
-        tx.createEdge(c.edge);
-        break;
+      case 'EdgeUpdated':
       case 'EdgeTombstoned':
-        await tx.edge(c.edge.uid);
-        tx.putEdge(c.edge, 'EdgeTombstoned', c.reason);
+      case 'EdgeRestored':
+        await tx.edge(c.data.edge.uid);
         break;
-      case 'SeriesPointsAppended':
-        tx.emit(Streams.series(tx.org, c.series_uid), 'SeriesPointsAppended', { series_uid: c.series_uid, points: c.points });
-        break;
-      case 'AliasSet':
-        tx.emit(Streams.node(tx.org, c.alias.canonical_uid), 'AliasSet', { ...c.alias, created_at: tx.now });
+      default:
         break;
     }
+    tx.emit(c);
   }
 }

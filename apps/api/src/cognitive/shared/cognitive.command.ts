@@ -52,14 +52,14 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
     const scope = resolved.restricted ? resolved : null;
     const scoped = (view: CognitiveView) => (scope ? new ScopedView(view, scope) : view);
     if (!def.writes) {
-      const ctx = { now: this.clock.now(), agent_id: auth.bound_agent_id, principal_id: auth.principal.id, uuid: () => '' };
+      const ctx = { org: auth.org_id, now: this.clock.now(), agent_id: auth.bound_agent_id, principal_id: auth.principal.id, uuid: () => '' };
       return def.decide(body, scoped(new ReadModelView(this.graph, auth.org_id)), ctx, name);
     }
     assertCanWrite(auth);
     const cmd = commandContext(auth, requestId, body);
     try {
       return await this.uow.run(cmd, async (tx) => {
-        const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, uuid: () => tx.uuid(), wouldCreate: (n) => tx.wouldCreate.push(n) }, name);
+        const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, org: tx.org, uuid: () => tx.uuid(), wouldCreate: (n) => tx.wouldCreate.push(n) }, name);
         await applyChanges(tx, decision.changes);
         return decision;
       });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { GovernanceStreams, GovernanceSyncCounts, PolicyRecord } from '@strata/domain/governance';
-import { decideCreateNode, decideUpdateNode } from '@strata/domain/graph';
+import { decideCreateNode, decideUpdateNode, GraphChanges } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { createEdge, restoreNode, tombstoneEdge, tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
@@ -68,7 +68,8 @@ export class GovernanceSync {
         c.policies++;
         const props = mirrorProps(p, enforcing);
         if (!mirror) {
-          mirror = tx.createNode(decideCreateNode({ label: p.name, node_type: 'Policy', props }, p.uid, tx.write), REASON);
+          mirror = decideCreateNode({ label: p.name, node_type: 'Policy', props }, p.uid, tx.write);
+          tx.emit(GraphChanges.nodeCreated(tx.org, mirror, REASON));
           c.nodes_created++;
         } else {
           let changed = false;
@@ -77,7 +78,8 @@ export class GovernanceSync {
             changed = true;
           }
           if (differs(mirror, p.name, props)) {
-            mirror = tx.putNode(decideUpdateNode(mirror, { label: p.name, props }, tx.write), 'NodeUpdated', REASON);
+            mirror = decideUpdateNode(mirror, { label: p.name, props }, tx.write);
+            tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', mirror, REASON));
             changed = true;
           }
           if (changed) c.nodes_updated++;

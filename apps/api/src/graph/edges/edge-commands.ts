@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
-import { decideUpdateEdge, readEdgeInput } from '@strata/domain/graph';
+import { decideUpdateEdge, readEdgeInput, GraphChanges } from '@strata/domain/graph';
 import { EdgeRecord } from '@strata/domain/records';
 import { Body, readString, readUid } from '@strata/domain/validation';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
@@ -46,7 +46,9 @@ export class UpdateEdgeHandler implements ICommandHandler<UpdateEdgeCommand, Edg
       const current = await tx.edge(uid);
       if (!current) throw Errors.notFound(`edge ${uid} not found`, { uid });
       const reason = readString(body, 'reason', { max: 1000 }) ?? null;
-      return tx.putEdge(decideUpdateEdge(current, body, tx.write), 'EdgeUpdated', reason);
+      const changed = decideUpdateEdge(current, body, tx.write);
+      tx.emit(GraphChanges.edgeChanged(tx.org, 'EdgeUpdated', changed, reason));
+      return changed;
     });
   }
 }

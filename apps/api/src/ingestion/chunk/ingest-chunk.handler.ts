@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UpstreamError } from '@strata/ai/errors';
-import { decideCreateEdge, decideCreateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { decideCreateEdge, decideCreateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import { estimateTokens, readChunkRequest, resolveLayers, standaloneChunkLabel } from '@strata/domain/ingestion';
 import { Layer, NodeRecord } from '@strata/domain/records';
 import { Body } from '@strata/domain/validation';
@@ -70,20 +70,19 @@ export class IngestChunkHandler {
         const siblings = await tx.edges({ to_uid: document.uid, edge_types: ['ChunkOf'] });
         index = siblings.reduce((max, e) => Math.max(max, typeof e.props.chunk_index === 'number' ? e.props.chunk_index + 1 : max), 0);
       }
-      const chunk = tx.createNode(
-        decideCreateNode(
-          {
-            node_type: 'Chunk',
-            label: document && !req.label ? `${String(document.props.title ?? document.label)} · chunk ${index}` : standaloneChunkLabel(req.label, req.content),
-            props: { content: req.content, chunk_type: req.chunk_type, chunk_index: index, token_count_estimate: estimateTokens(req.content), processing_status: 'processing' },
-          },
-          tx.uuid(),
-          tx.write,
-        ),
+      const chunk = decideCreateNode(
+        {
+          node_type: 'Chunk',
+          label: document && !req.label ? `${String(document.props.title ?? document.label)} · chunk ${index}` : standaloneChunkLabel(req.label, req.content),
+          props: { content: req.content, chunk_type: req.chunk_type, chunk_index: index, token_count_estimate: estimateTokens(req.content), processing_status: 'processing' },
+        },
+        tx.uuid(),
+        tx.write,
       );
+      tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
       let edges = 0;
       if (document) {
-        tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write));
+        tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write)));
         edges++;
       }
       const counts = await stageExtraction(tx, chunk, outcomes, {

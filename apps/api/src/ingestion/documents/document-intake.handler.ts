@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
-import { decideCreateEdge, decideCreateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { decideCreateEdge, decideCreateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import {
   ConversationContext,
   PageOffset,
@@ -88,33 +88,33 @@ export class DocumentIntakeHandler {
     const written = await this.uow.run(ctx, async (tx) => {
       const project = core.project_uid ? await tx.liveNode(core.project_uid, 'project_uid', ['Project']) : null;
       let session = sessionUid ? await tx.liveNode(sessionUid, 'session_uid', ['Session']) : null;
-      const doc = tx.createNode(
-        decideCreateNode(
-          {
-            node_type: 'Document',
-            label: title,
-            props: {
-              title,
-              document_type: mode === 'session' ? 'transcript' : core.document_type,
-              source_uri: core.source_uri,
-              mime_type: incoming.mime_type ?? core.mime_type,
-              content_length: utf8Length(content),
-              chunk_count: 0,
-              processing_status: 'pending',
-              ...paper,
-            },
+      const doc = decideCreateNode(
+        {
+          node_type: 'Document',
+          label: title,
+          props: {
+            title,
+            document_type: mode === 'session' ? 'transcript' : core.document_type,
+            source_uri: core.source_uri,
+            mime_type: incoming.mime_type ?? core.mime_type,
+            content_length: utf8Length(content),
+            chunk_count: 0,
+            processing_status: 'pending',
+            ...paper,
           },
-          tx.uuid(),
-          tx.write,
-        ),
+        },
+        tx.uuid(),
+        tx.write,
       );
+      tx.emit(GraphChanges.nodeCreated(tx.org, doc));
       if (project) await this.admit(tx, auth, doc, project.uid, false);
       if (mode === 'session') {
         if (!session) {
           const at = context.occurred_at ? Math.floor(parseIsoDateTime(context.occurred_at)! / 1000) : tx.now;
-          session = tx.createNode(decideCreateNode({ node_type: 'Session', label: title, props: { started_at: at, ended_at: at, session_type: 'transcript' } }, tx.uuid(), tx.write));
+          session = decideCreateNode({ node_type: 'Session', label: title, props: { started_at: at, ended_at: at, session_type: 'transcript' } }, tx.uuid(), tx.write);
+          tx.emit(GraphChanges.nodeCreated(tx.org, session));
         }
-        tx.createEdge(decideCreateEdge({ edge_type: 'CapturedIn', props: triggerEdgeProps('CapturedIn') }, doc, session, tx.uuid(), tx.write));
+        tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'CapturedIn', props: triggerEdgeProps('CapturedIn') }, doc, session, tx.uuid(), tx.write)));
       }
       return { doc, session, placement: tx.placement?.space_uid ?? null };
     });
@@ -164,6 +164,6 @@ export class DocumentIntakeHandler {
       doc = (await tx.node(doc.uid))!;
     }
     const props = triggerEdgeProps('PartOfProject', { admitted_at: tx.now, admitted_by: auth.user_id ?? auth.api_key_id ?? auth.principal.id });
-    tx.createEdge(decideCreateEdge({ edge_type: 'PartOfProject', props }, doc, project, tx.uuid(), tx.write));
+    tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'PartOfProject', props }, doc, project, tx.uuid(), tx.write)));
   }
 }

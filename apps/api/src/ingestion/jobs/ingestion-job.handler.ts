@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import { chunkText, documentChunkLabel, finalStatuses } from '@strata/domain/ingestion';
 import { JobRecord } from '@strata/domain/jobs';
 import { NodeRecord } from '@strata/domain/records';
@@ -251,29 +251,28 @@ export class IngestionJobHandler implements JobHandler {
       await this.uow.run(ctx, async (tx) => {
         const document = await tx.liveNode(doc.uid, 'document_uid', ['Document']);
         for (const p of slice) {
-          const chunk = tx.createNode(
-            decideCreateNode(
-              {
-                node_type: 'Chunk',
-                label: documentChunkLabel(input.title, p.index),
-                props: {
-                  content: p.content,
-                  chunk_type: input.chunk_type ?? 'document',
-                  chunk_index: p.index,
-                  char_offset_start: p.start,
-                  char_offset_end: p.end,
-                  token_count_estimate: p.token_estimate,
-                  processing_status: 'pending',
-                },
+          const chunk = decideCreateNode(
+            {
+              node_type: 'Chunk',
+              label: documentChunkLabel(input.title, p.index),
+              props: {
+                content: p.content,
+                chunk_type: input.chunk_type ?? 'document',
+                chunk_index: p.index,
+                char_offset_start: p.start,
+                char_offset_end: p.end,
+                token_count_estimate: p.token_estimate,
+                processing_status: 'pending',
               },
-              tx.uuid(),
-              tx.write,
-            ),
+            },
+            tx.uuid(),
+            tx.write,
           );
-          tx.createEdge(decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: p.index }) }, chunk, document, tx.uuid(), tx.write));
+          tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
+          tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: p.index }) }, chunk, document, tx.uuid(), tx.write)));
         }
         // the document is `processing` from the unit that gives it its chunks: no unit of its own (one fsync fewer before the first extraction)
-        tx.putNode(decideUpdateNode(document, { props: { chunk_count: pieces.length, processing_status: 'processing' } }, tx.write), 'NodeUpdated', null);
+        tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(document, { props: { chunk_count: pieces.length, processing_status: 'processing' } }, tx.write), null));
       });
     }
   }
@@ -282,7 +281,7 @@ export class IngestionJobHandler implements JobHandler {
     await this.uow.run(ctx, async (tx) => {
       const doc = await tx.node(documentUid);
       if (!doc || doc.tombstone_at !== null || doc.props.processing_status === status) return;
-      tx.putNode(decideUpdateNode(doc, { props: { processing_status: status } }, tx.write), 'NodeUpdated', null);
+      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(doc, { props: { processing_status: status } }, tx.write), null));
     });
   }
 
@@ -290,7 +289,7 @@ export class IngestionJobHandler implements JobHandler {
     await this.uow.run(ctx, async (tx) => {
       const doc = await tx.node(documentUid);
       if (!doc || doc.tombstone_at !== null) return;
-      tx.putNode(decideUpdateNode(doc, { props: { processing_status: status, processed_at: tx.now, chunk_count: chunkCount } }, tx.write), 'NodeUpdated', null);
+      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(doc, { props: { processing_status: status, processed_at: tx.now, chunk_count: chunkCount } }, tx.write), null));
     });
   }
 

@@ -5,7 +5,7 @@ import { PageOffset } from '@strata/domain/ingestion';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { decideUpdateNode } from '@strata/domain/graph';
+import { decideUpdateNode, GraphChanges } from '@strata/domain/graph';
 import { EntityMention } from '@strata/domain/ontology';
 import { DedupCache } from './dedup-cache';
 import { OntologyPass, OntologyRun } from './ontology-pass';
@@ -137,7 +137,7 @@ export class ChunkExtractionService {
     await this.uow.run(ctx, async (tx) => {
       const current = await tx.node(chunkUid);
       if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return;
-      tx.putNode(decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), 'NodeUpdated', null);
+      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), null));
     });
   }
 }
@@ -150,7 +150,7 @@ async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlaceme
   const current = await tx.node(item.chunk.uid);
   if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return { status: 'skipped', errors: [], ...EMPTY, extracted_node_uids: [] };
   if (allFailed) {
-    tx.putNode(decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), 'NodeUpdated', null);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), null));
     return { status: 'failed', errors, ...EMPTY, extracted_node_uids: [] };
   }
   const start = current.props.char_offset_start;

@@ -1,4 +1,4 @@
-import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps } from '@strata/domain/graph';
+import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import { PageOffset, pageAt } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
 import { ChunkAnchors, ExtractedNode, LayerOutcome } from '@strata/extraction';
@@ -45,7 +45,7 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
       linked.add(node.uid);
       counts.extracted_node_uids.push(node.uid);
       const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place, anchors) });
-      tx.createEdge(decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write));
+      tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write)));
       counts.edges_created++;
     }
   }
@@ -60,7 +60,7 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
     }
   }
   const done = decideUpdateNode(chunk, { props: { processing_status: 'completed', extraction_count: linked.size } }, tx.write);
-  tx.putNode(done, 'NodeUpdated', null);
+  tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', done, null));
   return counts;
 }
 
@@ -73,14 +73,15 @@ async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, count
       return existing;
     }
   }
-  const node = tx.createNode(decideCreateNode({ node_type: x.node_type, label: x.label, props: x.props, confidence: x.confidence }, tx.uuid(), tx.write));
+  const node = decideCreateNode({ node_type: x.node_type, label: x.label, props: x.props, confidence: x.confidence }, tx.uuid(), tx.write);
+  tx.emit(GraphChanges.nodeCreated(tx.org, node));
   dedup.added(node, decision.norm);
   counts.nodes_created++;
   if (decision.action === 'create' && decision.possible_duplicate) {
     const other = await tx.node(decision.possible_duplicate.uid);
     if (other && other.tombstone_at === null) {
       const props = triggerEdgeProps('PossibleDuplicate', { similarity: decision.possible_duplicate.similarity, method: 'fuzzy', status: 'pending', detected_at: tx.now });
-      tx.createEdge(decideCreateEdge({ edge_type: 'PossibleDuplicate', props }, node, other, tx.uuid(), tx.write));
+      tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'PossibleDuplicate', props }, node, other, tx.uuid(), tx.write)));
       counts.edges_created++;
     }
   }

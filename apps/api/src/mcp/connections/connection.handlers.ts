@@ -16,7 +16,7 @@ import {
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { AddressNotAllowedError, InspectResult } from '@strata/mcp/client';
 import { ConnectionCredentials, ConnectionSync, FetchedTools, McpNetwork, McpOAuth, MCP_LIMITS, OAuthClientState, OAuthFailure, SyncFailure, oauthStateOf } from '@strata/mcp/connections';
-import { SECRET_STORE, SecretStore } from '@strata/mcp/secrets';
+import { SECRET_STORE, SecretStore } from '@strata/platform/secrets';
 import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';

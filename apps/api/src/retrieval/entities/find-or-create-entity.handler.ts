@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { compileSchema, COGNITIVE_REQUEST_FIELDS, flattenedProps, getNodeType, isPlainObject, normaliseText } from '@strata/domain/catalogue';
 import { Errors } from '@strata/domain/errors';
-import { decideCreateNode, decideNodeAliases } from '@strata/domain/graph';
+import { decideCreateNode, decideNodeAliases, GraphChanges } from '@strata/domain/graph';
 import { NodeRecord } from '@strata/domain/records';
 import { pickAliasMatch, planEntityCreation } from '@strata/domain/retrieval';
 import { Body, readString } from '@strata/domain/validation';
@@ -89,10 +89,10 @@ export class FindOrCreateEntityHandler implements ICommandHandler<FindOrCreateEn
         return { ...node, created: false, matched_by: 'label' as const };
       }
 
-      const node = tx.createNode(fresh);
-      await stageAlias(tx, node, label, norm, 1.0);
-      for (const a of named) if (a.norm !== norm) await stageAlias(tx, node, a.text, a.norm, a.score);
-      return { ...node, created: true, matched_by: null };
+      tx.emit(GraphChanges.nodeCreated(tx.org, fresh));
+      await stageAlias(tx, fresh, label, norm, 1.0);
+      for (const a of named) if (a.norm !== norm) await stageAlias(tx, fresh, a.text, a.norm, a.score);
+      return { ...fresh, created: true, matched_by: null };
     });
   }
 }

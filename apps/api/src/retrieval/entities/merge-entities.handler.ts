@@ -1,3 +1,4 @@
+import { GraphChanges } from '@strata/domain/graph';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '@strata/domain/errors';
@@ -49,11 +50,11 @@ export class MergeEntitiesHandler implements ICommandHandler<MergeEntitiesComman
         tx.reader.aliasesOf(tx.org, mergeUid),
       ]);
       const plan = decideMerge({ keep, merge, mergeEdges, keepEdges, keepAliases, mergeAliases }, tx.write, (e) => scope.allowsEdge(e));
-      for (const c of plan.edgeChanges) tx.putEdge(c.edge, c.type, c.reason);
+      for (const c of plan.edgeChanges) tx.emit(GraphChanges.edgeChanged(tx.org, c.type, c.edge, c.reason));
       for (const a of plan.keepAliasSets)
         tx.emit(Streams.node(tx.org, keepUid), 'AliasSet', { text: a.text, norm: a.norm, canonical_uid: keepUid, score: a.score, created_at: a.created_at });
       for (const norm of plan.mergeAliasRemovals) stageAliasRemoval(tx, mergeUid, norm);
-      tx.putNode(plan.mergedNode, 'NodeTombstoned', plan.mergedNode.tombstone_reason);
+      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeTombstoned', plan.mergedNode, plan.mergedNode.tombstone_reason));
       return {
         keep_uid: keepUid,
         merge_uid: mergeUid,

@@ -4,7 +4,8 @@ import { EdgeRecord, NodeRecord } from '../../records';
 import { Body } from '../../validation';
 import { EndpointDef, resolveAction } from '../action';
 import { CognitiveView, EdgeQuery, NodeQuery, NodeQueryOrder, PointQuery, StoredPoint } from '../cognitive-view';
-import { ActionContext, Decision, GraphChange } from '../decision';
+import { ActionContext, Decision } from '../decision';
+import { PendingEvent } from '../../events';
 
 /**
  * A graph held in memory for decider tests: "given" these nodes and edges, a decider reads
@@ -62,31 +63,34 @@ export class InMemoryView implements CognitiveView {
     return this.points.get(seriesUid)?.size ?? 0;
   }
 
-  apply(changes: readonly GraphChange[]): void {
+  apply(changes: readonly PendingEvent[]): void {
     for (const c of changes) {
       switch (c.type) {
         case 'NodeCreated':
         case 'NodeUpdated':
         case 'NodeTombstoned':
-          this.nodesByUid.set(c.node.uid, c.node);
+        case 'NodeRestored':
+          this.nodesByUid.set(c.data.node.uid, c.data.node);
           break;
         case 'NodeTouched': {
-          const n = this.nodesByUid.get(c.uid)!;
-          this.nodesByUid.set(c.uid, { ...n, props: { ...n.props, ...c.props } });
+          const n = this.nodesByUid.get(c.data.uid)!;
+          this.nodesByUid.set(c.data.uid, { ...n, props: { ...n.props, ...c.data.props } as NodeRecord['props'] });
           break;
         }
         case 'EdgeCreated':
+        case 'EdgeUpdated':
         case 'EdgeTombstoned':
-          this.edgesByUid.set(c.edge.uid, c.edge);
+        case 'EdgeRestored':
+          this.edgesByUid.set(c.data.edge.uid, c.data.edge);
           break;
         case 'SeriesPointsAppended': {
-          const m = this.points.get(c.series_uid) ?? new Map<number, StoredPoint>();
-          for (const p of c.points) m.set(p.ts, p);
-          this.points.set(c.series_uid, m);
+          const m = this.points.get(c.data.series_uid) ?? new Map<number, StoredPoint>();
+          for (const p of c.data.points) m.set(p.ts, p);
+          this.points.set(c.data.series_uid, m);
           break;
         }
-        case 'AliasSet':
-          // aliases are not read by any cognitive decider
+        default:
+          // aliases and every other event: not read by any cognitive decider
           break;
       }
     }
@@ -97,6 +101,7 @@ export class InMemoryView implements CognitiveView {
 export function testContext(opts: { now?: number; agent_id?: string | null } = {}): ActionContext & { tick(secs?: number): void } {
   let n = 0;
   const ctx = {
+    org: 'org-1',
     now: opts.now ?? 1_700_000_000,
     agent_id: opts.agent_id ?? null,
     principal_id: 'user-1',
@@ -158,9 +163,9 @@ export async function failure(p: Promise<unknown>): Promise<DomainError & Record
 }
 
 export function createdOf(d: Decision, type?: string): NodeRecord[] {
-  return d.changes.filter((c) => c.type === 'NodeCreated' && (!type || c.node.node_type === type)).map((c) => (c as { node: NodeRecord }).node);
+  return d.changes.flatMap((c) => (c.type === 'NodeCreated' && (!type || c.data.node.node_type === type) ? [c.data.node] : []));
 }
 
 export function edgesOf(d: Decision, type?: string): EdgeRecord[] {
-  return d.changes.filter((c) => c.type === 'EdgeCreated' && (!type || c.edge.edge_type === type)).map((c) => (c as { edge: EdgeRecord }).edge);
+  return d.changes.flatMap((c) => (c.type === 'EdgeCreated' && (!type || c.data.edge.edge_type === type) ? [c.data.edge] : []));
 }

@@ -14,7 +14,7 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { AddressNotAllowedError } from '../../client/guarded-fetch';
 import { ACCEPT } from '../../client/mcp-session';
-import { SECRET_STORE, SecretBag, SecretStore } from '../../secrets/secret-store.port';
+import { SECRET_STORE, SecretBag, SecretStore } from '@strata/platform/secrets/secret-store.port';
 import { McpNetwork } from '../mcp-network';
 import { MCP_LIMITS } from '../mcp-limits';
 
