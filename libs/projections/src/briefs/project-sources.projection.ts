@@ -32,6 +32,9 @@ interface OrgSources {
   partOfDocs: Set<string>;
 }
 
+/** Edge types whose edges admit a member (a Document, a Chunk, a node) */
+const ADMITTING = new Set(['PartOfProject', 'ChunkOf', 'ExtractedFrom']);
+const EDGE_COLS = 'INSERT INTO ps_edges(org, uid, edge_type, from_uid, to_uid, version, live, created_at, attr) VALUES (?,?,?,?,?,?,?,?,?)';
 const NODE_COLS = 'INSERT INTO ps_nodes(org, uid, node_type, version, live, confidence, created_at, status, importance) VALUES (?,?,?,?,?,?,?,?,?)';
 
 /** The statements every event may run, prepared once. */
@@ -40,12 +43,13 @@ function statements(db: Database) {
     node: db.prepare('SELECT uid, node_type, version, live FROM ps_nodes WHERE org = ? AND uid = ?'),
     edge: db.prepare('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges WHERE org = ? AND uid = ?'),
     insertNode: db.prepare(`${NODE_COLS} ON CONFLICT(org, uid) DO NOTHING`),
+    insertEdge: db.prepare(`${EDGE_COLS} ON CONFLICT(org, uid) DO NOTHING`),
     upsertNode: db.prepare(
       `${NODE_COLS} ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, version = excluded.version, live = excluded.live, confidence = excluded.confidence,
         created_at = excluded.created_at, status = excluded.status, importance = excluded.importance`,
     ),
     upsertEdge: db.prepare(
-      `INSERT INTO ps_edges(org, uid, edge_type, from_uid, to_uid, version, live, created_at, attr) VALUES (?,?,?,?,?,?,?,?,?)
+      `${EDGE_COLS}
        ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, version = excluded.version,
          live = excluded.live, created_at = excluded.created_at, attr = excluded.attr`,
     ),
@@ -140,7 +144,7 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
       case 'EdgeUpdated':
       case 'EdgeTombstoned':
       case 'EdgeRestored':
-        this.onEdge(org, e.data.edge);
+        this.onEdge(org, e.data.edge, e.type === 'EdgeCreated');
         break;
       case 'NodeTouched': {
         // a props patch without a version: only the ranking facts matter here
@@ -325,18 +329,22 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
     for (const p of nodes) this.checkNode(org, p, uid);
   }
 
-  private onEdge(org: string, ed: EdgeRecord): void {
+  private onEdge(org: string, ed: EdgeRecord, created: boolean): void {
     const live = ed.tombstone_at === null ? 1 : 0;
+    const cols = [org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.version, live, ed.created_at, attrOf(ed)];
     if (ed.edge_type === 'PartOfProject') this.org(org).partOfDocs.add(ed.from_uid);
     if (this.projectFree(org)) {
       // nothing to judge: the row is all an organization without Projects needs
-      this.q.upsertEdge.run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.version, live, ed.created_at, attrOf(ed));
+      this.q.upsertEdge.run(...cols);
       return;
     }
+    const row = { uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, version: ed.version, live };
+    // a new edge between non-members that admits nothing (most edges): its row is all there is to write
+    if (created && !ADMITTING.has(ed.edge_type) && !this.org(org).members.has(ed.from_uid) && this.q.insertEdge.run(...cols).changes === 1) return;
     const prev = this.edge(org, ed.uid);
-    this.q.upsertEdge.run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.version, live, ed.created_at, attrOf(ed));
+    this.q.upsertEdge.run(...cols);
     if (prev) this.touchMembersOf(org, ed.uid);
-    this.judgeEdge(org, { uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, version: ed.version, live }, prev);
+    this.judgeEdge(org, row, prev);
   }
 
   /** An edge's own memberships and those of the subjects it admits, before and after the change. */
