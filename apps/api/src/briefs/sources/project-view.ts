@@ -293,7 +293,8 @@ export class ProjectView {
         this.lines.remove(line(e));
         this.edgeById.delete(u);
         const i = lowerBound(s.edges, e, byCreatedThenUid);
-        s.edges.splice(s.edges[i] === e ? i : s.edges.indexOf(e), 1);
+        const at = s.edges[i] === e ? i : s.edges.indexOf(e);
+        if (at >= 0) s.edges.splice(at, 1);
       }
       for (const a of [this.partOf, this.chunkOf]) {
         const x = a.get(u);
@@ -307,12 +308,13 @@ export class ProjectView {
         nodes.add(x.from_uid);
         this.lines.remove(`${x.x.edge_uid} ${x.x.edge_version}`);
         this.extractionById.delete(u);
-        const l = s.extractions.get(x.from_uid)!;
-        l.splice(l.indexOf(x.x), 1);
+        const l = s.extractions.get(x.from_uid) ?? [];
+        const at = l.indexOf(x.x);
+        if (at >= 0) l.splice(at, 1);
         if (!l.length) s.extractions.delete(x.from_uid);
-        const into = this.extractedFrom.get(x.x.chunk_uid)!;
-        into.delete(u);
-        if (!into.size) this.extractedFrom.delete(x.x.chunk_uid);
+        const into = this.extractedFrom.get(x.x.chunk_uid);
+        into?.delete(u);
+        if (into && !into.size) this.extractedFrom.delete(x.x.chunk_uid);
       }
     }
     this.add(rows, false, { nodes, edges });
