@@ -104,6 +104,7 @@ describe('Brief source fingerprint: the column-only identities agree with the lo
 
   it('keeps the identities until the Project\'s sources change (embedded store, read model)', async () => {
     const first = await embedded.identities(org, world.project);
+    const before = sourceFingerprint(first);
     await w.get(`/projects/${world.project}/brief`);
     expect(await embedded.identities(org, world.project)).toBe(first);
     // a write outside the Project leaves its view as it was
@@ -111,9 +112,11 @@ describe('Brief source fingerprint: the column-only identities agree with the lo
     expect(await embedded.identities(org, world.project)).toBe(first);
     // an edit of an admitted node gives new identities
     expect((await w.patch(`/node/${world.cracks}`, { label: 'Tiles crack under the heaviest load' })).status).toBe(200);
+    // the kept view is brought up to date with the edited member (updated in place, not read afresh)
     const next = await embedded.identities(org, world.project);
-    expect(next).not.toBe(first);
-    expect(sourceFingerprint(next)).not.toBe(sourceFingerprint(first));
+    expect(sourceFingerprint(next)).not.toBe(before);
+    expect(sourceFingerprint(next)).toBe(sourceFingerprint(await generic.identities(org, world.project)));
+    expect((await embedded.fingerprinted(org, world.project)).fingerprint).toBe(sourceFingerprint(next));
     // without the read model (the graph port alone) every call traverses afresh
     expect(await generic.identities(org, world.project)).not.toBe(await generic.identities(org, world.project));
   });

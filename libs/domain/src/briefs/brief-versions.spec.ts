@@ -1,7 +1,7 @@
 import { composeVersion, diffItems, StoredBriefVersion } from './brief-versions';
 import { decideItemPatch } from './brief-item-actions';
 import { ProjectSources, sourceFingerprint } from './project-sources';
-import { structuralCandidates } from './structural-generator';
+import { structuralCandidates } from './structural-ranking';
 
 function sources(claims: { uid: string; text: string; docs: string[] }[]): ProjectSources {
   const s: ProjectSources = { project_uid: 'p', documents: new Map(), chunks: new Map(), nodes: new Map(), edges: [], admitting: [], extractions: new Map() };

@@ -4,6 +4,7 @@ export * from './brief-item-id';
 export * from './project-role';
 export * from './project-sources';
 export * from './structural-generator';
+export * from './structural-ranking';
 export * from './brief-versions';
 export * from './brief-item-actions';
 export * from './model-generator';

@@ -104,8 +104,12 @@ export function sourceFingerprint(s: SourceIdentities): string {
   for (const e of s.admitting) lines.push(`${e.uid} ${e.version}`);
   for (const list of s.extractions.values()) for (const x of list) lines.push(`${x.edge_uid} ${x.edge_version}`);
   lines.sort();
-  const unique = lines.filter((l, i) => i === 0 || l !== lines[i - 1]);
-  return 'sha256:' + createHash('sha256').update(unique.join('\n')).digest('hex');
+  return fingerprintOfLines(lines.filter((l, i) => i === 0 || l !== lines[i - 1]));
+}
+
+/** The fingerprint of the identity lines `<uid> <version>`, given sorted and without repeats. */
+export function fingerprintOfLines(sortedDistinct: readonly string[]): string {
+  return 'sha256:' + createHash('sha256').update(sortedDistinct.join('\n')).digest('hex');
 }
 
 /** A citation of a chunk span (pages from the document's page map). */

@@ -26,7 +26,6 @@ export function nodeText(n: SourceNode): string {
   return deriveSummary(n.props, n.label);
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** The basis nodes' citations, ordered, at most 10. */
 export function citationsOfBasis(s: ProjectSources, basis: readonly string[]): Citation[] {
@@ -114,51 +113,28 @@ function item(
   );
 }
 
-function byCreatedThenUid(a: { created_at: number; uid: string }, b: { created_at: number; uid: string }): number {
+export function byCreatedThenUid(a: { created_at: number; uid: string }, b: { created_at: number; uid: string }): number {
   return a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 }
 
-/**
- * The structural generator: deterministic, no model. Returns every candidate of each kind in
- * generator order, uncapped (the version applies the caps after setting pins aside).
- */
-export function structuralCandidates(s: ProjectSources, work?: ItemWork): GeneratedItem[] {
-  const supportsTo = new Map<string, SourceEdge[]>();
-  for (const e of s.edges)
-    if (e.edge_type === 'Supports') {
-      let l = supportsTo.get(e.to_uid);
-      if (!l) supportsTo.set(e.to_uid, (l = []));
-      l.push(e);
-    }
-  const support = (u: string) => supportsTo.get(u)?.length ?? 0;
-  const docsOf = (u: string) => {
-    const docs = new Set<string>();
-    for (const x of s.extractions.get(u) ?? []) {
-      const c = s.chunks.get(x.chunk_uid);
-      if (c) docs.add(c.document_uid);
-    }
-    return docs.size;
-  };
-  return [...findings(s, support, docsOf, supportsTo, work), ...tensions(s, work), ...openQuestions(s, support, work)];
+/** A finding, tension or open question as the ranking builds it (its text and citations worked out when read). */
+export function structuralItem(
+  work: ItemWork | undefined,
+  s: ProjectSources,
+  kind: BriefItemKind,
+  subjects: string[],
+  basis: string[],
+  confidence: number | null,
+  textKey: string,
+  makeText: () => string,
+): GeneratedItem {
+  return item(work, s, briefItemId(kind, subjects), kind, subjects, basis, confidence, textKey, makeText);
 }
 
-function findings(s: ProjectSources, support: (u: string) => number, docsOf: (u: string) => number, supportsTo: Map<string, SourceEdge[]>, work?: ItemWork): GeneratedItem[] {
-  const cands: { n: SourceNode; score: number }[] = [];
-  for (const n of s.nodes.values()) {
-    const sup = support(n.uid);
-    const docs = docsOf(n.uid);
-    const isFinding =
-      (n.node_type === 'Claim' && (sup >= 1 || docs >= 2)) || (n.node_type === 'Hypothesis' && str(n.status) === 'confirmed');
-    if (isFinding) cands.push({ n, score: sup + docs + n.confidence });
-  }
-  cands.sort((a, b) => b.score - a.score || byCreatedThenUid(a.n, b.n));
-  return cands.map(({ n }) => {
-    const basis = [n.uid, ...[...new Set((supportsTo.get(n.uid) ?? []).map((e) => e.from_uid))].filter((u) => u !== n.uid).sort()];
-    return item(work, s, briefItemId('finding', [n.uid]), 'finding', [n.uid], basis, n.confidence, at(n, n.uid), () => nodeText(n));
-  });
-}
+/** A finding's and an open question's text key: the node at its version. */
+export const nodeAt = (n: SourceNode): string => at(n, n.uid);
 
-function isTensionEdge(e: SourceEdge): boolean {
+export function isTensionEdge(e: SourceEdge): boolean {
   if (e.edge_type === 'Contradicts') {
     const r = e.props.resolution_status;
     return r === undefined || r === null || r === 'unresolved';
@@ -166,53 +142,7 @@ function isTensionEdge(e: SourceEdge): boolean {
   return e.edge_type === 'Refutes' || e.edge_type === 'Rebuts';
 }
 
-function tensions(s: ProjectSources, work?: ItemWork): GeneratedItem[] {
-  const oldest = new Map<string, SourceEdge>();
-  for (const e of s.edges) {
-    if (!isTensionEdge(e) || e.from_uid === e.to_uid) continue;
-    const key = [e.from_uid, e.to_uid].sort().join('\n');
-    const prev = oldest.get(key);
-    if (!prev || byCreatedThenUid(e, prev) < 0) oldest.set(key, e);
-  }
-  const items: { item: GeneratedItem; sum: number; edge: SourceEdge }[] = [];
-  for (const e of oldest.values()) {
-    const a = s.nodes.get(e.from_uid)!;
-    const b = s.nodes.get(e.to_uid)!;
-    const subjects = [a.uid, b.uid].sort();
-    const t = item(
-      work,
-      s,
-      briefItemId('tension', subjects),
-      'tension',
-      subjects,
-      subjects,
-      Math.min(a.confidence, b.confidence),
-      `${at(a, a.uid)} ${e.edge_type} ${at(b, b.uid)}`,
-      () => `"${truncateSummary(nodeText(a), 200)}" ${TENSION_VERBS[e.edge_type]} "${truncateSummary(nodeText(b), 200)}"`,
-    );
-    items.push({ item: t, sum: a.confidence + b.confidence, edge: e });
-  }
-  items.sort((x, y) => y.sum - x.sum || byCreatedThenUid(x.edge, y.edge) || (x.item.id < y.item.id ? -1 : x.item.id > y.item.id ? 1 : 0));
-  return items.map((x) => x.item);
-}
-
-function openQuestions(s: ProjectSources, support: (u: string) => number, work?: ItemWork): GeneratedItem[] {
-  const cands: { n: SourceNode; question: boolean; importance: number | null }[] = [];
-  for (const n of s.nodes.values()) {
-    const status = n.status;
-    if ((n.node_type === 'Question' || n.node_type === 'OpenQuestion') && (status === undefined || status === null || status === 'open'))
-      cands.push({ n, question: true, importance: n.importance });
-    else if (n.node_type === 'Hypothesis' && (status === undefined || status === null || status === 'proposed' || status === 'testing') && support(n.uid) < 2)
-      cands.push({ n, question: false, importance: n.importance });
-  }
-  cands.sort((a, b) => {
-    if (a.question !== b.question) return a.question ? -1 : 1;
-    if (a.importance !== b.importance) {
-      if (a.importance === null) return 1;
-      if (b.importance === null) return -1;
-      return b.importance - a.importance;
-    }
-    return byCreatedThenUid(a.n, b.n);
-  });
-  return cands.map(({ n }) => item(work, s, briefItemId('open_question', [n.uid]), 'open_question', [n.uid], [n.uid], null, at(n, n.uid), () => nodeText(n)));
+/** A tension's text: both nodes' texts cut to 200 characters around the edge's verb. */
+export function tensionText(a: SourceNode, edgeType: string, b: SourceNode): string {
+  return `"${truncateSummary(nodeText(a), 200)}" ${TENSION_VERBS[edgeType]} "${truncateSummary(nodeText(b), 200)}"`;
 }

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { sourcesStamp } from './project-sources-changes';
+import { sourcesChangedSince, sourcesStamp } from './project-sources-changes';
 import { prepared } from '../sqlite/prepared';
 
 export interface MemberNodeRow {
@@ -36,7 +36,10 @@ export interface ProjectMembers {
   chunks: MemberChunkRow[];
   nodes: MemberNodeRow[];
   edges: MemberEdgeRow[];
-  admitting: { uid: string; version: number }[];
+  /** the admitting PartOfProject edges */
+  part_of: { uid: string; version: number }[];
+  /** the admitting ChunkOf edges */
+  chunk_of: { uid: string; version: number }[];
   extractions: MemberEdgeRow[];
 }
 
@@ -55,23 +58,43 @@ export class ProjectSourcesReadModel {
     return sourcesStamp(this.db, org, projectUid);
   }
 
+  /**
+   * The members named by the changes since `stamp` (empty: none), or null when they are not all
+   * remembered: the reader then reads the Project afresh.
+   */
+  changedSince(org: string, projectUid: string, stamp: string): Set<string> | null {
+    return sourcesChangedSince(this.db, org, projectUid, stamp);
+  }
+
+  /** Every member of the Project, in uid order within each kind. */
   members(org: string, projectUid: string): ProjectMembers {
+    return this.read(org, projectUid, '', []);
+  }
+
+  /** The memberships of these uids only (of every kind), as `members` lists them. */
+  membersOf(org: string, projectUid: string, uids: readonly string[]): ProjectMembers {
+    return this.read(org, projectUid, ' AND m.uid IN (SELECT value FROM json_each(?))', [JSON.stringify(uids)]);
+  }
+
+  private read(org: string, projectUid: string, only: string, more: unknown[]): ProjectMembers {
     const nodeJoin = (kind: string, cols: string) =>
-      this.stmt(`SELECT m.uid AS uid, n.version AS version${cols} FROM ps_members m JOIN ps_nodes n ON n.org = m.org AND n.uid = m.uid WHERE m.org = ? AND m.project_uid = ? AND m.kind = '${kind}'`);
+      this.stmt(`SELECT m.uid AS uid, n.version AS version${cols} FROM ps_members m JOIN ps_nodes n ON n.org = m.org AND n.uid = m.uid WHERE m.org = ? AND m.project_uid = ? AND m.kind = '${kind}'${only}`);
     const edgeJoin = (kind: string) =>
       this.stmt(
         `SELECT m.uid AS uid, e.version AS version, e.edge_type AS edge_type, e.from_uid AS from_uid, e.to_uid AS to_uid, e.created_at AS created_at, e.attr AS attr
-         FROM ps_members m JOIN ps_edges e ON e.org = m.org AND e.uid = m.uid WHERE m.org = ? AND m.project_uid = ? AND m.kind = '${kind}'`,
+         FROM ps_members m JOIN ps_edges e ON e.org = m.org AND e.uid = m.uid WHERE m.org = ? AND m.project_uid = ? AND m.kind = '${kind}'${only}`,
       );
     const ids = (kind: string) =>
-      this.stmt(`SELECT m.uid AS uid, e.version AS version FROM ps_members m JOIN ps_edges e ON e.org = m.org AND e.uid = m.uid WHERE m.org = ? AND m.project_uid = ? AND m.kind = '${kind}'`);
+      this.stmt(`SELECT m.uid AS uid, e.version AS version FROM ps_members m JOIN ps_edges e ON e.org = m.org AND e.uid = m.uid WHERE m.org = ? AND m.project_uid = ? AND m.kind = '${kind}'${only}`);
+    const args = [org, projectUid, ...more];
     return {
-      documents: nodeJoin('d', '').all(org, projectUid) as { uid: string; version: number }[],
-      chunks: nodeJoin('c', ', m.a AS document_uid').all(org, projectUid) as MemberChunkRow[],
-      nodes: nodeJoin('n', ', n.node_type AS node_type, n.confidence AS confidence, n.created_at AS created_at, n.status AS status, n.importance AS importance').all(org, projectUid) as MemberNodeRow[],
-      edges: edgeJoin('e').all(org, projectUid) as MemberEdgeRow[],
-      admitting: [...(ids('p').all(org, projectUid) as { uid: string; version: number }[]), ...(ids('o').all(org, projectUid) as { uid: string; version: number }[])],
-      extractions: edgeJoin('x').all(org, projectUid) as MemberEdgeRow[],
+      documents: nodeJoin('d', '').all(...args) as { uid: string; version: number }[],
+      chunks: nodeJoin('c', ', m.a AS document_uid').all(...args) as MemberChunkRow[],
+      nodes: nodeJoin('n', ', n.node_type AS node_type, n.confidence AS confidence, n.created_at AS created_at, n.status AS status, n.importance AS importance').all(...args) as MemberNodeRow[],
+      edges: edgeJoin('e').all(...args) as MemberEdgeRow[],
+      part_of: ids('p').all(...args) as { uid: string; version: number }[],
+      chunk_of: ids('o').all(...args) as { uid: string; version: number }[],
+      extractions: edgeJoin('x').all(...args) as MemberEdgeRow[],
     };
   }
 }

@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS ps_edges (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ps_edges_out ON ps_edges(org, from_uid, edge_type);
 CREATE INDEX IF NOT EXISTS ps_edges_in ON ps_edges(org, to_uid, edge_type);
+CREATE INDEX IF NOT EXISTS ps_edges_part_of ON ps_edges(org, from_uid) WHERE edge_type = 'PartOfProject';
 CREATE TABLE IF NOT EXISTS ps_members (
   org TEXT NOT NULL, project_uid TEXT NOT NULL, kind TEXT NOT NULL, uid TEXT NOT NULL, a TEXT, b TEXT,
   PRIMARY KEY (org, project_uid, kind, uid)

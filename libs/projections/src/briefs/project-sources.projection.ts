@@ -25,6 +25,47 @@ interface EdgeRow {
 
 type Kind = 'd' | 'c' | 'n' | 'e' | 'p' | 'o' | 'x';
 
+interface OrgSources {
+  /** uids with a row in ps_members (of any Project and kind) */
+  members: Set<string>;
+  /** Documents with a PartOfProject edge (live or not) */
+  partOfDocs: Set<string>;
+}
+
+/** Edge types whose edges admit a member (a Document, a Chunk, a node) */
+const ADMITTING = new Set(['PartOfProject', 'ChunkOf', 'ExtractedFrom']);
+const EDGE_COLS = 'INSERT INTO ps_edges(org, uid, edge_type, from_uid, to_uid, version, live, created_at, attr) VALUES (?,?,?,?,?,?,?,?,?)';
+const NODE_COLS = 'INSERT INTO ps_nodes(org, uid, node_type, version, live, confidence, created_at, status, importance) VALUES (?,?,?,?,?,?,?,?,?)';
+
+/** The statements every event may run, prepared once. */
+function statements(db: Database) {
+  return {
+    node: db.prepare('SELECT uid, node_type, version, live FROM ps_nodes WHERE org = ? AND uid = ?'),
+    edge: db.prepare('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges WHERE org = ? AND uid = ?'),
+    insertNode: db.prepare(`${NODE_COLS} ON CONFLICT(org, uid) DO NOTHING`),
+    insertEdge: db.prepare(`${EDGE_COLS} ON CONFLICT(org, uid) DO NOTHING`),
+    upsertNode: db.prepare(
+      `${NODE_COLS} ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, version = excluded.version, live = excluded.live, confidence = excluded.confidence,
+        created_at = excluded.created_at, status = excluded.status, importance = excluded.importance`,
+    ),
+    upsertEdge: db.prepare(
+      `${EDGE_COLS}
+       ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, version = excluded.version,
+         live = excluded.live, created_at = excluded.created_at, attr = excluded.attr`,
+    ),
+    projectsOf: db.prepare('SELECT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ? AND kind = ?').pluck(),
+    projectsWith: db.prepare('SELECT DISTINCT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ?').pluck(),
+    isMember: db.prepare('SELECT 1 FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?'),
+    member: db.prepare('SELECT a, b FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?'),
+    upsertMember: db.prepare(
+      'INSERT INTO ps_members(org, project_uid, kind, uid, a, b) VALUES (?,?,?,?,?,?) ON CONFLICT(org, project_uid, kind, uid) DO UPDATE SET a = excluded.a, b = excluded.b',
+    ),
+    deleteMember: db.prepare('DELETE FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?'),
+    memberUids: db.prepare('SELECT DISTINCT uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ?').pluck(),
+    partOfDocs: db.prepare("SELECT from_uid FROM ps_edges INDEXED BY ps_edges_part_of WHERE org = ? AND edge_type = 'PartOfProject'").pluck(),
+  };
+}
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** The raw `status` prop as JSON (absent: null), so the generator reads it as the record has it. */
 const statusOf = (props: Record<string, unknown>): string | null => (props.status === undefined ? null : JSON.stringify(props.status));
@@ -49,21 +90,49 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
   readonly name = 'project_sources';
   readonly version = 1;
   private readonly stmts = new Map<string, Statement>();
-  /** Projects whose members changed while applying the current event */
-  private touched = new Set<string>();
+  /** Projects whose members changed while applying the current event, with the members named (null: any) */
+  private touched = new Map<string, Set<string> | null>();
+  /** Per organization, what may bear on a Project (loaded once, kept as events apply) */
+  private readonly orgs = new Map<string, OrgSources>();
+  private readonly q: ReturnType<typeof statements>;
 
   constructor(private readonly db: Database) {
     db.exec(PROJECT_SOURCES_DDL);
+    this.q = statements(db);
   }
 
   private stmt(sql: string): Statement {
     return prepared(this.stmts, this.db, sql);
   }
 
+  /**
+   * What the organization holds that may bear on a Project: a superset (an entry is added with
+   * its row and never taken out, so a rolled-back unit of work leaves at worst one too many,
+   * which only costs a lookup). Most graph events touch nothing in it and skip every judgement.
+   */
+  private org(org: string): OrgSources {
+    let o = this.orgs.get(org);
+    if (!o) {
+      o = {
+        members: new Set(this.q.memberUids.all(org) as string[]),
+        partOfDocs: new Set(this.q.partOfDocs.all(org) as string[]),
+      };
+      this.orgs.set(org, o);
+    }
+    return o;
+  }
+
+  private touch(project: string, uid: string | null): void {
+    const t = this.touched.get(project);
+    if (uid === null) this.touched.set(project, null);
+    else if (t === undefined) this.touched.set(project, new Set([uid]));
+    else if (t !== null) t.add(uid);
+  }
+
   apply(e: RecordedEvent): void {
     if (!isGraphEvent(e)) return;
     const org = e.metadata.org_id;
-    this.touched = new Set();
+    if (this.touched.size) this.touched = new Map();
     switch (e.type) {
       case 'NodeCreated':
       case 'NodeUpdated':
@@ -75,7 +144,7 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
       case 'EdgeUpdated':
       case 'EdgeTombstoned':
       case 'EdgeRestored':
-        this.onEdge(org, e.data.edge);
+        this.onEdge(org, e.data.edge, e.type === 'EdgeCreated');
         break;
       case 'NodeTouched': {
         // a props patch without a version: only the ranking facts matter here
@@ -94,28 +163,29 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
       case 'GraphCleared': {
         const projects = this.stmt('SELECT DISTINCT project_uid FROM ps_members WHERE org = ?').pluck().all(org) as string[];
         for (const t of PROJECT_SOURCES_TABLES) this.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
-        for (const p of projects) this.touched.add(p);
+        for (const p of projects) this.touch(p, null);
         break;
       }
       default:
         break;
     }
-    for (const p of this.touched) sourcesChanged(this.db, org, p);
+    for (const [p, uids] of this.touched) sourcesChanged(this.db, org, p, uids && [...uids]);
   }
 
   reset(): void {
     for (const t of PROJECT_SOURCES_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+    this.orgs.clear();
     sourcesReset(this.db);
   }
 
   // ---- rows
 
   private node(org: string, uid: string): NodeRow | undefined {
-    return this.stmt('SELECT uid, node_type, version, live FROM ps_nodes WHERE org = ? AND uid = ?').get(org, uid) as NodeRow | undefined;
+    return this.q.node.get(org, uid) as NodeRow | undefined;
   }
 
   private edge(org: string, uid: string): EdgeRow | undefined {
-    return this.stmt('SELECT uid, edge_type, from_uid, to_uid, version, live FROM ps_edges WHERE org = ? AND uid = ?').get(org, uid) as EdgeRow | undefined;
+    return this.q.edge.get(org, uid) as EdgeRow | undefined;
   }
 
   private edgesOut(org: string, uid: string, type?: string): EdgeRow[] {
@@ -132,38 +202,41 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
 
   /** The Projects where `uid` is a member of that kind. */
   private projectsOf(org: string, kind: Kind, uid: string): string[] {
-    return this.stmt('SELECT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ? AND kind = ?').pluck().all(org, uid, kind) as string[];
+    if (!this.org(org).members.has(uid)) return [];
+    return this.q.projectsOf.all(org, uid, kind) as string[];
   }
 
   private isMember(org: string, project: string, kind: Kind, uid: string): boolean {
-    return this.stmt('SELECT 1 FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?').get(org, project, kind, uid) !== undefined;
+    return this.org(org).members.has(uid) && this.q.isMember.get(org, project, kind, uid) !== undefined;
   }
 
   /** Sets or clears one membership; true when it entered or left (a changed `a` only marks the Project). */
   private set(org: string, project: string, kind: Kind, uid: string, want: boolean, a: string | null = null, b: string | null = null): boolean {
-    const had = this.stmt('SELECT a, b FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?').get(org, project, kind, uid) as { a: string | null; b: string | null } | undefined;
+    const members = this.org(org).members;
+    if (!want && !members.has(uid)) return false;
+    const had = this.q.member.get(org, project, kind, uid) as { a: string | null; b: string | null } | undefined;
     if (want) {
       if (had && had.a === a && had.b === b) return false;
-      this.stmt('INSERT INTO ps_members(org, project_uid, kind, uid, a, b) VALUES (?,?,?,?,?,?) ON CONFLICT(org, project_uid, kind, uid) DO UPDATE SET a = excluded.a, b = excluded.b').run(
-        org,
-        project,
-        kind,
-        uid,
-        a,
-        b,
-      );
-      this.touched.add(project);
+      this.q.upsertMember.run(org, project, kind, uid, a, b);
+      members.add(uid);
+      this.touch(project, uid);
       return !had;
     }
     if (!had) return false;
-    this.stmt('DELETE FROM ps_members WHERE org = ? AND project_uid = ? AND kind = ? AND uid = ?').run(org, project, kind, uid);
-    this.touched.add(project);
+    this.q.deleteMember.run(org, project, kind, uid);
+    this.touch(project, uid);
     return true;
+  }
+
+  /** The Projects `uid` is a member of (of any kind). */
+  private projectsWith(org: string, uid: string): string[] {
+    if (!this.org(org).members.has(uid)) return [];
+    return this.q.projectsWith.all(org, uid) as string[];
   }
 
   /** A version or fact of a member changed: every Project it is a member of (of any kind) changed. */
   private touchMembersOf(org: string, uid: string): void {
-    for (const p of this.stmt('SELECT DISTINCT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ?').pluck().all(org, uid) as string[]) this.touched.add(p);
+    for (const p of this.projectsWith(org, uid)) this.touch(p, uid);
   }
 
   // ---- admission, level by level (source-traversal.ts is the same definition as a query)
@@ -222,42 +295,55 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
 
   // ---- events
 
-  private onNode(org: string, n: NodeRecord, created: boolean): void {
-    const props = n.props as Record<string, unknown>;
-    const cols = [org, n.uid, n.node_type, n.version, n.tombstone_at === null ? 1 : 0, n.confidence, n.created_at, statusOf(props), num(props.importance)];
-    const INSERT = 'INSERT INTO ps_nodes(org, uid, node_type, version, live, confidence, created_at, status, importance) VALUES (?,?,?,?,?,?,?,?,?)';
-    // a new node: no edge touches it yet, so it is in no Project
-    if (created && this.stmt(`${INSERT} ON CONFLICT(org, uid) DO NOTHING`).run(...cols).changes === 1) return;
-    this.stmt(
-      `${INSERT} ON CONFLICT(org, uid) DO UPDATE SET node_type = excluded.node_type, version = excluded.version, live = excluded.live, confidence = excluded.confidence,
-        created_at = excluded.created_at, status = excluded.status, importance = excluded.importance`,
-    ).run(...cols);
-    this.touchMembersOf(org, n.uid);
-    this.recheckNode(org, n.uid);
+  /** Whether nothing in the organization bears on a Project yet: no member, no PartOfProject edge. */
+  private projectFree(org: string): boolean {
+    const o = this.org(org);
+    return o.members.size === 0 && o.partOfDocs.size === 0;
   }
 
-  /** Every Project the node is or may be admitted to, judged again at each level. */
-  private recheckNode(org: string, uid: string): void {
+  private onNode(org: string, n: NodeRecord, created: boolean): void {
+    const props = n.props as Record<string, unknown>;
+    const live = n.tombstone_at === null ? 1 : 0;
+    // a new node: no edge touches it yet, so it is in no Project
+    if (created && this.q.insertNode.run(org, n.uid, n.node_type, n.version, live, n.confidence, n.created_at, statusOf(props), num(props.importance)).changes === 1) return;
+    this.q.upsertNode.run(org, n.uid, n.node_type, n.version, live, n.confidence, n.created_at, statusOf(props), num(props.importance));
+    if (this.projectFree(org)) return;
+    this.touchMembersOf(org, n.uid);
+    this.recheckNode(org, n.uid, n.node_type);
+  }
+
+  /**
+   * Every Project the node is or may be admitted to, judged again at each level. Only a
+   * Document with a PartOfProject edge can enter Docs(P), only a Chunk Chunks(P), only a source
+   * type Nodes(P); any other level it can only leave, so only its memberships are read there.
+   */
+  private recheckNode(org: string, uid: string, nodeType: string): void {
     const docs = new Set(this.projectsOf(org, 'd', uid));
-    for (const e of this.edgesOut(org, uid, 'PartOfProject')) docs.add(e.to_uid);
+    if (this.org(org).partOfDocs.has(uid)) for (const e of this.edgesOut(org, uid, 'PartOfProject')) docs.add(e.to_uid);
     for (const p of docs) this.checkDoc(org, p, uid);
     const chunks = new Set(this.projectsOf(org, 'c', uid));
-    for (const e of this.edgesOut(org, uid, 'ChunkOf')) for (const p of this.projectsOf(org, 'd', e.to_uid)) chunks.add(p);
+    if (nodeType === 'Chunk') for (const e of this.edgesOut(org, uid, 'ChunkOf')) for (const p of this.projectsOf(org, 'd', e.to_uid)) chunks.add(p);
     for (const p of chunks) this.checkChunk(org, p, uid);
     const nodes = new Set(this.projectsOf(org, 'n', uid));
-    for (const e of this.edgesOut(org, uid, 'ExtractedFrom')) for (const p of this.projectsOf(org, 'c', e.to_uid)) nodes.add(p);
+    if (!NOT_SOURCES.has(nodeType)) for (const e of this.edgesOut(org, uid, 'ExtractedFrom')) for (const p of this.projectsOf(org, 'c', e.to_uid)) nodes.add(p);
     for (const p of nodes) this.checkNode(org, p, uid);
   }
 
-  private onEdge(org: string, ed: EdgeRecord): void {
+  private onEdge(org: string, ed: EdgeRecord, created: boolean): void {
+    const live = ed.tombstone_at === null ? 1 : 0;
+    const cols = [org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.version, live, ed.created_at, attrOf(ed)];
+    if (ed.edge_type === 'PartOfProject') this.org(org).partOfDocs.add(ed.from_uid);
+    if (this.projectFree(org)) {
+      // nothing to judge: the row is all an organization without Projects needs
+      this.q.upsertEdge.run(...cols);
+      return;
+    }
+    const row = { uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, version: ed.version, live };
+    // a new edge between non-members that admits nothing (most edges): its row is all there is to write
+    if (created && !ADMITTING.has(ed.edge_type) && !this.org(org).members.has(ed.from_uid) && this.q.insertEdge.run(...cols).changes === 1) return;
     const prev = this.edge(org, ed.uid);
-    this.stmt(
-      `INSERT INTO ps_edges(org, uid, edge_type, from_uid, to_uid, version, live, created_at, attr) VALUES (?,?,?,?,?,?,?,?,?)
-       ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, version = excluded.version,
-         live = excluded.live, created_at = excluded.created_at, attr = excluded.attr`,
-    ).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, ed.version, ed.tombstone_at === null ? 1 : 0, ed.created_at, attrOf(ed));
+    this.q.upsertEdge.run(...cols);
     if (prev) this.touchMembersOf(org, ed.uid);
-    const row = this.edge(org, ed.uid)!;
     this.judgeEdge(org, row, prev);
   }
 
@@ -269,7 +355,7 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
       if (x.edge_type === 'ExtractedFrom') for (const p of new Set([...this.projectsOf(org, 'c', x.to_uid), ...this.projectsOf(org, 'n', x.from_uid)])) this.checkNode(org, p, x.from_uid);
     }
     // the edge itself, wherever it is or may be a member
-    const projects = new Set(this.stmt('SELECT DISTINCT project_uid FROM ps_members INDEXED BY ps_members_uid WHERE org = ? AND uid = ?').pluck().all(org, e.uid) as string[]);
+    const projects = new Set(this.projectsWith(org, e.uid));
     const from = this.projectsOf(org, 'n', e.from_uid);
     if (from.length) {
       const to = new Set(this.projectsOf(org, 'n', e.to_uid));
@@ -301,9 +387,10 @@ export class ProjectSourcesProjection implements EmbeddedProjection {
       this.stmt('DELETE FROM ps_edges WHERE org = ? AND uid = ?').run(org, uid);
     }
     for (const uid of nodeUids) {
-      if (!this.node(org, uid)) continue;
+      const n = this.node(org, uid);
+      if (!n) continue;
       this.stmt('UPDATE ps_nodes SET live = 0 WHERE org = ? AND uid = ?').run(org, uid);
-      this.recheckNode(org, uid);
+      this.recheckNode(org, uid, n.node_type);
       this.stmt('DELETE FROM ps_nodes WHERE org = ? AND uid = ?').run(org, uid);
     }
   }

@@ -20,7 +20,8 @@ import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-s
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
-import { ProjectMembers, ProjectSourcesReadModel } from '@strata/projections/briefs/project-sources-read-model';
+import { ProjectSourcesReadModel } from '@strata/projections/briefs/project-sources-read-model';
+import { MissingRecords, ProjectView } from './project-view';
 import { EdgeRow, NodeRow, SourceRowReader, SourceTraversal, identitiesOf, traverseSources } from './source-traversal';
 
 type FastStore = Pick<SqliteGraphStore, 'stmt'>;
@@ -36,6 +37,8 @@ const EDGE_DOCS_SQL = `SELECT doc FROM edges WHERE org = ? AND uid IN (SELECT va
 
 /** Projects whose views are kept (a view may hold every admitted record once the model-backed generator read them) */
 const PROJECTS_CACHED = 8;
+/** Past this many changed members a view is read afresh rather than updated */
+const UPDATE_MAX = 2_000;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -75,127 +78,8 @@ function recordReader(graph: GraphReadModel, org: string): SourceRowReader<NodeR
   };
 }
 
-/** A generation read a record the view has not loaded yet (the caller loads it and tries again). */
-export class MissingRecords extends Error {
-  constructor(readonly uids: string[]) {
-    super(`records not loaded: ${uids.length}`);
-  }
-}
-
 /** The graph moved past the view while its records were read (the caller reads the view again). */
 class StaleView extends Error {}
-
-/**
- * A Project's admitted sources as the project-sources read model holds them: identities and the
- * ranking facts of every member, with content (labels, props, chunk text, document titles) read
- * from the graph only for the records a generation reads, and kept while the view holds.
- */
-class ProjectView {
-  readonly records = new Map<string, NodeRecord>();
-  readonly sources: ProjectSources;
-  fingerprint?: string;
-  candidates?: GeneratedItem[];
-  allLoaded = false;
-
-  constructor(
-    readonly stamp: string,
-    projectUid: string,
-    m: ProjectMembers,
-  ) {
-    const rec = (uid: string): NodeRecord => {
-      const r = this.records.get(uid);
-      if (!r) throw new MissingRecords([uid]);
-      return r;
-    };
-    const documents = new Map<string, SourceDocument>();
-    for (const d of m.documents)
-      documents.set(d.uid, {
-        uid: d.uid,
-        version: d.version,
-        get title() {
-          const r = rec(d.uid);
-          return str(r.props.title) ?? r.label;
-        },
-        get page_map() {
-          return readPageMap(rec(d.uid).props.page_offsets);
-        },
-      });
-    const chunks = new Map<string, SourceChunk>();
-    for (const c of m.chunks)
-      chunks.set(c.uid, {
-        uid: c.uid,
-        version: c.version,
-        document_uid: c.document_uid,
-        get content() {
-          return str(rec(c.uid).props.content) ?? '';
-        },
-        get chunk_index() {
-          return num(rec(c.uid).props.chunk_index) ?? 0;
-        },
-        get char_offset_start() {
-          return num(rec(c.uid).props.char_offset_start);
-        },
-      });
-    const nodes = new Map<string, SourceNode>();
-    for (const n of m.nodes)
-      nodes.set(n.uid, {
-        uid: n.uid,
-        version: n.version,
-        node_type: n.node_type,
-        confidence: n.confidence,
-        created_at: n.created_at,
-        status: n.status === null ? undefined : JSON.parse(n.status),
-        importance: n.importance,
-        get label() {
-          return rec(n.uid).label;
-        },
-        get props() {
-          return rec(n.uid).props as Record<string, unknown>;
-        },
-      });
-    // as the graph lists them; props carry what the generator reads (a Contradicts edge's resolution)
-    const edges: SourceEdge[] = m.edges
-      .map((e) => ({ uid: e.uid, version: e.version, edge_type: e.edge_type, from_uid: e.from_uid, to_uid: e.to_uid, created_at: e.created_at, props: e.attr ? JSON.parse(e.attr) : {} }))
-      .sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-    const extractions = new Map<string, Extraction[]>();
-    for (const x of m.extractions) {
-      let l = extractions.get(x.from_uid);
-      if (!l) extractions.set(x.from_uid, (l = []));
-      const attr = x.attr;
-      let location: unknown;
-      l.push({
-        edge_uid: x.uid,
-        edge_version: x.version,
-        chunk_uid: x.to_uid,
-        get location() {
-          return (location ??= attr ? JSON.parse(attr).location : undefined);
-        },
-      });
-    }
-    this.sources = { project_uid: projectUid, documents, chunks, nodes, edges, admitting: m.admitting, extractions };
-  }
-
-  /** The records a generation of these items reads: their nodes, their extractions' chunks and those chunks' documents. */
-  needs(items: Iterable<GeneratedItem>): string[] {
-    const s = this.sources;
-    const out = new Set<string>();
-    for (const i of items)
-      for (const u of [...i.subject_uids, ...i.basis_uids]) {
-        out.add(u);
-        for (const x of s.extractions.get(u) ?? []) {
-          out.add(x.chunk_uid);
-          const c = s.chunks.get(x.chunk_uid);
-          if (c) out.add(c.document_uid);
-        }
-      }
-    return [...out].filter((u) => !this.records.has(u));
-  }
-
-  version(uid: string): number | undefined {
-    const s = this.sources;
-    return (s.nodes.get(uid) ?? s.chunks.get(uid) ?? s.documents.get(uid))?.version;
-  }
-}
 
 /** Worked-out item texts and citations kept (keys name every version they read). */
 const WORK_KEPT = 5_000;
@@ -238,8 +122,18 @@ export class ProjectSourcesService {
     const stamp = model.stamp(org, projectUid);
     const hit = this.views.get(key);
     if (hit && hit.stamp === stamp) return hit;
+    const open = !!this.embedded?.projections.inTransaction;
+    if (hit && !open && hit.inUse === 0) {
+      // only the members the changes since the view named are read again
+      const changed = model.changedSince(org, projectUid, hit.stamp);
+      if (changed && changed.size <= UPDATE_MAX) {
+        const uids = [...changed];
+        hit.update(stamp, uids, model.membersOf(org, projectUid, uids));
+        return hit;
+      }
+    }
     const v = new ProjectView(stamp, projectUid, model.members(org, projectUid));
-    if (!this.embedded?.projections.inTransaction) {
+    if (!open) {
       this.views.delete(key);
       this.views.set(key, v);
       if (this.views.size > PROJECTS_CACHED) this.views.delete(this.views.keys().next().value!);
@@ -264,8 +158,7 @@ export class ProjectSourcesService {
       const ids = identitiesOf(await this.traversed(org, projectUid));
       return { ids, fingerprint: sourceFingerprint(ids) };
     }
-    v.fingerprint ??= sourceFingerprint(v.sources);
-    return { ids: v.sources, fingerprint: v.fingerprint };
+    return { ids: v.sources, fingerprint: v.fingerprint() };
   }
 
   private workFor(org: string): ItemWork {
@@ -312,8 +205,10 @@ export class ProjectSourcesService {
         const s = await this.loadByTraversal(org, projectUid);
         return write({ sources: s, fingerprint: sourceFingerprint(s), generated: structuralCandidates(s) });
       }
-      v.fingerprint ??= sourceFingerprint(v.sources);
-      const generated = (v.candidates ??= structuralCandidates(v.sources, this.workFor(org)));
+      const fingerprint = v.fingerprint();
+      const generated = v.candidates(this.workFor(org));
+      // not changed in place while this generation reads it
+      v.inUse++;
       try {
         const pins = new Set(pinned.map((p) => p.id));
         const perKind = new Map<string, number>();
@@ -325,11 +220,13 @@ export class ProjectSourcesService {
           return pins.has(g.id) || n < GENERATED_CAP + (perKind.get(g.kind) ?? 0);
         });
         await this.fill(org, v, v.needs(likely));
-        return await write({ sources: v.sources, fingerprint: v.fingerprint, generated });
+        return await write({ sources: v.sources, fingerprint, generated });
       } catch (err) {
         if (err instanceof MissingRecords) await this.fill(org, v, err.uids).catch((e) => (e instanceof StaleView ? this.views.clear() : Promise.reject(e)));
         else if (err instanceof StaleView) this.views.clear();
         else throw err;
+      } finally {
+        v.inUse--;
       }
     }
   }
@@ -339,6 +236,7 @@ export class ProjectSourcesService {
     for (let attempt = 0; ; attempt++) {
       const v = attempt < 3 ? this.view(org, projectUid) : null;
       if (!v) return this.loadByTraversal(org, projectUid);
+      v.inUse++;
       try {
         if (!v.allLoaded) {
           const s = v.sources;
@@ -349,6 +247,8 @@ export class ProjectSourcesService {
       } catch (err) {
         if (!(err instanceof StaleView)) throw err;
         this.views.clear();
+      } finally {
+        v.inUse--;
       }
     }
   }
@@ -366,13 +266,15 @@ export class ProjectSourcesService {
       }
       else for (const e of await this.graph.listEdges(org, { among: [...s.nodes.keys()] })) records.set(e.uid, e);
     }
-    const documents = new Map([...s.documents].map(([u, d]) => [u, { uid: u, version: d.version, title: d.title, page_map: d.page_map }]));
-    const chunks = new Map([...s.chunks].map(([u, c]) => [u, { uid: u, version: c.version, document_uid: c.document_uid, content: c.content, chunk_index: c.chunk_index, char_offset_start: c.char_offset_start }]));
+    // in uid order, as a view first read lists them (an updated view adds members at the end)
+    const byUid = <T>(m: Map<string, T>): [string, T][] => [...m].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const documents = new Map(byUid(s.documents).map(([u, d]) => [u, { uid: u, version: d.version, title: d.title, page_map: d.page_map }]));
+    const chunks = new Map(byUid(s.chunks).map(([u, c]) => [u, { uid: u, version: c.version, document_uid: c.document_uid, content: c.content, chunk_index: c.chunk_index, char_offset_start: c.char_offset_start }]));
     const nodes = new Map(
-      [...s.nodes].map(([u, n]) => [u, { uid: u, version: n.version, node_type: n.node_type, label: n.label, props: n.props, confidence: n.confidence, created_at: n.created_at, status: n.status, importance: n.importance }]),
+      byUid(s.nodes).map(([u, n]) => [u, { uid: u, version: n.version, node_type: n.node_type, label: n.label, props: n.props, confidence: n.confidence, created_at: n.created_at, status: n.status, importance: n.importance }]),
     );
     const edges = s.edges.map((e) => ({ ...e, props: records.get(e.uid)?.props ?? e.props }));
-    const extractions = new Map([...s.extractions].map(([u, l]) => [u, l.map((x) => ({ edge_uid: x.edge_uid, edge_version: x.edge_version, chunk_uid: x.chunk_uid, location: x.location }))]));
+    const extractions = new Map(byUid(s.extractions).map(([u, l]) => [u, l.map((x) => ({ edge_uid: x.edge_uid, edge_version: x.edge_version, chunk_uid: x.chunk_uid, location: x.location }))]));
     return { project_uid: s.project_uid, documents, chunks, nodes, edges, admitting: s.admitting, extractions };
   }
 
