@@ -5,6 +5,7 @@ export * from './project-role';
 export * from './project-sources';
 export * from './structural-generator';
 export * from './structural-ranking';
+export * from './lower-bound';
 export * from './brief-versions';
 export * from './brief-item-actions';
 export * from './model-generator';

@@ -1,5 +1,6 @@
 import { ProjectSources, SourceEdge, SourceNode } from './project-sources';
 import { GeneratedItem, ItemWork, byCreatedThenUid, isTensionEdge, nodeAt, nodeText, structuralItem, tensionText } from './structural-generator';
+import { lowerBound } from './lower-bound';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const TENSION_TYPES = new Set(['Contradicts', 'Refutes', 'Rebuts']);
@@ -36,17 +37,6 @@ function byQuestion(a: Question, b: Question): number {
   return byCreatedThenUid(a.n, b.n);
 }
 
-/** The first index whose entry does not sort before `x`. */
-function lowerBound<T>(list: T[], x: T, cmp: (a: T, b: T) => number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cmp(list[mid], x) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function insertSorted<T>(list: T[], x: T, cmp: (a: T, b: T) => number): void {
   list.splice(lowerBound(list, x, cmp), 0, x);

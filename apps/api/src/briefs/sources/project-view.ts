@@ -11,6 +11,7 @@ import {
   StructuralRanking,
   byCreatedThenUid,
   fingerprintOfLines,
+  lowerBound,
 } from '@strata/domain/briefs';
 import { NodeRecord } from '@strata/domain/records';
 import { readPageMap } from '@strata/domain/retrieval';
@@ -26,16 +27,6 @@ export class MissingRecords extends Error {
   }
 }
 
-function lowerBound<T>(list: readonly T[], x: T, cmp: (a: T, b: T) => number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cmp(list[mid], x) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
