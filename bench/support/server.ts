@@ -46,7 +46,6 @@ export async function startServer(env: Record<string, string> = {}, opts: { drai
   const url = `http://127.0.0.1:${port}`;
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? -1));
-  await waitHealthy(url, 60_000, () => exited !== null);
   const post = async (p: string, body: unknown, token?: string) => {
     const r = await fetch(url + p, {
       method: 'POST',
@@ -56,10 +55,20 @@ export async function startServer(env: Record<string, string> = {}, opts: { drai
     if (r.status >= 300) throw new Error(`${p}: ${r.status} ${await r.text()}`);
     return (await r.json()) as Record<string, any>;
   };
-  const s = await post('/v1/auth/signup', { email: `bench-${port}@example.com`, password: 'bench password 123' });
-  // the Free plan caps the node count; the benchmarks write far more
-  await post('/v1/billing/subscribe', { plan: 'enterprise' }, s.access_token);
-  const key = await post('/v1/api-keys', { name: 'bench', scopes: ['read', 'write'] }, s.access_token);
+  let s: Record<string, any>;
+  let key: Record<string, any>;
+  try {
+    await waitHealthy(url, 60_000, () => exited !== null);
+    s = await post('/v1/auth/signup', { email: `bench-${port}@example.com`, password: 'bench password 123' });
+    // the Free plan caps the node count; the benchmarks write far more
+    await post('/v1/billing/subscribe', { plan: 'enterprise' }, s.access_token);
+    key = await post('/v1/api-keys', { name: 'bench', scopes: ['read', 'write'] }, s.access_token);
+  } catch (err) {
+    // a service that never came up must not outlive the run (the runner would never exit)
+    if (exited === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url,
     dataDir,
