@@ -29,40 +29,65 @@ function benchMatch(i: number): Record<string, unknown> {
 
 /**
  * The cost of structured policies (REFERENCE §13.6) on governed writes: POST /node and
- * /epistemic/argument under 32 clients, first with no policy, then with 100 published ones
- * (none of which matches the bench's requests, so every request is evaluated against all 100
- * and allowed), then with one more that matches every request (a decision record is appended
- * with each). Same process, same data dir, back to back. Beside throughput, the service's own
- * CPU time per request (from /proc): on a shared machine it says far more than req/s does.
+ * /epistemic/argument under 32 clients, in two organizations of one service: one with 100
+ * published policies (none of which matches the bench's requests, so every request is
+ * evaluated against all 100 and allowed), one with none. Their legs alternate, so both write
+ * into the same growing data dir and the growth weighs on each alike. Then one more policy that
+ * matches every request (a decision record is appended with each). Beside throughput, the
+ * service's own CPU time per request (from /proc): on a shared machine it says far more than
+ * req/s does.
  */
 export async function run(): Promise<Record<string, number>> {
   const server = await startServer();
   const { url, token, ownerToken } = server;
   const post = async (path: string, body: unknown, auth: string) => {
-    const r = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(url + path, { method: 'POST', headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (r.status >= 300) throw new Error(`${path}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<Record<string, any>>;
   };
+  // the organization without policies: its own owner, plan and key
+  const other = await post('/v1/auth/signup', { email: `bench-policies-none-${Date.now()}@example.com`, password: 'bench password 123' }, '');
+  await post('/v1/billing/subscribe', { plan: 'enterprise' }, other.access_token);
+  const noneToken = (await post('/v1/api-keys', { name: 'bench', scopes: ['read', 'write'] }, other.access_token)).key as string;
   const NODE = { label: 'bench node', node_type: 'Concept', summary: 'a node' };
   type Leg = LoadResult & { cpu_us: number | null };
-  const leg = async (path: string, body: unknown): Promise<Leg> => {
+  const leg = async (key: string, path: string, body: unknown): Promise<Leg> => {
     const cpu0 = processCpuMs(server.child.pid);
-    const r = await load({ url: `${url}${path}`, method: 'POST', token, body, connections: 32, seconds: SECONDS });
+    const r = await load({ url: `${url}${path}`, method: 'POST', token: key, body, connections: 32, seconds: SECONDS });
     const cpu1 = processCpuMs(server.child.pid);
     return { ...r, cpu_us: cpu0 === null || cpu1 === null || r.requests === 0 ? null : Math.round(((cpu1 - cpu0) * 1000) / r.requests) };
   };
-  const measure = async (): Promise<{ node: Leg; argument: Leg }> => ({ node: await leg('/node', NODE), argument: await leg('/epistemic/argument', ARGUMENT_BODY) });
+  /** two rounds of alternating legs per route, added up (requests, time, CPU) */
+  const paired = async (path: string, body: unknown): Promise<{ none: Leg; hundred: Leg }> => {
+    const legs: { none: Leg[]; hundred: Leg[] } = { none: [], hundred: [] };
+    for (let round = 0; round < 2; round++) {
+      const first = round % 2 === 0 ? 'none' : 'hundred';
+      for (const side of first === 'none' ? (['none', 'hundred'] as const) : (['hundred', 'none'] as const))
+        legs[side].push(await leg(side === 'none' ? noneToken : token, path, body));
+    }
+    const sum = (ls: Leg[]): Leg => {
+      const requests = ls.reduce((n, l) => n + l.requests, 0);
+      const cpu = ls.every((l) => l.cpu_us !== null) ? ls.reduce((n, l) => n + l.cpu_us! * l.requests, 0) / requests : null;
+      return { ...ls[0], requests, rps: ls.reduce((n, l) => n + l.rps, 0) / ls.length, p99_ms: Math.max(...ls.map((l) => l.p99_ms)), errors: ls.reduce((n, l) => n + l.errors, 0), cpu_us: cpu === null ? null : Math.round(cpu) };
+    };
+    return { none: sum(legs.none), hundred: sum(legs.hundred) };
+  };
   try {
-    // a first round unmeasured: the service's code is compiled hot before either figure is taken
-    await measure();
-    const before = await measure();
     for (let i = 0; i < POLICIES; i++) {
       const match = benchMatch(i);
       await post('/v1/governance/policies', { name: `bench policy ${i}`, effect: i % 2 ? 'deny' : 'require_approval', priority: i % 7, match, status: 'published' }, ownerToken);
     }
-    const after = await measure();
+    // a first round unmeasured: the service's code is compiled hot before any figure is taken
+    await leg(noneToken, '/node', NODE);
+    await leg(token, '/node', NODE);
+    await leg(noneToken, '/epistemic/argument', ARGUMENT_BODY);
+    await leg(token, '/epistemic/argument', ARGUMENT_BODY);
+    const node = await paired('/node', NODE);
+    const argument = await paired('/epistemic/argument', ARGUMENT_BODY);
+    const before = { node: node.none, argument: argument.none };
+    const after = { node: node.hundred, argument: argument.hundred };
     await post('/v1/governance/policies', { name: 'log every write', effect: 'allow', match: { principals: ['api_key:*'] }, status: 'published' }, ownerToken);
-    const recorded = await measure();
+    const recorded = { node: await leg(token, '/node', NODE), argument: await leg(token, '/epistemic/argument', ARGUMENT_BODY) };
     const gate = await gateInProcess();
     const pct = (a: number, b: number) => Math.round(((a - b) / a) * 1000) / 10;
     const cpuPct = (a: number | null, b: number | null) => (a && b ? Math.round(((b - a) / a) * 1000) / 10 : -1);
