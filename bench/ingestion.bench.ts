@@ -1,3 +1,4 @@
+import { processCpuMs } from './support/process-cpu';
 import { startServer } from './support/server';
 import { SlowChatServer } from './support/slow-chat-server';
 
@@ -49,6 +50,7 @@ export async function run(): Promise<Record<string, number>> {
     ...withEmbedding,
     offline_no_embedding_mb_per_s: without.offline_mb_per_s,
     offline_no_embedding_seconds: without.offline_seconds,
+    ...('offline_service_cpu_seconds' in without ? { offline_no_embedding_service_cpu_seconds: without.offline_service_cpu_seconds } : {}),
     ...model,
   };
 }
@@ -73,6 +75,7 @@ async function ingestWithSlowModel(): Promise<Record<string, number>> {
     const filler = 'The committee reviewed the plan and noted the open questions about cost and timing for the next phase of the work. ';
     const content = Array.from({ length: 40 }, (_, i) => `Part ${i}. ${filler.repeat(3)}`.slice(0, 390)).join('\n\n');
     const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const cpu0 = processCpuMs(server.child.pid);
     const t0 = performance.now();
     const res = await fetch(`${server.url}/ingest/document`, { method: 'POST', headers, body: JSON.stringify({ content, title: 'Model bench', layers: MODEL_LAYERS, chunk_size: 100, chunk_overlap: 0 }) });
     if (res.status !== 202) throw new Error(`/ingest/document answered ${res.status}: ${await res.text()}`);
@@ -84,6 +87,7 @@ async function ingestWithSlowModel(): Promise<Record<string, number>> {
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpu1 = processCpuMs(server.child.pid);
     if (job.status !== 'completed') throw new Error(`the model ingestion job ${job.status}: ${job.error}`);
     const chunks = job.progress.total_chunks;
     const ideal = (chunks * MODEL_LAYERS.length * MODEL_DELAY_MS) / 1000 / MODEL_CONCURRENCY;
@@ -94,6 +98,8 @@ async function ingestWithSlowModel(): Promise<Record<string, number>> {
       model_seconds: Math.round(seconds * 100) / 100,
       model_ideal_seconds: Math.round(ideal * 100) / 100,
       model_vs_ideal: Math.round((seconds / ideal) * 100) / 100,
+      // the service's own CPU over the run: under load the ratio above follows the machine, this much less
+      ...(cpu0 !== null && cpu1 !== null ? { model_service_cpu_seconds: Math.round(cpu1 - cpu0) / 1000 } : {}),
     };
   } finally {
     await server.stop();
@@ -107,6 +113,7 @@ async function ingestOneMegabyte(env: Record<string, string>): Promise<Record<st
     const content = syntheticArticle(1024 * 1024);
     const mb = Buffer.byteLength(content) / (1024 * 1024);
     const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+    const cpu0 = processCpuMs(server.child.pid);
     const t0 = performance.now();
     const res = await fetch(`${server.url}/ingest/document`, { method: 'POST', headers, body: JSON.stringify({ content, title: 'Bench' }) });
     if (res.status !== 202) throw new Error(`/ingest/document answered ${res.status}: ${await res.text()}`);
@@ -118,10 +125,15 @@ async function ingestOneMegabyte(env: Record<string, string>): Promise<Record<st
       await new Promise((r) => setTimeout(r, 50));
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpu1 = processCpuMs(server.child.pid);
     if (job.status !== 'completed') throw new Error(`the ingestion job ${job.status}: ${job.error}`);
+    // the service's CPU for the document: on a loaded machine the wall time says how busy the
+    // machine was, the CPU time what the ingestion costs (MB per CPU second is the rate unloaded)
+    const cpu = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / 1000 : null;
     return {
       offline_mb_per_s: Math.round((mb / seconds) * 100) / 100,
       offline_seconds: Math.round(seconds * 100) / 100,
+      ...(cpu !== null ? { offline_service_cpu_seconds: Math.round(cpu * 100) / 100, offline_mb_per_cpu_s: Math.round((mb / cpu) * 1000) / 1000 } : {}),
       offline_chunks: job.progress.total_chunks,
       offline_nodes_created: job.result?.nodes_created ?? 0,
     };

@@ -8,6 +8,8 @@ export interface ExtractedNode {
   /** the chunk text the node was read from (anchored into the chunk when found there) */
   quote: string;
   confidence: number;
+  /** the label's matching normalisation (§4.2), when the extractor already computed it */
+  norm?: string;
 }
 
 /** One layer pass over one chunk: the nodes it found, or why it failed (§9.3 `errors`). */

@@ -22,6 +22,18 @@ const FUNCTION_TAGS = ['Determiner', 'Preposition', 'Conjunction', 'Pronoun', 'C
 
 const strip = (w: string) => w.replace(/[.'’]+$/, '');
 
+/** CAP_WORD's test, answering at once for a word opening with an ASCII character that is not a capital. */
+function isCapWord(w: string): boolean {
+  const c = w.charCodeAt(0);
+  if (c < 0x80 && (c < 0x41 || c > 0x5a)) return false;
+  return CAP_WORD.test(w);
+}
+
+/** A word as matched, without a final full stop unless the word is an organisation suffix ("Inc."). */
+function wordOf(raw: string): string {
+  return raw.endsWith('.') && !ORG_SUFFIXES.has(raw.toLowerCase()) ? raw.slice(0, -1) : raw;
+}
+
 /**
  * Named-entity recognition on compromise's lexicon: runs of capitalised words (joined by
  * "of", "the", "&"…) are classified by their words: an organisation word or suffix makes an
@@ -43,17 +55,17 @@ export function findNamedEntities(text: string, sentences: readonly Sentence[], 
   for (const s of sentences) {
     const words: { w: string; i: number }[] = [];
     WORD_RE.lastIndex = 0;
-    for (let m = WORD_RE.exec(s.text); m; m = WORD_RE.exec(s.text)) words.push({ w: m[0].replace(/\.$/, (d, off, str) => (ORG_SUFFIXES.has(str.toLowerCase()) ? d : '')), i: s.start + m.index });
+    for (let m = WORD_RE.exec(s.text); m; m = WORD_RE.exec(s.text)) words.push({ w: wordOf(m[0]), i: s.start + m.index });
     let k = 0;
     while (k < words.length) {
-      if (!CAP_WORD.test(words[k].w)) {
+      if (!isCapWord(words[k].w)) {
         k++;
         continue;
       }
       let j = k + 1;
       while (j < words.length) {
-        if (CAP_WORD.test(words[j].w)) j++;
-        else if (CONNECTORS.has(words[j].w.toLowerCase()) && j + 1 < words.length && CAP_WORD.test(words[j + 1].w)) j += 2;
+        if (isCapWord(words[j].w)) j++;
+        else if (CONNECTORS.has(words[j].w.toLowerCase()) && j + 1 < words.length && isCapWord(words[j + 1].w)) j += 2;
         else break;
       }
       let run = words.slice(k, j);

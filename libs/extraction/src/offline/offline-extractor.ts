@@ -10,6 +10,8 @@ import { Sentence, splitSentences } from './sentences';
 const LABEL_MAX = 300;
 
 function cut(s: string, max = LABEL_MAX): string {
+  // no more UTF-16 units than the limit: no more code points either
+  if (s.length <= max) return s;
   const cps = Array.from(s);
   return cps.length <= max ? s : cps.slice(0, max - 1).join('') + '…';
 }
@@ -111,13 +113,20 @@ export class OfflineExtractor implements Extractor {
   }
 }
 
-/** One node per type and normalised label within a pass: the first mention is kept. */
+/**
+ * One node per type and normalised label within a pass: the first mention is kept. Each kept
+ * node carries its normalised label, which deduplication against the graph needs again.
+ */
 function dedupeWithin(nodes: ExtractedNode[]): ExtractedNode[] {
   const seen = new Set<string>();
-  return nodes.filter((n) => {
-    const key = `${n.node_type}:${normaliseText(n.label)}`;
-    if (seen.has(key)) return false;
+  const out: ExtractedNode[] = [];
+  for (const n of nodes) {
+    const norm = normaliseText(n.label);
+    const key = `${n.node_type}:${norm}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    n.norm = norm;
+    out.push(n);
+  }
+  return out;
 }

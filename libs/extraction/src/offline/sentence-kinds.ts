@@ -29,7 +29,8 @@ const IMPERATIVE_VERBS = new Set(['run', 'click', 'check', 'set', 'call', 'note'
 
 /** An imperative sentence: it opens with a verb in its base form (optionally after "please"). */
 export function imperativeVerb(s: string): string | null {
-  const words = s.replace(/^please,?\s+/i, '').split(/\s+/);
+  // the first four words are all the rule reads: the sentence is not split further
+  const words = s.replace(/^please,?\s+/i, '').split(/\s+/, 5);
   const first = words[0]?.replace(/[^\p{L}'-]/gu, '').toLowerCase();
   if (!first || words.length < 2) return null;
   if (IMPERATIVE_VERBS.has(first) || hasTag(first, 'Infinitive', 'Imperative')) {

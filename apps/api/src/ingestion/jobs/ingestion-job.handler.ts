@@ -70,8 +70,9 @@ export class IngestionJobHandler implements JobHandler {
     const doc = await this.graph.getNode(job.org, input.document_uid);
     if (!doc || doc.tombstone_at !== null) throw new Error(`document ${input.document_uid} was deleted`);
     const content = input.content ?? (input.chunking ? await this.queue.payload(job.id) : null);
-    if (content !== null) await this.writeChunks(ctx, doc, input, content);
-    await this.setStatus(ctx, input.document_uid, 'processing');
+    // the unit that writes the chunks also turns the document `processing`: no unit of its own then
+    const marked = content !== null && (await this.writeChunks(ctx, doc, input, content));
+    if (!marked) await this.setStatus(ctx, input.document_uid, 'processing');
 
     const meta = await this.ledger.get(job.org, input.document_uid);
     const context: ExtractionContext = {
@@ -241,8 +242,11 @@ export class IngestionJobHandler implements JobHandler {
     else for (const e of o.errors) t.errors.push({ chunk_index: index, error: `${e.layer}: ${e.error}` });
   }
 
-  /** Writes the chunks the document does not have yet (a job resumed after a crash finds some). */
-  private async writeChunks(ctx: CommandContext, doc: NodeRecord, input: IngestionJobInput, content: string): Promise<void> {
+  /**
+   * Writes the chunks the document does not have yet (a job resumed after a crash finds some);
+   * true when it wrote any, and with them turned the document `processing`.
+   */
+  private async writeChunks(ctx: CommandContext, doc: NodeRecord, input: IngestionJobInput, content: string): Promise<boolean> {
     const pieces = chunkText(content, input.chunking!);
     const have = new Set((await documentChunks(this.graph, ctx.org, doc.uid)).map((c) => Number(c.props.chunk_index)));
     const missing = pieces.filter((p) => !have.has(p.index));
@@ -275,6 +279,7 @@ export class IngestionJobHandler implements JobHandler {
         tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(document, { props: { chunk_count: pieces.length, processing_status: 'processing' } }, tx.write), null));
       });
     }
+    return missing.length > 0;
   }
 
   private async setStatus(ctx: CommandContext, documentUid: string, status: string): Promise<void> {

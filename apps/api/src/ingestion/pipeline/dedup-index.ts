@@ -21,8 +21,9 @@ export class DedupIndex {
     private readonly keepReads = true,
   ) {}
 
-  async decide(nodeType: string, label: string): Promise<DedupDecision & { norm: string }> {
-    const norm = normaliseText(label);
+  /** `known` is the label's normalisation when the extractor already computed it. */
+  async decide(nodeType: string, label: string, known?: string): Promise<DedupDecision & { norm: string }> {
+    const norm = known ?? normaliseText(label);
     if (!norm) return { action: 'create', possible_duplicate: null, norm };
     const mine = this.stagedByType.get(nodeType);
     const own = mine?.byNorm.get(norm);

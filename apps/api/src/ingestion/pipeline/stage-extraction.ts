@@ -65,7 +65,7 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
 }
 
 async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, counts: ChunkExtractionCounts): Promise<NodeRecord> {
-  const decision = await dedup.decide(x.node_type, x.label);
+  const decision = await dedup.decide(x.node_type, x.label, x.norm);
   if (decision.action === 'reuse') {
     const existing = await dedup.read(tx, decision.uid);
     if (existing && existing.tombstone_at === null) {

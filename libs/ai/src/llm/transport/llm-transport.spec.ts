@@ -110,7 +110,8 @@ describe.each([
     const err = await ask(model({ timeoutMs: 150 })).catch((e) => e);
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.message).toBe(`${provider} did not answer within 150 ms`);
-    expect(server.requests).toHaveLength(1);
+    // at most the one call (on a loaded machine the 150 ms may run out before it reaches the server), never a retry
+    expect(server.requests.length).toBeLessThanOrEqual(1);
     expect(waits).toEqual([]);
   });
 
