@@ -2,6 +2,7 @@ import { startServer } from './support/server';
 import { mulberry32 } from './support/synthetic';
 import { client, timeAll, pseudoWord } from './support/http-timing';
 import type { AutocannonResult } from './support/load';
+import { processCpuMs } from './support/process-cpu';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
@@ -15,13 +16,17 @@ const autocannon = require('autocannon') as (opts: Record<string, unknown>) => P
  *   seeding is the measurement: objects/s and p99 over all of it;
  * - 5,000 relations (`POST /ontology/relation`, one_to_many Client → Contract);
  * - `POST /ontology/objects/search` p50/p99 (one client, 1–2-word queries);
- * - `POST /ontology/query` at depth 2 p50/p99.
+ * - `POST /ontology/query` at depth 2 p50/p99;
+ * - last (so that it changes none of the figures above): 32-client legs of plain `POST /node`
+ *   and of object creates, alternated, with the service's CPU time per request from /proc —
+ *   what an object create costs next to a node write on the same service at the same moment,
+ *   which its throughput on a shared machine cannot say.
  */
 export async function run(ctx?: { url: string; token: string }): Promise<Record<string, number>> {
   const own = ctx ? null : await startServer();
   const target = ctx ?? own!;
   try {
-    return await measure(target.url, target.token);
+    return await measure(target.url, target.token, own?.child.pid);
   } finally {
     await own?.stop();
   }
@@ -30,8 +35,10 @@ export async function run(ctx?: { url: string; token: string }): Promise<Record<
 const N = Number(process.env.STRATA_BENCH_ONTOLOGY_OBJECTS ?? 50_000);
 const CLIENTS = 32;
 const RELATIONS = 5_000;
+/** requests per alternated leg of the node / object comparison (three of each) */
+const SIDE_BY_SIDE_LEG = 2_000;
 
-async function measure(url: string, token: string): Promise<Record<string, number>> {
+async function measure(url: string, token: string, pid: number | undefined): Promise<Record<string, number>> {
   const out: Record<string, number> = { objects: N };
   const http = client(url, token);
   const rand = mulberry32(1717);
@@ -120,6 +127,50 @@ async function measure(url: string, token: string): Promise<Record<string, numbe
   const query = await timeAll(queries.slice(0, 200), (q) => http.post('/ontology/query', { query: q, schema_id: schema.id, depth: 2, limit: 10 }));
   out.query_depth2_p50_ms = query.p50;
   out.query_depth2_p99_ms = query.p99;
+
+  // ---- an object create beside a node write: alternated legs, service CPU per request ----
+  const legs = { node: { requests: 0, ms: 0, cpu: 0 }, object: { requests: 0, ms: 0, cpu: 0 } };
+  let serial = 0;
+  const leg = async (which: 'node' | 'object') => {
+    const cpu0 = processCpuMs(pid);
+    const r = await autocannon({
+      url: url + (which === 'node' ? '/node' : '/v1/ontology/objects'),
+      connections: CLIENTS,
+      amount: SIDE_BY_SIDE_LEG,
+      timeout: 60,
+      requests: [
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          setupRequest: (req: Record<string, unknown>) => {
+            const i = serial++;
+            const body =
+              which === 'node'
+                ? { label: `Side by side ${i}`, node_type: 'Goal', props: { description: `written beside object ${i}`, priority: 'high' } }
+                : { schema_id: schema.id, object_type: 'Client', canonical_name: `${word()} ${word()} side ${i}`, fields: { code: `S-${i}`, tier: 'gold', employees: i % 5000 } };
+            return { ...req, body: JSON.stringify(body) };
+          },
+        },
+      ],
+    });
+    const cpu1 = processCpuMs(pid);
+    if (r.errors || r.non2xx) throw new Error(`${which} leg failed (${r.errors} errors, ${r.non2xx} non-2xx)`);
+    const l = legs[which];
+    l.requests += r.requests.total;
+    l.ms += r.duration * 1000;
+    l.cpu += cpu0 === null || cpu1 === null ? NaN : cpu1 - cpu0;
+  };
+  for (let round = 0; round < 3; round++) {
+    await leg('node');
+    await leg('object');
+  }
+  out.side_node_per_s = Math.round((1000 * legs.node.requests) / legs.node.ms);
+  out.side_object_per_s = Math.round((1000 * legs.object.requests) / legs.object.ms);
+  if (Number.isFinite(legs.node.cpu) && Number.isFinite(legs.object.cpu)) {
+    out.side_node_cpu_ms = Math.round((1000 * legs.node.cpu) / legs.node.requests) / 1000;
+    out.side_object_cpu_ms = Math.round((1000 * legs.object.cpu) / legs.object.requests) / 1000;
+    out.side_object_vs_node_cpu = Math.round((100 * out.side_object_cpu_ms) / out.side_node_cpu_ms) / 100;
+  }
   return out;
 }
 
