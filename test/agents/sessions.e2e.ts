@@ -160,14 +160,20 @@ describe('agent sessions, OpenAI protocol', () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Slow' })).body;
     llm.enqueue({ type: 'hang' });
+    const asked = llm.requests.length;
     const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'take your time' })).body;
     const sid = created.id;
     await eventually(async () => (await a.get(`/v1/agents/sessions/${sid}`)).body.current_run?.status === 'running');
+    await eventually(() => llm.requests.length === asked + 1, { what: 'the model request' });
+    const request = llm.requests[asked];
+    expect(request.abandoned).toBeUndefined();
     const queued = await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'and this' });
     expect(queued.status).toBe(202);
     expect(queued.body).toMatchObject({ run_status: 'queued', queue_position: 1 });
     const stop = await a.post(`/v1/agents/sessions/${sid}/interrupt`, {});
     expect(stop.body).toEqual({ session_id: sid, interrupted: true, run_id: created.run_id, discarded_message_ids: [queued.body.message_id] });
+    // the model request in flight was aborted: its connection closed before any answer
+    await eventually(() => request.abandoned === true, { what: 'the model request aborted' });
     const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
     expect(s).toMatchObject({ status: 'idle', current_run: null, queued_messages: 0, last_run: { id: created.run_id, status: 'cancelled' } });
     expect((await a.post(`/v1/agents/sessions/${sid}/interrupt`, {})).body).toMatchObject({ interrupted: false, run_id: null });
