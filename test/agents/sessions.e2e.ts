@@ -89,6 +89,8 @@ describe('agent sessions, OpenAI protocol', () => {
       runs: { this_period: 1, running: 0, queued: 0, concurrent_limit: 3 },
       mcp_connections: { used: 0, limit: 10 },
     });
+    // both model calls are in the organization's model usage, recorded with the steps' own events
+    expect(usage.llm).toMatchObject({ calls: 2 });
     // filters of the event list
     const only = (await a.get(`/v1/agents/sessions/${sid}/events?types=tool.call,tool.result&after=4`)).body.items;
     expect(only.map((e: { seq: number }) => e.seq)).toEqual([5, 6]);
@@ -158,14 +160,20 @@ describe('agent sessions, OpenAI protocol', () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Slow' })).body;
     llm.enqueue({ type: 'hang' });
+    const asked = llm.requests.length;
     const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'take your time' })).body;
     const sid = created.id;
     await eventually(async () => (await a.get(`/v1/agents/sessions/${sid}`)).body.current_run?.status === 'running');
+    await eventually(() => llm.requests.length === asked + 1, { what: 'the model request' });
+    const request = llm.requests[asked];
+    expect(request.abandoned).toBeUndefined();
     const queued = await a.post(`/v1/agents/sessions/${sid}/message`, { content: 'and this' });
     expect(queued.status).toBe(202);
     expect(queued.body).toMatchObject({ run_status: 'queued', queue_position: 1 });
     const stop = await a.post(`/v1/agents/sessions/${sid}/interrupt`, {});
     expect(stop.body).toEqual({ session_id: sid, interrupted: true, run_id: created.run_id, discarded_message_ids: [queued.body.message_id] });
+    // the model request in flight was aborted: its connection closed before any answer
+    await eventually(() => request.abandoned === true, { what: 'the model request aborted' });
     const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
     expect(s).toMatchObject({ status: 'idle', current_run: null, queued_messages: 0, last_run: { id: created.run_id, status: 'cancelled' } });
     expect((await a.post(`/v1/agents/sessions/${sid}/interrupt`, {})).body).toMatchObject({ interrupted: false, run_id: null });
@@ -188,6 +196,22 @@ describe('agent sessions, OpenAI protocol', () => {
     const late = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'x' });
     expect([late.status, late.body.code]).toEqual([409, 'invalid_transition']);
     expect((await types(a, created.id)).slice(-1)).toEqual(['session.archived']);
+  });
+
+  it('a budget used up mid-run: the tool call of the step that spent it is completed, the next model call is not made', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Midway', daily_credit_budget: 2, tools: ['strata_get_node'] })).body;
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'm1', name: 'strata_get_node', arguments: { uid: agent.node_uid } }], usage: { input: 1500, output: 100 } });
+    const before = llm.requests.length;
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'look it up' })).body;
+    const run = await runEnded(a, created.id, created.run_id);
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'budget_exhausted' }, steps: 1, tool_calls: 1, credits: 2 });
+    expect(llm.requests.length - before).toBe(1);
+    expect(await types(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'budget.exhausted', 'run.failed']);
+    const exhausted = (await a.get(`/v1/agents/sessions/${created.id}/events?types=budget.exhausted`)).body.items[0];
+    expect(exhausted.data).toEqual({ scope: 'agent', budget: 2, used: 2, resets_at: '2030-01-02T00:00:00.000Z' });
+    const trace = await a.get(`/node/${run.trace_uid}`);
+    expect(trace.body.props.ended_at).toEqual(expect.any(Number));
   });
 
   it('the stream: ready, then each event with its seq as id; Last-Event-ID resumes; closed after session.archived', async () => {

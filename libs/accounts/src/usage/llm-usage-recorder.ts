@@ -3,6 +3,7 @@ import type { LlmUsageAttribution, LlmUsageEntry, LlmUsageRecorder } from '@stra
 import { AccountEventTypes, LlmUsageRecordedData } from '@strata/domain/accounts';
 import { Streams } from '@strata/domain/events';
 import { SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
+import type { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import type { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 
 /**
@@ -21,16 +22,19 @@ export class AccountsLlmUsageRecorder implements LlmUsageRecorder {
       agent_id: who.agentId ?? null,
       request_id: who.requestId ?? randomUUID(),
     };
-    await this.uow.run(ctx, async (tx) => {
-      const data: LlmUsageRecordedData = {
-        org_id: org,
-        provider: entry.provider,
-        model: entry.model,
-        input_tokens: Math.max(0, Math.round(entry.inputTokens)),
-        output_tokens: Math.max(0, Math.round(entry.outputTokens)),
-        at: tx.now,
-      };
-      tx.emit(Streams.org(org), AccountEventTypes.LlmUsageRecorded, data);
-    });
+    await this.uow.run(ctx, async (tx) => stageLlmUsage(tx, org, entry));
   }
+}
+
+/** `LlmUsageRecorded` for a metered call, staged in the caller's unit of work (a caller that records its calls itself). */
+export function stageLlmUsage(tx: Pick<GraphTx, 'emit' | 'now'>, org: string, entry: LlmUsageEntry): void {
+  const data: LlmUsageRecordedData = {
+    org_id: org,
+    provider: entry.provider,
+    model: entry.model,
+    input_tokens: Math.max(0, Math.round(entry.inputTokens)),
+    output_tokens: Math.max(0, Math.round(entry.outputTokens)),
+    at: tx.now,
+  };
+  tx.emit(Streams.org(org), AccountEventTypes.LlmUsageRecorded, data);
 }

@@ -2,7 +2,7 @@ import { FixedClock } from '@strata/domain/time';
 import { UpstreamError } from '../errors';
 import { ScriptedOpenAIChatServer } from '../testing/scripted-openai-chat-server';
 import { languageModelsFor } from './language-models.factory';
-import { LlmUsageAttribution, LlmUsageEntry, LlmUsageRecorder, MeteredLanguageModels } from './metered-language-models';
+import { LlmUsageAttribution, LlmUsageEntry, LlmUsageRecorder, MeteredLanguageModels, usageEntryOf } from './metered-language-models';
 
 class RecordingRecorder implements LlmUsageRecorder {
   readonly records: { org: string; entry: LlmUsageEntry; who?: LlmUsageAttribution }[] = [];
@@ -48,6 +48,16 @@ describe('MeteredLanguageModels', () => {
     expect(recorder.records).toEqual([]);
     recorder.fail = true;
     await expect(chat.chat({ messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow('store closed');
+  });
+
+  it('records nothing itself for a caller that records its calls, which usageEntryOf describes as it would have', async () => {
+    const chat = metered.forOrganization('org-1', { requestId: 'req-9' }, { recordedByCaller: true })!;
+    server.enqueue({ type: 'text', text: 'a', usage: { input: 11, output: 3 } });
+    const req = { model: 'alt', messages: [{ role: 'user' as const, content: 'x' }] };
+    const res = await chat.chat(req);
+    expect(recorder.records).toEqual([]);
+    expect(usageEntryOf(chat, req, res)).toEqual({ provider: 'openai', model: 'alt', inputTokens: 11, outputTokens: 3 });
+    expect(usageEntryOf(chat, {}, res).model).toBe('main');
   });
 
   it('has no chat model for offline or no provider', () => {

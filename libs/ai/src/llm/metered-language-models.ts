@@ -47,17 +47,23 @@ export class MeteredLanguageModels {
     return this.configured.models ?? [];
   }
 
-  /** The chat model metered to `org`; null for `offline` and when no provider is configured. */
-  forOrganization(org: string, attribution?: LlmUsageAttribution): ChatModel | null {
+  /**
+   * The chat model metered to `org`; null for `offline` and when no provider is configured.
+   * `recordedByCaller`: its calls are not recorded here; the caller records each successful
+   * call's usage (`usageEntryOf`) in the unit of work that records what the call decided, one
+   * commit instead of two (the agent runtime's steps).
+   */
+  forOrganization(org: string, attribution?: LlmUsageAttribution, opts: { recordedByCaller?: boolean } = {}): ChatModel | null {
     const chat = this.configured.chat;
-    return chat ? new MeteredChatModel(chat, this.recorder, org, attribution) : null;
+    return chat ? new MeteredChatModel(chat, opts.recordedByCaller ? null : this.recorder, org, attribution) : null;
   }
 }
 
 export class MeteredChatModel implements ChatModel {
   constructor(
     private readonly inner: ChatModel,
-    private readonly recorder: LlmUsageRecorder,
+    /** null: the caller records the usage (MeteredLanguageModels.forOrganization) */
+    private readonly recorder: LlmUsageRecorder | null,
     readonly org: string,
     private readonly attribution?: LlmUsageAttribution,
   ) {}
@@ -72,11 +78,12 @@ export class MeteredChatModel implements ChatModel {
   async chat(req: ChatRequest): Promise<ChatResponse> {
     const purpose = req.purpose ?? this.attribution?.purpose;
     const res = await this.inner.chat(purpose ? { ...req, purpose } : req);
-    await this.recorder.record(
-      this.org,
-      { provider: this.inner.provider, model: req.model ?? this.inner.model, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens },
-      this.attribution,
-    );
+    await this.recorder?.record(this.org, usageEntryOf(this.inner, req, res), this.attribution);
     return res;
   }
+}
+
+/** What a successful call records: the provider, the model asked for, the tokens reported. */
+export function usageEntryOf(chat: Pick<ChatModel, 'provider' | 'model'>, req: Pick<ChatRequest, 'model'>, res: Pick<ChatResponse, 'usage'>): LlmUsageEntry {
+  return { provider: chat.provider, model: req.model ?? chat.model, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens };
 }

@@ -55,6 +55,8 @@ export interface RecordedChatRequest {
   /** parsed JSON body (or the raw text when it is not JSON) */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read vendor bodies freely
   body: any;
+  /** set once the client closed the connection before the answer was complete (an aborted request) */
+  abandoned?: boolean;
 }
 
 export interface ScriptedChatServerOptions {
@@ -147,6 +149,9 @@ export abstract class ScriptedChatServer {
     }
     const recorded: RecordedChatRequest = { method: req.method ?? '', path: (req.url ?? '/').split('?')[0], headers: { ...req.headers }, body };
     this.requests.push(recorded);
+    res.on('close', () => {
+      if (!res.writableEnded) recorded.abandoned = true;
+    });
     const p = this.protocol;
     if (req.method !== 'POST' || !p.matches(recorded.path)) return send(res, 404, p.errorBody(404, `no route ${req.method} ${recorded.path}`));
     if (this.options.apiKey && !p.authorized(req.headers, this.options.apiKey)) return send(res, 401, p.errorBody(401, 'invalid api key'));

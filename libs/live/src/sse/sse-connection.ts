@@ -2,6 +2,17 @@ import type { ServerResponse } from 'node:http';
 import { SseFrame, formatSseComment, formatSseFrame } from './sse-frame';
 
 /**
+ * A frame's wire form, made once however many streams send it (the frames of a session's
+ * events are shared by all its streams).
+ */
+const wire = new WeakMap<SseFrame, string>();
+function wireOf(frame: SseFrame): string {
+  let text = wire.get(frame);
+  if (text === undefined) wire.set(frame, (text = formatSseFrame(frame)));
+  return text;
+}
+
+/**
  * One open event stream on a raw Node response. Writes wait for `drain` when the socket's
  * buffer is full, so a client that stops reading holds up its own stream (and, upstream, gets
  * dropped as a slow consumer) instead of growing memory. Ends once, on close() or when the
@@ -32,7 +43,7 @@ export class SseConnection {
   }
 
   send(frame: SseFrame): Promise<void> {
-    return this.write(formatSseFrame(frame));
+    return this.write(wireOf(frame));
   }
 
   comment(text: string): Promise<void> {
@@ -50,8 +61,22 @@ export class SseConnection {
     this.finish();
   }
 
+  /** whether writes are being gathered for one flush once the microtasks running now are done */
+  private corked = false;
+
   private write(chunk: string): Promise<void> {
     if (this.ended) return Promise.resolve();
+    // the frames written together (the events of one commit, delivered in one run of
+    // microtasks) leave in one socket write, not one each: with many streams the syscalls were
+    // most of the fan-out's cost. Flushed once those microtasks ran, before any other I/O.
+    if (!this.corked) {
+      this.corked = true;
+      this.res.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.res.uncork();
+      });
+    }
     if (this.res.write(chunk)) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {

@@ -3,7 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UpstreamError } from '@strata/ai/errors';
 import type { ChatMessage, ChatResponse, ToolCall } from '@strata/ai/llm/chat-model.port';
-import { MeteredLanguageModels } from '@strata/ai/llm/metered-language-models';
+import { MeteredLanguageModels, usageEntryOf } from '@strata/ai/llm/metered-language-models';
+import { stageLlmUsage } from '@strata/accounts/usage/llm-usage-recorder';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import {
   ASK_USER_TOOL,
@@ -219,12 +220,14 @@ export class AgentRunJob implements JobHandler {
         started = await this.start(agent, run);
       }
     }
+    // what a step uses of the session never changes (its ids); what changes is read where it is decided
+    const session = this.store.read.session(org, sid)!;
     for (;;) {
       run = this.live(org, runId);
-      const session = this.store.read.session(org, sid)!;
+      // the agent is read at each step: an edit (instructions, tools, max_steps) applies from the next one
       const agent = this.store.read.agent(org, run.agent_id)!;
       // the session's rows kept in memory: only what was appended since the last step is read
-      const events = this.sessionRows.rows(sid).filter((e) => e.run_id === runId);
+      const events = this.sessionRows.ofRun(sid, runId);
       const pending = openCalls(events);
       if (pending.length) {
         await this.settleCalls(agent, session, run, pending, events, resumed, signal);
@@ -314,7 +317,8 @@ export class AgentRunJob implements JobHandler {
 
   /** One model call and what it decided: the answer ends the run, tool calls are recorded for execution. */
   private async step(agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<void> {
-    const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id });
+    // the call's usage is recorded with the step's own events, in one commit (below)
+    const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id }, { recordedByCaller: true });
     if (!chat) return this.failRun(agent, s, run, 'llm_not_configured', 'no language model is configured');
     const messages = this.history(s, run);
     const mcpTools = await this.mcp.toolsFor(agent.org_id, agent.id);
@@ -343,11 +347,14 @@ export class AgentRunJob implements JobHandler {
     const usage = { input_tokens: res.usage.inputTokens, output_tokens: res.usage.outputTokens };
     const credits = creditsOf(usage.input_tokens, usage.output_tokens);
     const stop = res.toolCalls.length ? 'tool_use' : res.stopReason === 'max_tokens' ? 'max_tokens' : 'end_turn';
-    // the call was made: it counts even when the run was cancelled meanwhile (REFERENCE §16.8)
-    const consumed = (tx: GraphTx) =>
+    const entry = usageEntryOf(chat, { model: agent.model }, res);
+    // the call was made: it counts (credits and the organization's model usage) even when the run was cancelled meanwhile (REFERENCE §16.8)
+    const consumed = (tx: GraphTx) => {
+      stageLlmUsage(tx, s.org_id, entry);
       tx.emit(Streams.org(s.org_id), 'CreditsConsumed', {
         org_id: s.org_id, amount: credits, reason: 'agent_model_call', at: tx.now, meter: 'agent', agent_id: agent.id, session_id: s.id, run_id: run.id, model: agent.model, ...usage,
       });
+    };
     await this.own(agent, s, run.id, async (tx) => {
       const stream = AgentStreams.session(s.org_id, s.id);
       const base = this.base(s, run.id, tx.now);
@@ -430,7 +437,7 @@ export class AgentRunJob implements JobHandler {
    * picked the run up again after a restart, so a call that may have been running is not
    * repeated.
    */
-  private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: RowOf<'tool.call'>[], events: SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
+  private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: RowOf<'tool.call'>[], events: readonly SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
     const calls = pending.map((c) => c.data);
     // MCP calls are governed first; the turn's approvals are requested together and all awaited (REFERENCE §16.4, §16.5)
     const waiting = new Set(this.approvals.ofRun(run.id).filter((a) => a.status === 'pending').map((a) => a.tool_call_id));
@@ -560,7 +567,7 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** `ask_user`: the run waits (requires_action) until someone answers or the question expires. */
-  private async askUser(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: SessionEventRow[], signal: AbortSignal): Promise<void> {
+  private async askUser(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: readonly SessionEventRow[], signal: AbortSignal): Promise<void> {
     const asked = events.filter(isRow('input.requested')).find((e) => e.data.request_id && this.requestOf(s, run, d.tool_call_id, events) === e.data.request_id);
     if (!asked) {
       const args = isObject(d.arguments) ? d.arguments : {};
@@ -580,11 +587,12 @@ export class AgentRunJob implements JobHandler {
       const fresh = this.store.read.session(s.org_id, s.id);
       return !r || runEnded(r) || !fresh || fresh.pending_input?.tool_call_id !== d.tool_call_id;
     }, signal);
-    const provided = this.store.read
-      .events(s.id, { after: 0, run_id: run.id, types: ['input.provided'], limit: 100_000, offset: 0 })
+    const mine = this.sessionRows.ofRun(s.id, run.id);
+    const request = this.requestOf(s, run, d.tool_call_id, mine);
+    const provided = mine
       .filter(isRow('input.provided'))
       .map((e) => e.data)
-      .find((p) => p.request_id === this.requestOf(s, run, d.tool_call_id, this.store.read.events(s.id, { after: 0, run_id: run.id, limit: 100_000, offset: 0 })));
+      .find((p) => p.request_id === request);
     if (!provided) return;
     await this.complete(
       agent, s, run, d,
@@ -596,7 +604,7 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** the request id of the question a call asked (the input.requested after its tool.call) */
-  private requestOf(_s: SessionRecord, _run: RunRecord, toolCallId: string, events: SessionEventRow[]): string | null {
+  private requestOf(_s: SessionRecord, _run: RunRecord, toolCallId: string, events: readonly SessionEventRow[]): string | null {
     const i = events.findIndex((e) => e.type === 'tool.call' && e.data.tool_call_id === toolCallId);
     if (i < 0) return null;
     const asked = events.slice(i + 1).find(isRow('input.requested'));
@@ -618,58 +626,12 @@ export class AgentRunJob implements JobHandler {
    * 100,000 estimated tokens), then this run whole.
    */
   private history(s: SessionRecord, current: RunRecord): ChatMessage[] {
-    const rows = this.sessionRows.rows(s.id);
-    const byRun = new Map<string, SessionEventRow[]>();
-    for (const e of rows) {
-      if (!e.run_id) continue;
-      const of = byRun.get(e.run_id);
-      if (of) of.push(e);
-      else byRun.set(e.run_id, [e]);
-    }
-    const turns: ChatMessage[][] = [];
-    for (const [runId, events] of byRun) {
-      if (runId !== current.id && !events.some((e) => e.type === 'run.started')) continue;
-      turns.push(toMessages(events));
-      if (runId === current.id) break;
-    }
-    const mine = turns.pop() ?? [];
-    let budget = HISTORY_TOKENS * 4 - size(mine);
-    const kept: ChatMessage[][] = [];
-    for (let i = turns.length - 1; i >= 0 && budget > 0; i--) {
-      budget -= size(turns[i]);
-      if (budget >= 0) kept.unshift(turns[i]);
-    }
-    return [...kept.flat(), ...mine];
+    return this.sessionRows.conversation(s.id, current.id, HISTORY_TOKENS * 4);
   }
-}
-
-function size(m: ChatMessage[]): number {
-  return m.reduce((n, x) => n + x.content.length + (x.role === 'assistant' ? JSON.stringify(x.toolCalls ?? []).length : 0), 0);
 }
 
 /** The recorded calls of a run that have no result yet, in order. */
-function openCalls(events: SessionEventRow[]): RowOf<'tool.call'>[] {
+function openCalls(events: readonly SessionEventRow[]): RowOf<'tool.call'>[] {
   const done = new Set(events.filter(isRow('tool.result')).map((e) => e.data.tool_call_id));
   return events.filter(isRow('tool.call')).filter((e) => !done.has(e.data.tool_call_id));
-}
-
-/** One run's recorded events as chat messages: the user's message, tool turns, the answer. */
-function toMessages(events: SessionEventRow[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  let turn: Extract<ChatMessage, { role: 'assistant' }> | null = null;
-  for (const e of events) {
-    if (e.type === 'message.user') out.push({ role: 'user', content: e.data.content });
-    else if (e.type === 'tool.call') {
-      if (!turn) out.push((turn = { role: 'assistant', content: '', toolCalls: [] }));
-      turn.toolCalls!.push({ id: e.data.tool_call_id, name: e.data.name, arguments: e.data.arguments });
-    } else if (e.type === 'tool.result') {
-      turn = null;
-      const d = e.data;
-      const body = d.status === 'ok' ? d.result : { error: d.error, result: d.result };
-      const text = JSON.stringify(body ?? null);
-      out.push({ role: 'tool', toolCallId: d.tool_call_id, content: text.length > 50_000 ? `${text.slice(0, 50_000)}…[truncated]` : text, isError: d.status !== 'ok' });
-    } else if (e.type === 'message.assistant' && !e.data.interrupted) out.push({ role: 'assistant', content: e.data.content });
-    else if (e.type === 'inference.completed') turn = null;
-  }
-  return out;
 }

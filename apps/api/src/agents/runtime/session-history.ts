@@ -1,34 +1,92 @@
 import { Injectable } from '@nestjs/common';
+import type { ChatMessage } from '@strata/ai/llm/chat-model.port';
 import type { SessionEventRow } from '@strata/projections/agents/agents-read-model';
 import { AgentsStore } from '../agents-store';
+import { sizeOf, toMessages } from './run-messages';
 
 /** sessions whose listed events are kept in memory (the most recently used) */
 const SESSIONS = 128;
 
+/** One run's listed events, and its chat messages made once for as many events. */
+interface RunRows {
+  rows: SessionEventRow[];
+  started: boolean;
+  turn: { count: number; messages: ChatMessage[]; size: number } | null;
+}
+
+interface Kept {
+  /** runs in the order of their first listed event */
+  runs: Map<string, RunRows>;
+  last: number;
+}
+
 /**
- * A session's listed events for the runtime's history, read once and then only what was added:
- * every model step needs the session's earlier turns, and reading and parsing the whole list
- * again at each step made a step's cost grow with the session. A listed event never changes
- * once numbered (the projection numbers the log in order, a rebuild numbers it alike), so the
- * rows after the last one kept are all that is new.
+ * A session's listed events for the runtime, read once and then only what was added, grouped
+ * by run, each run's chat messages made once: every model step needs the session's earlier
+ * turns, and reading, parsing and converting the whole session again at each step made a
+ * step's cost grow with the session. A listed event never changes once numbered (the
+ * projection numbers the log in order, a rebuild numbers it alike), so the rows after the
+ * last one kept are all that is new.
  */
 @Injectable()
 export class SessionHistory {
-  private readonly sessions = new Map<string, { rows: SessionEventRow[]; last: number }>();
+  private readonly sessions = new Map<string, Kept>();
 
   constructor(private readonly store: AgentsStore) {}
 
-  /** every listed event of the session, in `seq` order */
-  rows(sessionId: string): readonly SessionEventRow[] {
+  private refresh(sessionId: string): Kept {
     let kept = this.sessions.get(sessionId);
     if (kept) this.sessions.delete(sessionId);
-    else kept = { rows: [], last: 0 };
+    else kept = { runs: new Map(), last: 0 };
     // the most recently used session goes last; the least recently used is forgotten
     this.sessions.set(sessionId, kept);
     if (this.sessions.size > SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     const added = this.store.read.events(sessionId, { after: kept.last, limit: 1_000_000, offset: 0 });
-    for (const r of added) kept.rows.push(r);
+    for (const r of added) {
+      if (!r.run_id) continue;
+      let run = kept.runs.get(r.run_id);
+      if (!run) kept.runs.set(r.run_id, (run = { rows: [], started: false, turn: null }));
+      run.rows.push(r);
+      if (r.type === 'run.started') run.started = true;
+    }
     if (added.length) kept.last = added[added.length - 1].seq;
-    return kept.rows;
+    return kept;
+  }
+
+  /** the run's listed events, in `seq` order, as listed now (a copy: later events do not join it) */
+  ofRun(sessionId: string, runId: string): readonly SessionEventRow[] {
+    return this.refresh(sessionId).runs.get(runId)?.rows.slice() ?? [];
+  }
+
+  /**
+   * The conversation the model sees (REFERENCE §16.7): earlier runs of the session that
+   * started, the oldest dropped once they pass `budgetChars` with the current run, then the
+   * current run whole.
+   */
+  conversation(sessionId: string, runId: string, budgetChars: number): ChatMessage[] {
+    const turns: { messages: ChatMessage[]; size: number }[] = [];
+    let mine: { messages: ChatMessage[]; size: number } = { messages: [], size: 0 };
+    for (const [id, run] of this.refresh(sessionId).runs) {
+      if (id !== runId && !run.started) continue;
+      if (!run.turn || run.turn.count !== run.rows.length) {
+        const messages = toMessages(run.rows);
+        run.turn = { count: run.rows.length, messages, size: sizeOf(messages) };
+      }
+      if (id === runId) {
+        mine = run.turn;
+        break;
+      }
+      turns.push(run.turn);
+    }
+    let budget = budgetChars - mine.size;
+    const kept: ChatMessage[][] = [];
+    for (let i = turns.length - 1; i >= 0 && budget > 0; i--) {
+      budget -= turns[i].size;
+      if (budget >= 0) kept.push(turns[i].messages);
+    }
+    const out: ChatMessage[] = [];
+    for (let i = kept.length - 1; i >= 0; i--) for (const m of kept[i]) out.push(m);
+    for (const m of mine.messages) out.push(m);
+    return out;
   }
 }

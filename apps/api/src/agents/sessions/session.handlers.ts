@@ -28,6 +28,7 @@ import { AgentRuns } from '../runtime/agent-runs';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
 import { ToolApprovals } from '@strata/mcp/approvals';
 import { RunWaits } from '../runtime/run-waits';
+import { SessionHistory } from '../runtime/session-history';
 import { sessionNodeOf, stageRunStart } from '../runtime/run-start';
 
 /** messages waiting behind a session's run (REFERENCE §16.6) */
@@ -54,6 +55,7 @@ export class SessionHandlers {
     private readonly control: RunControl,
     private readonly waits: RunWaits,
     private readonly approvals: ToolApprovals,
+    private readonly history: SessionHistory,
   ) {}
 
   private sender(auth: AuthContext): Sender {
@@ -177,9 +179,8 @@ export class SessionHandlers {
       }, undefined, (body.wait_timeout_s ?? 60) * 1000);
       if (ended) {
         const run = this.store.read.run(auth.org_id, staged.run_id)!;
-        const answers = this.store.read
-          .events(sid, { after: 0, run_id: staged.run_id, types: ['message.assistant'], limit: 1000, offset: 0 })
-          .flatMap((e) => (e.type === 'message.assistant' ? [e.data.content] : []));
+        // the run's events as the runtime keeps them: only what was listed since is read, not the session's history
+        const answers = this.history.ofRun(sid, staged.run_id).flatMap((e) => (e.type === 'message.assistant' ? [e.data.content] : []));
         const output = answers.length ? answers[answers.length - 1] : null;
         return { status: 200, body: { message_id: staged.message_id, session_id: sid, run_id: staged.run_id, run: presentRun(run), output } };
       }
