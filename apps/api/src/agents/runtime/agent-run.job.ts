@@ -371,8 +371,9 @@ export class AgentRunJob implements JobHandler {
       }
       await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
     }).catch(async (err: unknown) => {
-      // another runner holds the run now: this call's answer is not recorded, its cost is
-      if (err instanceof JobStopped && err.why === 'lease_lost') await this.uow.run(this.ctxOf(agent, run.id), async (tx) => consumed(tx));
+      // the step's unit did not commit (another runner holds the run, conflicts ran out, the
+      // store failed): the call's answer is not recorded, but the call was made and its cost is
+      await this.uow.run(this.ctxOf(agent, run.id), async (tx) => consumed(tx)).catch(() => undefined);
       throw err;
     });
   }
