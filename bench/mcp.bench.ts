@@ -1,3 +1,4 @@
+import * as http from 'node:http';
 import { load } from './support/load';
 import { startServer } from './support/server';
 
@@ -5,30 +6,55 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 const RETRIEVE_ARGS = { action: 'text', query: 'meridian relay', limit: 10 };
 /** Pairs of the fine-grained leg: warm-up pairs first, then the measured ones. */
-const WARM_PAIRS = Number(process.env.BENCH_MCP_WARM_PAIRS ?? 500);
-const PAIRS = Number(process.env.BENCH_MCP_PAIRS ?? 2000);
+const WARM_PAIRS = Number(process.env.BENCH_MCP_WARM_PAIRS ?? 1000);
+const PAIRS = Number(process.env.BENCH_MCP_PAIRS ?? 4000);
+/** The measured pairs are also cut in blocks, each with its own median: their spread shows how steady the figure is. */
+const BLOCKS = 4;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+const median = (xs: number[]) => quantile([...xs].sort((x, y) => x - y), 0.5);
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
+ * One POST over a kept-alive connection with node:http, timed with `performance.now()` until
+ * the last byte: `fetch` costs the client a few hundred microseconds a request, which only
+ * adds noise to a difference under a millisecond.
+ */
+function poster(target: { url: string; token: string }): (path: string, body: unknown, extra: Record<string, string>) => Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const { hostname, port } = new URL(target.url);
+  return (path, body, extra) =>
+    new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const t0 = performance.now();
+      const req = http.request(
+        { agent, hostname, port, path, method: 'POST', headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...extra } },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => {
+            const ms = performance.now() - t0;
+            if (res.statusCode !== 200) reject(new Error(`${path} answered ${res.statusCode}`));
+            else resolve(ms);
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+}
+
+/**
  * The same retrieval, alternately through `POST /retrieve` and through `/mcp`, one request at a
- * time, each timed with `performance.now()`: autocannon reports whole milliseconds, too coarse
- * for a difference under one. The order flips every pair so a drift in the machine's load
- * weighs on both legs alike; the overhead is the median of the pairs' differences.
+ * time: autocannon reports whole milliseconds, too coarse for a difference under one. The
+ * order flips every pair so a drift in the machine's load weighs on both legs alike; the
+ * overhead is the median of the pairs' differences (in pair order, before any sorting).
  */
 async function alternating(target: { url: string; token: string }, call: unknown): Promise<{ http: number[]; mcp: number[]; diff: number[] }> {
-  const send = async (path: string, body: unknown, extra: Record<string, string>): Promise<number> => {
-    const t0 = performance.now();
-    const res = await fetch(`${target.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) });
-    await res.arrayBuffer();
-    const ms = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-    return ms;
-  };
+  const send = poster(target);
   const http: number[] = [];
   const mcp: number[] = [];
   const diff: number[] = [];
@@ -47,7 +73,6 @@ async function alternating(target: { url: string; token: string }, call: unknown
     mcp.push(b);
     diff.push(b - a);
   }
-  for (const xs of [http, mcp, diff]) xs.sort((x, y) => x - y);
   return { http, mcp, diff };
 }
 
@@ -73,13 +98,21 @@ export async function run(ctx?: { url: string; token: string }): Promise<Record<
     const direct = await load({ url: `${target.url}/retrieve`, method: 'POST', token: target.token, body: RETRIEVE_ARGS, connections: 1, seconds: SECONDS });
     const viaMcp = await load({ url: `${target.url}/mcp`, method: 'POST', token: target.token, headers: MCP_HEADERS, body: call, connections: 1, seconds: SECONDS });
     const fine = await alternating(target, call);
+    const block = Math.floor(fine.diff.length / BLOCKS);
+    const blockMedians = Array.from({ length: BLOCKS }, (_, b) => median(fine.diff.slice(b * block, (b + 1) * block)));
+    const httpP50 = median(fine.http);
+    const overhead = median(fine.diff);
     return {
-      retrieve_http_fine_p50_ms: round3(quantile(fine.http, 0.5)),
-      retrieve_mcp_fine_p50_ms: round3(quantile(fine.mcp, 0.5)),
-      retrieve_overhead_fine_p50_ms: round3(quantile(fine.mcp, 0.5) - quantile(fine.http, 0.5)),
-      retrieve_overhead_fine_pair_median_ms: round3(quantile(fine.diff, 0.5)),
-      retrieve_http_fine_p90_ms: round3(quantile(fine.http, 0.9)),
-      retrieve_mcp_fine_p90_ms: round3(quantile(fine.mcp, 0.9)),
+      retrieve_http_fine_p50_ms: round3(httpP50),
+      retrieve_mcp_fine_p50_ms: round3(median(fine.mcp)),
+      retrieve_overhead_fine_p50_ms: round3(median(fine.mcp) - httpP50),
+      retrieve_overhead_fine_pair_median_ms: round3(overhead),
+      // under load both legs slow down together: the overhead as a share of the route holds better
+      retrieve_overhead_fine_vs_route_pct: Math.round((overhead / httpP50) * 1000) / 10,
+      retrieve_overhead_fine_block_median_min_ms: round3(Math.min(...blockMedians)),
+      retrieve_overhead_fine_block_median_max_ms: round3(Math.max(...blockMedians)),
+      retrieve_http_fine_p90_ms: round3(quantile([...fine.http].sort((x, y) => x - y), 0.9)),
+      retrieve_mcp_fine_p90_ms: round3(quantile([...fine.mcp].sort((x, y) => x - y), 0.9)),
       tools_list_p50_ms: list.p50_ms,
       tools_list_p99_ms: list.p99_ms,
       retrieve_http_p50_ms: direct.p50_ms,

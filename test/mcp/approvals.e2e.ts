@@ -203,7 +203,19 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     clock.advance(59);
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body.status).toBe('pending');
     expect((await a.get(`/v1/agents/sessions/${sid}`)).body.pending_approvals).toBe(1);
+    const expiresS = clock.now() + 1;
+    expect((await a.get(`/node/${approval.id}`)).body.props.status).toBe('pending');
+    const pendingNodes = async () => [
+      (await a.post('/retrieve', { action: 'pending_approvals' })).body.map((n: { uid: string }) => n.uid),
+      (await a.post('/retrieve', { action: 'curation_counts' })).body.pending_approvals,
+    ];
+    expect(await pendingNodes()).toEqual([[approval.id], 1]);
     clock.advance(1);
+    // the Approval node reads as the sweep will write it, from expires_at on, and leaves the pending queues
+    const expiredNode = { status: 'denied', reason: 'expired', decided_at: expiresS, decided_by: 'system' };
+    expect((await a.get(`/node/${approval.id}`)).body.props).toMatchObject(expiredNode);
+    expect((await a.post('/nodes/batch', { uids: [approval.id] })).body.nodes[0].props).toMatchObject(expiredNode);
+    expect(await pendingNodes()).toEqual([[], 0]);
     // exactly at expires_at every read says expired, whether or not the sweep has written it yet
     const expiresAt = new Date(clock.now() * 1000).toISOString();
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body).toMatchObject({ status: 'expired', resolved_at: expiresAt, resolution_reason: 'expired' });
@@ -222,7 +234,9 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect((await a.get(`/v1/mcp/approvals/${approval.id}`)).body).toMatchObject({ status: 'expired', resolved_at: expiresAt, resolution_reason: 'expired' });
     expect((await events(a, sid, 'tool.result'))[0].data).toMatchObject({ status: 'error', error: { code: 'approval_expired' } });
     expect((await events(a, sid, 'approval.resolved'))[0].data).toMatchObject({ status: 'expired' });
-    expect((await a.get(`/node/${approval.id}`)).body.props).toMatchObject({ status: 'denied', reason: 'expired' });
+    // what the sweep wrote is what was read before it
+    const stored = (await a.get(`/node/${approval.id}`)).body;
+    expect([stored.version, stored.props]).toEqual([2, expect.objectContaining(expiredNode)]);
     const late = await a.post(`/v1/mcp/approvals/${approval.id}/resolve`, { decision: 'allow' });
     expect([late.status, late.body.code, late.body.from_status]).toEqual([409, 'invalid_transition', 'expired']);
   });

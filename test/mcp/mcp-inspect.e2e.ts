@@ -153,6 +153,25 @@ describe('POST /v1/mcp/inspect', () => {
     expect(gone.body.checks.map((c: any) => c.status)).toEqual(['fail', 'skip', 'skip', 'skip']);
   });
 
+  it('never follows a redirect: a server that answers 307 to a real MCP server fails the protocol check, the target sees nothing', async () => {
+    const seen = open.seenMethods.length;
+    const redirecting = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: open.url }).end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/mcp`;
+      const res = await api(t.url, owner.access_token).post('/v1/mcp/inspect', { url });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ok: false, tools: [] });
+      expect(res.body.checks.find((c: any) => c.name === 'protocol').status).toBe('fail');
+      expect(open.seenMethods.length).toBe(seen);
+    } finally {
+      await new Promise<void>((r) => redirecting.close(() => r()));
+    }
+  });
+
   it('checks the body and the caller', async () => {
     const c = api(t.url, owner.access_token);
     expect((await c.post('/v1/mcp/inspect', {})).body).toMatchObject({ code: 'missing_field', field: 'url' });

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, login, signUp } from '../support/http';
@@ -127,12 +129,27 @@ describe('MCP connections with OAuth 2.1 (authorization code + PKCE) against a l
     }
   });
 
-  it('serves its client metadata document; no token in responses or logs', async () => {
+  it('serves its client metadata document; no token in responses, logs, the export or any file of the data dir (the event log included)', async () => {
     const doc = await fetch(new URL('/v1/mcp/oauth/client-metadata.json', t.url));
     expect(doc.status).toBe(200);
     expect(await doc.json()).toMatchObject({ client_id: `${t.url}/v1/mcp/oauth/client-metadata.json`, redirect_uris: [`${t.url}/v1/mcp/oauth/callback`], token_endpoint_auth_method: 'none' });
-    const all = responses.join('\n') + t.logs.join('\n');
-    expect(all).not.toMatch(/\bat-[0-9a-f]{24}\b/);
-    expect(all).not.toMatch(/\brt-[0-9a-f]{24}\b/);
+    const exp = await o.get('/export');
+    expect(exp.status).toBe(200);
+    const haystacks: [string, string][] = [
+      ['responses', responses.join('\n')],
+      ['logs', t.logs.join('\n')],
+      ['export', exp.text],
+    ];
+    for (const file of fs.readdirSync(t.dataDir)) {
+      const p = path.join(t.dataDir, file);
+      if (fs.statSync(p).isFile()) haystacks.push([file, fs.readFileSync(p).toString('latin1')]);
+    }
+    expect(haystacks.some(([name]) => name === 'events.db')).toBe(true);
+    // the server issued tokens (access and refresh), all of the shapes below
+    expect(as.grants.length).toBeGreaterThan(0);
+    for (const [name, text] of haystacks) {
+      const found = text.match(/\b(at|rt)-[0-9a-f]{24}\b/);
+      if (found) throw new Error(`${found[0]} found in ${name}`);
+    }
   });
 });

@@ -17,6 +17,7 @@ import { registerReadLagHeader } from './unit-of-work/read-lag';
 import { SERVER_STORES_CONNECT, ServerStores, ServerStoresConnect } from './storage/server-stores';
 import { ServerUnitOfWork } from './unit-of-work/server-unit-of-work';
 import { StrataMetrics } from '@strata/observability';
+import { NodeReadViews } from './read-views/node-read-views';
 import { instrumentStorage } from './metrics/storage-metrics';
 import { instrumentLanguageModels } from './metrics/instrumented-chat-model';
 import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
@@ -27,6 +28,7 @@ import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
  * the HTTP server's own pieces are HttpPlatformModule's, in apps/api.
  */
 const PROVIDERS: Provider[] = [
+  NodeReadViews,
     // ids are built on the clock, so a test that fixes the clock fixes the time in graph uids
     { provide: ID_GENERATOR, inject: [CLOCK], useFactory: (clock: Clock) => new ClockIds(clock) },
     // every read model of the log, composed once in libs (the CLI and the rebuild read the same list)
@@ -86,7 +88,7 @@ const PROVIDERS: Provider[] = [
       },
     },
 ];
-const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, PROJECTION_DEFINITIONS, EMBEDDED_STORAGE, SERVER_STORAGE, OPS_STORES, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS];
+const EXPORTS = [STRATA_CONFIG, CLOCK, ID_GENERATOR, PROJECTION_DEFINITIONS, EMBEDDED_STORAGE, SERVER_STORAGE, OPS_STORES, EVENT_STORE, GRAPH_READ_MODEL, TEXT_INDEX, UNIT_OF_WORK, StrataMetrics, LANGUAGE_MODELS, NodeReadViews];
 
 @Global()
 @Module({})

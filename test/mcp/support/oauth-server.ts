@@ -26,8 +26,11 @@ export interface OAuthServer {
  * dynamic registration (RFC 7591), an authorization endpoint that approves at once (302 back
  * with code, state and iss), a token endpoint checking PKCE S256, redirect_uri and resource,
  * refresh with rotation, and revocation (RFC 7009). Pre-registered client: `preregistered-client`.
+ * With `fetchClientMetadata` it also takes Client ID Metadata Documents: it advertises
+ * `client_id_metadata_document_supported`, and an https client_id is a URL whose document (read
+ * through that function) must name itself and list the redirect URI.
  */
-export async function startOAuthServer(): Promise<OAuthServer> {
+export async function startOAuthServer(opts: { fetchClientMetadata?: (clientId: string) => Promise<{ client_id?: string; redirect_uris?: string[] }> } = {}): Promise<OAuthServer> {
   const codes = new Map<string, { client_id: string; challenge: string; redirect_uri: string; resource: string | null; scope: string | null }>();
   const access = new Set<string>();
   const refresh = new Map<string, string>();
@@ -62,6 +65,7 @@ export async function startOAuthServer(): Promise<OAuthServer> {
           token_endpoint_auth_methods_supported: ['none'],
           scopes_supported: ['tools'],
           authorization_response_iss_parameter_supported: true,
+          ...(opts.fetchClientMetadata ? { client_id_metadata_document_supported: true } : {}),
         });
       }
       if (url.pathname === '/register' && req.method === 'POST') {
@@ -71,23 +75,32 @@ export async function startOAuthServer(): Promise<OAuthServer> {
         return json(res, 201, { ...meta, client_id, client_id_issued_at: 1 });
       }
       if (url.pathname === '/authorize') {
-        const p = url.searchParams;
-        const client = state.registered.get(p.get('client_id') ?? '');
-        const redirect = p.get('redirect_uri') ?? '';
-        if (!client || (client.redirect_uris.length && !client.redirect_uris.includes(redirect))) return json(res, 400, { error: 'invalid_client' });
-        if (p.get('code_challenge_method') !== 'S256' || !p.get('code_challenge') || !p.get('state')) return json(res, 400, { error: 'invalid_request' });
-        const back = new URL(redirect);
-        back.searchParams.set('state', p.get('state')!);
-        back.searchParams.set('iss', state.issuer);
-        if (state.denyNext) {
-          state.denyNext = false;
-          back.searchParams.set('error', 'access_denied');
-        } else {
-          const code = randomBytes(12).toString('hex');
-          codes.set(code, { client_id: p.get('client_id')!, challenge: p.get('code_challenge')!, redirect_uri: redirect, resource: p.get('resource'), scope: p.get('scope') });
-          back.searchParams.set('code', code);
-        }
-        return res.writeHead(302, { location: back.toString() }).end();
+        void (async () => {
+          const cid = url.searchParams.get('client_id') ?? '';
+          // a Client ID Metadata Document: read it, then authorize as for a registered client
+          if (opts.fetchClientMetadata && cid.startsWith('https://') && !state.registered.has(cid)) {
+            const doc = await opts.fetchClientMetadata(cid).catch(() => null);
+            if (doc?.client_id === cid) state.registered.set(cid, { redirect_uris: doc.redirect_uris ?? [] });
+          }
+          const p = url.searchParams;
+          const client = state.registered.get(p.get('client_id') ?? '');
+          const redirect = p.get('redirect_uri') ?? '';
+          if (!client || (client.redirect_uris.length && !client.redirect_uris.includes(redirect))) return json(res, 400, { error: 'invalid_client' });
+          if (p.get('code_challenge_method') !== 'S256' || !p.get('code_challenge') || !p.get('state')) return json(res, 400, { error: 'invalid_request' });
+          const back = new URL(redirect);
+          back.searchParams.set('state', p.get('state')!);
+          back.searchParams.set('iss', state.issuer);
+          if (state.denyNext) {
+            state.denyNext = false;
+            back.searchParams.set('error', 'access_denied');
+          } else {
+            const code = randomBytes(12).toString('hex');
+            codes.set(code, { client_id: p.get('client_id')!, challenge: p.get('code_challenge')!, redirect_uri: redirect, resource: p.get('resource'), scope: p.get('scope') });
+            back.searchParams.set('code', code);
+          }
+          return res.writeHead(302, { location: back.toString() }).end();
+        })();
+        return;
       }
       if (url.pathname === '/token' && req.method === 'POST') {
         const f = new URLSearchParams(raw);

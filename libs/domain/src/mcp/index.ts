@@ -6,3 +6,4 @@ export * from './mcp-events';
 export * from './connection-rules';
 export * from './approval-events';
 export * from './approval-decider';
+export * from './approval-node';

@@ -1,6 +1,9 @@
 import { Inject, Module } from '@nestjs/common';
 import { PolicyModule } from '@strata/platform/policy/policy.module';
+import { approvalNodeAt } from '@strata/domain/mcp';
+import { NodeReadViews } from '@strata/platform/read-views/node-read-views';
 import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { McpConnectionsModule } from '../connections/mcp-connections.module';
 import { AGENT_TOOL_SOURCE } from '../tools/agent-tool-source.port';
@@ -19,7 +22,9 @@ import { guardToolApprovalNodes } from './tool-approval-guard';
   exports: [AGENT_TOOL_SOURCE, ToolApprovals],
 })
 export class McpApprovalsModule {
-  constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork) {
+  constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork, views: NodeReadViews, reads: McpReadModel) {
     uow.addCommitCheck(guardToolApprovalNodes);
+    // an Approval node reads expired from its approval's expires_at on, before the sweep writes it
+    views.add('Approval', (org, node, now) => (node.props.status === 'pending' ? approvalNodeAt(node, reads.approval(org, node.uid), now) : node));
   }
 }

@@ -49,3 +49,27 @@ describe('McpExchange: tool results from the route JSON text', () => {
     ]);
   });
 });
+
+describe('McpExchange: which bodies are JSON-RPC requests', () => {
+  const exchange = new McpExchange('test');
+  afterAll(() => exchange.close());
+  const ping = (extra: Record<string, unknown>) => exchange.answer({ jsonrpc: '2.0', method: 'ping', ...extra }, HEADERS, { call: async () => ({ status: 200, body: {} }), canWrite: true });
+
+  it('answers a request with a string or integer id, with or without params, and one whose params carry _meta', async () => {
+    for (const extra of [{ id: 1 }, { id: 'a' }, { id: 0, params: {} }, { id: 2, params: { _meta: { progressToken: 3 } } }]) {
+      const answer = await ping(extra);
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { jsonrpc: '2.0', id: extra.id, result: {} }]);
+    }
+  });
+
+  it('refuses as -32700 what the SDK schema refuses: a fractional id, a member it does not know, params that are not an object, another jsonrpc', async () => {
+    for (const extra of [{ id: 1.5 }, { id: 1, extra: true }, { id: 1, params: [1] }, { id: 1, params: null }, { id: 1, jsonrpc: '1.0' }, { id: null }]) {
+      const answer = await ping(extra);
+      expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([400, -32700]);
+    }
+  });
+
+  it('takes a body without id as a notification (202, no body)', async () => {
+    expect(await ping({})).toEqual({ status: 202, headers: {}, body: '' });
+  });
+});

@@ -29,6 +29,23 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 const CACHEABLE_METHODS: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover']);
 
+const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * Whether a parsed body is plainly a JSON-RPC request that the SDK's `JSONRPCRequestSchema`
+ * accepts as it is (strict keys, `"2.0"`, a string or integer id, a string method, params an
+ * object without `_meta`). Every tool call is such a request: checked by hand, it skips the
+ * schema union's parse, which allocates and cost a measurable share of a `tools/call`; anything
+ * else still goes through the SDK's schema.
+ */
+function isPlainRequest(m: Record<string, unknown>): m is JSONRPCMessage & { id: string | number; method: string } {
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') return false;
+  if (typeof m.id !== 'string' && !Number.isInteger(m.id)) return false;
+  if (m.params !== undefined && (!isObject(m.params) || m.params._meta !== undefined)) return false;
+  for (const k in m) if (!REQUEST_KEYS.has(k)) return false;
+  return true;
+}
+
 /** Whether a message speaks the stateless revision (its header, its `_meta`, or `server/discover`). */
 function isStateless(message: Record<string, unknown>, versionHeader: string | undefined): boolean {
   if (versionHeader === STATELESS_REVISION || message.method === 'server/discover') return true;
@@ -107,19 +124,26 @@ export class McpExchange {
       return rpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '')) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     if (Array.isArray(message)) return rpcError(400, -32600, 'Invalid Request: batches are not supported');
-    const parsed = JSONRPCMessageSchema.safeParse(message);
-    if (!isObject(message) || !parsed.success) return rpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    if (!isObject(message)) return rpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    const plain = isPlainRequest(message);
+    let msg: JSONRPCMessage;
+    if (plain) msg = message;
+    else {
+      const parsed = JSONRPCMessageSchema.safeParse(message);
+      if (!parsed.success) return rpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+      msg = parsed.data;
+    }
     const versionHeader = headers['mcp-protocol-version'];
     if (versionHeader !== undefined && !(ALL_REVISIONS as readonly string[]).includes(versionHeader))
       return rpcError(400, -32000, `Bad Request: Unsupported protocol version: ${versionHeader} (supported versions: ${ALL_REVISIONS.join(', ')})`);
-    const msg = parsed.data;
-    if (!isJSONRPCRequest(msg)) {
+    if (!plain && !isJSONRPCRequest(msg)) {
       this.transport.notify(msg, ctx);
       return { status: 202, headers: {}, body: '' };
     }
-    const answer = await this.transport.exchange(msg, ctx);
+    const request = msg as JSONRPCMessage & { id: string | number; method: string };
+    const answer = await this.transport.exchange(request, ctx);
     if (isStateless(message, versionHeader) && isObject(answer.result))
-      answer.result = { resultType: 'complete', ...(CACHEABLE_METHODS.has(msg.method) ? { ttlMs: 0, cacheScope: 'private' } : {}), ...answer.result };
+      answer.result = { resultType: 'complete', ...(CACHEABLE_METHODS.has(request.method) ? { ttlMs: 0, cacheScope: 'private' } : {}), ...answer.result };
     const structured = ctx.structuredJson;
     if (structured !== undefined && isObject(answer.result) && !('structuredContent' in answer.result)) {
       // the tool's structured content is the route's JSON text, written in as it is: the

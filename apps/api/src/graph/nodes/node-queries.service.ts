@@ -5,6 +5,8 @@ import { Body, readBoolean, readNumber, readPage, readString } from '@strata/dom
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { assertLayer, readPrivacy } from '@strata/domain/graph';
 import { readNodeTypes } from '@strata/domain/retrieval';
+import { CLOCK, Clock } from '@strata/domain/time';
+import { NodeReadViews } from '@strata/platform/read-views/node-read-views';
 
 /**
  * Reads the node-list filters shared by GET /nodes and GET /agent/{id}/nodes. Type names and
@@ -33,22 +35,33 @@ export function readNodeListFilter(q: Body): NodeFilter {
 
 @Injectable()
 export class NodeQueries {
-  constructor(@Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel) {}
+  constructor(
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly views: NodeReadViews,
+  ) {}
+
+  /** A node as served now (NodeReadViews: an Approval past its expiry reads expired before the sweep records it). */
+  private served(org: string, n: NodeRecord, now = this.clock.now()): NodeRecord {
+    return this.views.at(org, n, now);
+  }
 
   async get(org: string, uid: string): Promise<NodeRecord> {
     const n = await this.graph.getNode(org, uid);
     if (!n) throw Errors.notFound(`node ${uid} not found`, { uid });
-    return n;
+    return this.served(org, n);
   }
 
   async list(org: string, filter: NodeFilter, q: Body) {
     const page = readPage(q, { limit: 100, max: 1000 });
     const r = await this.graph.listNodes(org, filter, page, 'created_desc');
-    return { items: r.items, has_more: r.has_more, limit: page.limit, offset: page.offset };
+    const now = this.clock.now();
+    return { items: r.items.map((n) => this.served(org, n, now)), has_more: r.has_more, limit: page.limit, offset: page.offset };
   }
 
   async batch(org: string, uids: string[]) {
     const found = await this.graph.getNodes(org, uids);
-    return { nodes: uids.filter((u) => found.has(u)).map((u) => found.get(u)!), missing: uids.filter((u) => !found.has(u)) };
+    const now = this.clock.now();
+    return { nodes: uids.filter((u) => found.has(u)).map((u) => this.served(org, found.get(u)!, now)), missing: uids.filter((u) => !found.has(u)) };
   }
 }

@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
+import { NodeRecord } from '@strata/domain/records';
+import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { NodeReadViews } from '@strata/platform/read-views/node-read-views';
 import { FastRoutes } from '../../platform/http/fast-routes';
 import { pathUid } from '../../platform/http/path-params';
 import { GraphScope } from '../scope/graph-scope';
@@ -21,6 +24,8 @@ export class NodeReadRoute {
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     private readonly queries: NodeQueries,
     private readonly scope: GraphScope,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly views: NodeReadViews,
   ) {
     fast.add({
       method: 'GET',
@@ -41,11 +46,16 @@ export class NodeReadRoute {
     await this.scope.assertNode(auth, uid);
     if (this.graph.getNodeDocSync) {
       const doc = this.graph.getNodeDocSync(auth.org_id, uid);
+      // a node of a type that can read otherwise than it is stored (NodeReadViews) is parsed; no other
+      if (doc !== null && this.views.watches(doc)) {
+        reply.send(this.views.at(auth.org_id, JSON.parse(doc) as NodeRecord, this.clock.now()));
+        return;
+      }
       if (doc !== null) {
         reply.header('content-type', JSON_TYPE).send(doc);
         return;
       }
     }
-    reply.send(await this.queries.get(auth.org_id, uid)); // 404 not_found when missing
+    reply.send(await this.queries.get(auth.org_id, uid)); // read views applied there; 404 not_found when missing
   }
 }

@@ -103,25 +103,32 @@ export class McpEndpoint implements OnModuleInit {
     const forwarded: Record<string, string> = {};
     if (typeof req.headers.authorization === 'string') forwarded.authorization = req.headers.authorization;
     if (typeof req.headers['x-org-id'] === 'string') forwarded['x-org-id'] = req.headers['x-org-id'];
-    return async (call: RouteCall): Promise<RouteAnswer> => {
+    return (call: RouteCall): Promise<RouteAnswer> => {
       const query = call.query && Object.keys(call.query).length ? `?${new URLSearchParams(call.query).toString()}` : '';
-      const res = await fastify.inject({
+      const options = {
         method: call.method,
         url: call.path + query,
         headers: call.body ? { ...forwarded, 'content-type': 'application/json' } : forwarded,
         payload: call.body ? JSON.stringify(call.body) : undefined,
+        // built here, so light-my-request need not check them against its schema on every call
+        validate: false,
+      };
+      // the callback form dispatches at once; the promise form waits a tick and builds a chain
+      return new Promise((resolve, reject) => {
+        fastify.inject(options, (err, res) => (err || !res ? reject(err ?? new Error('inject answered nothing')) : resolve(routeAnswerOf(res.statusCode, res.headers['content-type'], res.body))));
       });
-      const type = res.headers['content-type'];
-      // the route's JSON text goes on as it is: a tool result carries it, parsed only if read
-      if (res.body !== '' && typeof type === 'string' && type.startsWith('application/json')) return lazyRouteAnswer(res.statusCode, res.body);
-      let body: unknown = null;
-      try {
-        body = res.body === '' ? null : JSON.parse(res.body);
-      } catch {
-        body = { error: 'the route answered a body that is not JSON', code: 'internal_error' };
-      }
-      return { status: res.statusCode, body };
     };
   }
 }
 
+/** The route's answer: its JSON text kept as it is (a tool result carries it, parsed only if read). */
+function routeAnswerOf(status: number, type: string | string[] | number | undefined, text: string): RouteAnswer {
+  if (text !== '' && typeof type === 'string' && type.startsWith('application/json')) return lazyRouteAnswer(status, text);
+  let body: unknown = null;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    body = { error: 'the route answered a body that is not JSON', code: 'internal_error' };
+  }
+  return { status, body };
+}

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
+import { CLOCK, Clock } from '@strata/domain/time';
 import {
   NodeQueue,
   compareActiveGoals,
@@ -12,6 +13,7 @@ import {
   queueFilter,
 } from '@strata/domain/retrieval';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
+import { NodeReadViews } from '@strata/platform/read-views/node-read-views';
 import { ReadScope } from '@strata/platform/scope/read-scope';
 
 /** No queue is expected to be this long; it bounds one read. */
@@ -23,7 +25,11 @@ const ALL = { limit: 1_000_000, offset: 0 };
  */
 @Injectable()
 export class ReviewQueuesService {
-  constructor(@Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel) {}
+  constructor(
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly views: NodeReadViews,
+  ) {}
 
   activeGoals(scope: ReadScope, limit: number): Promise<NodeRecord[]> {
     return this.sorted(scope, queueFilter('active_goals'), compareActiveGoals, limit);
@@ -39,8 +45,9 @@ export class ReviewQueuesService {
     return (await this.graph.listNodes(scope.org, f, { limit, offset: 0 }, 'confidence_asc')).items;
   }
 
-  pendingApprovals(scope: ReadScope, limit: number): Promise<NodeRecord[]> {
-    return this.sorted(scope, queueFilter('pending_approvals'), comparePendingApprovals, limit);
+  /** An approval whose `expires_at` has come is no longer pending, whether or not the sweep recorded it yet. */
+  async pendingApprovals(scope: ReadScope, limit: number): Promise<NodeRecord[]> {
+    return (await this.stillPending(scope)).sort(comparePendingApprovals).slice(0, limit);
   }
 
   /** `/decisions`: live Decisions with status open, revisited or unset, newest first. */
@@ -83,7 +90,8 @@ export class ReviewQueuesService {
     }));
   }
 
-  count(scope: ReadScope, queue: NodeQueue): Promise<number> {
+  async count(scope: ReadScope, queue: NodeQueue): Promise<number> {
+    if (queue === 'pending_approvals') return (await this.stillPending(scope)).length;
     return this.graph.countNodes(scope.org, this.scoped(scope, queueFilter(queue)));
   }
 
@@ -100,6 +108,12 @@ export class ReviewQueuesService {
   }
 
   // ---------- internals ----------
+
+  private async stillPending(scope: ReadScope): Promise<NodeRecord[]> {
+    const now = this.clock.now();
+    const all = (await this.graph.listNodes(scope.org, this.scoped(scope, queueFilter('pending_approvals')), ALL)).items;
+    return all.filter((n) => this.views.at(scope.org, n, now).props.status === 'pending');
+  }
 
   private scoped(scope: ReadScope, f: NodeFilter): NodeFilter {
     return scope.nodeFilter(f);
