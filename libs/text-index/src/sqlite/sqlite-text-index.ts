@@ -158,8 +158,8 @@ export interface SqliteTextIndexOptions {
   commonTermRows?: number;
   /**
    * Keep postings of our own beside FTS5 and rank from them when they can stop early
-   * (`text-postings.ts`). Off by default: writing them costs more than the queries gain yet
-   * (docs/search.md, "Postings of our own").
+   * (`text-postings.ts`). Off by default (unless STRATA_TEXT_POSTINGS=1): writing them costs
+   * more than the queries gain yet (docs/search.md, "Postings of our own").
    */
   postings?: boolean;
   /** with `postings`: scored terms must match more rows than this together (default 2,000) */
@@ -220,7 +220,9 @@ export class SqliteTextIndex implements TextIndex {
   ) {
     this.essentialDfBudget = options.essentialDfBudget ?? 5_000;
     this.commonTermRows = options.commonTermRows ?? 5_000;
-    this.postingsOn = options.postings ?? false;
+    // STRATA_TEXT_POSTINGS=1: the benchmarks' way to measure them in the service (a data dir written
+    // without them answers through FTS5 until rebuilt: its posting counts never match)
+    this.postingsOn = options.postings ?? process.env.STRATA_TEXT_POSTINGS === '1';
     this.postingsMinRows = options.postingsMinRows ?? POSTINGS_MIN_ROWS;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
     db.exec(CATALOGUE);
@@ -642,8 +644,8 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   /**
-   * The same answer as the FTS5 statements, from the postings (`topByPostings`: buckets read
-   * best bound first, stopping once no unread one can reach the page), when they can give it:
+   * The same answer as the FTS5 statements, from the postings (`topByPostings`: block-max
+   * MaxScore, stopping once no unread block can reach the page), when they can give it:
    * every term one FTS5 token, enough matching rows to be worth it, no uid scope (a short list
    * is faster through FTS5), and the postings written and complete (not inside a transaction,
    * whose rows may not be flushed yet; a token whose posting count differs from FTS5's document
