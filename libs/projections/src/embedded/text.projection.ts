@@ -5,6 +5,7 @@ import { TextChange, textChangeOf } from './text-document';
 
 /**
  * Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return).
+ * `flush` ends a unit of work for the index (it may keep postings in memory until then).
  * Version 4: each row keeps its node's salience (ties on score are broken inside the index,
  * by salience then uid), following decay and reinforcement. Version 3: the FTS5 tables keep their text, so deletes and updates keep BM25's statistics
  * exact (version 2's contentless_delete tables kept counting deleted rows: scores depended on
@@ -28,6 +29,9 @@ export class TextProjection implements PlannedProjection {
     else if (change.kind === 'salience') this.index.setSalienceSync(change.org, change.changes);
     else if (change.kind === 'remove') this.index.removeSync(change.org, change.uids);
     else this.index.removeOrgSync(change.org);
+  }
+  flush(): void {
+    this.index.flushSync();
   }
   reset(): void {
     this.index.clearSync();

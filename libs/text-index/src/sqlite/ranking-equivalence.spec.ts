@@ -128,6 +128,8 @@ const CONFIGS: Array<[string, SqliteTextIndexOptions]> = [
   ['default thresholds', {}],
   ['small thresholds (MaxScore, zero tier walk and fallback)', { commonTermRows: 300, essentialDfBudget: 200 }],
   ['tiny thresholds (every common term dropped, one essential term)', { commonTermRows: 0, essentialDfBudget: 1 }],
+  ['postings, every query', { postings: true, postingsMinRows: 0 }],
+  ['postings, small thresholds', { postings: true, postingsMinRows: 0, commonTermRows: 300, essentialDfBudget: 200 }],
 ];
 const LIMITS = [1, 3, 7, 20, 64, 100_000];
 

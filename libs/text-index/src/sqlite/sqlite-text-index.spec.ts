@@ -25,6 +25,8 @@ const textTables = (db: Database.Database) =>
   db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'text\\_%' ESCAPE '\\' AND name <> 'text_orgs' ORDER BY name").pluck().all() as string[];
 
 describeTextIndexConformance('SqliteTextIndex', () => new SqliteTextIndex(new Database(':memory:')));
+// the postings path on every query it can answer (no row threshold): the same order, ties and pages
+describeTextIndexConformance('SqliteTextIndex with postings', () => new SqliteTextIndex(new Database(':memory:'), { postings: true, postingsMinRows: 0 }));
 
 describe('SqliteTextIndex specifics', () => {
   it('shares the caller transaction: a rollback undoes the index write', () => {

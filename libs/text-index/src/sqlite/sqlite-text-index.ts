@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { queryTerms } from '../analysis/text-analysis';
 import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
-import { decodeFts5Averages } from './fts5-averages';
-import { BM25_COLUMN_WEIGHTS } from './fts5-bm25';
+import { decodeFts5Averages, readVarint } from './fts5-averages';
+import { BM25_COLUMN_WEIGHTS, fts5Idf } from './fts5-bm25';
+import { DocAnalyzer, Postings, postingsDdl, postingsTable, topByPostings, type RowFacts } from './text-postings';
 
 /** Column weights for bm25(): label, summary, body. */
 const BM25_WEIGHTS = BM25_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
@@ -26,7 +27,7 @@ CREATE TABLE IF NOT EXISTS text_orgs (
  * in the unlikely event that another organization holds them already), so any org id makes a
  * safe identifier and a replay of the log gives every organization the same names.
  */
-export const TEXT_ORG_TABLE_RE = /^text_(docs|fts|vocab)_[0-9a-f]{16}(_[0-9]+)?$/;
+export const TEXT_ORG_TABLE_RE = /^text_(docs|fts|vocab|post)_[0-9a-f]{16}(_[0-9]+)?$/;
 const docsTable = (name: string) => `text_docs_${name}`;
 const ftsTable = (name: string) => `text_fts_${name}`;
 const vocabTable = (name: string) => `text_vocab_${name}`;
@@ -89,6 +90,18 @@ type RankedRow = { id: number; uid: string; rank: number };
 
 /** FTS5's bm25 k1; a term adds at most idf·(k1+1) to a score. */
 const K1_PLUS_1 = 2.2;
+/**
+ * Scored terms matching more rows than this together are ranked from the postings (which stop
+ * early); fewer, FTS5 scores them all faster than the postings are read.
+ */
+const POSTINGS_MIN_ROWS = 2_000;
+
+/** The query's filters, applied to a row's facts (the postings path filters in JavaScript). */
+interface RowFilter {
+  types?: Set<string>;
+  exclude?: Set<string>;
+  layer?: string;
+}
 
 /** Statements writing one organization's tables. */
 interface OrgWrites {
@@ -101,11 +114,15 @@ interface OrgWrites {
   deleteDoc: Statement<[number]>;
   insertFts: Statement<[number, string, string, string]>;
   deleteFts: Statement<[number]>;
+  /** FTS5's token count per column for a row (varints) */
+  docSize: Statement<[number], Buffer | undefined>;
   count: Statement<[], { n: number }>;
 }
 
 /** One organization's tables (or the version-1 shared ones) and statements on them. */
 interface OrgTables {
+  /** the table name suffix (empty for the version-1 tables) */
+  name: string;
   docs: string;
   fts: string;
   vocab: string;
@@ -123,6 +140,9 @@ interface OrgTables {
   /** document frequencies by FTS5 token, valid while the database is at `version` (see `docFreqReader`) */
   dfCache?: { version: string; df: Map<string, number> };
   search: Map<string, Statement>;
+  /** whether the postings table exists (organizations made before it have none until a rebuild) */
+  postings?: boolean;
+  facts?: Statement<[number], RowFacts>;
 }
 
 export interface SqliteTextIndexOptions {
@@ -136,6 +156,14 @@ export interface SqliteTextIndexOptions {
    * they match more than this many rows together, add nothing to scores. Default 5,000.
    */
   commonTermRows?: number;
+  /**
+   * Keep postings of our own beside FTS5 and rank from them when they can stop early
+   * (`text-postings.ts`). Off by default (unless STRATA_TEXT_POSTINGS=1): writing them costs
+   * more than the queries gain yet (docs/search.md, "Postings of our own").
+   */
+  postings?: boolean;
+  /** with `postings`: scored terms must match more rows than this together (default 2,000) */
+  postingsMinRows?: number;
 }
 
 /**
@@ -180,6 +208,11 @@ export class SqliteTextIndex implements TextIndex {
   private readonly commonTermRows: number;
   private readonly schemaVersion: Statement<[], number>;
   private seenSchema = -1;
+  private readonly postingsOn: boolean;
+  private readonly postingsMinRows: number;
+  private readonly analyzer: DocAnalyzer;
+  private readonly postings: Postings;
+  private readonly ln: Statement<[number], number>;
 
   constructor(
     private readonly db: Database,
@@ -187,9 +220,19 @@ export class SqliteTextIndex implements TextIndex {
   ) {
     this.essentialDfBudget = options.essentialDfBudget ?? 5_000;
     this.commonTermRows = options.commonTermRows ?? 5_000;
+    // STRATA_TEXT_POSTINGS=1: the benchmarks' way to measure them in the service (a data dir written
+    // without them answers through FTS5 until rebuilt: its posting counts never match)
+    this.postingsOn = options.postings ?? process.env.STRATA_TEXT_POSTINGS === '1';
+    this.postingsMinRows = options.postingsMinRows ?? POSTINGS_MIN_ROWS;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
     db.exec(CATALOGUE);
     db.exec(SCRATCH);
+    this.analyzer = new DocAnalyzer(db);
+    this.postings = new Postings(db, (name) => {
+      const avg = decodeFts5Averages(db.prepare<[], Buffer | undefined>(`SELECT block FROM ${ftsTable(name)}_data WHERE id = 1`).pluck().get(), TEXT_FTS_COLUMNS.length);
+      return avg.rows ? avg.tokens.reduce((a, b) => a + b, 0) / avg.rows : 0;
+    });
+    this.ln = db.prepare<[number], number>('SELECT ln(?)').pluck();
     this.stmts = {
       orgName: db.prepare<[string], string>('SELECT name FROM text_orgs WHERE org = ?').pluck(),
       nameTaken: db.prepare<[string], number>('SELECT 1 FROM text_orgs WHERE name = ?').pluck(),
@@ -208,7 +251,11 @@ export class SqliteTextIndex implements TextIndex {
    */
   private atomically(fn: () => void): void {
     if (this.db.inTransaction) fn();
-    else this.db.transaction(fn)();
+    else
+      this.db.transaction(() => {
+        fn();
+        this.postings.flush(); // our own transaction is a unit of work
+      })();
   }
 
   // ---- synchronous API (embedded hot path: runs inside the projection's transaction) ----
@@ -218,12 +265,14 @@ export class SqliteTextIndex implements TextIndex {
     this.atomically(() => {
       let org: string | undefined;
       let t: OrgWrites | undefined;
+      let tables: OrgTables | undefined;
       for (const doc of docs) {
         if (doc.org !== org || !t) {
           org = doc.org;
-          t = this.writes(this.orgTables(org, true)!);
+          tables = this.orgTables(org, true)!;
+          t = this.writes(tables);
         }
-        this.upsertOne(t, doc);
+        this.upsertOne(tables!, t, doc);
       }
     });
   }
@@ -237,6 +286,7 @@ export class SqliteTextIndex implements TextIndex {
       for (const uid of uids) {
         const row = t.findDoc.get(uid);
         if (!row) continue;
+        this.removePostings(tables, t, row.id);
         t.deleteFts.run(row.id);
         t.deleteDoc.run(row.id);
       }
@@ -251,6 +301,14 @@ export class SqliteTextIndex implements TextIndex {
       const t = this.writes(tables);
       for (const c of changes) t.setSalience.run(c.salience, c.uid);
     });
+  }
+
+  /**
+   * Writes the postings this unit of work left in memory (the text projection's flush, before
+   * each commit); postings of a rolled-back unit are dropped.
+   */
+  flushSync(): void {
+    this.postings.flush();
   }
 
   /** Drops the organization's tables (a clear, or the purge of an organization). */
@@ -305,7 +363,12 @@ export class SqliteTextIndex implements TextIndex {
     if (shape.exclude) filterParams.push(JSON.stringify(q.exclude_node_types));
     if (shape.layer) filterParams.push(q.layer);
     if (shape.uids) filterParams.push(JSON.stringify(q.uids));
-    const rows = this.rankedRows(t, terms, shape, filterParams, limit);
+    const filter: RowFilter = {
+      types: shape.types ? new Set(q.node_types) : undefined,
+      exclude: shape.exclude ? new Set(q.exclude_node_types) : undefined,
+      layer: shape.layer ? (q.layer as string) : undefined,
+    };
+    const rows = this.rankedRows(t, terms, shape, filterParams, filter, limit);
 
     const hits: TextHit[] = [];
     for (const row of rows) {
@@ -391,7 +454,8 @@ export class SqliteTextIndex implements TextIndex {
 
   private dropOrgTables(name: string): void {
     this.orgCache.delete(name);
-    this.db.exec(`DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
+    this.postings.forget(name);
+    this.db.exec(`DROP TABLE IF EXISTS ${postingsTable(name)}; DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
   }
 
   /**
@@ -411,13 +475,49 @@ export class SqliteTextIndex implements TextIndex {
 
   private prepareOrg(docs: string, fts: string, vocab: string, legacy: boolean): OrgTables {
     const columns = this.db.prepare(`SELECT name FROM pragma_table_info('${docs}')`).pluck().all() as string[];
-    return { docs, fts, vocab, legacy, salience: columns.includes('salience'), search: new Map() };
+    const name = legacy ? '' : docs.slice('text_docs_'.length);
+    return { name, docs, fts, vocab, legacy, salience: columns.includes('salience'), search: new Map() };
+  }
+
+  /** Whether the organization's postings table exists (looked up once per schema version). */
+  private hasPostings(t: OrgTables): boolean {
+    if (t.legacy) return false;
+    t.postings ??= this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(postingsTable(t.name)) === 1;
+    return t.postings;
+  }
+
+  /** FTS5's stored token counts per column for row `id` (undefined when it keeps none). */
+  private storedSizes(w: OrgWrites, id: number): number[] | undefined {
+    const blob = w.docSize.get(id);
+    if (!blob) return undefined;
+    const out: number[] = [];
+    let pos = 0;
+    for (let c = 0; c < TEXT_FTS_COLUMNS.length && pos < blob.length; c++) {
+      const [v, end] = readVarint(blob, pos);
+      out.push(v);
+      pos = end;
+    }
+    return out.length === TEXT_FTS_COLUMNS.length ? out : undefined;
+  }
+
+  /** Takes row `id`'s postings out, from the text FTS5 indexed for it (read before its delete). */
+  private removePostings(t: OrgTables, w: OrgWrites, id: number): void {
+    if (!this.postingsOn || !this.hasPostings(t)) return;
+    const old = w.indexedText.get(id);
+    if (!old || old.label === null) return; // a contentless table keeps no text (no postings either)
+    const row = this.analyzer.analyze([old.label ?? '', old.summary ?? '', old.body ?? ''], this.storedSizes(w, id));
+    this.postings.remove(t.name, id, row.wtf.keys());
   }
 
   /** The organization's write statements, prepared on its first write through this handle. */
   private writes(t: OrgTables): OrgWrites {
     if (t.legacy) throw new Error('internal: the version-1 full-text tables are read-only');
     const { docs, fts } = t;
+    if (this.postingsOn && !t.postings && !this.hasPostings(t)) {
+      // tables made before postings: from now on written (queries use them once they hold every row)
+      this.db.exec(postingsDdl(t.name));
+      t.postings = true;
+    }
     if (!t.salience) {
       // tables made before the column: add it (the rebuild the version bump started fills it)
       this.db.exec(`ALTER TABLE ${docs} ADD COLUMN salience REAL NOT NULL DEFAULT ${DEFAULT_SALIENCE}; ${salienceIndexDdl(docs)};`);
@@ -433,11 +533,12 @@ export class SqliteTextIndex implements TextIndex {
       deleteDoc: this.db.prepare(`DELETE FROM ${docs} WHERE id = ?`),
       insertFts: this.db.prepare(`INSERT INTO ${fts} (rowid, label, summary, body) VALUES (?, ?, ?, ?)`),
       deleteFts: this.db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`),
+      docSize: this.db.prepare<[number], Buffer | undefined>(`SELECT sz FROM ${fts}_docsize WHERE id = ?`).pluck(),
       count: this.db.prepare(`SELECT count(*) AS n FROM ${docs}`),
     });
   }
 
-  private upsertOne(t: OrgWrites, doc: TextDocument): void {
+  private upsertOne(tables: OrgTables, t: OrgWrites, doc: TextDocument): void {
     const label = doc.label ?? '';
     const summary = doc.summary ?? '';
     const body = doc.body ?? '';
@@ -450,11 +551,13 @@ export class SqliteTextIndex implements TextIndex {
       // an update that keeps the text (salience, props outside it) has nothing to re-index
       const old = t.indexedText.get(id);
       if (old && old.label === label && old.summary === summary && old.body === body) return;
+      this.removePostings(tables, t, id);
       t.deleteFts.run(id);
     } else {
       id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
     }
     t.insertFts.run(id, label, summary, body);
+    if (this.postingsOn) this.postings.add(tables.name, id, this.analyzer.analyze([label, summary, body], this.storedSizes(t, id)));
   }
 
   /**
@@ -481,7 +584,7 @@ export class SqliteTextIndex implements TextIndex {
    * Ties on score are broken inside SQLite's own top-k (ORDER BY rank, salience DESC, uid),
    * never by reading every tied row.
    */
-  private rankedRows(t: OrgTables, terms: string[], shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
+  private rankedRows(t: OrgTables, terms: string[], shape: FilterShape, filterParams: unknown[], filter: RowFilter, limit: number): RankedRow[] {
     // the v1 shared table's statistics span organizations: no planning on it
     if (t.legacy) return this.searchStatement(t, shape, false).all(this.matchExpression(terms), ...filterParams, limit) as RankedRow[];
     const rows = this.rowCount(t);
@@ -493,10 +596,10 @@ export class SqliteTextIndex implements TextIndex {
     });
     const common = stats.filter((x) => x.df !== null && 2 * x.df >= rows);
     const commonRows = common.reduce((n, x) => n + x.df!, 0);
-    if (!common.length || commonRows <= this.commonTermRows) return this.topByMaxScore(t, stats, rows, shape, filterParams, limit);
+    if (!common.length || commonRows <= this.commonTermRows) return this.topByMaxScore(t, stats, rows, shape, filterParams, filter, limit);
 
     const scored = stats.filter((x) => !common.includes(x));
-    const head = scored.length ? this.topByMaxScore(t, scored, rows, shape, filterParams, limit) : [];
+    const head = scored.length ? this.topByMaxScore(t, scored, rows, shape, filterParams, filter, limit) : [];
     if (head.length >= limit) return head;
     // a short head holds every row matching a scored term; the rest of the page scores 0
     return head.concat(this.zeroTier(t, common, rows, shape, filterParams, head, limit - head.length));
@@ -510,7 +613,9 @@ export class SqliteTextIndex implements TextIndex {
    * Σ idf·(k1+1) over the other terms; when the page is full and its last score beats that
    * bound, no other row can enter the page (nor tie its last row). Otherwise the plain query.
    */
-  private topByMaxScore(t: OrgTables, stats: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
+  private topByMaxScore(t: OrgTables, stats: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], filter: RowFilter, limit: number): RankedRow[] {
+    const fromPostings = this.topFromPostings(t, stats, shape, filter, limit);
+    if (fromPostings) return fromPostings;
     const run = () => this.searchStatement(t, shape, false).all(this.matchExpression(stats.map((x) => x.term)), ...filterParams, limit) as RankedRow[];
     if (stats.length === 1) return run();
     // rarest first; multi-token terms (unknown df) are always essential
@@ -536,6 +641,34 @@ export class SqliteTextIndex implements TextIndex {
     ) as RankedRow[];
     const last = restricted[limit - 1];
     return last && -last.rank > bound * (1 + 1e-9) + 1e-12 ? restricted : run();
+  }
+
+  /**
+   * The same answer as the FTS5 statements, from the postings (`topByPostings`: block-max
+   * MaxScore, stopping once no unread block can reach the page), when they can give it:
+   * every term one FTS5 token, enough matching rows to be worth it, no uid scope (a short list
+   * is faster through FTS5), and the postings written and complete (not inside a transaction,
+   * whose rows may not be flushed yet; a token whose posting count differs from FTS5's document
+   * frequency sends the query to FTS5). Null otherwise.
+   */
+  private topFromPostings(t: OrgTables, stats: TermStat[], shape: FilterShape, filter: RowFilter, limit: number): RankedRow[] | null {
+    if (!this.postingsOn || t.legacy || !t.salience || shape.uids || this.db.inTransaction || this.postings.hasPending) return null;
+    let matched = 0;
+    for (const x of stats) {
+      if (x.df === null) return null;
+      matched += x.df;
+    }
+    if (matched <= this.postingsMinRows || !this.hasPostings(t)) return null;
+    const avg = this.averages(t);
+    let tokens = 0;
+    for (const n of avg.tokens) tokens += n;
+    const avgdl = tokens / avg.rows;
+    const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], df: x.df!, idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
+    t.facts ??= this.db.prepare<[number], RowFacts>(`SELECT uid, salience, node_type, layer FROM ${t.docs} WHERE id = ?`);
+    const facts = t.facts;
+    const accept = (r: RowFacts) =>
+      (!filter.types || filter.types.has(r.node_type)) && (!filter.exclude || !filter.exclude.has(r.node_type)) && (filter.layer === undefined || r.layer === filter.layer);
+    return topByPostings(this.postings, t.name, phrases, avgdl, limit, (id) => facts.get(id), accept, false);
   }
 
   /**
@@ -588,8 +721,13 @@ export class SqliteTextIndex implements TextIndex {
 
   /** N as bm25() takes it: the row count in the FTS5 table's averages record. */
   private rowCount(t: OrgTables): number {
+    return this.averages(t).rows;
+  }
+
+  /** FTS5's averages record: N and the token total per column, as bm25() reads them. */
+  private averages(t: OrgTables) {
     t.averages ??= this.db.prepare<[], Buffer | undefined>(`SELECT block FROM ${t.fts}_data WHERE id = 1`).pluck();
-    return decodeFts5Averages(t.averages.get(), TEXT_FTS_COLUMNS.length).rows;
+    return decodeFts5Averages(t.averages.get(), TEXT_FTS_COLUMNS.length);
   }
 
   /** The tokens FTS5 itself makes of `term` (cached). */

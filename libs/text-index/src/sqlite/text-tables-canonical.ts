@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { decodeFts5Averages } from './fts5-averages';
 import { TEXT_FTS_COLUMNS, TEXT_ORG_TABLE_RE } from './sqlite-text-index';
+import { Postings } from './text-postings';
 
 type Row = readonly unknown[];
 
@@ -14,6 +15,7 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * the internal row id, which is assigned in write order (a rebuild from a log without purged
  * nodes numbers the rest differently, and must still compare equal).
  * - `text_docs_<name>`: (uid, node_type, layer) by uid;
+ * - `text_post_<name>`: its postings (term, uid, weighted frequency, row tokens);
  * - `text_fts_<name>`: its token instances (term, uid, column, offset), the text it keeps
  *   (`_content`, by uid) and bm25()'s statistics (`_data`: rows, tokens per column), which
  *   instances alone do not show.
@@ -26,6 +28,7 @@ export function canonicalTextReads(table: string, has: (name: string) => boolean
   const name = table.slice(`text_${m[1]}_`.length);
   const docs = quote(`text_docs_${name}`);
   if (m[1] === 'docs') return [{ table, columns: ['uid', 'node_type', 'layer'], key: [0], sql: `SELECT uid, node_type, layer FROM ${docs} ORDER BY uid` }];
+  if (m[1] === 'post') return [{ table, columns: ['term', 'uid', 'wtf', 'dl'], key: [0, 1], rows: (db) => postingsByUid(db, name) }];
 
   const out: CanonicalRead[] = [
     {
@@ -49,6 +52,14 @@ export function canonicalTextReads(table: string, has: (name: string) => boolean
   const data = `${table}_data`;
   out.push({ table: data, columns: ['statistic', 'value'], key: [0], rows: (db) => statistics(db, data) });
   return out;
+}
+
+/** The postings as (term, uid, weighted frequency, row tokens), by term then uid. */
+function postingsByUid(db: Database, name: string): Row[] {
+  const uid = db.prepare(`SELECT uid FROM ${quote(`text_docs_${name}`)} WHERE id = ?`).pluck();
+  const rows: [string, string | null, number, number][] = [];
+  for (const [term, id, wtf, dl] of Postings.decode(db, name)) rows.push([term, (uid.get(id) as string | undefined) ?? null, wtf, dl]);
+  return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : (a[1] ?? '') < (b[1] ?? '') ? -1 : (a[1] ?? '') > (b[1] ?? '') ? 1 : 0));
 }
 
 /** The averages record as (statistic, value) rows, sorted by name. */
