@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthContext, StrataRequestState } from './auth-context';
+import { AuthContext, StrataRequestState, authForRequest } from './auth-context';
 import { CredentialResolver } from './credential-resolver';
 import { PlanThrottlerGuard } from './rate-limit/plan-throttler.guard';
 import { RouteAuth, assertRouteAccess, bearerTokenOf, orgHeaderOf } from './route-access';
@@ -32,7 +32,7 @@ export class DirectAuthenticator {
   async authenticate(req: FastifyRequest, reply: FastifyReply, route: RouteAuth): Promise<AuthContext> {
     const r = req as unknown as { strata?: StrataRequestState; method: string };
     const state: StrataRequestState = r.strata ?? (r.strata = { request_id: '' });
-    const auth = this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id']));
+    const auth = authForRequest(this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id'])), req);
     state.auth = auth; // before the checks, as in the guard: refused requests count as the credential's activity
     assertRouteAccess(route, req.method, auth);
     await this.throttler.canActivate(new ExecutionContextHost([req, reply]));

@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { AuthContext, StrataRequestState } from './auth-context';
+import { AuthContext, StrataRequestState, authForRequest } from './auth-context';
 import { AuthErrors } from './auth-errors';
 import { BearerRequest, STRATA_BEARER } from './bearer.strategy';
 import { CredentialResolver } from './credential-resolver';
@@ -51,7 +51,7 @@ export class StrataAuthGuard extends AuthGuard(STRATA_BEARER) {
     };
     (req as { _bearer?: BearerRequest })._bearer = shim;
     await super.canActivate(context);
-    const auth = shim.user as AuthContext;
+    const auth = authForRequest(shim.user as AuthContext, req);
     state.auth = auth; // set before the checks below so refused requests still count as the credential's activity
 
     assertRouteAccess(route, req.method, auth);

@@ -1,11 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_FACTS, RequestWithFacts } from '@strata/auth/auth-context';
 
 /**
  * What the policy gate reads about the HTTP request behind a write (REFERENCE §13.6): method,
  * path, body, the approval it replays, and the shadow warnings it must answer with. Carried
- * from the request into its command context, because the unit of work decides requests
- * outside their own async context.
+ * on the request's AuthContext into its command context, because the unit of work decides
+ * requests outside their own async context.
  */
 export interface HttpRequestFacts {
   method: string;
@@ -42,13 +42,6 @@ export function requestOrigin(http: HttpRequestFacts | undefined): RequestOrigin
   return { method: http.method, path: http.path, route: http.route, action, approval_uid: http.approvalUid };
 }
 
-const current = new AsyncLocalStorage<HttpRequestFacts>();
-
-/** The HTTP request being served, if any (jobs and the CLI have none). */
-export function currentHttpRequest(): HttpRequestFacts | undefined {
-  return current.getStore();
-}
-
 /** Routes the server registered, as (METHOD, url with `:param` segments): policy templates must name one. */
 export class KnownRoutes {
   private readonly routes: { method: string; url: string }[] = [];
@@ -64,8 +57,9 @@ export class KnownRoutes {
 }
 
 /**
- * Gives every request its facts (AsyncLocalStorage from `onRequest`, like the read-lag flag)
- * and writes the shadow warnings as `Warning` headers on the way out.
+ * Gives every request its facts in `onRequest` (the auth guard puts them on the request's
+ * AuthContext: auth-context.ts, REQUEST_FACTS) and writes the shadow warnings as `Warning`
+ * headers on the way out.
  */
 export function registerPolicyRequestContext(fastify: FastifyInstance, routes: KnownRoutes): void {
   fastify.addHook('onRoute', (r) => routes.add(r.method as string | string[], r.url));
@@ -82,7 +76,8 @@ export function registerPolicyRequestContext(fastify: FastifyInstance, routes: K
       warnings: [],
     };
     (req as unknown as { strataPolicy: HttpRequestFacts }).strataPolicy = facts;
-    current.run(facts, done);
+    (req as unknown as RequestWithFacts)[REQUEST_FACTS] = facts;
+    done();
   });
   fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const w = (req as unknown as { strataPolicy?: HttpRequestFacts }).strataPolicy?.warnings;

@@ -1,8 +1,8 @@
-import { AuthContext } from '@strata/auth/auth-context';
+import { AuthContext, REQUEST_FACTS } from '@strata/auth/auth-context';
 import { readString } from '@strata/domain/validation';
 import { CommandContext } from './command-context';
 import { accessPrincipalOf } from '../scope/access-principal';
-import { currentHttpRequest } from '../policy/http-request';
+import type { HttpRequestFacts } from '../policy/http-request';
 
 /**
  * Builds the command context from the credential. `agent_id` in the body is attribution
@@ -17,7 +17,7 @@ export function commandContext(auth: AuthContext, requestId: string, body?: Reco
     agent_id: auth.bound_agent_id ?? bodyAgent,
     request_id: requestId,
     access: accessPrincipalOf(auth),
-    http: currentHttpRequest(),
+    http: auth[REQUEST_FACTS] as HttpRequestFacts | undefined,
     ...(auth.tool_call ? { tool_call: { approval_id: auth.tool_call.approval_id } } : {}),
     ...(body && body.space_uid !== undefined && body.space_uid !== null ? { space_uid: body.space_uid } : {}),
   };

@@ -214,20 +214,39 @@ describe('KnowledgeHealthProjection', () => {
     const before = writes();
     p.flush();
     // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken
-    // back, and each Claim's judged support (4 writes); then one write per counter the unit moved,
-    // however many events moved it: Claims, Evidence, edges, evidenced Claims, and the day's
-    // nodes created, edges created and exceptions opened (7)
+    // back, and c1's judged support (3 writes: c2 was created as unsupported, its judgement);
+    // then one write per counter the unit moved, however many events moved it: Claims, Evidence,
+    // edges, evidenced Claims, and the day's nodes created, edges created and exceptions opened (7)
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c2')]);
-    expect(writes() - before).toBe(4 + 7);
+    expect(writes() - before).toBe(3 + 7);
     expect(rm.claimSupportCounts('o')).toEqual({ claims: 2, evidenced: 1, sourced_only: 0 });
     expect(rm.transitions('o', 0, 100)).toEqual([{ id: exceptionId('claim_unsupported', 'c2'), what: 'opened' }]);
     // a second flush has nothing left to judge
     p.flush();
-    expect(writes() - before).toBe(4 + 7);
+    expect(writes() - before).toBe(3 + 7);
     // the next unit (another request) judges what it touched, at its own instant
     p.apply(ev(5, 'b2', 20, 'EdgeCreated', edge('s2', 'ev', 'c2')));
     p.flush();
     expect(rm.materialize(rm.rows('o')[0], 30, 72)!.state).toMatchObject({ status: 'resolved', first_detected_at: 10, resolved_at: 20 });
+  });
+
+  it("a Claim created and tombstoned in one unit keeps no support, as a row never judged live; one created live keeps its judged support", () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const ev = (position: number, request: string, type: string, data: unknown) =>
+      recordedEvent({ id: `u${position}`, type, data, stream: 's', revision: 0, position, metadata: { org_id: 'o', principal: { kind: 'user', id: 'u' }, request_id: request, occurred_at: 10 } } as never);
+    const claim = (uid: string, tombstone_at: number | null = null) => ({ node: { ...noteRecord(uid, uid, { node_type: 'Claim', props: { _type: 'Claim' }, created_at: 10 }), tombstone_at }, reason: null });
+    const support = (uid: string) => (db.prepare("SELECT support FROM kh_nodes WHERE org = 'o' AND uid = ?").get(uid) as { support: number | null }).support;
+    p.apply(ev(1, 'b1', 'NodeCreated', claim('gone')));
+    p.apply(ev(2, 'b1', 'NodeTombstoned', claim('gone', 10)));
+    p.apply(ev(3, 'b1', 'NodeCreated', claim('kept')));
+    p.apply(ev(4, 'b1', 'NodeCreated', claim('born-dead', 10)));
+    p.flush();
+    expect([support('gone'), support('kept'), support('born-dead')]).toEqual([null, 0, null]);
+    // a later unit tombstones the kept one: its judged support stays, as before
+    p.apply(ev(5, 'b2', 'NodeTombstoned', claim('kept', 10)));
+    p.flush();
+    expect(support('kept')).toBe(0);
   });
 
   it('a unit ends when the next one starts, even without a flush between them', () => {

@@ -29,6 +29,13 @@ const DEPENDENCY = new Set(DEPENDENCY_EDGE_TYPES);
 const EDGE_KIND_TYPES = Object.keys(EDGE_KINDS);
 const INSERT_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+/**
+ * A created node's row, with its support: a live Claim starts as `unsupported`, the judgement
+ * its unit's flush gives almost every new Claim, so that judgement finds nothing to rewrite
+ * (on `/batch`, a thousand updates of `kh_nodes` and its support index fewer).
+ */
+const INSERT_NEW_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs, support)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(org, uid) DO NOTHING`;
 const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
 
 /** Rows a unit of work may keep in memory before the memo starts over (an import can be one huge unit). */
@@ -114,6 +121,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** Subjects whose conditions this unit's events may have changed, evaluated by `flush`. */
   private readonly dirtyNodes = new Set<string>();
   private readonly dirtyEdges = new Set<string>();
+  /**
+   * Claims created in this unit with the provisional `unsupported`: one that is no longer live
+   * when the unit is judged goes back to no support, as a row that was never judged live has.
+   */
+  private readonly provisional = new Set<string>();
   /** Counter changes of the unit of work (by org, key), written with its last evaluation. */
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly dayCounts = new Map<string, Map<string, number>>();
@@ -147,6 +159,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (rolledBack) {
       this.dirtyNodes.clear();
       this.dirtyEdges.clear();
+      this.provisional.clear();
       this.counts.clear();
       this.dayCounts.clear();
     } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
@@ -181,6 +194,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.applying = true;
     for (const uid of nodes) this.judgeNode(org, uid, at);
     for (const uid of edges) this.judgeEdge(org, uid, at);
+    // every provisional Claim was among the nodes just judged
+    this.provisional.clear();
     this.applying = was;
   }
 
@@ -345,9 +360,16 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     };
     let prev: KhNodeRow | undefined;
     let row = rowAfter(undefined);
-    const cols = [org, n.uid, n.node_type, n.label, live, n.version, n.created_at, principal, at, n.tombstone_at, status, at, row.update_times, attrs];
+    const support = live === 1 && n.node_type === 'Claim' ? CLAIM_SUPPORT.unsupported : null;
     // a creation is almost always of a new uid: one insert tells, instead of a lookup and an upsert
-    const inserted = type === 'NodeCreated' && this.memo?.nodes.get(n.uid) === undefined && this.stmt(`${INSERT_NODE} ON CONFLICT(org, uid) DO NOTHING`).run(...cols).changes === 1;
+    const inserted =
+      type === 'NodeCreated' &&
+      this.memo?.nodes.get(n.uid) === undefined &&
+      this.stmt(INSERT_NEW_NODE).run(org, n.uid, n.node_type, n.label, live, n.version, n.created_at, principal, at, n.tombstone_at, status, at, row.update_times, attrs, support).changes === 1;
+    if (inserted && support !== null) {
+      row.support = support;
+      this.provisional.add(n.uid);
+    }
     if (!inserted) {
       prev = this.node(org, n.uid);
       row = rowAfter(prev);
@@ -497,6 +519,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const gone: Observation = { holds: false, removed: true };
     if (n.node_type === 'Claim') {
       const s = live ? this.claimSupport(org, uid) : null;
+      if (!live && this.provisional.has(uid)) this.keepSupport(org, n, null);
       if (s) this.keepSupport(org, n, s.evidenced ? CLAIM_SUPPORT.evidenced : s.sourced ? CLAIM_SUPPORT.sourced : CLAIM_SUPPORT.unsupported);
       this.settle(org, 'claim_unsupported', n, s ? (!s.evidenced && !s.sourced ? { holds: true, detail: {}, ack: this.acknowledgement(org, [uid]) } : { holds: false, removed: false }) : gone, at);
     }
@@ -520,7 +543,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   /** Stores a live Claim's support when it changed, for the summary's counts. */
-  private keepSupport(org: string, n: KhNodeRow, support: number): void {
+  private keepSupport(org: string, n: KhNodeRow, support: number | null): void {
     if (n.support === support) return;
     this.stmt('UPDATE kh_nodes SET support = ? WHERE org = ? AND uid = ?').run(support, org, n.uid);
     this.countNode(org, n, { ...n, support });
@@ -733,6 +756,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   reset(): void {
     this.memo = null;
     this.dirtyNodes.clear();
+    this.provisional.clear();
     this.dirtyEdges.clear();
     this.counts.clear();
     this.dayCounts.clear();
