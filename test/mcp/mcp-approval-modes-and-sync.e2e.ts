@@ -5,6 +5,7 @@ import { at } from '@strata/domain/testing/fixed-time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
 import { ToolServer, startToolServer } from './support/tool-server';
+import { startPagedToolServer } from './support/paged-tool-server';
 
 /**
  * Approval modes per_tool and on_drift through a real agent run, the tools-per-connection
@@ -119,4 +120,28 @@ describe('MCP approval modes, tool limits, paging and list_changed', () => {
     const acked = await callOnce(a, agent.id, model('wipe'), 'd3');
     expect(acked.approval).toBeNull();
   });
+
+  it('too_many_tools: a server listing more than 500 tools is refused at create (422) and fails a sync (502 mcp_sync_failed, connection error)', async () => {
+    const { a } = await teamOwner();
+    const many = Array.from({ length: 501 }, (_, i) => `t${String(i).padStart(3, '0')}`);
+    const server = await startPagedToolServer({ names: many, pageSize: 100 });
+    servers.push(server);
+    const refused = await a.post('/v1/mcp/connections', { name: 'Crowded', url: server.url, auth: { type: 'none' } });
+    expect([refused.status, refused.body.code]).toEqual([422, 'mcp_check_failed']);
+    expect(refused.body.checks.find((c: { name: string }) => c.name === 'tools')).toMatchObject({ status: 'fail' });
+    expect(refused.body.checks.find((c: { name: string }) => c.name === 'tools').detail).toContain('too_many_tools');
+    expect((await a.get('/v1/mcp/connections')).body.items).toEqual([]);
+
+    // exactly 500 is allowed; one more at the next sync fails it
+    server.names = many.slice(0, 500);
+    const ok = await a.post('/v1/mcp/connections', { name: 'Crowded', url: server.url, auth: { type: 'none' } });
+    expect(ok.status).toBe(201);
+    server.names = many;
+    const failed = await a.post(`/v1/mcp/connections/${ok.body.id}/sync`, {});
+    expect([failed.status, failed.body.code]).toEqual([502, 'mcp_sync_failed']);
+    expect(failed.body.connection).toMatchObject({ status: 'error', last_error: { code: 'too_many_tools' } });
+    // the registry keeps the last good listing
+    expect((await a.get(`/v1/mcp/registry?connection_id=${ok.body.id}`)).body.tools).toHaveLength(500);
+  });
+
 });
