@@ -144,4 +144,18 @@ describe('MCP approval modes, tool limits, paging and list_changed', () => {
     expect((await a.get(`/v1/mcp/registry?connection_id=${ok.body.id}`)).body.tools).toHaveLength(500);
   });
 
+  it('tools/list paging: every page a server returns with nextCursor is read into the registry', async () => {
+    const { a } = await teamOwner();
+    const names = Array.from({ length: 7 }, (_, i) => `p${i}`);
+    const server = await startPagedToolServer({ names, pageSize: 3 });
+    servers.push(server);
+    const c = await a.post('/v1/mcp/connections', { name: 'Paged', url: server.url, auth: { type: 'none' } });
+    expect(c.status).toBe(201);
+    expect((await a.get(`/v1/mcp/registry?connection_id=${c.body.id}`)).body.tools.map((x: { name: string }) => x.name)).toEqual(names);
+    server.seenCursors.length = 0;
+    const synced = await a.post(`/v1/mcp/connections/${c.body.id}/sync`, {});
+    expect(synced.body.sync).toMatchObject({ tools_count: 7, added: [], changed: [], removed: [] });
+    expect(server.seenCursors).toEqual([undefined, 'page-3', 'page-6']);
+  });
+
 });
