@@ -1,6 +1,7 @@
 import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
+import { ConnectionTools } from '@strata/mcp/connections';
 import { at } from '@strata/domain/testing/fixed-time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
@@ -158,4 +159,23 @@ describe('MCP approval modes, tool limits, paging and list_changed', () => {
     expect(server.seenCursors).toEqual([undefined, 'page-3', 'page-6']);
   });
 
+  it('notifications/tools/list_changed on a tool call response stream triggers a sync that records the new tool', async () => {
+    const { a, org_id } = await teamOwner();
+    const server = await startPagedToolServer({ names: ['one'], pageSize: 10 });
+    servers.push(server);
+    const c = await a.post('/v1/mcp/connections', { name: 'Changing', url: server.url, auth: { type: 'none' } });
+    expect(c.status).toBe(201);
+    server.names = ['one', 'two'];
+    const tools = t.app.get(ConnectionTools);
+    server.announceListChanged = true;
+    const listsBefore = server.seenCursors.length;
+    expect(await tools.callTool(org_id, c.body.id, 'one', {})).toMatchObject({ ok: true, text: 'called one' });
+    const reg = await eventually(async () => {
+      const r = (await a.get(`/v1/mcp/registry?connection_id=${c.body.id}`)).body;
+      return r.tools.length === 2 ? r : null;
+    }, { what: 'the sync after list_changed' });
+    expect(reg.tools.map((x: { name: string }) => x.name)).toEqual(['one', 'two']);
+    expect(reg.drift_events).toEqual([expect.objectContaining({ tool_name: 'two', kind: 'added' })]);
+    expect(server.seenCursors.length).toBeGreaterThan(listsBefore);
+  });
 });
