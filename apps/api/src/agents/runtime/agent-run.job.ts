@@ -1,5 +1,4 @@
 import { decideMirrorVersion, GraphChanges } from '@strata/domain/graph';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UpstreamError } from '@strata/ai/errors';
 import type { ChatMessage, ChatResponse, ToolCall } from '@strata/ai/llm/chat-model.port';
@@ -54,7 +53,12 @@ const HISTORY_TOKENS = 100_000;
 
 class RunEnd extends Error {}
 
-/** what a run running here holds: its session stream's revision, and its job (to confirm the lease) */
+/**
+ * What one run job holds: its session stream's revision, and its job (to confirm the lease).
+ * Passed along the job's calls, not kept in an AsyncLocalStorage: on Node 20 one that has run
+ * turns on promise hooks for every promise of the process. Two jobs of one run may overlap in a
+ * process (a lapsed lease), each with its own.
+ */
 interface Hold {
   revision: number;
   job: JobContext;
@@ -111,9 +115,6 @@ export class AgentRunJob implements JobHandler {
     private readonly sessionRows: SessionHistory,
   ) {}
 
-  /** what the run job executing in this async context holds (two jobs of one run may overlap in a process: a lapsed lease) */
-  private readonly holds = new AsyncLocalStorage<Hold>();
-
   /**
    * One of the run's own appends. Its events on the session stream expect the revision the run
    * holds (read when the job was claimed, moved by each of its own appends), so a runner whose
@@ -123,9 +124,7 @@ export class AgentRunJob implements JobHandler {
    * the queue), takes the stream's new revision and decides again on the read model showing it.
    * A lost lease stops the run here (`lease_lost`): the other runner goes on.
    */
-  private async own<T>(agent: AgentRecord, s: Pick<SessionRecord, 'org_id' | 'id'>, runId: string, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
-    const hold = this.holds.getStore();
-    if (!hold) return this.uow.run(this.ctxOf(agent, runId), fn);
+  private async own<T>(hold: Hold, agent: AgentRecord, s: Pick<SessionRecord, 'org_id' | 'id'>, runId: string, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
     const stream = AgentStreams.session(s.org_id, s.id);
     for (let attempt = 1; ; attempt++) {
       let appended = 0;
@@ -170,7 +169,7 @@ export class AgentRunJob implements JobHandler {
       // servers mode: another replica may have queued the run; this one's read model must show it
       await this.store.catchUp();
       const hold: Hold = { revision: await this.store.revisionToHold(AgentStreams.session(job.org, session_id)), job: ctx };
-      await this.holds.run(hold, () => this.drive(job.org, session_id, run_id, signal, ctx.signal));
+      await this.drive(hold, job.org, session_id, run_id, signal, ctx.signal);
     } catch (err) {
       if (err instanceof RunEnd) return { run_id };
       if (ctx.signal.aborted && ctx.signal.reason instanceof JobStopped) throw err;
@@ -202,7 +201,7 @@ export class AgentRunJob implements JobHandler {
     });
   }
 
-  private async drive(org: string, sid: string, runId: string, signal: AbortSignal, jobSignal: AbortSignal): Promise<void> {
+  private async drive(hold: Hold, org: string, sid: string, runId: string, signal: AbortSignal, jobSignal: AbortSignal): Promise<void> {
     let run = this.live(org, runId);
     let resumed = run.status !== 'queued';
     if (run.status === 'queued') {
@@ -215,9 +214,9 @@ export class AgentRunJob implements JobHandler {
           return !r || runEnded(r) || this.store.read.runningCount(org) < this.plans.planOf({ org }).limits.concurrent_runs;
         }, jobSignal);
         run = this.live(org, runId);
-        if (agent.status !== 'active') return this.cancel(org, sid, runId, agent.status === 'archived' ? 'agent_archived' : 'agent_paused');
-        if (await this.budgetStops(agent, sid, runId)) return;
-        started = await this.start(agent, run);
+        if (agent.status !== 'active') return this.cancel(hold, org, sid, runId, agent.status === 'archived' ? 'agent_archived' : 'agent_paused');
+        if (await this.budgetStops(hold, agent, sid, runId)) return;
+        started = await this.start(hold, agent, run);
       }
     }
     // what a step uses of the session never changes (its ids); what changes is read where it is decided
@@ -230,30 +229,30 @@ export class AgentRunJob implements JobHandler {
       const events = this.sessionRows.ofRun(sid, runId);
       const pending = openCalls(events);
       if (pending.length) {
-        await this.settleCalls(agent, session, run, pending, events, resumed, signal);
+        await this.settleCalls(hold, agent, session, run, pending, events, resumed, signal);
         resumed = false;
         continue;
       }
       resumed = false;
       const step = events.filter((e) => e.type === 'inference.completed').length + 1;
-      if (step > agent.max_steps) return this.failRun(agent, session, run, 'max_steps_exceeded', `the run used its ${agent.max_steps} model calls without an answer`);
-      if (await this.budgetStops(agent, sid, runId)) return;
-      await this.step(agent, session, run, step, signal);
+      if (step > agent.max_steps) return this.failRun(hold, agent, session, run, 'max_steps_exceeded', `the run used its ${agent.max_steps} model calls without an answer`);
+      if (await this.budgetStops(hold, agent, sid, runId)) return;
+      await this.step(hold, agent, session, run, step, signal);
     }
   }
 
-  private async cancel(org: string, sid: string, runId: string, reason: 'agent_paused' | 'agent_archived'): Promise<void> {
+  private async cancel(hold: Hold, org: string, sid: string, runId: string, reason: 'agent_paused' | 'agent_archived'): Promise<void> {
     const s = this.store.read.session(org, sid)!;
     const agent = this.store.read.agent(org, s.agent_id)!;
-    await this.own(agent, s, runId, async (tx) => {
+    await this.own(hold, agent, s, runId, async (tx) => {
       const fresh = this.store.read.session(org, sid)!;
       if (fresh.current_run !== runId && !fresh.queued_runs.some((q) => q.run_id === runId)) return;
       tx.emit(AgentStreams.session(org, sid), 'AgentRunCancelled', { ...this.base(s, runId, tx.now), reason, discarded_message_ids: [] });
     });
   }
 
-  private async failRun(agent: AgentRecord, s: SessionRecord, run: RunRecord, code: string, message: string): Promise<void> {
-    await this.own(agent, s, run.id, async (tx) => {
+  private async failRun(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, code: string, message: string): Promise<void> {
+    await this.own(hold, agent, s, run.id, async (tx) => {
       this.live(s.org_id, run.id);
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentRunFailed', { ...this.base(s, run.id, tx.now), error: { code, message } });
       await this.closeTrace(tx, run);
@@ -261,7 +260,7 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** Budget before a run and before each model call (REFERENCE §16.8): exhausted fails the run. */
-  private async budgetStops(agent: AgentRecord, sid: string, runId: string): Promise<boolean> {
+  private async budgetStops(hold: Hold, agent: AgentRecord, sid: string, runId: string): Promise<boolean> {
     // servers mode: credits other replicas' runs recorded count before this one decides
     if (this.store.concurrentDeciders) await this.store.catchUp();
     const now = this.clock.now();
@@ -277,7 +276,7 @@ export class AgentRunJob implements JobHandler {
     );
     if (!ex) return false;
     const s = this.store.read.session(org, sid)!;
-    await this.own(agent, s, runId, async (tx) => {
+    await this.own(hold, agent, s, runId, async (tx) => {
       const r = this.store.read.run(org, runId);
       if (!r || runEnded(r)) return;
       const stream = AgentStreams.session(org, sid);
@@ -294,9 +293,9 @@ export class AgentRunJob implements JobHandler {
    * slots); false when no slot is free after all (taken since the wait saw one, on this replica
    * or, through the claim, on another).
    */
-  private async start(agent: AgentRecord, run: RunRecord): Promise<boolean> {
+  private async start(hold: Hold, agent: AgentRecord, run: RunRecord): Promise<boolean> {
     const org = agent.org_id;
-    return this.own(agent, { org_id: org, id: run.session_id }, run.id, async (tx) => {
+    return this.own(hold, agent, { org_id: org, id: run.session_id }, run.id, async (tx) => {
       const counted = await this.store.planClaim(tx, 'concurrent_runs');
       const r = this.live(org, run.id);
       if (this.store.read.runningCount(org) >= this.plans.planOf({ org }).limits.concurrent_runs) return false;
@@ -316,10 +315,10 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** One model call and what it decided: the answer ends the run, tool calls are recorded for execution. */
-  private async step(agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<void> {
+  private async step(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<void> {
     // the call's usage is recorded with the step's own events, in one commit (below)
     const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id }, { recordedByCaller: true });
-    if (!chat) return this.failRun(agent, s, run, 'llm_not_configured', 'no language model is configured');
+    if (!chat) return this.failRun(hold, agent, s, run, 'llm_not_configured', 'no language model is configured');
     const messages = this.history(s, run);
     const mcpTools = await this.mcp.toolsFor(agent.org_id, agent.id);
     const tools = [...this.tools.specs(agent), ...mcpTools.filter((t) => !this.tools.isBuiltin(agent, t.model_name)).map((t) => ({ name: t.model_name, description: t.description, inputSchema: t.input_schema }))];
@@ -337,10 +336,10 @@ export class AgentRunJob implements JobHandler {
     } catch (err) {
       if (signal.aborted) {
         // interrupted: what had streamed is kept (REFERENCE §16.6)
-        if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(agent, s, run, streamed, messageId);
+        if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(hold, agent, s, run, streamed, messageId);
         throw err;
       }
-      if (err instanceof UpstreamError) return this.failRun(agent, s, run, 'upstream_error', err.message);
+      if (err instanceof UpstreamError) return this.failRun(hold, agent, s, run, 'upstream_error', err.message);
       throw err;
     }
     const duration = Math.round(performance.now() - started);
@@ -355,7 +354,7 @@ export class AgentRunJob implements JobHandler {
         org_id: s.org_id, amount: credits, reason: 'agent_model_call', at: tx.now, meter: 'agent', agent_id: agent.id, session_id: s.id, run_id: run.id, model: agent.model, ...usage,
       });
     };
-    await this.own(agent, s, run.id, async (tx) => {
+    await this.own(hold, agent, s, run.id, async (tx) => {
       const stream = AgentStreams.session(s.org_id, s.id);
       const base = this.base(s, run.id, tx.now);
       consumed(tx);
@@ -378,8 +377,8 @@ export class AgentRunJob implements JobHandler {
     });
   }
 
-  private async keepInterrupted(agent: AgentRecord, s: SessionRecord, run: RunRecord, text: string, messageId: string): Promise<void> {
-    await this.own(agent, s, run.id, async (tx) => {
+  private async keepInterrupted(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, text: string, messageId: string): Promise<void> {
+    await this.own(hold, agent, s, run.id, async (tx) => {
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentMessageProduced', { ...this.base(s, run.id, tx.now), message_id: messageId, content: text, interrupted: true });
     });
   }
@@ -438,7 +437,7 @@ export class AgentRunJob implements JobHandler {
    * picked the run up again after a restart, so a call that may have been running is not
    * repeated.
    */
-  private async settleCalls(agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: RowOf<'tool.call'>[], events: readonly SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
+  private async settleCalls(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, pending: RowOf<'tool.call'>[], events: readonly SessionEventRow[], resumed: boolean, signal: AbortSignal): Promise<void> {
     const calls = pending.map((c) => c.data);
     // MCP calls are governed first; the turn's approvals are requested together and all awaited (REFERENCE §16.4, §16.5)
     const waiting = new Set(this.approvals.ofRun(run.id).filter((a) => a.status === 'pending').map((a) => a.tool_call_id));
@@ -450,22 +449,22 @@ export class AgentRunJob implements JobHandler {
     this.live(s.org_id, run.id);
     const decided = new Map(this.approvals.ofRun(run.id).map((a) => [a.tool_call_id, a]));
     // a cancelled approval ends the run (REFERENCE §15.10); interrupts and archives already ended it
-    if (calls.some((d) => decided.get(d.tool_call_id)?.status === 'cancelled')) return this.failRun(agent, s, run, 'approval_cancelled', 'an approval this run waited for was cancelled');
+    if (calls.some((d) => decided.get(d.tool_call_id)?.status === 'cancelled')) return this.failRun(hold, agent, s, run, 'approval_cancelled', 'an approval this run waited for was cancelled');
     for (const d of calls) {
       if (d.name === ASK_USER_TOOL && agent.tools.includes(ASK_USER_TOOL)) {
-        await this.askUser(agent, s, run, d, events, signal);
+        await this.askUser(hold, agent, s, run, d, events, signal);
         return;
       }
       const approval = decided.get(d.tool_call_id);
       const refusal = approval ? approvalOutcomeError(approval) : null;
       if (denied.has(d.tool_call_id) || refusal) {
         const o = denied.get(d.tool_call_id) ?? { status: approval!.status === 'denied' ? ('denied' as const) : ('error' as const), result: { code: refusal!.code, approval_id: approval!.id }, error: refusal, created: [] };
-        await this.complete(agent, s, run, d, o, 0);
+        await this.complete(hold, agent, s, run, d, o, 0);
         continue;
       }
       // after a restart a call may have been running: not repeated, unless it was still waiting for its approval then
       if (resumed && !waiting.has(d.tool_call_id)) {
-        await this.complete(agent, s, run, d, { status: 'error', result: { code: 'interrupted' }, error: { code: 'interrupted', message: 'the service restarted while this call ran; it was not repeated' }, created: [] }, 0);
+        await this.complete(hold, agent, s, run, d, { status: 'error', result: { code: 'interrupted' }, error: { code: 'interrupted', message: 'the service restarted while this call ran; it was not repeated' }, created: [] }, 0);
         continue;
       }
       let outcome;
@@ -480,7 +479,7 @@ export class AgentRunJob implements JobHandler {
         // a policy holds this built-in call for a person (REFERENCE §15.10): the run waits for it like an MCP approval
         if (!approval && outcome.error?.code === 'approval_required') return this.requestBuiltinApproval(agent, s, run, d, outcome);
       }
-      await this.complete(agent, s, run, d, outcome, Math.round(performance.now() - started));
+      await this.complete(hold, agent, s, run, d, outcome, Math.round(performance.now() - started));
       if (signal.aborted) throw signal.reason;
     }
   }
@@ -542,8 +541,8 @@ export class AgentRunJob implements JobHandler {
     return { ...r, created: [] };
   }
 
-  private async complete(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: ToolOutcome, ms: number): Promise<void> {
-    await this.own(agent, s, run.id, async (tx) => {
+  private async complete(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; execution_uid: string | null }, o: ToolOutcome, ms: number): Promise<void> {
+    await this.own(hold, agent, s, run.id, async (tx) => {
       this.live(s.org_id, run.id);
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentToolCallCompleted', {
         ...this.base(s, run.id, tx.now), tool_call_id: d.tool_call_id, name: d.name, status: o.status, result: truncated(o.result), error: o.error, duration_ms: ms, execution_uid: d.execution_uid,
@@ -568,14 +567,14 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** `ask_user`: the run waits (requires_action) until someone answers or the question expires. */
-  private async askUser(agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: readonly SessionEventRow[], signal: AbortSignal): Promise<void> {
+  private async askUser(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: readonly SessionEventRow[], signal: AbortSignal): Promise<void> {
     const asked = events.filter(isRow('input.requested')).find((e) => e.data.request_id && this.requestOf(s, run, d.tool_call_id, events) === e.data.request_id);
     if (!asked) {
       const args = isObject(d.arguments) ? d.arguments : {};
       const question = typeof args.question === 'string' && args.question.trim() ? args.question : null;
-      if (!question) return this.complete(agent, s, run, d, { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'ask_user needs a question' }, created: [] }, 0);
+      if (!question) return this.complete(hold, agent, s, run, d, { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'ask_user needs a question' }, created: [] }, 0);
       const options = Array.isArray(args.options) ? args.options.filter((o): o is string => typeof o === 'string') : null;
-      await this.own(agent, s, run.id, async (tx) => {
+      await this.own(hold, agent, s, run.id, async (tx) => {
         this.live(s.org_id, run.id);
         tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentInputRequested', {
           ...this.base(s, run.id, tx.now), request_id: tx.uuid(), tool_call_id: d.tool_call_id, prompt: question, options, expires_at: tx.now + INPUT_TTL_S,
@@ -595,7 +594,7 @@ export class AgentRunJob implements JobHandler {
       .map((e) => e.data)
       .find((p) => p.request_id === request);
     if (!provided) return;
-    await this.complete(
+    await this.complete(hold, 
       agent, s, run, d,
       provided.expired
         ? { status: 'error', result: { code: 'input_expired' }, error: { code: 'input_expired', message: 'nobody answered in time' }, created: [] }
