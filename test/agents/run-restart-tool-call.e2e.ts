@@ -4,6 +4,7 @@ import { at } from '@strata/domain/testing/fixed-time';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
+import { runEnded } from '../support/agent-runs';
 import { ModernToolServer, startModernToolServer } from '../mcp/support/modern-tool-server';
 
 /**
@@ -12,14 +13,6 @@ import { ModernToolServer, startModernToolServer } from '../mcp/support/modern-t
  * answer. An MCP tool server on loopback whose `slow` tool holds the call, a scripted model
  * server, real HTTP and auth.
  */
-async function runEnded(a: Api, sid: string, runId: string) {
-  return eventually(async () => {
-    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
-    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
-    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-  }, { what: `run ${runId} ended` });
-}
-
 describe('a restart while a tool call runs', () => {
   let t: TestApp | null = null;
   let llm: ScriptedOpenAIChatServer;

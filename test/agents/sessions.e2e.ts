@@ -4,6 +4,7 @@ import { ScriptedAnthropicServer } from '@strata/ai/testing/scripted-anthropic-s
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
+import { runEnded } from '../support/agent-runs';
 import { openSse } from '@strata/live/testing/sse-client';
 import { at } from '@strata/domain/testing/fixed-time';
 
@@ -17,14 +18,6 @@ async function proOwner(url: string): Promise<Api> {
   const s = await signUp(url);
   expect((await api(url, s.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
   return api(url, s.access_token);
-}
-
-async function runEnded(a: Api, sid: string, runId: string) {
-  return eventually(async () => {
-    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
-    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
-    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-  }, { what: `run ${runId} ended` });
 }
 
 async function types(a: Api, sid: string): Promise<string[]> {

@@ -3,6 +3,7 @@ import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
+import { runEnded } from '../support/agent-runs';
 import { ToolServer, startToolServer } from './support/tool-server';
 import { openSse } from '@strata/live/testing/sse-client';
 import { at } from '@strata/domain/testing/fixed-time';
@@ -26,14 +27,6 @@ async function teamOwner(url: string): Promise<Org> {
   const a = api(url, s.access_token);
   expect((await a.post('/v1/billing/subscribe', { plan: 'team' })).status).toBe(200);
   return { a, token: s.access_token, org_id: s.org_id, user_id: s.user_id };
-}
-
-async function runEnded(a: Api, sid: string, runId: string) {
-  return eventually(async () => {
-    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
-    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
-    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-  }, { what: `run ${runId} ended` });
 }
 
 async function events(a: Api, sid: string, types?: string) {

@@ -5,6 +5,7 @@ import { at } from '@strata/domain/testing/fixed-time';
 import { ApprovalExpiry } from '@strata/mcp/approvals';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, login, signUp } from '../support/http';
+import { runEnded } from '../support/agent-runs';
 
 /**
  * Approvals of built-in graph tools (REFERENCE §15.10, §16.4, §16.5): a policy that holds an
@@ -12,14 +13,6 @@ import { Api, api, login, signUp } from '../support/http';
  * as an MCP call's approval does; nothing is written until it is allowed. Real HTTP and auth,
  * a scripted OpenAI-protocol model server, a FixedClock moved for the expiry.
  */
-
-async function runEnded(a: Api, sid: string, runId: string) {
-  return eventually(async () => {
-    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
-    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
-    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-  }, { what: `run ${runId} ended` });
-}
 
 async function events(a: Api, sid: string, types?: string) {
   return (await a.get(`/v1/agents/sessions/${sid}/events?limit=1000${types ? `&types=${types}` : ''}`)).body.items as { type: string; data: any }[];

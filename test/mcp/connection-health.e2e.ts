@@ -6,6 +6,7 @@ import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { Scheduler } from '@strata/jobs/schedules/scheduler';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, login, signUp } from '../support/http';
+import { runEnded } from '../support/agent-runs';
 import { OAuthServer, startOAuthServer } from './support/oauth-server';
 import { ToolServer, startToolServer } from './support/tool-server';
 
@@ -23,14 +24,6 @@ async function approveInBrowser(authorizationUrl: string): Promise<void> {
   expect(atServer.status).toBe(302);
   const back = await fetch(atServer.headers.get('location')!, { redirect: 'manual' });
   expect(back.status).toBe(200);
-}
-
-async function runEnded(a: Api, sid: string, runId: string) {
-  return eventually(async () => {
-    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
-    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
-    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-  }, { what: `run ${runId} ended` });
 }
 
 async function toolResults(a: Api, sid: string) {

@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { secretHaystacks } from './support/secret-haystacks';
 import { FixedClock } from '@strata/domain/time';
 import { ConnectionTools } from '@strata/mcp/connections';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -327,18 +327,7 @@ describe('MCP connections: create, states, PATCH, DELETE, sync and drift', () =>
   });
 
   it('no planted secret in any response, event, log line, export, error or file at rest', async () => {
-    const exp = await o.get('/export');
-    expect(exp.status).toBe(200);
-    const haystacks: [string, string][] = [
-      ['responses', responses.join('\n')],
-      ['logs', t.logs.join('\n')],
-      ['export', exp.text],
-    ];
-    for (const file of fs.readdirSync(t.dataDir)) {
-      const p = path.join(t.dataDir, file);
-      if (fs.statSync(p).isFile()) haystacks.push([file, fs.readFileSync(p).toString('latin1')]);
-    }
-    expect(haystacks.some(([name]) => name === 'events.db')).toBe(true);
+    const haystacks = await secretHaystacks(o, t, responses);
     for (const [name, text] of haystacks) {
       for (const secret of [TOKEN, HEADER_SECRET]) if (text.includes(secret)) throw new Error(`${secret} found in ${name}`);
     }

@@ -1,5 +1,4 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { secretHaystacks } from './support/secret-haystacks';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, login, signUp } from '../support/http';
@@ -133,18 +132,7 @@ describe('MCP connections with OAuth 2.1 (authorization code + PKCE) against a l
     const doc = await fetch(new URL('/v1/mcp/oauth/client-metadata.json', t.url));
     expect(doc.status).toBe(200);
     expect(await doc.json()).toMatchObject({ client_id: `${t.url}/v1/mcp/oauth/client-metadata.json`, redirect_uris: [`${t.url}/v1/mcp/oauth/callback`], token_endpoint_auth_method: 'none' });
-    const exp = await o.get('/export');
-    expect(exp.status).toBe(200);
-    const haystacks: [string, string][] = [
-      ['responses', responses.join('\n')],
-      ['logs', t.logs.join('\n')],
-      ['export', exp.text],
-    ];
-    for (const file of fs.readdirSync(t.dataDir)) {
-      const p = path.join(t.dataDir, file);
-      if (fs.statSync(p).isFile()) haystacks.push([file, fs.readFileSync(p).toString('latin1')]);
-    }
-    expect(haystacks.some(([name]) => name === 'events.db')).toBe(true);
+    const haystacks = await secretHaystacks(o, t, responses);
     // the server issued tokens (access and refresh), all of the shapes below
     expect(as.grants.length).toBeGreaterThan(0);
     for (const [name, text] of haystacks) {

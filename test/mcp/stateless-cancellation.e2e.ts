@@ -4,6 +4,7 @@ import { at } from '@strata/domain/testing/fixed-time';
 import { FixedClock } from '@strata/domain/time';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
+import { runEnded } from '../support/agent-runs';
 import { ModernToolServer, startModernToolServer } from './support/modern-tool-server';
 
 /**
@@ -13,14 +14,6 @@ import { ModernToolServer, startModernToolServer } from './support/modern-tool-s
  * request (a POST of its own, as the revision has no session) and abandons the call's HTTP
  * request, whose handler the SDK then aborts; the connection stays `active`. A scripted model server, real HTTP and auth.
  */
-
-async function runEnded(a: Api, sid: string, runId: string) {
-  return eventually(async () => {
-    const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
-    const run = s.current_run?.id === runId ? s.current_run : s.last_run?.id === runId ? s.last_run : null;
-    return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
-  }, { what: `run ${runId} ended` });
-}
 
 describe('MCP on the stateless revision: notifications/cancelled when a run is interrupted mid-call', () => {
   let t: TestApp;
