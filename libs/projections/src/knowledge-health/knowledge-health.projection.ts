@@ -27,15 +27,15 @@ import type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 const EDGE_KINDS: Partial<Record<string, ExceptionKind>> = { Contradicts: 'contradiction_unresolved', PossibleDuplicate: 'duplicate_pending' };
 const DEPENDENCY = new Set(DEPENDENCY_EDGE_TYPES);
 const EDGE_KIND_TYPES = Object.keys(EDGE_KINDS);
-const INSERT_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs)
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const NODE_COLUMNS = ['org', 'uid', 'node_type', 'label', 'live', 'version', 'created_at', 'created_by', 'last_version_at', 'tombstone_at', 'status', 'status_since', 'update_times', 'attrs'];
+const insertInto = (columns: string[]) => `INSERT INTO kh_nodes(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(',')})`;
+const INSERT_NODE = insertInto(NODE_COLUMNS);
 /**
  * A created node's row, with its support: a live Claim starts as `unsupported`, the judgement
  * its unit's flush gives almost every new Claim, so that judgement finds nothing to rewrite
  * (on `/batch`, a thousand updates of `kh_nodes` and its support index fewer).
  */
-const INSERT_NEW_NODE = `INSERT INTO kh_nodes(org, uid, node_type, label, live, version, created_at, created_by, last_version_at, tombstone_at, status, status_since, update_times, attrs, support)
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(org, uid) DO NOTHING`;
+const INSERT_NEW_NODE = `${insertInto([...NODE_COLUMNS, 'support'])} ON CONFLICT(org, uid) DO NOTHING`;
 const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
 
 /** Rows a unit of work may keep in memory before the memo starts over (an import can be one huge unit). */

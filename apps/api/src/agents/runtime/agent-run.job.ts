@@ -568,7 +568,7 @@ export class AgentRunJob implements JobHandler {
 
   /** `ask_user`: the run waits (requires_action) until someone answers or the question expires. */
   private async askUser(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, d: { tool_call_id: string; name: string; arguments: unknown; execution_uid: string | null }, events: readonly SessionEventRow[], signal: AbortSignal): Promise<void> {
-    const asked = events.filter(isRow('input.requested')).find((e) => e.data.request_id && this.requestOf(s, run, d.tool_call_id, events) === e.data.request_id);
+    const asked = events.filter(isRow('input.requested')).find((e) => e.data.request_id && this.requestOf(d.tool_call_id, events) === e.data.request_id);
     if (!asked) {
       const args = isObject(d.arguments) ? d.arguments : {};
       const question = typeof args.question === 'string' && args.question.trim() ? args.question : null;
@@ -588,7 +588,7 @@ export class AgentRunJob implements JobHandler {
       return !r || runEnded(r) || !fresh || fresh.pending_input?.tool_call_id !== d.tool_call_id;
     }, signal);
     const mine = this.sessionRows.ofRun(s.id, run.id);
-    const request = this.requestOf(s, run, d.tool_call_id, mine);
+    const request = this.requestOf(d.tool_call_id, mine);
     const provided = mine
       .filter(isRow('input.provided'))
       .map((e) => e.data)
@@ -604,7 +604,7 @@ export class AgentRunJob implements JobHandler {
   }
 
   /** the request id of the question a call asked (the input.requested after its tool.call) */
-  private requestOf(_s: SessionRecord, _run: RunRecord, toolCallId: string, events: readonly SessionEventRow[]): string | null {
+  private requestOf(toolCallId: string, events: readonly SessionEventRow[]): string | null {
     const i = events.findIndex((e) => e.type === 'tool.call' && e.data.tool_call_id === toolCallId);
     if (i < 0) return null;
     const asked = events.slice(i + 1).find(isRow('input.requested'));
