@@ -104,6 +104,13 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(sent.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([['user', 'Hi'], ['assistant', 'Hello!'], ['user', 'Once more']]);
     const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
     expect(s).toMatchObject({ status: 'idle', message_count: 4, current_run: null, last_run: { status: 'completed' } });
+    // each run's Trace is labelled with the run's place in its session; another session counts from 1
+    const label = async (uid: string) => (await a.get(`/node/${uid}`)).body.label;
+    expect([await label(one.body.run.trace_uid), await label(two.body.run.trace_uid)]).toEqual(['Run 1', 'Run 2']);
+    llm.enqueue({ type: 'text', text: 'New here.' });
+    const other = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body.id;
+    const first = await a.post(`/v1/agents/sessions/${other}/message`, { content: 'Hi', wait: true });
+    expect(await label(first.body.run.trace_uid)).toBe('Run 1');
   });
 
   it('ask_user: the run waits (requires_action) until the answer, which the model then gets', async () => {
