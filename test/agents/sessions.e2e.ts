@@ -67,9 +67,21 @@ describe('agent sessions, OpenAI protocol', () => {
 
     const exec = await a.get(`/node/${result.data.execution_uid}`);
     expect(exec.body).toMatchObject({ node_type: 'Execution', props: { status: 'completed', agent_uid: agent.node_uid } });
+    expect(exec.body.props.input_snapshot).toEqual({ action: 'get', uid: agent.node_uid });
+    expect(exec.body.props.output_snapshot).toMatchObject({ uid: agent.node_uid, node_type: 'Agent' });
     const trace = await a.get(`/node/${run.trace_uid}`);
     expect(trace.body).toMatchObject({ node_type: 'Trace', props: { trace_type: 'execution', entry_count: 1 } });
     expect(trace.body.props.ended_at).toEqual(expect.any(Number));
+    // the edges of REFERENCE §16.10: Trace → Session CapturedIn, Trace → Execution TraceEntry {order}, Execution → Agent ExecutedBy
+    const edges = async (from: string, type: string) => {
+      const body = (await a.get(`/edges?from_uid=${from}&edge_type=${type}`)).body;
+      return (Array.isArray(body) ? body : body.items) as { to_uid: string; props: Record<string, unknown> }[];
+    };
+    const sessionNode = (await a.get(`/v1/agents/sessions/${sid}`)).body.node_uid;
+    expect((await edges(run.trace_uid, 'CapturedIn')).map((e) => e.to_uid)).toEqual([sessionNode]);
+    const entries = await edges(run.trace_uid, 'TraceEntry');
+    expect(entries.map((e) => [e.to_uid, e.props.order])).toEqual([[result.data.execution_uid, 1]]);
+    expect((await edges(result.data.execution_uid, 'ExecutedBy')).map((e) => e.to_uid)).toEqual([agent.node_uid]);
 
     const after = (await a.get(`/v1/agents/${agent.id}`)).body;
     expect(after.budget).toMatchObject({ used_today: 4, remaining_today: 196 });
@@ -179,6 +191,23 @@ describe('agent sessions, OpenAI protocol', () => {
     expect((await a.post(`/v1/agents/sessions/${sid}/interrupt`, {})).body).toMatchObject({ interrupted: false, run_id: null });
     const cancelled = (await a.get(`/v1/agents/sessions/${sid}/events?types=run.cancelled`)).body.items[0];
     expect(cancelled.data).toEqual({ run_id: created.run_id, reason: 'interrupted', discarded_message_ids: [queued.body.message_id] });
+  });
+
+  it('a session holds at most 20 messages behind its run: the 21st is 409 queue_full and writes nothing', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Busy' })).body;
+    llm.enqueue({ type: 'hang' });
+    const asked = llm.requests.length;
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'hold on' })).body;
+    await eventually(() => llm.requests.length === asked + 1, { what: 'the model request' });
+    for (let i = 1; i <= 20; i++) expect((await a.post(`/v1/agents/sessions/${created.id}/message`, { content: `m${i}` })).body).toMatchObject({ run_status: 'queued', queue_position: i });
+    const before = (await a.get(`/v1/agents/sessions/${created.id}`)).body;
+    expect(before).toMatchObject({ queued_messages: 20, message_count: 21 });
+    const full = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'one too many' });
+    expect([full.status, full.body.code]).toEqual([409, 'queue_full']);
+    expect((await a.get(`/v1/agents/sessions/${created.id}`)).body).toMatchObject({ queued_messages: 20, message_count: 21, last_seq: before.last_seq });
+    const stop = (await a.post(`/v1/agents/sessions/${created.id}/interrupt`, {})).body;
+    expect(stop.discarded_message_ids).toHaveLength(20);
   });
 
   it('budget: a message once the day is used up is 429 budget_exhausted with Retry-After; archive ends the session', async () => {
@@ -385,5 +414,35 @@ describe('message.delta on the stream, Anthropic protocol', () => {
     expect(more.filter((f) => f.event === 'message.delta').map((f) => [f.data.run_id, f.data.data.delta])).toEqual([[second.run_id, 'Plain.']]);
     live.close();
     expect((await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type)).not.toContain('message.delta');
+  });
+});
+
+describe('agents once the service runs without a language model (REFERENCE §16.2)', () => {
+  let t: TestApp | null = null;
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('every route that would start a run answers 501 llm_not_configured and writes nothing; the rest works', async () => {
+    // the agent was made while a model was configured (never called here); the service then restarts offline
+    t = await startTestApp({ clock, env: llmEnv('openai', 'http://127.0.0.1:9/v1') });
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const agent = (await api(t.url, owner.access_token).post('/v1/agents', { name: 'Idle' })).body;
+    const dataDir = t.dataDir;
+    await t.close({ keepData: true });
+    t = await startTestApp({ clock, dataDir, env: { STRATA_LLM_PROVIDER: 'offline' } });
+    const a = api(t.url, owner.access_token);
+    const refused = await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'hello' });
+    expect([refused.status, refused.body.code]).toEqual([501, 'llm_not_configured']);
+    expect((await a.get('/v1/agents/sessions')).body.items).toEqual([]);
+    const session = await a.post('/v1/agents/sessions', { agent_id: agent.id });
+    expect(session.status).toBe(201);
+    const message = await a.post(`/v1/agents/sessions/${session.body.id}/message`, { content: 'hello' });
+    expect([message.status, message.body.code]).toEqual([501, 'llm_not_configured']);
+    expect(await types(a, session.body.id)).toEqual(['session.created']);
+    const schedule = await a.post('/v1/agents/schedules', { agent_id: agent.id, name: 'Daily', cron: '@daily', message_template: 'go' });
+    expect(schedule.status).toBe(201);
   });
 });
