@@ -101,6 +101,21 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(only.map((e: { seq: number }) => e.seq)).toEqual([5, 6]);
   });
 
+  it('a graph tool call that creates a node: Execution → ProducesNode → the node, created as the agent', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Maker', tools: ['strata_capture'] })).body;
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'c1', name: 'strata_capture', arguments: { action: 'entity', label: 'Acme Rockets' } }] }, { type: 'text', text: 'Made it.' });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'make an entity' })).body;
+    expect(await runEnded(a, created.id, created.run_id)).toMatchObject({ status: 'completed', tool_calls: 1 });
+    const result = (await a.get(`/v1/agents/sessions/${created.id}/events?types=tool.result`)).body.items[0].data;
+    expect(result).toMatchObject({ status: 'ok' });
+    const body = (await a.get(`/edges?from_uid=${result.execution_uid}&edge_type=ProducesNode`)).body;
+    const produced = (Array.isArray(body) ? body : body.items) as { to_uid: string }[];
+    expect(produced).toHaveLength(1);
+    const node = (await a.get(`/node/${produced[0].to_uid}`)).body;
+    expect(node).toMatchObject({ label: 'Acme Rockets', agent_id: agent.id });
+  });
+
   it('wait:true answers 200 with the run and its output; the history carries the earlier turns', async () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Chat' })).body;
