@@ -116,6 +116,22 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(node).toMatchObject({ label: 'Acme Rockets', agent_id: agent.id });
   });
 
+  it('an Article the agent writes with its tool is listed by GET /v1/agents/{id}/articles; another agent lists none', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Writer', template_type: 'briefing' })).body;
+    const other = (await a.post('/v1/agents', { name: 'Quiet' })).body;
+    llm.enqueue(
+      { type: 'tool_calls', calls: [{ id: 'w1', name: 'strata_write_article', arguments: { action: 'create', label: 'Morning brief', content: 'All is calm.' } }] },
+      { type: 'text', text: 'Written.' },
+    );
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'write the brief' })).body;
+    expect(await runEnded(a, created.id, created.run_id)).toMatchObject({ status: 'completed', tool_calls: 1 });
+    const page = (await a.get(`/v1/agents/${agent.id}/articles`)).body;
+    expect(page).toMatchObject({ has_more: false, limit: 50, offset: 0 });
+    expect(page.items.map((n: { node_type: string; label: string; agent_id: string }) => [n.node_type, n.label, n.agent_id])).toEqual([['Article', 'Morning brief', agent.id]]);
+    expect((await a.get(`/v1/agents/${other.id}/articles`)).body.items).toEqual([]);
+  });
+
   it('wait:true answers 200 with the run and its output; the history carries the earlier turns', async () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Chat' })).body;
