@@ -4,6 +4,8 @@ import { processCpuMs } from './support/process-cpu';
 import { startServer } from './support/server';
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 200);
+/** untimed runs first: the service's code is compiled (JIT) before the timed ones */
+const WARMUP_RUNS = 50;
 /** REFERENCE §16.9 allows 10 streams per session: 100 subscribers are 10 sessions × 10 */
 const STREAMS_PER_SESSION = 10;
 const STREAM_SESSIONS = 10;
@@ -16,11 +18,17 @@ function pct(sorted: number[], p: number): number {
 
 /**
  * The agent runtime's own cost per model step: sequential one-step runs (`message` with
- * `wait:true`, a local scripted model answering at once), minus the same model call made
- * directly. What is left is HTTP in and out, the durable job, the events and the waits: two
- * commits, each waiting for its fsync of the log (the message's, before it is answered or run,
- * and the step's, with its usage, Trace and events). `run_service_cpu_ms` is the service's CPU
- * per run (the model server runs in this process, so none of the model's).
+ * `wait:true`, a local scripted model answering at once), each in a session of its own (created
+ * before its timer starts), minus the same model call made directly with the very body the
+ * service sent (its preamble, the agent's tool list, the message). What is left is HTTP in and
+ * out, the durable job, the events and the waits: two commits, each waiting for its fsync of the
+ * log (the message's, before it is answered or run, and the step's, with its usage, Trace and
+ * events). `run_service_cpu_ms` is the service's CPU per run (the model server runs in this
+ * process, so none of the model's).
+ *
+ * `one_session_*`: the same runs all in one session, as a long conversation: each call also
+ * carries every earlier turn (run n sends 2n - 1 messages), so the model's input, and what the
+ * service serialises and sends, grow with the run count.
  */
 export async function run(): Promise<Record<string, number>> {
   const llm = await ScriptedOpenAIChatServer.start({ apiKey: 'bench', defaultReply: () => ({ type: 'text', text: 'ok', usage: { input: 10, output: 2 } }) });
@@ -32,37 +40,55 @@ export async function run(): Promise<Record<string, number>> {
     if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(json)}`);
     return json;
   };
+  const oneRun = async (sid: string, i: number): Promise<number> => {
+    const t0 = performance.now();
+    const r = await post(`/v1/agents/sessions/${sid}/message`, { content: `message ${i}`, wait: true, wait_timeout_s: 60 });
+    if (r.run?.status !== 'completed') throw new Error(`run ${i} ended ${JSON.stringify(r.run ?? r)}`);
+    return performance.now() - t0;
+  };
   try {
     const agent = await post('/v1/agents', { name: 'bench', daily_credit_budget: 100_000 });
-    const session = await post('/v1/agents/sessions', { agent_id: agent.id });
+    // untimed runs; the last one's request is the body the service sends the model for a one-message session
+    for (let i = 0; i < WARMUP_RUNS; i++) await oneRun((await post('/v1/agents/sessions', { agent_id: agent.id })).id as string, 0);
+    const sent = JSON.stringify(llm.requests[llm.requests.length - 1].body);
     const direct: number[] = [];
-    const body = { model: 'scripted', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, stream: true, stream_options: { include_usage: true } };
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
-      const r = await fetch(`${llm.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${llm.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: sent });
       await r.text();
       direct.push(performance.now() - t0);
     }
+    const sessions: string[] = [];
+    for (let i = 0; i < RUNS; i++) sessions.push((await post('/v1/agents/sessions', { agent_id: agent.id })).id as string);
     const runs: number[] = [];
     // the service's CPU over the sequential runs: on a shared machine it moves far less with other work than the wall time
     const cpu0 = processCpuMs(server.child.pid);
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = performance.now();
-      const r = await post(`/v1/agents/sessions/${session.id}/message`, { content: `message ${i}`, wait: true, wait_timeout_s: 60 });
-      if (r.run?.status !== 'completed') throw new Error(`run ${i} ended ${JSON.stringify(r.run ?? r)}`);
-      runs.push(performance.now() - t0);
-    }
+    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(sessions[i], i + 1));
     const cpu1 = processCpuMs(server.child.pid);
+    const longRuns: number[] = [];
+    // BENCH_AGENT_ONE_SESSION=0: not this phase (a CPU profile of the one-message runs alone)
+    const oneSession = process.env.BENCH_AGENT_ONE_SESSION !== '0';
+    const long = oneSession ? ((await post('/v1/agents/sessions', { agent_id: agent.id })).id as string) : '';
+    const cpu2 = processCpuMs(server.child.pid);
+    for (let i = 0; oneSession && i < RUNS; i++) longRuns.push(await oneRun(long, i + 1));
+    const cpu3 = processCpuMs(server.child.pid);
     direct.sort((a, b) => a - b);
     runs.sort((a, b) => a - b);
+    longRuns.sort((a, b) => a - b);
+    const cpu = (a: number | null, b: number | null) => (a !== null && b !== null ? Math.round(((b - a) / RUNS) * 100) / 100 : null);
+    const runCpu = cpu(cpu0, cpu1);
+    const longCpu = cpu(cpu2, cpu3);
     return {
-      ...(cpu0 !== null && cpu1 !== null ? { run_service_cpu_ms: Math.round(((cpu1 - cpu0) / RUNS) * 100) / 100 } : {}),
+      ...(runCpu !== null ? { run_service_cpu_ms: runCpu } : {}),
       run_p50_ms: pct(runs, 50),
       run_p99_ms: pct(runs, 99),
       model_direct_p50_ms: pct(direct, 50),
       step_overhead_p50_ms: Math.round((pct(runs, 50) - pct(direct, 50)) * 100) / 100,
-      ...(await subscribers(server.url, headers, post, agent.id)),
-      ...(await acrossOrganizations(server.url)),
+      ...(oneSession && longCpu !== null ? { one_session_run_service_cpu_ms: longCpu } : {}),
+      ...(oneSession ? { one_session_run_p50_ms: pct(longRuns, 50), one_session_run_p99_ms: pct(longRuns, 99) } : {}),
+      // BENCH_AGENT_STEPS_ONLY=1: the sequential runs alone (a CPU profile of the step, nothing else in it)
+      ...(process.env.BENCH_AGENT_STEPS_ONLY ? {} : await subscribers(server.url, headers, post, agent.id)),
+      ...(process.env.BENCH_AGENT_STEPS_ONLY ? {} : await acrossOrganizations(server.url)),
     };
   } finally {
     await server.stop();

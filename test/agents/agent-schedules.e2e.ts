@@ -246,4 +246,66 @@ describe('agent schedules', () => {
     expect((await again.post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
     expect((await outcomes(a, id, 3)).recent[0]).toMatchObject({ outcome: 'skipped_plan', reason: 'plan_required' });
   });
+
+  /** the first `message.user` of a schedule's session, and the session */
+  async function firing(a: Api, sid: string) {
+    await eventually(async () => (await a.get(`/v1/agents/sessions/${sid}`)).body.last_run?.status === 'completed', { what: `the run of session ${sid} completes` });
+    const session = (await a.get(`/v1/agents/sessions/${sid}`)).body;
+    const message = (await a.get(`/v1/agents/sessions/${sid}/events?types=message.user`)).body.items[0].data.content;
+    return { title: session.title as string, message: message as string };
+  }
+
+  it('DST, spring forward: a time in the skipped hour fires shifted by the gap (02:30 → 03:30), once, and the days after at 02:30 again', async () => {
+    // Europe/Paris, 31 March 2030: 02:00 CET becomes 03:00 CEST, so 02:30 does not exist that day
+    clock.set(at('2030-03-30T12:00:00Z'));
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Early' })).body;
+    const created = await a.post('/v1/agents/schedules', { agent_id: agent.id, name: 'Nightly', cron: '30 2 * * *', timezone: 'Europe/Paris', message_template: '{{date}} {{time}} {{datetime}}' });
+    expect(created.body.next_run_at).toBe('2030-03-31T01:30:00.000Z');
+    const id = created.body.id;
+    expect((await tickAt('2030-03-31T01:29:59Z')).filter((r) => r.schedule_id === id)).toEqual([]);
+    await tickAt('2030-03-31T01:30:01Z');
+    const fired = await outcomes(a, id, 1);
+    expect(fired).toMatchObject({ fire_count: 1, last_outcome: 'started', next_run_at: '2030-04-01T00:30:00.000Z' });
+    expect(fired.recent[0]).toMatchObject({ scheduled_for: '2030-03-31T01:30:00.000Z', outcome: 'started' });
+    expect(await firing(a, fired.last_session_id)).toEqual({ title: 'Nightly · 2030-03-31 03:30', message: '2030-03-31 03:30 2030-03-31T03:30:00+02:00' });
+    // nothing else that night; the next day at 02:30 CEST
+    expect((await tickAt('2030-03-31T02:30:01Z')).filter((r) => r.schedule_id === id)).toEqual([]);
+    await tickAt('2030-04-01T00:30:01Z');
+    const next = await outcomes(a, id, 2);
+    expect(next.recent.map((r: { scheduled_for: string; outcome: string }) => `${r.scheduled_for} ${r.outcome}`)).toEqual(['2030-04-01T00:30:00.000Z started', '2030-03-31T01:30:00.000Z started']);
+    expect((await firing(a, next.last_session_id)).message).toBe('2030-04-01 02:30 2030-04-01T02:30:00+02:00');
+  });
+
+  it('DST, fall back: in the repeated hour a fixed-time pattern fires once (the first 02:30), an hourly one fires at both', async () => {
+    // Europe/Paris, 27 October 2030: 03:00 CEST becomes 02:00 CET, so 02:30 happens twice (00:30 and 01:30 UTC)
+    clock.set(at('2030-10-26T23:45:00Z'));
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Late' })).body;
+    const make = async (name: string, cron: string) => {
+      const r = await a.post('/v1/agents/schedules', { agent_id: agent.id, name, cron, timezone: 'Europe/Paris', message_template: '{{datetime}}' });
+      expect(r.status).toBe(201);
+      return r.body;
+    };
+    const fixed = await make('Fixed', '30 2 * * *');
+    const hourly = await make('Hourly', '30 * * * *');
+    expect([fixed.next_run_at, hourly.next_run_at]).toEqual(['2030-10-27T00:30:00.000Z', '2030-10-27T00:30:00.000Z']);
+    // the first 02:30 (CEST): both fire
+    await tickAt('2030-10-27T00:30:01Z');
+    const fixedFired = await outcomes(a, fixed.id, 1);
+    expect(fixedFired).toMatchObject({ fire_count: 1, next_run_at: '2030-10-28T01:30:00.000Z' });
+    expect((await firing(a, fixedFired.last_session_id)).message).toBe('2030-10-27T02:30:00+02:00');
+    const first = await outcomes(a, hourly.id, 1);
+    expect((await firing(a, first.last_session_id)).message).toBe('2030-10-27T02:30:00+02:00');
+    // the second 02:30 (CET): only the hourly pattern fires
+    const second = await tickAt('2030-10-27T01:30:01Z');
+    expect(second.filter((r) => r.schedule_id === fixed.id)).toEqual([]);
+    const again = await outcomes(a, hourly.id, 2);
+    expect(again.recent[0]).toMatchObject({ scheduled_for: '2030-10-27T01:30:00.000Z', outcome: 'started' });
+    expect(await firing(a, again.last_session_id)).toEqual({ title: 'Hourly · 2030-10-27 02:30', message: '2030-10-27T02:30:00+01:00' });
+    expect(again).toMatchObject({ fire_count: 2, next_run_at: '2030-10-27T02:30:00.000Z' });
+    const fixedAfter = await scheduleOf(a, fixed.id);
+    expect(fixedAfter).toMatchObject({ fire_count: 1, next_run_at: '2030-10-28T01:30:00.000Z' });
+    expect(fixedAfter.recent).toHaveLength(1);
+  });
 });

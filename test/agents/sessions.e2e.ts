@@ -67,9 +67,21 @@ describe('agent sessions, OpenAI protocol', () => {
 
     const exec = await a.get(`/node/${result.data.execution_uid}`);
     expect(exec.body).toMatchObject({ node_type: 'Execution', props: { status: 'completed', agent_uid: agent.node_uid } });
+    expect(exec.body.props.input_snapshot).toEqual({ action: 'get', uid: agent.node_uid });
+    expect(exec.body.props.output_snapshot).toMatchObject({ uid: agent.node_uid, node_type: 'Agent' });
     const trace = await a.get(`/node/${run.trace_uid}`);
     expect(trace.body).toMatchObject({ node_type: 'Trace', props: { trace_type: 'execution', entry_count: 1 } });
     expect(trace.body.props.ended_at).toEqual(expect.any(Number));
+    // the edges of REFERENCE §16.10: Trace → Session CapturedIn, Trace → Execution TraceEntry {order}, Execution → Agent ExecutedBy
+    const edges = async (from: string, type: string) => {
+      const body = (await a.get(`/edges?from_uid=${from}&edge_type=${type}`)).body;
+      return (Array.isArray(body) ? body : body.items) as { to_uid: string; props: Record<string, unknown> }[];
+    };
+    const sessionNode = (await a.get(`/v1/agents/sessions/${sid}`)).body.node_uid;
+    expect((await edges(run.trace_uid, 'CapturedIn')).map((e) => e.to_uid)).toEqual([sessionNode]);
+    const entries = await edges(run.trace_uid, 'TraceEntry');
+    expect(entries.map((e) => [e.to_uid, e.props.order])).toEqual([[result.data.execution_uid, 1]]);
+    expect((await edges(result.data.execution_uid, 'ExecutedBy')).map((e) => e.to_uid)).toEqual([agent.node_uid]);
 
     const after = (await a.get(`/v1/agents/${agent.id}`)).body;
     expect(after.budget).toMatchObject({ used_today: 4, remaining_today: 196 });
@@ -89,6 +101,37 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(only.map((e: { seq: number }) => e.seq)).toEqual([5, 6]);
   });
 
+  it('a graph tool call that creates a node: Execution → ProducesNode → the node, created as the agent', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Maker', tools: ['strata_capture'] })).body;
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'c1', name: 'strata_capture', arguments: { action: 'entity', label: 'Acme Rockets' } }] }, { type: 'text', text: 'Made it.' });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'make an entity' })).body;
+    expect(await runEnded(a, created.id, created.run_id)).toMatchObject({ status: 'completed', tool_calls: 1 });
+    const result = (await a.get(`/v1/agents/sessions/${created.id}/events?types=tool.result`)).body.items[0].data;
+    expect(result).toMatchObject({ status: 'ok' });
+    const body = (await a.get(`/edges?from_uid=${result.execution_uid}&edge_type=ProducesNode`)).body;
+    const produced = (Array.isArray(body) ? body : body.items) as { to_uid: string }[];
+    expect(produced).toHaveLength(1);
+    const node = (await a.get(`/node/${produced[0].to_uid}`)).body;
+    expect(node).toMatchObject({ label: 'Acme Rockets', agent_id: agent.id });
+  });
+
+  it('an Article the agent writes with its tool is listed by GET /v1/agents/{id}/articles; another agent lists none', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Writer', template_type: 'briefing' })).body;
+    const other = (await a.post('/v1/agents', { name: 'Quiet' })).body;
+    llm.enqueue(
+      { type: 'tool_calls', calls: [{ id: 'w1', name: 'strata_write_article', arguments: { action: 'create', label: 'Morning brief', content: 'All is calm.' } }] },
+      { type: 'text', text: 'Written.' },
+    );
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'write the brief' })).body;
+    expect(await runEnded(a, created.id, created.run_id)).toMatchObject({ status: 'completed', tool_calls: 1 });
+    const page = (await a.get(`/v1/agents/${agent.id}/articles`)).body;
+    expect(page).toMatchObject({ has_more: false, limit: 50, offset: 0 });
+    expect(page.items.map((n: { node_type: string; label: string; agent_id: string }) => [n.node_type, n.label, n.agent_id])).toEqual([['Article', 'Morning brief', agent.id]]);
+    expect((await a.get(`/v1/agents/${other.id}/articles`)).body.items).toEqual([]);
+  });
+
   it('wait:true answers 200 with the run and its output; the history carries the earlier turns', async () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Chat' })).body;
@@ -104,6 +147,13 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(sent.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([['user', 'Hi'], ['assistant', 'Hello!'], ['user', 'Once more']]);
     const s = (await a.get(`/v1/agents/sessions/${sid}`)).body;
     expect(s).toMatchObject({ status: 'idle', message_count: 4, current_run: null, last_run: { status: 'completed' } });
+    // each run's Trace is labelled with the run's place in its session; another session counts from 1
+    const label = async (uid: string) => (await a.get(`/node/${uid}`)).body.label;
+    expect([await label(one.body.run.trace_uid), await label(two.body.run.trace_uid)]).toEqual(['Run 1', 'Run 2']);
+    llm.enqueue({ type: 'text', text: 'New here.' });
+    const other = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body.id;
+    const first = await a.post(`/v1/agents/sessions/${other}/message`, { content: 'Hi', wait: true });
+    expect(await label(first.body.run.trace_uid)).toBe('Run 1');
   });
 
   it('ask_user: the run waits (requires_action) until the answer, which the model then gets', async () => {
@@ -172,6 +222,23 @@ describe('agent sessions, OpenAI protocol', () => {
     expect((await a.post(`/v1/agents/sessions/${sid}/interrupt`, {})).body).toMatchObject({ interrupted: false, run_id: null });
     const cancelled = (await a.get(`/v1/agents/sessions/${sid}/events?types=run.cancelled`)).body.items[0];
     expect(cancelled.data).toEqual({ run_id: created.run_id, reason: 'interrupted', discarded_message_ids: [queued.body.message_id] });
+  });
+
+  it('a session holds at most 20 messages behind its run: the 21st is 409 queue_full and writes nothing', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Busy' })).body;
+    llm.enqueue({ type: 'hang' });
+    const asked = llm.requests.length;
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'hold on' })).body;
+    await eventually(() => llm.requests.length === asked + 1, { what: 'the model request' });
+    for (let i = 1; i <= 20; i++) expect((await a.post(`/v1/agents/sessions/${created.id}/message`, { content: `m${i}` })).body).toMatchObject({ run_status: 'queued', queue_position: i });
+    const before = (await a.get(`/v1/agents/sessions/${created.id}`)).body;
+    expect(before).toMatchObject({ queued_messages: 20, message_count: 21 });
+    const full = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'one too many' });
+    expect([full.status, full.body.code]).toEqual([409, 'queue_full']);
+    expect((await a.get(`/v1/agents/sessions/${created.id}`)).body).toMatchObject({ queued_messages: 20, message_count: 21, last_seq: before.last_seq });
+    const stop = (await a.post(`/v1/agents/sessions/${created.id}/interrupt`, {})).body;
+    expect(stop.discarded_message_ids).toHaveLength(20);
   });
 
   it('budget: a message once the day is used up is 429 budget_exhausted with Retry-After; archive ends the session', async () => {
@@ -378,5 +445,35 @@ describe('message.delta on the stream, Anthropic protocol', () => {
     expect(more.filter((f) => f.event === 'message.delta').map((f) => [f.data.run_id, f.data.data.delta])).toEqual([[second.run_id, 'Plain.']]);
     live.close();
     expect((await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type)).not.toContain('message.delta');
+  });
+});
+
+describe('agents once the service runs without a language model (REFERENCE §16.2)', () => {
+  let t: TestApp | null = null;
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('every route that would start a run answers 501 llm_not_configured and writes nothing; the rest works', async () => {
+    // the agent was made while a model was configured (never called here); the service then restarts offline
+    t = await startTestApp({ clock, env: llmEnv('openai', 'http://127.0.0.1:9/v1') });
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const agent = (await api(t.url, owner.access_token).post('/v1/agents', { name: 'Idle' })).body;
+    const dataDir = t.dataDir;
+    await t.close({ keepData: true });
+    t = await startTestApp({ clock, dataDir, env: { STRATA_LLM_PROVIDER: 'offline' } });
+    const a = api(t.url, owner.access_token);
+    const refused = await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'hello' });
+    expect([refused.status, refused.body.code]).toEqual([501, 'llm_not_configured']);
+    expect((await a.get('/v1/agents/sessions')).body.items).toEqual([]);
+    const session = await a.post('/v1/agents/sessions', { agent_id: agent.id });
+    expect(session.status).toBe(201);
+    const message = await a.post(`/v1/agents/sessions/${session.body.id}/message`, { content: 'hello' });
+    expect([message.status, message.body.code]).toEqual([501, 'llm_not_configured']);
+    expect(await types(a, session.body.id)).toEqual(['session.created']);
+    const schedule = await a.post('/v1/agents/schedules', { agent_id: agent.id, name: 'Daily', cron: '@daily', message_template: 'go' });
+    expect(schedule.status).toBe(201);
   });
 });

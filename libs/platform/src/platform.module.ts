@@ -20,7 +20,7 @@ import { StrataMetrics } from '@strata/observability';
 import { NodeReadViews } from './read-views/node-read-views';
 import { instrumentStorage } from './metrics/storage-metrics';
 import { instrumentLanguageModels } from './metrics/instrumented-chat-model';
-import { LANGUAGE_MODELS, languageModelsFor } from '@strata/ai';
+import { LANGUAGE_MODELS, LLM_RETRY_WAIT, type Wait, languageModelsFor } from '@strata/ai';
 
 /**
  * Configuration, clock and ids, and the storage ports bound to their adapters — chosen once,
@@ -81,10 +81,10 @@ const PROVIDERS: Provider[] = [
     {
       // the one server-wide language model (STRATA_LLM_*); retry notices never hold the key or the prompt
       provide: LANGUAGE_MODELS,
-      inject: [STRATA_CONFIG, CLOCK, StrataMetrics],
-      useFactory: (cfg: StrataConfig, clock: Clock, metrics: StrataMetrics) => {
+      inject: [STRATA_CONFIG, CLOCK, StrataMetrics, { token: LLM_RETRY_WAIT, optional: true }],
+      useFactory: (cfg: StrataConfig, clock: Clock, metrics: StrataMetrics, wait: Wait | undefined) => {
         const log = new Logger('LanguageModel');
-        return instrumentLanguageModels(languageModelsFor(cfg.llm, { clock, log: (line) => log.warn(line) }), metrics);
+        return instrumentLanguageModels(languageModelsFor(cfg.llm, { clock, log: (line) => log.warn(line), ...(wait ? { wait } : {}) }), metrics);
       },
     },
 ];

@@ -8,6 +8,8 @@
  * (extraction, synthesis, briefs) take their structural path when `LanguageModels.chat` is null.
  */
 export const LANGUAGE_MODELS = Symbol('LANGUAGE_MODELS');
+/** optional: how the configured model waits between retries (a test records the back-offs instead of sleeping them) */
+export const LLM_RETRY_WAIT = Symbol('LLM_RETRY_WAIT');
 
 export type JsonSchema = Record<string, unknown>;
 

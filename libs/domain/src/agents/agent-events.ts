@@ -128,6 +128,8 @@ export interface AgentRunQueuedData extends SessionEventBase {
   run_id: string;
   trigger: RunTrigger;
   model: string;
+  /** the run's place among its session's runs, from 1 (its Trace's label); absent on runs queued before it was kept */
+  number?: number;
 }
 
 export interface AgentRunStartedData extends SessionEventBase {

@@ -61,6 +61,20 @@ describe('session fold', () => {
     expect(s).toMatchObject({ status: 'idle', current_run: null, last_run: 'r1', queued_runs: [], pending_input: null });
     expect(runs.get('r1')!.status).toBe('cancelled');
   });
+  it('counts the runs queued in the session (the next run\'s number); a run keeps the number it was queued with', () => {
+    const created = { ...base, run_id: null, title: null, metadata: null, node_uid: 'n', source: 'api' as const, schedule_id: null, created_by: { kind: 'user', id: 'u' } };
+    let s = newSession(created);
+    expect(s.run_count).toBe(0);
+    const queued = (run: string, number?: number) => ev('AgentRunQueued', { run_id: run, trigger: { kind: 'message', message_id: `m-${run}` }, model: 'm', ...(number ? { number } : {}) });
+    s = foldSession(s, queued('r1', 1), 1, null, () => null);
+    s = foldSession(s, queued('r2', 2), 2, null, () => null);
+    expect(s.run_count).toBe(2);
+    expect(newRun(queued('r2', 2).data as never).number).toBe(2);
+    // a session folded before runs were counted keeps no count, and its runs no number
+    const before = { ...newSession(created), run_count: undefined };
+    expect(foldSession(before, queued('r3'), 1, null, () => null).run_count).toBeUndefined();
+    expect(newRun(queued('r3').data as never).number).toBeNull();
+  });
   it('the wire mapping leaves AgentRunQueued out and keeps the model’s interim text off the wire', () => {
     expect(sessionWireEvent(ev('AgentRunQueued', { run_id: 'r', trigger: {}, model: 'm' }))).toBeNull();
     const w = sessionWireEvent(ev('AgentInferenceCompleted', { run_id: 'r', step: 1, model: 'm', stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 2 }, credits: 1, duration_ms: 5, text: 'thinking' }))!;

@@ -39,6 +39,8 @@ export interface RunRecord {
   stop_reason: 'end_turn' | 'max_tokens' | null;
   error: { code: string; message: string } | null;
   trace_uid: string | null;
+  /** its place among the session's runs, from 1; null for runs queued before it was kept */
+  number?: number | null;
   /** approvals of this run still pending: while any is, the run `requires_action` */
   awaiting_approvals: number;
   queued_at: number;
@@ -91,6 +93,8 @@ export interface SessionRecord {
   pending_approvals: { approval_id: string; run_id: string; tool_call_id: string; /** absent in sessions folded before it was kept */ expires_at?: number }[];
   usage: TokenCounts & { credits: number };
   message_count: number;
+  /** runs ever queued in the session (the next one's number is this + 1); absent in sessions folded before it was kept */
+  run_count?: number;
   last_seq: number;
   created_at: number;
   updated_at: number;
@@ -151,6 +155,7 @@ export function newSession(d: AgentSessionCreatedData): SessionRecord {
     pending_approvals: [],
     usage: { input_tokens: 0, output_tokens: 0, credits: 0 },
     message_count: 0,
+    run_count: 0,
     last_seq: 0,
     created_at: d.at,
     updated_at: d.at,
@@ -175,6 +180,7 @@ export function newRun(d: AgentRunQueuedData): RunRecord {
     stop_reason: null,
     error: null,
     trace_uid: null,
+    number: d.number ?? null,
     awaiting_approvals: 0,
     queued_at: d.at,
     started_at: null,
@@ -263,6 +269,7 @@ export function foldSession(s: SessionRecord, e: SessionEvent, seq: number, runA
       n.message_count += 1;
       break;
     case 'AgentRunQueued':
+      if (n.run_count !== undefined) n.run_count += 1;
       if (n.current_run === null) n.current_run = e.data.run_id;
       else n.queued_runs = [...n.queued_runs, { run_id: e.data.run_id, message_id: e.data.trigger.message_id }];
       break;

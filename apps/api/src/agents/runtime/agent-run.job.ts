@@ -300,7 +300,8 @@ export class AgentRunJob implements JobHandler {
       const r = this.live(org, run.id);
       if (this.store.read.runningCount(org) >= this.plans.planOf({ org }).limits.concurrent_runs) return false;
       const s = this.store.read.session(org, r.session_id)!;
-      stageRunStart(tx, s, r, this.store.read.runsSince(org, 0), await sessionNodeOf(tx, s));
+      // runs queued before runs were numbered in their session: counted across the organization, as then
+      stageRunStart(tx, s, r, r.number ?? this.store.read.runsSince(org, 0), await sessionNodeOf(tx, s));
       counted(r.id);
       return true;
     });

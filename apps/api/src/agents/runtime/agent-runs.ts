@@ -3,6 +3,7 @@ import { Inject, Injectable, OnApplicationBootstrap, BeforeApplicationShutdown, 
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { JobHandler, JobRunner } from '@strata/jobs/runner/job-runner';
+import { AgentsStore } from '../agents-store';
 import { AGENT_RUN_JOB, AgentRunInput, AgentRunJob } from './agent-run.job';
 
 /** runs in flight per process: most of their time is spent waiting on a model or a person */
@@ -14,6 +15,11 @@ const POLL_S = 1;
  * session's runs never overlap, on a runner of their own so that runs waiting for a model or
  * an answer never hold up ingestion. A run enqueued is started at once (`tick`); a process
  * that stops hands its runs back to the queue, and the next one resumes them.
+ *
+ * The log, not the queue, says which runs are unfinished: the embedded queue (`ops.db`) is not
+ * fsynced at each write, so a machine that lost power may come back without the job of a run
+ * it had acknowledged. At start every run the read model shows unfinished is enqueued again
+ * (its dedupe key makes that a no-op for a job still pending or running).
  */
 @Injectable()
 export class AgentRuns implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -25,6 +31,7 @@ export class AgentRuns implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(CLOCK) clock: Clock,
     @Inject(ID_GENERATOR) ids: IdGenerator,
     job: AgentRunJob,
+    private readonly store: AgentsStore,
   ) {
     this.runner = new JobRunner(queue, clock, { owner: `${os.hostname()}:${process.pid}:agents:${ids.uuid().slice(0, 8)}`, concurrency: CONCURRENCY });
     this.runner.register(AGENT_RUN_JOB, job);
@@ -45,9 +52,18 @@ export class AgentRuns implements OnApplicationBootstrap, BeforeApplicationShutd
     this.runner.claimMore().catch((err: Error) => this.log.error(`agent runner round failed: ${err.message}`));
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.requeueUnfinished().catch((err: Error) => this.log.error(`re-enqueueing unfinished runs failed: ${err.message}`));
     this.runner.start(POLL_S);
     this.kick();
+  }
+
+  private async requeueUnfinished(): Promise<void> {
+    await this.store.catchUp();
+    for (const r of this.store.read.unfinishedRuns()) {
+      const { created } = await this.queue.enqueue({ kind: AGENT_RUN_JOB, org: r.org_id, input: { session_id: r.session_id, run_id: r.id }, dedupeKey: `agent-run:${r.id}`, serialGroup: `agent-session:${r.session_id}` });
+      if (created) this.log.warn(`run ${r.id} had no job: enqueued again`);
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {

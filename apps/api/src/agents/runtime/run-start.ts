@@ -11,9 +11,10 @@ export async function sessionNodeOf(tx: GraphTx, s: Pick<SessionRecord, 'node_ui
 }
 
 /**
- * `run.started` with its Trace node (Trace → Session CapturedIn), staged in the caller's unit of
- * work: the run job's when the run waited, the message's own when it can start at once (one
- * append fewer on the path of every message).
+ * `run.started` with its Trace node (Trace → Session CapturedIn), labelled `Run <n>` with the
+ * run's place in its session, staged in the caller's unit of work: the run job's when the run
+ * waited, the message's own when it can start at once (one append fewer on the path of every
+ * message).
  */
 export function stageRunStart(
   tx: GraphTx,

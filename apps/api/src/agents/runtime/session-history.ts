@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ChatMessage } from '@strata/ai/llm/chat-model.port';
+import type { RecordedEvent } from '@strata/domain/events';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import type { SessionEventRow } from '@strata/projections/agents/agents-read-model';
 import { AgentsStore } from '../agents-store';
 import { sizeOf, toMessages } from './run-messages';
@@ -18,6 +21,8 @@ interface Kept {
   /** runs in the order of their first listed event */
   runs: Map<string, RunRows>;
   last: number;
+  /** an event of the session was projected since the last read: the list may have grown */
+  stale: boolean;
 }
 
 /**
@@ -26,21 +31,46 @@ interface Kept {
  * turns, and reading, parsing and converting the whole session again at each step made a
  * step's cost grow with the session. A listed event never changes once numbered (the
  * projection numbers the log in order, a rebuild numbers it alike), so the rows after the
- * last one kept are all that is new.
+ * last one kept are all that is new; and only an event of the session can add one (every
+ * listed row is an event naming its `session_id`), so a kept session none of whose events was
+ * projected since its last read is not read again (a step reads it twice: the drive loop, then
+ * the history for the model call).
  */
 @Injectable()
 export class SessionHistory {
   private readonly sessions = new Map<string, Kept>();
 
-  constructor(private readonly store: AgentsStore) {}
+  /**
+   * Embedded: told of every event as it is projected (inside its write batch, before the commit).
+   * Servers mode reads every time: the mirror tells its followers of an event a pass still
+   * being backfilled has only queued.
+   */
+  private readonly tracked: boolean;
+
+  constructor(
+    private readonly store: AgentsStore,
+    @Optional() @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+  ) {
+    this.tracked = !!storage;
+    storage?.onApplied((events) => events.forEach((e) => this.touched(e)));
+  }
+
+  private touched(e: RecordedEvent): void {
+    const sid = (e.data as { session_id?: unknown } | null)?.session_id;
+    if (typeof sid !== 'string') return;
+    const kept = this.sessions.get(sid);
+    if (kept) kept.stale = true;
+  }
 
   private refresh(sessionId: string): Kept {
     let kept = this.sessions.get(sessionId);
     if (kept) this.sessions.delete(sessionId);
-    else kept = { runs: new Map(), last: 0 };
+    else kept = { runs: new Map(), last: 0, stale: true };
     // the most recently used session goes last; the least recently used is forgotten
     this.sessions.set(sessionId, kept);
     if (this.sessions.size > SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+    if (this.tracked && !kept.stale) return kept;
+    kept.stale = false;
     const added = this.store.read.events(sessionId, { after: kept.last, limit: 1_000_000, offset: 0 });
     for (const r of added) {
       if (!r.run_id) continue;

@@ -138,7 +138,7 @@ export class ScheduleFiringJob implements JobHandler {
       tx.emit(sstream, 'AgentSessionCreated', { ...sbase, run_id: null, title, metadata: null, node_uid: node.uid, source: 'schedule', schedule_id: id, created_by: { kind: 'schedule', id } }, 'no_stream');
       const sender = { kind: 'schedule' as const, id };
       tx.emit(sstream, 'AgentMessageReceived', { ...sbase, run_id: runId, message_id: messageId, content, metadata: null, sender, queued: false });
-      tx.emit(sstream, 'AgentRunQueued', { ...sbase, run_id: runId, trigger: { kind: 'schedule', message_id: messageId }, model: agent.model });
+      tx.emit(sstream, 'AgentRunQueued', { ...sbase, run_id: runId, trigger: { kind: 'schedule', message_id: messageId }, model: agent.model, number: 1 });
       tx.emit(stream, 'AgentScheduleFired', { ...base, outcome, session_id: sessionId, run_id: runId, message_id: messageId, replaced_run_id: replaced, at: tx.now });
       return { replaced };
     });

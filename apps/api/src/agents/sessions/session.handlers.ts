@@ -37,6 +37,8 @@ const QUEUE_MAX = 20;
 interface Staged {
   message_id: string;
   run_id: string;
+  /** the run's place among the session's runs (its Trace's label); null in a session folded before runs were counted */
+  number: number | null;
   queue_position: number;
   trigger: { kind: 'message' | 'schedule'; message_id: string };
 }
@@ -93,8 +95,9 @@ export class SessionHandlers {
     const stream = AgentStreams.session(s.org_id, s.id);
     tx.emit(stream, 'AgentMessageReceived', { ...base, message_id, content, metadata, sender, queued });
     const trigger = { kind: sender.kind === 'schedule' ? ('schedule' as const) : ('message' as const), message_id };
-    tx.emit(stream, 'AgentRunQueued', { ...base, trigger, model: agent.model });
-    return { message_id, run_id, queue_position: queued ? s.queued_runs.length + 1 : 0, trigger };
+    const number = s.run_count === undefined ? null : s.run_count + 1;
+    tx.emit(stream, 'AgentRunQueued', { ...base, trigger, model: agent.model, ...(number === null ? {} : { number }) });
+    return { message_id, run_id, number, queue_position: queued ? s.queued_runs.length + 1 : 0, trigger };
   }
 
   /**
@@ -110,8 +113,7 @@ export class SessionHandlers {
     // servers mode: the slot is claimed across replicas before the count (AgentsStore.planClaim)
     const counted = await this.store.planClaim(tx, 'concurrent_runs');
     if (this.store.read.runningCount(s.org_id) >= this.plans.planOf({ org: s.org_id }).limits.concurrent_runs) return;
-    // the run queued in this unit of work is not in the read model yet: it is the next one
-    stageRunStart(tx, s, { id: staged.run_id, trigger: staged.trigger, model: agent.model }, this.store.read.runsSince(s.org_id, 0) + 1, await sessionNode());
+    stageRunStart(tx, s, { id: staged.run_id, trigger: staged.trigger, model: agent.model }, staged.number ?? this.store.read.runsSince(s.org_id, 0) + 1, await sessionNode());
     counted(staged.run_id);
   }
 
@@ -133,7 +135,7 @@ export class SessionHandlers {
       };
       tx.emit(AgentStreams.session(auth.org_id, id), 'AgentSessionCreated', created, 'no_stream');
       if (body.message === undefined) return null;
-      const fresh: SessionRecord = { id, org_id: auth.org_id, agent_id: agent.id, current_run: null, queued_runs: [] } as unknown as SessionRecord;
+      const fresh: SessionRecord = { id, org_id: auth.org_id, agent_id: agent.id, current_run: null, queued_runs: [], run_count: 0 } as unknown as SessionRecord;
       const staged = this.stageMessage(tx, agent, fresh, body.message, null, this.sender(auth));
       await this.startAtOnce(tx, agent.id, fresh, staged, async () => node);
       return staged;
