@@ -9,6 +9,7 @@ import { readModelMembership, spacedNodes } from '@strata/platform/scope/space-m
 export const FUZZY_TYPES: ReadonlySet<string> = new Set(ENTITY_NODE_TYPE_NAMES.filter((t) => t !== 'Event'));
 
 const NO_GRAMS: ReadonlySet<string> = new Set();
+const NO_OWNERS: AliasOwner[] = [];
 
 interface AliasOwner {
   uid: string;
@@ -88,6 +89,12 @@ export class DedupCache {
    * chunk after chunk, and extraction itself never adds an alias.
    */
   private readonly aliasOwners = new Map<string, AliasOwner[]>();
+  /**
+   * The norms the organization has aliases for, read in one query per job when aliases are
+   * kept: most extracted labels (every sentence of a Claim or an Event) have none, and need no
+   * look-up of their own.
+   */
+  private aliasNorms: Promise<Set<string>> | null = null;
 
   constructor(
     private readonly graph: GraphReadModel,
@@ -122,7 +129,7 @@ export class DedupCache {
   /** The oldest live node of the type whose label or an alias normalises to `norm`. */
   async exact(type: string, norm: string): Promise<string | null> {
     const byLabel = (await this.index(type)).byNorm.get(norm) ?? null;
-    const owners = (this.keepAliases && this.aliasOwners.get(norm)) || (await this.readAliasOwners(norm));
+    const owners = (this.keepAliases && (this.aliasOwners.get(norm) ?? ((await this.hasAliases(norm)) ? null : NO_OWNERS))) || (await this.readAliasOwners(norm));
     if (owners.length === 0) return byLabel?.uid ?? null;
     let best: { uid: string; created_at: number } | null = byLabel;
     for (const n of owners) {
@@ -130,6 +137,11 @@ export class DedupCache {
       if (!best || n.created_at < best.created_at || (n.created_at === best.created_at && n.uid < best.uid)) best = n;
     }
     return best?.uid ?? null;
+  }
+
+  private async hasAliases(norm: string): Promise<boolean> {
+    this.aliasNorms ??= this.graph.allAliases(this.org).then((all) => new Set(all.map((a) => a.norm)));
+    return (await this.aliasNorms).has(norm);
   }
 
   /** The live nodes in the placement that own an alias normalising to `norm`, read once per norm. */
