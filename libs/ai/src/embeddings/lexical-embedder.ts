@@ -89,20 +89,22 @@ export class LexicalEmbedder implements EmbeddingProvider {
     const counts = this.features;
     counts.reset();
     const t = text ?? '';
-    if (NON_ASCII.test(t)) {
-      for (const word of normalisedWords(t)) addWord(counts, word, 0, word.length);
-    } else {
-      // NFKD and mark stripping are the identity on ASCII, and its letters/digits are [a-z0-9] once lowercased.
-      const lower = t.toLowerCase();
-      let start = -1;
-      for (let i = 0; i <= lower.length; i++) {
-        const c = i < lower.length ? lower.charCodeAt(i) : 0;
-        if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-          if (start < 0) start = i;
-        } else if (start >= 0) {
-          addWord(counts, lower, start, i);
-          start = -1;
+    if (!NON_ASCII.test(t)) addAsciiWords(counts, t);
+    else {
+      // NFKD, mark stripping and lowercasing act on each whitespace-separated piece alone (ASCII
+      // whitespace ends every combining sequence and every casing context), so only the pieces
+      // holding a non-ASCII character need them: a chunk's text with one "·" in its label is
+      // otherwise all ASCII
+      let from = 0;
+      for (let i = 0; i <= t.length; i++) {
+        const c = i < t.length ? t.charCodeAt(i) : 32;
+        if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 11) continue;
+        if (i > from) {
+          const piece = t.slice(from, i);
+          if (NON_ASCII.test(piece)) for (const word of normalisedWords(piece)) addWord(counts, word, 0, word.length);
+          else addAsciiWords(counts, piece);
         }
+        from = i + 1;
       }
     }
 
@@ -153,6 +155,21 @@ const NGRAM_SEED = fnvStep(fnvStep(FNV_OFFSET, 103 /* g */), 58 /* : */);
 const LT = 60; // '<'
 const GT = 62; // '>'
 const MAX_STOP_WORD = Math.max(...[...STOP_WORDS].map((w) => w.length));
+
+/** The words of an ASCII text: NFKD and mark stripping are the identity on ASCII, and its letters/digits are [a-z0-9] once lowercased. */
+function addAsciiWords(counts: FeatureCounts, text: string): void {
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      addWord(counts, lower, start, i);
+      start = -1;
+    }
+  }
+}
 
 /** Adds the features of the normalised word s[from, to): `w:<stem>` and the 3-grams of `<word>`. */
 function addWord(counts: FeatureCounts, s: string, from: number, to: number): void {
