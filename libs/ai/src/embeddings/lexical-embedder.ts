@@ -93,19 +93,20 @@ export class LexicalEmbedder implements EmbeddingProvider {
     else {
       // NFKD, mark stripping and lowercasing act on each whitespace-separated piece alone (ASCII
       // whitespace ends every combining sequence and every casing context), so only the pieces
-      // holding a non-ASCII character need them: a chunk's text with one "·" in its label is
-      // otherwise all ASCII
+      // holding a non-ASCII character need them; the ASCII stretches between take the fast path
+      // (a chunk's 8 KB of ASCII text with one "·" in its label)
       let from = 0;
-      for (let i = 0; i <= t.length; i++) {
-        const c = i < t.length ? t.charCodeAt(i) : 32;
-        if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 11) continue;
-        if (i > from) {
-          const piece = t.slice(from, i);
-          if (NON_ASCII.test(piece)) for (const word of normalisedWords(piece)) addWord(counts, word, 0, word.length);
-          else addAsciiWords(counts, piece);
-        }
-        from = i + 1;
+      NON_ASCII_ALL.lastIndex = 0;
+      for (let m = NON_ASCII_ALL.exec(t); m; m = NON_ASCII_ALL.exec(t)) {
+        let s = m.index;
+        while (s > from && !isAsciiSpace(t.charCodeAt(s - 1))) s--;
+        let e = m.index + 1;
+        while (e < t.length && !isAsciiSpace(t.charCodeAt(e))) e++;
+        if (s > from) addAsciiWords(counts, t.slice(from, s));
+        for (const word of normalisedWords(t.slice(s, e))) addWord(counts, word, 0, word.length);
+        from = NON_ASCII_ALL.lastIndex = e;
       }
+      if (from < t.length) addAsciiWords(counts, from === 0 ? t : t.slice(from));
     }
 
     const { acc, touched, slots } = this;
@@ -144,6 +145,8 @@ export class LexicalEmbedder implements EmbeddingProvider {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 const WORD = 0;
 const NGRAM = 1;
 const FNV_OFFSET = 0x811c9dc5;
