@@ -176,6 +176,22 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect(JSON.parse((await c.get(`/edges?from_uid=${lovelace.uid}&edge_type=ExtractedFrom`)).body[0].props.location)).toMatchObject({ page_start: 1 });
   });
 
+  it('reuses the node an alias names: an extracted name equal to an existing alias is deduplicated, not created', async () => {
+    const known = await c.post('/node', { node_type: 'Person', label: 'Mary Winston', props: { full_name: 'Mary Winston' } });
+    expect(known.status).toBe(201);
+    expect((await c.post('/reality/entity', { action: 'alias', text: 'Mary Jackson', canonical_uid: known.body.uid })).status).toBe(200);
+    const res = await c.post('/ingest/document', { content: 'Mary Jackson joined the team in Hampton in 1951.\n\nMary Jackson became an engineer in 1958.', title: 'Aliases', chunk_size: 100, chunk_overlap: 0 });
+    expect(res.status).toBe(202);
+    const job = await finished(c, res.body.job_id);
+    expect(job.status).toBe('completed');
+    expect(job.result.nodes_deduplicated).toBeGreaterThanOrEqual(1);
+    const people = (await c.get('/nodes?node_type=Person&limit=500')).body.items.map((n: { label: string }) => n.label);
+    expect(people).toContain('Mary Winston');
+    expect(people).not.toContain('Mary Jackson');
+    const cited = await c.get(`/edges?from_uid=${known.body.uid}&edge_type=ExtractedFrom`);
+    expect((cited.body.items ?? cited.body).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('reads HTML sent as content_base64', async () => {
     const html = '<html><body><h1>Notes</h1><p>Barbara Liskov taught at MIT in 1972.</p></body></html>';
     const res = await c.post('/ingest/document', { content_base64: Buffer.from(html).toString('base64'), mime_type: 'text/html', layers: ['reality'] });

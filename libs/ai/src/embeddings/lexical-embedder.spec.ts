@@ -69,9 +69,11 @@ function variedTexts(count: number): string[] {
     'Crème', 'BRÛLÉE', 'naïve', 'Ångström', 'façade', 'ﬁnance', 'K', 'İstanbul', 'straße', 'ＦＵＬＬ', 'ｗｉｄｔｈ',
     '東京タワー', '日本語', '한국어', 'Привет', 'мир', 'مرحبا', 'Ελληνικά', '①②③', '½', 'x²', '👩‍💻', '🚀', '🇫🇷', 'e\u0301',
     '\ud800', 'ﬀ', 'Ǆemal', 'ŉ', 'café', 'résumé', 'Zoë', 'niño', 'Łódź',
+    // final sigma: lowercasing reads the letters around Σ, across case-ignorable punctuation
+    'ΟΔΟΣ', 'ΑΣ.Β', "ΣΑΣ'Α", 'Σ',
   ];
   const asciiSeparators = [' ', ' ', ' ', '  ', ', ', '. ', '-', '_', '/', '\n', '\t', '!', '?', "'"];
-  const separators = [...asciiSeparators, '…', ' — ', '\u00a0'];
+  const separators = [...asciiSeparators, '…', ' — ', ' · ', '\u00a0', '\f', '\v', '\r\n', '.'];
   const chars = 'abcXYZ019 -_.,;<>\'"éüß東😀\u0301\u00a0\u2028';
   const texts = ['', '   ', 'the of and', 'A', 'a b c', '😀', '東', '<>', 'ab', 'abc', 'THE THE THE'];
   while (texts.length < count) {

@@ -89,21 +89,24 @@ export class LexicalEmbedder implements EmbeddingProvider {
     const counts = this.features;
     counts.reset();
     const t = text ?? '';
-    if (NON_ASCII.test(t)) {
-      for (const word of normalisedWords(t)) addWord(counts, word, 0, word.length);
-    } else {
-      // NFKD and mark stripping are the identity on ASCII, and its letters/digits are [a-z0-9] once lowercased.
-      const lower = t.toLowerCase();
-      let start = -1;
-      for (let i = 0; i <= lower.length; i++) {
-        const c = i < lower.length ? lower.charCodeAt(i) : 0;
-        if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-          if (start < 0) start = i;
-        } else if (start >= 0) {
-          addWord(counts, lower, start, i);
-          start = -1;
-        }
+    if (!NON_ASCII.test(t)) addAsciiWords(counts, t);
+    else {
+      // NFKD, mark stripping and lowercasing act on each whitespace-separated piece alone (ASCII
+      // whitespace ends every combining sequence and every casing context), so only the pieces
+      // holding a non-ASCII character need them; the ASCII stretches between take the fast path
+      // (a chunk's 8 KB of ASCII text with one "·" in its label)
+      let from = 0;
+      NON_ASCII_ALL.lastIndex = 0;
+      for (let m = NON_ASCII_ALL.exec(t); m; m = NON_ASCII_ALL.exec(t)) {
+        let s = m.index;
+        while (s > from && !isAsciiSpace(t.charCodeAt(s - 1))) s--;
+        let e = m.index + 1;
+        while (e < t.length && !isAsciiSpace(t.charCodeAt(e))) e++;
+        if (s > from) addAsciiWords(counts, t.slice(from, s));
+        for (const word of normalisedWords(t.slice(s, e))) addWord(counts, word, 0, word.length);
+        from = NON_ASCII_ALL.lastIndex = e;
       }
+      if (from < t.length) addAsciiWords(counts, from === 0 ? t : t.slice(from));
     }
 
     const { acc, touched, slots } = this;
@@ -142,6 +145,8 @@ export class LexicalEmbedder implements EmbeddingProvider {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 const WORD = 0;
 const NGRAM = 1;
 const FNV_OFFSET = 0x811c9dc5;
@@ -153,6 +158,21 @@ const NGRAM_SEED = fnvStep(fnvStep(FNV_OFFSET, 103 /* g */), 58 /* : */);
 const LT = 60; // '<'
 const GT = 62; // '>'
 const MAX_STOP_WORD = Math.max(...[...STOP_WORDS].map((w) => w.length));
+
+/** The words of an ASCII text: NFKD and mark stripping are the identity on ASCII, and its letters/digits are [a-z0-9] once lowercased. */
+function addAsciiWords(counts: FeatureCounts, text: string): void {
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      addWord(counts, lower, start, i);
+      start = -1;
+    }
+  }
+}
 
 /** Adds the features of the normalised word s[from, to): `w:<stem>` and the 3-grams of `<word>`. */
 function addWord(counts: FeatureCounts, s: string, from: number, to: number): void {

@@ -69,6 +69,18 @@ export function utf8Prefix(text: string): Uint32Array {
   return out;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The UTF-8 byte offset of each UTF-16 index of `text`: for ASCII text (most documents) the
+ * index itself, without a prefix array of the document's length.
+ */
+function byteOffsets(text: string): (i: number) => number {
+  if (!NON_ASCII.test(text)) return (i) => i;
+  const prefix = utf8Prefix(text);
+  return (i) => prefix[i];
+}
+
 /** A split point inside [lo, hi] (UTF-16 indices), preferring paragraph, sentence, whitespace. */
 function splitPoint(text: string, lo: number, hi: number): number {
   const window = text.slice(lo, hi);
@@ -90,7 +102,7 @@ function splitPoint(text: string, lo: number, hi: number): number {
  * forward to a word start. Chunks that are only whitespace are dropped. Offsets: UTF-8 bytes.
  */
 export function chunkText(text: string, opts: ChunkingOptions): TextChunk[] {
-  const bytes = utf8Prefix(text);
+  const byteAt = byteOffsets(text);
   const maxLen = opts.size * 4;
   const overlapLen = opts.overlap * 4;
   const out: TextChunk[] = [];
@@ -105,7 +117,7 @@ export function chunkText(text: string, opts: ChunkingOptions): TextChunk[] {
     while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
     if (e > s) {
       const content = text.slice(s, e);
-      out.push({ index: out.length, content, start: bytes[s], end: bytes[e], token_estimate: estimateTokens(content) });
+      out.push({ index: out.length, content, start: byteAt(s), end: byteAt(e), token_estimate: estimateTokens(content) });
     }
     if (end >= text.length) break;
     let next = Math.max(end - overlapLen, start + 1);
@@ -123,5 +135,5 @@ export function chunkText(text: string, opts: ChunkingOptions): TextChunk[] {
 
 /** The UTF-8 byte length of a string. */
 export function utf8Length(text: string): number {
-  return utf8Prefix(text)[text.length];
+  return NON_ASCII.test(text) ? utf8Prefix(text)[text.length] : text.length;
 }

@@ -32,8 +32,15 @@ export function tagsOf(word: string): readonly string[] {
 }
 
 export function hasTag(word: string, ...tags: string[]): boolean {
+  return hasAnyTag(word, tags);
+}
+
+/** hasTag with a list made once: no array or closure per call (named-entity runs ask for every capitalised word). */
+export function hasAnyTag(word: string, tags: readonly string[]): boolean {
   const t = tagsOf(word);
-  return tags.some((x) => t.includes(x));
+  if (t.length === 0) return false;
+  for (let i = 0; i < tags.length; i++) if (t.includes(tags[i])) return true;
+  return false;
 }
 
 export const isOrgWord = (w: string): boolean => orgWords[w] === true;

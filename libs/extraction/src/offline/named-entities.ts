@@ -1,4 +1,4 @@
-import { hasTag, isOrgWord, isPlaceWord, tagsOf } from './lexicon';
+import { hasAnyTag, hasTag, isOrgWord, isPlaceWord, tagsOf } from './lexicon';
 import { Sentence } from './sentences';
 
 export type EntityType = 'Person' | 'Organization' | 'Place';
@@ -70,7 +70,7 @@ export function findNamedEntities(text: string, sentences: readonly Sentence[], 
       }
       let run = words.slice(k, j);
       // a sentence-initial function word ("The", "On", "We") is not part of a name
-      while (run.length && hasTag(strip(run[0].w).toLowerCase(), ...FUNCTION_TAGS)) run = run.slice(1);
+      while (run.length && hasAnyTag(strip(run[0].w).toLowerCase(), FUNCTION_TAGS)) run = run.slice(1);
       if (run.length) {
         const type = classify(run.map((r) => strip(r.w)));
         if (type) {
@@ -93,9 +93,9 @@ function classify(words: string[]): EntityType | null {
   if (PLACE_TAGS.some((t) => whole.includes(t))) return 'Place';
   if (lower.some((w) => isOrgWord(w) || ORG_SUFFIXES.has(w)) || lower.some((w) => hasTag(w, 'Organization'))) return 'Organization';
   if (hasTag(lower[0], 'Honorific') && words.length > 1) return 'Person';
-  if (words.length >= 2 && words.length <= 4 && hasTag(lower[0], ...NAME_TAGS) && !lower.some((w) => hasTag(w, ...PLACE_TAGS))) return 'Person';
-  if (words.length >= 2 && words.length <= 4 && hasTag(lower[lower.length - 1], 'LastName') && !hasTag(lower[0], ...FUNCTION_TAGS)) return 'Person';
+  if (words.length >= 2 && words.length <= 4 && hasAnyTag(lower[0], NAME_TAGS) && !lower.some((w) => hasAnyTag(w, PLACE_TAGS))) return 'Person';
+  if (words.length >= 2 && words.length <= 4 && hasTag(lower[lower.length - 1], 'LastName') && !hasAnyTag(lower[0], FUNCTION_TAGS)) return 'Person';
   if (lower.some((w) => isPlaceWord(w)) && words.length >= 2) return 'Place';
-  if (words.length <= 3 && lower.every((w) => hasTag(w, ...PLACE_TAGS) || CONNECTORS.has(w))) return 'Place';
+  if (words.length <= 3 && lower.every((w) => hasAnyTag(w, PLACE_TAGS) || CONNECTORS.has(w))) return 'Place';
   return null;
 }

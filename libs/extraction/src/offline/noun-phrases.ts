@@ -19,6 +19,11 @@ const EXTRA_STOP = new Set(['also', 'just', 'very', 'such', 'other', 'same', 'ma
 
 type Kind = 'noun' | 'adj' | 'break';
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+// \s on ASCII: tab, line feed, vertical tab, form feed, carriage return, space
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
 // a word's kind depends on the word alone: a document's vocabulary is classified once, not at every mention
 const KINDS = new Map<string, Kind>();
 const KINDS_MAX = 200_000;
@@ -66,16 +71,33 @@ export function recurringNounPhrases(text: string, min = 2): NounPhrase[] {
     }
     run = [];
   };
-  for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
-    const raw = m[0];
-    if (!/^[\p{L}\p{M}]/u.test(raw)) {
-      flush();
-      continue;
-    }
-    const w = raw.toLowerCase();
+  const word = (w: string, i: number, end: number) => {
     const k = kind(w);
     if (k === 'break') flush();
-    else run.push({ w, i: m.index, end: m.index + raw.length, k });
+    else run.push({ w, i, end, k });
+  };
+  if (!NON_ASCII.test(text)) {
+    // WORD_RE's tokens read without a match object each: on ASCII, \p{L} is [A-Za-z], \p{M} is empty
+    const lower = text.toLowerCase();
+    const n = text.length;
+    for (let i = 0; i < n; ) {
+      const c = text.charCodeAt(i);
+      let j = i + 1;
+      if (isLetter(c)) {
+        for (let d = text.charCodeAt(j); j < n && (isLetter(d) || d === 39 || d === 45); d = text.charCodeAt(++j));
+        word(lower.slice(i, j), i, j);
+      } else if (!isSpace(c)) {
+        for (let d = text.charCodeAt(j); j < n && !isSpace(d) && !isLetter(d); d = text.charCodeAt(++j));
+        flush();
+      }
+      i = j;
+    }
+  } else {
+    for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
+      const raw = m[0];
+      if (!/^[\p{L}\p{M}]/u.test(raw)) flush();
+      else word(raw.toLowerCase(), m.index, m.index + raw.length);
+    }
   }
   flush();
   return [...counts.values()]

@@ -105,10 +105,12 @@ export class OfflineExtractor implements Extractor {
     const sentences = splitSentences(input.content);
     const people = (input.context?.participants ?? []).map((p) => p.name).filter(Boolean);
     const reading: ChunkReading = { content: input.content, sentences, entities: findNamedEntities(input.content, sentences, people) };
+    // a sentence is often both an Event and a Claim: its label is normalised once for the chunk
+    const norms = new Map<string, string>();
     return input.layers.map((layer) => {
       const pass = PASSES[layer];
       if (!pass) return { layer, error: `the offline extractor has no ${layer} pass` };
-      return { layer, nodes: dedupeWithin(pass(reading)) };
+      return { layer, nodes: dedupeWithin(pass(reading), norms) };
     });
   }
 }
@@ -117,11 +119,12 @@ export class OfflineExtractor implements Extractor {
  * One node per type and normalised label within a pass: the first mention is kept. Each kept
  * node carries its normalised label, which deduplication against the graph needs again.
  */
-function dedupeWithin(nodes: ExtractedNode[]): ExtractedNode[] {
+function dedupeWithin(nodes: ExtractedNode[], norms: Map<string, string>): ExtractedNode[] {
   const seen = new Set<string>();
   const out: ExtractedNode[] = [];
   for (const n of nodes) {
-    const norm = normaliseText(n.label);
+    let norm = norms.get(n.label);
+    if (norm === undefined) norms.set(n.label, (norm = normaliseText(n.label)));
     const key = `${n.node_type}:${norm}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -28,14 +28,30 @@ interface Row {
 const json = (v: unknown) => JSON.stringify(v ?? null);
 
 function fromRow(r: Row): QueuedJob {
-  return {
+  const job = {
     ...r,
     cancel_requested: r.cancel_requested === 1,
     input: JSON.parse(r.input),
     progress: JSON.parse(r.progress),
-    checkpoint: JSON.parse(r.checkpoint),
     result: JSON.parse(r.result),
-  };
+  } as QueuedJob;
+  // the checkpoint (a handler's whole cursor, tens of KB for an ingestion) is parsed only when
+  // read: `GET /jobs/{id}`, its polls and a cancel check never look at it
+  let raw: string | null = r.checkpoint;
+  let value: unknown;
+  Object.defineProperty(job, 'checkpoint', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (raw !== null) (value = JSON.parse(raw)), (raw = null);
+      return value;
+    },
+    set: (v: unknown) => {
+      raw = null;
+      value = v;
+    },
+  });
+  return job;
 }
 
 /**

@@ -9,6 +9,7 @@ import { readModelMembership, spacedNodes } from '@strata/platform/scope/space-m
 export const FUZZY_TYPES: ReadonlySet<string> = new Set(ENTITY_NODE_TYPE_NAMES.filter((t) => t !== 'Event'));
 
 const NO_GRAMS: ReadonlySet<string> = new Set();
+const NO_OWNERS: AliasOwner[] = [];
 
 interface AliasOwner {
   uid: string;
@@ -88,6 +89,15 @@ export class DedupCache {
    * chunk after chunk, and extraction itself never adds an alias.
    */
   private readonly aliasOwners = new Map<string, AliasOwner[]>();
+  /**
+   * The norms the organization has aliases for, read in one query per job when aliases are
+   * kept: most extracted labels (every sentence of a Claim or an Event) have none, and need no
+   * look-up of their own.
+   */
+  private aliasNorms: Promise<Set<string>> | null = null;
+  /** the same, once read: a look-up then awaits nothing (it runs for every extracted node) */
+  private aliasNormsRead: Set<string> | null = null;
+  private readonly typesRead = new Map<string, TypeIndex>();
 
   constructor(
     private readonly graph: GraphReadModel,
@@ -112,6 +122,7 @@ export class DedupCache {
         const idx = TypeIndex.of(type);
         const page = await this.graph.listNodes(this.org, { node_types: [type] }, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
         for (const n of page.items) if (await this.inPlacement(n.uid)) idx.add(n.uid, n.created_at, normaliseText(n.label));
+        this.typesRead.set(type, idx);
         return idx;
       })();
       this.types.set(type, p);
@@ -121,8 +132,13 @@ export class DedupCache {
 
   /** The oldest live node of the type whose label or an alias normalises to `norm`. */
   async exact(type: string, norm: string): Promise<string | null> {
-    const byLabel = (await this.index(type)).byNorm.get(norm) ?? null;
-    const owners = (this.keepAliases && this.aliasOwners.get(norm)) || (await this.readAliasOwners(norm));
+    const byLabel = (this.typesRead.get(type) ?? (await this.index(type))).byNorm.get(norm) ?? null;
+    let owners = this.keepAliases ? this.aliasOwners.get(norm) : undefined;
+    if (this.keepAliases && !owners) {
+      const has = this.hasAliases(norm);
+      if (!(typeof has === 'boolean' ? has : await has)) owners = NO_OWNERS;
+    }
+    owners ??= await this.readAliasOwners(norm);
     if (owners.length === 0) return byLabel?.uid ?? null;
     let best: { uid: string; created_at: number } | null = byLabel;
     for (const n of owners) {
@@ -130,6 +146,12 @@ export class DedupCache {
       if (!best || n.created_at < best.created_at || (n.created_at === best.created_at && n.uid < best.uid)) best = n;
     }
     return best?.uid ?? null;
+  }
+
+  private hasAliases(norm: string): boolean | Promise<boolean> {
+    if (this.aliasNormsRead) return this.aliasNormsRead.has(norm);
+    this.aliasNorms ??= this.graph.allAliases(this.org).then((all) => (this.aliasNormsRead = new Set(all.map((a) => a.norm))));
+    return this.aliasNorms.then((norms) => norms.has(norm));
   }
 
   /** The live nodes in the placement that own an alias normalising to `norm`, read once per norm. */
