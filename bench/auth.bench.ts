@@ -13,9 +13,9 @@ import { NodesController } from '../apps/api/src/graph/nodes/nodes.controller';
 
 /**
  * The authentication hot path. Micro: the global guard on a controller route
- * (`GET /node/{uid}/history`: route tag lookup, passport bearer strategy, cached credential,
+ * (`GET /node/{uid}/history`: route tag lookup, cached credential,
  * rate-limit counter) per call, for an API key and a user JWT, cached; the fast lane's
- * DirectAuthenticator (same resolver, rules and counter, no passport); and the cold path
+ * DirectAuthenticator (same resolver, rules and counter, no Nest pipeline); and the cold path
  * (SHA-256 + read-model lookup) for comparison.
  * Macro: `GET /node/{uid}` (a fast-lane route) over HTTP (autocannon, 32 connections) with an
  * API key, with a user JWT, with authentication replaced by a stub (what it costs), and a bare

@@ -8,9 +8,8 @@ import { RouteAuth, assertRouteAccess, bearerTokenOf, orgHeaderOf } from './rout
 
 /**
  * Authentication for the few hot routes registered on Fastify directly (fast-routes.ts in the
- * API platform): the same resolver the passport bearer strategy calls, the same access rules
- * and the same per-credential rate limit as StrataAuthGuard, minus passport's per-request
- * strategy instance and the Nest pipeline (together about half the CPU time of GET /node).
+ * API platform): the same resolver, access rules and per-credential rate limit as
+ * StrataAuthGuard, minus the Nest pipeline.
  */
 @Injectable()
 export class DirectAuthenticator {

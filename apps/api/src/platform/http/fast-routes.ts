@@ -29,8 +29,8 @@ export interface FastRoute {
 
 /**
  * Hot read routes registered on Fastify directly, outside the Nest router. The Nest pipeline
- * (router context, guards consumer, param pipes, interceptors) and passport's per-request
- * strategy instance cost about half of the CPU time of `GET /node/{uid}` (measured), so
+ * (router context, guards consumer, param pipes, interceptors) cost a large share of the CPU
+ * time of `GET /node/{uid}` (measured), so
  * single-object reads by uid take this lane. Everything a client can observe is the same as
  * on a controller route: DirectAuthenticator applies the guard's resolver, access rules and
  * rate limit; errors go through the exception filter's `toErrorResponse`; request ids,
