@@ -61,7 +61,7 @@ export async function run(): Promise<Record<string, number>> {
     const direct = app.get(DirectAuthenticator);
     const directReq = (token: string) =>
       ({ method: 'GET', url: `/node/${node.uid}`, headers: headersOf(token), ip: '127.0.0.1', strata: { request_id: 'x' } }) as never;
-    out.auth_direct_api_key_cached_us = round(await time(50_000, () => direct.authenticate(directReq(key), res as never, { tag: 'api_key_or_jwt', access: 'read' })));
+    out.auth_direct_api_key_cached_us = round(await time(50_000, async () => direct.authenticate(directReq(key), res as never, { tag: 'api_key_or_jwt', access: 'read' })));
     out.auth_resolve_api_key_cached_us = round(await time(200_000, async () => resolver.resolve(key)));
     out.auth_resolve_api_key_cold_us = round(
       await time(5_000, async () => {

@@ -38,7 +38,7 @@ export class StrataAuthGuard implements CanActivate {
     const state: StrataRequestState = req.strata ?? (req.strata = { request_id: '' });
 
     if (route.tag === 'public') {
-      if (!isReadMethod(req.method)) await this.throttler.canActivate(context);
+      if (!isReadMethod(req.method) && !this.throttler.tryCountSync(context)) await this.throttler.canActivate(context);
       return true;
     }
 
@@ -47,7 +47,7 @@ export class StrataAuthGuard implements CanActivate {
 
     assertRouteAccess(route, req.method, auth);
 
-    await this.throttler.canActivate(context);
+    if (!this.throttler.tryCountSync(context)) await this.throttler.canActivate(context);
     return true;
   }
 
