@@ -56,8 +56,8 @@ export async function run(): Promise<Record<string, number>> {
       for (let i = 0; i < n; i++) await fn();
       return Number(process.hrtime.bigint() - t0) / 1000 / n;
     };
-    out.auth_guard_api_key_cached_us = round(await time(50_000, () => guard.canActivate(ctxFor(key))));
-    out.auth_guard_jwt_cached_us = round(await time(50_000, () => guard.canActivate(ctxFor(s.access_token))));
+    out.auth_guard_api_key_cached_us = round(await time(50_000, async () => guard.canActivate(ctxFor(key))));
+    out.auth_guard_jwt_cached_us = round(await time(50_000, async () => guard.canActivate(ctxFor(s.access_token))));
     const direct = app.get(DirectAuthenticator);
     const directReq = (token: string) =>
       ({ method: 'GET', url: `/node/${node.uid}`, headers: headersOf(token), ip: '127.0.0.1', strata: { request_id: 'x' } }) as never;

@@ -31,14 +31,15 @@ export class StrataAuthGuard implements CanActivate {
     private readonly resolver: CredentialResolver,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** A promise only where the rate-limit count must wait. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const route = this.routeAuth(context);
     const req = context.switchToHttp().getRequest();
     const state: StrataRequestState = req.strata ?? (req.strata = { request_id: '' });
 
     if (route.tag === 'public') {
-      if (!isReadMethod(req.method) && !this.throttler.tryCountSync(context)) await this.throttler.canActivate(context);
+      if (!isReadMethod(req.method) && !this.throttler.tryCountSync(context)) return this.throttler.canActivate(context);
       return true;
     }
 
@@ -47,7 +48,7 @@ export class StrataAuthGuard implements CanActivate {
 
     assertRouteAccess(route, req.method, auth);
 
-    if (!this.throttler.tryCountSync(context)) await this.throttler.canActivate(context);
+    if (!this.throttler.tryCountSync(context)) return this.throttler.canActivate(context);
     return true;
   }
 
