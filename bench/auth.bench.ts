@@ -13,9 +13,9 @@ import { NodesController } from '../apps/api/src/graph/nodes/nodes.controller';
 
 /**
  * The authentication hot path. Micro: the global guard on a controller route
- * (`GET /node/{uid}/history`: route tag lookup, passport bearer strategy, cached credential,
+ * (`GET /node/{uid}/history`: route tag lookup, cached credential,
  * rate-limit counter) per call, for an API key and a user JWT, cached; the fast lane's
- * DirectAuthenticator (same resolver, rules and counter, no passport); and the cold path
+ * DirectAuthenticator (same resolver, rules and counter, no Nest pipeline); and the cold path
  * (SHA-256 + read-model lookup) for comparison.
  * Macro: `GET /node/{uid}` (a fast-lane route) over HTTP (autocannon, 32 connections) with an
  * API key, with a user JWT, with authentication replaced by a stub (what it costs), and a bare
@@ -56,12 +56,12 @@ export async function run(): Promise<Record<string, number>> {
       for (let i = 0; i < n; i++) await fn();
       return Number(process.hrtime.bigint() - t0) / 1000 / n;
     };
-    out.auth_guard_api_key_cached_us = round(await time(50_000, () => guard.canActivate(ctxFor(key))));
-    out.auth_guard_jwt_cached_us = round(await time(50_000, () => guard.canActivate(ctxFor(s.access_token))));
+    out.auth_guard_api_key_cached_us = round(await time(50_000, async () => guard.canActivate(ctxFor(key))));
+    out.auth_guard_jwt_cached_us = round(await time(50_000, async () => guard.canActivate(ctxFor(s.access_token))));
     const direct = app.get(DirectAuthenticator);
     const directReq = (token: string) =>
       ({ method: 'GET', url: `/node/${node.uid}`, headers: headersOf(token), ip: '127.0.0.1', strata: { request_id: 'x' } }) as never;
-    out.auth_direct_api_key_cached_us = round(await time(50_000, () => direct.authenticate(directReq(key), res as never, { tag: 'api_key_or_jwt', access: 'read' })));
+    out.auth_direct_api_key_cached_us = round(await time(50_000, async () => direct.authenticate(directReq(key), res as never, { tag: 'api_key_or_jwt', access: 'read' })));
     out.auth_resolve_api_key_cached_us = round(await time(200_000, async () => resolver.resolve(key)));
     out.auth_resolve_api_key_cold_us = round(
       await time(5_000, async () => {

@@ -8,9 +8,8 @@ import { RouteAuth, assertRouteAccess, bearerTokenOf, orgHeaderOf } from './rout
 
 /**
  * Authentication for the few hot routes registered on Fastify directly (fast-routes.ts in the
- * API platform): the same resolver the passport bearer strategy calls, the same access rules
- * and the same per-credential rate limit as StrataAuthGuard, minus passport's per-request
- * strategy instance and the Nest pipeline (together about half the CPU time of GET /node).
+ * API platform): the same resolver, access rules and per-credential rate limit as
+ * StrataAuthGuard, minus the Nest pipeline.
  */
 @Injectable()
 export class DirectAuthenticator {
@@ -29,13 +28,15 @@ export class DirectAuthenticator {
     return this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id']));
   }
 
-  async authenticate(req: FastifyRequest, reply: FastifyReply, route: RouteAuth): Promise<AuthContext> {
+  /** The request's AuthContext, counted against its rate limit; a promise only where the count must wait. */
+  authenticate(req: FastifyRequest, reply: FastifyReply, route: RouteAuth): AuthContext | Promise<AuthContext> {
     const r = req as unknown as { strata?: StrataRequestState; method: string };
     const state: StrataRequestState = r.strata ?? (r.strata = { request_id: '' });
     const auth = authForRequest(this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id'])), req);
     state.auth = auth; // before the checks, as in the guard: refused requests count as the credential's activity
     assertRouteAccess(route, req.method, auth);
-    await this.throttler.canActivate(new ExecutionContextHost([req, reply]));
-    return auth;
+    const context = new ExecutionContextHost([req, reply]);
+    if (this.throttler.tryCountSync(context)) return auth;
+    return this.throttler.canActivate(context).then(() => auth);
   }
 }

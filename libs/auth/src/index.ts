@@ -5,7 +5,6 @@ export * from './request-context.decorator';
 export * from './accounts-directory.port';
 export * from './credential-resolver';
 export * from './strata-auth.guard';
-export * from './bearer.strategy';
 export * from './plans/plan-catalogue';
 export * from './plans/plan-limits';
 export * from './rate-limit/plan-throttler.guard';

@@ -1,9 +1,6 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
-import { AuthContext, StrataRequestState, authForRequest } from './auth-context';
-import { AuthErrors } from './auth-errors';
-import { BearerRequest, STRATA_BEARER } from './bearer.strategy';
+import { StrataRequestState, authForRequest } from './auth-context';
 import { CredentialResolver } from './credential-resolver';
 import { PlanThrottlerGuard } from './rate-limit/plan-throttler.guard';
 import { RouteAuth, assertRouteAccess, bearerTokenOf, isReadMethod, orgHeaderOf } from './route-access';
@@ -14,61 +11,45 @@ import { ACCESS_KIND, AUTH_TAG, AccessKind, AuthTag } from './route-tags';
  * `@ApiKeyOrJwt` — also the default for an untagged route —, `@UserJwt`, `@OwnerAdminJwt`,
  * `@OwnerJwt`) and:
  *  - public: never 401 (any token is ignored); POSTs are rate limited per client address;
- *  - otherwise: needs `Authorization: Bearer <token>`, resolved by the passport bearer
- *    strategy to an AuthContext (JWT or `strata_` API key), attached as `request.strata.auth`;
+ *  - otherwise: needs `Authorization: Bearer <token>`, resolved by the CredentialResolver to
+ *    an AuthContext (JWT or `strata_` API key), attached as `request.strata.auth`. Only that
+ *    header is read: an `access_token` body or query field never authenticates. No passport
+ *    strategy: it only split the header and called the same resolver, and its per-request
+ *    strategy instance and callbacks cost more than the cached lookup itself;
  *  - JWT-only tags refuse API keys (403 api_key_not_allowed) and check the role;
  *  - read-only credentials may not call a non-GET route unless it is `@ReadsOnly` or
  *    `@AccessByAction` (403 read_only_credential);
  *  - then counts the request against the credential's per-minute limit.
  */
 @Injectable()
-export class StrataAuthGuard extends AuthGuard(STRATA_BEARER) {
+export class StrataAuthGuard implements CanActivate {
   private readonly routes = new Map<Function, RouteAuth>();
 
   constructor(
     private readonly reflector: Reflector,
     private readonly throttler: PlanThrottlerGuard,
     private readonly resolver: CredentialResolver,
-  ) {
-    super({ session: false });
-  }
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** A promise only where the rate-limit count must wait. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const route = this.routeAuth(context);
     const req = context.switchToHttp().getRequest();
     const state: StrataRequestState = req.strata ?? (req.strata = { request_id: '' });
 
     if (route.tag === 'public') {
-      if (!isReadMethod(req.method)) await this.throttler.canActivate(context);
+      if (!isReadMethod(req.method) && !this.throttler.tryCountSync(context)) return this.throttler.canActivate(context);
       return true;
     }
 
-    const shim: BearerRequest = {
-      headers: { authorization: `Bearer ${bearerTokenOf(req.headers.authorization)}` },
-      org_header: orgHeaderOf(req.headers['x-org-id']),
-      resolver: this.resolver,
-    };
-    (req as { _bearer?: BearerRequest })._bearer = shim;
-    await super.canActivate(context);
-    const auth = authForRequest(shim.user as AuthContext, req);
+    const auth = authForRequest(this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id'])), req);
     state.auth = auth; // set before the checks below so refused requests still count as the credential's activity
 
     assertRouteAccess(route, req.method, auth);
 
-    await this.throttler.canActivate(context);
+    if (!this.throttler.tryCountSync(context)) return this.throttler.canActivate(context);
     return true;
-  }
-
-  /** passport sees only the shim (header + X-Org-Id), never the body or query string */
-  override getRequest(context: ExecutionContext): BearerRequest {
-    return context.switchToHttp().getRequest()._bearer;
-  }
-
-  override handleRequest<T>(err: unknown, user: T): T {
-    if (err) throw err;
-    if (!user) throw AuthErrors.invalidToken();
-    return user;
   }
 
   private routeAuth(context: ExecutionContext): RouteAuth {

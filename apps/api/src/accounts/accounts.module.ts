@@ -7,7 +7,6 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { ACTIVITY_STORE, ActivityStore } from '@strata/auth/activity/activity-store.port';
 import { ACCOUNTS_DIRECTORY, AccountsDirectory } from '@strata/auth/accounts-directory.port';
 import { StrataRequestState } from '@strata/auth/auth-context';
-import { StrataBearerStrategy } from '@strata/auth/bearer.strategy';
 import { CredentialResolver } from '@strata/auth/credential-resolver';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
@@ -71,7 +70,6 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
       inject: [ACCOUNTS_DIRECTORY, TokenService, CLOCK],
       useFactory: (d: AccountsDirectory, t: TokenService, clock: Clock) => new CredentialResolver(d, t, clock),
     },
-    StrataBearerStrategy,
     PlanThrottlerGuard,
     DirectAuthenticator,
     {

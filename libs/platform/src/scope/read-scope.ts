@@ -94,6 +94,11 @@ export class ReadScopeService {
     private readonly spaces: SpaceAccessService,
   ) {}
 
+  /** True when the caller sees every node (`of` would answer an unrestricted scope): known without a read or a promise. */
+  seesAll(auth: AuthContext): boolean {
+    return auth.space_uids === null && auth.project_uids === null && this.spaces.planFor(auth).unlimited;
+  }
+
   async of(auth: AuthContext): Promise<ReadScope> {
     const org = auth.org_id;
     const plan = this.spaces.planFor(auth);

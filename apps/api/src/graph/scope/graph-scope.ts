@@ -24,6 +24,11 @@ export class GraphScope {
     return this.scopes.assertGraphWide(auth);
   }
 
+  /** True when the caller sees every node (nearly every request): the checks below would pass without a read. */
+  seesAll(auth: AuthContext): boolean {
+    return this.scopes.seesAll(auth);
+  }
+
   /** 404 `not_found` for a node the caller may not see. */
   async assertNode(auth: AuthContext, uid: string): Promise<void> {
     if (!(await this.scopes.of(auth)).allows(uid)) throw Errors.notFound(`node ${uid} not found`, { uid });

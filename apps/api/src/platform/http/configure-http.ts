@@ -5,6 +5,7 @@ import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { PUBLIC_ROUTE_CONFIG } from '@strata/auth/route-tags';
 import { strataClientErrorHandler } from './client-errors';
 import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
+import { parseBodiesWithoutBind } from './parser-async-scope';
 import { Readiness } from './readiness';
 import { tracing } from '@strata/observability/tracing';
 import { readRequestId, sendHeadAsBytes } from './request-id';
@@ -102,6 +103,7 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
     done(null, payload);
   });
 
+  parseBodiesWithoutBind();
   fastify.removeAllContentTypeParsers();
   // the one JSON parser of every route (import included): 400 invalid_json for bytes that are
   // not UTF-8, text that does not parse, a root that is not an object, nesting deeper than MAX_JSON_DEPTH (checked on

@@ -13,9 +13,13 @@ import { FIELD_CONSTRAINT, FieldRule, fieldRules } from './field.decorator';
  */
 @Injectable()
 export class DtoBodyPipe implements PipeTransform {
+  /** per parameter type: its rules are declared when its class is defined, before any request */
+  private readonly rules = new Map<Function, Map<string, FieldRule>>();
+
   transform(raw: unknown, meta: ArgumentMetadata): unknown {
     if (meta.type !== 'body' || !meta.metatype) return raw;
-    const rules = fieldRules(meta.metatype);
+    let rules = this.rules.get(meta.metatype);
+    if (rules === undefined) this.rules.set(meta.metatype, (rules = fieldRules(meta.metatype)));
     if (!rules.size) return raw;
     return toDto(meta.metatype as new () => object, rules, raw);
   }
