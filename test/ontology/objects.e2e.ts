@@ -117,6 +117,22 @@ describe('ontology domain objects and relations', () => {
     expect((await w.k.post('/v1/ontology/objects', { schema_id: 'nope', object_type: 'Client', canonical_name: 'x' })).status).toBe(404);
   });
 
+  it('each create is decided on the schema as it is now: a field, a type, an archive or a deprecation made after the last create counts at once', async () => {
+    const w = await setUp(); // one create already decided on this schema
+    const sid = w.schema.id;
+    const create = (object_type: string, canonical_name: string, fields: Record<string, unknown>) => w.k.post('/v1/ontology/objects', { schema_id: sid, object_type, canonical_name, fields });
+    const fields = [...w.client.fields_json, { name: 'region', type: 'enum', enum: ['north', 'south'] }];
+    ok(await w.k.patch(`/v1/ontology/schemas/${sid}/object-types/${w.client.id}`, { fields }), 200);
+    ok(await create('Client', 'Borealis', { code: 'B-1', region: 'north' }), 201);
+    expect((await create('Client', 'Austral', { code: 'A-1', region: 'east' })).body).toMatchObject({ code: 'schema_validation_failed' });
+    const supplier = ok(await w.k.post(`/v1/ontology/schemas/${sid}/object-types`, { name: 'Supplier', fields: [{ name: 'vat', type: 'string' }] }), 201);
+    ok(await create('Supplier', 'Parts Ltd', { vat: 'GB1' }), 201);
+    ok(await w.k.delete(`/v1/ontology/schemas/${sid}/object-types/${supplier.id}`), 200);
+    expect((await create('Supplier', 'Bolts Ltd', { vat: 'GB2' })).status).toBe(422);
+    ok(await w.k.post(`/v1/ontology/schemas/${sid}/deprecate`, {}), 200);
+    expect((await create('Client', 'Cirrus', { code: 'C-1' })).body).toMatchObject({ code: 'schema_not_active' });
+  });
+
   it('PATCH: reason and expected_version required, identity immutable, versions and history', async () => {
     const w = await setUp();
     const path = `/v1/ontology/objects/${w.acme.uid}`;

@@ -51,8 +51,10 @@ export class ObjectWriter {
       const existing = this.existingWithIdentity(tx.org, type, key);
       if (existing) throw OntologyErrors.duplicateObject(type.name, visible(existing) ? existing : null);
     }
-    const props = domainObjectProps(type, { canonical_name: o.canonical_name, fields, aliases: o.aliases, identity, proposal_id: o.proposal_id, source_uids: o.source_uids });
-    const node = await createNode(tx, { label: o.canonical_name, confidence: o.confidence, props: props as unknown as Record<string, unknown> }, {
+    // `_type` is the forced type's name, which the node decider writes itself: sent, it would
+    // only be resolved again to be checked against that same name
+    const { _type, ...props } = domainObjectProps(type, { canonical_name: o.canonical_name, fields, aliases: o.aliases, identity, proposal_id: o.proposal_id, source_uids: o.source_uids });
+    const node = await createNode(tx, { label: o.canonical_name, confidence: o.confidence, props }, {
       forcedType: type.name,
       forcedLayer: 'ontology',
     });

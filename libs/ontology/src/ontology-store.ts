@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@strata/domain/errors';
-import { OntologyErrors, OntologySchemaRecord } from '@strata/domain/ontology';
+import { OntologyErrors, ObjectTypeRecord, OntologyEventTypes as T, OntologySchemaRecord, RelationTypeRecord, SchemaTypes } from '@strata/domain/ontology';
+import type { RecordedEvent } from '@strata/domain/events';
 import { EMBEDDED_STORAGE, SERVER_STORAGE } from '@strata/platform/storage/storage.tokens';
 import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 import type { ServerStores } from '@strata/platform/storage/server-stores';
@@ -17,6 +18,14 @@ export class OntologyStore {
   private readonly model: OntologyReadModel;
   private readonly mirror: AccountsMirror | null;
   private readonly catchUpMirror: MirrorCatchUp;
+  /**
+   * Embedded default: schema rows and their types by organization and id, as the read model
+   * holds them now. Every object write reads its schema and types; the rows change only on
+   * the schema stream's events, which empty this as each is projected (inside the open write
+   * batch, so a later request of the batch reads the new rows), and a rolled-back batch
+   * empties it too. Servers mode reads its mirror each time: the mirror moves on its own.
+   */
+  private readonly cached: Map<string, { row: SchemaRow; types: SchemaTypes | null }> | null;
 
   constructor(
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
@@ -26,6 +35,14 @@ export class OntologyStore {
     this.mirror = storage ? null : mirror;
     this.catchUpMirror = new MirrorCatchUp(this.mirror, server?.events ?? null, 'the ontology read model');
     this.model = storage ? new OntologyReadModel(storage.projections) : mirror!.ontologyReadModel;
+    this.cached = storage ? new Map() : null;
+    if (storage) {
+      const cached = this.cached!;
+      storage.onApplied((events) => {
+        if (cached.size && events.some(changesSchema)) cached.clear();
+      });
+      storage.onRolledBack(() => cached.clear());
+    }
   }
 
   /**
@@ -62,9 +79,33 @@ export class OntologyStore {
 
   /** The organization's schema, or 404 (another organization's schema is as unknown as a missing one). */
   schema(org: string, id: string): SchemaRow {
+    return this.entry(org, id).row;
+  }
+
+  /** The object and relation types of the organization's schema (404 like `schema`), in the order they were added. */
+  types(org: string, schemaId: string): SchemaTypes {
+    const e = this.entry(org, schemaId);
+    if (!e.types) {
+      const t = this.read.types(schemaId);
+      // shared with every caller until the schema changes
+      e.types = this.cached ? { objects: Object.freeze(t.objects) as ObjectTypeRecord[], relations: Object.freeze(t.relations) as RelationTypeRecord[] } : t;
+    }
+    return e.types;
+  }
+
+  private entry(org: string, id: string): { row: SchemaRow; types: SchemaTypes | null } {
+    const key = `${org}\u0000${id}`;
+    const hit = this.cached?.get(key);
+    if (hit) return hit;
     const row = this.read.schema(org, id);
     if (!row) throw OntologyErrors.schemaNotFound(id);
-    return row;
+    const e = { row, types: null };
+    // a schema has a few types: the entries stay small, and an organization has few schemas
+    if (this.cached) {
+      if (this.cached.size >= MAX_CACHED_SCHEMAS) this.cached.clear();
+      this.cached.set(key, e);
+    }
+    return e;
   }
 
   activeSchema(org: string, id: string): OntologySchemaRecord {
@@ -73,3 +114,22 @@ export class OntologyStore {
     return schema;
   }
 }
+
+const MAX_CACHED_SCHEMAS = 1_000;
+
+/** The events that change a schema row or its types (the read model's onto_schemas and onto_types). */
+const SCHEMA_EVENTS: ReadonlySet<string> = new Set([
+  T.OntologySchemaCreated,
+  T.OntologySchemaUpdated,
+  T.OntologySchemaActivated,
+  T.OntologySchemaDeprecated,
+  T.OntologySchemaArchived,
+  T.OntologyObjectTypeAdded,
+  T.OntologyObjectTypeUpdated,
+  T.OntologyObjectTypeArchived,
+  T.OntologyRelationTypeAdded,
+  T.OntologyRelationTypeUpdated,
+  T.OntologyRelationTypeArchived,
+]);
+
+const changesSchema = (e: RecordedEvent) => SCHEMA_EVENTS.has(e.type);

@@ -26,7 +26,7 @@ export class ProposalApplier {
     let next: ProposalRecord;
     try {
       const schema = this.store.activeSchema(tx.org, p.schema_id);
-      const type = namedObjectType(this.store.read.types(schema.id), p.object_type);
+      const type = namedObjectType(this.store.types(tx.org, schema.id), p.object_type);
       const node = await this.writer.create(tx, type, { ...o, allow_duplicate: false, proposal_id: p.id, source_uids: p.source_uids }, visible);
       next = decideApplied(p, node.uid, tx.now, tx.ctx.principal.id);
       tx.emit(stream, T.OntologyProposalApplied, { proposal: next }, revision);

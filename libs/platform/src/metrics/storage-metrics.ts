@@ -17,7 +17,9 @@ export function instrumentStorage(metrics: StrataMetrics, embedded: EmbeddedStor
     embedded.onCommitted((events) => countAppends(metrics, events));
     embedded.onCheckpoint((c) => {
       metrics.checkpointDuration.observe({ database: c.name, mode: c.mode }, c.seconds);
-      metrics.checkpointPages.inc({ database: c.name }, c.pages);
+      // a RESTART refused while the writer is busy reports -1 pages: a counter that is handed a
+      // negative increment throws, on the checkpointer's message, and takes the process down
+      if (c.pages > 0) metrics.checkpointPages.inc({ database: c.name }, c.pages);
     });
     metrics.gauge('strata_projection_position', 'Last event-log position applied, per projection', ['projection'], () =>
       embedded.runner.status().map((s) => ({ labels: { projection: s.name }, value: s.checkpoint })),

@@ -33,7 +33,7 @@ export class ObjectHandlers {
     const visible = (uid: string) => !scope || scope.allows(uid);
     return this.uow.run(commandContext(auth, rid, dto as unknown as Record<string, unknown>), async (tx) => {
       const schema = this.store.activeSchema(auth.org_id, dto.schema_id);
-      const type = namedObjectType(this.store.read.types(schema.id), dto.object_type);
+      const type = namedObjectType(this.store.types(auth.org_id, schema.id), dto.object_type);
       const proposalId = this.ids.uuid();
       const object = {
         canonical_name: dto.canonical_name,

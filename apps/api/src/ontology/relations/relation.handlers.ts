@@ -43,7 +43,7 @@ export class RelationHandlers {
       const b = await endpoint(tx, to, 'to_uid');
       const schemaId = objectProps(a).schema_id as string;
       const schema = this.store.activeSchema(auth.org_id, schemaId);
-      const rel = this.store.read.types(schema.id).relations.find((r) => r.status !== 'archived' && typeKey(r.name) === typeKey(relationName));
+      const rel = this.store.types(auth.org_id, schema.id).relations.find((r) => r.status !== 'archived' && typeKey(r.name) === typeKey(relationName));
       if (!rel) throw OntologyErrors.validationFailed([{ path: 'relation_type', message: `${relationName} is not a relation type of schema ${schema.id}` }]);
       const forward = typeKey(a.node_type) === typeKey(rel.source_type) && typeKey(b.node_type) === typeKey(rel.target_type);
       const reverse = rel.symmetric && typeKey(a.node_type) === typeKey(rel.target_type) && typeKey(b.node_type) === typeKey(rel.source_type);

@@ -1,4 +1,5 @@
 import { DomainError } from '@strata/domain/errors';
+import { Matches } from 'class-validator';
 import { DtoBodyPipe } from './dto-body.pipe';
 import { Field } from './field.decorator';
 import { Integer, IsoDateTime, OneOf, Text, UidList } from './field-rules';
@@ -55,6 +56,16 @@ describe('DtoBodyPipe', () => {
     expect(refusal([1])).toMatchObject({ code: 'invalid_json' });
     expect(refusal('text')).toMatchObject({ code: 'invalid_json' });
     expect(refusal(undefined)).toMatchObject({ code: 'missing_field', field: 'name' });
+  });
+
+  it('still applies a plain class-validator constraint declared beside the field rules, in declaration order', () => {
+    class MixedDto {
+      @Field(Text({ required: true, max: 5 })) name!: string;
+      @Field(Text({ max: 10 })) @Matches(/^[a-z]+$/, { message: 'code must be lowercase letters' }) code?: string;
+    }
+    expect(() => run({ name: 'ok', code: 'ABC' }, MixedDto)).toThrow(expect.objectContaining({ code: 'invalid_field', message: 'code must be lowercase letters' }));
+    expect(() => run({ code: 'ABC' }, MixedDto)).toThrow(expect.objectContaining({ code: 'missing_field' }));
+    expect({ ...(run({ name: 'ok', code: 'abc' }, MixedDto) as object) }).toEqual({ name: 'ok', code: 'abc' });
   });
 
   it('lets bodies of any other type through untouched', () => {
