@@ -207,6 +207,7 @@ export class SqliteTextIndex implements TextIndex {
   private readonly essentialDfBudget: number;
   private readonly commonTermRows: number;
   private readonly schemaVersion: Statement<[], number>;
+  private readonly dataVersion: Statement<[], number>;
   private seenSchema = -1;
   private readonly postingsOn: boolean;
   private readonly postingsMinRows: number;
@@ -225,6 +226,7 @@ export class SqliteTextIndex implements TextIndex {
     this.postingsOn = options.postings ?? process.env.STRATA_TEXT_POSTINGS === '1';
     this.postingsMinRows = options.postingsMinRows ?? POSTINGS_MIN_ROWS;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     db.exec(CATALOGUE);
     db.exec(SCRATCH);
     this.analyzer = new DocAnalyzer(db);
@@ -659,6 +661,8 @@ export class SqliteTextIndex implements TextIndex {
       matched += x.df;
     }
     if (matched <= this.postingsMinRows || !this.hasPostings(t)) return null;
+    // directories kept from earlier queries hold only this handle's commits
+    this.postings.sync(`${this.dataVersion.get()}:${this.schemaVersion.get()}`);
     const avg = this.averages(t);
     let tokens = 0;
     for (const n of avg.tokens) tokens += n;

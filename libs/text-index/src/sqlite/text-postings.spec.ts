@@ -1,4 +1,7 @@
 import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TextDocument } from '../text-index.port';
 import { seededRandom } from '../testing/tie-order';
 import { SqliteTextIndex } from './sqlite-text-index';
@@ -80,6 +83,43 @@ describe('Postings of the SQLite text index', () => {
     const off = new SqliteTextIndex(db);
     for (const query of ['alpha beta', 'running', 'gamma delta café 2024', 'eed x1 beta', 'alpha']) {
       for (const limit of [1, 5, 40, 1000]) expect(index.searchSync({ org: 'o', query, limit })).toEqual(off.searchSync({ org: 'o', query, limit }));
+    }
+  });
+
+  it('answer from postings kept between queries only while they are current: own edits, deletes and another connection\'s commits', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strata-postings-'));
+    try {
+      const db = new Database(join(dir, 'p.db'));
+      const other = new Database(join(dir, 'p.db'));
+      const index = new SqliteTextIndex(db, { postings: true, postingsMinRows: 0 });
+      const writer = new SqliteTextIndex(other, { postings: true, postingsMinRows: 0 });
+      const off = new SqliteTextIndex(db);
+      const rand = seededRandom(5);
+      const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+      const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
+      index.upsertSync(Array.from({ length: 300 }, (_, i) => doc(`n${i}`, text(2), text(6))));
+      const same = () => {
+        for (const query of ['alpha', 'beta', 'beta gamma', 'delta epsilon alpha']) {
+          for (const limit of [3, 50, 1000]) expect(index.searchSync({ org: 'o', query, limit })).toEqual(off.searchSync({ org: 'o', query, limit }));
+        }
+      };
+      same(); // directories and blocks now kept
+      index.upsertSync(Array.from({ length: 40 }, (_, i) => doc(`n${i * 7}`, 'alpha alpha alpha', text(3))));
+      index.removeSync('o', ['n1', 'n2', 'n3']);
+      same();
+      // another connection commits: the kept postings are stale for this handle
+      // first rows holding "beta" get more of it: its row count stays, its frequencies change
+      const holders = off.searchSync({ org: 'o', query: 'beta', limit: 1000 }).map((h) => h.uid).slice(-30);
+      writer.upsertSync(holders.map((uid) => doc(uid, 'beta beta beta', 'beta')));
+      same();
+      writer.upsertSync(Array.from({ length: 80 }, (_, i) => doc(`w${i}`, 'beta gamma beta', text(2))));
+      writer.removeSync('o', ['n10', 'n11']);
+      same();
+      expect(index.searchSync({ org: 'o', query: 'beta', limit: 1000 }).map((h) => h.uid)).toContain('w0');
+      db.close();
+      other.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -143,6 +143,26 @@ interface BlockRow {
   a0: number;
 }
 
+/**
+ * A term's block directory as read for queries, and the blocks decoded so far: kept between
+ * queries (the words of questions recur: "the", "you", "is" are in most of them), dropped for a
+ * term whenever this handle writes its postings, and all at once when another connection
+ * commits or the schema changes (`sync`). Queries never read inside a transaction, so what is
+ * kept is always committed.
+ */
+export interface TermDirectory {
+  blk: Int32Array;
+  last: Int32Array;
+  maxPart: Float64Array;
+  a0: Float64Array;
+  /** postings over every block */
+  n: number;
+  decoded: Map<number, Decoded>;
+}
+
+/** Postings (decoded, plus two per directory entry) kept for queries at most, over every term. */
+const CACHED_POSTINGS = 2_000_000;
+
 interface PostingStatements {
   lastBlock: Statement<[string], BlockRow>;
   blockFor: Statement<[string, number], BlockRow>;
@@ -153,6 +173,13 @@ interface PostingStatements {
   drop: Statement<[string, number]>;
   meta: Statement<[string], [number, number, number, number, number]>;
   data: Statement<[string, number], Buffer>;
+}
+
+/** What a kept directory counts against CACHED_POSTINGS. */
+function cost(d: TermDirectory): number {
+  let n = 2 * d.blk.length;
+  for (const b of d.decoded.values()) n += b.ids.length;
+  return n;
 }
 
 /** A posting's part of bm25 before the IDF, at average row length `avgdl` (fts5Bm25's arithmetic). */
@@ -174,6 +201,10 @@ export class Postings {
   private readonly putMarker: Statement<[number]>;
   private readonly hasMarker: Statement<[number], number>;
   private readonly dropMarker: Statement<[number]>;
+  /** by `name\0term`, least recently used first */
+  private readonly dirs = new Map<string, TermDirectory>();
+  private cachedPostings = 0;
+  private stamp: unknown;
 
   /** `referenceLength(name)`: an average row length to compute new bounds at (any positive one is valid) */
   constructor(
@@ -194,6 +225,71 @@ export class Postings {
   forget(name: string): void {
     this.stmts.delete(name);
     this.pending.delete(name);
+    for (const key of this.dirs.keys()) if (key.startsWith(`${name}\0`)) this.dropDirectory(key);
+  }
+
+  /**
+   * Drops every kept directory when `stamp` (the caller's mark of the database's state: another
+   * connection's commits, the schema) differs from the last one seen.
+   */
+  sync(stamp: unknown): void {
+    if (stamp === this.stamp) return;
+    this.stamp = stamp;
+    this.dirs.clear();
+    this.cachedPostings = 0;
+  }
+
+  private dropDirectory(key: string): void {
+    const d = this.dirs.get(key);
+    if (!d) return;
+    this.dirs.delete(key);
+    this.cachedPostings -= cost(d);
+  }
+
+  /** The term's block directory (kept between queries; see `TermDirectory`). */
+  directory(name: string, term: string): TermDirectory {
+    const key = `${name}\0${term}`;
+    let d = this.dirs.get(key);
+    if (d) {
+      this.dirs.delete(key); // most recently used last
+      this.dirs.set(key, d);
+      return d;
+    }
+    const metas = this.statements(name).meta.all(term);
+    let n = 0;
+    for (const m of metas) n += m[2];
+    d = {
+      blk: Int32Array.from(metas, (m) => m[0]),
+      last: Int32Array.from(metas, (m) => m[1]),
+      maxPart: Float64Array.from(metas, (m) => m[3]),
+      a0: Float64Array.from(metas, (m) => m[4]),
+      n,
+      decoded: new Map(),
+    };
+    this.dirs.set(key, d);
+    this.cachedPostings += cost(d);
+    this.evict();
+    return d;
+  }
+
+  /** Block `i` of a directory from `directory`, decoded (kept with it). */
+  block(name: string, term: string, d: TermDirectory, i: number): Decoded {
+    let b = d.decoded.get(i);
+    if (!b) {
+      b = decodeBlock(this.statements(name).data.get(term, d.blk[i]) ?? Buffer.alloc(0));
+      d.decoded.set(i, b);
+      // a directory evicted meanwhile is no longer counted
+      if (this.dirs.get(`${name}\0${term}`) === d) {
+        this.cachedPostings += b.ids.length;
+        this.evict();
+      }
+    }
+    return b;
+  }
+
+  private evict(): void {
+    // the newest directory stays, whatever its size: the query at hand is using it
+    while (this.cachedPostings > CACHED_POSTINGS && this.dirs.size > 1) this.dropDirectory(this.dirs.keys().next().value!);
   }
 
   private statements(name: string): PostingStatements {
@@ -240,6 +336,7 @@ export class Postings {
     if (this.pending.size) this.flush();
     const s = this.statements(name);
     for (const term of terms) {
+      this.dropDirectory(`${name}\0${term}`);
       const at = s.blockFor.get(term, id);
       if (!at) continue;
       const row = s.read.get(term, at.blk)!;
@@ -301,6 +398,7 @@ export class Postings {
       while (j < list.length && list[j].term === term) j++;
       const group = list.slice(i, j);
       i = j;
+      this.dropDirectory(`${name}\0${term}`);
       let tail = s.lastBlock.get(term);
       // rows inside the indexed range (a re-indexed row): into the block whose range holds them
       let k = 0;
@@ -332,14 +430,6 @@ export class Postings {
     }
   }
 
-  /** The term's blocks in id order, as (blk, last_id, n, max_part, a0). */
-  blocks(name: string, term: string): [number, number, number, number, number][] {
-    return this.statements(name).meta.all(term);
-  }
-
-  blockData(name: string, term: string, blk: number): Buffer | undefined {
-    return this.statements(name).data.get(term, blk);
-  }
 
   /** Every posting of the table, for `projections verify` (term, id, wtf, dl). */
   static *decode(db: Database, name: string): Iterable<[string, number, number, number]> {
@@ -379,7 +469,7 @@ function compareBinary(a: string, b: string): number {
 }
 
 /** A decoded block: ids ascending, with their weighted frequencies and row lengths. */
-interface Decoded {
+export interface Decoded {
   ids: Int32Array;
   wtf: Int32Array;
   dl: Int32Array;
@@ -442,24 +532,17 @@ export function topByPostings(
   const T = tokens.length;
   // Σ of the IDFs of the phrases made of each token (a token repeated in the query counts twice)
   const idfSum = tokens.map((_, t) => phrases.reduce((a, p, i) => (tokenOf[i] === t ? a + p.idf : a), 0));
-  const dir: { blk: number[]; last: Int32Array; bound: Float64Array }[] = [];
+  const dir: { src: TermDirectory; last: Int32Array; bound: Float64Array }[] = [];
   const ub = new Float64Array(T);
   for (let t = 0; t < T; t++) {
-    const metas = postings.blocks(name, tokens[t]);
-    let n = 0;
-    for (const m of metas) n += m[2];
-    if (n !== phrases[tokenOf.indexOf(t)].df) return null;
-    const d = { blk: metas.map((m) => m[0]), last: Int32Array.from(metas.map((m) => m[1])), bound: Float64Array.from(metas.map((m) => idfSum[t] * m[3] * Math.max(1, avgdl / m[4]))) };
-    for (const b of d.bound) if (b > ub[t]) ub[t] = b;
-    dir.push(d);
+    const src = postings.directory(name, tokens[t]);
+    if (src.n !== phrases[tokenOf.indexOf(t)].df) return null;
+    const bound = new Float64Array(src.blk.length);
+    for (let i = 0; i < bound.length; i++) bound[i] = idfSum[t] * src.maxPart[i] * Math.max(1, avgdl / src.a0[i]);
+    for (const b of bound) if (b > ub[t]) ub[t] = b;
+    dir.push({ src, last: src.last, bound });
   }
-  const cache = new Map<string, Decoded>();
-  const block = (t: number, i: number): Decoded => {
-    const key = `${t}:${i}`;
-    let d = cache.get(key);
-    if (!d) cache.set(key, (d = decodeBlock(postings.blockData(name, tokens[t], dir[t].blk[i]) ?? Buffer.alloc(0))));
-    return d;
-  };
+  const block = (t: number, i: number): Decoded => postings.block(name, tokens[t], dir[t].src, i);
   /** the block of token t whose range holds `id` (−1: past its last) */
   const blockAt = (t: number, id: number) => {
     const i = lowerBound(dir[t].last, id);
