@@ -11,6 +11,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STRATA_PROJECTIONS_SYNC: 'full' })).toThrow(/STRATA_PROJECTIONS_SYNC/);
   });
 
+  it('keeps the text index on FTS5 alone unless postings are asked for, and refuses anything but true or false', () => {
+    expect(loadConfig({}).textPostings).toBe(false);
+    expect(loadConfig({ STRATA_TEXT_POSTINGS: 'true' }).textPostings).toBe(true);
+    expect(() => loadConfig({ STRATA_TEXT_POSTINGS: '1' })).toThrow(/STRATA_TEXT_POSTINGS/);
+  });
+
   it('documents every variable it reads', () => {
     expect(CONFIG_DOC.map((d) => d.name)).toContain('STRATA_PROJECTIONS_SYNC');
   });

@@ -11,6 +11,8 @@ export interface StrataConfig {
   dataDir: string;
   /** STRATA_PROJECTIONS_SYNC: how the embedded projections file is flushed (see projections-session.ts) */
   projectionsSync: 'off' | 'normal';
+  /** STRATA_TEXT_POSTINGS: embedded text index keeps postings of its own beside FTS5 (docs/search.md) */
+  textPostings: boolean;
   store: 'embedded' | 'servers';
   kurrentdbUrl: string | null;
   mongoUrl: string | null;
@@ -96,6 +98,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'HOST', default: '0.0.0.0', description: 'interface to listen on' },
   { name: 'STRATA_DATA_DIR', default: './data', description: 'embedded data: event log, projections, vector index, secrets' },
   { name: 'STRATA_PROJECTIONS_SYNC', default: 'off', description: 'embedded: `off` flushes the projections (a cache of the log) only on a clean stop, and rebuilds them from the log after a power loss; `normal` fsyncs them at checkpoints' },
+  { name: 'STRATA_TEXT_POSTINGS', default: 'false', description: 'embedded, experimental: `true` keeps block-max postings beside FTS5 and ranks common words from them; exact either way, but writes cost more than queries gain yet (docs/search.md); a data dir written without them answers through FTS5 until rebuilt' },
   { name: 'STRATA_STORE', default: 'embedded', description: '`embedded` (SQLite, zero set-up) or `servers` (KurrentDB, MongoDB, Meilisearch, Qdrant)' },
   { name: 'STRATA_KURRENTDB_URL', default: '—', description: 'KurrentDB connection string (servers mode), e.g. `kurrentdb://localhost:2113?tls=false`' },
   { name: 'STRATA_MONGO_URL', default: '—', description: 'MongoDB URL (servers mode), a replica set' },
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.STRATA_DATA_DIR || './data'),
     projectionsSync: oneOf(env, 'STRATA_PROJECTIONS_SYNC', ['off', 'normal'] as const, 'off'),
+    textPostings: oneOf(env, 'STRATA_TEXT_POSTINGS', ['true', 'false'] as const, 'false') === 'true',
     store,
     kurrentdbUrl: url(env, 'STRATA_KURRENTDB_URL'),
     mongoUrl: url(env, 'STRATA_MONGO_URL'),

@@ -57,6 +57,8 @@ export class EmbeddedStorage {
       clock: Clock;
       projectionsFile?: string;
       projectionsSync?: ProjectionsSync;
+      /** the text index's postings of its own (default off: SqliteTextIndexOptions.postings) */
+      textPostings?: boolean;
       /** the machine's boot id (tests stand in for a reboot); default: the kernel's */
       bootId?: string | null;
       /** the read models to keep; default: the projection registry */
@@ -79,7 +81,7 @@ export class EmbeddedStorage {
     // flushed without fsync is discarded and rebuilt then (the session marker), never trusted.
     if (this.session.synchronous === 'OFF') this.events.deferCommitSync();
     this.graph = new SqliteGraphStore(this.projections);
-    this.text = new SqliteTextIndex(this.projections);
+    this.text = new SqliteTextIndex(this.projections, { postings: opts.textPostings ?? false });
     const deps = { db: this.projections, graph: this.graph, text: this.text };
     this.runner = new EmbeddedProjectionRunner(
       this.projections,

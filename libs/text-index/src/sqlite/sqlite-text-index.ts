@@ -158,7 +158,7 @@ export interface SqliteTextIndexOptions {
   commonTermRows?: number;
   /**
    * Keep postings of our own beside FTS5 and rank from them when they can stop early
-   * (`text-postings.ts`). Off by default (unless STRATA_TEXT_POSTINGS=1): writing them costs
+   * (`text-postings.ts`). Off by default (the service's STRATA_TEXT_POSTINGS): writing them costs
    * more than the queries gain yet (docs/search.md, "Postings of our own").
    */
   postings?: boolean;
@@ -221,9 +221,8 @@ export class SqliteTextIndex implements TextIndex {
   ) {
     this.essentialDfBudget = options.essentialDfBudget ?? 5_000;
     this.commonTermRows = options.commonTermRows ?? 5_000;
-    // STRATA_TEXT_POSTINGS=1: the benchmarks' way to measure them in the service (a data dir written
-    // without them answers through FTS5 until rebuilt: its posting counts never match)
-    this.postingsOn = options.postings ?? process.env.STRATA_TEXT_POSTINGS === '1';
+    // a data dir written without them answers through FTS5 until rebuilt: its posting counts never match
+    this.postingsOn = options.postings ?? false;
     this.postingsMinRows = options.postingsMinRows ?? POSTINGS_MIN_ROWS;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
