@@ -1,6 +1,5 @@
 import { NodeTypeDef } from '../catalogue/node-types';
 import { compileSchema, PropsSchemaDef } from '../catalogue/schema';
-import { domainObjectText } from '../ontology/object-text';
 
 function push(parts: string[], v: unknown): void {
   if (typeof v === 'string') {
@@ -13,7 +12,7 @@ function push(parts: string[], v: unknown): void {
 /**
  * The props part of a node's full-text body: every string and string[] value, newline-joined.
  * Built-ins use their string fields in table order; custom types every top-level string or
- * string array (except `_type`); a domain object of the ontology its aliases (its name is its label).
+ * string array (except `_type`).
  */
 export function searchableText(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined): string {
   if (!props) return '';
@@ -21,8 +20,6 @@ export function searchableText(def: NodeTypeDef | PropsSchemaDef | null, props: 
   if (def) {
     for (const f of compileSchema(def).textFields) push(parts, props[f.name]);
   } else {
-    const objectText = domainObjectText(props);
-    if (objectText !== null) return objectText;
     for (const k of Object.keys(props)) if (k !== '_type') push(parts, props[k]);
   }
   return parts.join('\n');
