@@ -10,6 +10,7 @@ import { AppModule } from '../../apps/api/src/app.module';
 import { startApp } from '../../apps/api/src/bootstrap';
 import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
 import { HOST_RESOLVER, HostResolver } from '@strata/mcp/client/host-resolver';
+import { MCP_LIMITS_OVERRIDE, McpLimits } from '@strata/mcp/connections/mcp-limits';
 
 /** Options of `startTestApp`: any config entry, plus test-only switches. */
 export type TestAppOptions = Partial<StrataConfig> & {
@@ -25,6 +26,8 @@ export type TestAppOptions = Partial<StrataConfig> & {
   liveTimers?: Timers;
   /** how outbound host names resolve (webhook recipients, MCP servers): a fake makes a name's answer independent of the machine */
   hostResolver?: HostResolver;
+  /** MCP deadlines instead of REFERENCE §15.5's (a server that stalls is given up on in milliseconds) */
+  mcpLimits?: Partial<McpLimits>;
 };
 
 export interface TestApp {
@@ -62,7 +65,7 @@ class CapturingLogger implements LoggerService {
  * logger off (or captured). The JWT secret is generated into the data dir unless given.
  */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const { captureLogs, env, clock, jsonLog, liveTimers, hostResolver, ...cfg } = overrides;
+  const { captureLogs, env, clock, jsonLog, liveTimers, hostResolver, mcpLimits, ...cfg } = overrides;
   const ownDir = cfg.dataDir === undefined;
   const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
   const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : jsonLog ? 'log' : 'error', ...cfg, dataDir };
@@ -76,9 +79,9 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
   });
   const logger = captureLogs ? new CapturingLogger(logs) : jsonLog ? undefined : false;
   let module;
-  if (liveTimers || hostResolver) {
+  if (liveTimers || hostResolver || mcpLimits) {
     const root = AppModule.forRoot(config, clock);
-    const providers = [...(liveTimers ? [{ provide: LIVE_TIMERS, useValue: liveTimers }] : []), ...(hostResolver ? [{ provide: HOST_RESOLVER, useValue: hostResolver }] : [])];
+    const providers = [...(liveTimers ? [{ provide: LIVE_TIMERS, useValue: liveTimers }] : []), ...(hostResolver ? [{ provide: HOST_RESOLVER, useValue: hostResolver }] : []), ...(mcpLimits ? [{ provide: MCP_LIMITS_OVERRIDE, useValue: mcpLimits }] : [])];
     class TestOverridesModule {}
     module = { ...root, imports: [...(root.imports ?? []), { module: TestOverridesModule, global: true, providers, exports: providers.map((p) => p.provide) }] };
   }
