@@ -3,7 +3,7 @@ import { eventually } from '@strata/domain/testing/eventually';
 import { at } from '@strata/domain/testing/fixed-time';
 import { FixedClock } from '@strata/domain/time';
 import { openSse } from '@strata/live/testing/sse-client';
-import { OAuthServer, startOAuthServer } from '../mcp/support/oauth-server';
+import { OAuthServer, authorizeInBrowser, startOAuthServer } from '../mcp/support/oauth-server';
 import { ToolServer, startToolServer } from '../mcp/support/tool-server';
 import { Api, api, request, signUp } from '../support/http';
 import { AnswerRecorder } from '../support/openapi-answers';
@@ -83,8 +83,7 @@ describe('the OpenAPI document describes what the MCP and managed agent routes a
     pending = await call(a, 'POST', `${M}/connections/${pending.id}/reauthorize`, `${M}/connections/{id}/reauthorize`, {});
     await call(a, 'GET', `${M}/connections`, `${M}/connections`);
     // the user's browser at the authorization server, sent back to the callback: an HTML page
-    const atServer = await fetch(pending.authorization.url, { redirect: 'manual' });
-    const callback = await fetch(atServer.headers.get('location')!, { redirect: 'manual' });
+    const callback = await fetch(await authorizeInBrowser(pending.authorization.url), { redirect: 'manual' });
     expect([callback.status, callback.headers.get('content-type')?.split(';')[0]]).toEqual([200, 'text/html']);
     expect(declaredMedia(`${M}/oauth/callback`, 200)).toEqual(['text/html']);
     expect(await callback.text()).toContain('OAuth tools is connected.');

@@ -353,8 +353,9 @@ describe('the dashboard’s Projects, briefs, schedules, policies, audit, MCP co
     await authorize.waitFor();
     const row = page.locator('tr', { has: page.getByText('Weather', { exact: true }) });
     await row.locator('.status-pending_auth').waitFor();
-    // the authorization server approves at once and sends the browser back through the callback
+    // at the authorization server the user approves, and is sent back through the callback
     await authorize.click();
+    await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL(/\/app\/mcp\?mcp_connection=[^&]+&status=active$/);
     await page.locator('#mcp-outcome', { hasText: 'Weather is connected: 1 tools.' }).waitFor();
     const id = new URL(page.url()).searchParams.get('mcp_connection')!;

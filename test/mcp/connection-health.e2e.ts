@@ -7,7 +7,7 @@ import { Scheduler } from '@strata/jobs/schedules/scheduler';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, login, signUp } from '../support/http';
 import { runEnded } from '../support/agent-runs';
-import { OAuthServer, startOAuthServer } from './support/oauth-server';
+import { OAuthServer, authorizeInBrowser, startOAuthServer } from './support/oauth-server';
 import { ToolServer, startToolServer } from './support/tool-server';
 
 /**
@@ -20,9 +20,7 @@ import { ToolServer, startToolServer } from './support/tool-server';
  */
 
 async function approveInBrowser(authorizationUrl: string): Promise<void> {
-  const atServer = await fetch(authorizationUrl, { redirect: 'manual' });
-  expect(atServer.status).toBe(302);
-  const back = await fetch(atServer.headers.get('location')!, { redirect: 'manual' });
+  const back = await fetch(await authorizeInBrowser(authorizationUrl), { redirect: 'manual' });
   expect(back.status).toBe(200);
 }
 
@@ -88,19 +86,19 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
     await approveInBrowser(res.body.authorization.url);
     expect((await a.get(`/v1/mcp/connections/${oauthId}`)).body.status).toBe('active');
     const { agent, tools } = await agentWith('OAuth caller', oauthId, ['add']);
-    const grantsBefore = as.grants.length;
-    // the server forgets every access token: the next call is refused with 401
-    as.expireAccessTokens();
+    const grantsBefore = (await as.grants()).length;
+    // the access token expires at the authorization server before Strata expects it to: the next call is refused with 401
+    await as.advanceClock(3600);
     const { run, results } = await callOnce(agent.id, tools.add, 'r1', 'Five.');
     expect(run.status).toBe('completed');
     expect(results[0]).toMatchObject({ tool_call_id: 'r1', status: 'ok', result: '5' });
-    expect(as.grants.slice(grantsBefore)).toEqual(['refresh_token']);
+    expect((await as.grants()).slice(grantsBefore)).toEqual(['refresh_token']);
     const c = (await a.get(`/v1/mcp/connections/${oauthId}`)).body;
     expect(c).toMatchObject({ status: 'active', last_error: null, auth: { oauth: { has_refresh_token: true } } });
 
-    // a refresh the authorization server refuses: the call fails auth_failed, the connection is error
-    as.expireAccessTokens();
-    as.refuseRefresh = true;
+    // a refresh the authorization server refuses: the access token is revoked there, and with it
+    // (as oidc-provider does) every token of its grant; the call fails auth_failed, the connection is error
+    await as.revokeAccessToken(oauthTools.seenAuth.filter((h): h is string => !!h).at(-1)!.replace(/^Bearer /, ''));
     const seen = oauthTools.seenHeaders.length;
     const failed = await callOnce(agent.id, tools.add, 'r2', 'Could not.');
     expect(failed.run.status).toBe('completed');
@@ -109,8 +107,8 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
     expect(after).toMatchObject({ status: 'error', last_error: { code: 'auth_failed' } });
     // one request refused, then one refresh refused: the call is not tried again
     expect(oauthTools.seenHeaders.length - seen).toBe(1);
-    expect(as.grants.slice(grantsBefore)).toEqual(['refresh_token', 'refresh_token']);
-    as.refuseRefresh = false;
+    expect((await as.grants()).slice(grantsBefore)).toEqual(['refresh_token']);
+    expect(await as.refusedGrants()).toEqual(['refresh_token: invalid_grant']);
   });
 
   it('a connection in error is synced again automatically five minutes after its failure, unless auth_failed', async () => {
@@ -128,7 +126,7 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
     expect(failedAt).toBe('2030-01-01T12:00:00.000Z');
     plainTools.failWith = null;
     expect(await eventually(resyncSchedule, { what: 'the re-sync scheduled' })).toMatchObject({ interval_s: 60, job_kind: 'mcp_connection_resync' });
-    const oauthRequests = as.grants.length + oauthTools.seenHeaders.length;
+    const oauthRequests = (await as.grants()).length + oauthTools.seenHeaders.length;
 
     const queue = t.app.get<JobQueue>(JOB_QUEUE);
     const rounds = async () => (await queue.list('_platform', { kind: 'mcp_connection_resync', status: 'completed' })).length;
@@ -149,7 +147,7 @@ describe('MCP connection health: token refresh mid-call, automatic re-sync, canc
     expect(back).toMatchObject({ status: 'active', last_error: null, last_sync_at: '2030-01-01T12:05:00.000Z' });
     // the OAuth connection whose credentials failed was left alone: no request to its servers
     expect((await a.get(`/v1/mcp/connections/${oauthId}`)).body).toMatchObject({ status: 'error', last_error: { code: 'auth_failed' } });
-    expect(as.grants.length + oauthTools.seenHeaders.length).toBe(oauthRequests);
+    expect((await as.grants()).length + oauthTools.seenHeaders.length).toBe(oauthRequests);
     // nothing waits any more: the schedule is gone
     await eventually(async () => (await resyncSchedule()) === null || null, { what: 'the re-sync unscheduled' });
   });

@@ -159,6 +159,36 @@ describe('MCP approval modes, tool limits, paging and list_changed', () => {
     expect(server.seenCursors).toEqual([undefined, 'page-3', 'page-6']);
   });
 
+  it('tools/list paging stops at 50 pages: a server that pages for ever fails inspect, create (422) and a sync (502 protocol_error), and the registry keeps its last listing', async () => {
+    const { a } = await teamOwner();
+    const names = Array.from({ length: 60 }, (_, i) => `e${String(i).padStart(2, '0')}`);
+    const server = await startPagedToolServer({ names, pageSize: 1 });
+    servers.push(server);
+    server.endless = true;
+    const inspected = await a.post('/v1/mcp/inspect', { url: server.url });
+    expect(inspected.status).toBe(200);
+    expect(inspected.body.ok).toBe(false);
+    expect(inspected.body.checks.find((c: { name: string }) => c.name === 'tools')).toEqual({ name: 'tools', status: 'fail', detail: 'tools/list failed: tools/list was still paging after 50 pages' });
+    // 50 pages asked for, no more
+    expect(server.seenCursors).toHaveLength(50);
+    const refused = await a.post('/v1/mcp/connections', { name: 'Endless', url: server.url, auth: { type: 'none' } });
+    expect([refused.status, refused.body.code, refused.body.checks.find((c: { name: string }) => c.name === 'tools').status]).toEqual([422, 'mcp_check_failed', 'fail']);
+
+    // a server that ends within 50 pages is read whole; paging for ever later fails the sync
+    server.endless = false;
+    server.names = names.slice(0, 50);
+    const c = await a.post('/v1/mcp/connections', { name: 'Endless', url: server.url, auth: { type: 'none' } });
+    expect([c.status, c.body.tools_count]).toEqual([201, 50]);
+    server.endless = true;
+    server.seenCursors.length = 0;
+    const failed = await a.post(`/v1/mcp/connections/${c.body.id}/sync`, {});
+    expect([failed.status, failed.body.code]).toEqual([502, 'mcp_sync_failed']);
+    expect(failed.body.connection).toMatchObject({ status: 'error', last_error: { code: 'protocol_error', message: 'tools/list failed: tools/list was still paging after 50 pages' } });
+    expect(server.seenCursors).toHaveLength(50);
+    // nothing read as removed: the registry keeps the last whole listing
+    expect((await a.get(`/v1/mcp/registry?connection_id=${c.body.id}`)).body.tools).toHaveLength(50);
+  });
+
   it('notifications/tools/list_changed on a tool call response stream triggers a sync that records the new tool', async () => {
     const { a, org_id } = await teamOwner();
     const server = await startPagedToolServer({ names: ['one'], pageSize: 10 });

@@ -24,7 +24,8 @@ describe('MCP connections: create, states, PATCH, DELETE, sync and drift', () =>
 
   beforeAll(async () => {
     clock = new FixedClock(at('2030-01-01T00:00:00Z'));
-    t = await startTestApp({ clock, captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' } });
+    // a call's deadline is a tenth of its call_timeout_s, so that the one that times out takes 100 ms, not a second
+    t = await startTestApp({ clock, captureLogs: true, env: { STRATA_MCP_ALLOW_PRIVATE: 'true' }, mcpLimits: { callTimeoutMs: (s) => s * 100 } });
     owner = await signUp(t.url);
     o = api(t.url, owner.access_token);
     // more live connections than the Free plan's two (REFERENCE §17)
@@ -266,7 +267,7 @@ describe('MCP connections: create, states, PATCH, DELETE, sync and drift', () =>
     expect(ok).toMatchObject({ ok: true, is_error: false, text: '5' });
     await expect(tools.callTool(owner.org_id, openId, 'nope', {})).rejects.toMatchObject({ status: 409, code: 'tool_unavailable' });
 
-    // call_timeout_s is 1: the call ends, notifications/cancelled reaches the server, the connection goes to error
+    // call_timeout_s is 1 (100 ms here): the call ends, notifications/cancelled reaches the server, the connection goes to error
     const slow = await tools.callTool(owner.org_id, openId, 'slow', { a: 1 });
     expect(slow).toMatchObject({ ok: false, error: { code: 'timeout' } });
     expect(open.seenMethods).toContain('notifications/cancelled');

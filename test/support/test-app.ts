@@ -11,6 +11,7 @@ import { startApp } from '../../apps/api/src/bootstrap';
 import { StrataConfig, loadConfig } from '@strata/platform/config/strata-config';
 import { HOST_RESOLVER, HostResolver } from '@strata/mcp/client/host-resolver';
 import { LLM_RETRY_WAIT, type Wait } from '@strata/ai';
+import { MCP_LIMITS_OVERRIDE, McpLimits } from '@strata/mcp/connections/mcp-limits';
 
 /** Options of `startTestApp`: any config entry, plus test-only switches. */
 export type TestAppOptions = Partial<StrataConfig> & {
@@ -28,6 +29,8 @@ export type TestAppOptions = Partial<StrataConfig> & {
   hostResolver?: HostResolver;
   /** how the model waits between retries (REFERENCE §9.6): a recorder lets a test see the back-offs without sleeping them */
   llmWait?: Wait;
+  /** MCP deadlines instead of REFERENCE §15.5's (a server that stalls is given up on in milliseconds) */
+  mcpLimits?: Partial<McpLimits>;
 };
 
 export interface TestApp {
@@ -65,7 +68,7 @@ class CapturingLogger implements LoggerService {
  * logger off (or captured). The JWT secret is generated into the data dir unless given.
  */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const { captureLogs, env, clock, jsonLog, liveTimers, hostResolver, llmWait, ...cfg } = overrides;
+  const { captureLogs, env, clock, jsonLog, liveTimers, hostResolver, llmWait, mcpLimits, ...cfg } = overrides;
   const ownDir = cfg.dataDir === undefined;
   const dataDir = cfg.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
   const config: StrataConfig = { ...loadConfig(env ?? {}), port: 0, host: '127.0.0.1', logLevel: captureLogs ? 'debug' : jsonLog ? 'log' : 'error', ...cfg, dataDir };
@@ -79,9 +82,14 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
   });
   const logger = captureLogs ? new CapturingLogger(logs) : jsonLog ? undefined : false;
   let module;
-  if (liveTimers || hostResolver || llmWait) {
+  if (liveTimers || hostResolver || llmWait || mcpLimits) {
     const root = AppModule.forRoot(config, clock);
-    const providers = [...(liveTimers ? [{ provide: LIVE_TIMERS, useValue: liveTimers }] : []), ...(hostResolver ? [{ provide: HOST_RESOLVER, useValue: hostResolver }] : []), ...(llmWait ? [{ provide: LLM_RETRY_WAIT, useValue: llmWait }] : [])];
+    const providers = [
+      ...(liveTimers ? [{ provide: LIVE_TIMERS, useValue: liveTimers }] : []),
+      ...(hostResolver ? [{ provide: HOST_RESOLVER, useValue: hostResolver }] : []),
+      ...(llmWait ? [{ provide: LLM_RETRY_WAIT, useValue: llmWait }] : []),
+      ...(mcpLimits ? [{ provide: MCP_LIMITS_OVERRIDE, useValue: mcpLimits }] : []),
+    ];
     class TestOverridesModule {}
     module = { ...root, imports: [...(root.imports ?? []), { module: TestOverridesModule, global: true, providers, exports: providers.map((p) => p.provide) }] };
   }

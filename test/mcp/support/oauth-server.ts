@@ -1,149 +1,148 @@
-import { createHash, randomBytes } from 'node:crypto';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+
+/** What the authorization server logged, in order. */
+export type AuthorizationServerEvent =
+  | { type: 'grant'; grant_type: string }
+  | { type: 'grant_refused'; grant_type: string | null; error: string }
+  | { type: 'registered'; client_id: string }
+  | { type: 'revoked'; token_type_hint: string | null }
+  | { type: 'issued'; kind: 'access_token' | 'refresh_token' | 'registration_access_token'; value: string }
+  | { type: 'client_metadata_document_fetched'; url: string };
 
 export interface OAuthServer {
   issuer: string;
-  /** clients registered dynamically, by id */
-  registered: Map<string, { redirect_uris: string[] }>;
-  /** grant types the token endpoint served, in order */
-  grants: string[];
-  /** tokens revoked at the revocation endpoint */
-  revoked: string[];
-  /** the next authorization is refused (`error=access_denied`) */
-  denyNext: boolean;
-  /** refresh grants are refused (`invalid_grant`) while set */
-  refuseRefresh: boolean;
-  /** whether an access token is current (issued and neither refreshed away nor revoked) */
-  valid(token: string | undefined): boolean;
-  /** every access token stops working (refresh tokens still do) */
-  expireAccessTokens(): void;
+  /** the grant types the token endpoint served, in order */
+  grants(): Promise<string[]>;
+  /** the grants the token endpoint refused, as `<grant_type>: <error>` */
+  refusedGrants(): Promise<string[]>;
+  /** client ids registered dynamically (RFC 7591) */
+  registered(): Promise<string[]>;
+  /** tokens revoked at the revocation endpoint (RFC 7009), by type hint */
+  revocations(): Promise<(string | null)[]>;
+  /** every token it issued (access, refresh, registration access), newest last */
+  issuedTokens(): Promise<{ kind: string; value: string }[]>;
+  /** moves the authorization server's clock on (its tokens expire; the test's other clocks stay) */
+  advanceClock(seconds: number): Promise<void>;
+  /** client metadata documents the server read */
+  metadataDocumentsFetched(): Promise<string[]>;
+  /** the introspection answer for a token (RFC 7662), as the tool server sees it */
+  introspect(token: string): Promise<{ active: boolean; client_id?: string; aud?: string | string[]; scope?: string; exp?: number }>;
+  /** revokes an access token as its client would (RFC 7009; a public client names itself); oidc-provider then revokes every token of its grant, the refresh token too */
+  revokeAccessToken(token: string): Promise<void>;
+  /** the tool server's check of a bearer token: active, with its scopes, expiry and resource */
+  verifier: OAuthTokenVerifier;
   close(): Promise<void>;
 }
 
+const SCRIPT = path.join(__dirname, 'oauth-authorization-server.mjs');
+const RESOURCE_SERVER = { id: 'tool-server', secret: 'tool-server-introspection-secret' };
+
 /**
- * A small OAuth 2.1 authorization server for tests (plain node http): RFC 8414 metadata,
- * dynamic registration (RFC 7591), an authorization endpoint that approves at once (302 back
- * with code, state and iss), a token endpoint checking PKCE S256, redirect_uri and resource,
- * refresh with rotation, and revocation (RFC 7009). Pre-registered client: `preregistered-client`.
- * With `fetchClientMetadata` it also takes Client ID Metadata Documents: it advertises
- * `client_id_metadata_document_supported`, and an https client_id is a URL whose document (read
- * through that function) must name itself and list the redirect URI.
+ * A real OAuth 2.1 authorization server on loopback: oidc-provider (ESM only, so in a child
+ * process running `oauth-authorization-server.mjs`) with dynamic registration, PKCE, resource
+ * indicators, refresh tokens, revocation and introspection, and a pre-registered public client
+ * `preregistered-client` for `redirectUris`. With `clientMetadataDocuments` it accepts Client
+ * ID Metadata Documents, read from `hosts` (public origin → where it really listens).
  */
-export async function startOAuthServer(opts: { fetchClientMetadata?: (clientId: string) => Promise<{ client_id?: string; redirect_uris?: string[] }> } = {}): Promise<OAuthServer> {
-  const codes = new Map<string, { client_id: string; challenge: string; redirect_uri: string; resource: string | null; scope: string | null }>();
-  const access = new Set<string>();
-  const refresh = new Map<string, string>();
-  const state: OAuthServer = {
-    issuer: '',
-    registered: new Map([['preregistered-client', { redirect_uris: [] }]]),
-    grants: [],
-    revoked: [],
-    denyNext: false,
-    refuseRefresh: false,
-    valid: (t) => !!t && access.has(t),
-    expireAccessTokens: () => access.clear(),
-    close: async () => undefined,
-  };
-  const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', state.issuer);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      if (url.pathname === '/.well-known/oauth-authorization-server') {
-        return json(res, 200, {
-          issuer: state.issuer,
-          authorization_endpoint: `${state.issuer}/authorize`,
-          token_endpoint: `${state.issuer}/token`,
-          registration_endpoint: `${state.issuer}/register`,
-          revocation_endpoint: `${state.issuer}/revoke`,
-          response_types_supported: ['code'],
-          grant_types_supported: ['authorization_code', 'refresh_token'],
-          code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['none'],
-          scopes_supported: ['tools'],
-          authorization_response_iss_parameter_supported: true,
-          ...(opts.fetchClientMetadata ? { client_id_metadata_document_supported: true } : {}),
-        });
-      }
-      if (url.pathname === '/register' && req.method === 'POST') {
-        const meta = JSON.parse(raw);
-        const client_id = `client-${randomBytes(6).toString('hex')}`;
-        state.registered.set(client_id, { redirect_uris: meta.redirect_uris });
-        return json(res, 201, { ...meta, client_id, client_id_issued_at: 1 });
-      }
-      if (url.pathname === '/authorize') {
-        void (async () => {
-          const cid = url.searchParams.get('client_id') ?? '';
-          // a Client ID Metadata Document: read it, then authorize as for a registered client
-          if (opts.fetchClientMetadata && cid.startsWith('https://') && !state.registered.has(cid)) {
-            const doc = await opts.fetchClientMetadata(cid).catch(() => null);
-            if (doc?.client_id === cid) state.registered.set(cid, { redirect_uris: doc.redirect_uris ?? [] });
-          }
-          const p = url.searchParams;
-          const client = state.registered.get(p.get('client_id') ?? '');
-          const redirect = p.get('redirect_uri') ?? '';
-          if (!client || (client.redirect_uris.length && !client.redirect_uris.includes(redirect))) return json(res, 400, { error: 'invalid_client' });
-          if (p.get('code_challenge_method') !== 'S256' || !p.get('code_challenge') || !p.get('state')) return json(res, 400, { error: 'invalid_request' });
-          const back = new URL(redirect);
-          back.searchParams.set('state', p.get('state')!);
-          back.searchParams.set('iss', state.issuer);
-          if (state.denyNext) {
-            state.denyNext = false;
-            back.searchParams.set('error', 'access_denied');
-          } else {
-            const code = randomBytes(12).toString('hex');
-            codes.set(code, { client_id: p.get('client_id')!, challenge: p.get('code_challenge')!, redirect_uri: redirect, resource: p.get('resource'), scope: p.get('scope') });
-            back.searchParams.set('code', code);
-          }
-          return res.writeHead(302, { location: back.toString() }).end();
-        })();
-        return;
-      }
-      if (url.pathname === '/token' && req.method === 'POST') {
-        const f = new URLSearchParams(raw);
-        const grant = f.get('grant_type') ?? '';
-        state.grants.push(grant);
-        const issue = () => {
-          const a = `at-${randomBytes(12).toString('hex')}`;
-          const r = `rt-${randomBytes(12).toString('hex')}`;
-          access.add(a);
-          refresh.set(r, a);
-          return json(res, 200, { access_token: a, token_type: 'Bearer', expires_in: 3600, refresh_token: r, scope: 'tools' });
-        };
-        if (grant === 'authorization_code') {
-          const c = codes.get(f.get('code') ?? '');
-          codes.delete(f.get('code') ?? '');
-          const verifier = f.get('code_verifier') ?? '';
-          const challenge = createHash('sha256').update(verifier).digest('base64url');
-          if (!c || c.client_id !== f.get('client_id') || c.redirect_uri !== f.get('redirect_uri') || c.challenge !== challenge || verifier.length !== 64 || c.resource !== f.get('resource'))
-            return json(res, 400, { error: 'invalid_grant' });
-          return issue();
-        }
-        if (grant === 'refresh_token') {
-          if (state.refuseRefresh) return json(res, 400, { error: 'invalid_grant' });
-          const old = refresh.get(f.get('refresh_token') ?? '');
-          if (!old) return json(res, 400, { error: 'invalid_grant' });
-          refresh.delete(f.get('refresh_token')!);
-          access.delete(old);
-          return issue();
-        }
-        return json(res, 400, { error: 'unsupported_grant_type' });
-      }
-      if (url.pathname === '/revoke' && req.method === 'POST') {
-        const token = new URLSearchParams(raw).get('token') ?? '';
-        state.revoked.push(token);
-        access.delete(token);
-        refresh.delete(token);
-        return res.writeHead(200).end();
-      }
-      json(res, 404, { error: 'not_found' });
-    });
+export async function startOAuthServer(opts: { redirectUris?: string[]; clientMetadataDocuments?: boolean; hosts?: Record<string, string> } = {}): Promise<OAuthServer> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SCRIPT, JSON.stringify({ redirect_uris: opts.redirectUris ?? [], client_metadata_document: !!opts.clientMetadataDocuments, hosts: opts.hosts ?? {} })], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const issuer = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString('utf8');
+      // the library may print warnings first; the address is the line that starts {"issuer"
+      const line = out.split('\n').find((l, i, all) => i < all.length - 1 && l.startsWith('{"issuer"'));
+      if (!line) return;
+      child.stdout.off('data', onData);
+      resolve((JSON.parse(line) as { issuer: string }).issuer);
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the authorization server exited (${code}): ${stderr}`)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise((resolve) => server.close(() => resolve()));
-  return state;
+  const events = async () => (await (await fetch(`${issuer}/__test/events`)).json()) as AuthorizationServerEvent[];
+  const introspect: OAuthServer['introspect'] = async (token) => {
+    const res = await fetch(`${issuer}/token/introspection`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${RESOURCE_SERVER.id}:${RESOURCE_SERVER.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
+    });
+    return (await res.json()) as Awaited<ReturnType<OAuthServer['introspect']>>;
+  };
+  return {
+    issuer,
+    grants: async () => (await events()).flatMap((e) => (e.type === 'grant' ? [e.grant_type] : [])),
+    refusedGrants: async () => (await events()).flatMap((e) => (e.type === 'grant_refused' ? [`${e.grant_type}: ${e.error}`] : [])),
+    registered: async () => (await events()).flatMap((e) => (e.type === 'registered' ? [e.client_id] : [])),
+    revocations: async () => (await events()).flatMap((e) => (e.type === 'revoked' ? [e.token_type_hint] : [])),
+    issuedTokens: async () => (await events()).flatMap((e) => (e.type === 'issued' ? [{ kind: e.kind, value: e.value }] : [])),
+    advanceClock: async (seconds) => {
+      const res = await fetch(`${issuer}/__test/clock?advance_s=${seconds}`, { method: 'POST' });
+      if (res.status !== 204) throw new Error(`the clock answered ${res.status}`);
+    },
+    metadataDocumentsFetched: async () => (await events()).flatMap((e) => (e.type === 'client_metadata_document_fetched' ? [e.url] : [])),
+    introspect,
+    revokeAccessToken: async (token) => {
+      const { active, client_id: clientId } = await introspect(token);
+      if (!active || !clientId) throw new Error('the token is not active');
+      const res = await fetch(`${issuer}/token/revocation`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, client_id: clientId }) });
+      if (res.status !== 200) throw new Error(`revocation answered ${res.status}: ${await res.text()}`);
+    },
+    verifier: {
+      verifyAccessToken: async (token): Promise<AuthInfo> => {
+        const r = await introspect(token);
+        if (!r.active || !r.client_id || typeof r.exp !== 'number') throw new InvalidTokenError('the token is not active');
+        const aud = Array.isArray(r.aud) ? r.aud[0] : r.aud;
+        return { token, clientId: r.client_id, scopes: (r.scope ?? '').split(' ').filter(Boolean), expiresAt: r.exp, ...(aud ? { resource: new URL(aud) } : {}) };
+      },
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+/**
+ * The user's browser at the authorization server: from the authorization URL through the
+ * sign-in and consent page, where the user approves or denies, to the redirect back to the
+ * client. Cookies are kept as a browser would. Returns the URL the server sent the browser to
+ * last (the client's redirect URI with `code` or `error`, `state` and `iss`).
+ */
+export async function authorizeInBrowser(authorizationUrl: string, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
+  const jar = new Map<string, string>();
+  const start = new URL(authorizationUrl);
+  let next: { url: URL; method: 'GET' | 'POST' } = { url: start, method: 'GET' };
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await fetch(next.url, { method: next.method, redirect: 'manual', headers: jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {} });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    if (res.status === 200 && next.url.pathname.startsWith('/interaction/')) {
+      // the sign-in and consent page: the user presses Approve or Deny
+      const page = await res.text();
+      const action = page.match(new RegExp(`action="(/interaction/[^"]+/${decision})"`))?.[1];
+      if (!action) throw new Error(`no ${decision} button on the authorization page: ${page}`);
+      next = { url: new URL(action, start.origin), method: 'POST' };
+      continue;
+    }
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) throw new Error(`the authorization server answered ${res.status}: ${await res.text()}`);
+    await res.text();
+    const to = new URL(location, next.url);
+    if (to.origin !== start.origin) return to;
+    next = { url: to, method: 'GET' };
+  }
+  throw new Error('too many redirects at the authorization server');
 }

@@ -13,6 +13,8 @@ export interface PagedToolServer {
   seenCursors: (string | undefined)[];
   /** when true, a tools/call sends `notifications/tools/list_changed` on its response stream */
   announceListChanged: boolean;
+  /** when true, every page has a `nextCursor`: the listing never ends */
+  endless: boolean;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ export interface PagedToolServer {
  * so notifications ride the response stream) whose `tools/list` pages with `nextCursor`.
  */
 export async function startPagedToolServer(opts: { names: string[]; pageSize: number }): Promise<PagedToolServer> {
-  const state: PagedToolServer = { url: '', names: opts.names, pageSize: opts.pageSize, seenCursors: [], announceListChanged: false, close: async () => undefined };
+  const state: PagedToolServer = { url: '', names: opts.names, pageSize: opts.pageSize, seenCursors: [], announceListChanged: false, endless: false, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -33,7 +35,7 @@ export async function startPagedToolServer(opts: { names: string[]; pageSize: nu
         state.seenCursors.push(cursor);
         const start = cursor ? Number(cursor.replace(/^page-/, '')) : 0;
         const page = state.names.slice(start, start + state.pageSize);
-        const next = start + state.pageSize < state.names.length ? `page-${start + state.pageSize}` : undefined;
+        const next = state.endless || start + state.pageSize < state.names.length ? `page-${start + state.pageSize}` : undefined;
         return { tools: page.map((name) => ({ name, description: `Tool ${name}.`, inputSchema: { type: 'object' as const, properties: {} } })), ...(next ? { nextCursor: next } : {}) };
       });
       mcp.setRequestHandler(CallToolRequestSchema, async (r, extra) => {

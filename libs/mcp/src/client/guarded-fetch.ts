@@ -22,7 +22,8 @@ export class NetworkError extends Error {
 export interface GuardedFetchOptions {
   /** STRATA_MCP_ALLOW_PRIVATE: loopback and private addresses accepted (self-hosted, tests) */
   allowPrivate: boolean;
-  /** connect + TLS deadline */
+  /** connect + TLS deadline: the socket connected (and its TLS handshake done) within it; what
+   * the answer may take after that is the caller's deadline (a tool call may take minutes) */
   connectTimeoutMs: number;
   /** largest response body read */
   maxBodyBytes: number;
@@ -104,7 +105,6 @@ export function guardedFetch(opts: GuardedFetchOptions): GuardedFetch {
           agent: false,
         },
         (res) => {
-          clearTimeout(connectTimer);
           let seen = 0;
           let done = false;
           // a web stream fed by hand: each state change happens once, whoever stops first
@@ -144,7 +144,8 @@ export function guardedFetch(opts: GuardedFetchOptions): GuardedFetch {
           resolve(new Response(nullBody ? null : stream, { status, headers: h }));
         },
       );
-      const connectTimer = setTimeout(() => req.destroy(new NetworkError(`no answer from ${url.host} within ${opts.connectTimeoutMs} ms`, 'timeout')), opts.connectTimeoutMs);
+      const connectTimer = setTimeout(() => req.destroy(new NetworkError(`could not connect to ${url.host} within ${opts.connectTimeoutMs} ms`, 'timeout')), opts.connectTimeoutMs);
+      req.on('socket', (socket) => socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
       req.on('error', (err) => {
         clearTimeout(connectTimer);
         if (err instanceof NetworkError || (err as Error).name === 'AbortError') reject(err);

@@ -1,8 +1,8 @@
 import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ConnectionAuthInput, ScreenedTool, ToolWarning, screenTools, staticAuthHeaders } from '@strata/domain/mcp';
 import { STATELESS_REVISION } from '../server/protocol-versions';
-import { AddressNotAllowedError, GuardedFetch } from './guarded-fetch';
-import { ACCEPT, McpSession, failureDetail, isAuthRefusal, isObject, listAllTools, openMcpSession } from './mcp-session';
+import { AddressNotAllowedError, GuardedFetch, NetworkError } from './guarded-fetch';
+import { ACCEPT, McpSession, failureDetail, isAuthRefusal, isObject, listAllTools, openMcpSession, withTimeout } from './mcp-session';
 
 export type CheckName = 'reachable' | 'auth_discovery' | 'protocol' | 'tools';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -44,6 +44,10 @@ export interface InspectOptions {
   version: string;
   /** the `tools/list` deadline, all pages */
   listTimeoutMs: number;
+  /** `tools/list` pages followed */
+  maxPages: number;
+  /** the whole inspection: past it the check under way fails and the rest are skipped */
+  deadlineMs: number;
   /** the discover/initialize deadline */
   handshakeTimeoutMs: number;
   /** seconds, fractional (the injected clock) */
@@ -59,6 +63,29 @@ export class McpInspector {
   constructor(private readonly opts: InspectOptions) {}
 
   async inspect(url: URL, auth: ConnectionAuthInput): Promise<InspectResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new NetworkError(`the inspection took longer than ${this.opts.deadlineMs / 1000} s`, 'timeout')), this.opts.deadlineMs);
+    });
+    deadline.catch(() => undefined);
+    try {
+      return await this.run(url, auth, deadline);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** `work` unless the deadline passes first; what it gives after that is closed (`dispose`). */
+  private within<T>(work: Promise<T>, deadline: Promise<never>, dispose?: (late: T) => unknown): Promise<T> {
+    let lost = false;
+    if (dispose) void work.then((v) => lost && dispose(v), () => undefined);
+    return Promise.race([work, deadline]).catch((err) => {
+      lost = true;
+      throw err;
+    });
+  }
+
+  private async run(url: URL, auth: ConnectionAuthInput, deadline: Promise<never>): Promise<InspectResult> {
     const started = this.opts.now();
     const checks: Check[] = [];
     const result: InspectResult = {
@@ -84,7 +111,9 @@ export class McpInspector {
     // reachable + auth_discovery: one request without credentials
     let bare: Response;
     try {
-      bare = await this.post(url, { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: this.meta() } }, { 'mcp-protocol-version': STATELESS_REVISION });
+      // a server/discover, under the handshake deadline
+      const probe = withTimeout((signal) => this.post(url, { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: this.meta() } }, { 'mcp-protocol-version': STATELESS_REVISION }, signal), this.opts.handshakeTimeoutMs, 'server/discover');
+      bare = await this.within(probe, deadline, (r) => r.body?.cancel());
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw err;
       checks.push({ name: 'reachable', status: 'fail', detail: failureDetail(err) });
@@ -92,13 +121,19 @@ export class McpInspector {
     }
     await bare.text().catch(() => undefined);
     checks.push({ name: 'reachable', status: 'pass', detail: `${url.protocol === 'https:' ? 'TLS connection' : 'connection'} to ${url.host} established` });
-    checks.push(await this.discoverAuth(url, bare, result.auth));
+    try {
+      checks.push(await this.within(this.discoverAuth(url, bare, result.auth), deadline));
+    } catch (err) {
+      if (err instanceof AddressNotAllowedError) throw err;
+      checks.push({ name: 'auth_discovery', status: 'fail', detail: failureDetail(err) });
+      return finish();
+    }
 
     // protocol, with the credentials
     const creds = staticAuthHeaders(auth);
     let session: McpSession;
     try {
-      session = await this.openSession(url, creds);
+      session = await this.within(this.openSession(url, creds), deadline, (late) => late.close().catch(() => undefined));
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw err;
       const refused = isAuthRefusal(err);
@@ -118,7 +153,7 @@ export class McpInspector {
         checks.push({ name: 'tools', status: 'fail', detail: 'the server does not declare the tools capability' });
         return finish();
       }
-      const raw = await listAllTools(session, this.opts.listTimeoutMs);
+      const raw = await this.within(listAllTools(session, this.opts.listTimeoutMs, this.opts.maxPages), deadline);
       const { tools, warnings } = screenTools(raw);
       result.tools = tools;
       result.warnings = warnings;
@@ -140,8 +175,8 @@ export class McpInspector {
     };
   }
 
-  private post(url: URL, body: unknown, headers: Record<string, string>): Promise<Response> {
-    return this.opts.fetch(url, { method: 'POST', headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  private post(url: URL, body: unknown, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+    return this.opts.fetch(url, { method: 'POST', headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
   }
 
   private async discoverAuth(url: URL, res: Response, out: AuthDiscovery): Promise<Check> {

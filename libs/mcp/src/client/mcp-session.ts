@@ -92,11 +92,12 @@ export interface SessionOptions {
   fetch: GuardedFetch;
   /** Strata's version, sent as clientInfo */
   version: string;
-  /** discover/initialize deadline */
+  /** discover/initialize deadline; also bounds the session's small messages (notifications, the closing DELETE) */
   handshakeTimeoutMs: number;
 }
 
-function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, what: string, outer?: AbortSignal): Promise<T> {
+/** `work` within `ms` (a `timeout` NetworkError after, its signal aborted), or until `outer` aborts. */
+export function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, what: string, outer?: AbortSignal): Promise<T> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -206,9 +207,11 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
         } catch (err) {
           const timedOut = err instanceof NetworkError && err.kind === 'timeout';
           if (timedOut || outer?.aborted)
-            await post(opts, url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: timedOut ? 'timeout' : 'interrupted' } }, statelessHeaders(creds, 'notifications/cancelled'))
-              .then((r) => r.text())
-              .catch(() => undefined);
+            await withTimeout(
+              (signal) => post(opts, url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: timedOut ? 'timeout' : 'interrupted' } }, statelessHeaders(creds, 'notifications/cancelled'), signal).then((r) => r.text()),
+              opts.handshakeTimeoutMs,
+              'notifications/cancelled',
+            ).catch(() => undefined);
           throw err;
         }
       },
@@ -230,7 +233,8 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
     listChanged = true;
   });
   try {
-    await client.connect(transport, { timeout: opts.handshakeTimeoutMs });
+    // initialize, then notifications/initialized: both within the deadline
+    await withTimeout(() => client.connect(transport, { timeout: opts.handshakeTimeoutMs }), opts.handshakeTimeoutMs, 'initialize');
   } catch (err) {
     await client.close().catch(() => undefined);
     if (err instanceof McpError && err.code === -32001) throw new NetworkError(`initialize took longer than ${opts.handshakeTimeoutMs / 1000} s`, 'timeout');
@@ -261,28 +265,37 @@ export async function openMcpSession(opts: SessionOptions, url: URL, creds: Reco
       }
     },
     close: async () => {
-      await Promise.all(cancellations);
-      // the session ends by DELETE; a 405 (stateless server) is ignored
-      await transport.terminateSession().catch(() => undefined);
+      // a server that stalls on these is not waited for past the deadline
+      await withTimeout(async () => {
+        await Promise.all(cancellations);
+        // the session ends by DELETE; a 405 (stateless server) is ignored
+        await transport.terminateSession();
+      }, opts.handshakeTimeoutMs, 'closing the session').catch(() => undefined);
       await client.close();
     },
   };
 }
 
-/** Every page of `tools/list` (≤ 50 pages) within the deadline. */
-export async function listAllTools(session: McpSession, deadlineMs: number): Promise<unknown[]> {
+/**
+ * Every page of `tools/list` within the deadline. A server still paging after `maxPages` (50)
+ * fails the listing: what it listed is not the whole, and a partial list would read as tools
+ * removed.
+ */
+export async function listAllTools(session: McpSession, deadlineMs: number, maxPages: number): Promise<unknown[]> {
   return withTimeout(
-    async () => {
+    async (signal) => {
       const all: unknown[] = [];
       let cursor: string | undefined;
-      for (let page = 0; page < 50; page++) {
+      for (let page = 0; page < maxPages; page++) {
         const res = await session.listTools(cursor);
+        // the deadline has passed: no more pages are asked for
+        if (signal.aborted) return all;
         if (!Array.isArray(res.tools)) throw new McpProtocolError('tools/list answered without a tools array');
         all.push(...res.tools);
         cursor = typeof res.nextCursor === 'string' && res.nextCursor !== '' ? res.nextCursor : undefined;
-        if (!cursor) break;
+        if (!cursor) return all;
       }
-      return all;
+      throw new McpProtocolError(`tools/list was still paging after ${maxPages} pages`);
     },
     deadlineMs,
     'tools/list',

@@ -25,7 +25,6 @@ import { failureCode, failureDetail, isObject, listAllTools } from '../client/mc
 import { ConnectionCredentials } from './connection-credentials';
 import { McpNetwork } from './mcp-network';
 import { SyncFailure } from './sync-failure';
-import { MCP_LIMITS } from './mcp-limits';
 
 /** What a server listed, screened, with what its session said about itself. */
 export interface FetchedTools {
@@ -124,7 +123,7 @@ export class ConnectionSync {
     }
     try {
       if (!session.capabilities || !isObject(session.capabilities.tools)) throw new SyncFailure('protocol_error', 'the server does not declare the tools capability');
-      const raw = await listAllTools(session, MCP_LIMITS.listMs);
+      const raw = await listAllTools(session, this.network.limits.listMs, this.network.limits.maxPages);
       if (raw.length > MAX_TOOLS) throw new SyncFailure('too_many_tools', `the server lists ${raw.length} tools; a connection takes at most ${MAX_TOOLS}`);
       const { tools, warnings } = screenTools(raw);
       return {

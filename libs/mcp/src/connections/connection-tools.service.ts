@@ -11,7 +11,6 @@ import { ConnectionCredentials } from './connection-credentials';
 import { ConnectionSync } from './connection-sync.service';
 import { McpNetwork } from './mcp-network';
 import { SyncFailure } from './sync-failure';
-import { MCP_LIMITS } from './mcp-limits';
 
 /** A tool an agent may be offered: what a model sees of it, and what governance needs. */
 export interface ConnectionTool {
@@ -88,7 +87,7 @@ export class ConnectionTools {
   /** The connection's active tools, by name. 404 unknown connection; 409 `invalid_transition` unless active. */
   async listTools(org: string, connectionId: string): Promise<ConnectionTool[]> {
     let c = this.activeConnection(org, connectionId);
-    if (c.last_sync_at === null || this.clock.now() - c.last_sync_at > MCP_LIMITS.staleAfterS) {
+    if (c.last_sync_at === null || this.clock.now() - c.last_sync_at > this.network.limits.staleAfterS) {
       await this.sync.run(systemContext(org), c);
       c = this.activeConnection(org, connectionId);
     }
@@ -127,7 +126,7 @@ export class ConnectionTools {
       let session: McpSession | null = null;
       try {
         session = await this.network.open(new URL(c.url), await this.credentials.headers(org, connectionId, { forceRefresh }));
-        const r = await session.callTool(toolName, args, c.call_timeout_s * 1000, signal);
+        const r = await session.callTool(toolName, args, this.network.limits.callTimeoutMs(c.call_timeout_s), signal);
         const content = Array.isArray(r.content) ? r.content : [];
         const structured = r.structuredContent && typeof r.structuredContent === 'object' ? r.structuredContent : null;
         if (session.listChanged) void this.syncQuietly(org, connectionId);

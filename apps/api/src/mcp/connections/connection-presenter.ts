@@ -8,8 +8,12 @@ export function iso(s: number | null | undefined): string | null {
   return s === null || s === undefined ? null : new Date(Math.round(s * 1000)).toISOString();
 }
 
-/** The §15.2 record: the auth view without its fingerprint, never a secret. */
-export function presentConnection(c: ConnectionView, authorizationUrl: string | null = null) {
+/**
+ * The §15.2 record: the auth view without its fingerprint, never a secret. `authorization`
+ * only while the authorization is pending: from its `expires_at` (`now`, the injected clock's
+ * seconds) the callback refuses it, so it is shown no more.
+ */
+export function presentConnection(c: ConnectionView, authorizationUrl: string | null, now: number) {
   const auth = c.auth as unknown as McpAuthView;
   const oauth = auth.oauth ? { ...auth.oauth, token_expires_at: iso(auth.oauth.token_expires_at) } : null;
   return {
@@ -24,7 +28,7 @@ export function presentConnection(c: ConnectionView, authorizationUrl: string | 
     server_info: c.server_info,
     instructions: c.instructions,
     auth: { type: auth.type, configured: auth.configured, hint: auth.hint, header_names: auth.header_names, oauth },
-    authorization: c.status !== 'disconnected' && c.authorization_expires_at !== null && authorizationUrl ? { url: authorizationUrl, expires_at: iso(c.authorization_expires_at) } : null,
+    authorization: c.status !== 'disconnected' && c.authorization_expires_at !== null && now < c.authorization_expires_at && authorizationUrl ? { url: authorizationUrl, expires_at: iso(c.authorization_expires_at) } : null,
     approval_mode: c.approval_mode,
     tool_approvals: c.tool_approvals,
     approval_timeout_s: c.approval_timeout_s,

@@ -15,7 +15,7 @@ import {
 } from '@strata/domain/mcp';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { AddressNotAllowedError, InspectResult } from '@strata/mcp/client';
-import { ConnectionCredentials, ConnectionSync, FetchedTools, McpNetwork, McpOAuth, MCP_LIMITS, OAuthClientState, OAuthFailure, SyncFailure, oauthStateOf } from '@strata/mcp/connections';
+import { ConnectionCredentials, ConnectionSync, FetchedTools, McpNetwork, McpOAuth, OAuthClientState, OAuthFailure, SyncFailure, oauthStateOf } from '@strata/mcp/connections';
 import { SECRET_STORE, SecretStore } from '@strata/platform/secrets';
 import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
@@ -88,7 +88,7 @@ export class ConnectionHandlers {
 
   private async present(c: ConnectionView) {
     const bag = c.authorization_expires_at !== null ? await this.secrets.get(c.org_id, c.id) : null;
-    return presentConnection(c, bag?.authorization_url ?? null);
+    return presentConnection(c, bag?.authorization_url ?? null, this.clock.now());
   }
 
   async get(auth: AuthContext, id: string) {
@@ -110,7 +110,8 @@ export class ConnectionHandlers {
   private async checkServer(url: URL, auth: ConnectionAuthInput): Promise<InspectResult> {
     let r: InspectResult;
     try {
-      r = await withDeadline(this.network.inspector(() => this.clock.now()).inspect(url, auth), MCP_LIMITS.inspectMs, 'the checks');
+      // the checks keep their own deadline (inspectMs): past it the check under way fails
+      r = await this.network.inspector(() => this.clock.now()).inspect(url, auth);
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw urlNotAllowed(err.message);
       throw new DomainError(422, 'mcp_check_failed', `the server could not be checked: ${(err as Error).message}`, { checks: [] });
@@ -143,7 +144,7 @@ export class ConnectionHandlers {
   private async oauthClient(url: URL, input: Extract<ConnectionAuthInput, { type: 'oauth' }>, redirectUri: string, origin: string): Promise<OAuthClientState> {
     let discovered;
     try {
-      discovered = await withDeadline(this.oauth.discover(url), MCP_LIMITS.inspectMs, 'OAuth discovery');
+      discovered = await withDeadline(this.oauth.discover(url), this.network.limits.inspectMs, 'OAuth discovery');
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw urlNotAllowed(err.message);
       throw new DomainError(422, 'mcp_check_failed', 'OAuth discovery failed', { checks: [{ name: 'auth_discovery', status: 'fail', detail: (err as Error).message }] });
@@ -207,7 +208,7 @@ export class ConnectionHandlers {
     const c = this.reads.connection(ref.org, ref.connection_id);
     const bag = await this.secrets.get(ref.org, ref.connection_id);
     const s = oauthStateOf(bag);
-    if (!c || !bag || !s.client || !s.pending || s.pending.state_hash !== ref.state_hash || s.pending.expires_at < this.clock.now() || c.status === 'disconnected')
+    if (!c || !bag || !s.client || !s.pending || s.pending.state_hash !== ref.state_hash || this.clock.now() >= s.pending.expires_at || c.status === 'disconnected')
       throw Errors.invalidField('state', 'state is unknown or expired');
     const client = s.client;
     const pending = s.pending;

@@ -12,11 +12,10 @@ import type { AuthorizationServerMetadata, OAuthTokens } from '@modelcontextprot
 import { credentialFingerprint, McpOAuthView, McpRegistration } from '@strata/domain/mcp';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
-import { AddressNotAllowedError } from '../../client/guarded-fetch';
+import { AddressNotAllowedError, GuardedFetch } from '../../client/guarded-fetch';
 import { ACCEPT } from '../../client/mcp-session';
 import { SECRET_STORE, SecretBag, SecretStore } from '@strata/platform/secrets/secret-store.port';
 import { McpNetwork } from '../mcp-network';
-import { MCP_LIMITS } from '../mcp-limits';
 
 /** The secret-store "organization" under which pending `state` values point at their connection. */
 const STATE_INDEX = 'mcp-oauth-state';
@@ -82,6 +81,13 @@ export class McpOAuth {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /**
+   * The guarded fetch, each OAuth request answered within the handshake deadline (10 s): the
+   * guarded fetch bounds only the connect, and an authorization server that stalls must not
+   * hold a callback or a sync for ever.
+   */
+  private readonly fetch: GuardedFetch = (input, init) => this.network.fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(this.network.limits.handshakeMs) });
+
   /** `<STRATA_PUBLIC_URL or the request's origin>` */
   baseUrl(requestOrigin: string): string {
     return this.config.mcp.publicUrl ?? requestOrigin;
@@ -102,10 +108,10 @@ export class McpOAuth {
 
   /** Discovery as `auth_discovery` does it; no protected resource metadata → OAuthFailure. */
   async discover(url: URL): Promise<{ resource: string; authorizationServer: string; metadata: AuthorizationServerMetadata; scopes: string[]; wwwScope: string | null }> {
-    const fetchFn = this.network.fetch as never;
+    const fetchFn = this.fetch as never;
     let www: { resourceMetadataUrl?: URL; scope?: string } = {};
     try {
-      const bare = await this.network.fetch(url, { method: 'POST', headers: { accept: ACCEPT, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }) });
+      const bare = await this.fetch(url, { method: 'POST', headers: { accept: ACCEPT, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }) });
       await bare.text().catch(() => undefined);
       if (bare.status === 401) www = extractWWWAuthenticateParams(bare);
     } catch (err) {
@@ -152,7 +158,7 @@ export class McpOAuth {
         const info = await registerClient(discovered.authorizationServer, {
           metadata: meta,
           clientMetadata: { client_name: 'Strata', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
-          fetchFn: this.network.fetch as never,
+          fetchFn: this.fetch as never,
         });
         return { ...base, client_id: info.client_id, client_secret: info.client_secret ?? null, registration: 'dynamic' };
       } catch (err) {
@@ -177,7 +183,7 @@ export class McpOAuth {
     url.searchParams.set('state', state);
     if (client.scopes.length) url.searchParams.set('scope', client.scopes.join(' '));
     url.searchParams.set('resource', client.resource);
-    const expiresAt = this.clock.now() + MCP_LIMITS.authorizationWindowS;
+    const expiresAt = this.clock.now() + this.network.limits.authorizationWindowS;
     const pending: PendingAuthorization = { code_verifier: verifier, redirect_uri: redirectUri, return_url: returnUrl, expires_at: expiresAt, state_hash: hashState(state) };
     await this.secrets.put(STATE_INDEX, pending.state_hash, { org, connection_id: connectionId });
     return { url: url.toString(), expiresAt, bag: { oauth_client: JSON.stringify(client), oauth_pending: JSON.stringify(pending), authorization_url: url.toString() } };
@@ -204,7 +210,7 @@ export class McpOAuth {
         codeVerifier: pending.code_verifier,
         redirectUri: pending.redirect_uri,
         resource: new URL(client.resource),
-        fetchFn: this.network.fetch as never,
+        fetchFn: this.fetch as never,
       });
     } catch (err) {
       throw new OAuthFailure('token_exchange_failed', `the code exchange failed: ${(err as Error).message}`);
@@ -218,7 +224,7 @@ export class McpOAuth {
         clientInformation: { client_id: client.client_id, ...(client.client_secret ? { client_secret: client.client_secret } : {}) },
         refreshToken,
         resource: new URL(client.resource),
-        fetchFn: this.network.fetch as never,
+        fetchFn: this.fetch as never,
       });
     } catch (err) {
       throw new OAuthFailure('auth_failed', `the token refresh failed: ${(err as Error).message}`);
@@ -263,7 +269,7 @@ export class McpOAuth {
       if (!token) continue;
       const body = new URLSearchParams({ token, token_type_hint: hint, client_id: s.client.client_id });
       if (s.client.client_secret) body.set('client_secret', s.client.client_secret);
-      await this.network
+      await this
         .fetch(String(endpoint), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
         .then((r) => r.text())
         .catch(() => undefined);
