@@ -68,9 +68,12 @@ export class KnowledgeHealthReadModel extends KhTables {
     return out;
   }
 
-  /** An exception's transitions in [since, until). */
+  /** An exception's transitions in [since, until) (found through its row: every transition has one). */
   transitionsOf(org: string, id: string, since: number, until: number): { what: string }[] {
-    return this.stmt('SELECT what FROM kh_transitions INDEXED BY kh_transitions_id WHERE org = ? AND id = ? AND at >= ? AND at < ?').all(org, id, since, until) as { what: string }[];
+    return this.stmt(
+      `SELECT t.what FROM kh_exceptions x INDEXED BY kh_exceptions_id JOIN kh_transitions t INDEXED BY kh_transitions_subject ON t.org = x.org AND t.subject_uid = x.subject_uid AND t.id = x.id
+       WHERE x.org = ? AND x.id = ? AND t.at >= ? AND t.at < ?`,
+    ).all(org, id, since, until) as { what: string }[];
   }
 
   /** Open and acknowledged rows by kind and status, and resolved ones resolved after `resolvedAfter` (the timed lane aside). */
