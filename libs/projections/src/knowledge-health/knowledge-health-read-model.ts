@@ -215,7 +215,8 @@ export class KnowledgeHealthReadModel extends KhTables {
   }
 
   liveUidsOfType(org: string, type: string): string[] {
-    return (this.stmt('SELECT uid FROM kh_nodes WHERE org = ? AND node_type = ? AND live = 1').all(org, type) as { uid: string }[]).map((r) => r.uid);
+    // in uid order, as before kh_nodes_support (ordered by support first) became the index read
+    return (this.stmt('SELECT uid FROM kh_nodes INDEXED BY kh_nodes_support WHERE org = ? AND node_type = ? AND live = 1 ORDER BY uid').all(org, type) as { uid: string }[]).map((r) => r.uid);
   }
 
   /**
