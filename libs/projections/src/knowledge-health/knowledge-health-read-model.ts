@@ -114,11 +114,11 @@ export class KnowledgeHealthReadModel extends KhTables {
     ).all(org, lane, sev, first, id, limit) as KhExceptionRow[];
   }
 
-  /** Every exception row of the organization; an edge subject's ends as the edge has them now (a merge may retarget it). */
+  /** Every exception row of the organization in id order; an edge subject's ends as the edge has them now (a merge may retarget it). */
   rows(org: string): KhExceptionRow[] {
     return this.stmt(
       `SELECT x.org, x.id, x.kind, x.subject_uid, x.subject_type, COALESCE(e.from_uid, x.from_uid) AS from_uid, COALESCE(e.to_uid, x.to_uid) AS to_uid, x.state, x.arm
-       FROM kh_exceptions x LEFT JOIN kh_edges e ON x.subject_type = 'edge' AND e.org = x.org AND e.uid = x.subject_uid WHERE x.org = ?`,
+       FROM kh_exceptions x INDEXED BY kh_exceptions_id LEFT JOIN kh_edges e ON x.subject_type = 'edge' AND e.org = x.org AND e.uid = x.subject_uid WHERE x.org = ? ORDER BY x.id`,
     ).all(org) as KhExceptionRow[];
   }
 

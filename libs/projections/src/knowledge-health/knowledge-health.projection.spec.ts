@@ -328,4 +328,14 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.claimSupportCounts('o')).toMatchObject({ claims: 3, evidenced: 1 });
     expect(rm.liveUidsOfType('o', 'Claim')).toEqual(['c1', 'c2', 'c3']);
   });
+
+  it("reads an organization's exception rows in id order, as when rows were keyed by id", () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const uids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    uids.forEach((uid, i) => step(p, at(10 + i, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: 'Claim', props: { _type: 'Claim', content: uid } }), reason: null })));
+    const ids = uids.map((u) => exceptionId('claim_unsupported', u));
+    expect(rm.rows('o').map((r) => r.id)).toEqual([...ids].sort());
+  });
 });
