@@ -86,13 +86,18 @@ CREATE INDEX IF NOT EXISTS kh_edges_typed ON kh_edges(org, edge_type, live, from
 -- A row table, not one keyed by id: an id is a hash, so rows keyed by it land on random pages
 -- and a /batch of a thousand Claims rewrote nearly every page of the table (and of
 -- kh_exceptions_lane_kind, whose open rows were ordered by id) in each commit. Rows now go
--- where they are created, and only the small id index takes the random writes.
+-- where they are created.
 CREATE TABLE IF NOT EXISTS kh_exceptions (
   org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
   from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL
 );
-CREATE UNIQUE INDEX IF NOT EXISTS kh_exceptions_id ON kh_exceptions(org, id);
-CREATE INDEX IF NOT EXISTS kh_exceptions_subject ON kh_exceptions(org, subject_uid);
+-- Unique by subject and id, and so by id: an id is the hash of its kind and subject, so two
+-- rows with one id have one subject too. No index by id alone: every write finds its row by
+-- subject (mostly new nodes, whose time-ordered uids put the entries at the index's end),
+-- where an index keyed by the hash took a random page write per new exception.
+DROP INDEX IF EXISTS kh_exceptions_id;
+DROP INDEX IF EXISTS kh_exceptions_subject;
+CREATE UNIQUE INDEX IF NOT EXISTS kh_exceptions_subject_id ON kh_exceptions(org, subject_uid, id);
 -- live counters: 'node:<type>' live nodes, 'edges' live edges, 'claim:evidenced' / 'claim:sourced' live Claims by support
 CREATE TABLE IF NOT EXISTS kh_counts (
   org TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,

@@ -275,12 +275,12 @@ describe('KnowledgeHealthProjection', () => {
     step(p, at(10, 'NodeCreated', { node: claim, reason: null }));
     step(p, at(20, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 20 }, reason: null }));
     const id = exceptionId('claim_unsupported', 'c1');
-    expect(rm.transitionsOf('o', id, 0, 100)).toEqual([{ what: 'opened' }, { what: 'resolved' }]);
-    expect(rm.transitionsOf('o', id, 15, 100)).toEqual([{ what: 'resolved' }]);
+    expect(rm.transitionsOf('o', 'c1', id, 0, 100)).toEqual([{ what: 'opened' }, { what: 'resolved' }]);
+    expect(rm.transitionsOf('o', 'c1', id, 15, 100)).toEqual([{ what: 'resolved' }]);
     const plan = (db.prepare('EXPLAIN QUERY PLAN DELETE FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').all('o', 'c1', id) as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan).toMatch(/USING INDEX kh_transitions_subject/);
     step(p, at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
-    expect(rm.transitionsOf('o', id, 0, 100)).toEqual([]);
+    expect(rm.transitionsOf('o', 'c1', id, 0, 100)).toEqual([]);
     expect(db.prepare('SELECT COUNT(*) FROM kh_transitions').pluck().get()).toBe(0);
     expect(db.prepare("SELECT COALESCE(SUM(n), 0) FROM kh_day_counts WHERE what LIKE 'exceptions_%'").pluck().get()).toBe(0);
   });
@@ -304,13 +304,33 @@ describe('KnowledgeHealthProjection', () => {
     const rm = new KnowledgeHealthReadModel(db);
     const sql = (name: string) => db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string | undefined;
     expect(sql('kh_exceptions')).not.toMatch(/WITHOUT ROWID/i);
-    expect(sql('kh_exceptions_id')).toMatch(/UNIQUE/i);
+    expect(sql('kh_exceptions_id')).toBeUndefined();
+    expect(sql('kh_exceptions_subject')).toBeUndefined();
+    expect(sql('kh_exceptions_subject_id')).toMatch(/UNIQUE/i);
     expect(sql('kh_transitions_id')).toBeUndefined();
     expect(sql('kh_transitions_subject')).toBeDefined();
     expect(sql('kh_nodes_type')).toBeUndefined();
     step(p, at(10, 'NodeCreated', { node: noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } }), reason: null }));
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c1')]);
-    expect(rm.transitionsOf('o', exceptionId('claim_unsupported', 'c1'), 0, 100)).toEqual([{ what: 'opened' }]);
+    expect(rm.transitionsOf('o', 'c1', exceptionId('claim_unsupported', 'c1'), 0, 100)).toEqual([{ what: 'opened' }]);
+  });
+
+  it('a projections file of version 5 (exception rows indexed by id) loses that index, and a second row of one subject and id is refused', () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE kh_exceptions (
+      org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
+      from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL);
+      CREATE UNIQUE INDEX kh_exceptions_id ON kh_exceptions(org, id);
+      CREATE INDEX kh_exceptions_subject ON kh_exceptions(org, subject_uid);`);
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const sql = (name: string) => db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string | undefined;
+    expect(sql('kh_exceptions_id')).toBeUndefined();
+    expect(sql('kh_exceptions_subject')).toBeUndefined();
+    for (const uid of ['c2', 'c1', 'c3']) step(p, at(10, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: 'Claim', props: { _type: 'Claim', content: uid } }), reason: null }));
+    const ids = ['c1', 'c2', 'c3'].map((u) => exceptionId('claim_unsupported', u));
+    expect(rm.rows('o').map((r) => r.id)).toEqual([...ids].sort());
+    expect(() => db.prepare("INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type) VALUES ('o', ?, 'claim_unsupported', 'c1', 'node')").run(ids[0])).toThrow(/UNIQUE/);
   });
 
   it("lists a type's live uids in uid order from the support index", () => {

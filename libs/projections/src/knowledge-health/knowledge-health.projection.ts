@@ -109,8 +109,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table */
-  readonly version = 5;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id) */
+  readonly version = 6;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -470,8 +470,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    */
   private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): void {
     for (const uid of [...nodeUids, ...edgeUids]) {
-      for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
-        this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, row.id);
+      for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
+        this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, row.subject_uid, row.id);
         this.dropTransitions(org, row.id, row.subject_uid);
         this.remember(row, true);
       }
@@ -630,7 +630,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       // true for no time at all: a unit of work whose evaluation was split (a rebuild's batch
       // ended inside it, or one request committed twice at one instant) opened it and then
       // cleared it at the same instant; it was never an exception anyone could see
-      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(row.org, row.subject_uid, row.id);
       this.dropTransitions(row.org, row.id, row.subject_uid);
       this.remember(row, true);
       return;
@@ -650,7 +650,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const l = laneOf(row.kind, row.subject_type, state, arm);
     this.stmt(
       `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm, lane, sev, first_at, resolved_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
-       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm, lane = excluded.lane, first_at = excluded.first_at, resolved_at = excluded.resolved_at`,
+       ON CONFLICT(org, subject_uid, id) DO UPDATE SET state = excluded.state, arm = excluded.arm, lane = excluded.lane, first_at = excluded.first_at, resolved_at = excluded.resolved_at`,
     ).run(row.org, row.id, row.kind, row.subject_uid, row.subject_type, row.from_uid, row.to_uid, stateText, arm, l.lane, l.sev, l.first_at, l.resolved_at);
   }
 
@@ -702,7 +702,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (stateText === base.state && armText === base.arm) return;
     if (stateText === null && armText === null) {
       // a clock stopped before its threshold: nothing to remember
-      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, id);
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, n.uid, id);
       this.remember(base, true);
       return;
     }
