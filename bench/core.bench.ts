@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { load } from './support/load';
 import { processCpuMs } from './support/process-cpu';
+import { processWrittenBytes } from './support/process-io';
 import { BenchServer, freePort, startServer } from './support/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -12,6 +13,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
  * 32 concurrent clients, and POST /batch objects per second end to end. Each also gives the
  * service's CPU time per request (per object for /batch): on a shared 2-core machine it moves
  * far less with other work than the throughput does, so before/after comparisons read it.
+ * /batch also gives the bytes the service wrote per 1,000 objects.
  */
 export async function run(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -75,8 +77,13 @@ async function postBatch(s: BenchServer, out: Record<string, number>): Promise<v
   const nodes = Array.from({ length: 1000 }, (_, i) => ({ ref: `n${i}`, label: `Batch claim ${i}`, node_type: 'Claim', props: { content: `statement number ${i}` } }));
   const edges = Array.from({ length: 999 }, (_, i) => ({ from_ref: `n${i + 1}`, to_ref: `n${i}`, edge_type: 'Supports' }));
   const cpu0 = processCpuMs(s.child.pid);
+  const written0 = processWrittenBytes(s.child.pid);
   const r = await load({ url: `${s.url}/batch`, method: 'POST', token: s.token, body: { nodes, edges }, connections: 2, seconds: SECONDS });
-  out.batch_cpu_us_per_object = Math.round(1000 * cpuPer(s, cpu0, r.requests * (nodes.length + edges.length)));
+  const objects = r.requests * (nodes.length + edges.length);
+  out.batch_cpu_us_per_object = Math.round(1000 * cpuPer(s, cpu0, objects));
+  // what the service wrote for them (WAL frames of both databases and their checkpoint copies)
+  const written1 = processWrittenBytes(s.child.pid);
+  if (written0 !== null && written1 !== null && objects > 0) out.batch_mb_written_per_1000_objects = Math.round(((written1 - written0) / objects) * 1000 / 1e4) / 100;
   out.batch_requests_per_s = Math.round(r.rps * 100) / 100;
   out.batch_objects_per_s = Math.round(r.rps * (nodes.length + edges.length));
   out.batch_p99_ms = r.p99_ms;

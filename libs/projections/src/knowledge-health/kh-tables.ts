@@ -134,7 +134,7 @@ export class KhTables {
     const m = this.memo;
     let rows = m?.rows.get(subject);
     if (!rows) {
-      rows = this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject WHERE org = ? AND subject_uid = ?').all(org, subject) as KhExceptionRow[];
+      rows = this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ?').all(org, subject) as KhExceptionRow[];
       m?.rows.set(subject, rows);
     }
     return rows;

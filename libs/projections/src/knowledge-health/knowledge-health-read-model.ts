@@ -68,9 +68,15 @@ export class KnowledgeHealthReadModel extends KhTables {
     return out;
   }
 
-  /** An exception's transitions in [since, until). */
-  transitionsOf(org: string, id: string, since: number, until: number): { what: string }[] {
-    return this.stmt('SELECT what FROM kh_transitions INDEXED BY kh_transitions_id WHERE org = ? AND id = ? AND at >= ? AND at < ?').all(org, id, since, until) as { what: string }[];
+  /** An exception's transitions in [since, until), found by its subject and id (its id alone has no index). */
+  transitionsOf(org: string, subject: string, id: string, since: number, until: number): { what: string }[] {
+    return this.stmt('SELECT what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ? AND at >= ? AND at < ?').all(
+      org,
+      subject,
+      id,
+      since,
+      until,
+    ) as { what: string }[];
   }
 
   /** Open and acknowledged rows by kind and status, and resolved ones resolved after `resolvedAfter` (the timed lane aside). */
@@ -87,10 +93,12 @@ export class KnowledgeHealthReadModel extends KhTables {
   }
 
   /** Resolved rows (not timed) resolved in [from, to]: those a retention cut leaves out. */
-  resolvedBetween(org: string, from: number, to: number): string[] {
-    return (this.stmt("SELECT id FROM kh_exceptions INDEXED BY kh_exceptions_lane_kind WHERE org = ? AND lane = 'resolved' AND resolved_at >= ? AND resolved_at <= ?").all(org, from, to) as { id: string }[]).map(
-      (r) => r.id,
-    );
+  resolvedBetween(org: string, from: number, to: number): { id: string; subject_uid: string }[] {
+    return this.stmt("SELECT id, subject_uid FROM kh_exceptions INDEXED BY kh_exceptions_lane_kind WHERE org = ? AND lane = 'resolved' AND resolved_at >= ? AND resolved_at <= ?").all(
+      org,
+      from,
+      to,
+    ) as { id: string; subject_uid: string }[];
   }
 
   /** The rows whose status depends on the read (armed conditions, briefs, schedules). */
@@ -111,11 +119,15 @@ export class KnowledgeHealthReadModel extends KhTables {
     ).all(org, lane, sev, first, id, limit) as KhExceptionRow[];
   }
 
-  /** Every exception row of the organization; an edge subject's ends as the edge has them now (a merge may retarget it). */
+  /**
+   * Every exception row of the organization in id order (sorted here: no index is kept by id,
+   * whose hashed keys made every new exception a random page write); an edge subject's ends as
+   * the edge has them now (a merge may retarget it).
+   */
   rows(org: string): KhExceptionRow[] {
     return this.stmt(
       `SELECT x.org, x.id, x.kind, x.subject_uid, x.subject_type, COALESCE(e.from_uid, x.from_uid) AS from_uid, COALESCE(e.to_uid, x.to_uid) AS to_uid, x.state, x.arm
-       FROM kh_exceptions x LEFT JOIN kh_edges e ON x.subject_type = 'edge' AND e.org = x.org AND e.uid = x.subject_uid WHERE x.org = ?`,
+       FROM kh_exceptions x LEFT JOIN kh_edges e ON x.subject_type = 'edge' AND e.org = x.org AND e.uid = x.subject_uid WHERE x.org = ? ORDER BY x.id`,
     ).all(org) as KhExceptionRow[];
   }
 
@@ -212,7 +224,8 @@ export class KnowledgeHealthReadModel extends KhTables {
   }
 
   liveUidsOfType(org: string, type: string): string[] {
-    return (this.stmt('SELECT uid FROM kh_nodes WHERE org = ? AND node_type = ? AND live = 1').all(org, type) as { uid: string }[]).map((r) => r.uid);
+    // in uid order, as before kh_nodes_support (ordered by support first) became the index read
+    return (this.stmt('SELECT uid FROM kh_nodes INDEXED BY kh_nodes_support WHERE org = ? AND node_type = ? AND live = 1 ORDER BY uid').all(org, type) as { uid: string }[]).map((r) => r.uid);
   }
 
   /**

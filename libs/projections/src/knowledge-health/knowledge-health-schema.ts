@@ -19,6 +19,16 @@ export const DAY_S = 86400;
  */
 export const CLAIM_SUPPORT = { unsupported: 0, sourced: 1, evidenced: 2 } as const;
 
+/**
+ * Before the DDL: drops a table whose shape the DDL changed and cannot alter in place (the
+ * projection's version moved with it, so its rows are rebuilt from the log anyway).
+ */
+export function dropOutdatedKnowledgeHealthTables(db: Database): void {
+  const sql = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'kh_exceptions'").pluck().get() as string | undefined;
+  // version 4 and before keyed exceptions by id (WITHOUT ROWID)
+  if (sql && /WITHOUT\s+ROWID/i.test(sql)) db.exec('DROP TABLE kh_exceptions');
+}
+
 /** Brings a projections database made by an earlier version to this schema (the writer's side; the rows are rebuilt). */
 export function migrateKnowledgeHealthSchema(db: Database): void {
   const cols = (db.prepare("SELECT name FROM pragma_table_info('kh_nodes')").all() as { name: string }[]).map((c) => c.name);
@@ -27,7 +37,21 @@ export function migrateKnowledgeHealthSchema(db: Database): void {
   const xcols = (db.prepare("SELECT name FROM pragma_table_info('kh_exceptions')").all() as { name: string }[]).map((c) => c.name);
   for (const [c, t] of [['lane', 'TEXT'], ['sev', 'INTEGER'], ['first_at', 'REAL'], ['resolved_at', 'REAL']]) if (!xcols.includes(c)) db.exec(`ALTER TABLE kh_exceptions ADD COLUMN ${c} ${t}`);
   db.exec(EXCEPTION_LANE_INDEXES);
+  const tcols = (db.prepare("SELECT name FROM pragma_table_info('kh_transitions')").all() as { name: string }[]).map((c) => c.name);
+  if (!tcols.includes('subject_uid')) db.exec('ALTER TABLE kh_transitions ADD COLUMN subject_uid TEXT');
+  db.exec(TRANSITION_SUBJECT_INDEX);
 }
+
+/**
+ * An exception's transitions, found by its subject (an exception true for no time at all takes
+ * its opening back; the summary reads one exception's transitions). Not by its id: ids are
+ * hashes, and an index on them took a random page write per transition; subjects are mostly
+ * new nodes, whose time-ordered uids put their entries at the index's end.
+ */
+const TRANSITION_SUBJECT_INDEX = `
+DROP INDEX IF EXISTS kh_transitions_id;
+CREATE INDEX IF NOT EXISTS kh_transitions_subject ON kh_transitions(org, subject_uid, id);
+`;
 
 /** The list's order within a lane (severity, first detection, id), and per-kind counts within one. */
 const EXCEPTION_LANE_INDEXES = `
@@ -47,7 +71,8 @@ CREATE TABLE IF NOT EXISTS kh_nodes (
   tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER,
   PRIMARY KEY (org, uid)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS kh_nodes_type ON kh_nodes(org, node_type, live);
+-- (org, node_type, live) is a prefix of kh_nodes_support, which serves its reads: one index entry less per node
+DROP INDEX IF EXISTS kh_nodes_type;
 CREATE TABLE IF NOT EXISTS kh_edges (
   org TEXT NOT NULL, uid TEXT NOT NULL, edge_type TEXT NOT NULL, from_uid TEXT NOT NULL, to_uid TEXT NOT NULL,
   live INTEGER NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, attrs TEXT,
@@ -58,12 +83,21 @@ CREATE INDEX IF NOT EXISTS kh_edges_out ON kh_edges(org, from_uid, edge_type);
 -- with the ends, so the summary's support sets read no edge row; replaces (org, edge_type, live)
 DROP INDEX IF EXISTS kh_edges_type;
 CREATE INDEX IF NOT EXISTS kh_edges_typed ON kh_edges(org, edge_type, live, from_uid, to_uid);
+-- A row table, not one keyed by id: an id is a hash, so rows keyed by it land on random pages
+-- and a /batch of a thousand Claims rewrote nearly every page of the table (and of
+-- kh_exceptions_lane_kind, whose open rows were ordered by id) in each commit. Rows now go
+-- where they are created.
 CREATE TABLE IF NOT EXISTS kh_exceptions (
   org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
-  from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL,
-  PRIMARY KEY (org, id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS kh_exceptions_subject ON kh_exceptions(org, subject_uid);
+  from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL
+);
+-- Unique by subject and id, and so by id: an id is the hash of its kind and subject, so two
+-- rows with one id have one subject too. No index by id alone: every write finds its row by
+-- subject (mostly new nodes, whose time-ordered uids put the entries at the index's end),
+-- where an index keyed by the hash took a random page write per new exception.
+DROP INDEX IF EXISTS kh_exceptions_id;
+DROP INDEX IF EXISTS kh_exceptions_subject;
+CREATE UNIQUE INDEX IF NOT EXISTS kh_exceptions_subject_id ON kh_exceptions(org, subject_uid, id);
 -- live counters: 'node:<type>' live nodes, 'edges' live edges, 'claim:evidenced' / 'claim:sourced' live Claims by support
 CREATE TABLE IF NOT EXISTS kh_counts (
   org TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,
@@ -83,12 +117,10 @@ CREATE INDEX IF NOT EXISTS kh_activity_window ON kh_activity(org, at, what);
 -- a purge erases its subjects' activity: found by uid, not by a scan of the organization's activity
 CREATE INDEX IF NOT EXISTS kh_activity_uid ON kh_activity(org, uid);
 CREATE TABLE IF NOT EXISTS kh_transitions (
-  org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL
+  org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL, subject_uid TEXT
 );
 DROP INDEX IF EXISTS kh_transitions_at;
 CREATE INDEX IF NOT EXISTS kh_transitions_window ON kh_transitions(org, at, id, what);
--- an exception true for no time at all takes its opening back: found by id, not by a scan of the organization's transitions
-CREATE INDEX IF NOT EXISTS kh_transitions_id ON kh_transitions(org, id);
 CREATE TABLE IF NOT EXISTS kh_settings (
   org TEXT NOT NULL PRIMARY KEY, approval_deadline_hours INTEGER NOT NULL
 );

@@ -266,4 +266,96 @@ describe('KnowledgeHealthProjection', () => {
     const plan = (db.prepare('EXPLAIN QUERY PLAN DELETE FROM kh_activity WHERE org = ? AND uid = ?').all('o', 'c1') as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan).toMatch(/USING INDEX kh_activity_uid/);
   });
+
+  it("an exception's transitions are read and dropped through its subject, and a purge takes them off the day counts", () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const claim = noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } });
+    step(p, at(10, 'NodeCreated', { node: claim, reason: null }));
+    step(p, at(20, 'NodeTombstoned', { node: { ...claim, version: 2, tombstone_at: 20 }, reason: null }));
+    const id = exceptionId('claim_unsupported', 'c1');
+    expect(rm.transitionsOf('o', 'c1', id, 0, 100)).toEqual([{ what: 'opened' }, { what: 'resolved' }]);
+    expect(rm.transitionsOf('o', 'c1', id, 15, 100)).toEqual([{ what: 'resolved' }]);
+    const plan = (db.prepare('EXPLAIN QUERY PLAN DELETE FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').all('o', 'c1', id) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/USING INDEX kh_transitions_subject/);
+    step(p, at(30, 'GraphPurged', { node_uids: ['c1'], edge_uids: [], cutoff: null }));
+    expect(rm.transitionsOf('o', 'c1', id, 0, 100)).toEqual([]);
+    expect(db.prepare('SELECT COUNT(*) FROM kh_transitions').pluck().get()).toBe(0);
+    expect(db.prepare("SELECT COALESCE(SUM(n), 0) FROM kh_day_counts WHERE what LIKE 'exceptions_%'").pluck().get()).toBe(0);
+  });
+
+  it('a projections file of version 4 (exceptions keyed by id, transitions without their subject) is brought to the row-table shape', () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE kh_exceptions (
+      org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
+      from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL,
+      PRIMARY KEY (org, id)) WITHOUT ROWID;
+      CREATE INDEX kh_exceptions_subject ON kh_exceptions(org, subject_uid);
+      CREATE TABLE kh_transitions (org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL);
+      CREATE INDEX kh_transitions_id ON kh_transitions(org, id);
+      CREATE TABLE kh_nodes (
+        org TEXT NOT NULL, uid TEXT NOT NULL, node_type TEXT NOT NULL, label TEXT NOT NULL, live INTEGER NOT NULL,
+        version INTEGER NOT NULL, created_at REAL NOT NULL, created_by TEXT, last_version_at REAL NOT NULL,
+        tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER,
+        PRIMARY KEY (org, uid)) WITHOUT ROWID;
+      CREATE INDEX kh_nodes_type ON kh_nodes(org, node_type, live);`);
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const sql = (name: string) => db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string | undefined;
+    expect(sql('kh_exceptions')).not.toMatch(/WITHOUT ROWID/i);
+    expect(sql('kh_exceptions_id')).toBeUndefined();
+    expect(sql('kh_exceptions_subject')).toBeUndefined();
+    expect(sql('kh_exceptions_subject_id')).toMatch(/UNIQUE/i);
+    expect(sql('kh_transitions_id')).toBeUndefined();
+    expect(sql('kh_transitions_subject')).toBeDefined();
+    expect(sql('kh_nodes_type')).toBeUndefined();
+    step(p, at(10, 'NodeCreated', { node: noteRecord('c1', 'bare', { node_type: 'Claim', props: { _type: 'Claim', content: 'x' } }), reason: null }));
+    expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c1')]);
+    expect(rm.transitionsOf('o', 'c1', exceptionId('claim_unsupported', 'c1'), 0, 100)).toEqual([{ what: 'opened' }]);
+  });
+
+  it('a projections file of version 5 (exception rows indexed by id) loses that index, and a second row of one subject and id is refused', () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE kh_exceptions (
+      org TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, subject_uid TEXT NOT NULL, subject_type TEXT NOT NULL,
+      from_uid TEXT, to_uid TEXT, state TEXT, arm TEXT, lane TEXT, sev INTEGER, first_at REAL, resolved_at REAL);
+      CREATE UNIQUE INDEX kh_exceptions_id ON kh_exceptions(org, id);
+      CREATE INDEX kh_exceptions_subject ON kh_exceptions(org, subject_uid);`);
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const sql = (name: string) => db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string | undefined;
+    expect(sql('kh_exceptions_id')).toBeUndefined();
+    expect(sql('kh_exceptions_subject')).toBeUndefined();
+    for (const uid of ['c2', 'c1', 'c3']) step(p, at(10, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: 'Claim', props: { _type: 'Claim', content: uid } }), reason: null }));
+    const ids = ['c1', 'c2', 'c3'].map((u) => exceptionId('claim_unsupported', u));
+    expect(rm.rows('o').map((r) => r.id)).toEqual([...ids].sort());
+    expect(() => db.prepare("INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type) VALUES ('o', ?, 'claim_unsupported', 'c1', 'node')").run(ids[0])).toThrow(/UNIQUE/);
+  });
+
+  it("lists a type's live uids in uid order from the support index", () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const claim = (uid: string) => noteRecord(uid, uid, { node_type: 'Claim', props: { _type: 'Claim', content: uid } });
+    const ev = noteRecord('ev', 'ev', { node_type: 'Evidence', props: { _type: 'Evidence' } });
+    step(p, at(10, 'NodeCreated', { node: claim('c3'), reason: null }));
+    step(p, at(11, 'NodeCreated', { node: claim('c1'), reason: null }));
+    step(p, at(12, 'NodeCreated', { node: claim('c2'), reason: null }));
+    step(p, at(13, 'NodeCreated', { node: ev, reason: null }));
+    // c1 evidenced: its support sorts it after the other two in the index
+    step(p, at(14, 'EdgeCreated', { edge: { uid: 'e1', edge_type: 'Supports', from_uid: 'ev', to_uid: 'c1', props: {}, weight: 1, confidence: 1, layer: 'epistemic', created_at: 14, updated_at: 14, tombstone_at: null, tombstone_reason: null, version: 1 }, reason: null }));
+    expect(rm.claimSupportCounts('o')).toMatchObject({ claims: 3, evidenced: 1 });
+    expect(rm.liveUidsOfType('o', 'Claim')).toEqual(['c1', 'c2', 'c3']);
+  });
+
+  it("reads an organization's exception rows in id order, as when rows were keyed by id", () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    const uids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    uids.forEach((uid, i) => step(p, at(10 + i, 'NodeCreated', { node: noteRecord(uid, uid, { node_type: 'Claim', props: { _type: 'Claim', content: uid } }), reason: null })));
+    const ids = uids.map((u) => exceptionId('claim_unsupported', u));
+    expect(rm.rows('o').map((r) => r.id)).toEqual([...ids].sort());
+  });
 });

@@ -19,7 +19,7 @@ import {
 } from '@strata/domain/knowledge-health';
 import { EmbeddedProjection } from '../projection';
 import { KhTables, UnitMemo, armDetail, emptyMemo, setTypedList, typedList } from './kh-tables';
-import { CLAIM_SUPPORT, DAY_S, KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES, TIMED_LANE, migrateKnowledgeHealthSchema } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, DAY_S, KNOWLEDGE_HEALTH_DDL, KNOWLEDGE_HEALTH_TABLES, TIMED_LANE, dropOutdatedKnowledgeHealthTables, migrateKnowledgeHealthSchema } from './knowledge-health-schema';
 
 export type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
 import type { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow } from './kh-tables';
@@ -109,8 +109,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes */
-  readonly version = 4;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id) */
+  readonly version = 6;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -132,6 +132,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
 
   constructor(db: Database) {
     super(db);
+    dropOutdatedKnowledgeHealthTables(db);
     db.exec(KNOWLEDGE_HEALTH_DDL);
     migrateKnowledgeHealthSchema(db);
   }
@@ -277,16 +278,16 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.countDay(org, what, at, 1);
   }
 
-  private transition(org: string, at: number, id: string, what: 'opened' | 'resolved'): void {
-    this.stmt('INSERT INTO kh_transitions(org, at, id, what) VALUES (?,?,?,?)').run(org, at, id, what);
+  private transition(org: string, at: number, id: string, subject: string, what: 'opened' | 'resolved'): void {
+    this.stmt('INSERT INTO kh_transitions(org, at, id, what, subject_uid) VALUES (?,?,?,?,?)').run(org, at, id, what, subject);
     this.countDay(org, `exceptions_${what}`, at, 1);
   }
 
   /** Removes an exception's transitions, and takes them off the day counters. */
-  private dropTransitions(org: string, id: string): void {
-    for (const t of this.stmt('SELECT at, what FROM kh_transitions INDEXED BY kh_transitions_id WHERE org = ? AND id = ?').all(org, id) as { at: number; what: string }[])
+  private dropTransitions(org: string, id: string, subject: string): void {
+    for (const t of this.stmt('SELECT at, what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').all(org, subject, id) as { at: number; what: string }[])
       this.countDay(org, `exceptions_${t.what}`, t.at, -1);
-    this.stmt('DELETE FROM kh_transitions WHERE org = ? AND id = ?').run(org, id);
+    this.stmt('DELETE FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').run(org, subject, id);
   }
 
   private bump(maps: Map<string, Map<string, number>>, org: string, key: string, by: number): void {
@@ -469,9 +470,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    */
   private onRemoved(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): void {
     for (const uid of [...nodeUids, ...edgeUids]) {
-      for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
-        this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, row.id);
-        this.dropTransitions(org, row.id);
+      for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
+        this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, row.subject_uid, row.id);
+        this.dropTransitions(org, row.id, row.subject_uid);
         this.remember(row, true);
       }
       for (const a of this.stmt('SELECT at, what FROM kh_activity INDEXED BY kh_activity_uid WHERE org = ? AND uid = ?').all(org, uid) as { at: number; what: string }[]) this.countDay(org, a.what, a.at, -1);
@@ -629,8 +630,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       // true for no time at all: a unit of work whose evaluation was split (a rebuild's batch
       // ended inside it, or one request committed twice at one instant) opened it and then
       // cleared it at the same instant; it was never an exception anyone could see
-      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(row.org, row.id);
-      this.dropTransitions(row.org, row.id);
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(row.org, row.subject_uid, row.id);
+      this.dropTransitions(row.org, row.id, row.subject_uid);
       this.remember(row, true);
       return;
     }
@@ -642,24 +643,24 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (state === row.state && arm === row.arm) return;
     this.upsertException(row, next, state, arm);
     this.remember({ ...row, state, arm });
-    this.transitions(row.org, row.id, prev, next);
+    this.transitions(row.org, row.id, row.subject_uid, prev, next);
   }
 
   private upsertException(row: KhExceptionRow, state: ExceptionState | null, stateText: string | null, arm: string | null): void {
     const l = laneOf(row.kind, row.subject_type, state, arm);
     this.stmt(
       `INSERT INTO kh_exceptions(org, id, kind, subject_uid, subject_type, from_uid, to_uid, state, arm, lane, sev, first_at, resolved_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
-       ON CONFLICT(org, id) DO UPDATE SET state = excluded.state, arm = excluded.arm, lane = excluded.lane, first_at = excluded.first_at, resolved_at = excluded.resolved_at`,
+       ON CONFLICT(org, subject_uid, id) DO UPDATE SET state = excluded.state, arm = excluded.arm, lane = excluded.lane, first_at = excluded.first_at, resolved_at = excluded.resolved_at`,
     ).run(row.org, row.id, row.kind, row.subject_uid, row.subject_type, row.from_uid, row.to_uid, stateText, arm, l.lane, l.sev, l.first_at, l.resolved_at);
   }
 
-  private transitions(org: string, id: string, prev: ExceptionState | null, next: ExceptionState | null): void {
+  private transitions(org: string, id: string, subject: string, prev: ExceptionState | null, next: ExceptionState | null): void {
     if (!next) return;
     const wasOpen = prev !== null && prev.status !== 'resolved';
     const isOpen = next.status !== 'resolved';
     // the moment it opened: first detection, or the reopening (an acknowledgement at once may follow it)
-    if (isOpen && !wasOpen) this.transition(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, 'opened');
-    if (!isOpen && wasOpen) this.transition(org, next.resolved_at!, id, 'resolved');
+    if (isOpen && !wasOpen) this.transition(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, subject, 'opened');
+    if (!isOpen && wasOpen) this.transition(org, next.resolved_at!, id, subject, 'resolved');
   }
 
   private reopenedAt(s: ExceptionState): number {
@@ -692,8 +693,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         // an episode some read may have shown: opened at its threshold, resolved now
         state = nextExceptionState(state, { holds: true, detail: armDetail(kind, old, due), ack: old.ack }, due);
         state = nextExceptionState(state, { holds: false, removed }, at);
-        this.transition(org, due, id, 'opened');
-        this.transition(org, at, id, 'resolved');
+        this.transition(org, due, id, n.uid, 'opened');
+        this.transition(org, at, id, n.uid, 'resolved');
       }
     }
     const armText = next ? JSON.stringify(next) : null;
@@ -701,7 +702,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (stateText === base.state && armText === base.arm) return;
     if (stateText === null && armText === null) {
       // a clock stopped before its threshold: nothing to remember
-      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND id = ?').run(org, id);
+      this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, n.uid, id);
       this.remember(base, true);
       return;
     }

@@ -58,14 +58,15 @@ export class HealthSummaryHandler {
     const shown = new Set(timed.map((x) => x.id));
     // (a transition at or after `since` belongs to an exception resolved at or after it)
     const unseen = m.resolvedBetween(org, since, now - RESOLVED_RETENTION_S);
-    for (const r of m.timedRows(org)) if (!shown.has(r.id)) unseen.push(r.id);
-    for (const id of unseen) for (const t of m.transitionsOf(org, id, since, now)) activity[t.what === 'opened' ? 'exceptions_opened' : 'exceptions_resolved']--;
-    // time-based ones opened by the passing of their threshold, which no event records
+    for (const r of m.timedRows(org)) if (!shown.has(r.id)) unseen.push(r);
+    for (const r of unseen) for (const t of m.transitionsOf(org, r.subject_uid, r.id, since, now)) activity[t.what === 'opened' ? 'exceptions_opened' : 'exceptions_resolved']--;
+    // time-based ones opened by the passing of their threshold, which no event records (a brief
+    // judged at read time has no row: its subject, the Project, is the one its id was made from)
     for (const x of timed) {
       if (x.kind !== 'approval_overdue' && x.kind !== 'document_stuck' && x.kind !== 'brief_stale' && x.kind !== 'schedule_failing') continue;
       if (x.state.status === 'resolved') continue;
       const openedAt = x.state.reopen_count > 0 ? x.state.last_changed_at : x.state.first_detected_at;
-      if (openedAt >= since && openedAt < now && !m.transitionsOf(org, x.id, since, now).some((t) => t.what === 'opened')) activity.exceptions_opened++;
+      if (openedAt >= since && openedAt < now && !m.transitionsOf(org, x.row?.subject_uid ?? x.subject!.uid, x.id, since, now).some((t) => t.what === 'opened')) activity.exceptions_opened++;
     }
 
     const byKind = {} as Record<ExceptionKind, { severity: Severity; open: number; acknowledged: number }>;
@@ -150,7 +151,8 @@ export class HealthSummaryHandler {
       else activity.exceptions_resolved++;
       counted.add(`${t.id} ${t.what}`);
     }
-    // time-based ones opened by the passing of their threshold, which no event records
+    // time-based ones opened by the passing of their threshold, which no event records (a brief
+    // judged at read time has no row: its subject, the Project, is the one its id was made from)
     for (const x of v.items) {
       if (x.kind !== 'approval_overdue' && x.kind !== 'document_stuck' && x.kind !== 'brief_stale' && x.kind !== 'schedule_failing') continue;
       if (x.state.status === 'resolved') continue;
