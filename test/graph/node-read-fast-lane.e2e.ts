@@ -3,7 +3,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 
 /**
  * `GET /node/{uid}` is served on the fast lane (registered on Fastify, not through the Nest
- * router and passport). A client must not be able to tell: every authentication and error case
+ * router). A client must not be able to tell: every authentication and error case
  * answers exactly as on a controller route of the same tag — `GET /node/{uid}/history` here.
  */
 describe('GET /node/{uid} on the fast lane', () => {
