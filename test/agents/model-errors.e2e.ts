@@ -4,8 +4,8 @@ import { ScriptedAnthropicServer } from '@strata/ai/testing/scripted-anthropic-s
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import type { Wait } from '@strata/ai';
 import { TestApp, startTestApp } from '../support/test-app';
-import { Api, api, signUp } from '../support/http';
-import { runEnded } from '../support/agent-runs';
+import type { Api } from '../support/http';
+import { runEnded, sessionEventTypes, proOwner } from '../support/agent-runs';
 
 /**
  * The model answering 429 and 5xx during an agent run (REFERENCE §9.6, §16.2): retried up to 3
@@ -18,16 +18,6 @@ const PROTOCOLS = [
   { provider: 'openai' as const, start: () => ScriptedOpenAIChatServer.start({ apiKey: 'test-key-secret' }), overloaded: 503 },
   { provider: 'anthropic' as const, start: () => ScriptedAnthropicServer.start({ apiKey: 'test-key-secret' }), overloaded: 529 },
 ];
-
-async function proOwner(url: string): Promise<Api> {
-  const s = await signUp(url);
-  expect((await api(url, s.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
-  return api(url, s.access_token);
-}
-
-async function types(a: Api, sid: string): Promise<string[]> {
-  return (await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type);
-}
 
 describe.each(PROTOCOLS)('an agent run when the model refuses for a while, $provider protocol', ({ provider, start, overloaded }) => {
   let t: TestApp;
@@ -67,7 +57,7 @@ describe.each(PROTOCOLS)('an agent run when the model refuses for a while, $prov
     expect(waits).toEqual([7000, 2000]);
     expect(llm.requests.length - before).toBe(3);
     // one step: the refused attempts are no inference, no credits, no model usage of their own
-    expect(await types(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'message.assistant', 'run.completed']);
+    expect(await sessionEventTypes(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'message.assistant', 'run.completed']);
     expect((await a.get(`/v1/agents/${agent.id}`)).body.usage).toMatchObject({ runs: 1, credits: 1 });
   });
 
@@ -88,7 +78,7 @@ describe.each(PROTOCOLS)('an agent run when the model refuses for a while, $prov
     expect(llm.requests.length - before).toBe(4);
     expect(run.error.message).toContain(provider);
     expect(run.error.message).toContain('500');
-    expect(await types(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'run.failed']);
+    expect(await sessionEventTypes(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'run.failed']);
     const failed = (await a.get(`/v1/agents/sessions/${created.id}/events?types=run.failed`)).body.items[0];
     expect(failed).toMatchObject({ run_id: created.run_id, data: { run_id: created.run_id, error: { code: 'upstream_error', message: run.error.message } } });
     // the key and the prompt the provider echoed appear nowhere the service answers
@@ -121,6 +111,6 @@ describe.each(PROTOCOLS)('an agent run when the model refuses for a while, $prov
     const run = await runEnded(a, created.id, created.run_id);
     expect(run).toMatchObject({ status: 'completed', steps: 2, tool_calls: 1 });
     expect(waits).toEqual([3000]);
-    expect(await types(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
+    expect(await sessionEventTypes(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
   });
 });

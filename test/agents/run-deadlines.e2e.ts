@@ -3,6 +3,7 @@ import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUpWithKey } from '../support/http';
+import { sessionEventTypes } from '../support/agent-runs';
 import { RunDeadlines } from '../../apps/api/src/agents/runtime/run-deadlines';
 import { at } from '@strata/domain/testing/fixed-time';
 
@@ -26,10 +27,6 @@ async function runEnded(a: Api, sid: string, runId: string) {
     const run = await runOf(a, sid, runId);
     return run && ['completed', 'failed', 'cancelled'].includes(run.status) ? run : null;
   }, { what: `run ${runId} ended` });
-}
-
-async function types(a: Api, sid: string): Promise<string[]> {
-  return (await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type);
 }
 
 describe('run deadlines', () => {
@@ -157,7 +154,7 @@ describe('run deadlines', () => {
     expect(s2).toMatchObject({ status: 'idle', pending_input: null, last_run: { id: two.run_id, status: 'cancelled' } });
     const cancelled = (await a.get(`/v1/agents/sessions/${one.id}/events?types=run.cancelled`)).body.items;
     expect(cancelled.map((e: { data: unknown }) => e.data)).toEqual([{ run_id: one.run_id, reason: 'plan_changed', discarded_message_ids: [behind.message_id] }]);
-    expect((await types(a, two.id)).slice(-1)).toEqual(['run.cancelled']);
+    expect((await sessionEventTypes(a, two.id)).slice(-1)).toEqual(['run.cancelled']);
     const feed = (await a.get('/v1/agents/activity?types=run.cancelled')).body.items;
     expect(feed.map((i: { run_id: string; data: { reason: string } }) => [i.run_id, i.data.reason]).sort()).toEqual([[one.run_id, 'plan_changed'], [two.run_id, 'plan_changed']].sort());
     // an upgrade runs new messages again

@@ -4,7 +4,7 @@ import { ScriptedAnthropicServer } from '@strata/ai/testing/scripted-anthropic-s
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, signUp } from '../support/http';
-import { runEnded } from '../support/agent-runs';
+import { runEnded, sessionEventTypes, proOwner } from '../support/agent-runs';
 import { openSse } from '@strata/live/testing/sse-client';
 import { at } from '@strata/domain/testing/fixed-time';
 
@@ -12,16 +12,6 @@ import { at } from '@strata/domain/testing/fixed-time';
 
 function llmEnv(provider: 'openai' | 'anthropic', url: string) {
   return { STRATA_LLM_PROVIDER: provider, STRATA_LLM_URL: url, STRATA_LLM_KEY: 'test', STRATA_LLM_MODEL: 'scripted' };
-}
-
-async function proOwner(url: string): Promise<Api> {
-  const s = await signUp(url);
-  expect((await api(url, s.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
-  return api(url, s.access_token);
-}
-
-async function types(a: Api, sid: string): Promise<string[]> {
-  return (await a.get(`/v1/agents/sessions/${sid}/events?limit=1000`)).body.items.map((e: { type: string }) => e.type);
 }
 
 describe('agent sessions, OpenAI protocol', () => {
@@ -53,7 +43,7 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(run).toMatchObject({ status: 'completed', stop_reason: 'end_turn', steps: 2, tool_calls: 1, error: null, trigger: { kind: 'message', message_id: created.body.message_id } });
     expect(run.credits).toBe(1 + 3);
 
-    expect(await types(a, sid)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
+    expect(await sessionEventTypes(a, sid)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
     const events = (await a.get(`/v1/agents/sessions/${sid}/events`)).body.items;
     expect(events.map((e: { seq: number }) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const result = events.find((e: { type: string }) => e.type === 'tool.result');
@@ -180,7 +170,7 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(run.status).toBe('completed');
     const last = llm.requests[llm.requests.length - 1].body.messages;
     expect(last[last.length - 1]).toMatchObject({ role: 'tool', tool_call_id: 'ask1', content: JSON.stringify({ response: 'EU' }) });
-    expect(await types(a, sid)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'input.requested', 'input.provided', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
+    expect(await sessionEventTypes(a, sid)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'input.requested', 'input.provided', 'tool.result', 'inference.completed', 'message.assistant', 'run.completed']);
     const none = await a.post(`/v1/agents/sessions/${sid}/respond`, { response: 'again' });
     expect([none.status, none.body.code]).toEqual([409, 'invalid_transition']);
   });
@@ -255,7 +245,7 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(archived.body.status).toBe('archived');
     const late = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'x' });
     expect([late.status, late.body.code]).toEqual([409, 'invalid_transition']);
-    expect((await types(a, created.id)).slice(-1)).toEqual(['session.archived']);
+    expect((await sessionEventTypes(a, created.id)).slice(-1)).toEqual(['session.archived']);
   });
 
   it('a budget used up mid-run: the tool call of the step that spent it is completed, the next model call is not made', async () => {
@@ -267,7 +257,7 @@ describe('agent sessions, OpenAI protocol', () => {
     const run = await runEnded(a, created.id, created.run_id);
     expect(run).toMatchObject({ status: 'failed', error: { code: 'budget_exhausted' }, steps: 1, tool_calls: 1, credits: 2 });
     expect(llm.requests.length - before).toBe(1);
-    expect(await types(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'budget.exhausted', 'run.failed']);
+    expect(await sessionEventTypes(a, created.id)).toEqual(['session.created', 'message.user', 'run.started', 'inference.completed', 'tool.call', 'tool.result', 'budget.exhausted', 'run.failed']);
     const exhausted = (await a.get(`/v1/agents/sessions/${created.id}/events?types=budget.exhausted`)).body.items[0];
     expect(exhausted.data).toEqual({ scope: 'agent', budget: 2, used: 2, resets_at: '2030-01-02T00:00:00.000Z' });
     const trace = await a.get(`/node/${run.trace_uid}`);
@@ -317,7 +307,7 @@ describe('agent sessions, OpenAI protocol', () => {
       expect(d.seq).toBeUndefined();
     }
     // never listed
-    expect(await types(a, sid)).not.toContain('message.delta');
+    expect(await sessionEventTypes(a, sid)).not.toContain('message.delta');
     live.close();
 
     const again = await openSse(`${t.url}/v1/agents/sessions/${sid}/stream`, { ...auth, 'last-event-id': '3' });
@@ -472,7 +462,7 @@ describe('agents once the service runs without a language model (REFERENCE §16.
     expect(session.status).toBe(201);
     const message = await a.post(`/v1/agents/sessions/${session.body.id}/message`, { content: 'hello' });
     expect([message.status, message.body.code]).toEqual([501, 'llm_not_configured']);
-    expect(await types(a, session.body.id)).toEqual(['session.created']);
+    expect(await sessionEventTypes(a, session.body.id)).toEqual(['session.created']);
     const schedule = await a.post('/v1/agents/schedules', { agent_id: agent.id, name: 'Daily', cron: '@daily', message_template: 'go' });
     expect(schedule.status).toBe(201);
   });
