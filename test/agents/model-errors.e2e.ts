@@ -4,7 +4,6 @@ import { ScriptedAnthropicServer } from '@strata/ai/testing/scripted-anthropic-s
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import type { Wait } from '@strata/ai';
 import { TestApp, startTestApp } from '../support/test-app';
-import type { Api } from '../support/http';
 import { runEnded, sessionEventTypes, proOwner } from '../support/agent-runs';
 
 /**
