@@ -42,7 +42,7 @@ export async function run(): Promise<Record<string, number>> {
     // ---- micro: the guard itself
     const app = running.app;
     const resolver = app.get(CredentialResolver);
-    const guard = new StrataAuthGuard(app.get(Reflector), app.get(PlanThrottlerGuard), resolver);
+    const guard = new StrataAuthGuard(app.get(Reflector), app.get(PlanThrottlerGuard), app.get(DirectAuthenticator));
     const handler = NodesController.prototype.nodeHistory;
     const headersOf = (token: string) => ({ authorization: `Bearer ${token}` });
     const res = { header: () => res };

@@ -28,13 +28,22 @@ export class DirectAuthenticator {
     return this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id']));
   }
 
-  /** The request's AuthContext, counted against its rate limit; a promise only where the count must wait. */
-  authenticate(req: FastifyRequest, reply: FastifyReply, route: RouteAuth): AuthContext | Promise<AuthContext> {
+  /**
+   * The request's AuthContext, attached as `request.strata.auth`, after the route's access
+   * rules (the guard's and the fast lane's one path); the rate limit is the caller's to count.
+   */
+  admit(req: FastifyRequest, route: RouteAuth): AuthContext {
     const r = req as unknown as { strata?: StrataRequestState; method: string };
     const state: StrataRequestState = r.strata ?? (r.strata = { request_id: '' });
-    const auth = authForRequest(this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id'])), req);
-    state.auth = auth; // before the checks, as in the guard: refused requests count as the credential's activity
+    const auth = authForRequest(this.resolveCredential(req), req);
+    state.auth = auth; // before the checks: refused requests still count as the credential's activity
     assertRouteAccess(route, req.method, auth);
+    return auth;
+  }
+
+  /** The request's AuthContext, counted against its rate limit; a promise only where the count must wait. */
+  authenticate(req: FastifyRequest, reply: FastifyReply, route: RouteAuth): AuthContext | Promise<AuthContext> {
+    const auth = this.admit(req, route);
     const context = new ExecutionContextHost([req, reply]);
     if (this.throttler.tryCountSync(context)) return auth;
     return this.throttler.canActivate(context).then(() => auth);

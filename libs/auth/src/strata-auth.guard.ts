@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { StrataRequestState, authForRequest } from './auth-context';
-import { CredentialResolver } from './credential-resolver';
+import { DirectAuthenticator } from './direct-authenticator';
 import { PlanThrottlerGuard } from './rate-limit/plan-throttler.guard';
-import { RouteAuth, assertRouteAccess, bearerTokenOf, isReadMethod, orgHeaderOf } from './route-access';
+import { RouteAuth, isReadMethod } from './route-access';
 import { ACCESS_KIND, AUTH_TAG, AccessKind, AuthTag } from './route-tags';
 
 /**
@@ -28,7 +27,7 @@ export class StrataAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly throttler: PlanThrottlerGuard,
-    private readonly resolver: CredentialResolver,
+    private readonly authenticator: DirectAuthenticator,
   ) {}
 
   /** A promise only where the rate-limit count must wait. */
@@ -36,18 +35,12 @@ export class StrataAuthGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const route = this.routeAuth(context);
     const req = context.switchToHttp().getRequest();
-    const state: StrataRequestState = req.strata ?? (req.strata = { request_id: '' });
-
     if (route.tag === 'public') {
       if (!isReadMethod(req.method) && !this.throttler.tryCountSync(context)) return this.throttler.canActivate(context);
       return true;
     }
 
-    const auth = authForRequest(this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id'])), req);
-    state.auth = auth; // set before the checks below so refused requests still count as the credential's activity
-
-    assertRouteAccess(route, req.method, auth);
-
+    this.authenticator.admit(req, route);
     if (!this.throttler.tryCountSync(context)) return this.throttler.canActivate(context);
     return true;
   }

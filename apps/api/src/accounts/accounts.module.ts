@@ -74,8 +74,8 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
     DirectAuthenticator,
     {
       provide: APP_GUARD,
-      inject: [Reflector, PlanThrottlerGuard, CredentialResolver],
-      useFactory: (reflector: Reflector, throttler: PlanThrottlerGuard, resolver: CredentialResolver) => new StrataAuthGuard(reflector, throttler, resolver),
+      inject: [Reflector, PlanThrottlerGuard, DirectAuthenticator],
+      useFactory: (reflector: Reflector, throttler: PlanThrottlerGuard, authenticator: DirectAuthenticator) => new StrataAuthGuard(reflector, throttler, authenticator),
     },
     { provide: ACTIVITY_STORE, inject: [OPS_STORES], useFactory: (ops: OpsStores): ActivityStore => ops.activity() },
     { provide: RequestActivity, inject: [ACTIVITY_STORE], useFactory: (store: ActivityStore) => new RequestActivity(store) },

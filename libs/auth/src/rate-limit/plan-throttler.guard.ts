@@ -69,10 +69,9 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.tryCountSync(context)) return true;
     const throttler = this.throttlers[0];
     const req = context.switchToHttp().getRequest();
-    // the agent runtime's own tool calls are not HTTP traffic (REFERENCE §16.4)
-    if (stateOf(req)?.auth?.delegated) return true;
     const limit = typeof throttler.limit === 'function' ? await throttler.limit(context) : throttler.limit;
     const ttl = typeof throttler.ttl === 'function' ? await throttler.ttl(context) : throttler.ttl;
     const storage = this.storageService;
@@ -99,6 +98,7 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
    */
   tryCountSync(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest();
+    // the agent runtime's own tool calls are not HTTP traffic (REFERENCE §16.4)
     if (stateOf(req)?.auth?.delegated) return true;
     const storage = this.storageService;
     if (!(storage instanceof FixedWindowThrottlerStorage)) return false;
