@@ -2,7 +2,7 @@
 export interface McpLimits {
   /** inspect (and a create's checks), the whole request */
   inspectMs: number;
-  /** connect + TLS, until the answer's headers */
+  /** connect + TLS handshake (what the answer then takes is the request's own deadline) */
   connectMs: number;
   /** `server/discover`, and `initialize`, each */
   handshakeMs: number;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '@strata/domain/time';
-import { ConnectionAuthInput } from '@strata/domain/mcp';
+import { ConnectionAuthInput, urlNotAllowed } from '@strata/domain/mcp';
 import { AddressNotAllowedError, InspectResult, meteredFetch } from '@strata/mcp/client';
 import { McpNetwork } from '@strata/mcp/connections';
-import { urlNotAllowed } from '@strata/domain/mcp';
 import { StrataMetrics } from '@strata/observability';
 
 /** Inspect: the checks of a connection, run against a server without saving anything. */
