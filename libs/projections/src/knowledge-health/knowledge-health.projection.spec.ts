@@ -346,7 +346,7 @@ describe('KnowledgeHealthProjection', () => {
     // c1 evidenced: its support sorts it after the other two in the index
     step(p, at(14, 'EdgeCreated', { edge: { uid: 'e1', edge_type: 'Supports', from_uid: 'ev', to_uid: 'c1', props: {}, weight: 1, confidence: 1, layer: 'epistemic', created_at: 14, updated_at: 14, tombstone_at: null, tombstone_reason: null, version: 1 }, reason: null }));
     expect(rm.claimSupportCounts('o')).toMatchObject({ claims: 3, evidenced: 1 });
-    expect(rm.liveUidsOfType('o', 'Claim')).toEqual(['c1', 'c2', 'c3']);
+    expect(rm.liveClaimUids('o')).toEqual(['c1', 'c2', 'c3']);
   });
 
   it("reads an organization's exception rows in id order, as when rows were keyed by id", () => {
