@@ -60,6 +60,7 @@ export class KnowledgeHealthReadModel extends KhTables {
     const raw = (from: number, to: number, sign: number) => {
       for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_activity INDEXED BY kh_activity_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
         add(r.what, sign * r.n);
+      for (const [what, n] of this.creations(org, from, to)) add(what, sign * n);
       for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
         add(`exceptions_${r.what}`, sign * r.n);
     };
@@ -174,6 +175,17 @@ export class KnowledgeHealthReadModel extends KhTables {
   activityCounts(org: string, since: number, until: number): Map<string, number> {
     const out = new Map<string, number>();
     for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_activity WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, since, until) as { what: string; n: number }[]) out.set(r.what, r.n);
+    for (const [what, n] of this.creations(org, since, until)) out.set(what, n);
+    return out;
+  }
+
+  /** Nodes and edges created in [since, until), counted from their rows' `born_at` (none: absent). */
+  private creations(org: string, since: number, until: number): [string, number][] {
+    const out: [string, number][] = [];
+    const nodes = (this.stmt('SELECT COUNT(*) AS n FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
+    const edges = (this.stmt('SELECT COUNT(*) AS n FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
+    if (nodes) out.push(['nodes_created', nodes]);
+    if (edges) out.push(['edges_created', edges]);
     return out;
   }
 
@@ -259,9 +271,13 @@ export class KnowledgeHealthReadModel extends KhTables {
     return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };
   }
 
-  /** Activity rows in [since, until). */
+  /** Activity in [since, until): the activity rows, and the nodes and edges created (from their rows). */
   activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
-    return this.stmt('SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as {
+    return this.stmt(
+      `SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?
+       UNION ALL SELECT 'nodes_created', uid, NULL, NULL FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?
+       UNION ALL SELECT 'edges_created', uid, from_uid, to_uid FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?`,
+    ).all(org, since, until, org, since, until, org, since, until) as {
       what: string;
       uid: string;
       from_uid: string | null;

@@ -43,6 +43,10 @@ export function migrateKnowledgeHealthSchema(db: Database): void {
   // Claims only: the index serves the support counts and the Claim list, and every other node
   // (a Chunk, a Goal…) no longer writes an entry; live counts by type come from kh_counts
   db.exec(`DROP INDEX IF EXISTS kh_nodes_support; CREATE INDEX IF NOT EXISTS kh_nodes_claims ON kh_nodes(org, live, support) WHERE ${CLAIM_TERM}`);
+  // version 7: a creation is counted from its row's born_at, no longer from an activity row
+  for (const t of ['kh_nodes', 'kh_edges'])
+    if (!(db.prepare(`SELECT name FROM pragma_table_info('${t}')`).all() as { name: string }[]).some((c) => c.name === 'born_at')) db.exec(`ALTER TABLE ${t} ADD COLUMN born_at REAL`);
+  db.exec(BORN_INDEXES);
   const xcols = (db.prepare("SELECT name FROM pragma_table_info('kh_exceptions')").all() as { name: string }[]).map((c) => c.name);
   for (const [c, t] of [['lane', 'TEXT'], ['sev', 'INTEGER'], ['first_at', 'REAL'], ['resolved_at', 'REAL']]) if (!xcols.includes(c)) db.exec(`ALTER TABLE kh_exceptions ADD COLUMN ${c} ${t}`);
   db.exec(EXCEPTION_LANE_INDEXES);
@@ -62,6 +66,16 @@ DROP INDEX IF EXISTS kh_transitions_id;
 CREATE INDEX IF NOT EXISTS kh_transitions_subject ON kh_transitions(org, subject_uid, id);
 `;
 
+/**
+ * Creations in a window (`nodes_created`, `edges_created`), counted from the rows: `born_at` is
+ * the instant of the event that inserted the row (null for a row an update created). One
+ * entry per object in creation order, where an activity row took a row and two index entries.
+ */
+const BORN_INDEXES = `
+CREATE INDEX IF NOT EXISTS kh_nodes_born ON kh_nodes(org, born_at);
+CREATE INDEX IF NOT EXISTS kh_edges_born ON kh_edges(org, born_at);
+`;
+
 /** The list's order within a lane (severity, first detection, id), and per-kind counts within one. */
 const EXCEPTION_LANE_INDEXES = `
 CREATE INDEX IF NOT EXISTS kh_exceptions_page ON kh_exceptions(org, lane, sev, first_at, id);
@@ -77,14 +91,14 @@ export const KNOWLEDGE_HEALTH_DDL = `
 CREATE TABLE IF NOT EXISTS kh_nodes (
   org TEXT NOT NULL, uid TEXT NOT NULL, node_type TEXT NOT NULL, label TEXT NOT NULL, live INTEGER NOT NULL,
   version INTEGER NOT NULL, created_at REAL NOT NULL, created_by TEXT, last_version_at REAL NOT NULL,
-  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER,
+  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER, born_at REAL,
   PRIMARY KEY (org, uid)
 ) WITHOUT ROWID;
 -- reads by (org, node_type, live) are of Claims (kh_nodes_claims) or counted (kh_counts)
 DROP INDEX IF EXISTS kh_nodes_type;
 CREATE TABLE IF NOT EXISTS kh_edges (
   org TEXT NOT NULL, uid TEXT NOT NULL, edge_type TEXT NOT NULL, from_uid TEXT NOT NULL, to_uid TEXT NOT NULL,
-  live INTEGER NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, attrs TEXT,
+  live INTEGER NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, attrs TEXT, born_at REAL,
   PRIMARY KEY (org, uid)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_edges_in ON kh_edges(org, to_uid, edge_type);
@@ -115,7 +129,7 @@ CREATE TABLE IF NOT EXISTS kh_counts (
   org TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (org, key)
 ) WITHOUT ROWID;
--- kh_activity and kh_transitions rows counted by (what, day of 'at'): a window reads its whole days here
+-- kh_activity and kh_transitions rows, and creations (kh_nodes / kh_edges born_at), counted by (what, day): a window reads its whole days here
 CREATE TABLE IF NOT EXISTS kh_day_counts (
   org TEXT NOT NULL, what TEXT NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (org, what, day)
