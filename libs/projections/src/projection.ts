@@ -17,6 +17,11 @@ export interface EmbeddedProjection {
   flush?(): void;
   /** drops every row this projection owns (before a rebuild) */
   reset(): void;
+  /**
+   * The runner's transaction was rolled back, or its database swapped for a rebuilt copy:
+   * anything kept in memory from rows written or read since the last commit may be gone.
+   */
+  rolledBack?(): void;
 }
 
 /**

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { EDGE_UPSERT, NODE_UPSERT, edgeRow, nodeRow } from './graph-rows';
-import { GRAPH_INDEXES } from './sqlite-graph-schema';
+import { GRAPH_INDEXES, LABEL_LOOKUP_TERM } from './sqlite-graph-schema';
 import { SqliteGraphStore } from './sqlite-graph-store';
 
 /**
@@ -71,7 +71,8 @@ describe('SQLite graph read model indexes', () => {
     ['several node types', { node_types: ['Decision', 'Person'] }, 'nodes_type'],
     ['an agent', { agent_id: 'agent-1' }, 'nodes_agent_set'],
     ['a layer', { layer: 'intent' }, 'nodes_layer'],
-    ['a normalised label', { label_norm: 'label 7' }, 'nodes_label'],
+    ['a normalised label of an entity type', { node_types: ['Person'], label_norm: 'label 13' }, 'nodes_label'],
+    ['a normalised label of several entity types', { node_types: ['Person', 'Concept'], label_norm: 'label 13' }, 'nodes_label'],
   ])('lists nodes of %s through that index, in order', (_what, filter, index) => {
     const { db, store } = seeded();
     const plans = plansOf(db, () => store.listNodesSync('org', filter, page));
@@ -81,6 +82,21 @@ describe('SQLite graph read model indexes', () => {
     for (const plan of walks) {
       expect(plan).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} `));
       expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+    }
+  });
+
+  it('keeps only the labels of the types looked up by label, and finds every type by its label', () => {
+    const { db, store, nodes } = seeded();
+    const indexed = (db.prepare(`SELECT count(*) AS n FROM nodes INDEXED BY nodes_label WHERE org = 'org' AND ${LABEL_LOOKUP_TERM}`).get() as { n: number }).n;
+    expect(indexed).toBe(nodes.filter((n) => n.node_type === 'Person').length);
+    // a Claim's label is still found (by another path), a Person's through the label index
+    for (const [types, label] of [[['Claim'], 'label 1'], [['Person'], 'label 13'], [['Person', 'Claim'], 'label 13']] as const) {
+      const expected = nodes
+        .filter((n) => types.includes(n.node_type as never) && n.label.toLowerCase() === label && n.tombstone_at === null)
+        .sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : 1))
+        .map((n) => n.uid);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(store.listNodesSync('org', { node_types: [...types], label_norm: label }, { limit: 100, offset: 0 }, 'created_asc').items.map((n) => n.uid)).toEqual(expected);
     }
   });
 

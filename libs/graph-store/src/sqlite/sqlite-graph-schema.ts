@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { ENTITY_NODE_TYPE_NAMES } from '@strata/domain/catalogue';
 
 /**
  * Read-model tables. `doc` holds the full record as JSON, so a read is one row and no
@@ -80,6 +81,15 @@ function createSeriesCounts(db: Database): void {
 }
 
 /**
+ * The node types found by their normalised label (entity resolution and find-or-create look
+ * up the seven entity types only), as the SQL term that both the partial `nodes_label` index
+ * and a query using it carry: SQLite uses a partial index only for a query whose WHERE holds
+ * the index's term itself.
+ */
+export const LABEL_LOOKUP_TYPES: ReadonlySet<string> = new Set(ENTITY_NODE_TYPE_NAMES);
+export const LABEL_LOOKUP_TERM = `node_type IN (${[...LABEL_LOOKUP_TYPES].sort().map((t) => `'${t}'`).join(', ')})`;
+
+/**
  * The read model's secondary indexes. A list filtered by one value (a node type, a layer, an
  * agent, a normalised label, an edge type) must find its index already in the list's order
  * (created_at, then uid): SQLite has no statistics here, and otherwise prefers walking the
@@ -96,7 +106,9 @@ export const GRAPH_INDEXES: Record<string, string> = {
   nodes_layer: 'CREATE INDEX nodes_layer ON nodes(org, layer, created_at DESC, uid) WHERE tombstone_at IS NULL',
   // most nodes carry no agent_id: they stay out of the agent index (smaller, and not written per node)
   nodes_agent_set: 'CREATE INDEX nodes_agent_set ON nodes(org, agent_id, created_at DESC, uid) WHERE agent_id IS NOT NULL',
-  nodes_label: 'CREATE INDEX nodes_label ON nodes(org, label_norm, created_at DESC, uid)',
+  // only the types whose labels are looked up (LABEL_LOOKUP_TERM): a label is random in the
+  // index's order, so every other node (Claims, Chunks, Goals…) would cost a random page write
+  nodes_label: `CREATE INDEX nodes_label ON nodes(org, label_norm, created_at DESC, uid) WHERE ${LABEL_LOOKUP_TERM}`,
   nodes_tomb: 'CREATE INDEX nodes_tomb ON nodes(org, tombstone_at, vcount) WHERE tombstone_at IS NOT NULL',
   // adjacency indexes carry every column traversal reads, so a hop never touches the table rows
   edges_out: 'CREATE INDEX edges_out ON edges(org, from_uid, edge_type, to_uid, uid, weight, confidence, tombstone_at)',

@@ -13,7 +13,7 @@ import {
   SeriesPointRow,
   StoredEmbedding,
 } from '../graph-read-model.port';
-import { createGraphSchema } from './sqlite-graph-schema';
+import { LABEL_LOOKUP_TERM, LABEL_LOOKUP_TYPES, createGraphSchema } from './sqlite-graph-schema';
 
 const ORDER_SQL: Record<NodeOrder, string> = {
   created_desc: 'created_at DESC, uid ASC',
@@ -124,6 +124,8 @@ export class SqliteGraphStore implements GraphReadModel {
     if (f.label_norm !== undefined) {
       where.push(`${c('label_norm')} = ?`);
       params.push(f.label_norm);
+      // the label index holds these types only; the term lets SQLite use it (see labelIndexed)
+      if (!byUids && labelIndexed(f)) where.push(LABEL_LOOKUP_TERM);
     }
     if (f.created_after !== undefined) {
       where.push(`${c('created_at')} >= ?`);
@@ -170,7 +172,7 @@ export class SqliteGraphStore implements GraphReadModel {
     const { sql, params } = this.nodeWhere(org, f, byUids);
     const orderSql = byUids ? ORDER_SQL_BY_UIDS[order] : ORDER_SQL[order];
     const rows = this.db
-      .prepare(`SELECT doc FROM nodes WHERE ${sql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
+      .prepare(`SELECT doc FROM ${!byUids && labelIndexed(f) ? 'nodes INDEXED BY nodes_label' : 'nodes'} WHERE ${sql} ORDER BY ${orderSql} LIMIT ? OFFSET ?`)
       .all(...params, page.limit + 1, page.offset) as { doc: string }[];
     const has_more = rows.length > page.limit;
     if (has_more) rows.pop();
@@ -187,7 +189,8 @@ export class SqliteGraphStore implements GraphReadModel {
     const keys: { created_at: number; uid: string }[] = [];
     for (const t of new Set(types)) {
       const { sql, params } = this.nodeWhere(org, { ...f, node_types: [t] });
-      const got = this.db.prepare(`SELECT created_at, uid FROM nodes WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ?`).all(...params, need);
+      const from = labelIndexed({ ...f, node_types: [t] }) ? 'nodes INDEXED BY nodes_label' : 'nodes';
+      const got = this.db.prepare(`SELECT created_at, uid FROM ${from} WHERE ${sql} ORDER BY ${ORDER_SQL[order]} LIMIT ?`).all(...params, need);
       for (const k of got as typeof keys) keys.push(k);
     }
     const dir = order === 'created_desc' ? -1 : 1;
@@ -546,6 +549,11 @@ export interface NodeHead {
   node_type: string;
   layer: string;
   tombstone_at: number | null;
+}
+
+/** A label look-up of label-indexed types only: `nodes_label` (a partial index) holds all it can find. */
+function labelIndexed(f: NodeFilter): boolean {
+  return f.label_norm !== undefined && !!f.node_types && f.node_types.length > 0 && f.node_types.every((t) => LABEL_LOOKUP_TYPES.has(t));
 }
 
 const SAFE_PROP = /^[A-Za-z_][A-Za-z0-9_]*$/;

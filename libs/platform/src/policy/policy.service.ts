@@ -22,7 +22,11 @@ import { GovernanceReadModel } from '@strata/projections/governance/governance-r
  */
 @Injectable()
 export class PolicyService {
-  private readonly cache = new Map<string, { mark: number; index: PolicyIndex }>();
+  /**
+   * Per organization, its mode and compiled policies as of a governance generation: a governed
+   * write reads neither table while nothing in governance has changed (or been rolled back).
+   */
+  private readonly cache = new Map<string, { generation: number; mode: GovernanceMode; index: PolicyIndex | null }>();
 
   constructor(private readonly governance: GovernanceReadModel) {}
 
@@ -33,16 +37,21 @@ export class PolicyService {
 
   /** The same policies indexed by what each cannot match without (cached with them). */
   index(org: string): PolicyIndex {
-    const mark = this.governance.policiesMark(org);
-    const hit = this.cache.get(org);
-    if (hit && hit.mark === mark) return hit.index;
-    const index = new PolicyIndex(this.governance.policies(org, { statuses: ['shadow', 'published'] }).map(compilePolicy));
-    this.cache.set(org, { mark, index });
-    return index;
+    const c = this.cached(org);
+    return (c.index ??= new PolicyIndex(this.governance.policies(org, { statuses: ['shadow', 'published'] }).map(compilePolicy)));
   }
 
   mode(org: string): GovernanceMode {
-    return this.governance.settings(org).settings.mode;
+    return this.cached(org).mode;
+  }
+
+  private cached(org: string): { generation: number; mode: GovernanceMode; index: PolicyIndex | null } {
+    const generation = this.governance.generation();
+    const hit = this.cache.get(org);
+    if (hit && hit.generation === generation) return hit;
+    const fresh = { generation, mode: this.governance.settings(org).settings.mode, index: null };
+    this.cache.set(org, fresh);
+    return fresh;
   }
 
   /** `active`: the policies already read for this request with `mode` (the gate reads them once). */

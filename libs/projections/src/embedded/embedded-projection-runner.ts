@@ -124,6 +124,7 @@ export class EmbeddedProjectionRunner {
   /** After a rolled-back transaction: back to a given position, or to the stored checkpoints. */
   resetPosition(position?: number): void {
     this.position = position ?? Math.min(...this.projections.map((p) => this.checkpoints.get(p.name)?.position ?? 0));
+    for (const p of this.projections) p.rolledBack?.();
   }
 
   status(): ProjectionStatus[] {

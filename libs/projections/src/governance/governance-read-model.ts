@@ -10,6 +10,7 @@ import {
   SpaceGrantTerms,
 } from '@strata/domain/governance';
 import { prepared } from '../sqlite/prepared';
+import { governanceGeneration } from './governance-changes';
 
 /** A Space grant as stored (times in Unix seconds). */
 export interface SpaceGrantRow {
@@ -85,11 +86,12 @@ export class GovernanceReadModel {
     return { settings: JSON.parse(row.settings), updated_at: row.updated_at, updated_by: row.updated_by };
   }
 
-  /** A marker that moves whenever one of the organization's policies changes (caches key on it). */
-  policiesMark(org: string): number {
-    // rows are only ever inserted or moved to a later position, so the highest one is a mark
-    const r = this.stmt('SELECT max(position) AS p FROM gov_policies WHERE org_id = ?').get(org) as { p: number | null };
-    return r.p ?? 0;
+  /**
+   * Moves whenever settings, policies or grants may have changed, for any organization of this
+   * database, including by a rollback (governance-changes.ts): a cache keyed by it needs no read.
+   */
+  generation(): number {
+    return governanceGeneration(this.db);
   }
 
   policy(org: string, uid: string): PolicyRecord | null {

@@ -4,6 +4,7 @@ import { RecordedEvent, isGovernanceEvent, unhandled } from '@strata/domain/even
 import { PlannedProjection } from '../projection';
 import { GOVERNANCE_DDL, GOVERNANCE_TABLES } from './governance-schema';
 import { prepared } from '../sqlite/prepared';
+import { governanceChanged } from './governance-changes';
 
 /**
  * The governance read model: Space grants, agent tool grants, settings, policies, request
@@ -120,10 +121,16 @@ export class GovernanceProjection implements PlannedProjection {
       default:
         return unhandled(e);
     }
+    governanceChanged(this.db);
     for (const l of this.listeners) l(e.data.org_id);
   }
 
   reset(): void {
     for (const t of GOVERNANCE_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
+    governanceChanged(this.db);
+  }
+
+  rolledBack(): void {
+    governanceChanged(this.db);
   }
 }

@@ -3,7 +3,7 @@ import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-trave
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { EVIDENCE_NODE_TYPES, ExceptionKind, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
-import { CLAIM_SUPPORT, DAY_S, KNOWLEDGE_HEALTH_DDL, TIMED_LANE } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, KNOWLEDGE_HEALTH_DDL, SUPPORT_EDGE_TERM, TIMED_LANE } from './knowledge-health-schema';
 
 /** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
 export interface MaterializedException {
@@ -19,7 +19,7 @@ export interface ClaimSupportRow {
 
 // the support the projection judged each live Claim to have, counted on an index
 const CLAIM_SUPPORT_COUNTS_SQL = `SELECT COUNT(*) AS claims, COALESCE(SUM(support = ${CLAIM_SUPPORT.evidenced}), 0) AS evidenced, COALESCE(SUM(support = ${CLAIM_SUPPORT.sourced}), 0) AS sourced_only
-  FROM kh_nodes WHERE org = @org AND node_type = 'Claim' AND live = 1`;
+  FROM kh_nodes INDEXED BY kh_nodes_claims WHERE org = @org AND ${CLAIM_TERM} AND live = 1`;
 
 type Row = { uid: string; version: number; node_type: string };
 type ERow = { uid: string; version: number; from_uid: string; to_uid: string; edge_type: string };
@@ -60,6 +60,7 @@ export class KnowledgeHealthReadModel extends KhTables {
     const raw = (from: number, to: number, sign: number) => {
       for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_activity INDEXED BY kh_activity_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
         add(r.what, sign * r.n);
+      for (const [what, n] of this.creations(org, from, to)) add(what, sign * n);
       for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
         add(`exceptions_${r.what}`, sign * r.n);
     };
@@ -174,6 +175,17 @@ export class KnowledgeHealthReadModel extends KhTables {
   activityCounts(org: string, since: number, until: number): Map<string, number> {
     const out = new Map<string, number>();
     for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_activity WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, since, until) as { what: string; n: number }[]) out.set(r.what, r.n);
+    for (const [what, n] of this.creations(org, since, until)) out.set(what, n);
+    return out;
+  }
+
+  /** Nodes and edges created in [since, until), counted from their rows' `born_at` (none: absent). */
+  private creations(org: string, since: number, until: number): [string, number][] {
+    const out: [string, number][] = [];
+    const nodes = (this.stmt('SELECT COUNT(*) AS n FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
+    const edges = (this.stmt('SELECT COUNT(*) AS n FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
+    if (nodes) out.push(['nodes_created', nodes]);
+    if (edges) out.push(['edges_created', edges]);
     return out;
   }
 
@@ -193,10 +205,10 @@ export class KnowledgeHealthReadModel extends KhTables {
     return state ? { row, state } : null;
   }
 
-  /** Live nodes by type (for counts). */
+  /** Live nodes by type (for counts), from the projection's live counters. */
   liveCountsByType(org: string): Map<string, number> {
     const out = new Map<string, number>();
-    for (const r of this.stmt('SELECT node_type, COUNT(*) AS n FROM kh_nodes WHERE org = ? AND live = 1 GROUP BY node_type').all(org) as { node_type: string; n: number }[]) out.set(r.node_type, r.n);
+    for (const [key, n] of this.counters(org)) if (key.startsWith('node:') && n) out.set(key.slice(5), n);
     return out;
   }
 
@@ -223,9 +235,9 @@ export class KnowledgeHealthReadModel extends KhTables {
     ).all(org, list, org, list) as KhEdgeRow[];
   }
 
-  liveUidsOfType(org: string, type: string): string[] {
-    // in uid order, as before kh_nodes_support (ordered by support first) became the index read
-    return (this.stmt('SELECT uid FROM kh_nodes INDEXED BY kh_nodes_support WHERE org = ? AND node_type = ? AND live = 1 ORDER BY uid').all(org, type) as { uid: string }[]).map((r) => r.uid);
+  /** The live Claims, in uid order. */
+  liveClaimUids(org: string): string[] {
+    return (this.stmt(`SELECT uid FROM kh_nodes INDEXED BY kh_nodes_claims WHERE org = ? AND ${CLAIM_TERM} AND live = 1 ORDER BY uid`).all(org) as { uid: string }[]).map((r) => r.uid);
   }
 
   /**
@@ -234,16 +246,16 @@ export class KnowledgeHealthReadModel extends KhTables {
    */
   claimSupport(org: string): ClaimSupportRow[] {
     const claims = new Map<string, ClaimSupportRow>();
-    for (const uid of this.liveUidsOfType(org, 'Claim')) claims.set(uid, { uid, evidence: [], sources: [] });
+    for (const uid of this.liveClaimUids(org)) claims.set(uid, { uid, evidence: [], sources: [] });
     if (!claims.size) return [];
     for (const r of this.stmt(
-      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
-       WHERE e.org = ? AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
+      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_support CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+       WHERE e.org = ? AND e.${SUPPORT_EDGE_TERM} AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.evidence.push(r.other);
     for (const r of this.stmt(
-      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_typed CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
-       WHERE e.org = ? AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
+      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_support CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+       WHERE e.org = ? AND e.${SUPPORT_EDGE_TERM} AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.sources.push(r.other);
     return [...claims.values()];
@@ -253,15 +265,19 @@ export class KnowledgeHealthReadModel extends KhTables {
    * §14.1's counts over every live Claim, for a caller who sees everything: the Claims with a
    * live Supports edge from live evidence, and those sourced but not evidenced, as the
    * projection judged them (it judges a Claim whenever its support can change), read from the
-   * covering index `kh_nodes_support` instead of joining every Claim to its edges.
+   * covering index `kh_nodes_claims` instead of joining every Claim to its edges.
    */
   claimSupportCounts(org: string): { claims: number; evidenced: number; sourced_only: number } {
     return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };
   }
 
-  /** Activity rows in [since, until). */
+  /** Activity in [since, until): the activity rows, and the nodes and edges created (from their rows). */
   activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
-    return this.stmt('SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as {
+    return this.stmt(
+      `SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?
+       UNION ALL SELECT 'nodes_created', uid, NULL, NULL FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?
+       UNION ALL SELECT 'edges_created', uid, from_uid, to_uid FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?`,
+    ).all(org, since, until, org, since, until, org, since, until) as {
       what: string;
       uid: string;
       from_uid: string | null;

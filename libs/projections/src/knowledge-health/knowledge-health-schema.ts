@@ -20,6 +20,13 @@ export const DAY_S = 86400;
 export const CLAIM_SUPPORT = { unsupported: 0, sourced: 1, evidenced: 2 } as const;
 
 /**
+ * The terms of the partial indexes `kh_nodes_claims` and `kh_edges_support`: SQLite uses a
+ * partial index only for a query whose WHERE holds its term, so the reads carry these.
+ */
+export const CLAIM_TERM = "node_type = 'Claim'";
+export const SUPPORT_EDGE_TERM = "edge_type IN ('DerivedFrom', 'ExtractedFrom', 'Supports')";
+
+/**
  * Before the DDL: drops a table whose shape the DDL changed and cannot alter in place (the
  * projection's version moved with it, so its rows are rebuilt from the log anyway).
  */
@@ -33,7 +40,13 @@ export function dropOutdatedKnowledgeHealthTables(db: Database): void {
 export function migrateKnowledgeHealthSchema(db: Database): void {
   const cols = (db.prepare("SELECT name FROM pragma_table_info('kh_nodes')").all() as { name: string }[]).map((c) => c.name);
   if (!cols.includes('support')) db.exec('ALTER TABLE kh_nodes ADD COLUMN support INTEGER');
-  db.exec('CREATE INDEX IF NOT EXISTS kh_nodes_support ON kh_nodes(org, node_type, live, support)');
+  // Claims only: the index serves the support counts and the Claim list, and every other node
+  // (a Chunk, a Goal…) no longer writes an entry; live counts by type come from kh_counts
+  db.exec(`DROP INDEX IF EXISTS kh_nodes_support; CREATE INDEX IF NOT EXISTS kh_nodes_claims ON kh_nodes(org, live, support) WHERE ${CLAIM_TERM}`);
+  // version 7: a creation is counted from its row's born_at, no longer from an activity row
+  for (const t of ['kh_nodes', 'kh_edges'])
+    if (!(db.prepare(`SELECT name FROM pragma_table_info('${t}')`).all() as { name: string }[]).some((c) => c.name === 'born_at')) db.exec(`ALTER TABLE ${t} ADD COLUMN born_at REAL`);
+  db.exec(BORN_INDEXES);
   const xcols = (db.prepare("SELECT name FROM pragma_table_info('kh_exceptions')").all() as { name: string }[]).map((c) => c.name);
   for (const [c, t] of [['lane', 'TEXT'], ['sev', 'INTEGER'], ['first_at', 'REAL'], ['resolved_at', 'REAL']]) if (!xcols.includes(c)) db.exec(`ALTER TABLE kh_exceptions ADD COLUMN ${c} ${t}`);
   db.exec(EXCEPTION_LANE_INDEXES);
@@ -53,6 +66,16 @@ DROP INDEX IF EXISTS kh_transitions_id;
 CREATE INDEX IF NOT EXISTS kh_transitions_subject ON kh_transitions(org, subject_uid, id);
 `;
 
+/**
+ * Creations in a window (`nodes_created`, `edges_created`), counted from the rows: `born_at` is
+ * the instant of the event that inserted the row (null for a row an update created). One
+ * entry per object in creation order, where an activity row took a row and two index entries.
+ */
+const BORN_INDEXES = `
+CREATE INDEX IF NOT EXISTS kh_nodes_born ON kh_nodes(org, born_at);
+CREATE INDEX IF NOT EXISTS kh_edges_born ON kh_edges(org, born_at);
+`;
+
 /** The list's order within a lane (severity, first detection, id), and per-kind counts within one. */
 const EXCEPTION_LANE_INDEXES = `
 CREATE INDEX IF NOT EXISTS kh_exceptions_page ON kh_exceptions(org, lane, sev, first_at, id);
@@ -68,21 +91,24 @@ export const KNOWLEDGE_HEALTH_DDL = `
 CREATE TABLE IF NOT EXISTS kh_nodes (
   org TEXT NOT NULL, uid TEXT NOT NULL, node_type TEXT NOT NULL, label TEXT NOT NULL, live INTEGER NOT NULL,
   version INTEGER NOT NULL, created_at REAL NOT NULL, created_by TEXT, last_version_at REAL NOT NULL,
-  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER,
+  tombstone_at REAL, status TEXT, status_since REAL, update_times TEXT NOT NULL, attrs TEXT, support INTEGER, born_at REAL,
   PRIMARY KEY (org, uid)
 ) WITHOUT ROWID;
--- (org, node_type, live) is a prefix of kh_nodes_support, which serves its reads: one index entry less per node
+-- reads by (org, node_type, live) are of Claims (kh_nodes_claims) or counted (kh_counts)
 DROP INDEX IF EXISTS kh_nodes_type;
 CREATE TABLE IF NOT EXISTS kh_edges (
   org TEXT NOT NULL, uid TEXT NOT NULL, edge_type TEXT NOT NULL, from_uid TEXT NOT NULL, to_uid TEXT NOT NULL,
-  live INTEGER NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, attrs TEXT,
+  live INTEGER NOT NULL, version INTEGER NOT NULL, created_at REAL NOT NULL, attrs TEXT, born_at REAL,
   PRIMARY KEY (org, uid)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_edges_in ON kh_edges(org, to_uid, edge_type);
 CREATE INDEX IF NOT EXISTS kh_edges_out ON kh_edges(org, from_uid, edge_type);
--- with the ends, so the summary's support sets read no edge row; replaces (org, edge_type, live)
+-- with the ends, so the summary's support sets read no edge row; only the edge types they read
+-- (a ChunkOf or an InSpace edge writes no entry); replaces (org, edge_type, live) and the
+-- index of every type
 DROP INDEX IF EXISTS kh_edges_type;
-CREATE INDEX IF NOT EXISTS kh_edges_typed ON kh_edges(org, edge_type, live, from_uid, to_uid);
+DROP INDEX IF EXISTS kh_edges_typed;
+CREATE INDEX IF NOT EXISTS kh_edges_support ON kh_edges(org, edge_type, live, from_uid, to_uid) WHERE ${SUPPORT_EDGE_TERM};
 -- A row table, not one keyed by id: an id is a hash, so rows keyed by it land on random pages
 -- and a /batch of a thousand Claims rewrote nearly every page of the table (and of
 -- kh_exceptions_lane_kind, whose open rows were ordered by id) in each commit. Rows now go
@@ -103,7 +129,7 @@ CREATE TABLE IF NOT EXISTS kh_counts (
   org TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (org, key)
 ) WITHOUT ROWID;
--- kh_activity and kh_transitions rows counted by (what, day of 'at'): a window reads its whole days here
+-- kh_activity and kh_transitions rows, and creations (kh_nodes / kh_edges born_at), counted by (what, day): a window reads its whole days here
 CREATE TABLE IF NOT EXISTS kh_day_counts (
   org TEXT NOT NULL, what TEXT NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (org, what, day)

@@ -267,6 +267,30 @@ describe('KnowledgeHealthProjection', () => {
     expect(plan).toMatch(/USING INDEX kh_activity_uid/);
   });
 
+  it('counts creations in a window from the rows, through their creation-time indexes, and keeps no activity row for them', () => {
+    const db = new Database(':memory:');
+    const p = new KnowledgeHealthProjection(db);
+    const rm = new KnowledgeHealthReadModel(db);
+    step(p, at(10, 'NodeCreated', { node: noteRecord('n1', 'n1'), reason: null }));
+    step(p, at(20, 'NodeCreated', { node: noteRecord('n2', 'n2'), reason: null }));
+    step(p, at(20, 'EdgeCreated', { edge: { uid: 'e1', from_uid: 'n2', to_uid: 'n1', edge_type: 'RelatesTo', props: {}, weight: 1, confidence: 1, version: 1, created_at: 20, updated_at: 20, tombstone_at: null, agent_id: null }, reason: null }));
+    // an update creates no activity, and a creation of a uid already held is no new creation
+    step(p, at(30, 'NodeUpdated', { node: noteRecord('n1', 'n1 again', { version: 2 }), reason: null }));
+    step(p, at(40, 'NodeCreated', { node: noteRecord('n2', 'n2'), reason: null }));
+    expect(db.prepare('SELECT COUNT(*) AS n FROM kh_activity').get()).toEqual({ n: 0 });
+    expect(Object.fromEntries(rm.activityCounts('o', 0, 100))).toEqual({ nodes_created: 2, edges_created: 1 });
+    expect(Object.fromEntries(rm.activityCounts('o', 15, 100))).toEqual({ nodes_created: 1, edges_created: 1 });
+    expect(Object.fromEntries(rm.windowCounts('o', 15, 100))).toEqual({ nodes_created: 1, edges_created: 1 });
+    expect(rm.activity('o', 15, 25)).toEqual([
+      { what: 'nodes_created', uid: 'n2', from_uid: null, to_uid: null },
+      { what: 'edges_created', uid: 'e1', from_uid: 'n2', to_uid: 'n1' },
+    ]);
+    for (const [table, index] of [['kh_nodes', 'kh_nodes_born'], ['kh_edges', 'kh_edges_born']]) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT COUNT(*) FROM ${table} WHERE org = ? AND born_at >= ? AND born_at < ?`).all('o', 0, 1) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      expect(plan).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}`));
+    }
+  });
+
   it("an exception's transitions are read and dropped through its subject, and a purge takes them off the day counts", () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
@@ -346,7 +370,7 @@ describe('KnowledgeHealthProjection', () => {
     // c1 evidenced: its support sorts it after the other two in the index
     step(p, at(14, 'EdgeCreated', { edge: { uid: 'e1', edge_type: 'Supports', from_uid: 'ev', to_uid: 'c1', props: {}, weight: 1, confidence: 1, layer: 'epistemic', created_at: 14, updated_at: 14, tombstone_at: null, tombstone_reason: null, version: 1 }, reason: null }));
     expect(rm.claimSupportCounts('o')).toMatchObject({ claims: 3, evidenced: 1 });
-    expect(rm.liveUidsOfType('o', 'Claim')).toEqual(['c1', 'c2', 'c3']);
+    expect(rm.liveClaimUids('o')).toEqual(['c1', 'c2', 'c3']);
   });
 
   it("reads an organization's exception rows in id order, as when rows were keyed by id", () => {

@@ -35,8 +35,10 @@ const INSERT_NODE = insertInto(NODE_COLUMNS);
  * its unit's flush gives almost every new Claim, so that judgement finds nothing to rewrite
  * (on `/batch`, a thousand updates of `kh_nodes` and its support index fewer).
  */
-const INSERT_NEW_NODE = `${insertInto([...NODE_COLUMNS, 'support'])} ON CONFLICT(org, uid) DO NOTHING`;
+const INSERT_NEW_NODE = `${insertInto([...NODE_COLUMNS, 'support', 'born_at'])} ON CONFLICT(org, uid) DO NOTHING`;
 const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
+/** A created edge's row, with the instant it was born (its creation is counted from it). */
+const INSERT_NEW_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs, born_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT(org, uid) DO NOTHING';
 
 /** Rows a unit of work may keep in memory before the memo starts over (an import can be one huge unit). */
 const MEMO_MAX_ROWS = 200_000;
@@ -109,8 +111,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id) */
-  readonly version = 6;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows */
+  readonly version = 7;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -366,7 +368,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const inserted =
       type === 'NodeCreated' &&
       this.memo?.nodes.get(n.uid) === undefined &&
-      this.stmt(INSERT_NEW_NODE).run(org, n.uid, n.node_type, n.label, live, n.version, n.created_at, principal, at, n.tombstone_at, status, at, row.update_times, attrs, support).changes === 1;
+      this.stmt(INSERT_NEW_NODE).run(org, n.uid, n.node_type, n.label, live, n.version, n.created_at, principal, at, n.tombstone_at, status, at, row.update_times, attrs, support, at).changes === 1;
     if (inserted && support !== null) {
       row.support = support;
       this.provisional.add(n.uid);
@@ -385,8 +387,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.countNode(org, prev, row);
     // a node just created: no edge touches it yet, no exception is about it
     if (!prev) this.edgeless(n.uid);
-    if (type === 'NodeCreated' && !prev) {
-      this.activity(org, at, 'nodes_created', n.uid, null, null, position);
+    if (inserted) {
+      // its row is its creation's record (born_at); only the day counter is kept beside it
+      this.countDay(org, 'nodes_created', at, 1);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
@@ -421,7 +424,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const live = ed.tombstone_at === null ? 1 : 0;
     const cols = [org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs];
     let prev: KhEdgeRow | undefined;
-    const inserted = type === 'EdgeCreated' && this.memo?.edges.get(ed.uid) === undefined && this.stmt(`${INSERT_EDGE} ON CONFLICT(org, uid) DO NOTHING`).run(...cols).changes === 1;
+    const inserted = type === 'EdgeCreated' && this.memo?.edges.get(ed.uid) === undefined && this.stmt(INSERT_NEW_EDGE).run(...cols, at).changes === 1;
     if (!inserted) {
       prev = this.edge(org, ed.uid);
       this.stmt(
@@ -431,7 +434,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
     this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
-    if (type === 'EdgeCreated' && !prev) this.activity(org, at, 'edges_created', ed.uid, ed.from_uid, ed.to_uid, position);
+    if (inserted) this.countDay(org, 'edges_created', at, 1);
     this.afterEdgeChange(org, ed, at);
   }
 
@@ -479,13 +482,17 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
     }
     for (const uid of nodeUids) {
-      const n = this.stmt('SELECT live, node_type, support FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined;
+      const n = this.stmt('SELECT live, node_type, support, born_at FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as
+        | (Pick<KhNodeRow, 'live' | 'node_type' | 'support'> & { born_at: number | null })
+        | undefined;
       this.countNode(org, n, undefined);
+      if (n && n.born_at !== null) this.countDay(org, 'nodes_created', n.born_at, -1);
       this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
     }
     for (const uid of edgeUids) {
-      const e = this.stmt('SELECT live FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { live: number } | undefined;
+      const e = this.stmt('SELECT live, born_at FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { live: number; born_at: number | null } | undefined;
       if (e) this.countEdge(org, e.live, 0);
+      if (e && e.born_at !== null) this.countDay(org, 'edges_created', e.born_at, -1);
       this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
     }
   }
