@@ -1,7 +1,7 @@
 import { FixedClock } from '@strata/domain/time';
 import { api, createApiKey } from '../support/http';
 import { IngestedDocument, createProject, ingestDocument, pageMapOf } from '../support/ingested-corpus';
-import { RetrievalFixture, expectError, link, mk, startRetrieval } from './retrieval-fixture';
+import { RetrievalFixture, expectError, link, mk, newOrg, startRetrieval } from './retrieval-fixture';
 
 /** 2026-06-01T00:00:00Z: the service's "now" for validity */
 const NOW = 1_780_272_000;
@@ -87,6 +87,45 @@ describe('POST /retrieve/context (REFERENCE §9.5)', () => {
     }
     const scores = r.body.graph.nodes.map((n: any) => n.retrieval.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('ranks direct hits and articles exactly as /retrieve hybrid ranks them: same nodes, order and scores', async () => {
+    const page = async (body: Record<string, unknown>) => {
+      const r = await f.w.post('/retrieve', { action: 'hybrid', ...body });
+      expect(r.status).toBe(200);
+      return r.body.map((x: any) => [x.uid ?? x.node?.uid, x.score]);
+    };
+    const bodies = [
+      { query: 'almond' },
+      { query: 'honeybees pollinate almond orchards', node_limit: 12, article_limit: 1 },
+      { query: 'almond hive rule bumblebees yields', article_limit: 5, node_limit: 4 },
+      { query: 'pollinator decline growers rented', node_types: ['Claim', 'Hypothesis'], layer: 'epistemic', article_limit: 2 },
+    ];
+    for (const body of bodies) {
+      const r = await ctx({ ...body, graph_expansion_limit: 0 });
+      expect(r.status).toBe(200);
+      const { query, node_types, layer } = body as { query: string; node_types?: string[]; layer?: string };
+      const direct = r.body.graph.nodes.map((n: any) => [n.uid, n.retrieval.score]);
+      expect(direct).toEqual(await page({ query, node_types, layer, k: (body as { node_limit?: number }).node_limit ?? 10 }));
+      expect(direct.length).toBeGreaterThan(0);
+      const articles = r.body.articles.map((a: any) => [a.uid, a.score]);
+      expect(articles).toEqual(await page({ query, node_types: ['Article'], k: (body as { article_limit?: number }).article_limit ?? 3 }));
+    }
+  });
+
+  it('an organization without live Articles answers no articles, and ranks its first Article as soon as it exists', async () => {
+    const o = await newOrg(f.app);
+    const c = (body: Record<string, unknown>) => o.w.post('/retrieve/context', body);
+    await mk(o.w, 'Concept', 'Almond orchards');
+    const gone = await mk(o.w, 'Article', 'Almond orchards retired');
+    await o.w.delete(`/node/${gone}`);
+    const none = await c({ query: 'almond orchards' });
+    expect(none.status).toBe(200);
+    expect(none.body.articles).toEqual([]);
+    expect(none.body.graph.nodes.length).toBe(1);
+    const article = await mk(o.w, 'Article', 'Almond orchards explained', { props: { content: 'Orchards need bees.' } });
+    const some = await c({ query: 'almond orchards' });
+    expect(some.body.articles.map((x: any) => x.uid)).toEqual([article]);
   });
 
   it('annotates provenance: source documents, anchored source chunks with byte offsets and 1-based pages', async () => {
