@@ -98,9 +98,13 @@ export class ContextRetrievalService {
    * (PartOfProject): outputs of the Project, never among its admitted sources (§12.1).
    */
   private async articles(baseScope: ReadScope, req: ContextRequest, mode: 'hybrid' | 'text') {
+    // Ranking filtered to a type the organization does not hold still walks every match of the
+    // query in both legs (tens of ms at 100k nodes): when no live Article exists, none can rank.
+    if (!(await this.graph.listNodes(baseScope.org, { node_types: ['Article'] }, { limit: 1, offset: 0 })).items.length) return [];
     let scope = baseScope;
     if (req.project_uid !== undefined) {
       const own = (await this.graph.listEdges(baseScope.org, { to_uid: req.project_uid, edge_types: ['PartOfProject'] })).map((e) => e.from_uid);
+      if (!own.length) return [];
       scope = baseScope.narrow(new Set(own));
     }
     const ranked = await this.rank(scope, mode, { query: req.query, ...searchTypeFilter(['Article']) }, req.article_limit);
