@@ -113,19 +113,24 @@ describe('POST /retrieve/context (REFERENCE §9.5)', () => {
     }
   });
 
-  it('an organization without live Articles answers no articles, and ranks its first Article as soon as it exists', async () => {
+  it('an organization without live Articles or Chunks answers none, and ranks the first ones as soon as they exist', async () => {
     const o = await newOrg(f.app);
     const c = (body: Record<string, unknown>) => o.w.post('/retrieve/context', body);
     await mk(o.w, 'Concept', 'Almond orchards');
     const gone = await mk(o.w, 'Article', 'Almond orchards retired');
     await o.w.delete(`/node/${gone}`);
-    const none = await c({ query: 'almond orchards' });
+    const none = await c({ query: 'almond orchards', chunk_limit: 5 });
     expect(none.status).toBe(200);
     expect(none.body.articles).toEqual([]);
+    expect(none.body.chunks).toEqual([]);
     expect(none.body.graph.nodes.length).toBe(1);
     const article = await mk(o.w, 'Article', 'Almond orchards explained', { props: { content: 'Orchards need bees.' } });
-    const some = await c({ query: 'almond orchards' });
+    const doc = await ingestDocument(o.w, { title: 'Orchard notes', chunks: ['Almond orchards bloom in February.'] });
+    const some = await c({ query: 'almond orchards', chunk_limit: 5 });
     expect(some.body.articles.map((x: any) => x.uid)).toEqual([article]);
+    expect(some.body.chunks).toEqual([
+      { chunk_uid: doc.chunk_uids[0], content: 'Almond orchards bloom in February.', score: expect.any(Number), document_uid: doc.document_uid, document_title: 'Orchard notes', chunk_index: 0 },
+    ]);
   });
 
   it('annotates provenance: source documents, anchored source chunks with byte offsets and 1-based pages', async () => {
