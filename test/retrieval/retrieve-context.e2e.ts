@@ -1,7 +1,7 @@
 import { FixedClock } from '@strata/domain/time';
 import { api, createApiKey } from '../support/http';
 import { IngestedDocument, createProject, ingestDocument, pageMapOf } from '../support/ingested-corpus';
-import { RetrievalFixture, expectError, link, mk, startRetrieval } from './retrieval-fixture';
+import { RetrievalFixture, expectError, link, mk, newOrg, startRetrieval } from './retrieval-fixture';
 
 /** 2026-06-01T00:00:00Z: the service's "now" for validity */
 const NOW = 1_780_272_000;
@@ -87,6 +87,50 @@ describe('POST /retrieve/context (REFERENCE §9.5)', () => {
     }
     const scores = r.body.graph.nodes.map((n: any) => n.retrieval.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('ranks direct hits and articles exactly as /retrieve hybrid ranks them: same nodes, order and scores', async () => {
+    const page = async (body: Record<string, unknown>) => {
+      const r = await f.w.post('/retrieve', { action: 'hybrid', ...body });
+      expect(r.status).toBe(200);
+      return r.body.map((x: any) => [x.uid ?? x.node?.uid, x.score]);
+    };
+    const bodies = [
+      { query: 'almond' },
+      { query: 'honeybees pollinate almond orchards', node_limit: 12, article_limit: 1 },
+      { query: 'almond hive rule bumblebees yields', article_limit: 5, node_limit: 4 },
+      { query: 'pollinator decline growers rented', node_types: ['Claim', 'Hypothesis'], layer: 'epistemic', article_limit: 2 },
+    ];
+    for (const body of bodies) {
+      const r = await ctx({ ...body, graph_expansion_limit: 0 });
+      expect(r.status).toBe(200);
+      const { query, node_types, layer } = body as { query: string; node_types?: string[]; layer?: string };
+      const direct = r.body.graph.nodes.map((n: any) => [n.uid, n.retrieval.score]);
+      expect(direct).toEqual(await page({ query, node_types, layer, k: (body as { node_limit?: number }).node_limit ?? 10 }));
+      expect(direct.length).toBeGreaterThan(0);
+      const articles = r.body.articles.map((a: any) => [a.uid, a.score]);
+      expect(articles).toEqual(await page({ query, node_types: ['Article'], k: (body as { article_limit?: number }).article_limit ?? 3 }));
+    }
+  });
+
+  it('an organization without live Articles or Chunks answers none, and ranks the first ones as soon as they exist', async () => {
+    const o = await newOrg(f.app);
+    const c = (body: Record<string, unknown>) => o.w.post('/retrieve/context', body);
+    await mk(o.w, 'Concept', 'Almond orchards');
+    const gone = await mk(o.w, 'Article', 'Almond orchards retired');
+    await o.w.delete(`/node/${gone}`);
+    const none = await c({ query: 'almond orchards', chunk_limit: 5 });
+    expect(none.status).toBe(200);
+    expect(none.body.articles).toEqual([]);
+    expect(none.body.chunks).toEqual([]);
+    expect(none.body.graph.nodes.length).toBe(1);
+    const article = await mk(o.w, 'Article', 'Almond orchards explained', { props: { content: 'Orchards need bees.' } });
+    const doc = await ingestDocument(o.w, { title: 'Orchard notes', chunks: ['Almond orchards bloom in February.'] });
+    const some = await c({ query: 'almond orchards', chunk_limit: 5 });
+    expect(some.body.articles.map((x: any) => x.uid)).toEqual([article]);
+    expect(some.body.chunks).toEqual([
+      { chunk_uid: doc.chunk_uids[0], content: 'Almond orchards bloom in February.', score: expect.any(Number), document_uid: doc.document_uid, document_title: 'Orchard notes', chunk_index: 0 },
+    ]);
   });
 
   it('annotates provenance: source documents, anchored source chunks with byte offsets and 1-based pages', async () => {

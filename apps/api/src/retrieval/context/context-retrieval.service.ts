@@ -6,6 +6,7 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { RankingService } from '../retrieve/ranking.service';
 import { ChunkSearchService } from '../search/chunk-search.service';
+import { holdsLiveType } from '../shared/live-type';
 import { ReadModelTraversalGraph } from '../traverse/read-model-traversal-graph';
 import { NodeAnnotator } from './node-annotator';
 
@@ -98,9 +99,11 @@ export class ContextRetrievalService {
    * (PartOfProject): outputs of the Project, never among its admitted sources (§12.1).
    */
   private async articles(baseScope: ReadScope, req: ContextRequest, mode: 'hybrid' | 'text') {
+    if (!(await holdsLiveType(this.graph, baseScope.org, 'Article'))) return [];
     let scope = baseScope;
     if (req.project_uid !== undefined) {
       const own = (await this.graph.listEdges(baseScope.org, { to_uid: req.project_uid, edge_types: ['PartOfProject'] })).map((e) => e.from_uid);
+      if (!own.length) return [];
       scope = baseScope.narrow(new Set(own));
     }
     const ranked = await this.rank(scope, mode, { query: req.query, ...searchTypeFilter(['Article']) }, req.article_limit);
