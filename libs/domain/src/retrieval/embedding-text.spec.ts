@@ -1,6 +1,6 @@
 import { embeddingTextOf } from './embedding-text';
 
-const node = (node_type: string, label: string, props: Record<string, unknown>, summary: string | null = null) => ({ node_type, label, summary, props });
+const node = (node_type: string, label: string, props: Record<string, unknown>, summary = '') => ({ node_type, label, summary, props: { _type: node_type, ...props } });
 
 describe('embeddingTextOf', () => {
   it('embeds a Claim whose content is its label once', () => {
