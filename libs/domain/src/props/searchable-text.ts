@@ -15,12 +15,17 @@ function push(parts: string[], v: unknown): void {
  * string array (except `_type`).
  */
 export function searchableText(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined): string {
-  if (!props) return '';
+  return searchableParts(def, props).join('\n');
+}
+
+/** The values `searchableText` joins, in the same order. */
+export function searchableParts(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined): string[] {
   const parts: string[] = [];
+  if (!props) return parts;
   if (def) {
     for (const f of compileSchema(def).textFields) push(parts, props[f.name]);
   } else {
     for (const k of Object.keys(props)) if (k !== '_type') push(parts, props[k]);
   }
-  return parts.join('\n');
+  return parts;
 }

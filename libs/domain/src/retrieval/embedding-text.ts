@@ -1,12 +1,16 @@
 import { getNodeType } from '../catalogue/node-types';
-import { searchableText } from '../props/searchable-text';
+import { searchableParts } from '../props/searchable-text';
 import { NodeRecord } from '../records';
 
-/** What gets embedded for a node (REFERENCE §8.7): label, summary and the string props. */
+/**
+ * What gets embedded for a node (REFERENCE §8.7): label, summary and the string props, each
+ * distinct string once. A Claim's `content`, an Event's `description` or a Question's `text`
+ * is often its label word for word; embedding it twice only doubles the embedder's work (and
+ * the weight of those words against the node's other props).
+ */
 export function embeddingTextOf(n: Pick<NodeRecord, 'label' | 'summary' | 'node_type' | 'props'>): string {
   const parts = [n.label];
   if (n.summary && n.summary !== n.label) parts.push(n.summary);
-  const body = searchableText(getNodeType(n.node_type) ?? null, n.props);
-  if (body) parts.push(body);
+  for (const p of searchableParts(getNodeType(n.node_type) ?? null, n.props)) if (!parts.includes(p)) parts.push(p);
   return parts.join('\n');
 }

@@ -23,8 +23,9 @@ export const STATE_FILE = 'retrieval-state.json';
  * Bump when the vectors this projection computes change (another embedding text, another
  * rule): the service then rebuilds the index from the log beside the stored one and swaps it
  * in, as it does for the SQLite projections. Saved in the state file as `projection_version`.
+ * 2: a string repeated among a node's label, summary and props is embedded once.
  */
-export const VECTOR_PROJECTION_VERSION = 1;
+export const VECTOR_PROJECTION_VERSION = 2;
 
 /**
  * Keeps the vector index in step with the log. Applied after each commit and, at start-up,

@@ -29,7 +29,8 @@ const BACKFILL_PAGE = 500;
  */
 export class VectorServerProjection implements ServerProjection {
   readonly name = 'vectors';
-  readonly version = 1;
+  /** 2: a string repeated among a node's label, summary and props is embedded once (embeddingTextOf) */
+  readonly version = 2;
 
   /** `resetAll` drops every organization's vectors (the port has no such call) */
   constructor(
