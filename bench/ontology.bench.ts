@@ -112,7 +112,12 @@ async function measure(url: string, token: string, pid: number | undefined): Pro
   if (failures.length || result.errors || result.non2xx) throw new Error(`object create failed (${result.errors} errors, ${result.non2xx} non-2xx): ${failures.join(' | ')}`);
   out.create_objects_per_s = Math.round(result.requests.total / result.duration);
   out.create_p50_ms = result.latency.p50;
+  // autocannon reports these too (the shared result type names only p50 and p99)
+  const tail = result.latency as typeof result.latency & { p90: number; max: number };
+  out.create_p90_ms = tail.p90;
   out.create_p99_ms = result.latency.p99;
+  // the tail beyond p99: a GC pause, a checkpoint or a large commit batch shows here first
+  out.create_max_ms = tail.max;
 
   // ---- relations: each contract to its client ----
   const r0 = performance.now();

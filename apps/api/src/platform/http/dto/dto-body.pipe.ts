@@ -21,6 +21,12 @@ export class DtoBodyPipe implements PipeTransform {
   }
 }
 
+/** What the pipe hands a handler whose body parameter is typed `dto`: for routes on the fast lane. */
+export function dtoBody<T extends object>(dto: new () => T, raw: unknown): T {
+  const rules = rulesOf(dto);
+  return rules.size ? toDto(dto, rules, raw) : (raw as T);
+}
+
 export function toDto<T extends object>(dto: new () => T, rules: Map<string, FieldRule>, raw: unknown): T {
   const body = assertObjectBody(raw);
   const candidate = Object.create(dto.prototype) as Record<string, unknown>;
