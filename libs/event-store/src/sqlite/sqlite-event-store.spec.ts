@@ -164,15 +164,31 @@ describe('SqliteEventStore (SQLite specifics)', () => {
   it('inside a transaction the caller opened, an append joins it (no savepoint) and a failure is rolled back by the caller', () => {
     store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1')] }]);
     store.db.exec('BEGIN IMMEDIATE');
-    expect(() => store.appendSync([{ stream: 'fresh', expectedRevision: 'no_stream', events: [ev('F0')] }, { stream: 'a', expectedRevision: 'no_stream', events: [ev('X')] }])).toThrow(
+    store.appendSync([{ stream: 'fresh', expectedRevision: 'no_stream', events: [ev('F0')] }]);
+    expect(() => store.appendSync([{ stream: 'b', expectedRevision: 'no_stream', events: [ev('B0')] }, { stream: 'a', expectedRevision: 'no_stream', events: [ev('X')] }])).toThrow(
       WrongExpectedRevisionError,
     );
-    // the rows written before the mismatch are still in the caller's transaction...
+    // the earlier append is still in the caller's transaction (no savepoint undid it)...
     expect(store.streamRevisionSync('fresh')).toBe(0);
     // ...and its rollback takes them away with everything else
     store.db.exec('ROLLBACK');
     expect(store.streamRevisionSync('fresh')).toBe(-1);
+    expect(store.streamRevisionSync('b')).toBe(-1);
     expect(store.headPositionSync()).toBe(2);
+  });
+
+  it('an append of hundreds of events over many streams keeps every position, revision and text in order', () => {
+    const appends = [
+      ...Array.from({ length: 150 }, (_, i) => ({ stream: `node-o:${i}`, expectedRevision: 'no_stream' as const, events: [ev('N', { i })] })),
+      { stream: 'long', expectedRevision: 'no_stream' as const, events: Array.from({ length: 130 }, (_, r) => ev('L', { r })) },
+    ];
+    expect(store.appendSync(appends).position).toBe(280);
+    const all = store.readAllSync({ after: 0, limit: 1000 });
+    expect(all.map((e) => e.position)).toEqual(Array.from({ length: 280 }, (_, i) => i + 1));
+    expect(all.slice(0, 150).map((e) => [e.stream, e.revision, e.data])).toEqual(Array.from({ length: 150 }, (_, i) => [`node-o:${i}`, 0, { i }]));
+    expect(store.readStreamSync('long').map((e) => [e.revision, e.data])).toEqual(Array.from({ length: 130 }, (_, r) => [r, { r }]));
+    expect(new Set(all.map((e) => e.id)).size).toBe(280);
+    expect(store.appendSync([{ stream: 'long', expectedRevision: 129, events: [ev('L')] }]).position).toBe(281);
   });
 
   it('hands the stored data text to the appended and the read events', () => {

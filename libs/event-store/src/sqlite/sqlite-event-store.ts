@@ -13,9 +13,9 @@ import {
 } from '../event-store.port';
 import { assertValidAppends, checkExpectedRevision } from '../expected-revision';
 import { setRawData } from './raw-event-data';
-import { migrateToStreamKeys, STREAM_KEY_FUNCTION } from './stream-key-migration';
+import { migrateToStreamKeys, rekeyStreams, STREAM_KEY_FUNCTION, STREAM_KEY_SCHEME, streamKeyScheme } from './stream-key-migration';
 import { EVENTS_STREAM_INDEX_SQL, eventsTableSql } from './events-table';
-import { DEFAULT_STREAM_KEYS, StreamKeys, streamFamily } from './stream-key';
+import { DEFAULT_STREAM_KEYS, HASHED_STREAM_KEYS, StreamKeys, streamFamily } from './stream-key';
 
 export interface SqliteEventStoreOptions {
   /** open an existing file read-only (e.g. `strata events tail`); appends and deletes throw */
@@ -46,6 +46,10 @@ type EventRow = [position: number, id: string, stream: string, revision: number,
 
 const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 const CATCH_UP_BATCH = 500;
+const ROW_PARAMS = 8;
+const INSERT_ROW_SQL = `INSERT INTO events (${COLUMNS}, stream_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_CHUNK = 64;
+const INSERT_CHUNK_SQL = `${INSERT_ROW_SQL}${', (?, ?, ?, ?, ?, ?, ?, ?)'.repeat(INSERT_CHUNK - 1)}`;
 
 /**
  * Turns rows into events. The events of one request are consecutive and share one metadata
@@ -106,7 +110,7 @@ export class SqliteEventStore implements EventStore {
   private readonly readOnly: boolean;
   private readonly pollIntervalMs: number;
   private readonly ids: IdGenerator;
-  private readonly keys: StreamKeys;
+  private keys: StreamKeys;
   /** a read-only handle on a log written before the stream-key index (stream reads refuse) */
   private readonly legacy: boolean;
   private readonly stmts = new Map<string, Statement>();
@@ -130,14 +134,21 @@ export class SqliteEventStore implements EventStore {
     this.ids = opts.ids ?? randomIds;
     this.keys = opts.streamKeys ?? DEFAULT_STREAM_KEYS;
     this.database = this.readOnly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
+    // a read-only handle on a log not yet re-keyed looks streams up by the keys it was written with
+    if (this.readOnly && !opts.streamKeys && streamKeyScheme(this.database) < STREAM_KEY_SCHEME) this.keys = HASHED_STREAM_KEYS;
     this.database.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
     // appends probe the stream index at random places: keep it in memory
     this.database.pragma('cache_size = -32768');
     this.database.function(STREAM_KEY_FUNCTION, { deterministic: true }, (stream: unknown) => this.keys.key(String(stream)));
     if (!this.readOnly) {
-      this.database.pragma('journal_mode = WAL');
-      this.database.pragma('synchronous = FULL');
-      this.createSchema(opts.onUpgrade);
+      try {
+        this.database.pragma('journal_mode = WAL');
+        this.database.pragma('synchronous = FULL');
+        this.createSchema(opts.onUpgrade);
+      } catch (err) {
+        this.database.close(); // a failed upgrade left the file as it was: do not hold it open
+        throw err;
+      }
     }
     this.legacy = !this.hasStreamKeys();
     this.appendTx = this.database.transaction((appends: StreamAppend[]) => this.appendInTx(appends)).immediate;
@@ -292,6 +303,12 @@ export class SqliteEventStore implements EventStore {
       INSERT OR IGNORE INTO event_log_state (id, last_position)
         VALUES (1, (SELECT COALESCE(MAX(position), 0) FROM events));
     `);
+    // a log keyed before time slots (see stream-key.ts) is re-keyed; a fresh one only marked
+    if (streamKeyScheme(this.database) < STREAM_KEY_SCHEME) {
+      const events = this.headPositionSync();
+      if (events > 0) onUpgrade?.(`re-keying the stream index of the event log ${this.file} (${events} events); this runs once`);
+      rekeyStreams(this.database);
+    }
     // events_stream serves stream reads, revision checks and family listings; $all and
     // prefix reads walk the position primary key, so no further index is needed.
   }
@@ -357,8 +374,11 @@ export class SqliteEventStore implements EventStore {
 
   private appendInTx(appends: StreamAppend[]): AppendResult & { wrote: boolean } {
     const state = this.stmt('SELECT last_position FROM event_log_state WHERE id = 1').pluck();
-    const insert = this.stmt(`INSERT INTO events (${COLUMNS}, stream_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const start = state.get() as number;
+    // rows go in INSERT_CHUNK at a time: one statement per row cost a quarter of the insert's
+    // CPU in binding and stepping alone. The checks below read only the stream they check, which
+    // appears once per call, so rows still waiting here never change what they find.
+    const params: unknown[] = [];
     let position = start;
     const revisions: Record<string, number> = {};
     // one request's events share one metadata object: serialise it once
@@ -382,10 +402,15 @@ export class SqliteEventStore implements EventStore {
         }
         const data = JSON.stringify(e.data ?? null);
         setRawData(e, data); // the projection of this event stores parts of it again
-        insert.run(position, this.ids.uuid(), a.stream, revision, e.type, data, lastMetaJson, key);
+        params.push(position, this.ids.uuid(), a.stream, revision, e.type, data, lastMetaJson, key);
+        if (params.length === INSERT_CHUNK * ROW_PARAMS) {
+          this.stmt(INSERT_CHUNK_SQL).run(params);
+          params.length = 0;
+        }
       }
       revisions[a.stream] = revision;
     }
+    for (let i = 0; i < params.length; i += ROW_PARAMS) this.stmt(INSERT_ROW_SQL).run(params.slice(i, i + ROW_PARAMS));
     if (position === start) return { wrote: false, position: this.headPositionSync(), revisions };
     this.stmt('UPDATE event_log_state SET last_position = ? WHERE id = 1').run(position);
     return { wrote: true, position, revisions };

@@ -5,6 +5,17 @@ import { EVENTS_STREAM_INDEX_SQL, eventsTableSql } from './events-table';
 export const STREAM_KEY_FUNCTION = 'strata_stream_key';
 
 /**
+ * The log file's `user_version` once its stream keys are today's (time slots, see
+ * stream-key.ts). Below it, a log with a stream_key column has the keys of hashedStreamKey.
+ */
+export const STREAM_KEY_SCHEME = 2;
+
+/** the stream-key scheme of a log file (its `user_version`) */
+export function streamKeyScheme(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
  * Upgrades a log written before the stream-key index: the events table had
  * UNIQUE (stream, revision), whose index cannot be dropped in place, so the table is copied
  * into today's shape (same positions, ids, revisions and texts; stream_key computed by
@@ -22,6 +33,26 @@ export function migrateToStreamKeys(db: Database): void {
       DROP TABLE events;
       ALTER TABLE events_with_keys RENAME TO events;
       ${EVENTS_STREAM_INDEX_SQL}
+      PRAGMA user_version = ${STREAM_KEY_SCHEME};
+    `);
+  }).immediate();
+}
+
+/**
+ * Brings the stream keys of a log with a stream_key column to today's scheme: every key is
+ * computed again by STREAM_KEY_FUNCTION (rows whose key stays are not rewritten) and the index
+ * rebuilt in key order, in one transaction (a crash leaves the old keys and index), after
+ * which the file's `user_version` says so and later opens find nothing to do. Positions, ids,
+ * revisions and texts are untouched. An empty log (a fresh one) is only marked.
+ */
+export function rekeyStreams(db: Database): void {
+  db.transaction(() => {
+    if (streamKeyScheme(db) >= STREAM_KEY_SCHEME) return; // someone else got here first
+    db.exec(`
+      DROP INDEX IF EXISTS events_stream;
+      UPDATE events SET stream_key = ${STREAM_KEY_FUNCTION}(stream) WHERE stream_key <> ${STREAM_KEY_FUNCTION}(stream);
+      ${EVENTS_STREAM_INDEX_SQL}
+      PRAGMA user_version = ${STREAM_KEY_SCHEME};
     `);
   }).immediate();
 }
