@@ -4,9 +4,13 @@ import { BM25_COLUMN_WEIGHTS, fts5Bm25 } from './fts5-bm25';
 
 /**
  * Postings of our own beside FTS5, so a query can stop early (FTS5's bm25() scores every row
- * matching any term). Each term's postings are cut in blocks of about BLOCK postings, in row id
- * order: row (term, blk) holds the postings with ids up to `last_id` above the previous
- * block's, packed (id, weighted frequency, row tokens) in no particular order, and a bound: the
+ * matching any term). Written as FTS5 writes its own: each unit of work appends one segment
+ * (every term's postings of the rows it indexed, all under one new segment number, so the
+ * writes land at the end of the table), and segments are merged LSM style (`Postings.flush`).
+ * A row's postings all live in one segment, and segments hold disjoint ranges of row ids (a
+ * re-indexed row gets a new id, above every other). Within a segment each term's postings are
+ * cut in blocks of up to BLOCK, in row id order: row (seg, term, blk) holds ids up to `last_id`
+ * above the previous block's, packed (id, weighted frequency, row tokens), and a bound: the
  * largest part of bm25 (before the IDF) any of them takes at a reference average row length
  * `a0`. A posting's part f·(k1+1)/(f + k1·(1−b) + k1·b·D/A) grows with A, at most in
  * proportion (for A ≥ a0 it is at most A/a0 times its value at a0; for A < a0 smaller), so
@@ -19,10 +23,19 @@ export const BLOCK = 64;
 /** bytes per posting: u32 row id, u32 weighted frequency, u32 row tokens (64 fit a page's row) */
 const RECORD = 12;
 
-export const postingsTable = (name: string) => `text_post_${name}`;
+/**
+ * Named as FTS5's shadow tables are (`text_fts_<name>_*`): like them, a layout that depends on
+ * write history (which rows shared a unit of work, when segments merged), compared through its
+ * postings by uid (`Postings.decode`), never row by row.
+ */
+export const postingsTable = (name: string) => `text_fts_${name}_post`;
+export const segmentsTable = (name: string) => `text_fts_${name}_segs`;
+/** The layout before segments (one row per term block, rewritten in place): dropped where found. */
+export const oldPostingsTable = (name: string) => `text_post_${name}`;
 
 export const postingsDdl = (name: string) =>
   `CREATE TABLE IF NOT EXISTS ${postingsTable(name)} (
+     seg      INTEGER NOT NULL,
      term     TEXT NOT NULL,
      blk      INTEGER NOT NULL,
      last_id  INTEGER NOT NULL,
@@ -30,8 +43,14 @@ export const postingsDdl = (name: string) =>
      max_part REAL NOT NULL,
      a0       REAL NOT NULL,
      data     BLOB NOT NULL,
-     PRIMARY KEY (term, blk)
-   ) WITHOUT ROWID;`;
+     PRIMARY KEY (seg, term, blk)
+   ) WITHOUT ROWID;
+   CREATE TABLE IF NOT EXISTS ${segmentsTable(name)} (
+     seg      INTEGER PRIMARY KEY,
+     first_id INTEGER NOT NULL,
+     last_id  INTEGER NOT NULL,
+     postings INTEGER NOT NULL
+   );`;
 
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 /**
@@ -129,28 +148,32 @@ export class DocAnalyzer {
   }
 }
 
-interface PendingPosting {
-  term: string;
-  id: number;
-  wtf: number;
-  dl: number;
+/** A unit of work's postings, by term: (row id, weighted frequency, row tokens) triples, ids ascending. */
+interface Pending {
+  terms: Map<string, number[]>;
+  /** rows of this unit removed again before its end (their postings are skipped) */
+  dead: Set<number>;
+  /** lowest row id in the unit (every id from it up is the unit's: ids only grow) */
+  first: number;
 }
 
-interface BlockRow {
-  blk: number;
+export interface Segment {
+  seg: number;
+  first_id: number;
   last_id: number;
-  n: number;
-  a0: number;
+  postings: number;
 }
 
 /**
- * A term's block directory as read for queries, and the blocks decoded so far: kept between
- * queries (the words of questions recur: "the", "you", "is" are in most of them), dropped for a
- * term whenever this handle writes its postings, and all at once when another connection
- * commits or the schema changes (`sync`). Queries never read inside a transaction, so what is
- * kept is always committed.
+ * A term's block directory as read for queries, over every segment in row id order, and the
+ * blocks decoded so far: kept between queries (the words of questions recur: "the", "you",
+ * "is" are in most of them), dropped for a term whenever this handle writes its postings, for
+ * the whole organization when segments merge, and all at once when another connection commits
+ * or the schema changes (`sync`). Queries never read inside a transaction, so what is kept is
+ * always committed.
  */
 export interface TermDirectory {
+  seg: Int32Array;
   blk: Int32Array;
   last: Int32Array;
   maxPart: Float64Array;
@@ -162,17 +185,33 @@ export interface TermDirectory {
 
 /** Postings (decoded, plus two per directory entry) kept for queries at most, over every term. */
 const CACHED_POSTINGS = 2_000_000;
+/**
+ * Merging: a segment's level is how many times MERGE_FACTOR its postings exceed LEVEL_BASE
+ * (log scale); when the newest MERGE_FACTOR segments share a level they are merged into one.
+ * Each posting is thus rewritten about once per level (log of the table's size), and a query
+ * reads at most MERGE_FACTOR − 1 segments per level. A merge that would pass MAX_MERGE postings
+ * is not made (it would hold one commit for seconds): past it segments only accumulate.
+ */
+export const MERGE_FACTOR = 8;
+const LEVEL_BASE = 4096;
+const MAX_MERGE = 16_000_000;
+/** rows read per segment and page while merging */
+const MERGE_PAGE = 256;
 
 interface PostingStatements {
-  lastBlock: Statement<[string], BlockRow>;
-  blockFor: Statement<[string, number], BlockRow>;
-  read: Statement<[string, number], { n: number; a0: number; data: Buffer }>;
-  append: Statement<[number, number, number, number, number, Buffer, string, number]>;
-  insert: Statement<[string, number, number, number, number, number, Buffer]>;
-  write: Statement<[number, number, Buffer, string, number]>;
-  drop: Statement<[string, number]>;
-  meta: Statement<[string], [number, number, number, number, number]>;
-  data: Statement<[string, number], Buffer>;
+  segments: Statement<[], Segment>;
+  nextSeg: Statement<[], number>;
+  insertSeg: Statement<[number, number, number, number]>;
+  countSeg: Statement<[number, number]>;
+  deleteSeg: Statement<[number]>;
+  deleteSegRows: Statement<[number]>;
+  insert: Statement<[number, string, number, number, number, number, number, Buffer]>;
+  blockFor: Statement<[number, string, number], { blk: number; n: number; a0: number; data: Buffer }>;
+  write: Statement<[number, number, Buffer, number, string, number]>;
+  drop: Statement<[number, string, number]>;
+  meta: Statement<[number, string], [number, number, number, number, number]>;
+  data: Statement<[number, string, number], Buffer>;
+  page: Statement<[number, string, number, number], [string, number, Buffer]>;
 }
 
 /** What a kept directory counts against CACHED_POSTINGS. */
@@ -187,29 +226,59 @@ export function bm25Part(wtf: number, dl: number, avgdl: number): number {
   return -fts5Bm25([1], [wtf], dl, avgdl);
 }
 
+/** A segment's level (see MERGE_FACTOR). */
+function level(postings: number): number {
+  return postings < LEVEL_BASE ? 0 : 1 + Math.floor(Math.log(postings / LEVEL_BASE) / Math.log(MERGE_FACTOR));
+}
+
+/**
+ * Code point order of two strings, which is SQLite's BINARY order of their UTF-8 bytes (the
+ * table's term order): UTF-16 units compare the same except surrogates against U+E000–U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+    if (y >= 0xd800) y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 /**
  * Reads and writes one database's postings. Writes inside a transaction are kept in memory and
- * written once per unit of work (`flush`, before the commit): a term's last block is rewritten
- * once per unit instead of once per row. A rollback must not leave them to a later flush: the
- * first buffered write puts a marker row in a temp table (rolled back with the transaction),
- * and a buffer whose marker is gone is dropped.
+ * written once per unit of work (`flush`, before the commit) as one new segment, so a unit
+ * costs inserts at the table's end, never a read or rewrite of earlier blocks. A rollback must
+ * not leave them to a later flush: each unit puts a marker row in a temp table (rolled back
+ * with the transaction), and a unit whose marker is gone is dropped (`enterUnit`).
  */
 export class Postings {
   private readonly stmts = new Map<string, PostingStatements>();
-  private pending = new Map<string, PendingPosting[]>();
+  private pending = new Map<string, Pending>();
   private marker = 0;
+  /** whether a unit of work is open (entered, not flushed yet) */
+  private inUnit = false;
   private readonly putMarker: Statement<[number]>;
   private readonly hasMarker: Statement<[number], number>;
   private readonly dropMarker: Statement<[number]>;
   /** by `name\0term`, least recently used first */
   private readonly dirs = new Map<string, TermDirectory>();
+  /** each organization's segments as queries read them (dropped on this handle's writes and by `sync`) */
+  private readonly segs = new Map<string, Segment[]>();
   private cachedPostings = 0;
   private stamp: unknown;
 
-  /** `referenceLength(name)`: an average row length to compute new bounds at (any positive one is valid) */
+  /**
+   * `referenceLength(name)`: an average row length to compute new bounds at (any positive one
+   * is valid); `mergeFactor`: MERGE_FACTOR unless a test wants merges sooner.
+   */
   constructor(
     private readonly db: Database,
     private readonly referenceLength: (name: string) => number,
+    private readonly mergeFactor = MERGE_FACTOR,
   ) {
     db.exec('CREATE TABLE IF NOT EXISTS temp.text_post_pending (k INTEGER PRIMARY KEY)');
     this.putMarker = db.prepare('INSERT INTO temp.text_post_pending (k) VALUES (?)');
@@ -222,10 +291,28 @@ export class Postings {
     return this.pending.size > 0;
   }
 
+  /**
+   * Called by every write inside a transaction: whether it continues the unit of work of the
+   * previous write (no flush since, and not rolled back: its marker is still there). Otherwise a
+   * new unit starts, and whatever a rolled-back one left in memory is dropped.
+   */
+  enterUnit(): boolean {
+    if (this.inUnit && this.hasMarker.get(this.marker) !== undefined) return true;
+    this.pending = new Map();
+    this.putMarker.run(++this.marker);
+    this.inUnit = true;
+    return false;
+  }
+
   forget(name: string): void {
     this.stmts.delete(name);
     this.pending.delete(name);
-    for (const key of this.dirs.keys()) if (key.startsWith(`${name}\0`)) this.dropDirectory(key);
+    this.forgetDirectories(name);
+  }
+
+  private forgetDirectories(name: string): void {
+    this.segs.delete(name);
+    for (const key of [...this.dirs.keys()]) if (key.startsWith(`${name}\0`)) this.dropDirectory(key);
   }
 
   /**
@@ -236,6 +323,7 @@ export class Postings {
     if (stamp === this.stamp) return;
     this.stamp = stamp;
     this.dirs.clear();
+    this.segs.clear();
     this.cachedPostings = 0;
   }
 
@@ -244,6 +332,12 @@ export class Postings {
     if (!d) return;
     this.dirs.delete(key);
     this.cachedPostings -= cost(d);
+  }
+
+  private segments(name: string): Segment[] {
+    let s = this.segs.get(name);
+    if (!s) this.segs.set(name, (s = this.statements(name).segments.all()));
+    return s;
   }
 
   /** The term's block directory (kept between queries; see `TermDirectory`). */
@@ -255,14 +349,18 @@ export class Postings {
       this.dirs.set(key, d);
       return d;
     }
-    const metas = this.statements(name).meta.all(term);
+    const st = this.statements(name);
+    const metas: [number, number, number, number, number, number][] = [];
+    // segments in row id order, blocks in it within each: the directory is in row id order
+    for (const g of this.segments(name)) for (const m of st.meta.all(g.seg, term)) metas.push([g.seg, ...m]);
     let n = 0;
-    for (const m of metas) n += m[2];
+    for (const m of metas) n += m[3];
     d = {
-      blk: Int32Array.from(metas, (m) => m[0]),
-      last: Int32Array.from(metas, (m) => m[1]),
-      maxPart: Float64Array.from(metas, (m) => m[3]),
-      a0: Float64Array.from(metas, (m) => m[4]),
+      seg: Int32Array.from(metas, (m) => m[0]),
+      blk: Int32Array.from(metas, (m) => m[1]),
+      last: Int32Array.from(metas, (m) => m[2]),
+      maxPart: Float64Array.from(metas, (m) => m[4]),
+      a0: Float64Array.from(metas, (m) => m[5]),
       n,
       decoded: new Map(),
     };
@@ -276,7 +374,7 @@ export class Postings {
   block(name: string, term: string, d: TermDirectory, i: number): Decoded {
     let b = d.decoded.get(i);
     if (!b) {
-      b = decodeBlock(this.statements(name).data.get(term, d.blk[i]) ?? Buffer.alloc(0));
+      b = decodeBlock(this.statements(name).data.get(d.seg[i], term, d.blk[i]) ?? Buffer.alloc(0));
       d.decoded.set(i, b);
       // a directory evicted meanwhile is no longer counted
       if (this.dirs.get(`${name}\0${term}`) === d) {
@@ -296,140 +394,227 @@ export class Postings {
     let s = this.stmts.get(name);
     if (!s) {
       const p = postingsTable(name);
+      const g = segmentsTable(name);
       s = {
-        lastBlock: this.db.prepare(`SELECT blk, last_id, n, a0 FROM ${p} WHERE term = ? ORDER BY blk DESC LIMIT 1`),
-        blockFor: this.db.prepare(`SELECT blk, last_id, n, a0 FROM ${p} WHERE term = ? AND last_id >= ? ORDER BY blk LIMIT 1`),
-        read: this.db.prepare(`SELECT n, a0, data FROM ${p} WHERE term = ? AND blk = ?`),
-        append: this.db.prepare(
-          `UPDATE ${p} SET n = n + ?, last_id = max(last_id, ?), max_part = max(max_part * max(1.0, ? / a0), ?), a0 = ?,
-             data = CAST(data || ? AS BLOB) WHERE term = ? AND blk = ?`,
-        ),
-        insert: this.db.prepare(`INSERT INTO ${p} (term, blk, last_id, n, max_part, a0, data) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-        write: this.db.prepare(`UPDATE ${p} SET n = ?, max_part = ?, data = ? WHERE term = ? AND blk = ?`),
-        drop: this.db.prepare(`DELETE FROM ${p} WHERE term = ? AND blk = ?`),
-        meta: this.db.prepare<[string], [number, number, number, number, number]>(`SELECT blk, last_id, n, max_part, a0 FROM ${p} WHERE term = ? ORDER BY blk`).raw(),
-        data: this.db.prepare<[string, number], Buffer>(`SELECT data FROM ${p} WHERE term = ? AND blk = ?`).pluck(),
+        segments: this.db.prepare(`SELECT seg, first_id, last_id, postings FROM ${g} ORDER BY first_id`),
+        nextSeg: this.db.prepare<[], number>(`SELECT coalesce(max(seg), 0) + 1 FROM ${g}`).pluck(),
+        insertSeg: this.db.prepare(`INSERT INTO ${g} (seg, first_id, last_id, postings) VALUES (?, ?, ?, ?)`),
+        countSeg: this.db.prepare(`UPDATE ${g} SET postings = postings - ? WHERE seg = ?`),
+        deleteSeg: this.db.prepare(`DELETE FROM ${g} WHERE seg = ?`),
+        deleteSegRows: this.db.prepare(`DELETE FROM ${p} WHERE seg = ?`),
+        insert: this.db.prepare(`INSERT INTO ${p} (seg, term, blk, last_id, n, max_part, a0, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+        blockFor: this.db.prepare(`SELECT blk, n, a0, data FROM ${p} WHERE seg = ? AND term = ? AND last_id >= ? ORDER BY blk LIMIT 1`),
+        write: this.db.prepare(`UPDATE ${p} SET n = ?, max_part = ?, data = ? WHERE seg = ? AND term = ? AND blk = ?`),
+        drop: this.db.prepare(`DELETE FROM ${p} WHERE seg = ? AND term = ? AND blk = ?`),
+        meta: this.db.prepare<[number, string], [number, number, number, number, number]>(`SELECT blk, last_id, n, max_part, a0 FROM ${p} WHERE seg = ? AND term = ? ORDER BY blk`).raw(),
+        data: this.db.prepare<[number, string, number], Buffer>(`SELECT data FROM ${p} WHERE seg = ? AND term = ? AND blk = ?`).pluck(),
+        page: this.db
+          .prepare<[number, string, number, number], [string, number, Buffer]>(`SELECT term, blk, data FROM ${p} WHERE seg = ? AND (term, blk) > (?, ?) ORDER BY term, blk LIMIT ?`)
+          .raw(),
       };
       this.stmts.set(name, s);
     }
     return s;
   }
 
-  /** Adds row `id`'s postings (its terms must not be indexed for it already). */
+  /**
+   * Adds row `id`'s postings to the unit of work (`enterUnit` first, inside a transaction); the
+   * row's id must be above every id indexed so far (new rows, and re-indexed rows, get one).
+   */
   add(name: string, id: number, row: RowTerms): void {
-    const dl = row.sizes.reduce((a, b) => a + b, 0);
     if (!this.db.inTransaction) {
-      const list: PendingPosting[] = [];
-      for (const [term, wtf] of row.wtf) list.push({ term, id, wtf, dl });
-      this.write(name, list);
+      this.db.transaction(() => {
+        this.enterUnit();
+        this.add(name, id, row);
+        this.flush();
+      })();
       return;
     }
-    this.ensureMarker();
-    let list = this.pending.get(name);
-    if (!list) this.pending.set(name, (list = []));
-    for (const [term, wtf] of row.wtf) list.push({ term, id, wtf, dl });
+    let p = this.pending.get(name);
+    if (!p) this.pending.set(name, (p = { terms: new Map(), dead: new Set(), first: id }));
+    let dl = 0;
+    for (const n of row.sizes) dl += n;
+    for (const [term, wtf] of row.wtf) {
+      const list = p.terms.get(term);
+      if (list) list.push(id, wtf, dl);
+      else p.terms.set(term, [id, wtf, dl]);
+    }
   }
 
   /** Takes row `id`'s postings for `terms` out (the row's text as it was indexed). */
   remove(name: string, id: number, terms: Iterable<string>): void {
-    // buffered postings may hold the row: write them first, then edit the tables
-    if (this.pending.size) this.flush();
+    const p = this.pending.get(name);
+    if (p && id >= p.first) {
+      // a row of this unit: it never reaches the tables
+      p.dead.add(id);
+      return;
+    }
     const s = this.statements(name);
+    this.segs.delete(name);
+    const seg = this.statements(name)
+      .segments.all()
+      .find((g) => g.first_id <= id && id <= g.last_id);
+    if (!seg) return;
+    let removed = 0;
     for (const term of terms) {
       this.dropDirectory(`${name}\0${term}`);
-      const at = s.blockFor.get(term, id);
-      if (!at) continue;
-      const row = s.read.get(term, at.blk)!;
+      const row = s.blockFor.get(seg.seg, term, id);
+      if (!row) continue;
       const src = row.data;
       const keep: Buffer[] = [];
       let n = 0;
       let max = 0;
-      for (let p = 0; p + RECORD <= src.length; p += RECORD) {
-        if (src.readUInt32LE(p) === id) continue;
-        keep.push(src.subarray(p, p + RECORD));
+      for (let q = 0; q + RECORD <= src.length; q += RECORD) {
+        if (src.readUInt32LE(q) === id) continue;
+        keep.push(src.subarray(q, q + RECORD));
         n++;
-        max = Math.max(max, bm25Part(src.readUInt32LE(p + 4), src.readUInt32LE(p + 8), row.a0));
+        max = Math.max(max, bm25Part(src.readUInt32LE(q + 4), src.readUInt32LE(q + 8), row.a0));
       }
       if (n === row.n) continue;
-      if (n === 0) s.drop.run(term, at.blk);
-      else s.write.run(n, max, Buffer.concat(keep), term, at.blk);
+      removed += row.n - n;
+      if (n === 0) s.drop.run(seg.seg, term, row.blk);
+      else s.write.run(n, max, Buffer.concat(keep), seg.seg, term, row.blk);
     }
+    if (removed) s.countSeg.run(removed, seg.seg);
   }
 
-  /** Writes buffered postings (called before each commit); drops those of a rolled-back unit. */
+  /**
+   * Ends the unit of work (called before each commit): its postings become one new segment,
+   * then segments are merged while the newest `mergeFactor` share a level. A rolled-back
+   * unit's postings are dropped.
+   */
   flush(): void {
-    if (!this.pending.size) return;
+    const live = this.inUnit && this.db.inTransaction && this.hasMarker.get(this.marker) !== undefined;
+    this.inUnit = false; // the next write starts a new unit
+    if (live) this.dropMarker.run(this.marker);
     const pending = this.pending;
     this.pending = new Map();
-    if (!this.db.inTransaction || this.hasMarker.get(this.marker) === undefined) return;
-    this.dropMarker.run(this.marker);
-    for (const [name, list] of pending) this.write(name, list);
-  }
-
-  private ensureMarker(): void {
-    if (this.pending.size && this.hasMarker.get(this.marker) !== undefined) return;
-    // nothing buffered, or a buffer whose transaction was rolled back: start anew
-    this.pending = new Map();
-    this.putMarker.run(++this.marker);
-  }
-
-  private write(name: string, list: PendingPosting[]): void {
-    if (!list.length) return;
-    const s = this.statements(name);
-    let a0 = this.referenceLength(name);
-    if (!(a0 > 0)) a0 = Math.max(1, list.reduce((sum, x) => sum + x.dl, 0) / list.length);
-    list.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.id - b.id));
-    const pack = (xs: PendingPosting[]): [Buffer, number, number] => {
-      const buf = Buffer.allocUnsafe(xs.length * RECORD);
-      let max = 0;
-      let last = 0;
-      xs.forEach((x, k) => {
-        buf.writeUInt32LE(x.id, k * RECORD);
-        buf.writeUInt32LE(x.wtf, k * RECORD + 4);
-        buf.writeUInt32LE(x.dl, k * RECORD + 8);
-        max = Math.max(max, bm25Part(x.wtf, x.dl, a0));
-        last = Math.max(last, x.id);
-      });
-      return [buf, max, last];
-    };
-    for (let i = 0; i < list.length; ) {
-      const term = list[i].term;
-      let j = i;
-      while (j < list.length && list[j].term === term) j++;
-      const group = list.slice(i, j);
-      i = j;
-      this.dropDirectory(`${name}\0${term}`);
-      let tail = s.lastBlock.get(term);
-      // rows inside the indexed range (a re-indexed row): into the block whose range holds them
-      let k = 0;
-      if (tail) {
-        while (k < group.length && group[k].id <= tail.last_id) {
-          const at = s.blockFor.get(term, group[k].id)!;
-          const [buf, max, last] = pack([group[k]]);
-          s.append.run(1, last, a0, max, a0, buf, term, at.blk);
-          k++;
-        }
-      }
-      // new rows: fill the last block, then new ones
-      while (k < group.length) {
-        if (tail && tail.n < BLOCK) {
-          const take = group.slice(k, k + BLOCK - tail.n);
-          const [buf, max, last] = pack(take);
-          s.append.run(take.length, last, a0, max, a0, buf, term, tail.blk);
-          tail = { ...tail, n: tail.n + take.length, last_id: last };
-          k += take.length;
-        } else {
-          const take = group.slice(k, k + BLOCK);
-          const [buf, max, last] = pack(take);
-          const blk = tail ? tail.blk + 1 : 0;
-          s.insert.run(term, blk, last, take.length, max, a0, buf);
-          tail = { blk, last_id: last, n: take.length, a0 };
-          k += take.length;
-        }
-      }
+    if (!live) return;
+    for (const [name, p] of pending) {
+      this.writeSegment(name, p);
+      this.merge(name);
     }
   }
 
+  /** A bound's reference length for new blocks: the table's average row length (any positive one is valid). */
+  private reference(name: string): number {
+    const a0 = this.referenceLength(name);
+    return a0 > 0 ? a0 : 1;
+  }
+
+  private writeSegment(name: string, p: Pending): void {
+    const s = this.statements(name);
+    const a0 = this.reference(name);
+    const seg = s.nextSeg.get()!;
+    const terms = [...p.terms.keys()].sort(compareCodePoints);
+    let count = 0;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const term of terms) {
+      let list = p.terms.get(term)!;
+      if (p.dead.size) list = list.filter((_, k) => !p.dead.has(list[k - (k % 3)]));
+      if (!list.length) continue;
+      this.dropDirectory(`${name}\0${term}`);
+      const n = list.length / 3;
+      for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
+        const m = Math.min(BLOCK, n - k);
+        const buf = Buffer.allocUnsafe(m * RECORD);
+        let max = 0;
+        for (let j = 0; j < m; j++) {
+          const at = 3 * (k + j);
+          buf.writeUInt32LE(list[at], j * RECORD);
+          buf.writeUInt32LE(list[at + 1], j * RECORD + 4);
+          buf.writeUInt32LE(list[at + 2], j * RECORD + 8);
+          const part = bm25Part(list[at + 1], list[at + 2], a0);
+          if (part > max) max = part;
+        }
+        s.insert.run(seg, term, blk, list[3 * (k + m - 1)], m, max, a0, buf);
+      }
+      count += n;
+      if (list[0] < first) first = list[0];
+      if (list[list.length - 3] > last) last = list[list.length - 3];
+    }
+    if (count) s.insertSeg.run(seg, first, last, count);
+    this.segs.delete(name);
+  }
+
+  /** Merges the newest segments while `mergeFactor` of them share a level (see MERGE_FACTOR). */
+  private merge(name: string): void {
+    const s = this.statements(name);
+    for (;;) {
+      const all = s.segments.all();
+      if (all.length < this.mergeFactor) return;
+      const newest = [...all].sort((a, b) => b.seg - a.seg);
+      const at = level(newest[0].postings);
+      let k = 1;
+      while (k < newest.length && level(newest[k].postings) === at) k++;
+      if (k < this.mergeFactor) return;
+      const run = newest.slice(0, this.mergeFactor);
+      if (run.reduce((a, g) => a + g.postings, 0) > MAX_MERGE) return;
+      this.mergeSegments(name, run.sort((a, b) => a.first_id - b.first_id));
+    }
+  }
+
+  /**
+   * One segment from `run` (in row id order): each term's postings concatenated in that order
+   * and cut in blocks again, bounds recomputed. The segments are read a page at a time, term
+   * by term in the table's order (a k-way merge), so memory stays one page per segment.
+   */
+  private mergeSegments(name: string, run: Segment[]): void {
+    const s = this.statements(name);
+    const a0 = this.reference(name);
+    const seg = s.nextSeg.get()!;
+    const cursors = run.map((g) => ({ seg: g.seg, rows: [] as [string, number, Buffer][], at: 0, done: false, term: '', blk: -1 }));
+    const head = (c: (typeof cursors)[number]): [string, number, Buffer] | undefined => {
+      if (c.at < c.rows.length) return c.rows[c.at];
+      if (c.done) return undefined;
+      c.rows = s.page.all(c.seg, c.term, c.blk, MERGE_PAGE);
+      c.at = 0;
+      if (c.rows.length < MERGE_PAGE) c.done = true;
+      if (!c.rows.length) return undefined;
+      const lastRow = c.rows[c.rows.length - 1];
+      c.term = lastRow[0];
+      c.blk = lastRow[1];
+      return c.rows[0];
+    };
+    let count = 0;
+    const carry: Buffer[] = [];
+    for (;;) {
+      let term: string | undefined;
+      for (const c of cursors) {
+        const h = head(c);
+        if (h && (term === undefined || compareCodePoints(h[0], term) < 0)) term = h[0];
+      }
+      if (term === undefined) break;
+      carry.length = 0;
+      // cursors are in row id order, and each one's blocks of a term too
+      for (const c of cursors) {
+        for (let h = head(c); h && h[0] === term; h = head(c)) {
+          carry.push(h[2]);
+          c.at++;
+        }
+      }
+      const data = carry.length === 1 ? carry[0] : Buffer.concat(carry);
+      const n = Math.floor(data.length / RECORD);
+      for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
+        const m = Math.min(BLOCK, n - k);
+        const buf = data.subarray(k * RECORD, (k + m) * RECORD);
+        let max = 0;
+        for (let j = 0; j < m; j++) {
+          const part = bm25Part(buf.readUInt32LE(j * RECORD + 4), buf.readUInt32LE(j * RECORD + 8), a0);
+          if (part > max) max = part;
+        }
+        s.insert.run(seg, term, blk, buf.readUInt32LE((m - 1) * RECORD), m, max, a0, buf);
+      }
+      count += n;
+    }
+    for (const g of run) {
+      s.deleteSegRows.run(g.seg);
+      s.deleteSeg.run(g.seg);
+    }
+    if (count) s.insertSeg.run(seg, run[0].first_id, run[run.length - 1].last_id, count);
+    this.forgetDirectories(name);
+  }
 
   /** Every posting of the table, for `projections verify` (term, id, wtf, dl). */
   static *decode(db: Database, name: string): Iterable<[string, number, number, number]> {
