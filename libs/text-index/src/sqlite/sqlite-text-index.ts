@@ -605,7 +605,7 @@ export class SqliteTextIndex implements TextIndex {
       id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
     }
     t.insertFts.run(id, label, summary, body);
-    if (this.postingsOn) this.postings.add(tables.name, id, this.analyzer.analyze([label, summary, body], this.storedSizes(t, id)));
+    if (this.postingsOn) this.postings.add(tables.name, id, [label, summary, body], this.storedSizes(t, id), this.analyzer);
   }
 
   /**

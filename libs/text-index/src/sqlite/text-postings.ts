@@ -61,6 +61,8 @@ const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 const RUN_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 const RUN_CACHE = 200_000;
 const ASCII_RUN_RE = /^[A-Za-z0-9]+$/;
+const ASCII_TEXT_RE = /^[\x00-\x7f]*$/;
+const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
 /**
  * Words our Porter stemmer stems exactly as FTS5's does: every word of 1–4 letters was checked
  * against FTS5 (476,254: all differ only where listed below), and every word of the mail corpus
@@ -92,11 +94,13 @@ export class DocAnalyzer {
   private readonly clear: Statement<[]>;
 
   constructor(db: Database) {
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs USING fts5(x, ${TOKENIZE});
-             CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs_inst USING fts5vocab(temp, text_runs, 'instance');`);
-    this.insert = db.prepare('INSERT INTO temp.text_runs (rowid, x) VALUES (1, ?)');
-    this.tokens = db.prepare<[], string>('SELECT term FROM temp.text_runs_inst ORDER BY "offset"').pluck();
-    this.clear = db.prepare('DELETE FROM temp.text_runs');
+    // contentless, emptied with 'delete-all': a DELETE of a row FTS5 keeps the text of costs
+    // ~350 µs inside a large write transaction
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs_v2 USING fts5(x, content = '', ${TOKENIZE});
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs_v2_inst USING fts5vocab(temp, text_runs_v2, 'instance');`);
+    this.insert = db.prepare('INSERT INTO temp.text_runs_v2 (rowid, x) VALUES (1, ?)');
+    this.tokens = db.prepare<[], string>('SELECT term FROM temp.text_runs_v2_inst ORDER BY "offset"').pluck();
+    this.clear = db.prepare("INSERT INTO temp.text_runs_v2 (text_runs_v2) VALUES ('delete-all')");
   }
 
   private ftsTokens(text: string): string[] {
@@ -107,6 +111,9 @@ export class DocAnalyzer {
   }
 
   private runTokens(run: string): string[] {
+    // the run as written first (no case folding on a hit), then folded
+    const seen = this.runs.get(run);
+    if (seen) return seen;
     // unicode61 folds ASCII case as toLowerCase does: one entry for "The" and "the"
     const key = ASCII_RUN_RE.test(run) ? run.toLowerCase() : run;
     let t = this.runs.get(key);
@@ -117,34 +124,64 @@ export class DocAnalyzer {
       if (this.runs.size >= RUN_CACHE) this.runs.clear();
       this.runs.set(key, t);
     }
+    if (key !== run) this.runs.set(run, t);
     return t;
   }
 
   /** `stored`: FTS5's token count per column for the row, when known (checked against). */
   analyze(columns: readonly string[], stored?: readonly number[]): RowTerms {
-    const fast = this.collect(columns, (text, add) => {
-      for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) add(tok);
+    const wtf = new Map<string, number>();
+    const visit = (tok: string, w: number) => wtf.set(tok, (wtf.get(tok) ?? 0) + w);
+    const sizes = this.scan(columns, stored, visit, () => wtf.clear());
+    return { wtf, sizes };
+  }
+
+  /**
+   * Calls `visit(token, column weight)` for each token of the row, and answers the token count
+   * per column. When the counts differ from `stored` (FTS5's, when known), `undo` is called and
+   * the row is visited again with FTS5's own tokens.
+   */
+  scan(columns: readonly string[], stored: readonly number[] | undefined, visit: (tok: string, w: number) => void, undo: () => void): number[] {
+    const fast = this.collect(columns, visit, (text, add) => {
+      if (!ASCII_TEXT_RE.test(text)) {
+        for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) add(tok);
+        return;
+      }
+      // ASCII: a run is letters and digits (what RUN_RE matches there), cut by hand
+      const end = text.length;
+      for (let i = 0; i < end; ) {
+        if (!isAsciiAlnum(text.charCodeAt(i))) {
+          i++;
+          continue;
+        }
+        let j = i + 1;
+        while (j < end && isAsciiAlnum(text.charCodeAt(j))) j++;
+        const toks = this.runTokens(text.slice(i, j));
+        for (let k = 0; k < toks.length; k++) add(toks[k]);
+        i = j;
+      }
     });
-    if (!stored || stored.every((n, i) => n === fast.sizes[i])) return fast;
-    return this.collect(columns, (text, add) => {
+    if (!stored || stored.every((n, i) => n === fast[i])) return fast;
+    undo();
+    return this.collect(columns, visit, (text, add) => {
       for (const tok of this.ftsTokens(text)) add(tok);
     });
   }
 
-  private collect(columns: readonly string[], each: (text: string, add: (tok: string) => void) => void): RowTerms {
-    const wtf = new Map<string, number>();
+  private collect(columns: readonly string[], visit: (tok: string, w: number) => void, each: (text: string, add: (tok: string) => void) => void): number[] {
     const sizes: number[] = [];
-    columns.forEach((text, c) => {
+    for (let c = 0; c < columns.length; c++) {
+      const text = columns[c];
       const w = c < BM25_COLUMN_WEIGHTS.length ? BM25_COLUMN_WEIGHTS[c] : 1;
       let n = 0;
       if (text)
         each(text, (tok) => {
           n++;
-          wtf.set(tok, (wtf.get(tok) ?? 0) + w);
+          visit(tok, w);
         });
       sizes.push(n);
-    });
-    return { wtf, sizes };
+    }
+    return sizes;
   }
 }
 
@@ -197,6 +234,14 @@ const LEVEL_BASE = 4096;
 const MAX_MERGE = 16_000_000;
 /** rows read per segment and page while merging */
 const MERGE_PAGE = 256;
+/**
+ * A term with at most SHORT postings in a segment is not given rows of its own: such lists are
+ * packed, in term order, into buckets of about BUCKET_BYTES (a row under the segment's number
+ * negated, keyed by its first term, blk −1), so a unit of work's rare words cost a few inserts
+ * instead of one each. Entry: u16 term length in bytes, the term (UTF-8), u32 count, records.
+ */
+const SHORT = 16;
+const BUCKET_BYTES = 900;
 
 interface PostingStatements {
   segments: Statement<[], Segment>;
@@ -212,6 +257,8 @@ interface PostingStatements {
   meta: Statement<[number, string], [number, number, number, number, number]>;
   data: Statement<[number, string, number], Buffer>;
   page: Statement<[number, string, number, number], [string, number, Buffer]>;
+  bucketFor: Statement<[number, string], { term: string; a0: number; data: Buffer }>;
+  writeBucket: Statement<[number, Buffer, number, string]>;
 }
 
 /** What a kept directory counts against CACHED_POSTINGS. */
@@ -351,8 +398,23 @@ export class Postings {
     }
     const st = this.statements(name);
     const metas: [number, number, number, number, number, number][] = [];
+    const short = new Map<number, Decoded>();
     // segments in row id order, blocks in it within each: the directory is in row id order
-    for (const g of this.segments(name)) for (const m of st.meta.all(g.seg, term)) metas.push([g.seg, ...m]);
+    for (const g of this.segments(name)) {
+      const rows = st.meta.all(g.seg, term);
+      if (rows.length) {
+        for (const m of rows) metas.push([g.seg, ...m]);
+        continue;
+      }
+      const bucket = st.bucketFor.get(-g.seg, term);
+      const entry = bucket && findInBucket(bucket.data, term);
+      if (!entry) continue;
+      const d = decodeBlock(entry.data);
+      let max = 0;
+      for (let k = 0; k < d.ids.length; k++) max = Math.max(max, bm25Part(d.wtf[k], d.dl[k], bucket.a0));
+      short.set(metas.length, d);
+      metas.push([-g.seg, -1, d.ids[d.ids.length - 1], d.ids.length, max, bucket.a0]);
+    }
     let n = 0;
     for (const m of metas) n += m[3];
     d = {
@@ -362,7 +424,7 @@ export class Postings {
       maxPart: Float64Array.from(metas, (m) => m[4]),
       a0: Float64Array.from(metas, (m) => m[5]),
       n,
-      decoded: new Map(),
+      decoded: short,
     };
     this.dirs.set(key, d);
     this.cachedPostings += cost(d);
@@ -411,6 +473,8 @@ export class Postings {
         page: this.db
           .prepare<[number, string, number, number], [string, number, Buffer]>(`SELECT term, blk, data FROM ${p} WHERE seg = ? AND (term, blk) > (?, ?) ORDER BY term, blk LIMIT ?`)
           .raw(),
+        bucketFor: this.db.prepare(`SELECT term, a0, data FROM ${p} WHERE seg = ? AND term <= ? ORDER BY term DESC LIMIT 1`),
+        writeBucket: this.db.prepare(`UPDATE ${p} SET n = ?, data = ? WHERE seg = ? AND term = ? AND blk = -1`),
       };
       this.stmts.set(name, s);
     }
@@ -421,24 +485,37 @@ export class Postings {
    * Adds row `id`'s postings to the unit of work (`enterUnit` first, inside a transaction); the
    * row's id must be above every id indexed so far (new rows, and re-indexed rows, get one).
    */
-  add(name: string, id: number, row: RowTerms): void {
+  add(name: string, id: number, columns: readonly string[], stored: readonly number[] | undefined, analyzer: DocAnalyzer): void {
     if (!this.db.inTransaction) {
       this.db.transaction(() => {
         this.enterUnit();
-        this.add(name, id, row);
+        this.add(name, id, columns, stored, analyzer);
         this.flush();
       })();
       return;
     }
     let p = this.pending.get(name);
     if (!p) this.pending.set(name, (p = { terms: new Map(), dead: new Set(), first: id }));
+    const terms = p.terms;
+    // straight into the unit's lists (one map look-up per token): the row's triple is its list's last
+    const touched: number[][] = [];
+    const visit = (tok: string, w: number) => {
+      let list = terms.get(tok);
+      if (!list) terms.set(tok, (list = []));
+      const n = list.length;
+      if (n && list[n - 3] === id) list[n - 2] += w;
+      else {
+        list.push(id, w, 0);
+        touched.push(list);
+      }
+    };
+    const sizes = analyzer.scan(columns, stored, visit, () => {
+      for (const list of touched) list.length -= 3;
+      touched.length = 0;
+    });
     let dl = 0;
-    for (const n of row.sizes) dl += n;
-    for (const [term, wtf] of row.wtf) {
-      const list = p.terms.get(term);
-      if (list) list.push(id, wtf, dl);
-      else p.terms.set(term, [id, wtf, dl]);
-    }
+    for (const n of sizes) dl += n;
+    for (const list of touched) list[list.length - 1] = dl;
   }
 
   /** Takes row `id`'s postings for `terms` out (the row's text as it was indexed). */
@@ -459,7 +536,10 @@ export class Postings {
     for (const term of terms) {
       this.dropDirectory(`${name}\0${term}`);
       const row = s.blockFor.get(seg.seg, term, id);
-      if (!row) continue;
+      if (!row) {
+        removed += this.removeShort(s, -seg.seg, term, id);
+        continue;
+      }
       const src = row.data;
       const keep: Buffer[] = [];
       let n = 0;
@@ -476,6 +556,26 @@ export class Postings {
       else s.write.run(n, max, Buffer.concat(keep), seg.seg, term, row.blk);
     }
     if (removed) s.countSeg.run(removed, seg.seg);
+  }
+
+  /** Takes row `id` out of `term`'s list in bucket segment `neg` (the postings it removed: 0 or 1). */
+  private removeShort(s: PostingStatements, neg: number, term: string, id: number): number {
+    const bucket = s.bucketFor.get(neg, term);
+    if (!bucket) return 0;
+    const entries = readBucket(bucket.data);
+    const at = entries.findIndex((e) => e.term === term);
+    if (at < 0) return 0;
+    const src = entries[at].data;
+    const keep: Buffer[] = [];
+    for (let q = 0; q + RECORD <= src.length; q += RECORD) if (src.readUInt32LE(q) !== id) keep.push(src.subarray(q, q + RECORD));
+    if (keep.length * RECORD === src.length) return 0;
+    if (keep.length) entries[at] = { term, data: Buffer.concat(keep) };
+    else entries.splice(at, 1);
+    // the bucket keeps its key (its first term as written): every term in it is still at or after it
+    const n = entries.reduce((a, e) => a + e.data.length / RECORD, 0);
+    if (n === 0) s.drop.run(neg, bucket.term, -1);
+    else s.writeBucket.run(n, packBucket(entries), neg, bucket.term);
+    return 1;
   }
 
   /**
@@ -510,13 +610,23 @@ export class Postings {
     let count = 0;
     let first = Infinity;
     let last = -Infinity;
+    const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
     for (const term of terms) {
       let list = p.terms.get(term)!;
       if (p.dead.size) list = list.filter((_, k) => !p.dead.has(list[k - (k % 3)]));
       if (!list.length) continue;
       this.dropDirectory(`${name}\0${term}`);
       const n = list.length / 3;
-      for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
+      if (n <= SHORT) {
+        const buf = Buffer.allocUnsafe(n * RECORD);
+        for (let j = 0; j < n; j++) {
+          buf.writeUInt32LE(list[3 * j], j * RECORD);
+          buf.writeUInt32LE(list[3 * j + 1], j * RECORD + 4);
+          buf.writeUInt32LE(list[3 * j + 2], j * RECORD + 8);
+        }
+        bucket.add(term, buf);
+      }
+      else for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
         const m = Math.min(BLOCK, n - k);
         const buf = Buffer.allocUnsafe(m * RECORD);
         let max = 0;
@@ -534,6 +644,7 @@ export class Postings {
       if (list[0] < first) first = list[0];
       if (list[list.length - 3] > last) last = list[list.length - 3];
     }
+    bucket.end();
     if (count) s.insertSeg.run(seg, first, last, count);
     this.segs.delete(name);
   }
@@ -564,19 +675,22 @@ export class Postings {
     const s = this.statements(name);
     const a0 = this.reference(name);
     const seg = s.nextSeg.get()!;
-    const cursors = run.map((g) => ({ seg: g.seg, rows: [] as [string, number, Buffer][], at: 0, done: false, term: '', blk: -1 }));
+    // per segment, in row id order: its own rows, then its buckets (a term is in one or the other)
+    const cursors = run.flatMap((g) => [g.seg, -g.seg]).map((seg) => ({ seg, rows: [] as [string, number, Buffer][], at: 0, done: false, term: '', blk: -2 }));
     const head = (c: (typeof cursors)[number]): [string, number, Buffer] | undefined => {
       if (c.at < c.rows.length) return c.rows[c.at];
       if (c.done) return undefined;
-      c.rows = s.page.all(c.seg, c.term, c.blk, MERGE_PAGE);
+      const page = s.page.all(c.seg, c.term, c.blk, MERGE_PAGE);
+      if (page.length < MERGE_PAGE) c.done = true;
+      if (!page.length) return undefined;
+      c.term = page[page.length - 1][0];
+      c.blk = page[page.length - 1][1];
+      // a bucket is read as its entries, each as a block of its term
+      c.rows = c.seg > 0 ? page : page.flatMap(([, , data]) => readBucket(data).map((e): [string, number, Buffer] => [e.term, 0, e.data]));
       c.at = 0;
-      if (c.rows.length < MERGE_PAGE) c.done = true;
-      if (!c.rows.length) return undefined;
-      const lastRow = c.rows[c.rows.length - 1];
-      c.term = lastRow[0];
-      c.blk = lastRow[1];
       return c.rows[0];
     };
+    const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
     let count = 0;
     const carry: Buffer[] = [];
     for (;;) {
@@ -596,6 +710,11 @@ export class Postings {
       }
       const data = carry.length === 1 ? carry[0] : Buffer.concat(carry);
       const n = Math.floor(data.length / RECORD);
+      if (n <= SHORT) {
+        bucket.add(term, data);
+        count += n;
+        continue;
+      }
       for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
         const m = Math.min(BLOCK, n - k);
         const buf = data.subarray(k * RECORD, (k + m) * RECORD);
@@ -608,8 +727,10 @@ export class Postings {
       }
       count += n;
     }
+    bucket.end();
     for (const g of run) {
       s.deleteSegRows.run(g.seg);
+      s.deleteSegRows.run(-g.seg);
       s.deleteSeg.run(g.seg);
     }
     if (count) s.insertSeg.run(seg, run[0].first_id, run[run.length - 1].last_id, count);
@@ -618,8 +739,11 @@ export class Postings {
 
   /** Every posting of the table, for `projections verify` (term, id, wtf, dl). */
   static *decode(db: Database, name: string): Iterable<[string, number, number, number]> {
-    for (const [term, data] of db.prepare(`SELECT term, data FROM ${postingsTable(name)}`).raw().iterate() as Iterable<[string, Buffer]>) {
-      for (let p = 0; p + RECORD <= data.length; p += RECORD) yield [term, data.readUInt32LE(p), data.readUInt32LE(p + 4), data.readUInt32LE(p + 8)];
+    const rows = db.prepare(`SELECT term, blk, data FROM ${postingsTable(name)}`).raw().all() as [string, number, Buffer][];
+    for (const [key, blk, block] of rows) {
+      for (const { term, data } of blk < 0 ? readBucket(block) : [{ term: key, data: block }]) {
+        for (let p = 0; p + RECORD <= data.length; p += RECORD) yield [term, data.readUInt32LE(p), data.readUInt32LE(p + 4), data.readUInt32LE(p + 8)];
+      }
     }
   }
 }
@@ -658,6 +782,67 @@ export interface Decoded {
   ids: Int32Array;
   wtf: Int32Array;
   dl: Int32Array;
+}
+
+interface BucketEntry {
+  term: string;
+  data: Buffer;
+}
+
+function readBucket(data: Buffer): BucketEntry[] {
+  const out: BucketEntry[] = [];
+  for (let p = 0; p + 6 <= data.length; ) {
+    const len = data.readUInt16LE(p);
+    const term = data.toString('utf8', p + 2, p + 2 + len);
+    const n = data.readUInt32LE(p + 2 + len);
+    const start = p + 6 + len;
+    out.push({ term, data: data.subarray(start, start + n * RECORD) });
+    p = start + n * RECORD;
+  }
+  return out;
+}
+
+/** `term`'s records in a bucket, if it holds the term. */
+function findInBucket(data: Buffer, term: string): BucketEntry | undefined {
+  for (const e of readBucket(data)) if (e.term === term) return e;
+  return undefined;
+}
+
+function packBucket(entries: readonly BucketEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const e of entries) {
+    const t = Buffer.from(e.term, 'utf8');
+    const head = Buffer.allocUnsafe(6 + t.length);
+    head.writeUInt16LE(t.length, 0);
+    t.copy(head, 2);
+    head.writeUInt32LE(e.data.length / RECORD, 2 + t.length);
+    parts.push(head, e.data);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Short lists, given in term order, packed into buckets of about BUCKET_BYTES. */
+class BucketWriter {
+  private entries: BucketEntry[] = [];
+  private bytes = 0;
+  private n = 0;
+
+  constructor(private readonly write: (key: string, n: number, data: Buffer) => void) {}
+
+  add(term: string, data: Buffer): void {
+    this.entries.push({ term, data });
+    this.bytes += 6 + term.length + data.length;
+    this.n += data.length / RECORD;
+    if (this.bytes >= BUCKET_BYTES) this.end();
+  }
+
+  end(): void {
+    if (!this.entries.length) return;
+    this.write(this.entries[0].term, this.n, packBucket(this.entries));
+    this.entries = [];
+    this.bytes = 0;
+    this.n = 0;
+  }
 }
 
 function decodeBlock(data: Buffer): Decoded {
