@@ -111,6 +111,9 @@ interface OrgWrites {
   /** the text as indexed (all null in a version-2 contentless table, which keeps none) */
   indexedText: Statement<[number], { label: string | null; summary: string | null; body: string | null }>;
   insertDoc: Statement<[string, string, string, number]>;
+  insertDocAt: Statement<[number, string, string, string, number]>;
+  /** the largest row id in the docs table or in any postings segment */
+  maxId: Statement<[], number>;
   updateDoc: Statement<[string, string, number, number]>;
   setSalience: Statement<[number, string]>;
   deleteDoc: Statement<[number]>;
@@ -223,6 +226,8 @@ export class SqliteTextIndex implements TextIndex {
    * catalogue and the schema are read once per unit (`atomically`) rather than per write.
    */
   private readonly unitOrgs = new Map<string, OrgTables>();
+  /** by table name suffix: the last row id handed out in the current unit of work (`newId`) */
+  private readonly unitNextId = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -262,7 +267,10 @@ export class SqliteTextIndex implements TextIndex {
   private atomically(fn: () => void): void {
     const run = () => {
       // a new unit of work (or the last one rolled back): tables are looked up again
-      if (!this.postings.enterUnit()) this.unitOrgs.clear();
+      if (!this.postings.enterUnit()) {
+        this.unitOrgs.clear();
+        this.unitNextId.clear();
+      }
       fn();
     };
     if (this.db.inTransaction) run();
@@ -271,6 +279,17 @@ export class SqliteTextIndex implements TextIndex {
         run();
         this.postings.flush(); // our own transaction is a unit of work
       })();
+  }
+
+  /**
+   * A row id above every id the organization's docs table or postings ever held: SQLite would
+   * hand a deleted largest id out again, while a segment's id range still claims it (segments
+   * hold disjoint, growing ranges). Read once per unit of work, then counted in memory.
+   */
+  private newId(t: OrgTables, w: OrgWrites): number {
+    const next = (this.unitNextId.get(t.name) ?? w.maxId.get()!) + 1;
+    this.unitNextId.set(t.name, next);
+    return next;
   }
 
   /**
@@ -342,6 +361,7 @@ export class SqliteTextIndex implements TextIndex {
   removeOrgSync(org: string): void {
     this.atomically(() => {
       this.unitOrgs.clear();
+      this.unitNextId.clear();
       const name = this.stmts.orgName.get(org);
       if (name === undefined) return;
       this.dropOrgTables(name);
@@ -363,6 +383,7 @@ export class SqliteTextIndex implements TextIndex {
         if (m) suffixes.add(m[1]);
       }
       this.unitOrgs.clear();
+      this.unitNextId.clear();
       for (const name of suffixes) this.dropOrgTables(name);
       this.db.prepare('DELETE FROM text_orgs').run();
       this.db.exec(`DROP TABLE IF EXISTS ${LEGACY.vocab}; DROP TABLE IF EXISTS ${LEGACY.fts}; DROP TABLE IF EXISTS ${LEGACY.docs};`);
@@ -568,6 +589,14 @@ export class SqliteTextIndex implements TextIndex {
       findDoc: this.db.prepare(`SELECT id, node_type, layer, salience FROM ${docs} WHERE uid = ?`),
       indexedText: this.db.prepare(`SELECT label, summary, body FROM ${fts} WHERE rowid = ?`),
       insertDoc: this.db.prepare(`INSERT INTO ${docs} (uid, node_type, layer, salience) VALUES (?, ?, ?, ?)`),
+      insertDocAt: this.db.prepare(`INSERT INTO ${docs} (id, uid, node_type, layer, salience) VALUES (?, ?, ?, ?, ?)`),
+      maxId: this.db
+        .prepare<[], number>(
+          this.hasPostings(t)
+            ? `SELECT max(coalesce((SELECT max(id) FROM ${docs}), 0), coalesce((SELECT max(last_id) FROM ${segmentsTable(t.name)}), 0))`
+            : `SELECT coalesce(max(id), 0) FROM ${docs}`,
+        )
+        .pluck(),
       updateDoc: this.db.prepare(`UPDATE ${docs} SET node_type = ?, layer = ?, salience = ? WHERE id = ?`),
       setSalience: this.db.prepare(`UPDATE ${docs} SET salience = ? WHERE uid = ?`),
       deleteDoc: this.db.prepare(`DELETE FROM ${docs} WHERE id = ?`),
@@ -599,10 +628,12 @@ export class SqliteTextIndex implements TextIndex {
       if (postings) {
         // a new id, above every other: postings segments hold disjoint, growing id ranges
         t.deleteDoc.run(id);
-        id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
+        id = this.newId(tables, t);
+        t.insertDocAt.run(id, doc.uid, doc.node_type, doc.layer, salience);
       } else if (changed) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
     } else {
-      id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
+      if (this.postingsOn && this.hasPostings(tables)) t.insertDocAt.run((id = this.newId(tables, t)), doc.uid, doc.node_type, doc.layer, salience);
+      else id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
     }
     t.insertFts.run(id, label, summary, body);
     if (this.postingsOn) this.postings.add(tables.name, id, [label, summary, body], this.storedSizes(t, id), this.analyzer);

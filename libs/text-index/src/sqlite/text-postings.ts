@@ -188,8 +188,6 @@ export class DocAnalyzer {
 /** A unit of work's postings, by term: (row id, weighted frequency, row tokens) triples, ids ascending. */
 interface Pending {
   terms: Map<string, number[]>;
-  /** rows of this unit removed again before its end (their postings are skipped) */
-  dead: Set<number>;
   /** lowest row id in the unit (every id from it up is the unit's: ids only grow) */
   first: number;
 }
@@ -495,7 +493,7 @@ export class Postings {
       return;
     }
     let p = this.pending.get(name);
-    if (!p) this.pending.set(name, (p = { terms: new Map(), dead: new Set(), first: id }));
+    if (!p) this.pending.set(name, (p = { terms: new Map(), first: id }));
     const terms = p.terms;
     // straight into the unit's lists (one map look-up per token): the row's triple is its list's last
     const touched: number[][] = [];
@@ -522,8 +520,17 @@ export class Postings {
   remove(name: string, id: number, terms: Iterable<string>): void {
     const p = this.pending.get(name);
     if (p && id >= p.first) {
-      // a row of this unit: it never reaches the tables
-      p.dead.add(id);
+      // a row of this unit: out of its lists (its id may come back: SQLite reuses the largest)
+      for (const term of terms) {
+        const list = p.terms.get(term);
+        if (!list) continue;
+        for (let k = list.length - 3; k >= 0 && list[k] >= id; k -= 3) {
+          if (list[k] === id) {
+            list.splice(k, 3);
+            break;
+          }
+        }
+      }
       return;
     }
     const s = this.statements(name);
@@ -612,8 +619,7 @@ export class Postings {
     let last = -Infinity;
     const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
     for (const term of terms) {
-      let list = p.terms.get(term)!;
-      if (p.dead.size) list = list.filter((_, k) => !p.dead.has(list[k - (k % 3)]));
+      const list = p.terms.get(term)!;
       if (!list.length) continue;
       this.dropDirectory(`${name}\0${term}`);
       const n = list.length / 3;
@@ -655,7 +661,8 @@ export class Postings {
     for (;;) {
       const all = s.segments.all();
       if (all.length < this.mergeFactor) return;
-      const newest = [...all].sort((a, b) => b.seg - a.seg);
+      // the newest rows' segments: a merge takes a suffix of the row id order, so ranges stay disjoint
+      const newest = [...all].reverse();
       const at = level(newest[0].postings);
       let k = 1;
       while (k < newest.length && level(newest[k].postings) === at) k++;
