@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { porterStem } from '../analysis/porter-stemmer';
-import { BM25_COLUMN_WEIGHTS, fts5Bm25 } from './fts5-bm25';
+import { BM25_COLUMN_WEIGHTS, FTS5_BM25_B, FTS5_BM25_K1, fts5Bm25 } from './fts5-bm25';
 
 /**
  * Postings of our own beside FTS5, so a query can stop early (FTS5's bm25() scores every row
@@ -268,7 +268,8 @@ function cost(d: TermDirectory): number {
 
 /** A posting's part of bm25 before the IDF, at average row length `avgdl` (fts5Bm25's arithmetic). */
 export function bm25Part(wtf: number, dl: number, avgdl: number): number {
-  return -fts5Bm25([1], [wtf], dl, avgdl);
+  // fts5Bm25([1], [wtf], dl, avgdl) negated, without its arrays (it runs per posting written)
+  return 1 * ((wtf * (FTS5_BM25_K1 + 1.0)) / (wtf + FTS5_BM25_K1 * (1 - FTS5_BM25_B + (FTS5_BM25_B * dl) / avgdl)));
 }
 
 /** A segment's level (see MERGE_FACTOR). */
@@ -891,8 +892,10 @@ function lowerBound(xs: ArrayLike<number>, x: number): number {
  * page. A bound that only equals the page's last score is never pruned (salience or uid may put
  * a tied row ahead), and every bound carries a relative slack of 1e-9 against rounding. Scores
  * are fts5Bm25's, the C code's arithmetic in phrase order. Null when the postings do not hold
- * exactly FTS5's rows for a token (a row count differing from FTS5's document frequency): the
- * caller asks FTS5.
+ * exactly FTS5's rows for a token (a row count differing from FTS5's document frequency), or
+ * once more than 4·limit + 256 rows were looked up for nothing (rejected by the filter, or
+ * tied with the page's last score and behind it on salience and uid): a selective filter or
+ * a heavy tie, which FTS5 settles in SQL for less per row. The caller then asks FTS5.
  */
 export function topByPostings(
   postings: Postings,
@@ -940,6 +943,9 @@ export function topByPostings(
   const ubTotal = byUb.reduce((a, t) => a + ub[t], 0);
 
   const bounds = new Float64Array(T);
+  let wasted = 0;
+  let abandoned = false;
+  const wasteBudget = 4 * limit + 256;
   const consider = (id: number, from: number, fromWtf: number, fromDl: number) => {
     if (scored.has(id)) return;
     wtf.fill(0);
@@ -972,9 +978,18 @@ export function topByPostings(
     const rank = fts5Bm25(idf, f, dl, avgdl);
     if (top.length >= limit && rank > top[limit - 1].rank) return;
     const row = facts(id);
-    if (!row || !accept(row)) return;
+    // rows looked up for nothing: a filter rejecting most rows (the page never fills, so nothing
+    // is pruned) or a tie on the page's last score lost on salience and uid, which no bound can
+    // cut (thousands of rows of one score): FTS5 breaks those in SQL, reading less per row
+    if (!row || !accept(row)) {
+      if (++wasted > wasteBudget) abandoned = true;
+      return;
+    }
     const hit = { id, uid: row.uid, rank, salience: row.salience };
-    if (top.length >= limit && cmp(hit, top[limit - 1]) >= 0) return;
+    if (top.length >= limit && cmp(hit, top[limit - 1]) >= 0) {
+      if (++wasted > wasteBudget) abandoned = true;
+      return;
+    }
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
@@ -998,6 +1013,7 @@ export function topByPostings(
       if (!reaches(dir[t].bound[i] + others)) break;
       const d = block(t, i);
       for (let k = 0; k < d.ids.length; k++) consider(d.ids[k], t, d.wtf[k], d.dl[k]);
+      if (abandoned) return null;
     }
   }
   return top.map(({ id, uid, rank }) => ({ id, uid, rank }));
