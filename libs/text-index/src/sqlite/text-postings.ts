@@ -632,20 +632,21 @@ export class Postings {
           buf.writeUInt32LE(list[3 * j + 2], j * RECORD + 8);
         }
         bucket.add(term, buf);
-      }
-      else for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
-        const m = Math.min(BLOCK, n - k);
-        const buf = Buffer.allocUnsafe(m * RECORD);
-        let max = 0;
-        for (let j = 0; j < m; j++) {
-          const at = 3 * (k + j);
-          buf.writeUInt32LE(list[at], j * RECORD);
-          buf.writeUInt32LE(list[at + 1], j * RECORD + 4);
-          buf.writeUInt32LE(list[at + 2], j * RECORD + 8);
-          const part = bm25Part(list[at + 1], list[at + 2], a0);
-          if (part > max) max = part;
+      } else {
+        for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
+          const m = Math.min(BLOCK, n - k);
+          const buf = Buffer.allocUnsafe(m * RECORD);
+          let max = 0;
+          for (let j = 0; j < m; j++) {
+            const at = 3 * (k + j);
+            buf.writeUInt32LE(list[at], j * RECORD);
+            buf.writeUInt32LE(list[at + 1], j * RECORD + 4);
+            buf.writeUInt32LE(list[at + 2], j * RECORD + 8);
+            const part = bm25Part(list[at + 1], list[at + 2], a0);
+            if (part > max) max = part;
+          }
+          s.insert.run(seg, term, blk, list[3 * (k + m - 1)], m, max, a0, buf);
         }
-        s.insert.run(seg, term, blk, list[3 * (k + m - 1)], m, max, a0, buf);
       }
       count += n;
       if (list[0] < first) first = list[0];
