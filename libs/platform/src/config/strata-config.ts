@@ -98,7 +98,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'HOST', default: '0.0.0.0', description: 'interface to listen on' },
   { name: 'STRATA_DATA_DIR', default: './data', description: 'embedded data: event log, projections, vector index, secrets' },
   { name: 'STRATA_PROJECTIONS_SYNC', default: 'off', description: 'embedded: `off` flushes the projections (a cache of the log) only on a clean stop, and rebuilds them from the log after a power loss; `normal` fsyncs them at checkpoints' },
-  { name: 'STRATA_TEXT_POSTINGS', default: 'false', description: 'embedded, experimental: `true` keeps block-max postings beside FTS5 and ranks common words from them; exact either way, but writes cost more than queries gain yet (docs/search.md); a data dir written without them answers through FTS5 until rebuilt' },
+  { name: 'STRATA_TEXT_POSTINGS', default: 'false', description: 'embedded, experimental: `true` keeps block-max postings (LSM segments) beside FTS5 and ranks common words from them, exact either way; mail `/search` about 3× faster, but writes then cost about twice the service CPU per node (docs/search.md), and `projections rebuild`/`verify` do not build them yet; a data dir written without them answers through FTS5 until rebuilt' },
   { name: 'STRATA_STORE', default: 'embedded', description: '`embedded` (SQLite, zero set-up) or `servers` (KurrentDB, MongoDB, Meilisearch, Qdrant)' },
   { name: 'STRATA_KURRENTDB_URL', default: '—', description: 'KurrentDB connection string (servers mode), e.g. `kurrentdb://localhost:2113?tls=false`' },
   { name: 'STRATA_MONGO_URL', default: '—', description: 'MongoDB URL (servers mode), a replica set' },

@@ -1,5 +1,5 @@
 import { GRAPH_TABLES } from '@strata/graph-store/sqlite/sqlite-graph-schema';
-import { TEXT_ORG_TABLE_RE } from '@strata/text-index/sqlite/sqlite-text-index';
+import { TEXT_ORG_TABLE_RE, TEXT_POSTINGS_TABLE_RE } from '@strata/text-index/sqlite/sqlite-text-index';
 import { ACCOUNT_TABLES } from '@strata/projections/accounts/accounts-schema';
 import { GOVERNANCE_TABLES } from '@strata/projections/governance/governance-schema';
 import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
@@ -15,8 +15,8 @@ export type TableClaim = string | RegExp;
 /** The tables each embedded projection owns (what `projections verify` compares). */
 export const PROJECTION_TABLES: Readonly<Record<string, readonly TableClaim[]>> = {
   graph: GRAPH_TABLES,
-  // the catalogue, and each organization's text_docs_*, text_fts_* (text_vocab_* is a view of it)
-  text: ['text_orgs', TEXT_ORG_TABLE_RE],
+  // the catalogue, and each organization's text_docs_*, text_fts_* (text_vocab_* is a view of it), postings
+  text: ['text_orgs', TEXT_ORG_TABLE_RE, TEXT_POSTINGS_TABLE_RE],
   accounts: ACCOUNT_TABLES,
   governance: GOVERNANCE_TABLES,
   ontology: ONTOLOGY_TABLES,

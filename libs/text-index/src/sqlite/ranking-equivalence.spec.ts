@@ -130,6 +130,7 @@ const CONFIGS: Array<[string, SqliteTextIndexOptions]> = [
   ['tiny thresholds (every common term dropped, one essential term)', { commonTermRows: 0, essentialDfBudget: 1 }],
   ['postings, every query', { postings: true, postingsMinRows: 0 }],
   ['postings, small thresholds', { postings: true, postingsMinRows: 0, commonTermRows: 300, essentialDfBudget: 200 }],
+  ['postings, segments merged two at a time', { postings: true, postingsMinRows: 0, postingsMergeFactor: 2 }],
 ];
 const LIMITS = [1, 3, 7, 20, 64, 100_000];
 

@@ -4,7 +4,7 @@ import { queryTerms } from '../analysis/text-analysis';
 import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
 import { decodeFts5Averages, readVarint } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, fts5Idf } from './fts5-bm25';
-import { DocAnalyzer, Postings, postingsDdl, postingsTable, topByPostings, type RowFacts } from './text-postings';
+import { DocAnalyzer, oldPostingsTable, Postings, postingsDdl, postingsTable, segmentsTable, topByPostings, type RowFacts } from './text-postings';
 
 /** Column weights for bm25(): label, summary, body. */
 const BM25_WEIGHTS = BM25_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS text_orgs (
  * safe identifier and a replay of the log gives every organization the same names.
  */
 export const TEXT_ORG_TABLE_RE = /^text_(docs|fts|vocab|post)_[0-9a-f]{16}(_[0-9]+)?$/;
+/** An organization's postings and their segments (`text-postings.ts`), named as FTS5's shadow tables. */
+export const TEXT_POSTINGS_TABLE_RE = /^text_fts_([0-9a-f]{16}(?:_[0-9]+)?)_(post|segs)$/;
 const docsTable = (name: string) => `text_docs_${name}`;
 const ftsTable = (name: string) => `text_fts_${name}`;
 const vocabTable = (name: string) => `text_vocab_${name}`;
@@ -109,6 +111,9 @@ interface OrgWrites {
   /** the text as indexed (all null in a version-2 contentless table, which keeps none) */
   indexedText: Statement<[number], { label: string | null; summary: string | null; body: string | null }>;
   insertDoc: Statement<[string, string, string, number]>;
+  insertDocAt: Statement<[number, string, string, string, number]>;
+  /** the largest row id in the docs table or in any postings segment */
+  maxId: Statement<[], number>;
   updateDoc: Statement<[string, string, number, number]>;
   setSalience: Statement<[number, string]>;
   deleteDoc: Statement<[number]>;
@@ -164,6 +169,8 @@ export interface SqliteTextIndexOptions {
   postings?: boolean;
   /** with `postings`: scored terms must match more rows than this together (default 2,000) */
   postingsMinRows?: number;
+  /** with `postings`: segments merged at a time (default MERGE_FACTOR; tests make it small) */
+  postingsMergeFactor?: number;
 }
 
 /**
@@ -214,6 +221,13 @@ export class SqliteTextIndex implements TextIndex {
   private readonly analyzer: DocAnalyzer;
   private readonly postings: Postings;
   private readonly ln: Statement<[number], number>;
+  /**
+   * The tables each organization written in the current unit of work resolved to: the
+   * catalogue and the schema are read once per unit (`atomically`) rather than per write.
+   */
+  private readonly unitOrgs = new Map<string, OrgTables>();
+  /** by table name suffix: the last row id handed out in the current unit of work (`newId`) */
+  private readonly unitNextId = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -232,7 +246,7 @@ export class SqliteTextIndex implements TextIndex {
     this.postings = new Postings(db, (name) => {
       const avg = decodeFts5Averages(db.prepare<[], Buffer | undefined>(`SELECT block FROM ${ftsTable(name)}_data WHERE id = 1`).pluck().get(), TEXT_FTS_COLUMNS.length);
       return avg.rows ? avg.tokens.reduce((a, b) => a + b, 0) / avg.rows : 0;
-    });
+    }, options.postingsMergeFactor);
     this.ln = db.prepare<[number], number>('SELECT ln(?)').pluck();
     this.stmts = {
       orgName: db.prepare<[string], string>('SELECT name FROM text_orgs WHERE org = ?').pluck(),
@@ -251,12 +265,43 @@ export class SqliteTextIndex implements TextIndex {
    * directly: a nested savepoint per call would make FTS5 flush its pending terms every time.
    */
   private atomically(fn: () => void): void {
-    if (this.db.inTransaction) fn();
+    const run = () => {
+      // a new unit of work (or the last one rolled back): tables are looked up again
+      if (!this.postings.enterUnit()) {
+        this.unitOrgs.clear();
+        this.unitNextId.clear();
+      }
+      fn();
+    };
+    if (this.db.inTransaction) run();
     else
       this.db.transaction(() => {
-        fn();
+        run();
         this.postings.flush(); // our own transaction is a unit of work
       })();
+  }
+
+  /**
+   * A row id above every id the organization's docs table or postings ever held: SQLite would
+   * hand a deleted largest id out again, while a segment's id range still claims it (segments
+   * hold disjoint, growing ranges). Read once per unit of work, then counted in memory.
+   */
+  private newId(t: OrgTables, w: OrgWrites): number {
+    const next = (this.unitNextId.get(t.name) ?? w.maxId.get()!) + 1;
+    this.unitNextId.set(t.name, next);
+    return next;
+  }
+
+  /**
+   * `orgTables` for a write, once per organization and unit of work: inside one transaction
+   * only this handle changes the schema and the catalogue (and it forgets what it drops).
+   */
+  private unitTables(org: string, create: boolean): OrgTables | undefined {
+    let t = this.unitOrgs.get(org);
+    if (t) return t;
+    t = this.orgTables(org, create);
+    if (t && !t.legacy) this.unitOrgs.set(org, t);
+    return t;
   }
 
   // ---- synchronous API (embedded hot path: runs inside the projection's transaction) ----
@@ -270,7 +315,7 @@ export class SqliteTextIndex implements TextIndex {
       for (const doc of docs) {
         if (doc.org !== org || !t) {
           org = doc.org;
-          tables = this.orgTables(org, true)!;
+          tables = this.unitTables(org, true)!;
           t = this.writes(tables);
         }
         this.upsertOne(tables!, t, doc);
@@ -281,7 +326,7 @@ export class SqliteTextIndex implements TextIndex {
   removeSync(org: string, uids: string[]): void {
     if (!uids.length) return;
     this.atomically(() => {
-      const tables = this.orgTables(org, false);
+      const tables = this.unitTables(org, false);
       if (!tables || tables.legacy) return;
       const t = this.writes(tables);
       for (const uid of uids) {
@@ -297,7 +342,7 @@ export class SqliteTextIndex implements TextIndex {
   setSalienceSync(org: string, changes: SalienceChange[]): void {
     if (!changes.length) return;
     this.atomically(() => {
-      const tables = this.orgTables(org, false);
+      const tables = this.unitTables(org, false);
       if (!tables || tables.legacy) return;
       const t = this.writes(tables);
       for (const c of changes) t.setSalience.run(c.salience, c.uid);
@@ -315,6 +360,8 @@ export class SqliteTextIndex implements TextIndex {
   /** Drops the organization's tables (a clear, or the purge of an organization). */
   removeOrgSync(org: string): void {
     this.atomically(() => {
+      this.unitOrgs.clear();
+      this.unitNextId.clear();
       const name = this.stmts.orgName.get(org);
       if (name === undefined) return;
       this.dropOrgTables(name);
@@ -329,6 +376,14 @@ export class SqliteTextIndex implements TextIndex {
       const catalogued = this.db.prepare('SELECT name FROM text_orgs').pluck().all() as string[];
       const suffixes = new Set(catalogued);
       for (const n of names) if (TEXT_ORG_TABLE_RE.test(n)) suffixes.add(n.slice('text_docs_'.length));
+      // postings left without their organization's tables (dropped by hand) go too
+      const tables = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+      for (const n of tables) {
+        const m = TEXT_POSTINGS_TABLE_RE.exec(n);
+        if (m) suffixes.add(m[1]);
+      }
+      this.unitOrgs.clear();
+      this.unitNextId.clear();
       for (const name of suffixes) this.dropOrgTables(name);
       this.db.prepare('DELETE FROM text_orgs').run();
       this.db.exec(`DROP TABLE IF EXISTS ${LEGACY.vocab}; DROP TABLE IF EXISTS ${LEGACY.fts}; DROP TABLE IF EXISTS ${LEGACY.docs};`);
@@ -456,7 +511,7 @@ export class SqliteTextIndex implements TextIndex {
   private dropOrgTables(name: string): void {
     this.orgCache.delete(name);
     this.postings.forget(name);
-    this.db.exec(`DROP TABLE IF EXISTS ${postingsTable(name)}; DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
+    this.db.exec(`DROP TABLE IF EXISTS ${oldPostingsTable(name)}; DROP TABLE IF EXISTS ${postingsTable(name)}; DROP TABLE IF EXISTS ${segmentsTable(name)}; DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
   }
 
   /**
@@ -501,13 +556,17 @@ export class SqliteTextIndex implements TextIndex {
     return out.length === TEXT_FTS_COLUMNS.length ? out : undefined;
   }
 
-  /** Takes row `id`'s postings out, from the text FTS5 indexed for it (read before its delete). */
-  private removePostings(t: OrgTables, w: OrgWrites, id: number): void {
-    if (!this.postingsOn || !this.hasPostings(t)) return;
+  /**
+   * Takes row `id`'s postings out, from the text FTS5 indexed for it (read before its delete).
+   * Whether the organization keeps postings (a re-indexed row then needs a new id).
+   */
+  private removePostings(t: OrgTables, w: OrgWrites, id: number): boolean {
+    if (!this.postingsOn || !this.hasPostings(t)) return false;
     const old = w.indexedText.get(id);
-    if (!old || old.label === null) return; // a contentless table keeps no text (no postings either)
+    if (!old || old.label === null) return true; // a contentless table keeps no text (no postings either)
     const row = this.analyzer.analyze([old.label ?? '', old.summary ?? '', old.body ?? ''], this.storedSizes(w, id));
     this.postings.remove(t.name, id, row.wtf.keys());
+    return true;
   }
 
   /** The organization's write statements, prepared on its first write through this handle. */
@@ -515,8 +574,9 @@ export class SqliteTextIndex implements TextIndex {
     if (t.legacy) throw new Error('internal: the version-1 full-text tables are read-only');
     const { docs, fts } = t;
     if (this.postingsOn && !t.postings && !this.hasPostings(t)) {
-      // tables made before postings: from now on written (queries use them once they hold every row)
-      this.db.exec(postingsDdl(t.name));
+      // tables made before postings (or before their segments): from now on written (queries
+      // use them once they hold every row)
+      this.db.exec(`DROP TABLE IF EXISTS ${oldPostingsTable(t.name)}; ${postingsDdl(t.name)}`);
       t.postings = true;
     }
     if (!t.salience) {
@@ -529,6 +589,14 @@ export class SqliteTextIndex implements TextIndex {
       findDoc: this.db.prepare(`SELECT id, node_type, layer, salience FROM ${docs} WHERE uid = ?`),
       indexedText: this.db.prepare(`SELECT label, summary, body FROM ${fts} WHERE rowid = ?`),
       insertDoc: this.db.prepare(`INSERT INTO ${docs} (uid, node_type, layer, salience) VALUES (?, ?, ?, ?)`),
+      insertDocAt: this.db.prepare(`INSERT INTO ${docs} (id, uid, node_type, layer, salience) VALUES (?, ?, ?, ?, ?)`),
+      maxId: this.db
+        .prepare<[], number>(
+          this.hasPostings(t)
+            ? `SELECT max(coalesce((SELECT max(id) FROM ${docs}), 0), coalesce((SELECT max(last_id) FROM ${segmentsTable(t.name)}), 0))`
+            : `SELECT coalesce(max(id), 0) FROM ${docs}`,
+        )
+        .pluck(),
       updateDoc: this.db.prepare(`UPDATE ${docs} SET node_type = ?, layer = ?, salience = ? WHERE id = ?`),
       setSalience: this.db.prepare(`UPDATE ${docs} SET salience = ? WHERE uid = ?`),
       deleteDoc: this.db.prepare(`DELETE FROM ${docs} WHERE id = ?`),
@@ -548,17 +616,27 @@ export class SqliteTextIndex implements TextIndex {
     let id: number;
     if (existing) {
       id = existing.id;
-      if (existing.node_type !== doc.node_type || existing.layer !== doc.layer || existing.salience !== salience) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
+      const changed = existing.node_type !== doc.node_type || existing.layer !== doc.layer || existing.salience !== salience;
       // an update that keeps the text (salience, props outside it) has nothing to re-index
       const old = t.indexedText.get(id);
-      if (old && old.label === label && old.summary === summary && old.body === body) return;
-      this.removePostings(tables, t, id);
+      if (old && old.label === label && old.summary === summary && old.body === body) {
+        if (changed) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
+        return;
+      }
+      const postings = this.removePostings(tables, t, id);
       t.deleteFts.run(id);
+      if (postings) {
+        // a new id, above every other: postings segments hold disjoint, growing id ranges
+        t.deleteDoc.run(id);
+        id = this.newId(tables, t);
+        t.insertDocAt.run(id, doc.uid, doc.node_type, doc.layer, salience);
+      } else if (changed) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
     } else {
-      id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
+      if (this.postingsOn && this.hasPostings(tables)) t.insertDocAt.run((id = this.newId(tables, t)), doc.uid, doc.node_type, doc.layer, salience);
+      else id = Number(t.insertDoc.run(doc.uid, doc.node_type, doc.layer, salience).lastInsertRowid);
     }
     t.insertFts.run(id, label, summary, body);
-    if (this.postingsOn) this.postings.add(tables.name, id, this.analyzer.analyze([label, summary, body], this.storedSizes(t, id)));
+    if (this.postingsOn) this.postings.add(tables.name, id, [label, summary, body], this.storedSizes(t, id), this.analyzer);
   }
 
   /**

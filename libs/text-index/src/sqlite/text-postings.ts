@@ -1,12 +1,16 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { porterStem } from '../analysis/porter-stemmer';
-import { BM25_COLUMN_WEIGHTS, fts5Bm25 } from './fts5-bm25';
+import { BM25_COLUMN_WEIGHTS, FTS5_BM25_B, FTS5_BM25_K1, fts5Bm25 } from './fts5-bm25';
 
 /**
  * Postings of our own beside FTS5, so a query can stop early (FTS5's bm25() scores every row
- * matching any term). Each term's postings are cut in blocks of about BLOCK postings, in row id
- * order: row (term, blk) holds the postings with ids up to `last_id` above the previous
- * block's, packed (id, weighted frequency, row tokens) in no particular order, and a bound: the
+ * matching any term). Written as FTS5 writes its own: each unit of work appends one segment
+ * (every term's postings of the rows it indexed, all under one new segment number, so the
+ * writes land at the end of the table), and segments are merged LSM style (`Postings.flush`).
+ * A row's postings all live in one segment, and segments hold disjoint ranges of row ids (a
+ * re-indexed row gets a new id, above every other). Within a segment each term's postings are
+ * cut in blocks of up to BLOCK, in row id order: row (seg, term, blk) holds ids up to `last_id`
+ * above the previous block's, packed (id, weighted frequency, row tokens), and a bound: the
  * largest part of bm25 (before the IDF) any of them takes at a reference average row length
  * `a0`. A posting's part f·(k1+1)/(f + k1·(1−b) + k1·b·D/A) grows with A, at most in
  * proportion (for A ≥ a0 it is at most A/a0 times its value at a0; for A < a0 smaller), so
@@ -19,10 +23,19 @@ export const BLOCK = 64;
 /** bytes per posting: u32 row id, u32 weighted frequency, u32 row tokens (64 fit a page's row) */
 const RECORD = 12;
 
-export const postingsTable = (name: string) => `text_post_${name}`;
+/**
+ * Named as FTS5's shadow tables are (`text_fts_<name>_*`): like them, a layout that depends on
+ * write history (which rows shared a unit of work, when segments merged), compared through its
+ * postings by uid (`Postings.decode`), never row by row.
+ */
+export const postingsTable = (name: string) => `text_fts_${name}_post`;
+export const segmentsTable = (name: string) => `text_fts_${name}_segs`;
+/** The layout before segments (one row per term block, rewritten in place): dropped where found. */
+export const oldPostingsTable = (name: string) => `text_post_${name}`;
 
 export const postingsDdl = (name: string) =>
   `CREATE TABLE IF NOT EXISTS ${postingsTable(name)} (
+     seg      INTEGER NOT NULL,
      term     TEXT NOT NULL,
      blk      INTEGER NOT NULL,
      last_id  INTEGER NOT NULL,
@@ -30,8 +43,14 @@ export const postingsDdl = (name: string) =>
      max_part REAL NOT NULL,
      a0       REAL NOT NULL,
      data     BLOB NOT NULL,
-     PRIMARY KEY (term, blk)
-   ) WITHOUT ROWID;`;
+     PRIMARY KEY (seg, term, blk)
+   ) WITHOUT ROWID;
+   CREATE TABLE IF NOT EXISTS ${segmentsTable(name)} (
+     seg      INTEGER PRIMARY KEY,
+     first_id INTEGER NOT NULL,
+     last_id  INTEGER NOT NULL,
+     postings INTEGER NOT NULL
+   );`;
 
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 /**
@@ -42,6 +61,8 @@ const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 const RUN_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 const RUN_CACHE = 200_000;
 const ASCII_RUN_RE = /^[A-Za-z0-9]+$/;
+const ASCII_TEXT_RE = /^[\x00-\x7f]*$/;
+const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
 /**
  * Words our Porter stemmer stems exactly as FTS5's does: every word of 1–4 letters was checked
  * against FTS5 (476,254: all differ only where listed below), and every word of the mail corpus
@@ -73,11 +94,13 @@ export class DocAnalyzer {
   private readonly clear: Statement<[]>;
 
   constructor(db: Database) {
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs USING fts5(x, ${TOKENIZE});
-             CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs_inst USING fts5vocab(temp, text_runs, 'instance');`);
-    this.insert = db.prepare('INSERT INTO temp.text_runs (rowid, x) VALUES (1, ?)');
-    this.tokens = db.prepare<[], string>('SELECT term FROM temp.text_runs_inst ORDER BY "offset"').pluck();
-    this.clear = db.prepare('DELETE FROM temp.text_runs');
+    // contentless, emptied with 'delete-all': a DELETE of a row FTS5 keeps the text of costs
+    // ~350 µs inside a large write transaction
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs_v2 USING fts5(x, content = '', ${TOKENIZE});
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_runs_v2_inst USING fts5vocab(temp, text_runs_v2, 'instance');`);
+    this.insert = db.prepare('INSERT INTO temp.text_runs_v2 (rowid, x) VALUES (1, ?)');
+    this.tokens = db.prepare<[], string>('SELECT term FROM temp.text_runs_v2_inst ORDER BY "offset"').pluck();
+    this.clear = db.prepare("INSERT INTO temp.text_runs_v2 (text_runs_v2) VALUES ('delete-all')");
   }
 
   private ftsTokens(text: string): string[] {
@@ -88,6 +111,9 @@ export class DocAnalyzer {
   }
 
   private runTokens(run: string): string[] {
+    // the run as written first (no case folding on a hit), then folded
+    const seen = this.runs.get(run);
+    if (seen) return seen;
     // unicode61 folds ASCII case as toLowerCase does: one entry for "The" and "the"
     const key = ASCII_RUN_RE.test(run) ? run.toLowerCase() : run;
     let t = this.runs.get(key);
@@ -98,59 +124,91 @@ export class DocAnalyzer {
       if (this.runs.size >= RUN_CACHE) this.runs.clear();
       this.runs.set(key, t);
     }
+    if (key !== run) this.runs.set(run, t);
     return t;
   }
 
   /** `stored`: FTS5's token count per column for the row, when known (checked against). */
   analyze(columns: readonly string[], stored?: readonly number[]): RowTerms {
-    const fast = this.collect(columns, (text, add) => {
-      for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) add(tok);
+    const wtf = new Map<string, number>();
+    const visit = (tok: string, w: number) => wtf.set(tok, (wtf.get(tok) ?? 0) + w);
+    const sizes = this.scan(columns, stored, visit, () => wtf.clear());
+    return { wtf, sizes };
+  }
+
+  /**
+   * Calls `visit(token, column weight)` for each token of the row, and answers the token count
+   * per column. When the counts differ from `stored` (FTS5's, when known), `undo` is called and
+   * the row is visited again with FTS5's own tokens.
+   */
+  scan(columns: readonly string[], stored: readonly number[] | undefined, visit: (tok: string, w: number) => void, undo: () => void): number[] {
+    const fast = this.collect(columns, visit, (text, add) => {
+      if (!ASCII_TEXT_RE.test(text)) {
+        for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) add(tok);
+        return;
+      }
+      // ASCII: a run is letters and digits (what RUN_RE matches there), cut by hand
+      const end = text.length;
+      for (let i = 0; i < end; ) {
+        if (!isAsciiAlnum(text.charCodeAt(i))) {
+          i++;
+          continue;
+        }
+        let j = i + 1;
+        while (j < end && isAsciiAlnum(text.charCodeAt(j))) j++;
+        const toks = this.runTokens(text.slice(i, j));
+        for (let k = 0; k < toks.length; k++) add(toks[k]);
+        i = j;
+      }
     });
-    if (!stored || stored.every((n, i) => n === fast.sizes[i])) return fast;
-    return this.collect(columns, (text, add) => {
+    if (!stored || stored.every((n, i) => n === fast[i])) return fast;
+    undo();
+    return this.collect(columns, visit, (text, add) => {
       for (const tok of this.ftsTokens(text)) add(tok);
     });
   }
 
-  private collect(columns: readonly string[], each: (text: string, add: (tok: string) => void) => void): RowTerms {
-    const wtf = new Map<string, number>();
+  private collect(columns: readonly string[], visit: (tok: string, w: number) => void, each: (text: string, add: (tok: string) => void) => void): number[] {
     const sizes: number[] = [];
-    columns.forEach((text, c) => {
+    for (let c = 0; c < columns.length; c++) {
+      const text = columns[c];
       const w = c < BM25_COLUMN_WEIGHTS.length ? BM25_COLUMN_WEIGHTS[c] : 1;
       let n = 0;
       if (text)
         each(text, (tok) => {
           n++;
-          wtf.set(tok, (wtf.get(tok) ?? 0) + w);
+          visit(tok, w);
         });
       sizes.push(n);
-    });
-    return { wtf, sizes };
+    }
+    return sizes;
   }
 }
 
-interface PendingPosting {
-  term: string;
-  id: number;
-  wtf: number;
-  dl: number;
+/** A unit of work's postings, by term: (row id, weighted frequency, row tokens) triples, ids ascending. */
+interface Pending {
+  terms: Map<string, number[]>;
+  /** lowest row id in the unit (every id from it up is the unit's: ids only grow) */
+  first: number;
 }
 
-interface BlockRow {
-  blk: number;
+export interface Segment {
+  seg: number;
+  first_id: number;
   last_id: number;
-  n: number;
-  a0: number;
+  postings: number;
 }
 
 /**
- * A term's block directory as read for queries, and the blocks decoded so far: kept between
- * queries (the words of questions recur: "the", "you", "is" are in most of them), dropped for a
- * term whenever this handle writes its postings, and all at once when another connection
- * commits or the schema changes (`sync`). Queries never read inside a transaction, so what is
- * kept is always committed.
+ * A term's block directory as read for queries, over every segment in row id order, and the
+ * blocks decoded so far: kept between queries (the words of questions recur: "the", "you",
+ * "is" are in most of them), dropped for a term whenever this handle writes its postings, for
+ * the whole organization when segments merge, and all at once when another connection commits
+ * or the schema changes (`sync`). Queries never read inside a transaction, so what is kept is
+ * always committed.
  */
 export interface TermDirectory {
+  seg: Int32Array;
   blk: Int32Array;
   last: Int32Array;
   maxPart: Float64Array;
@@ -162,17 +220,43 @@ export interface TermDirectory {
 
 /** Postings (decoded, plus two per directory entry) kept for queries at most, over every term. */
 const CACHED_POSTINGS = 2_000_000;
+/**
+ * Merging: a segment's level is how many times MERGE_FACTOR its postings exceed LEVEL_BASE
+ * (log scale); when the newest MERGE_FACTOR segments share a level they are merged into one.
+ * Each posting is thus rewritten about once per level (log of the table's size), and a query
+ * reads at most MERGE_FACTOR − 1 segments per level. A merge that would pass MAX_MERGE postings
+ * is not made (it would hold one commit for seconds): past it segments only accumulate.
+ */
+export const MERGE_FACTOR = 8;
+const LEVEL_BASE = 4096;
+const MAX_MERGE = 16_000_000;
+/** rows read per segment and page while merging */
+const MERGE_PAGE = 256;
+/**
+ * A term with at most SHORT postings in a segment is not given rows of its own: such lists are
+ * packed, in term order, into buckets of about BUCKET_BYTES (a row under the segment's number
+ * negated, keyed by its first term, blk −1), so a unit of work's rare words cost a few inserts
+ * instead of one each. Entry: u16 term length in bytes, the term (UTF-8), u32 count, records.
+ */
+const SHORT = 16;
+const BUCKET_BYTES = 900;
 
 interface PostingStatements {
-  lastBlock: Statement<[string], BlockRow>;
-  blockFor: Statement<[string, number], BlockRow>;
-  read: Statement<[string, number], { n: number; a0: number; data: Buffer }>;
-  append: Statement<[number, number, number, number, number, Buffer, string, number]>;
-  insert: Statement<[string, number, number, number, number, number, Buffer]>;
-  write: Statement<[number, number, Buffer, string, number]>;
-  drop: Statement<[string, number]>;
-  meta: Statement<[string], [number, number, number, number, number]>;
-  data: Statement<[string, number], Buffer>;
+  segments: Statement<[], Segment>;
+  nextSeg: Statement<[], number>;
+  insertSeg: Statement<[number, number, number, number]>;
+  countSeg: Statement<[number, number]>;
+  deleteSeg: Statement<[number]>;
+  deleteSegRows: Statement<[number]>;
+  insert: Statement<[number, string, number, number, number, number, number, Buffer]>;
+  blockFor: Statement<[number, string, number], { blk: number; n: number; a0: number; data: Buffer }>;
+  write: Statement<[number, number, Buffer, number, string, number]>;
+  drop: Statement<[number, string, number]>;
+  meta: Statement<[number, string], [number, number, number, number, number]>;
+  data: Statement<[number, string, number], Buffer>;
+  page: Statement<[number, string, number, number], [string, number, Buffer]>;
+  bucketFor: Statement<[number, string], { term: string; a0: number; data: Buffer }>;
+  writeBucket: Statement<[number, Buffer, number, string]>;
 }
 
 /** What a kept directory counts against CACHED_POSTINGS. */
@@ -184,32 +268,63 @@ function cost(d: TermDirectory): number {
 
 /** A posting's part of bm25 before the IDF, at average row length `avgdl` (fts5Bm25's arithmetic). */
 export function bm25Part(wtf: number, dl: number, avgdl: number): number {
-  return -fts5Bm25([1], [wtf], dl, avgdl);
+  // fts5Bm25([1], [wtf], dl, avgdl) negated, without its arrays (it runs per posting written)
+  return 1 * ((wtf * (FTS5_BM25_K1 + 1.0)) / (wtf + FTS5_BM25_K1 * (1 - FTS5_BM25_B + (FTS5_BM25_B * dl) / avgdl)));
+}
+
+/** A segment's level (see MERGE_FACTOR). */
+function level(postings: number): number {
+  return postings < LEVEL_BASE ? 0 : 1 + Math.floor(Math.log(postings / LEVEL_BASE) / Math.log(MERGE_FACTOR));
+}
+
+/**
+ * Code point order of two strings, which is SQLite's BINARY order of their UTF-8 bytes (the
+ * table's term order): UTF-16 units compare the same except surrogates against U+E000–U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+    if (y >= 0xd800) y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /**
  * Reads and writes one database's postings. Writes inside a transaction are kept in memory and
- * written once per unit of work (`flush`, before the commit): a term's last block is rewritten
- * once per unit instead of once per row. A rollback must not leave them to a later flush: the
- * first buffered write puts a marker row in a temp table (rolled back with the transaction),
- * and a buffer whose marker is gone is dropped.
+ * written once per unit of work (`flush`, before the commit) as one new segment, so a unit
+ * costs inserts at the table's end, never a read or rewrite of earlier blocks. A rollback must
+ * not leave them to a later flush: each unit puts a marker row in a temp table (rolled back
+ * with the transaction), and a unit whose marker is gone is dropped (`enterUnit`).
  */
 export class Postings {
   private readonly stmts = new Map<string, PostingStatements>();
-  private pending = new Map<string, PendingPosting[]>();
+  private pending = new Map<string, Pending>();
   private marker = 0;
+  /** whether a unit of work is open (entered, not flushed yet) */
+  private inUnit = false;
   private readonly putMarker: Statement<[number]>;
   private readonly hasMarker: Statement<[number], number>;
   private readonly dropMarker: Statement<[number]>;
   /** by `name\0term`, least recently used first */
   private readonly dirs = new Map<string, TermDirectory>();
+  /** each organization's segments as queries read them (dropped on this handle's writes and by `sync`) */
+  private readonly segs = new Map<string, Segment[]>();
   private cachedPostings = 0;
   private stamp: unknown;
 
-  /** `referenceLength(name)`: an average row length to compute new bounds at (any positive one is valid) */
+  /**
+   * `referenceLength(name)`: an average row length to compute new bounds at (any positive one
+   * is valid); `mergeFactor`: MERGE_FACTOR unless a test wants merges sooner.
+   */
   constructor(
     private readonly db: Database,
     private readonly referenceLength: (name: string) => number,
+    private readonly mergeFactor = MERGE_FACTOR,
   ) {
     db.exec('CREATE TABLE IF NOT EXISTS temp.text_post_pending (k INTEGER PRIMARY KEY)');
     this.putMarker = db.prepare('INSERT INTO temp.text_post_pending (k) VALUES (?)');
@@ -222,10 +337,28 @@ export class Postings {
     return this.pending.size > 0;
   }
 
+  /**
+   * Called by every write inside a transaction: whether it continues the unit of work of the
+   * previous write (no flush since, and not rolled back: its marker is still there). Otherwise a
+   * new unit starts, and whatever a rolled-back one left in memory is dropped.
+   */
+  enterUnit(): boolean {
+    if (this.inUnit && this.hasMarker.get(this.marker) !== undefined) return true;
+    this.pending = new Map();
+    this.putMarker.run(++this.marker);
+    this.inUnit = true;
+    return false;
+  }
+
   forget(name: string): void {
     this.stmts.delete(name);
     this.pending.delete(name);
-    for (const key of this.dirs.keys()) if (key.startsWith(`${name}\0`)) this.dropDirectory(key);
+    this.forgetDirectories(name);
+  }
+
+  private forgetDirectories(name: string): void {
+    this.segs.delete(name);
+    for (const key of [...this.dirs.keys()]) if (key.startsWith(`${name}\0`)) this.dropDirectory(key);
   }
 
   /**
@@ -236,6 +369,7 @@ export class Postings {
     if (stamp === this.stamp) return;
     this.stamp = stamp;
     this.dirs.clear();
+    this.segs.clear();
     this.cachedPostings = 0;
   }
 
@@ -244,6 +378,12 @@ export class Postings {
     if (!d) return;
     this.dirs.delete(key);
     this.cachedPostings -= cost(d);
+  }
+
+  private segments(name: string): Segment[] {
+    let s = this.segs.get(name);
+    if (!s) this.segs.set(name, (s = this.statements(name).segments.all()));
+    return s;
   }
 
   /** The term's block directory (kept between queries; see `TermDirectory`). */
@@ -255,16 +395,35 @@ export class Postings {
       this.dirs.set(key, d);
       return d;
     }
-    const metas = this.statements(name).meta.all(term);
+    const st = this.statements(name);
+    const metas: [number, number, number, number, number, number][] = [];
+    const short = new Map<number, Decoded>();
+    // segments in row id order, blocks in it within each: the directory is in row id order
+    for (const g of this.segments(name)) {
+      const rows = st.meta.all(g.seg, term);
+      if (rows.length) {
+        for (const m of rows) metas.push([g.seg, ...m]);
+        continue;
+      }
+      const bucket = st.bucketFor.get(-g.seg, term);
+      const entry = bucket && findInBucket(bucket.data, term);
+      if (!entry) continue;
+      const d = decodeBlock(entry.data);
+      let max = 0;
+      for (let k = 0; k < d.ids.length; k++) max = Math.max(max, bm25Part(d.wtf[k], d.dl[k], bucket.a0));
+      short.set(metas.length, d);
+      metas.push([-g.seg, -1, d.ids[d.ids.length - 1], d.ids.length, max, bucket.a0]);
+    }
     let n = 0;
-    for (const m of metas) n += m[2];
+    for (const m of metas) n += m[3];
     d = {
-      blk: Int32Array.from(metas, (m) => m[0]),
-      last: Int32Array.from(metas, (m) => m[1]),
-      maxPart: Float64Array.from(metas, (m) => m[3]),
-      a0: Float64Array.from(metas, (m) => m[4]),
+      seg: Int32Array.from(metas, (m) => m[0]),
+      blk: Int32Array.from(metas, (m) => m[1]),
+      last: Int32Array.from(metas, (m) => m[2]),
+      maxPart: Float64Array.from(metas, (m) => m[4]),
+      a0: Float64Array.from(metas, (m) => m[5]),
       n,
-      decoded: new Map(),
+      decoded: short,
     };
     this.dirs.set(key, d);
     this.cachedPostings += cost(d);
@@ -276,7 +435,7 @@ export class Postings {
   block(name: string, term: string, d: TermDirectory, i: number): Decoded {
     let b = d.decoded.get(i);
     if (!b) {
-      b = decodeBlock(this.statements(name).data.get(term, d.blk[i]) ?? Buffer.alloc(0));
+      b = decodeBlock(this.statements(name).data.get(d.seg[i], term, d.blk[i]) ?? Buffer.alloc(0));
       d.decoded.set(i, b);
       // a directory evicted meanwhile is no longer counted
       if (this.dirs.get(`${name}\0${term}`) === d) {
@@ -296,145 +455,304 @@ export class Postings {
     let s = this.stmts.get(name);
     if (!s) {
       const p = postingsTable(name);
+      const g = segmentsTable(name);
       s = {
-        lastBlock: this.db.prepare(`SELECT blk, last_id, n, a0 FROM ${p} WHERE term = ? ORDER BY blk DESC LIMIT 1`),
-        blockFor: this.db.prepare(`SELECT blk, last_id, n, a0 FROM ${p} WHERE term = ? AND last_id >= ? ORDER BY blk LIMIT 1`),
-        read: this.db.prepare(`SELECT n, a0, data FROM ${p} WHERE term = ? AND blk = ?`),
-        append: this.db.prepare(
-          `UPDATE ${p} SET n = n + ?, last_id = max(last_id, ?), max_part = max(max_part * max(1.0, ? / a0), ?), a0 = ?,
-             data = CAST(data || ? AS BLOB) WHERE term = ? AND blk = ?`,
-        ),
-        insert: this.db.prepare(`INSERT INTO ${p} (term, blk, last_id, n, max_part, a0, data) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-        write: this.db.prepare(`UPDATE ${p} SET n = ?, max_part = ?, data = ? WHERE term = ? AND blk = ?`),
-        drop: this.db.prepare(`DELETE FROM ${p} WHERE term = ? AND blk = ?`),
-        meta: this.db.prepare<[string], [number, number, number, number, number]>(`SELECT blk, last_id, n, max_part, a0 FROM ${p} WHERE term = ? ORDER BY blk`).raw(),
-        data: this.db.prepare<[string, number], Buffer>(`SELECT data FROM ${p} WHERE term = ? AND blk = ?`).pluck(),
+        segments: this.db.prepare(`SELECT seg, first_id, last_id, postings FROM ${g} ORDER BY first_id`),
+        nextSeg: this.db.prepare<[], number>(`SELECT coalesce(max(seg), 0) + 1 FROM ${g}`).pluck(),
+        insertSeg: this.db.prepare(`INSERT INTO ${g} (seg, first_id, last_id, postings) VALUES (?, ?, ?, ?)`),
+        countSeg: this.db.prepare(`UPDATE ${g} SET postings = postings - ? WHERE seg = ?`),
+        deleteSeg: this.db.prepare(`DELETE FROM ${g} WHERE seg = ?`),
+        deleteSegRows: this.db.prepare(`DELETE FROM ${p} WHERE seg = ?`),
+        insert: this.db.prepare(`INSERT INTO ${p} (seg, term, blk, last_id, n, max_part, a0, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+        blockFor: this.db.prepare(`SELECT blk, n, a0, data FROM ${p} WHERE seg = ? AND term = ? AND last_id >= ? ORDER BY blk LIMIT 1`),
+        write: this.db.prepare(`UPDATE ${p} SET n = ?, max_part = ?, data = ? WHERE seg = ? AND term = ? AND blk = ?`),
+        drop: this.db.prepare(`DELETE FROM ${p} WHERE seg = ? AND term = ? AND blk = ?`),
+        meta: this.db.prepare<[number, string], [number, number, number, number, number]>(`SELECT blk, last_id, n, max_part, a0 FROM ${p} WHERE seg = ? AND term = ? ORDER BY blk`).raw(),
+        data: this.db.prepare<[number, string, number], Buffer>(`SELECT data FROM ${p} WHERE seg = ? AND term = ? AND blk = ?`).pluck(),
+        page: this.db
+          .prepare<[number, string, number, number], [string, number, Buffer]>(`SELECT term, blk, data FROM ${p} WHERE seg = ? AND (term, blk) > (?, ?) ORDER BY term, blk LIMIT ?`)
+          .raw(),
+        bucketFor: this.db.prepare(`SELECT term, a0, data FROM ${p} WHERE seg = ? AND term <= ? ORDER BY term DESC LIMIT 1`),
+        writeBucket: this.db.prepare(`UPDATE ${p} SET n = ?, data = ? WHERE seg = ? AND term = ? AND blk = -1`),
       };
       this.stmts.set(name, s);
     }
     return s;
   }
 
-  /** Adds row `id`'s postings (its terms must not be indexed for it already). */
-  add(name: string, id: number, row: RowTerms): void {
-    const dl = row.sizes.reduce((a, b) => a + b, 0);
+  /**
+   * Adds row `id`'s postings to the unit of work (`enterUnit` first, inside a transaction); the
+   * row's id must be above every id indexed so far (new rows, and re-indexed rows, get one).
+   */
+  add(name: string, id: number, columns: readonly string[], stored: readonly number[] | undefined, analyzer: DocAnalyzer): void {
     if (!this.db.inTransaction) {
-      const list: PendingPosting[] = [];
-      for (const [term, wtf] of row.wtf) list.push({ term, id, wtf, dl });
-      this.write(name, list);
+      this.db.transaction(() => {
+        this.enterUnit();
+        this.add(name, id, columns, stored, analyzer);
+        this.flush();
+      })();
       return;
     }
-    this.ensureMarker();
-    let list = this.pending.get(name);
-    if (!list) this.pending.set(name, (list = []));
-    for (const [term, wtf] of row.wtf) list.push({ term, id, wtf, dl });
+    let p = this.pending.get(name);
+    if (!p) this.pending.set(name, (p = { terms: new Map(), first: id }));
+    const terms = p.terms;
+    // straight into the unit's lists (one map look-up per token): the row's triple is its list's last
+    const touched: number[][] = [];
+    const visit = (tok: string, w: number) => {
+      let list = terms.get(tok);
+      if (!list) terms.set(tok, (list = []));
+      const n = list.length;
+      if (n && list[n - 3] === id) list[n - 2] += w;
+      else {
+        list.push(id, w, 0);
+        touched.push(list);
+      }
+    };
+    const sizes = analyzer.scan(columns, stored, visit, () => {
+      for (const list of touched) list.length -= 3;
+      touched.length = 0;
+    });
+    let dl = 0;
+    for (const n of sizes) dl += n;
+    for (const list of touched) list[list.length - 1] = dl;
   }
 
   /** Takes row `id`'s postings for `terms` out (the row's text as it was indexed). */
   remove(name: string, id: number, terms: Iterable<string>): void {
-    // buffered postings may hold the row: write them first, then edit the tables
-    if (this.pending.size) this.flush();
+    const p = this.pending.get(name);
+    if (p && id >= p.first) {
+      // a row of this unit: out of its lists (its id may come back: SQLite reuses the largest)
+      for (const term of terms) {
+        const list = p.terms.get(term);
+        if (!list) continue;
+        for (let k = list.length - 3; k >= 0 && list[k] >= id; k -= 3) {
+          if (list[k] === id) {
+            list.splice(k, 3);
+            break;
+          }
+        }
+      }
+      return;
+    }
     const s = this.statements(name);
+    this.segs.delete(name);
+    const seg = this.statements(name)
+      .segments.all()
+      .find((g) => g.first_id <= id && id <= g.last_id);
+    if (!seg) return;
+    let removed = 0;
     for (const term of terms) {
       this.dropDirectory(`${name}\0${term}`);
-      const at = s.blockFor.get(term, id);
-      if (!at) continue;
-      const row = s.read.get(term, at.blk)!;
+      const row = s.blockFor.get(seg.seg, term, id);
+      if (!row) {
+        removed += this.removeShort(s, -seg.seg, term, id);
+        continue;
+      }
       const src = row.data;
       const keep: Buffer[] = [];
       let n = 0;
       let max = 0;
-      for (let p = 0; p + RECORD <= src.length; p += RECORD) {
-        if (src.readUInt32LE(p) === id) continue;
-        keep.push(src.subarray(p, p + RECORD));
+      for (let q = 0; q + RECORD <= src.length; q += RECORD) {
+        if (src.readUInt32LE(q) === id) continue;
+        keep.push(src.subarray(q, q + RECORD));
         n++;
-        max = Math.max(max, bm25Part(src.readUInt32LE(p + 4), src.readUInt32LE(p + 8), row.a0));
+        max = Math.max(max, bm25Part(src.readUInt32LE(q + 4), src.readUInt32LE(q + 8), row.a0));
       }
       if (n === row.n) continue;
-      if (n === 0) s.drop.run(term, at.blk);
-      else s.write.run(n, max, Buffer.concat(keep), term, at.blk);
+      removed += row.n - n;
+      if (n === 0) s.drop.run(seg.seg, term, row.blk);
+      else s.write.run(n, max, Buffer.concat(keep), seg.seg, term, row.blk);
     }
+    if (removed) s.countSeg.run(removed, seg.seg);
   }
 
-  /** Writes buffered postings (called before each commit); drops those of a rolled-back unit. */
+  /** Takes row `id` out of `term`'s list in bucket segment `neg` (the postings it removed: 0 or 1). */
+  private removeShort(s: PostingStatements, neg: number, term: string, id: number): number {
+    const bucket = s.bucketFor.get(neg, term);
+    if (!bucket) return 0;
+    const entries = readBucket(bucket.data);
+    const at = entries.findIndex((e) => e.term === term);
+    if (at < 0) return 0;
+    const src = entries[at].data;
+    const keep: Buffer[] = [];
+    for (let q = 0; q + RECORD <= src.length; q += RECORD) if (src.readUInt32LE(q) !== id) keep.push(src.subarray(q, q + RECORD));
+    if (keep.length * RECORD === src.length) return 0;
+    if (keep.length) entries[at] = { term, data: Buffer.concat(keep) };
+    else entries.splice(at, 1);
+    // the bucket keeps its key (its first term as written): every term in it is still at or after it
+    const n = entries.reduce((a, e) => a + e.data.length / RECORD, 0);
+    if (n === 0) s.drop.run(neg, bucket.term, -1);
+    else s.writeBucket.run(n, packBucket(entries), neg, bucket.term);
+    return 1;
+  }
+
+  /**
+   * Ends the unit of work (called before each commit): its postings become one new segment,
+   * then segments are merged while the newest `mergeFactor` share a level. A rolled-back
+   * unit's postings are dropped.
+   */
   flush(): void {
-    if (!this.pending.size) return;
+    const live = this.inUnit && this.db.inTransaction && this.hasMarker.get(this.marker) !== undefined;
+    this.inUnit = false; // the next write starts a new unit
+    if (live) this.dropMarker.run(this.marker);
     const pending = this.pending;
     this.pending = new Map();
-    if (!this.db.inTransaction || this.hasMarker.get(this.marker) === undefined) return;
-    this.dropMarker.run(this.marker);
-    for (const [name, list] of pending) this.write(name, list);
-  }
-
-  private ensureMarker(): void {
-    if (this.pending.size && this.hasMarker.get(this.marker) !== undefined) return;
-    // nothing buffered, or a buffer whose transaction was rolled back: start anew
-    this.pending = new Map();
-    this.putMarker.run(++this.marker);
-  }
-
-  private write(name: string, list: PendingPosting[]): void {
-    if (!list.length) return;
-    const s = this.statements(name);
-    let a0 = this.referenceLength(name);
-    if (!(a0 > 0)) a0 = Math.max(1, list.reduce((sum, x) => sum + x.dl, 0) / list.length);
-    list.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.id - b.id));
-    const pack = (xs: PendingPosting[]): [Buffer, number, number] => {
-      const buf = Buffer.allocUnsafe(xs.length * RECORD);
-      let max = 0;
-      let last = 0;
-      xs.forEach((x, k) => {
-        buf.writeUInt32LE(x.id, k * RECORD);
-        buf.writeUInt32LE(x.wtf, k * RECORD + 4);
-        buf.writeUInt32LE(x.dl, k * RECORD + 8);
-        max = Math.max(max, bm25Part(x.wtf, x.dl, a0));
-        last = Math.max(last, x.id);
-      });
-      return [buf, max, last];
-    };
-    for (let i = 0; i < list.length; ) {
-      const term = list[i].term;
-      let j = i;
-      while (j < list.length && list[j].term === term) j++;
-      const group = list.slice(i, j);
-      i = j;
-      this.dropDirectory(`${name}\0${term}`);
-      let tail = s.lastBlock.get(term);
-      // rows inside the indexed range (a re-indexed row): into the block whose range holds them
-      let k = 0;
-      if (tail) {
-        while (k < group.length && group[k].id <= tail.last_id) {
-          const at = s.blockFor.get(term, group[k].id)!;
-          const [buf, max, last] = pack([group[k]]);
-          s.append.run(1, last, a0, max, a0, buf, term, at.blk);
-          k++;
-        }
-      }
-      // new rows: fill the last block, then new ones
-      while (k < group.length) {
-        if (tail && tail.n < BLOCK) {
-          const take = group.slice(k, k + BLOCK - tail.n);
-          const [buf, max, last] = pack(take);
-          s.append.run(take.length, last, a0, max, a0, buf, term, tail.blk);
-          tail = { ...tail, n: tail.n + take.length, last_id: last };
-          k += take.length;
-        } else {
-          const take = group.slice(k, k + BLOCK);
-          const [buf, max, last] = pack(take);
-          const blk = tail ? tail.blk + 1 : 0;
-          s.insert.run(term, blk, last, take.length, max, a0, buf);
-          tail = { blk, last_id: last, n: take.length, a0 };
-          k += take.length;
-        }
-      }
+    if (!live) return;
+    for (const [name, p] of pending) {
+      this.writeSegment(name, p);
+      this.merge(name);
     }
   }
 
+  /** A bound's reference length for new blocks: the table's average row length (any positive one is valid). */
+  private reference(name: string): number {
+    const a0 = this.referenceLength(name);
+    return a0 > 0 ? a0 : 1;
+  }
+
+  private writeSegment(name: string, p: Pending): void {
+    const s = this.statements(name);
+    const a0 = this.reference(name);
+    const seg = s.nextSeg.get()!;
+    const terms = [...p.terms.keys()].sort(compareCodePoints);
+    let count = 0;
+    let first = Infinity;
+    let last = -Infinity;
+    const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
+    for (const term of terms) {
+      const list = p.terms.get(term)!;
+      if (!list.length) continue;
+      this.dropDirectory(`${name}\0${term}`);
+      const n = list.length / 3;
+      if (n <= SHORT) {
+        const buf = Buffer.allocUnsafe(n * RECORD);
+        for (let j = 0; j < n; j++) {
+          buf.writeUInt32LE(list[3 * j], j * RECORD);
+          buf.writeUInt32LE(list[3 * j + 1], j * RECORD + 4);
+          buf.writeUInt32LE(list[3 * j + 2], j * RECORD + 8);
+        }
+        bucket.add(term, buf);
+      } else {
+        for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
+          const m = Math.min(BLOCK, n - k);
+          const buf = Buffer.allocUnsafe(m * RECORD);
+          let max = 0;
+          for (let j = 0; j < m; j++) {
+            const at = 3 * (k + j);
+            buf.writeUInt32LE(list[at], j * RECORD);
+            buf.writeUInt32LE(list[at + 1], j * RECORD + 4);
+            buf.writeUInt32LE(list[at + 2], j * RECORD + 8);
+            const part = bm25Part(list[at + 1], list[at + 2], a0);
+            if (part > max) max = part;
+          }
+          s.insert.run(seg, term, blk, list[3 * (k + m - 1)], m, max, a0, buf);
+        }
+      }
+      count += n;
+      if (list[0] < first) first = list[0];
+      if (list[list.length - 3] > last) last = list[list.length - 3];
+    }
+    bucket.end();
+    if (count) s.insertSeg.run(seg, first, last, count);
+    this.segs.delete(name);
+  }
+
+  /** Merges the newest segments while `mergeFactor` of them share a level (see MERGE_FACTOR). */
+  private merge(name: string): void {
+    const s = this.statements(name);
+    for (;;) {
+      const all = s.segments.all();
+      if (all.length < this.mergeFactor) return;
+      // the newest rows' segments: a merge takes a suffix of the row id order, so ranges stay disjoint
+      const newest = [...all].reverse();
+      const at = level(newest[0].postings);
+      let k = 1;
+      while (k < newest.length && level(newest[k].postings) === at) k++;
+      if (k < this.mergeFactor) return;
+      const run = newest.slice(0, this.mergeFactor);
+      if (run.reduce((a, g) => a + g.postings, 0) > MAX_MERGE) return;
+      this.mergeSegments(name, run.sort((a, b) => a.first_id - b.first_id));
+    }
+  }
+
+  /**
+   * One segment from `run` (in row id order): each term's postings concatenated in that order
+   * and cut in blocks again, bounds recomputed. The segments are read a page at a time, term
+   * by term in the table's order (a k-way merge), so memory stays one page per segment.
+   */
+  private mergeSegments(name: string, run: Segment[]): void {
+    const s = this.statements(name);
+    const a0 = this.reference(name);
+    const seg = s.nextSeg.get()!;
+    // per segment, in row id order: its own rows, then its buckets (a term is in one or the other)
+    const cursors = run.flatMap((g) => [g.seg, -g.seg]).map((seg) => ({ seg, rows: [] as [string, number, Buffer][], at: 0, done: false, term: '', blk: -2 }));
+    const head = (c: (typeof cursors)[number]): [string, number, Buffer] | undefined => {
+      if (c.at < c.rows.length) return c.rows[c.at];
+      if (c.done) return undefined;
+      const page = s.page.all(c.seg, c.term, c.blk, MERGE_PAGE);
+      if (page.length < MERGE_PAGE) c.done = true;
+      if (!page.length) return undefined;
+      c.term = page[page.length - 1][0];
+      c.blk = page[page.length - 1][1];
+      // a bucket is read as its entries, each as a block of its term
+      c.rows = c.seg > 0 ? page : page.flatMap(([, , data]) => readBucket(data).map((e): [string, number, Buffer] => [e.term, 0, e.data]));
+      c.at = 0;
+      return c.rows[0];
+    };
+    const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
+    let count = 0;
+    const carry: Buffer[] = [];
+    for (;;) {
+      let term: string | undefined;
+      for (const c of cursors) {
+        const h = head(c);
+        if (h && (term === undefined || compareCodePoints(h[0], term) < 0)) term = h[0];
+      }
+      if (term === undefined) break;
+      carry.length = 0;
+      // cursors are in row id order, and each one's blocks of a term too
+      for (const c of cursors) {
+        for (let h = head(c); h && h[0] === term; h = head(c)) {
+          carry.push(h[2]);
+          c.at++;
+        }
+      }
+      const data = carry.length === 1 ? carry[0] : Buffer.concat(carry);
+      const n = Math.floor(data.length / RECORD);
+      if (n <= SHORT) {
+        bucket.add(term, data);
+        count += n;
+        continue;
+      }
+      for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
+        const m = Math.min(BLOCK, n - k);
+        const buf = data.subarray(k * RECORD, (k + m) * RECORD);
+        let max = 0;
+        for (let j = 0; j < m; j++) {
+          const part = bm25Part(buf.readUInt32LE(j * RECORD + 4), buf.readUInt32LE(j * RECORD + 8), a0);
+          if (part > max) max = part;
+        }
+        s.insert.run(seg, term, blk, buf.readUInt32LE((m - 1) * RECORD), m, max, a0, buf);
+      }
+      count += n;
+    }
+    bucket.end();
+    for (const g of run) {
+      s.deleteSegRows.run(g.seg);
+      s.deleteSegRows.run(-g.seg);
+      s.deleteSeg.run(g.seg);
+    }
+    if (count) s.insertSeg.run(seg, run[0].first_id, run[run.length - 1].last_id, count);
+    this.forgetDirectories(name);
+  }
 
   /** Every posting of the table, for `projections verify` (term, id, wtf, dl). */
   static *decode(db: Database, name: string): Iterable<[string, number, number, number]> {
-    for (const [term, data] of db.prepare(`SELECT term, data FROM ${postingsTable(name)}`).raw().iterate() as Iterable<[string, Buffer]>) {
-      for (let p = 0; p + RECORD <= data.length; p += RECORD) yield [term, data.readUInt32LE(p), data.readUInt32LE(p + 4), data.readUInt32LE(p + 8)];
+    const rows = db.prepare(`SELECT term, blk, data FROM ${postingsTable(name)}`).raw().all() as [string, number, Buffer][];
+    for (const [key, blk, block] of rows) {
+      for (const { term, data } of blk < 0 ? readBucket(block) : [{ term: key, data: block }]) {
+        for (let p = 0; p + RECORD <= data.length; p += RECORD) yield [term, data.readUInt32LE(p), data.readUInt32LE(p + 4), data.readUInt32LE(p + 8)];
+      }
     }
   }
 }
@@ -473,6 +791,67 @@ export interface Decoded {
   ids: Int32Array;
   wtf: Int32Array;
   dl: Int32Array;
+}
+
+interface BucketEntry {
+  term: string;
+  data: Buffer;
+}
+
+function readBucket(data: Buffer): BucketEntry[] {
+  const out: BucketEntry[] = [];
+  for (let p = 0; p + 6 <= data.length; ) {
+    const len = data.readUInt16LE(p);
+    const term = data.toString('utf8', p + 2, p + 2 + len);
+    const n = data.readUInt32LE(p + 2 + len);
+    const start = p + 6 + len;
+    out.push({ term, data: data.subarray(start, start + n * RECORD) });
+    p = start + n * RECORD;
+  }
+  return out;
+}
+
+/** `term`'s records in a bucket, if it holds the term. */
+function findInBucket(data: Buffer, term: string): BucketEntry | undefined {
+  for (const e of readBucket(data)) if (e.term === term) return e;
+  return undefined;
+}
+
+function packBucket(entries: readonly BucketEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const e of entries) {
+    const t = Buffer.from(e.term, 'utf8');
+    const head = Buffer.allocUnsafe(6 + t.length);
+    head.writeUInt16LE(t.length, 0);
+    t.copy(head, 2);
+    head.writeUInt32LE(e.data.length / RECORD, 2 + t.length);
+    parts.push(head, e.data);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Short lists, given in term order, packed into buckets of about BUCKET_BYTES. */
+class BucketWriter {
+  private entries: BucketEntry[] = [];
+  private bytes = 0;
+  private n = 0;
+
+  constructor(private readonly write: (key: string, n: number, data: Buffer) => void) {}
+
+  add(term: string, data: Buffer): void {
+    this.entries.push({ term, data });
+    this.bytes += 6 + term.length + data.length;
+    this.n += data.length / RECORD;
+    if (this.bytes >= BUCKET_BYTES) this.end();
+  }
+
+  end(): void {
+    if (!this.entries.length) return;
+    this.write(this.entries[0].term, this.n, packBucket(this.entries));
+    this.entries = [];
+    this.bytes = 0;
+    this.n = 0;
+  }
 }
 
 function decodeBlock(data: Buffer): Decoded {
@@ -514,8 +893,10 @@ function lowerBound(xs: ArrayLike<number>, x: number): number {
  * page. A bound that only equals the page's last score is never pruned (salience or uid may put
  * a tied row ahead), and every bound carries a relative slack of 1e-9 against rounding. Scores
  * are fts5Bm25's, the C code's arithmetic in phrase order. Null when the postings do not hold
- * exactly FTS5's rows for a token (a row count differing from FTS5's document frequency): the
- * caller asks FTS5.
+ * exactly FTS5's rows for a token (a row count differing from FTS5's document frequency), or
+ * once more than 4·limit + 256 rows were looked up for nothing (rejected by the filter, or
+ * tied with the page's last score and behind it on salience and uid): a selective filter or
+ * a heavy tie, which FTS5 settles in SQL for less per row. The caller then asks FTS5.
  */
 export function topByPostings(
   postings: Postings,
@@ -563,6 +944,9 @@ export function topByPostings(
   const ubTotal = byUb.reduce((a, t) => a + ub[t], 0);
 
   const bounds = new Float64Array(T);
+  let wasted = 0;
+  let abandoned = false;
+  const wasteBudget = 4 * limit + 256;
   const consider = (id: number, from: number, fromWtf: number, fromDl: number) => {
     if (scored.has(id)) return;
     wtf.fill(0);
@@ -595,9 +979,18 @@ export function topByPostings(
     const rank = fts5Bm25(idf, f, dl, avgdl);
     if (top.length >= limit && rank > top[limit - 1].rank) return;
     const row = facts(id);
-    if (!row || !accept(row)) return;
+    // rows looked up for nothing: a filter rejecting most rows (the page never fills, so nothing
+    // is pruned) or a tie on the page's last score lost on salience and uid, which no bound can
+    // cut (thousands of rows of one score): FTS5 breaks those in SQL, reading less per row
+    if (!row || !accept(row)) {
+      if (++wasted > wasteBudget) abandoned = true;
+      return;
+    }
     const hit = { id, uid: row.uid, rank, salience: row.salience };
-    if (top.length >= limit && cmp(hit, top[limit - 1]) >= 0) return;
+    if (top.length >= limit && cmp(hit, top[limit - 1]) >= 0) {
+      if (++wasted > wasteBudget) abandoned = true;
+      return;
+    }
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
@@ -621,6 +1014,7 @@ export function topByPostings(
       if (!reaches(dir[t].bound[i] + others)) break;
       const d = block(t, i);
       for (let k = 0; k < d.ids.length; k++) consider(d.ids[k], t, d.wtf[k], d.dl[k]);
+      if (abandoned) return null;
     }
   }
   return top.map(({ id, uid, rank }) => ({ id, uid, rank }));

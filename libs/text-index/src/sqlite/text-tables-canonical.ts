@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { decodeFts5Averages } from './fts5-averages';
-import { TEXT_FTS_COLUMNS, TEXT_ORG_TABLE_RE } from './sqlite-text-index';
+import { TEXT_FTS_COLUMNS, TEXT_ORG_TABLE_RE, TEXT_POSTINGS_TABLE_RE } from './sqlite-text-index';
 import { Postings } from './text-postings';
 
 type Row = readonly unknown[];
@@ -15,7 +15,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * the internal row id, which is assigned in write order (a rebuild from a log without purged
  * nodes numbers the rest differently, and must still compare equal).
  * - `text_docs_<name>`: (uid, node_type, layer) by uid;
- * - `text_post_<name>`: its postings (term, uid, weighted frequency, row tokens);
+ * - `text_fts_<name>_post`: its postings (term, uid, weighted frequency, row tokens), whatever
+ *   segments they were written and merged into; `text_fts_<name>_segs` (those segments) and a
+ *   `text_post_<name>` of the layout before segments (dropped by the next write) are not compared;
  * - `text_fts_<name>`: its token instances (term, uid, column, offset), the text it keeps
  *   (`_content`, by uid) and bm25()'s statistics (`_data`: rows, tokens per column), which
  *   instances alone do not show.
@@ -23,12 +25,14 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * 'instance' table over the FTS5 table (made by the caller, who owns the connection).
  */
 export function canonicalTextReads(table: string, has: (name: string) => boolean, instances: () => string): CanonicalRead[] | null {
+  const p = TEXT_POSTINGS_TABLE_RE.exec(table);
+  if (p) return p[2] === 'post' ? [{ table, columns: ['term', 'uid', 'wtf', 'dl'], key: [0, 1], rows: (db) => postingsByUid(db, p[1]) }] : [];
   const m = TEXT_ORG_TABLE_RE.exec(table);
   if (!m || m[1] === 'vocab') return null;
   const name = table.slice(`text_${m[1]}_`.length);
   const docs = quote(`text_docs_${name}`);
   if (m[1] === 'docs') return [{ table, columns: ['uid', 'node_type', 'layer'], key: [0], sql: `SELECT uid, node_type, layer FROM ${docs} ORDER BY uid` }];
-  if (m[1] === 'post') return [{ table, columns: ['term', 'uid', 'wtf', 'dl'], key: [0, 1], rows: (db) => postingsByUid(db, name) }];
+  if (m[1] === 'post') return [];
 
   const out: CanonicalRead[] = [
     {
