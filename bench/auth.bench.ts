@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { Reflector } from '@nestjs/core';
 import { CredentialResolver } from '../libs/auth/src/credential-resolver';
 import { PlanThrottlerGuard } from '../libs/auth/src/rate-limit/plan-throttler.guard';
 import { StrataAuthGuard } from '../libs/auth/src/strata-auth.guard';
@@ -42,7 +41,7 @@ export async function run(): Promise<Record<string, number>> {
     // ---- micro: the guard itself
     const app = running.app;
     const resolver = app.get(CredentialResolver);
-    const guard = new StrataAuthGuard(app.get(Reflector), app.get(PlanThrottlerGuard), app.get(DirectAuthenticator));
+    const guard = new StrataAuthGuard(app.get(PlanThrottlerGuard), app.get(DirectAuthenticator));
     const handler = NodesController.prototype.nodeHistory;
     const headersOf = (token: string) => ({ authorization: `Bearer ${token}` });
     const res = { header: () => res };

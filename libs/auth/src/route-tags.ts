@@ -13,6 +13,15 @@ export const ACCESS_KIND = 'strata:access-kind';
 export type AccessKind = 'read' | 'write' | 'by_action';
 
 /**
+ * A controller method's tag and access kind, the method's own metadata over its class's (as
+ * Nest's `Reflector.getAllAndOverride`); an untagged route is `api_key_or_jwt`.
+ */
+export function routeMetadataOf(handler: Function, controller: Function): { tag: AuthTag; access: AccessKind | undefined } {
+  const meta = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
+  return { tag: meta<AuthTag>(AUTH_TAG) ?? 'api_key_or_jwt', access: meta<AccessKind>(ACCESS_KIND) };
+}
+
+/**
  * Key of the Fastify route config that marks a public route. The early authentication hook
  * (configure-http.ts), which runs before Nest knows the route, reads it.
  */

@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { DirectAuthenticator } from './direct-authenticator';
 import { PlanThrottlerGuard } from './rate-limit/plan-throttler.guard';
 import { RouteAuth, isReadMethod } from './route-access';
-import { ACCESS_KIND, AUTH_TAG, AccessKind, AuthTag } from './route-tags';
+import { routeMetadataOf } from './route-tags';
 
 /**
  * The one global guard (APP_GUARD). For each route it reads the tag (`@Public`,
@@ -25,7 +24,6 @@ export class StrataAuthGuard implements CanActivate {
   private readonly routes = new Map<Function, RouteAuth>();
 
   constructor(
-    private readonly reflector: Reflector,
     private readonly throttler: PlanThrottlerGuard,
     private readonly authenticator: DirectAuthenticator,
   ) {}
@@ -49,11 +47,7 @@ export class StrataAuthGuard implements CanActivate {
     const handler = context.getHandler();
     let r = this.routes.get(handler);
     if (r === undefined) {
-      const targets = [handler, context.getClass()];
-      r = {
-        tag: this.reflector.getAllAndOverride<AuthTag>(AUTH_TAG, targets) ?? 'api_key_or_jwt',
-        access: this.reflector.getAllAndOverride<AccessKind>(ACCESS_KIND, targets),
-      };
+      r = routeMetadataOf(handler, context.getClass());
       this.routes.set(handler, r);
     }
     return r;

@@ -1,6 +1,6 @@
 import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
-import { APP_GUARD, HttpAdapterHost, Reflector } from '@nestjs/core';
+import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { FastifyInstance } from 'fastify';
 import { CLOCK, Clock } from '@strata/domain/time';
@@ -74,8 +74,8 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
     DirectAuthenticator,
     {
       provide: APP_GUARD,
-      inject: [Reflector, PlanThrottlerGuard, DirectAuthenticator],
-      useFactory: (reflector: Reflector, throttler: PlanThrottlerGuard, authenticator: DirectAuthenticator) => new StrataAuthGuard(reflector, throttler, authenticator),
+      inject: [PlanThrottlerGuard, DirectAuthenticator],
+      useFactory: (throttler: PlanThrottlerGuard, authenticator: DirectAuthenticator) => new StrataAuthGuard(throttler, authenticator),
     },
     { provide: ACTIVITY_STORE, inject: [OPS_STORES], useFactory: (ops: OpsStores): ActivityStore => ops.activity() },
     { provide: RequestActivity, inject: [ACTIVITY_STORE], useFactory: (store: ActivityStore) => new RequestActivity(store) },

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { RouteAuth } from '@strata/auth/route-access';
-import { ACCESS_KIND, AUTH_TAG, AccessKind, AuthTag } from '@strata/auth/route-tags';
+import { routeMetadataOf } from '@strata/auth/route-tags';
 import { toErrorResponse } from './all-exceptions.filter';
 import { RouteTable } from './route-table';
 
@@ -138,10 +138,9 @@ export class FastRoutes {
   }
 }
 
-/** The guard's reading of a controller method's auth metadata (StrataAuthGuard.routeAuth). */
+/** The guard's reading of the controller method's auth metadata. */
 function routeAuthOf(route: TakenRoute): RouteAuth {
   const handler = (route.controller.prototype as Record<string, Function>)[route.methodName];
   if (typeof handler !== 'function') throw new Error(`fast lane: ${route.controller.name}.${route.methodName} is not a method`);
-  const meta = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, route.controller);
-  return { tag: meta<AuthTag>(AUTH_TAG) ?? 'api_key_or_jwt', access: meta<AccessKind>(ACCESS_KIND) };
+  return routeMetadataOf(handler, route.controller);
 }
