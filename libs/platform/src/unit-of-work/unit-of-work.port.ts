@@ -6,7 +6,8 @@ export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
 /**
  * Runs one request's decision and commits everything it staged as ONE atomic append
  * (DESIGN rule 2). Handlers must not do external I/O inside `fn`: call providers first.
- * The promise resolves only after the events are durable and the read models show them.
+ * The promise resolves only after the events are durable and the read models show them
+ * (a deferred commit, RunOptions: once the read models show them; durable soon after).
  */
 export interface UnitOfWork {
   run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>, opts?: RunOptions): Promise<T>;
