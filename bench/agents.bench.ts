@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { openSse } from '@strata/live/testing/sse-client';
 import { processCpuMs } from './support/process-cpu';
@@ -11,6 +12,8 @@ const STREAMS_PER_SESSION = 10;
 const STREAM_SESSIONS = 10;
 const STREAM_MESSAGES = 20;
 const CONCURRENT_ORGS = 20;
+/** runs whose fsyncs are counted, after the timed ones (the count is not part of their timing) */
+const FSYNC_RUNS = 50;
 
 function pct(sorted: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 100) / 100;
@@ -21,10 +24,12 @@ function pct(sorted: number[], p: number): number {
  * `wait:true`, a local scripted model answering at once), each in a session of its own (created
  * before its timer starts), minus the same model call made directly with the very body the
  * service sent (its preamble, the agent's tool list, the message). What is left is HTTP in and
- * out, the durable job, the events and the waits: two commits, each waiting for its fsync of the
- * log (the message's, before it is answered or run, and the step's, with its usage, Trace and
- * events). `run_service_cpu_ms` is the service's CPU per run (the model server runs in this
- * process, so none of the model's).
+ * out, the durable job, the events and the waits: two commits (the message's, the run's start;
+ * the step's, with its usage, Trace and events) and, since the first one is deferred (nobody is
+ * answered before the run ends), one fsync of the log for both. `run_fsyncs` counts them: every
+ * fsync and fdatasync of the service per run, over untimed runs after the timed ones (where
+ * `perf` may trace). `run_service_cpu_ms` is the service's CPU per run (the model server runs
+ * in this process, so none of the model's).
  *
  * `one_session_*`: the same runs all in one session, as a long conversation: each call also
  * carries every earlier turn (run n sends 2n - 1 messages), so the model's input, and what the
@@ -75,6 +80,12 @@ export async function run(): Promise<Record<string, number>> {
     direct.sort((a, b) => a - b);
     runs.sort((a, b) => a - b);
     longRuns.sort((a, b) => a - b);
+    // what the disk is asked per run: every fsync and fdatasync of the service (the log's, and any checkpoint's)
+    const fsyncSessions: string[] = [];
+    for (let i = 0; i < FSYNC_RUNS; i++) fsyncSessions.push((await post('/v1/agents/sessions', { agent_id: agent.id })).id as string);
+    const syncs = await syncCalls(server.child.pid, async () => {
+      for (let i = 0; i < FSYNC_RUNS; i++) await oneRun(fsyncSessions[i], i + 1);
+    });
     const cpu = (a: number | null, b: number | null) => (a !== null && b !== null ? Math.round(((b - a) / RUNS) * 100) / 100 : null);
     const runCpu = cpu(cpu0, cpu1);
     const longCpu = cpu(cpu2, cpu3);
@@ -84,6 +95,7 @@ export async function run(): Promise<Record<string, number>> {
       run_p99_ms: pct(runs, 99),
       model_direct_p50_ms: pct(direct, 50),
       step_overhead_p50_ms: Math.round((pct(runs, 50) - pct(direct, 50)) * 100) / 100,
+      ...(syncs !== null ? { run_fsyncs: Math.round((syncs / FSYNC_RUNS) * 100) / 100 } : {}),
       ...(oneSession && longCpu !== null ? { one_session_run_service_cpu_ms: longCpu } : {}),
       ...(oneSession ? { one_session_run_p50_ms: pct(longRuns, 50), one_session_run_p99_ms: pct(longRuns, 99) } : {}),
       // BENCH_AGENT_STEPS_ONLY=1: the sequential runs alone (a CPU profile of the step, nothing else in it)
@@ -97,6 +109,33 @@ export async function run(): Promise<Record<string, number>> {
 }
 
 type Post = (p: string, body: unknown) => Promise<Record<string, any>>;
+
+/**
+ * The fsync and fdatasync calls a process makes while `fn` runs, counted by `perf stat` on the
+ * kernel's syscall tracepoints (nothing stops the process); null where perf is missing or may
+ * not trace (perf_event_paranoid, containers).
+ */
+async function syncCalls(pid: number | undefined, fn: () => Promise<void>): Promise<number | null> {
+  if (pid === undefined) return null;
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_fdatasync,syscalls:sys_enter_fsync', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  perf.stderr.on('data', (d) => (err += String(d)));
+  const exited = new Promise<number | null>((resolve) => {
+    perf.once('error', () => resolve(null));
+    perf.once('exit', (code) => resolve(code));
+  });
+  // perf attaches before it counts: a run made before then would go uncounted
+  await new Promise((r) => setTimeout(r, 500));
+  if (perf.exitCode !== null) {
+    await exited;
+    return null;
+  }
+  await fn();
+  perf.kill('SIGINT');
+  if ((await exited) === null && !err) return null;
+  const counts = err.split('\n').map((l) => l.split(',')).filter((f) => /sys_enter_f(data)?sync/.test(f[2] ?? '')).map((f) => Number(f[0]));
+  return counts.length === 2 && counts.every(Number.isFinite) ? counts[0] + counts[1] : null;
+}
 
 /**
  * 100 live subscribers: 10 sessions with 10 streams each (the per-session cap), one-step runs

@@ -8,7 +8,7 @@ import { FixedClock, randomIds } from '@strata/domain/time';
 import { eventually } from '@strata/domain/testing/eventually';
 import { EmbeddedStorage } from '../storage/embedded-storage';
 import { CommandContext } from './command-context';
-import { EmbeddedUnitOfWork } from './embedded-unit-of-work';
+import { DEFERRED_SYNC_BOUND_MS, EmbeddedUnitOfWork } from './embedded-unit-of-work';
 import { createNode, createTriggerEdge } from './graph-ops';
 
 /**
@@ -146,5 +146,97 @@ describe('EmbeddedUnitOfWork', () => {
     const later = await uow.run(ctx, async (tx) => createNode(tx, { label: 'later', node_type: 'Task' }));
     expect(storage.graph.getNodeSync('org-1', later.uid)?.label).toBe('later');
     expect(storage.events.headPositionSync()).toBe(1);
+  });
+
+  describe('a deferred commit (durability: deferred)', () => {
+    /** the log's fsync, held until the test releases it; counts how many were asked for */
+    function gatedFsync() {
+      const gates: (() => void)[] = [];
+      const spy = jest.spyOn(storage.events, 'syncCommitted').mockImplementation(() => new Promise<void>((r) => gates.push(r)));
+      return { count: () => spy.mock.calls.length, release: () => gates.shift()!(), spy };
+    }
+    /** the bound's timer, fired by the test */
+    let bound: { fire: () => void; ms: number } | null;
+    let cancelled: number;
+    beforeEach(() => {
+      bound = null;
+      cancelled = 0;
+      uow = new EmbeddedUnitOfWork(storage, new FixedClock(100), randomIds, (fire, ms) => {
+        bound = { fire, ms };
+        return () => void cancelled++;
+      });
+    });
+    const announced: string[] = [];
+    beforeEach(() => {
+      announced.length = 0;
+      storage.onCommitted((events) => announced.push(...events.map((e) => e.type)));
+    });
+
+    it('answers at the log commit, before any fsync, and announces the commit only once an fsync covers it', async () => {
+      expect(storage.events.commitSyncDeferred).toBe(true);
+      const fsync = gatedFsync();
+      const node = await uow.run(ctx, async (tx) => createNode(tx, { label: 'step', node_type: 'Task' }), { durability: 'deferred' });
+      expect(storage.graph.getNodeSync('org-1', node.uid)?.label).toBe('step');
+      expect(fsync.count()).toBe(0);
+      expect(announced).toEqual([]);
+      expect(bound?.ms).toBe(DEFERRED_SYNC_BOUND_MS);
+      bound!.fire();
+      expect(fsync.count()).toBe(1);
+      expect(announced).toEqual([]);
+      fsync.release();
+      await eventually(() => announced.length === 1);
+      expect(announced).toEqual(['NodeCreated']);
+      fsync.spy.mockRestore();
+    });
+
+    it('becomes durable with the next durable commit: one fsync for both, announced in commit order', async () => {
+      const fsync = gatedFsync();
+      await uow.run(ctx, async (tx) => createNode(tx, { label: 'deferred', node_type: 'Task' }), { durability: 'deferred' });
+      let answered = false;
+      const durable = uow.run(ctx, async (tx) => createNode(tx, { label: 'durable', node_type: 'Goal' })).then(() => (answered = true));
+      await eventually(() => fsync.count() === 1);
+      expect(cancelled).toBe(1); // the bound is no longer needed
+      expect(answered).toBe(false);
+      expect(announced).toEqual([]);
+      fsync.release();
+      await durable;
+      expect(fsync.count()).toBe(1);
+      expect(announced).toEqual(['NodeCreated', 'NodeCreated']);
+      fsync.spy.mockRestore();
+    });
+
+    it('durable() starts the fsync of pending deferred commits and resolves once it is done', async () => {
+      const fsync = gatedFsync();
+      await uow.run(ctx, async (tx) => createNode(tx, { label: 'before a tool call', node_type: 'Task' }), { durability: 'deferred' });
+      let done = false;
+      const d = uow.durable().then(() => (done = true));
+      expect(fsync.count()).toBe(1);
+      await Promise.resolve();
+      expect(done).toBe(false);
+      fsync.release();
+      await d;
+      expect(announced).toEqual(['NodeCreated']);
+      // nothing pending: durable() waits for the fsync already done, and asks for none
+      await uow.durable();
+      expect(fsync.count()).toBe(1);
+      fsync.spy.mockRestore();
+    });
+
+    it('announces nothing of a deferred commit whose fsync failed', async () => {
+      jest.spyOn(storage.events, 'syncCommitted').mockImplementation(() => Promise.reject(new Error('EIO')));
+      await uow.run(ctx, async (tx) => createNode(tx, { label: 'lost?', node_type: 'Task' }), { durability: 'deferred' });
+      await expect(uow.durable()).rejects.toThrow('EIO');
+      expect(announced).toEqual([]);
+      jest.restoreAllMocks();
+    });
+
+    it('is durable on disk through the real fsync once the bound fires', async () => {
+      const sync = jest.spyOn(storage.events, 'syncCommitted');
+      await uow.run(ctx, async (tx) => createNode(tx, { label: 'real', node_type: 'Task' }), { durability: 'deferred' });
+      bound!.fire();
+      await eventually(() => announced.length === 1);
+      expect(sync).toHaveBeenCalledTimes(1);
+      sync.mockRestore();
+    });
   });
 });

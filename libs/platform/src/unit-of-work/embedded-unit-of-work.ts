@@ -5,7 +5,7 @@ import { Clock, IdGenerator } from '@strata/domain/time';
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
 import { CommandContext } from './command-context';
 import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
-import { addInStage, CheckStage, UnitOfWork } from './unit-of-work.port';
+import { addInStage, CheckStage, RunOptions, UnitOfWork } from './unit-of-work.port';
 import { tracing } from '@strata/observability/tracing';
 import { recordedFromAppend } from './recorded-from-append';
 import type { EmbeddedStorage } from '../storage/embedded-storage';
@@ -17,15 +17,35 @@ interface Job {
   reject: (e: unknown) => void;
   /** the request's trace context, when tracing runs: the batch runs outside the request */
   trace: unknown;
+  /** answered at the log commit; durable with a later fsync (RunOptions) */
+  deferred: boolean;
 }
 
 const MAX_BATCH = 256;
 
 /**
+ * How long a deferred commit may wait for a durable one to share its fsync. Short: a run's
+ * start must not stay unannounced to live subscribers, nor undurable, for the length of a slow
+ * model call; long enough that a fast step's final commit (a few ms later) covers it.
+ */
+export const DEFERRED_SYNC_BOUND_MS = 10;
+
+/** Arms the bound of deferred commits; returns its cancel. Tests pass their own. */
+export type DeferTimer = (fire: () => void, ms: number) => () => void;
+
+const realTimer: DeferTimer = (fire, ms) => {
+  const t = setTimeout(fire, ms);
+  t.unref();
+  return () => clearTimeout(t);
+};
+
+/**
  * Embedded default. Requests that arrive together are decided one after another and
  * committed with ONE fsync (group commit): each request's events go into the open log
  * transaction and are projected at once, so the next request in the batch reads them.
- * Nobody is answered before the log commit is durable.
+ * Nobody is answered before the log commit is durable, except a caller that asked for a
+ * deferred commit (RunOptions): it is answered at the log commit, and live listeners hear of
+ * that commit only once an fsync covers it.
  */
 export class EmbeddedUnitOfWork implements UnitOfWork {
   private readonly log = new Logger('UnitOfWork');
@@ -38,10 +58,17 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
   private readonly openSteps: OpenStep[] = [];
   private readonly guardChecks: GuardCheck[] = [];
 
+  /** commits answered but not yet fsynced, in commit order, with the bound's cancel */
+  private pendingSync: RecordedEvent[][] = [];
+  private cancelBound: (() => void) | null = null;
+  /** settles once the latest commit handed to an fsync is durable */
+  private lastSync: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly storage: EmbeddedStorage,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly deferTimer: DeferTimer = realTimer,
   ) {}
 
   private policyChecks = 0;
@@ -59,9 +86,9 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     this.policyGuards = addInStage(this.guardChecks, this.policyGuards, check, stage);
   }
 
-  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>, opts?: RunOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ctx, fn, resolve: resolve as (v: unknown) => void, reject, trace: tracing.capture() });
+      this.queue.push({ ctx, fn, resolve: resolve as (v: unknown) => void, reject, trace: tracing.capture(), deferred: opts?.durability === 'deferred' });
       this.schedule();
     });
   }
@@ -215,27 +242,83 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       runner.resetPosition();
       runner.catchUp();
     }
-    const answer = () => {
-      if (committed.length) {
-        try {
-          this.storage.notifyCommitted(committed);
-        } catch (err) {
-          this.log.error(`committed-event listener failed: ${(err as Error).message}`);
-        }
+    const notify = (events: RecordedEvent[]) => {
+      if (!events.length) return;
+      try {
+        this.storage.notifyCommitted(events);
+      } catch (err) {
+        this.log.error(`committed-event listener failed: ${(err as Error).message}`);
       }
-      for (const d of done) d.result instanceof Refused ? d.job.reject(d.result.error) : d.job.resolve(d.result);
     };
+    const answer = (d: { job: Job; result: unknown }) => (d.result instanceof Refused ? d.job.reject(d.result.error) : d.job.resolve(d.result));
     // settled now (a replay must not run them again), answered once the log is on disk: with a
     // deferred fsync the next batch is decided while this one's fsync runs
     for (const d of done) this.settled.add(d.job);
-    if (!wrote || !events.commitSyncDeferred) answer();
-    else
-      events.syncCommitted().then(answer, (err: unknown) => {
+    if (!wrote || !events.commitSyncDeferred) {
+      notify(committed);
+      for (const d of done) answer(d);
+      return 'ok';
+    }
+    // callers that asked for a deferred commit are answered at the log commit; the rest wait for its fsync
+    const waiting = done.filter((d) => !d.job.deferred);
+    for (const d of done) if (d.job.deferred) answer(d);
+    if (!waiting.length) {
+      this.pendingSync.push(committed);
+      if (!this.cancelBound) this.cancelBound = this.deferTimer(() => void this.syncDeferred(), DEFERRED_SYNC_BOUND_MS);
+      return 'ok';
+    }
+    // one fsync covers the deferred commits before this one too: they are announced first, in commit order
+    const covered = this.takePending();
+    covered.push(committed);
+    const synced = events.syncCommitted();
+    this.lastSync = synced;
+    synced.then(
+      () => {
+        for (const c of covered) notify(c);
+        for (const d of waiting) answer(d);
+      },
+      (err: unknown) => {
         this.log.error(`log fsync failed: ${(err as Error).message}`);
         const unavailable = storageBusy();
-        for (const d of done) d.job.reject(unavailable);
-      });
+        for (const d of waiting) d.job.reject(unavailable);
+      },
+    );
     return 'ok';
+  }
+
+  durable(): Promise<void> {
+    return this.pendingSync.length ? this.syncDeferred() : this.lastSync;
+  }
+
+  /** the deferred commits waiting for an fsync, taken (their bound cancelled) */
+  private takePending(): RecordedEvent[][] {
+    this.cancelBound?.();
+    this.cancelBound = null;
+    return this.pendingSync.splice(0);
+  }
+
+  /**
+   * The fsync of the deferred commits (the bound ran out, or someone needs them durable); their
+   * live listeners hear of them after it. A failed fsync announces nothing: those commits may
+   * not survive a crash, so no subscriber may hold an id of theirs.
+   */
+  private syncDeferred(): Promise<void> {
+    const covered = this.takePending();
+    if (!covered.length) return this.lastSync;
+    const synced = this.storage.events.syncCommitted();
+    this.lastSync = synced;
+    synced.then(
+      () => {
+        for (const c of covered)
+          try {
+            this.storage.notifyCommitted(c);
+          } catch (err) {
+            this.log.error(`committed-event listener failed: ${(err as Error).message}`);
+          }
+      },
+      (err: unknown) => this.log.error(`log fsync failed: ${(err as Error).message}`),
+    );
+    return synced;
   }
 
   /** No transaction could start: every request of the batch is refused, nothing written (503 when storage is locked). */

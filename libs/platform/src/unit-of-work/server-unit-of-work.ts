@@ -8,7 +8,7 @@ import { markReadLag } from './read-lag';
 import { CommandContext } from './command-context';
 import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
 import { RevisionPinningReader, RevisionedReads } from './revision-pinning-reader';
-import { addInStage, CheckStage, UnitOfWork } from './unit-of-work.port';
+import { addInStage, CheckStage, RunOptions, UnitOfWork } from './unit-of-work.port';
 
 /** Waits until the projections show a log position (CheckpointWatcher). */
 export interface ProjectionWait {
@@ -76,8 +76,14 @@ export class ServerUnitOfWork implements UnitOfWork {
     return all.every(Boolean);
   }
 
-  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+  /** `opts.durability` changes nothing here: KurrentDB acknowledges an append once it is durable */
+  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>, _opts?: RunOptions): Promise<T> {
     return tracing.inSpan('strata.unit_of_work', { 'strata.request_id': ctx.request_id }, () => this.attempt(ctx, fn));
+  }
+
+  /** every append this unit acknowledged is durable already */
+  durable(): Promise<void> {
+    return Promise.resolve();
   }
 
   private async attempt<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T> {

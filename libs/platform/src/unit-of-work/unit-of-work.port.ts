@@ -6,10 +6,17 @@ export const UNIT_OF_WORK = Symbol('UNIT_OF_WORK');
 /**
  * Runs one request's decision and commits everything it staged as ONE atomic append
  * (DESIGN rule 2). Handlers must not do external I/O inside `fn`: call providers first.
- * The promise resolves only after the events are durable and the read models show them.
+ * The promise resolves only after the events are durable and the read models show them
+ * (a deferred commit, RunOptions: once the read models show them; durable soon after).
  */
 export interface UnitOfWork {
-  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>): Promise<T>;
+  run<T>(ctx: CommandContext, fn: (tx: GraphTx) => Promise<T>, opts?: RunOptions): Promise<T>;
+  /**
+   * Resolves once every commit made before the call is durable (starting the fsync of
+   * deferred ones now). Call it before anything leaves the process on the strength of a
+   * deferred commit, and before answering a client about one.
+   */
+  durable(): Promise<void>;
   /**
    * Adds a rule checked on every request that staged changes, whatever its route, after the
    * handler and before the append (accounts register the plan's node limit here).
@@ -36,4 +43,15 @@ export function addInStage<T>(list: T[], policyCount: number, check: T, stage: C
   }
   list.splice(list.length - policyCount, 0, check);
   return policyCount;
+}
+
+export interface RunOptions {
+  /**
+   * `durable` (default): the promise settles once the commit is on disk. `deferred`: it settles
+   * right after the log commit (the read models show it), and the commit becomes durable with
+   * the next durable commit's fsync or within a short bound; live listeners hear of it only
+   * then. Only for a commit whose result nobody outside the process is told about (a run's
+   * intermediate steps). Servers mode acknowledges durably anyway: there it changes nothing.
+   */
+  durability?: 'durable' | 'deferred';
 }

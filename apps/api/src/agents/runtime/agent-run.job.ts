@@ -27,7 +27,7 @@ import type { QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { createEdge, createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
-import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { RunOptions, UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { SessionEventRow } from '@strata/projections/agents/agents-read-model';
 import { AGENT_TOOL_SOURCE, AgentMcpTool, AgentToolSource } from '@strata/mcp/tools';
 import { GovernedCall, ToolApprovals } from '@strata/mcp/approvals';
@@ -66,6 +66,13 @@ interface Hold {
 
 /** a run's own append refused this often (others writing to its session each time) gives up */
 const CONFLICT_ATTEMPTS = 5;
+/**
+ * A run's start and its turns of tool calls answer nobody: they become durable with the run's
+ * next durable commit (its end, a tool's result) or within the unit of work's short bound, and
+ * before any MCP call leaves the process (callMcp). The model call may run meanwhile: a crash
+ * loses at most a start or a turn nobody was told of, and the resumed run calls the model again.
+ */
+const INTERMEDIATE: RunOptions = { durability: 'deferred' };
 
 /** A listed session event of one wire type, its data typed by it. */
 type RowOf<T extends SessionEventRow['type']> = Extract<SessionEventRow, { type: T }>;
@@ -124,7 +131,7 @@ export class AgentRunJob implements JobHandler {
    * the queue), takes the stream's new revision and decides again on the read model showing it.
    * A lost lease stops the run here (`lease_lost`): the other runner goes on.
    */
-  private async own<T>(hold: Hold, agent: AgentRecord, s: Pick<SessionRecord, 'org_id' | 'id'>, runId: string, fn: (tx: GraphTx) => Promise<T>): Promise<T> {
+  private async own<T>(hold: Hold, agent: AgentRecord, s: Pick<SessionRecord, 'org_id' | 'id'>, runId: string, fn: (tx: GraphTx) => Promise<T>, opts?: RunOptions): Promise<T> {
     const stream = AgentStreams.session(s.org_id, s.id);
     for (let attempt = 1; ; attempt++) {
       let appended = 0;
@@ -134,7 +141,7 @@ export class AgentRunJob implements JobHandler {
           const r = await fn(tx);
           appended = tx.stagedOn(stream);
           return r;
-        });
+        }, opts);
         hold.revision += appended;
         return result;
       } catch (err) {
@@ -304,7 +311,7 @@ export class AgentRunJob implements JobHandler {
       stageRunStart(tx, s, r, r.number ?? this.store.read.runsSince(org, 0), await sessionNodeOf(tx, s));
       counted(r.id);
       return true;
-    });
+    }, INTERMEDIATE);
   }
 
   private async closeTrace(tx: GraphTx, run: RunRecord): Promise<void> {
@@ -370,7 +377,8 @@ export class AgentRunJob implements JobHandler {
         return;
       }
       await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
-    }).catch(async (err: unknown) => {
+      // the answer ends the run and answers a waiting client: durable; a turn of tool calls is a step within it
+    }, res.toolCalls.length ? INTERMEDIATE : undefined).catch(async (err: unknown) => {
       // the step's unit did not commit (another runner holds the run, conflicts ran out, the
       // store failed): the call's answer is not recorded, but the call was made and its cost is
       await this.uow.run(this.ctxOf(agent, run.id), async (tx) => consumed(tx)).catch(() => undefined);
@@ -538,6 +546,9 @@ export class AgentRunJob implements JobHandler {
     const tool = (await this.mcp.toolsFor(agent.org_id, agent.id)).find((t) => t.model_name === d.name);
     if (!tool) return { status: 'error', result: { code: 'tool_unavailable' }, error: { code: 'tool_unavailable', message: `${d.name} is not offered to this agent any more` }, created: [] };
     if (!isObject(d.arguments)) return { status: 'error', result: { code: 'invalid_arguments' }, error: { code: 'invalid_arguments', message: 'the arguments must be a JSON object' }, created: [] };
+    // the call leaves the process: the steps that recorded it must survive a crash first, so
+    // that a resumed run finds it requested and never makes it twice
+    await this.uow.durable();
     const r = await this.mcp.call(agent.org_id, agent.id, tool, d.arguments, signal);
     return { ...r, created: [] };
   }

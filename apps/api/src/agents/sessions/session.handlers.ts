@@ -172,13 +172,18 @@ export class SessionHandlers {
       const staged = this.stageMessage(tx, agent, fresh, body.content, body.metadata ?? null, this.sender(auth));
       await this.startAtOnce(tx, agent.id, fresh, staged, () => sessionNodeOf(tx, fresh));
       return staged;
-    });
+      // a waiting client is answered only after the run's last commit, durable (below): the
+      // message and the run's start need no fsync of their own, they share that one (or the
+      // deferral's bound's, for a slow model). A 202 answers now: its commit is durable first.
+    }, body.wait ? { durability: 'deferred' } : undefined);
     await this.runs.enqueue(auth.org_id, { session_id: sid, run_id: staged.run_id });
     if (body.wait) {
       const ended = await this.waits.until(() => {
         const r = this.store.read.run(auth.org_id, staged.run_id);
         return !!r && runEnded(r);
       }, undefined, (body.wait_timeout_s ?? 60) * 1000);
+      // whatever the answer says (the run's end, or 202 at the timeout) is on disk before it leaves
+      await this.uow.durable();
       if (ended) {
         const run = this.store.read.run(auth.org_id, staged.run_id)!;
         // the run's events as the runtime keeps them: only what was listed since is read, not the session's history
