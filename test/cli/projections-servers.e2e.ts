@@ -3,6 +3,7 @@ import { eventually } from '../servers-mode/support/eventually';
 import { useServersStack } from '../servers-mode/support/servers-mode-app';
 import { api, signUpWithKey } from '../support/http';
 import { seedGraph } from './cli-fixture';
+import { VECTOR_SERVER_PROJECTION_VERSION } from '@strata/projections/server/vector.server-projection';
 
 /**
  * `strata projections rebuild` in servers mode, against the servers-mode harness (the worker
@@ -31,11 +32,11 @@ describe('strata projections rebuild vectors in servers mode', () => {
     expect(await requestServerRebuild(stack.servers.checkpoints, ['vectors'])).toEqual(['vectors']);
     await eventually(async () => {
       const cp = await stack.servers.checkpoints.get('vectors');
-      return cp?.version === 1 && cp.position >= head;
+      return cp?.version === VECTOR_SERVER_PROJECTION_VERSION && cp.position >= head;
     }, 'vectors rebuilt');
 
     expect(emptied).toBe(1);
-    expect(stack.worker.logs.join('\n')).toMatch(/projection vectors: version -1 → 1; building from the start of the log/);
+    expect(stack.worker.logs.join('\n')).toContain(`projection vectors: version -1 → ${VECTOR_SERVER_PROJECTION_VERSION}; building from the start of the log`);
     expect(stack.worker.problems.join('\n')).toMatch(/checkpoint of vectors was reset: rebuilding it/);
     // only the named projection was rebuilt
     expect(stack.worker.logs.join('\n')).not.toMatch(/projection (graph|text): version/);

@@ -27,10 +27,13 @@ const BACKFILL_PAGE = 500;
  * read model it consults (see vector-writes.ts for the rules). Every write is idempotent
  * (upsert, remove, configure-if-different), so a batch applied again changes nothing.
  */
+/** Bumped when what a node's vector is made of changes: the worker rebuilds the index from the log. */
+export const VECTOR_SERVER_PROJECTION_VERSION = 2;
+
 export class VectorServerProjection implements ServerProjection {
   readonly name = 'vectors';
   /** 2: a string repeated among a node's label, summary and props is embedded once (embeddingTextOf) */
-  readonly version = 2;
+  readonly version = VECTOR_SERVER_PROJECTION_VERSION;
 
   /** `resetAll` drops every organization's vectors (the port has no such call) */
   constructor(
