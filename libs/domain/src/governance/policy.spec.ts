@@ -1,24 +1,8 @@
-import { checkPolicyMatch, compilePolicy, decidePolicyPatch, evaluatePolicies, PolicyIndex, PolicyMatch, PolicyRecord, RequestFacts, requestFingerprint, routeTest, templateMatchesRoute } from './policy';
+import { checkPolicyMatch, compilePolicy, decidePolicyPatch, evaluatePolicies, PolicyIndex, PolicyMatch, RequestFacts, requestFingerprint, routeTest, templateMatchesRoute } from './policy';
 import { DomainError } from '../errors';
+import { policyRecord } from '../testing/policy-record';
 
-const policy = (over: Partial<PolicyRecord>): PolicyRecord => ({
-  uid: 'p',
-  name: 'p',
-  description: null,
-  status: 'published',
-  effect: 'deny',
-  priority: 0,
-  match: { layers: ['epistemic'] },
-  version: 1,
-  status_reason: null,
-  created_by: 'u',
-  created_at: 0,
-  updated_at: 0,
-  status_changed_by: 'u',
-  status_changed_at: 0,
-  mirrored_version: null,
-  ...over,
-});
+const policy = policyRecord;
 
 const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
   principal: { kind: 'api_key', id: 'k1', role: null, bound_agent_id: 'planner' },

@@ -1,28 +1,13 @@
 import Database from 'better-sqlite3';
 import { PolicyRecord } from '@strata/domain/governance';
+import { policyRecord } from '@strata/domain/testing/policy-record';
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { GovernanceProjection } from '@strata/projections/governance/governance.projection';
 import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
 import { recordedEvent } from '@strata/projections/testing/projection-event-fixtures';
 import { PolicyService } from './policy.service';
 
-const policy = (uid: string): PolicyRecord => ({
-  uid,
-  name: uid,
-  description: null,
-  status: 'published',
-  effect: 'deny',
-  priority: 0,
-  match: { layers: ['epistemic'] },
-  version: 1,
-  status_reason: null,
-  created_by: 'u',
-  created_at: 0,
-  updated_at: 0,
-  status_changed_by: 'u',
-  status_changed_at: 0,
-  mirrored_version: null,
-});
+const policy = (uid: string): PolicyRecord => policyRecord({ uid, name: uid });
 
 /** The governance projection inline on a projections database, as the embedded unit of work runs it. */
 function setup() {
