@@ -55,6 +55,11 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
     const contracts = ok(await w.k.post('/ontology/objects/search', { query: 'rocket', object_types: ['contract'] }), 200);
     expect(contracts.items.map((i: any) => i.object.uid)).toEqual([w.contract]);
     expect((await w.k.post('/ontology/objects/search', {})).body).toMatchObject({ code: 'missing_field', field: 'query' });
+    // found by a value of its fields, not only by its name
+    const byField = ok(await w.k.post('/ontology/objects/search', { query: 'gold', schema_id: w.schema.id }), 200);
+    expect(byField.items[0].object.uid).toBe(w.acme);
+    const byNumber = ok(await w.k.post('/ontology/objects/search', { query: 'C-1', schema_id: w.schema.id }), 200);
+    expect(byNumber.items[0].object.uid).toBe(w.contract);
     expect((await w.k.post('/ontology/objects/search', { query: 'x', limit: 0 })).body).toMatchObject({ code: 'invalid_field', field: 'limit' });
   });
 

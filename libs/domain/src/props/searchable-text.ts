@@ -12,7 +12,7 @@ function push(parts: string[], v: unknown): void {
 /**
  * The props part of a node's full-text body: every string and string[] value, newline-joined.
  * Built-ins use their string fields in table order; custom types every top-level string or
- * string array (except `_type`).
+ * string array (except `_type`), and a domain object also the string values of its `fields`.
  */
 export function searchableText(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined): string {
   return searchableParts(def, props).join('\n');
@@ -26,6 +26,11 @@ export function searchableParts(def: NodeTypeDef | PropsSchemaDef | null, props:
     for (const f of compileSchema(def).textFields) push(parts, props[f.name]);
   } else {
     for (const k of Object.keys(props)) if (k !== '_type') push(parts, props[k]);
+    // a domain object's typed values live one level down (REFERENCE §11): a contract is found
+    // by its counterparty or number as much as by its name
+    const fields = props.fields;
+    if (typeof props.object_type_id === 'string' && typeof fields === 'object' && fields !== null && !Array.isArray(fields))
+      for (const v of Object.values(fields)) push(parts, v);
   }
   return parts;
 }

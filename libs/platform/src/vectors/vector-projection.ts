@@ -24,8 +24,9 @@ export const STATE_FILE = 'retrieval-state.json';
  * rule): the service then rebuilds the index from the log beside the stored one and swaps it
  * in, as it does for the SQLite projections. Saved in the state file as `projection_version`.
  * 2: a string repeated among a node's label, summary and props is embedded once.
+ * 3: a domain object's text holds the string values of its `fields`.
  */
-export const VECTOR_PROJECTION_VERSION = 2;
+export const VECTOR_PROJECTION_VERSION = 3;
 
 /**
  * Keeps the vector index in step with the log. Applied after each commit and, at start-up,

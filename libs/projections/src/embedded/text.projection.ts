@@ -6,7 +6,7 @@ import { TextChange, textChangeOf } from './text-document';
 /**
  * Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return).
  * `flush` ends a unit of work for the index (it may keep postings in memory until then).
- * Version 4: each row keeps its node's salience (ties on score are broken inside the index,
+ * Version 5: a domain object's body holds the string values of its `fields`. Version 4: each row keeps its node's salience (ties on score are broken inside the index,
  * by salience then uid), following decay and reinforcement. Version 3: the FTS5 tables keep their text, so deletes and updates keep BM25's statistics
  * exact (version 2's contentless_delete tables kept counting deleted rows: scores depended on
  * edit history and purges). Version 2: one FTS5 table per organization (BM25 statistics per
@@ -15,7 +15,7 @@ import { TextChange, textChangeOf } from './text-document';
  */
 export class TextProjection implements PlannedProjection {
   readonly name = 'text';
-  readonly version = 4;
+  readonly version = 5;
   readonly replayPlanner = 'text';
 
   constructor(private readonly index: SqliteTextIndex) {}

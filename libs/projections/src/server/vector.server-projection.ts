@@ -28,7 +28,7 @@ const BACKFILL_PAGE = 500;
  * (upsert, remove, configure-if-different), so a batch applied again changes nothing.
  */
 /** Bumped when what a node's vector is made of changes: the worker rebuilds the index from the log. */
-export const VECTOR_SERVER_PROJECTION_VERSION = 2;
+export const VECTOR_SERVER_PROJECTION_VERSION = 3;
 
 export class VectorServerProjection implements ServerProjection {
   readonly name = 'vectors';
