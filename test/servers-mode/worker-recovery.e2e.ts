@@ -108,7 +108,7 @@ describe('servers mode: projection worker recovery', () => {
     await eventually(async () => {
       // every checkpoint read in the same tick: rebuilt (new version) and caught up
       const cps = await Promise.all(SERVER_PROJECTION_NAMES.map((name) => servers.checkpoints.get(name)));
-      return cps.every((cp, i) => cp?.version === current.get(SERVER_PROJECTION_NAMES[i]) && cp.position >= head);
+      return cps.every((cp, i) => !!cp && cp.version === current.get(SERVER_PROJECTION_NAMES[i]) && cp.position >= head);
     }, 'rebuilt');
     expect(await view(c, probe)).toEqual(before);
     expect(worker.problems).toEqual([]);
