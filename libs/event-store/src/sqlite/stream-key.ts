@@ -55,7 +55,7 @@ export function hashedStreamKey(stream: string): number {
 }
 
 /**
- * The time in the first 48 bits of a uid at s[start] (`xxxxxxxx-xxxx-`, lowercase hex), or -1
+ * The time in the first 48 bits of a uid at s[start] (eight lowercase hex digits, a dash, four more and a dash), or -1
  * when the text there has not that form.
  */
 function uidTimeMs(s: string, start: number): number {

@@ -242,20 +242,12 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       runner.resetPosition();
       runner.catchUp();
     }
-    const notify = (events: RecordedEvent[]) => {
-      if (!events.length) return;
-      try {
-        this.storage.notifyCommitted(events);
-      } catch (err) {
-        this.log.error(`committed-event listener failed: ${(err as Error).message}`);
-      }
-    };
     const answer = (d: { job: Job; result: unknown }) => (d.result instanceof Refused ? d.job.reject(d.result.error) : d.job.resolve(d.result));
     // settled now (a replay must not run them again), answered once the log is on disk: with a
     // deferred fsync the next batch is decided while this one's fsync runs
     for (const d of done) this.settled.add(d.job);
     if (!wrote || !events.commitSyncDeferred) {
-      notify(committed);
+      this.notify(committed);
       for (const d of done) answer(d);
       return 'ok';
     }
@@ -274,7 +266,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     this.lastSync = synced;
     synced.then(
       () => {
-        for (const c of covered) notify(c);
+        for (const c of covered) this.notify(c);
         for (const d of waiting) answer(d);
       },
       (err: unknown) => {
@@ -288,6 +280,16 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
 
   durable(): Promise<void> {
     return this.pendingSync.length ? this.syncDeferred() : this.lastSync;
+  }
+
+  /** tells the live listeners of one commit's events; a listener's failure is logged, not thrown */
+  private notify(events: RecordedEvent[]): void {
+    if (!events.length) return;
+    try {
+      this.storage.notifyCommitted(events);
+    } catch (err) {
+      this.log.error(`committed-event listener failed: ${(err as Error).message}`);
+    }
   }
 
   /** the deferred commits waiting for an fsync, taken (their bound cancelled) */
@@ -309,12 +311,7 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     this.lastSync = synced;
     synced.then(
       () => {
-        for (const c of covered)
-          try {
-            this.storage.notifyCommitted(c);
-          } catch (err) {
-            this.log.error(`committed-event listener failed: ${(err as Error).message}`);
-          }
+        for (const c of covered) this.notify(c);
       },
       (err: unknown) => this.log.error(`log fsync failed: ${(err as Error).message}`),
     );
