@@ -83,9 +83,17 @@ export function triggerAliasesOf(path: string, action: string): TriggerAliasRow[
   return TRIGGER_ALIASES.filter((r) => r.path === path && r.actions.includes(action));
 }
 
-/** The props aliases a type accepts, in table order. */
-export function propsAliasesOf(typeName: string): PropsAliasRow[] {
-  return PROPS_ALIASES.filter((r) => r.types.includes(typeName));
+const ALIASES_BY_TYPE = new Map<string, readonly PropsAliasRow[]>();
+
+/** The props aliases a type accepts, in table order (read on every node write: kept per type). */
+export function propsAliasesOf(typeName: string): readonly PropsAliasRow[] {
+  let rows = ALIASES_BY_TYPE.get(typeName);
+  if (rows === undefined) {
+    rows = Object.freeze(PROPS_ALIASES.filter((r) => r.types.includes(typeName)));
+    // custom type names are unbounded: only the catalogue's are kept
+    if (rows.length || ALIASES_BY_TYPE.size < 512) ALIASES_BY_TYPE.set(typeName, rows);
+  }
+  return rows;
 }
 
 /** Whether `key` is a props alias of the type (a name the type accepts besides its fields). */

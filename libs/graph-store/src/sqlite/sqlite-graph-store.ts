@@ -13,6 +13,7 @@ import {
   SeriesPointRow,
   StoredEmbedding,
 } from '../graph-read-model.port';
+import { NodeDocCache } from './node-doc-cache';
 import { LABEL_LOOKUP_TERM, LABEL_LOOKUP_TYPES, createGraphSchema } from './sqlite-graph-schema';
 
 const ORDER_SQL: Record<NodeOrder, string> = {
@@ -42,6 +43,8 @@ const CHUNK = 500;
  */
 export class SqliteGraphStore implements GraphReadModel {
   private readonly stmts = new Map<string, Statement>();
+  /** kept by the writer (SqliteGraphWriter) and the graph projection's reset and rollback */
+  readonly nodeDocs = new NodeDocCache();
 
   constructor(readonly db: Database) {
     createGraphSchema(db);
@@ -59,8 +62,12 @@ export class SqliteGraphStore implements GraphReadModel {
 
   // ---------- nodes ----------
   getNodeDocSync(org: string, uid: string): string | null {
+    const cached = this.nodeDocs.get(org, uid);
+    if (cached !== undefined) return cached;
     const row = this.stmt('SELECT doc FROM nodes WHERE org = ? AND uid = ?').get(org, uid) as { doc: string } | undefined;
-    return row ? row.doc : null;
+    if (!row) return null;
+    this.nodeDocs.remember(org, uid, row.doc);
+    return row.doc;
   }
   getNodeSync(org: string, uid: string): NodeRecord | null {
     const doc = this.getNodeDocSync(org, uid);

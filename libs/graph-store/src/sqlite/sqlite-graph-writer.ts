@@ -77,6 +77,7 @@ export class SqliteGraphWriter {
       case 'clear':
         for (const t of ['nodes', 'edges', 'aliases', 'embeddings', 'series_points', 'series_counts'])
           this.store.stmt(`DELETE FROM ${t} WHERE org = ?`).run(org);
+        this.store.nodeDocs.forgetAll();
         return;
       case 'markMembership':
         this.store
@@ -112,6 +113,7 @@ export class SqliteGraphWriter {
   /** Writes a row built by `nodeRow` (here or on a replay's reading thread). */
   putNodeRow(row: NodeRow): void {
     this.store.stmt(NODE_UPSERT).run(row);
+    this.store.nodeDocs.forget(row[1]);
   }
 
   private touchNode(org: string, d: NodeTouchedData, rev: number): void {
@@ -123,6 +125,7 @@ export class SqliteGraphWriter {
     this.store
       .stmt('UPDATE nodes SET salience = ?, updated_at = ?, rev = ?, doc = ? WHERE org = ? AND uid = ?')
       .run(n.salience, n.updated_at, rev, JSON.stringify(n), org, d.uid);
+    this.store.nodeDocs.forget(d.uid);
   }
 
   private decay(org: string, d: SalienceDecayedData): void {
@@ -132,6 +135,7 @@ export class SqliteGraphWriter {
       if (!n) continue;
       n.salience = item.salience;
       st.run(item.salience, d.at, JSON.stringify(n), org, item.uid);
+      this.store.nodeDocs.forget(item.uid);
     }
   }
 
@@ -148,6 +152,7 @@ export class SqliteGraphWriter {
     const delCount = this.store.stmt('DELETE FROM series_counts WHERE org = ? AND series_uid = ?');
     for (const uid of d.node_uids) {
       delNode.run(org, uid);
+      this.store.nodeDocs.forget(uid);
       delAliases.run(org, uid);
       delEmb.run(org, uid);
       delPoints.run(org, uid);

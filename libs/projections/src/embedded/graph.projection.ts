@@ -24,5 +24,10 @@ export class GraphProjection implements PlannedProjection {
   }
   reset(): void {
     for (const t of GRAPH_TABLES) this.store.db.prepare(`DELETE FROM ${t}`).run();
+    this.store.nodeDocs.forgetAll();
+  }
+  /** the rows read since the last commit may be gone (or the file replaced by a rebuilt copy) */
+  rolledBack(): void {
+    this.store.nodeDocs.forgetAll();
   }
 }

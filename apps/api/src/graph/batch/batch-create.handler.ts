@@ -16,12 +16,16 @@ export class BatchCreateCommand {
   constructor(readonly ctx: CommandContext, readonly body: Body) {}
 }
 
-/** Tags an item's failure with where it happened (`nodes[3]`, `edges[0].to_uid`). */
-function at<T>(index: string, fn: () => T): T {
+/**
+ * Tags an item's failure with where it happened (`nodes[3]`, `edges[0].to_uid`); the name is
+ * built only then (a batch runs this for each of its thousands of items).
+ */
+function at<T>(list: 'nodes' | 'edges', i: number, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
     if (err instanceof DomainError) {
+      const index = `${list}[${i}]`;
       const field = typeof err.context.field === 'string' ? err.context.field : undefined;
       throw new DomainError(err.status, err.code, `${index}: ${err.message}`, {
         ...err.context,
@@ -65,13 +69,13 @@ export class BatchCreateHandler implements ICommandHandler<BatchCreateCommand> {
     const edges = asItems(body, 'edges', BATCH_MAX_EDGES);
     const refs = new Map<string, number>();
     nodes.forEach((n, i) => {
-      const ref = at(`nodes[${i}]`, () => readString(n, 'ref', { max: 200 }));
+      const ref = at('nodes', i, () => readString(n, 'ref', { max: 200 }));
       if (ref === undefined) return;
       if (refs.has(ref)) throw Errors.invalidField('ref', `ref '${ref}' is used twice`, { index: `nodes[${i}].ref` });
       refs.set(ref, i);
     });
     const edgeInputs = edges.map((e, i) =>
-      at(`edges[${i}]`, () => {
+      at('edges', i, () => {
         if (e.edge_type === undefined || e.edge_type === null) {
           const p = e.props as Body | undefined;
           if (!p || p._type === undefined) throw Errors.missingField('edge_type');
@@ -84,9 +88,10 @@ export class BatchCreateHandler implements ICommandHandler<BatchCreateCommand> {
     );
     return this.uow.run(ctx, async (tx) => {
       // a node's own space_uid places it (checked with the request's at commit); its Space's default classification applies
-      const ownSpace = await Promise.all(nodes.map((n) => (typeof n.space_uid === 'string' && n.space_uid ? tx.node(n.space_uid) : Promise.resolve(undefined))));
+      const placed = (n: Body) => typeof n.space_uid === 'string' && n.space_uid;
+      const ownSpace = nodes.some(placed) ? await Promise.all(nodes.map((n) => (placed(n) ? tx.node(n.space_uid as string) : undefined))) : [];
       const created: NodeRecord[] = nodes.map((n, i) =>
-        at(`nodes[${i}]`, () => {
+        at('nodes', i, () => {
           const space = ownSpace[i];
           const write = space?.node_type === 'Space' ? { ...tx.write, default_classification: classificationOf({ classification: space.props.default_classification }) } : tx.write;
           const node = createNode(tx, { ...n, agent_id: undefined }, {}, write);
