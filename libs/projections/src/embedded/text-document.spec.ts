@@ -3,7 +3,7 @@ import { textDocumentOf } from './text-document';
 
 describe('textDocumentOf', () => {
   it('indexes a Claim whose content repeats its label once, in the label', () => {
-    const claim = noteRecord('c', 'Prices will rise in March', { node_type: 'Claim', layer: 'epistemic', props: { content: 'Prices will rise in March', scope: 'economy' } });
+    const claim = noteRecord('c', 'Prices will rise in March', { node_type: 'Claim', layer: 'epistemic', props: { _type: 'Claim', content: 'Prices will rise in March', scope: 'economy' } });
     expect(textDocumentOf('o', claim)).toMatchObject({ label: 'Prices will rise in March', summary: '', body: 'economy' });
   });
 
@@ -12,7 +12,7 @@ describe('textDocumentOf', () => {
       node_type: 'Claim',
       layer: 'epistemic',
       summary: 'Energy costs push prices up',
-      props: { content: 'Energy costs push prices up', scope: 'Prices rise', unit: 'a report', uncertainty_range: 'a report' },
+      props: { _type: 'Claim', content: 'Energy costs push prices up', scope: 'Prices rise', unit: 'a report', uncertainty_range: 'a report' },
     });
     const doc = textDocumentOf('o', claim);
     expect(doc.summary).toBe('Energy costs push prices up');
@@ -24,7 +24,7 @@ describe('textDocumentOf', () => {
   });
 
   it('keeps every distinct string of the props, newline-joined in the catalogue’s order', () => {
-    const q = noteRecord('q', 'Why is it slow?', { node_type: 'Question', layer: 'epistemic', props: { text: 'Is the disk the cause?', scope: 'the nightly job' } });
+    const q = noteRecord('q', 'Why is it slow?', { node_type: 'Question', layer: 'epistemic', props: { _type: 'Question', text: 'Is the disk the cause?', scope: 'the nightly job' } });
     const body = textDocumentOf('o', q).body;
     expect(body.split('\n').sort()).toEqual(['Is the disk the cause?', 'the nightly job'].sort());
   });
