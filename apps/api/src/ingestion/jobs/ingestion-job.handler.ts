@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { decideCreateNode, decideUpdateNode, GraphChanges } from '@strata/domain/graph';
 import { chunkText, documentChunkLabel, draftedChunkUid, finalStatuses } from '@strata/domain/ingestion';
@@ -11,7 +12,6 @@ import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runn
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { chunkStatus, documentChunks } from '../documents/document-chunks';
-import { randomBytes } from 'node:crypto';
 import { ChunkDraft, ChunkExtractionService, ChunkOutcome, ExtractedChunk, OntologyTally, createChunk } from '../pipeline/chunk-extraction.service';
 import { OntologyPass, OntologyRun } from '../pipeline/ontology-pass';
 import { ExtractorSource } from '../pipeline/extractor-source';
@@ -162,8 +162,10 @@ export class IngestionJobHandler implements JobHandler {
         const unit = takeUnit(ready);
         poke('workers');
         const outcomes = await this.commitUnit(ctx, unit, pages, dedup);
-        unit.forEach((item, i) => this.count(tally, item.chunk, outcomes[i]));
-        unit.forEach((item, i) => outcomes[i]?.status === 'completed' && committed.add(item.chunk.uid));
+        unit.forEach((item, i) => {
+          this.count(tally, item.chunk, outcomes[i]);
+          if (outcomes[i]?.status === 'completed') committed.add(item.chunk.uid);
+        });
         processed += unit.length;
         await jc.checkpoint(tally, progress());
       }
