@@ -35,7 +35,7 @@ describe('POST /ingest/chunk (offline provider)', () => {
     expect(res.body.edges_created).toBe(res.body.nodes_created);
 
     const chunk = await c.get(`/node/${res.body.chunk_uid}`);
-    expect(chunk.body).toMatchObject({ node_type: 'Chunk', label: 'Lovelace notes', props: { content: TEXT, chunk_type: 'document', chunk_index: 0, processing_status: 'completed', extraction_count: res.body.nodes_created } });
+    expect(chunk.body).toMatchObject({ node_type: 'Chunk', label: 'Lovelace notes', props: { content: TEXT, chunk_type: 'document', chunk_index: 0, processing_status: 'completed', extraction_count: res.body.nodes_created }, version: 1 });
 
     const people = await c.get('/nodes?node_type=Person');
     expect(people.body.items.map((n: { label: string }) => n.label).sort()).toEqual(['Ada Lovelace', 'Charles Babbage']);

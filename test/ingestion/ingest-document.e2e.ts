@@ -65,6 +65,8 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
       const chunk = (await c.get(`/node/${e.from_uid}`)).body;
       expect(chunk.label).toBe(`Engines and people · chunk ${chunk.props.chunk_index}`);
       expect(chunk.props.processing_status).toBe('completed');
+      // written once, with its extraction: not pending first and then again completed
+      expect(chunk.version).toBe(1);
       expect(bytes.subarray(chunk.props.char_offset_start, chunk.props.char_offset_end).toString('utf8')).toBe(chunk.props.content);
     }
     // reality and epistemic by default: no intent-layer nodes

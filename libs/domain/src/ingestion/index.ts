@@ -4,3 +4,4 @@ export * from './labels';
 export * from './dedup';
 export * from './final-status';
 export * from './ingest-requests';
+export * from './chunk-uid';

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors';
 import { chunkText, estimateTokens, readChunking, utf8Length } from './chunking';
+import { draftedChunkUid } from './chunk-uid';
 import { decideDedup } from './dedup';
 import { finalStatuses } from './final-status';
 import { defaultTitle, documentChunkLabel, standaloneChunkLabel } from './labels';
@@ -165,5 +166,17 @@ describe('final statuses', () => {
     [{ total: 0, completed: 0, failed: 0, cancelled: false }, { job: 'completed', document: 'completed' }],
   ])('%j ends %j', (counts, expected) => {
     expect(finalStatuses(counts)).toEqual(expected);
+  });
+});
+
+describe('draftedChunkUid', () => {
+  it('gives every attempt of a job the same uid for a chunk, another for another chunk, job or document', () => {
+    const uid = draftedChunkUid('salt-1', 'doc-1', 3);
+    expect(uid).toBe(draftedChunkUid('salt-1', 'doc-1', 3));
+    expect(new Set([uid, draftedChunkUid('salt-1', 'doc-1', 4), draftedChunkUid('salt-2', 'doc-1', 3), draftedChunkUid('salt-1', 'doc-2', 3)]).size).toBe(4);
+  });
+
+  it('is a lowercase version-4 UUID of the RFC variant, as graph uids are', () => {
+    for (let i = 0; i < 50; i++) expect(draftedChunkUid('s', 'd', i)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

@@ -18,6 +18,17 @@ export function searchableText(def: NodeTypeDef | PropsSchemaDef | null, props: 
   return searchableParts(def, props).join('\n');
 }
 
+/**
+ * `searchableParts` without the strings a node already shows elsewhere (`taken`: its label and
+ * summary) and without repeats, in the same order: each distinct string once. A Claim's
+ * `content` or a Question's `text` is usually its label word for word.
+ */
+export function distinctSearchableParts(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined, taken: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of searchableParts(def, props)) if (!taken.includes(p) && !out.includes(p)) out.push(p);
+  return out;
+}
+
 /** The values `searchableText` joins, in the same order. */
 export function searchableParts(def: NodeTypeDef | PropsSchemaDef | null, props: Record<string, unknown> | null | undefined): string[] {
   const parts: string[] = [];

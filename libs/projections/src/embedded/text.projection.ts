@@ -6,6 +6,7 @@ import { TextChange, textChangeOf } from './text-document';
 /**
  * Keeps the FTS5 index in step with live nodes (tombstones leave it, restores return).
  * `flush` ends a unit of work for the index (it may keep postings in memory until then).
+ * Version 6: each distinct string of a node once (a Claim's `content` that repeats its label is not in its body again; a summary equal to the label is not indexed twice).
  * Version 5: a domain object's body holds the string values of its `fields`. Version 4: each row keeps its node's salience (ties on score are broken inside the index,
  * by salience then uid), following decay and reinforcement. Version 3: the FTS5 tables keep their text, so deletes and updates keep BM25's statistics
  * exact (version 2's contentless_delete tables kept counting deleted rows: scores depended on
@@ -15,7 +16,7 @@ import { TextChange, textChangeOf } from './text-document';
  */
 export class TextProjection implements PlannedProjection {
   readonly name = 'text';
-  readonly version = 5;
+  readonly version = 6;
   readonly replayPlanner = 'text';
 
   constructor(private readonly index: SqliteTextIndex) {}

@@ -6,8 +6,8 @@ import { ServerProjection } from './server-projection';
 /** Live nodes in the full-text index (Meilisearch in server mode), as the embedded text projection. */
 export class TextServerProjection implements ServerProjection {
   readonly name = 'text';
-  /** 2: a domain object's body holds the string values of its `fields` */
-  readonly version = 2;
+  /** 3: each distinct string of a node once (textDocumentOf); 2: a domain object's body holds the string values of its `fields` */
+  readonly version = 3;
 
   /** `resetAll` empties the index of every organization (the port has no such call) */
   constructor(

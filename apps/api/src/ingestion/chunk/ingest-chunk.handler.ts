@@ -70,30 +70,34 @@ export class IngestChunkHandler {
         const siblings = await tx.edges({ to_uid: document.uid, edge_types: ['ChunkOf'] });
         index = siblings.reduce((max, e) => Math.max(max, typeof e.props.chunk_index === 'number' ? e.props.chunk_index + 1 : max), 0);
       }
-      const chunk = decideCreateNode(
-        {
-          node_type: 'Chunk',
-          label: document && !req.label ? `${String(document.props.title ?? document.label)} · chunk ${index}` : standaloneChunkLabel(req.label, req.content),
-          props: { content: req.content, chunk_type: req.chunk_type, chunk_index: index, token_count_estimate: estimateTokens(req.content), processing_status: 'processing' },
-        },
-        tx.uuid(),
-        tx.write,
-      );
-      tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
+      const draft = {
+        node_type: 'Chunk',
+        label: document && !req.label ? `${String(document.props.title ?? document.label)} · chunk ${index}` : standaloneChunkLabel(req.label, req.content),
+        props: { content: req.content, chunk_type: req.chunk_type, chunk_index: index, token_count_estimate: estimateTokens(req.content), processing_status: 'processing' },
+      };
       let edges = 0;
-      if (document) {
-        tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write)));
-        edges++;
-      }
-      const counts = await stageExtraction(tx, chunk, outcomes, {
+      // the chunk is created once its extracted nodes are placed, `completed` at once
+      const create = (final: Record<string, unknown> | null) => {
+        const chunk = decideCreateNode({ ...draft, props: { ...draft.props, ...final } }, tx.uuid(), tx.write);
+        tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
+        if (document) {
+          tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write)));
+          edges++;
+        }
+        return chunk;
+      };
+      const staged: NodeRecord[] = [];
+      const counts = await stageExtraction(tx, null, outcomes, {
         content: req.content,
         method: extractor.method,
         dedup: new DedupIndex(new DedupCache(tx.reader, tx.org, tx.placement?.space_uid ?? null)),
-        ...(ontology ? { ontology: (locate) => this.ontology.stage(tx, ontology.run, chunk, req.content, ontology.entities, locate) } : {}),
+        create: (final) => staged[staged.push(create(final)) - 1],
+        ...(ontology ? { ontology: (chunk, locate) => this.ontology.stage(tx, ontology.run, chunk, req.content, ontology.entities, locate) } : {}),
       });
+      const created = staged[0];
       return {
         status: 201 as const,
-        body: { chunk_uid: chunk.uid, document_uid: document?.uid ?? null, layers, ...counts, edges_created: counts.edges_created + edges, errors, deduplicated: false },
+        body: { chunk_uid: created.uid, document_uid: document?.uid ?? null, layers, ...counts, edges_created: counts.edges_created + edges, errors, deduplicated: false },
       };
     });
   }

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
-import { chunkText, documentChunkLabel, finalStatuses } from '@strata/domain/ingestion';
+import { decideCreateNode, decideUpdateNode, GraphChanges } from '@strata/domain/graph';
+import { chunkText, documentChunkLabel, draftedChunkUid, finalStatuses } from '@strata/domain/ingestion';
 import { JobRecord } from '@strata/domain/jobs';
 import { NodeRecord } from '@strata/domain/records';
 import { ExtractionContext } from '@strata/extraction';
@@ -11,7 +12,7 @@ import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runn
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { chunkStatus, documentChunks } from '../documents/document-chunks';
-import { ChunkExtractionService, ChunkOutcome, ExtractedChunk, OntologyTally } from '../pipeline/chunk-extraction.service';
+import { ChunkDraft, ChunkExtractionService, ChunkOutcome, ExtractedChunk, OntologyTally, createChunk } from '../pipeline/chunk-extraction.service';
 import { OntologyPass, OntologyRun } from '../pipeline/ontology-pass';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { DedupCache } from '../pipeline/dedup-cache';
@@ -36,17 +37,30 @@ interface Tally {
   errors: { chunk_index: number; error: string }[];
   /** what the ontology pass did, when the job runs it */
   ontology?: OntologyTally;
+  /** what the uids of the chunks this job creates are derived from (draftedChunkUid), the same for each attempt */
+  chunk_salt?: string;
+}
+
+/** A chunk to extract: stored (pending or failed), or still only in the job's content (`draft`). */
+interface ChunkToDo {
+  chunk: NodeRecord;
+  draft?: ChunkDraft;
 }
 
 const emptyTally = (): Tally => ({ nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [], errors: [] });
 
 /**
  * Runs `ingest_document`, `ingest_session` and `ingest_resume` jobs on the durable runner:
- * writes the document's Chunks (pending) if the job brought content, then extracts every
- * chunk not yet completed, up to STRATA_LLM_CONCURRENCY at a time, each committing alone
- * (commits are serialised so deduplication sees the chunks before). Progress is reported after
- * every chunk; a cancel stops after the chunks in flight; a shutdown leaves the job to be
- * resumed (the chunks' statuses are the cursor: a completed chunk is never extracted again).
+ * extracts every chunk of the document not yet completed, up to STRATA_LLM_CONCURRENCY at a
+ * time (commits are serialised so deduplication sees the chunks before). A chunk of the job's
+ * content that the graph does not hold yet is created by the unit that commits its extraction,
+ * `completed` (or `failed`) at once: a Chunk holds its whole text, and writing it `pending`
+ * first and then again `completed` rewrote that text in the log, the graph, the full-text and
+ * the vector index. Until then its text is in the job's payload, which the queue keeps until
+ * the job ends; a job that ends early (cancelled, failed) first writes the chunks it did not
+ * reach, `pending`, for a resume. Progress is reported after every unit; a cancel stops after
+ * the chunks in flight; a shutdown leaves the job to be resumed (stored chunks' statuses and
+ * the drafted chunks' uids are the cursor: a chunk is never extracted into the graph twice).
  * At the end the Document's `processing_status` follows REFERENCE §9.4.
  */
 @Injectable()
@@ -70,9 +84,11 @@ export class IngestionJobHandler implements JobHandler {
     const doc = await this.graph.getNode(job.org, input.document_uid);
     if (!doc || doc.tombstone_at !== null) throw new Error(`document ${input.document_uid} was deleted`);
     const content = input.content ?? (input.chunking ? await this.queue.payload(job.id) : null);
-    // the unit that writes the chunks also turns the document `processing`: no unit of its own then
-    const marked = content !== null && (await this.writeChunks(ctx, doc, input, content));
-    if (!marked) await this.setStatus(ctx, input.document_uid, 'processing');
+    const tally: Tally = { ...emptyTally(), ...((job.checkpoint as Tally | null) ?? {}) };
+    const stored = await documentChunks(this.graph, job.org, input.document_uid);
+    const drafts = content !== null ? this.drafts(doc, input, content, stored, (tally.chunk_salt ??= randomBytes(16).toString('hex'))) : [];
+    const chunkCount = content !== null ? stored.length + drafts.length : undefined;
+    await this.setStatus(ctx, input.document_uid, 'processing', chunkCount);
 
     const meta = await this.ledger.get(job.org, input.document_uid);
     const context: ExtractionContext = {
@@ -81,13 +97,13 @@ export class IngestionJobHandler implements JobHandler {
       occurred_at: meta?.context.occurred_at ?? undefined,
       context: meta?.context.context ?? undefined,
     };
-    const all = await documentChunks(this.graph, job.org, input.document_uid);
-    const remaining = all.filter((c) => chunkStatus(c) !== 'completed');
-    const tally: Tally = { ...emptyTally(), ...((job.checkpoint as Tally | null) ?? {}) };
+    const all: ChunkToDo[] = [...stored.map((chunk) => ({ chunk })), ...drafts].sort((a, b) => Number(a.chunk.props.chunk_index) - Number(b.chunk.props.chunk_index));
+    const remaining = all.filter((c) => c.draft || chunkStatus(c.chunk) !== 'completed');
     const run = input.layers.includes('ontology') ? await this.ontologyRun(job, input) : undefined;
     if (run) tally.ontology ??= { schema_id: run.schema_id, proposals_created: 0, auto_applied: 0, objects_linked: 0 };
     let processed = all.length - remaining.length;
     const progress = (): Partial<JobRecord['progress']> => ({ total_chunks: all.length, processed_chunks: processed, nodes_created: tally.nodes_created, edges_created: tally.edges_created });
+    // before any chunk is created: the salt of their uids must outlive this attempt
     await jc.checkpoint(tally, progress());
 
     let cancelled = false;
@@ -118,12 +134,12 @@ export class IngestionJobHandler implements JobHandler {
       for (;;) {
         while (ready.length >= UNIT_MAX_CHUNKS && !committerFailed) await new Promise<void>((r) => (wakeWorkers = chain(wakeWorkers, r)));
         if (committerFailed || next >= remaining.length || (await stopNow()) || next >= remaining.length) break;
-        const chunk = remaining[next++];
+        const { chunk, draft } = remaining[next++];
         extracting++;
         try {
-          ready.push(await this.chunks.extract(job.org, extractor, chunk, input.layers, context, jc.signal, run));
+          ready.push({ ...(await this.chunks.extract(job.org, extractor, chunk, input.layers, context, jc.signal, run)), ...(draft ? { draft } : {}) });
         } catch (err) {
-          ready.push(this.passesThrew(chunk, input, err));
+          ready.push({ ...this.passesThrew(chunk, input, err), ...(draft ? { draft } : {}) });
         } finally {
           extracting--;
           poke('committer');
@@ -131,6 +147,7 @@ export class IngestionJobHandler implements JobHandler {
       }
     };
     let workersDone = false;
+    const committed = new Set<string>();
     // a committer that fails (the job store gone at shutdown) releases the workers waiting for room
     let committerFailed = false;
     const committer = async () => {
@@ -145,7 +162,10 @@ export class IngestionJobHandler implements JobHandler {
         const unit = takeUnit(ready);
         poke('workers');
         const outcomes = await this.commitUnit(ctx, unit, pages, dedup);
-        unit.forEach((item, i) => this.count(tally, item.chunk, outcomes[i]));
+        unit.forEach((item, i) => {
+          this.count(tally, item.chunk, outcomes[i]);
+          if (outcomes[i]?.status === 'completed') committed.add(item.chunk.uid);
+        });
         processed += unit.length;
         await jc.checkpoint(tally, progress());
       }
@@ -164,9 +184,16 @@ export class IngestionJobHandler implements JobHandler {
       poke('committer');
       await committing;
     }
+    const why = jc.signal.aborted && jc.signal.reason instanceof JobStopped ? jc.signal.reason.why : null;
+    // a job stopped for another runner or for a later start keeps its payload: the chunks it did not reach stay drafts
+    const unwritten = why === 'lease_lost' || why === 'shutdown' ? [] : drafts.filter((d) => !committed.has(d.chunk.uid));
+    if (unwritten.length) {
+      const writing = this.writePending(ctx, input.document_uid, unwritten);
+      if (committerFailed) await writing.catch((err: unknown) => this.log.warn(`chunks of ${input.document_uid} not written: ${err instanceof Error ? err.message : String(err)}`));
+      else await writing;
+    }
     if (committerFailed) throw committerError;
 
-    const why = jc.signal.aborted && jc.signal.reason instanceof JobStopped ? jc.signal.reason.why : null;
     if (why === 'lease_lost') return null; // another runner has the job now: it finishes the document
     if (why === 'shutdown') throw new Error('stopped by a shutdown'); // handed back to the queue, resumed later
     if (why === 'cancelled') cancelled = true;
@@ -204,7 +231,7 @@ export class IngestionJobHandler implements JobHandler {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.log.warn(`chunk ${unit[0].chunk.uid} failed to commit: ${reason}`);
-      await this.chunks.markFailed(ctx, unit[0].chunk.uid).catch(() => undefined);
+      await this.chunks.markFailed(ctx, unit[0]).catch(() => undefined);
       return [{ status: 'failed', errors: [{ layer: unit[0].outcomes[0]?.layer ?? 'reality', error: reason }], nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] }];
     }
   }
@@ -242,51 +269,50 @@ export class IngestionJobHandler implements JobHandler {
     else for (const e of o.errors) t.errors.push({ chunk_index: index, error: `${e.layer}: ${e.error}` });
   }
 
-  /**
-   * Writes the chunks the document does not have yet (a job resumed after a crash finds some);
-   * true when it wrote any, and with them turned the document `processing`.
-   */
-  private async writeChunks(ctx: CommandContext, doc: NodeRecord, input: IngestionJobInput, content: string): Promise<boolean> {
-    const pieces = chunkText(content, input.chunking!);
-    const have = new Set((await documentChunks(this.graph, ctx.org, doc.uid)).map((c) => Number(c.props.chunk_index)));
-    const missing = pieces.filter((p) => !have.has(p.index));
-    for (let i = 0; i < missing.length; i += CHUNKS_PER_UNIT) {
-      const slice = missing.slice(i, i + CHUNKS_PER_UNIT);
-      await this.uow.run(ctx, async (tx) => {
-        const document = await tx.liveNode(doc.uid, 'document_uid', ['Document']);
-        for (const p of slice) {
-          const chunk = decideCreateNode(
-            {
-              node_type: 'Chunk',
-              label: documentChunkLabel(input.title, p.index),
-              props: {
-                content: p.content,
-                chunk_type: input.chunk_type ?? 'document',
-                chunk_index: p.index,
-                char_offset_start: p.start,
-                char_offset_end: p.end,
-                token_count_estimate: p.token_estimate,
-                processing_status: 'pending',
-              },
-            },
-            tx.uuid(),
-            tx.write,
-          );
-          tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
-          tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: p.index }) }, chunk, document, tx.uuid(), tx.write)));
-        }
-        // the document is `processing` from the unit that gives it its chunks: no unit of its own (one fsync fewer before the first extraction)
-        tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(document, { props: { chunk_count: pieces.length, processing_status: 'processing' } }, tx.write), null));
+  /** The chunks of the content the document does not hold yet (a job resumed after a crash finds some), as drafts. */
+  private drafts(doc: NodeRecord, input: IngestionJobInput, content: string, stored: readonly NodeRecord[], salt: string): ChunkToDo[] {
+    const have = new Set(stored.map((c) => Number(c.props.chunk_index)));
+    const write = { now: doc.updated_at, agent_id: input.actor.agent_id, principal_id: input.actor.principal.id };
+    return chunkText(content, input.chunking!)
+      .filter((p) => !have.has(p.index))
+      .map((p) => {
+        const draft: ChunkDraft = {
+          document_uid: doc.uid,
+          label: documentChunkLabel(input.title, p.index),
+          props: {
+            content: p.content,
+            chunk_type: input.chunk_type ?? 'document',
+            chunk_index: p.index,
+            char_offset_start: p.start,
+            char_offset_end: p.end,
+            token_count_estimate: p.token_estimate,
+            processing_status: 'pending',
+          },
+        };
+        // as it will be created (its uid, text and offsets are what extraction reads)
+        return { chunk: decideCreateNode({ node_type: 'Chunk', label: draft.label, props: draft.props }, draftedChunkUid(salt, doc.uid, p.index), write), draft };
       });
-    }
-    return missing.length > 0;
   }
 
-  private async setStatus(ctx: CommandContext, documentUid: string, status: string): Promise<void> {
+  /** Writes the drafted chunks the graph does not hold yet `pending` (a job that ends before reaching them), for a resume. */
+  private async writePending(ctx: CommandContext, documentUid: string, drafts: readonly ChunkToDo[]): Promise<void> {
+    for (let i = 0; i < drafts.length; i += CHUNKS_PER_UNIT) {
+      const slice = drafts.slice(i, i + CHUNKS_PER_UNIT);
+      await this.uow.run(ctx, async (tx) => {
+        const document = await tx.node(documentUid);
+        if (!document || document.tombstone_at !== null || document.node_type !== 'Document') return;
+        for (const d of slice) if (!(await tx.node(d.chunk.uid))) createChunk(tx, d.chunk.uid, d.draft!, {}, document);
+      });
+    }
+  }
+
+  private async setStatus(ctx: CommandContext, documentUid: string, status: string, chunkCount?: number): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
       const doc = await tx.node(documentUid);
-      if (!doc || doc.tombstone_at !== null || doc.props.processing_status === status) return;
-      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(doc, { props: { processing_status: status } }, tx.write), null));
+      if (!doc || doc.tombstone_at !== null) return;
+      const props = { processing_status: status, ...(chunkCount !== undefined ? { chunk_count: chunkCount } : {}) };
+      if (Object.entries(props).every(([k, v]) => doc.props[k] === v)) return;
+      tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(doc, { props }, tx.write), null));
     });
   }
 

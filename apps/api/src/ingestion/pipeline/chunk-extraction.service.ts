@@ -5,7 +5,7 @@ import { PageOffset } from '@strata/domain/ingestion';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { decideUpdateNode, GraphChanges } from '@strata/domain/graph';
+import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import { EntityMention } from '@strata/domain/ontology';
 import { DedupCache } from './dedup-cache';
 import { OntologyPass, OntologyRun } from './ontology-pass';
@@ -26,9 +26,22 @@ export interface OntologyTally {
   objects_linked: number;
 }
 
-/** One existing (pending) Chunk with its passes already run, ready to commit. */
+/**
+ * A chunk of a job's content not yet in the graph: the unit that commits its extraction (or
+ * its failure) creates it with its final status, under `chunk`'s uid, which the job derives
+ * from the document and the chunk's index so that no two attempts can create it twice.
+ */
+export interface ChunkDraft {
+  document_uid: string;
+  label: string;
+  props: Record<string, unknown>;
+}
+
+/** One Chunk with its passes already run, ready to commit: an existing (pending) one, or one to create (`draft`). */
 export interface ExtractedChunk {
+  /** the chunk as stored, or as it will be created (`draft`) */
   chunk: NodeRecord;
+  draft?: ChunkDraft;
   outcomes: readonly LayerOutcome[];
   method: Extractor['method'];
   /** the ontology pass's run and the entities it found in the chunk, when the job asked for it */
@@ -48,12 +61,14 @@ const failedPasses = (outcomes: readonly LayerOutcome[]) =>
 const EMPTY = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] as string[] };
 
 /**
- * Existing (pending) Chunks of a document job through extraction: the passes run first,
- * outside any transaction (`extract`); then `commit` stages several extracted chunks in ONE
- * unit of work, each chunk's nodes, edges and `completed` status together (or, when every pass
- * failed, only its `failed` status): one append and one fsync for the lot, and each chunk still
- * all or nothing. A chunk found already completed inside the unit (another attempt committed
- * it) is left alone: no chunk is ever extracted into the graph twice.
+ * Chunks of a document job through extraction: the passes run first, outside any transaction
+ * (`extract`); then `commit` stages several extracted chunks in ONE unit of work, each chunk's
+ * nodes, edges and `completed` status together (or, when every pass failed, only its `failed`
+ * status): one append and one fsync for the lot, and each chunk still all or nothing. A chunk
+ * the graph does not hold yet (`draft`) is created by that unit with its final status. A chunk
+ * found already completed inside the unit (another attempt committed it) is left alone, and two
+ * attempts creating one drafted chunk collide on its uid: no chunk is ever extracted into the
+ * graph twice.
  */
 @Injectable()
 export class ChunkExtractionService {
@@ -127,15 +142,20 @@ export class ChunkExtractionService {
 
   /** A chunk whose unit failed: marked `failed` (nothing else of it was written), for a resume to take up. */
   private async failed(ctx: CommandContext, item: ExtractedChunk, err: unknown): Promise<ChunkOutcome> {
-    await this.markFailed(ctx, item.chunk.uid).catch(() => undefined);
+    await this.markFailed(ctx, item).catch(() => undefined);
     const reason = err instanceof Error ? err.message : String(err);
     return { status: 'failed', errors: [{ layer: item.outcomes[0]?.layer ?? 'reality', error: reason }], ...EMPTY, extracted_node_uids: [] };
   }
 
-  /** Marks a chunk whose unit of work failed as `failed` (nothing else of it was written). */
-  async markFailed(ctx: CommandContext, chunkUid: string): Promise<void> {
+  /** Marks a chunk whose unit of work failed as `failed` (nothing else of it was written); a chunk not yet in the graph is created `failed`. */
+  async markFailed(ctx: CommandContext, item: Pick<ExtractedChunk, 'chunk' | 'draft'>): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
-      const current = await tx.node(chunkUid);
+      const current = await tx.node(item.chunk.uid);
+      if (!current && item.draft) {
+        const document = await tx.node(item.draft.document_uid);
+        if (document && document.tombstone_at === null && document.node_type === 'Document') createChunk(tx, item.chunk.uid, item.draft, { processing_status: 'failed' }, document);
+        return;
+      }
       if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return;
       tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), null));
     });
@@ -147,14 +167,24 @@ const chunkContent = (chunk: NodeRecord) => String(chunk.props.content ?? '');
 async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlacement, dedup: DedupIndex, ontology: OntologyPass): Promise<ChunkOutcome> {
   const errors = failedPasses(item.outcomes);
   const allFailed = item.outcomes.length > 0 && errors.length === item.outcomes.length;
+  const skipped: ChunkOutcome = { status: 'skipped', errors: [], ...EMPTY, extracted_node_uids: [] };
   const current = await tx.node(item.chunk.uid);
-  if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return { status: 'skipped', errors: [], ...EMPTY, extracted_node_uids: [] };
+  let create: ((final: Record<string, unknown> | null) => NodeRecord) | undefined;
+  if (!current && item.draft) {
+    const draft = item.draft;
+    // a chunk of a document deleted meanwhile is not created
+    const document = await tx.node(draft.document_uid);
+    if (!document || document.tombstone_at !== null || document.node_type !== 'Document') return skipped;
+    create = (final) => createChunk(tx, item.chunk.uid, draft, final ?? {}, document);
+  } else if (!current || current.tombstone_at !== null || current.props.processing_status === 'completed') return skipped;
   if (allFailed) {
-    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(current, { props: { processing_status: 'failed' } }, tx.write), null));
+    if (create) create({ processing_status: 'failed' });
+    else tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideUpdateNode(current!, { props: { processing_status: 'failed' } }, tx.write), null));
     return { status: 'failed', errors, ...EMPTY, extracted_node_uids: [] };
   }
-  const start = current.props.char_offset_start;
-  const content = chunkContent(current);
+  const source = current ?? item.chunk;
+  const start = source.props.char_offset_start;
+  const content = chunkContent(source);
   let tally: OntologyTally | undefined;
   const onto = item.ontology;
   const counts = await stageExtraction(tx, current, item.outcomes, {
@@ -163,10 +193,12 @@ async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlaceme
     chunkStart: typeof start === 'number' ? start : null,
     pages: place.pages,
     dedup,
+    // a chunk not yet in the graph is created by this unit, once its extraction is staged
+    ...(create ? { create } : {}),
     ...(onto
       ? {
-          ontology: async (locate) => {
-            const c = await ontology.stage(tx, onto.run, current, content, onto.entities, locate);
+          ontology: async (chunk, locate) => {
+            const c = await ontology.stage(tx, onto.run, chunk, content, onto.entities, locate);
             tally = { proposals_created: c.proposals_created, auto_applied: c.auto_applied, objects_linked: c.objects_linked };
             return c;
           },
@@ -174,4 +206,13 @@ async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlaceme
       : {}),
   });
   return { status: 'completed', errors, ...counts, ...(tally ? { ontology: tally } : {}) };
+}
+
+/** Stages a drafted chunk's creation under `uid`, with `final` over its drafted props, and its ChunkOf edge. */
+export function createChunk(tx: GraphTx, uid: string, draft: ChunkDraft, final: Record<string, unknown>, document: NodeRecord): NodeRecord {
+  const chunk = decideCreateNode({ node_type: 'Chunk', label: draft.label, props: { ...draft.props, ...final } }, uid, tx.write);
+  tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
+  const props = triggerEdgeProps('ChunkOf', { chunk_index: draft.props.chunk_index });
+  tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props }, chunk, document, tx.uuid(), tx.write)));
+  return chunk;
 }

@@ -22,7 +22,14 @@ export interface ExtractionPlacement {
   /** what deduplication compares with: the unit's index over the job's cache */
   dedup: DedupIndex;
   /** the ontology pass's writes for this chunk (REFERENCE §9.1 `ontology`), staged before the chunk completes */
-  ontology?: (locate: (names: readonly string[]) => string | undefined) => Promise<{ nodes_created: number; edges_created: number; node_uids: string[] }>;
+  ontology?: (chunk: NodeRecord, locate: (names: readonly string[]) => string | undefined) => Promise<{ nodes_created: number; edges_created: number; node_uids: string[] }>;
+  /**
+   * A chunk new to the graph: stages its creation (with its ChunkOf edge) and returns it. Called
+   * once the extracted nodes are placed, with the chunk's final props (`completed`, its
+   * extraction count), so the chunk is written once; with null when the ontology pass will
+   * still cite it, and the chunk then completes by an update at the end.
+   */
+  create?: (final: { processing_status: 'completed'; extraction_count: number } | null) => NodeRecord;
 }
 
 /**
@@ -30,13 +37,17 @@ export interface ExtractionPlacement {
  * reused (exact or ≥ 0.9 match) or created (with a PossibleDuplicate to a 0.7–0.9 match), and
  * linked to the chunk by ExtractedFrom {method, confidence, location}, the location being the
  * quote's text selector (UTF-8 bytes of the chunk, with pages when the document has a map).
- * Finally the chunk is marked `completed` with its extraction count.
+ * Finally the chunk is marked `completed` with its extraction count; a chunk created by this
+ * unit (`create`) is written with that status at once: a Chunk holds its whole text, and a
+ * second version of it rewrote that text in the log, the graph, the full-text and the vector
+ * index for one status word.
  */
-export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: readonly LayerOutcome[], place: ExtractionPlacement): Promise<ChunkExtractionCounts> {
+export async function stageExtraction(tx: GraphTx, existing: NodeRecord | null, outcomes: readonly LayerOutcome[], place: ExtractionPlacement): Promise<ChunkExtractionCounts> {
   const counts: ChunkExtractionCounts = { nodes_created: 0, nodes_deduplicated: 0, edges_created: 0, extracted_node_uids: [] };
   const dedup = place.dedup;
   const anchors = new ChunkAnchors(place.content);
   const linked = new Set<string>();
+  const cited: { node: NodeRecord; x: ExtractedNode }[] = [];
   for (const o of outcomes) {
     if (!('nodes' in o)) continue;
     for (const x of o.nodes) {
@@ -44,13 +55,19 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
       if (linked.has(node.uid)) continue; // one provenance edge per node and chunk
       linked.add(node.uid);
       counts.extracted_node_uids.push(node.uid);
-      const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place, anchors) });
-      tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write)));
-      counts.edges_created++;
+      cited.push({ node, x });
     }
   }
+  const completedAtOnce = place.create !== undefined && !place.ontology;
+  const chunk = place.create ? place.create(completedAtOnce ? { processing_status: 'completed', extraction_count: linked.size } : null) : existing;
+  if (!chunk) throw new Error('an extraction needs its chunk: an existing one or `create`');
+  for (const { node, x } of cited) {
+    const props = triggerEdgeProps('ExtractedFrom', { method: place.method, confidence: x.confidence, ...location(x, place, anchors) });
+    tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ExtractedFrom', confidence: x.confidence, props }, node, chunk, tx.uuid(), tx.write)));
+    counts.edges_created++;
+  }
   if (place.ontology) {
-    const o = await place.ontology((names) => names.map((n) => location({ quote: n }, place, anchors).location).find((l) => l !== undefined));
+    const o = await place.ontology(chunk, (names) => names.map((n) => location({ quote: n }, place, anchors).location).find((l) => l !== undefined));
     counts.nodes_created += o.nodes_created;
     counts.edges_created += o.edges_created;
     for (const uid of o.node_uids) {
@@ -59,8 +76,10 @@ export async function stageExtraction(tx: GraphTx, chunk: NodeRecord, outcomes: 
       counts.extracted_node_uids.push(uid);
     }
   }
-  const done = decideUpdateNode(chunk, { props: { processing_status: 'completed', extraction_count: linked.size } }, tx.write);
-  tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', done, null));
+  if (!completedAtOnce) {
+    const done = decideUpdateNode(chunk, { props: { processing_status: 'completed', extraction_count: linked.size } }, tx.write);
+    tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', done, null));
+  }
   return counts;
 }
 
