@@ -122,6 +122,36 @@ export class SqliteJobQueue implements JobQueue {
     }).immediate();
   }
 
+  async enqueueClaimed(req: EnqueueRequest, owner: string, leaseSeconds: number): Promise<{ job: QueuedJob; created: boolean; claimed: boolean }> {
+    return this.db.transaction(() => {
+      if (req.dedupeKey !== undefined) {
+        const same = this.q("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
+          .get(req.org, req.kind, req.dedupeKey) as Row | undefined;
+        if (same) return { job: fromRow(same), created: false, claimed: false };
+      }
+      // every job of the group already there is older than this one: any active one goes first
+      const waits =
+        req.serialGroup !== undefined &&
+        this.q("SELECT 1 FROM queued_jobs WHERE org = ? AND serial_group = ? AND status IN ('pending', 'running') LIMIT 1").get(req.org, req.serialGroup) !== undefined;
+      const now = this.clock.now();
+      const id = req.id ?? this.ids.uuid();
+      if (waits)
+        this.q(
+            `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
+             VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 'null', 'null', ?, ?)`,
+          )
+          .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, json(req.progress), now, now);
+      else
+        this.q(
+            `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, attempts, owner, lease_until, progress, checkpoint, result, created_at, updated_at, started_at)
+             VALUES (?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, 'null', 'null', ?, ?, ?)`,
+          )
+          .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, owner, now + leaseSeconds, json(req.progress), now, now, now);
+      if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
+      return { job: this.byId(id)!, created: true, claimed: !waits };
+    }).immediate();
+  }
+
   async claim(kinds: readonly string[], owner: string, leaseSeconds: number): Promise<QueuedJob | null> {
     if (kinds.length === 0) return null;
     const now = this.clock.now();
