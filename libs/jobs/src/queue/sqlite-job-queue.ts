@@ -134,21 +134,20 @@ export class SqliteJobQueue implements JobQueue {
         req.serialGroup !== undefined &&
         this.q("SELECT 1 FROM queued_jobs WHERE org = ? AND serial_group = ? AND status IN ('pending', 'running') LIMIT 1").get(req.org, req.serialGroup) !== undefined;
       const now = this.clock.now();
-      const id = req.id ?? this.ids.uuid();
-      if (waits)
-        this.q(
-            `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
-             VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 'null', 'null', ?, ?)`,
-          )
-          .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, json(req.progress), now, now);
-      else
-        this.q(
-            `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, attempts, owner, lease_until, progress, checkpoint, result, created_at, updated_at, started_at)
-             VALUES (?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, 'null', 'null', ?, ?, ?)`,
-          )
-          .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, owner, now + leaseSeconds, json(req.progress), now, now, now);
-      if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
-      return { job: this.byId(id)!, created: true, claimed: !waits };
+      // the row as written, every column: the job handed back is made from it, not read again
+      const row: Row = {
+        id: req.id ?? this.ids.uuid(), org: req.org, kind: req.kind, status: waits ? 'pending' : 'running', input: json(req.input),
+        dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: waits ? 0 : 1, owner: waits ? null : owner,
+        lease_until: waits ? null : now + leaseSeconds, cancel_requested: 0, progress: json(req.progress), checkpoint: 'null', result: 'null',
+        error: null, created_at: now, updated_at: now, started_at: waits ? null : now, finished_at: null,
+      };
+      this.q(
+          `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, attempts, owner, lease_until, progress, checkpoint, result, created_at, updated_at, started_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'null', 'null', ?, ?, ?)`,
+        )
+        .run(row.id, row.org, row.kind, row.status, row.input, row.dedupe_key, row.serial_group, row.attempts, row.owner, row.lease_until, row.progress, now, now, row.started_at);
+      if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(row.id, req.payload);
+      return { job: fromRow(row), created: true, claimed: !waits };
     }).immediate();
   }
 
