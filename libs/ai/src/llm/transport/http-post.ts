@@ -38,7 +38,9 @@ export const nodeHttpPost: HttpPost = (url, headers, body, signal) =>
       { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
       (res) => resolve(responseOf(res)),
     );
-    request.once('error', reject);
+    // listened to for the request's whole life: an 'error' nobody listens to throws (once the
+    // answer began, its body reports the failure to its reader)
+    request.on('error', reject);
     request.end(body);
   });
 
