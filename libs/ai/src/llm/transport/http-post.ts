@@ -15,12 +15,12 @@ export interface LlmResponse {
 /** POSTs `body` and resolves with the answer's head; rejects on a connection error or when `signal` aborts. */
 export type HttpPost = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<LlmResponse>;
 
-// Connections stay open between calls (a step makes one call, a run several). Idle ones are
-// closed after 5 s; a connection the server closed meanwhile fails its request, which the
-// transport retries as a connection error.
+// Connections stay open between calls (a step makes one call, a run several), until the server
+// closes them (idle sockets do not keep the process alive). A request sent on one the server
+// was closing at that moment fails as a connection error, which the transport retries.
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: 5000 }),
-  'https:': new https.Agent({ keepAlive: true, timeout: 5000 }),
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
 };
 
 /**
