@@ -157,4 +157,25 @@ describe('managed agents', () => {
     const over = await a.post('/v1/agents', { name: 'sixth' });
     expect([over.status, over.body.code, over.body.limit, over.body.max, over.body.current]).toEqual([403, 'plan_limit_reached', 'agents', 5, 5]);
   });
+
+  it('a message is checked as every agent route: the caller, then the plan, then the body (the route runs on the fast lane)', async () => {
+    const free = await signUp(t.url);
+    const r0 = await api(t.url, free.access_token).post('/v1/agents/sessions/x/message', {});
+    expect([r0.status, r0.body.code]).toEqual([403, 'plan_required']);
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Messenger' })).body;
+    const session = (await a.post('/v1/agents/sessions', { agent_id: agent.id })).body;
+    const read = await createApiKey(t.url, s.access_token, { scopes: ['read'] });
+    const r1 = await api(t.url, read.key).post(`/v1/agents/sessions/${session.id}/message`, {});
+    expect([r1.status, r1.body.code]).toEqual([403, 'read_only_credential']);
+    const r2 = await a.post(`/v1/agents/sessions/${session.id}/message`, {});
+    expect([r2.status, r2.body.code, r2.body.field]).toEqual([400, 'missing_field', 'content']);
+    const r3 = await a.post(`/v1/agents/sessions/${session.id}/message`, { content: 'hi', wait_timeout_s: 0 });
+    expect([r3.status, r3.body.field]).toEqual([400, 'wait_timeout_s']);
+    expect((await a.post('/v1/agents/sessions/no-such-session/message', { content: 'hi' })).status).toBe(404);
+    llm.enqueue({ type: 'text', text: 'hello back' });
+    const ok = await a.post(`/v1/agents/sessions/${session.id}/message`, { content: 'hi', wait: true });
+    expect([ok.status, ok.body.output, ok.body.run.status]).toEqual([200, 'hello back', 'completed']);
+  });
 });

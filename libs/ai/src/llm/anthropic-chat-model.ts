@@ -2,6 +2,7 @@ import { UpstreamError } from '../errors';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, ToolCall } from './chat-model.port';
 import { ChatModelOptions, estimatedUsage, modelFor, parseArguments } from './chat-model-options';
 import { readSse } from './transport/sse';
+import type { LlmResponse } from './transport/http-post';
 import { LlmTransport, ReadProgress, deliver } from './transport/llm-transport';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -28,7 +29,7 @@ const WRAPPED = 'value';
  * The Anthropic Messages API: `POST <url>/v1/messages` with `x-api-key` and
  * `anthropic-version`, asking for a stream and accepting a plain JSON answer. Structured
  * output is a forced call of one tool whose input schema is the output schema; its input is
- * the JSON. Hand-written over fetch like OpenAIChatModel (same transport, same reasons).
+ * the JSON. Hand-written over node:http like OpenAIChatModel (same transport, same reasons).
  */
 export class AnthropicChatModel implements ChatModel {
   readonly provider = 'anthropic' as const;
@@ -75,7 +76,7 @@ export class AnthropicChatModel implements ChatModel {
     };
   }
 
-  private async read(res: Response, req: ChatRequest, progress: ReadProgress): Promise<ChatResponse> {
+  private async read(res: LlmResponse, req: ChatRequest, progress: ReadProgress): Promise<ChatResponse> {
     let message: AnthropicMessage;
     if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       message = await readStream(res, req, progress);
@@ -161,10 +162,10 @@ function parseObject(text: string): Record<string, unknown> {
 }
 
 /** Builds the final message from `message_start`, `content_block_*` and `message_delta` events. */
-async function readStream(res: Response, req: ChatRequest, progress: ReadProgress): Promise<AnthropicMessage> {
+async function readStream(res: LlmResponse, req: ChatRequest, progress: ReadProgress): Promise<AnthropicMessage> {
   const blocks: { type?: string; text?: string; id?: string; name?: string; input?: unknown; json?: string }[] = [];
   const message: AnthropicMessage = { content: [], stop_reason: null, usage: undefined };
-  const body = res.body ?? (async function* () {})();
+  const body = res.body;
   for await (const sse of readSse(body)) {
     const e = parseObject(sse.data) as {
       type?: string;

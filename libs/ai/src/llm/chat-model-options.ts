@@ -22,7 +22,6 @@ export interface ChatModelOptions {
   maxRetries?: number;
   /** first back-off (default 1000 ms) */
   baseDelayMs?: number;
-  fetch?: typeof fetch;
   /** retry notices (provider, status, delay: never the key or the prompt) */
   log?: (line: string) => void;
 }

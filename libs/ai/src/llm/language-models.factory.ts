@@ -25,7 +25,6 @@ export interface LanguageModelsOptions {
 export interface LanguageModelsDeps {
   clock: Clock;
   wait?: Wait;
-  fetch?: typeof fetch;
   /** retry notices */
   log?: (line: string) => void;
 }

@@ -2,6 +2,7 @@ import { UpstreamError } from '../errors';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall } from './chat-model.port';
 import { ChatModelOptions, estimatedUsage, modelFor, parseArguments, parseJsonText } from './chat-model-options';
 import { readSse } from './transport/sse';
+import type { LlmResponse } from './transport/http-post';
 import { LlmTransport, ReadProgress, deliver } from './transport/llm-transport';
 
 interface OpenAIToolCall {
@@ -27,7 +28,7 @@ interface OpenAICompletion {
 /**
  * Chat completions on any OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp, Ollama,
  * OpenRouter): `POST <url>/chat/completions` with a bearer key, asking for a stream and
- * accepting a plain JSON answer from servers that ignore `stream`. Hand-written over fetch,
+ * accepting a plain JSON answer from servers that ignore `stream`. Hand-written over node:http,
  * not the `openai` SDK: retries, back-off and what an error may say are ours (see LlmTransport),
  * and the SDK's retry loop, real-timer sleeps and error messages quoting the provider's body
  * would have to be switched off piece by piece.
@@ -80,10 +81,10 @@ export class OpenAIChatModel implements ChatModel {
     };
   }
 
-  private async read(res: Response, req: ChatRequest, progress: ReadProgress): Promise<ChatResponse> {
+  private async read(res: LlmResponse, req: ChatRequest, progress: ReadProgress): Promise<ChatResponse> {
     const acc = new Accumulator();
     if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-      for await (const msg of readSse(res.body ?? emptyBody())) {
+      for await (const msg of readSse(res.body)) {
         if (msg.data === '[DONE]') break;
         const chunk = parseChunk(msg.data);
         if (chunk.error !== undefined) throw new UpstreamError('openai reported an error in its stream', 'openai', res.status);
@@ -144,10 +145,6 @@ function parseChunk(text: string): OpenAICompletion {
     /* below */
   }
   throw new UpstreamError('openai returned malformed JSON', 'openai');
-}
-
-function emptyBody(): AsyncIterable<Uint8Array> {
-  return (async function* () {})();
 }
 
 /** Text, tool calls (streamed in pieces by index), finish reason and usage as they arrive. */

@@ -86,6 +86,14 @@ export interface JobQueue {
    * serial group is runnable only while no older job of its group is pending or running.
    */
   claim(kinds: readonly string[], owner: string, leaseSeconds: number): Promise<QueuedJob | null>;
+  /**
+   * `enqueue`, and in the same atomic write the new job claimed for `owner` (as `claim` would:
+   * running, attempt 1, leased until now + leaseSeconds) when its serial group has no other
+   * pending or running job; otherwise it stays pending for `claim`. An active job with the same
+   * dedupe key is returned as by `enqueue`, unclaimed. Optional: a queue without it is
+   * enqueued, then claimed.
+   */
+  enqueueClaimed?(req: EnqueueRequest, owner: string, leaseSeconds: number): Promise<{ job: QueuedJob; created: boolean; claimed: boolean }>;
   /** extends the lease of a job `owner` holds */
   renew(id: string, owner: string, leaseSeconds: number): Promise<LeaseState>;
   /** records progress, and the checkpoint when given; false when `owner` no longer holds the job */

@@ -144,6 +144,61 @@ describe('JobRunner', () => {
     expect(await queue.get('org-1', job.id)).toMatchObject({ status: 'completed', attempts: 2, result: { sum: 150 }, progress: { done: 5 }, checkpoint: { next: 5 } });
   });
 
+  it('starts a job it enqueues at once, claimed in the enqueue itself, with a lease another runner honours until it lapses', async () => {
+    const died = deferred();
+    const first = new JobRunner(queue, clock, { owner: 'first', leaseSeconds: 30 }).register('slow', {
+      run: () => (died.resolve(), new Promise(() => undefined)), // the process stops inside the job
+    });
+    const started = await first.enqueueAndStart({ kind: 'slow', org: 'org-1', input: null, dedupeKey: 'k' });
+    expect(started).toMatchObject({ created: true, started: true, job: { status: 'running', owner: 'first', attempts: 1, lease_until: clock.now() + 30 } });
+    await died.promise;
+    expect(first.runningIds()).toEqual([started.job.id]);
+    // the same key while it runs: the running job, not a second one
+    expect(await first.enqueueAndStart({ kind: 'slow', org: 'org-1', input: null, dedupeKey: 'k' })).toMatchObject({ created: false, started: false, job: { id: started.job.id } });
+
+    const second = new JobRunner(open(), clock, { owner: 'second', leaseSeconds: 30 }).register('slow', { run: async () => 'taken over' });
+    await second.tick();
+    expect(second.runningIds()).toEqual([]);
+    clock.advance(30);
+    await second.tick();
+    await second.settled();
+    expect(await queue.get('org-1', started.job.id)).toMatchObject({ status: 'completed', result: 'taken over', attempts: 2 });
+  });
+
+  it('leaves a job it enqueues pending behind an earlier job of its serial group, and claims it once that one ended', async () => {
+    const release = deferred();
+    const ran: string[] = [];
+    const runner = new JobRunner(queue, clock, { owner: 'r1', concurrency: 4 }).register('step', {
+      run: async (job) => {
+        ran.push((job.input as { n: string }).n);
+        if ((job.input as { n: string }).n === 'a') await release.promise;
+      },
+    });
+    const a = await runner.enqueueAndStart({ kind: 'step', org: 'org-1', input: { n: 'a' }, serialGroup: 's' });
+    const b = await runner.enqueueAndStart({ kind: 'step', org: 'org-1', input: { n: 'b' }, serialGroup: 's' });
+    const other = await runner.enqueueAndStart({ kind: 'step', org: 'org-2', input: { n: 'c' }, serialGroup: 's' });
+    expect([a.started, b.started, other.started]).toEqual([true, false, true]);
+    expect(await queue.get('org-1', b.job.id)).toMatchObject({ status: 'pending', owner: null, attempts: 0 });
+    release.resolve();
+    await runner.settled();
+    await runner.tick();
+    await runner.settled();
+    expect(ran).toEqual(['a', 'c', 'b']);
+  });
+
+  it('enqueues without starting when it runs `concurrency` jobs already, and claims the job in a later round', async () => {
+    const release = deferred();
+    const runner = new JobRunner(queue, clock, { owner: 'r1', concurrency: 1 }).register('slow', { run: () => release.promise });
+    expect((await runner.enqueueAndStart({ kind: 'slow', org: 'org-1', input: null })).started).toBe(true);
+    const queued = await runner.enqueueAndStart({ kind: 'slow', org: 'org-1', input: null });
+    expect(queued).toMatchObject({ started: false, job: { status: 'pending' } });
+    release.resolve();
+    await runner.settled();
+    await runner.tick();
+    await runner.settled();
+    expect(await queue.get('org-1', queued.job.id)).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+
   it('keeps its lease while a job runs, so no other runner takes it', async () => {
     const release = deferred();
     const runner = new JobRunner(queue, clock, { owner: 'r1', leaseSeconds: 30 }).register('slow', { run: () => release.promise });

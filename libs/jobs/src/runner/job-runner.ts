@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Clock } from '@strata/domain/time';
-import { JobQueue, QueuedJob } from '../queue/job-queue.port';
+import { EnqueueRequest, JobQueue, QueuedJob } from '../queue/job-queue.port';
 import { PollingLoop } from '../polling-loop';
 
 /** Why a running job's signal was aborted. */
@@ -136,6 +136,35 @@ export class JobRunner {
         this.startJob(job);
       }
     }
+  }
+
+  /**
+   * Enqueues a job of a kind this runner handles and starts it here at once when it may run
+   * now (its serial group free, this runner below its concurrency): claimed in the enqueue's
+   * own write where the queue can (`enqueueClaimed`), without a claim round of its own. A job
+   * claimed so holds a lease like any other: renewed by `tick`, taken over by another runner if
+   * this one dies. Otherwise (the job must wait, or the queue cannot) a claim round follows, as
+   * after any enqueue (`claimMore`, not awaited: its failure is logged, the job stays queued).
+   */
+  async enqueueAndStart(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean; started: boolean }> {
+    if (this.queue.enqueueClaimed && this.handlers.has(req.kind) && !this.stopping && this.running.size < this.concurrency) {
+      const r = await this.queue.enqueueClaimed(req, this.opts.owner, this.leaseSeconds);
+      if (r.claimed && !this.stopping && this.running.size < this.concurrency) {
+        this.startJob(r.job);
+        return { job: r.job, created: r.created, started: true };
+      }
+      // the room went during the write: the job goes back to the queue for the next round
+      if (r.claimed) await this.queue.release(r.job.id, this.opts.owner);
+      this.claimSoon();
+      return { job: r.job, created: r.created, started: false };
+    }
+    const r = await this.queue.enqueue(req);
+    this.claimSoon();
+    return { ...r, started: false };
+  }
+
+  private claimSoon(): void {
+    this.claimMore().catch((err: Error) => this.log.error(`job runner round failed: ${err.message}`));
   }
 
   /**

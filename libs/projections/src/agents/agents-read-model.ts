@@ -127,6 +127,11 @@ export class AgentsReadModel {
     return row ? (JSON.parse(row.record) as RunRecord) : null;
   }
 
+  /** the run's status alone (the column kept with its record): a waiter checks it after every commit */
+  runStatus(org: string, id: string): RunRecord['status'] | null {
+    return (this.q('SELECT status FROM agt_runs WHERE id = ? AND org_id = ?').pluck().get(id, org) as RunRecord['status'] | undefined) ?? null;
+  }
+
   /** runs of the organization holding a run slot (`running` or `requires_action`) */
   runningCount(org: string): number {
     return (this.q("SELECT COUNT(*) AS n FROM agt_runs WHERE org_id = ? AND status IN ('running', 'requires_action')").get(org) as { n: number }).n;
@@ -162,6 +167,16 @@ export class AgentsReadModel {
       .q(`SELECT seq, session_id, run_id, type, created_at, data FROM agt_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ? OFFSET ?`)
       .all(...params, opts.limit, opts.offset) as StoredEventRow[];
     // written by this projection from `sessionWireEvent`: the stored type and data belong together
+    return rows.map((r): SessionEventRow => ({ ...r, data: JSON.parse(r.data) }) as SessionEventRow);
+  }
+
+  /**
+   * Every listed event of the session after `after`, in `seq` order: what the runtime reads at
+   * each step. Without LIMIT and OFFSET the same plan (the primary key's range) ran in about half
+   * the time of `events`' statement (measured on a bench's data).
+   */
+  eventsAfter(sessionId: string, after: number): SessionEventRow[] {
+    const rows = this.q('SELECT seq, session_id, run_id, type, created_at, data FROM agt_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(sessionId, after) as StoredEventRow[];
     return rows.map((r): SessionEventRow => ({ ...r, data: JSON.parse(r.data) }) as SessionEventRow);
   }
 

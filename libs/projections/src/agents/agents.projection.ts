@@ -169,8 +169,9 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   private agentName(id: string): string | null {
-    const row = this.stmt('SELECT record FROM agt_agents WHERE id = ?').get(id) as { record: string } | undefined;
-    return row ? (JSON.parse(row.record) as AgentRecord).name : null;
+    // the name alone, not the whole record parsed (instructions, tools): items of every run ask it
+    const row = this.stmt("SELECT json_extract(record, '$.name') AS name FROM agt_agents WHERE id = ?").get(id) as { name: string | null } | undefined;
+    return row ? row.name : null;
   }
 
   private applySchedule(e: ScheduleEvent): void {

@@ -42,9 +42,9 @@ export class AgentRuns implements OnApplicationBootstrap, BeforeApplicationShutd
     this.runner.register(kind, handler);
   }
 
+  /** the run's job: started here at once when its session has no earlier run pending (claimed in the enqueue's own write), else a claim round */
   async enqueue(org: string, input: AgentRunInput): Promise<void> {
-    await this.queue.enqueue({ kind: AGENT_RUN_JOB, org, input, dedupeKey: `agent-run:${input.run_id}`, serialGroup: `agent-session:${input.session_id}` });
-    this.kick();
+    await this.runner.enqueueAndStart({ kind: AGENT_RUN_JOB, org, input, dedupeKey: `agent-run:${input.run_id}`, serialGroup: `agent-session:${input.session_id}` });
   }
 
   /** looks for runnable runs now rather than at the next poll */

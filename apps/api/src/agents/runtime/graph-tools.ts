@@ -35,6 +35,8 @@ const ASK_USER_SPEC: ToolSpec = {
 @Injectable()
 export class GraphTools {
   private resolver: CredentialResolver | null = null;
+  /** each tool's input schema, made once: a step offers the agent's whole tool list */
+  private readonly schemas = new Map<string, ToolSpec>();
 
   constructor(
     private readonly adapter: HttpAdapterHost,
@@ -47,7 +49,10 @@ export class GraphTools {
     for (const name of agent.tools) {
       if (name === ASK_USER_TOOL) out.push(ASK_USER_SPEC);
       const def = STRATA_TOOL_BY_NAME.get(name);
-      if (def) out.push({ name: def.name, description: def.description, inputSchema: inputSchemaOf(def) });
+      if (!def) continue;
+      let spec = this.schemas.get(name);
+      if (!spec) this.schemas.set(name, (spec = { name: def.name, description: def.description, inputSchema: inputSchemaOf(def) }));
+      out.push(spec);
     }
     return out;
   }

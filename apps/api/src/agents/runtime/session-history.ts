@@ -71,7 +71,7 @@ export class SessionHistory {
     if (this.sessions.size > SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     if (this.tracked && !kept.stale) return kept;
     kept.stale = false;
-    const added = this.store.read.events(sessionId, { after: kept.last, limit: 1_000_000, offset: 0 });
+    const added = this.store.read.eventsAfter(sessionId, kept.last);
     for (const r of added) {
       if (!r.run_id) continue;
       let run = kept.runs.get(r.run_id);

@@ -179,8 +179,8 @@ export class SessionHandlers {
     await this.runs.enqueue(auth.org_id, { session_id: sid, run_id: staged.run_id });
     if (body.wait) {
       const ended = await this.waits.until(() => {
-        const r = this.store.read.run(auth.org_id, staged.run_id);
-        return !!r && runEnded(r);
+        const status = this.store.read.runStatus(auth.org_id, staged.run_id);
+        return status !== null && runEnded({ status });
       }, undefined, (body.wait_timeout_s ?? 60) * 1000);
       // whatever the answer says (the run's end, or 202 at the timeout) is on disk before it leaves
       await this.uow.durable();

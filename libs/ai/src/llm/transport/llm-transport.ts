@@ -1,5 +1,6 @@
 import type { Clock } from '@strata/domain/time';
 import { UpstreamError } from '../../errors';
+import { HttpPost, LlmResponse, nodeHttpPost } from './http-post';
 
 /**
  * Waits `ms` between retries, or rejects as soon as `signal` aborts. Injected so tests assert
@@ -36,8 +37,8 @@ export interface LlmTransportOptions {
   baseDelayMs?: number;
   /** cap on one wait, Retry-After included (default 60 s) */
   maxDelayMs?: number;
-  /** default: the global fetch */
-  fetch?: typeof fetch;
+  /** default: node:http(s) with kept-alive connections */
+  post?: HttpPost;
   /** one line per retry; never holds the key, the prompt or the provider's body */
   log?: (line: string) => void;
 }
@@ -82,21 +83,6 @@ class Transient {
 
 const TIMEOUT = Symbol('timeout');
 
-let fetchWarmed = false;
-
-/**
- * Node loads and compiles its fetch (undici) on the first call, hundreds of milliseconds on a
- * busy machine: a service configured with a model pays that when it starts, with a fetch of
- * a `data:` URL (no network), rather than on its first model call, inside a request or a job.
- */
-function warmFetch(): void {
-  if (fetchWarmed) return;
-  fetchWarmed = true;
-  void fetch('data:application/json,{}')
-    .then((r) => r.arrayBuffer())
-    .catch(() => undefined);
-}
-
 /**
  * The HTTP side every chat adapter shares: one JSON POST, retried on 429, 5xx and connection
  * errors with exponential back-off honouring Retry-After, under one deadline for the whole
@@ -110,7 +96,7 @@ export class LlmTransport {
   private readonly maxRetries: number;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
-  private readonly fetchImpl: typeof fetch;
+  private readonly httpPost: HttpPost;
 
   constructor(private readonly options: LlmTransportOptions) {
     this.provider = options.provider;
@@ -118,8 +104,7 @@ export class LlmTransport {
     this.maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 3));
     this.baseDelayMs = options.baseDelayMs ?? 1000;
     this.maxDelayMs = options.maxDelayMs ?? 60_000;
-    this.fetchImpl = options.fetch ?? fetch;
-    if (!options.fetch) warmFetch();
+    this.httpPost = options.post ?? nodeHttpPost;
   }
 
   /**
@@ -127,7 +112,7 @@ export class LlmTransport {
    * for an answer that is wrong (not retried); any other error while reading is a broken
    * connection, retried unless `progress.delivered` says the caller already saw part of it.
    */
-  async post<T>(req: LlmHttpRequest, read: (res: Response, progress: ReadProgress) => Promise<T>): Promise<T> {
+  async post<T>(req: LlmHttpRequest, read: (res: LlmResponse, progress: ReadProgress) => Promise<T>): Promise<T> {
     const caller = req.signal;
     if (caller?.aborted) throw caller.reason;
     const deadline = new AbortController();
@@ -169,23 +154,18 @@ export class LlmTransport {
     req: LlmHttpRequest,
     body: string,
     signal: AbortSignal,
-    read: (res: Response, progress: ReadProgress) => Promise<T>,
+    read: (res: LlmResponse, progress: ReadProgress) => Promise<T>,
   ): Promise<{ value: T } | Transient> {
-    let res: Response;
+    let res: LlmResponse;
     try {
-      res = await this.fetchImpl(req.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...req.headers },
-        body,
-        signal,
-      });
+      res = await this.httpPost(req.url, { 'content-type': 'application/json', ...req.headers }, body, signal);
     } catch (err) {
       if (signal.aborted) throw err;
       return new Transient(`connection failed (${connectionCode(err)})`);
     }
     const status = res.status;
     if (status === 429 || status >= 500) {
-      await res.body?.cancel().catch(() => undefined);
+      res.discard();
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.options.clock.now() * 1000);
       return new Transient(status === 429 ? 'HTTP 429 rate limited' : `HTTP ${status} server error`, status, retryAfterMs);
     }
@@ -217,7 +197,7 @@ const REASONS: Record<number, string> = {
  * The provider's error type, when it is a bare identifier (`invalid_request_error`,
  * `not_found_error`): safe to repeat, unlike its message, which may quote the key or the prompt.
  */
-async function errorKind(res: Response): Promise<string | null> {
+async function errorKind(res: LlmResponse): Promise<string | null> {
   let text: string;
   try {
     text = await res.text();
