@@ -116,3 +116,27 @@ describe('hybrid is the rank fusion of the text and semantic rankings', () => {
     await check(0);
   });
 });
+
+describe('hybrid without an embedding provider is the text ranking alone', () => {
+  let f: RetrievalFixture;
+  beforeAll(async () => {
+    f = await startRetrieval({ embeddingProvider: 'none' });
+    for (let i = 0; i < 40; i++) await mk(f.w, TYPES[i % TYPES.length], `${WORDS[i % WORDS.length]} ${WORDS[(i * 3 + 1) % WORDS.length]} ${i % 5}`, { salience: [0.2, 0.5, 0.8][i % 3] });
+  }, 60_000);
+  afterAll(() => f.close());
+
+  it('every k and offset: the text page, each scored 1/(60 + its text rank), fts the only leg', async () => {
+    for (const query of ['almond', 'orchard honeybee bloom', 'river 3'])
+      for (const [k, offset] of [
+        [10, 0],
+        [1, 0],
+        [4, 3],
+        [15, 20],
+      ]) {
+        const text = (await f.w.post('/retrieve', { action: 'text', query, limit: k, offset })).body as Ranked[];
+        const hybrid = (await f.w.post('/retrieve', { action: 'hybrid', query, k, offset, explain: true })).body as Ranked[];
+        const want = text.map((t, i) => ({ uid: t.node.uid, score: 1 / (60 + offset + i + 1), legs: [{ leg: 'fts', rank: offset + i + 1, score: t.score }] }));
+        expect({ query, k, offset, got: hybrid.map((h) => ({ uid: h.node.uid, score: h.score, legs: h.legs })) }).toEqual({ query, k, offset, got: want });
+      }
+  });
+});
