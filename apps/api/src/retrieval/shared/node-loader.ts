@@ -33,6 +33,8 @@ const HEADS_SQL = `SELECT uid, node_type, salience FROM nodes
  */
 export class RankingReads {
   private readonly records = new Map<string, NodeRecord>();
+  /** null: gone or out of scope (the legs of one ranking share many candidates) */
+  private readonly known = new Map<string, NodeHead | null>();
 
   constructor(
     private readonly graph: GraphReadModel,
@@ -41,18 +43,23 @@ export class RankingReads {
 
   /** Heads of the live, in-scope nodes among `uids`. */
   async heads(uids: readonly string[]): Promise<Map<string, NodeHead>> {
-    const out = new Map<string, NodeHead>();
-    const wanted = uids.filter((u) => this.scope.allows(u));
-    if (!wanted.length) return out;
-    const fast = fastStore(this.graph);
-    if (fast) {
-      for (const h of fast.stmt(HEADS_SQL).all(this.scope.org, JSON.stringify(wanted)) as NodeHead[]) out.set(h.uid, h);
-      return out;
+    const unknown = [...new Set(uids.filter((u) => !this.known.has(u)))];
+    for (const u of unknown) if (!this.scope.allows(u)) this.known.set(u, null);
+    const wanted = unknown.filter((u) => !this.known.has(u));
+    if (wanted.length) {
+      const fast = fastStore(this.graph);
+      if (fast) for (const h of fast.stmt(HEADS_SQL).all(this.scope.org, JSON.stringify(wanted)) as NodeHead[]) this.known.set(h.uid, h);
+      else
+        for (const n of await liveNodesInOrder(this.graph, this.scope, wanted)) {
+          this.records.set(n.uid, n);
+          this.known.set(n.uid, { uid: n.uid, node_type: n.node_type, salience: n.salience });
+        }
+      for (const u of wanted) if (!this.known.has(u)) this.known.set(u, null);
     }
-    for (const n of await liveNodesInOrder(this.graph, this.scope, this.unread(wanted))) this.records.set(n.uid, n);
-    for (const u of wanted) {
-      const n = this.records.get(u);
-      if (n) out.set(u, { uid: u, node_type: n.node_type, salience: n.salience });
+    const out = new Map<string, NodeHead>();
+    for (const u of uids) {
+      const h = this.known.get(u);
+      if (h) out.set(u, h);
     }
     return out;
   }
