@@ -157,6 +157,33 @@ describe('POST /retrieve/context (REFERENCE §9.5)', () => {
     expect(rented.source_chunks[0]).toMatchObject({ chunk_uid: notes.chunk_uids[0], char_start: 0, page_start: null, page_end: null });
   });
 
+  it('a node extracted from several chunks lists each chunk in listEdges order (oldest, then uid) and its Documents as /retrieve include_sources traces them', async () => {
+    const o = await newOrg(f.app);
+    const docs = [
+      await ingestDocument(o.w, {
+        title: 'Orchard log',
+        chunks: ['Quokka orchards bloom early.', 'The quokka grove was watered.'],
+        extracted: [{ ref: 'grove', node_type: 'Concept', label: 'quokka grove', quote: 'quokka', chunk: 1 }],
+      }),
+    ];
+    const grove = docs[0].nodes.grove;
+    for (const title of ['Grove report', 'Orchard log, second part'])
+      docs.push(await ingestDocument(o.w, { title, chunks: [`${title}: the quokka grove.`], extracted: [{ ref: 'grove', node_type: 'Concept', label: 'quokka grove', uid: grove, chunk: 0 }] }));
+    const plain = await mk(o.w, 'Concept', 'quokka notes');
+    const r = await o.w.post('/retrieve/context', { query: 'quokka grove notes', article_limit: 0 });
+    expect(r.status).toBe(200);
+    const nodes = new Map<string, any>(r.body.graph.nodes.map((n: any) => [n.uid, n]));
+    expect(nodes.get(plain)).not.toHaveProperty('source_documents');
+    expect(nodes.get(plain)).not.toHaveProperty('source_chunks');
+    // one clock reading for every edge here: equal creation times, so edge uid order
+    const extractions = docs.map((d, i) => ({ edge: d.extracted_edges.grove, chunk: i === 0 ? d.chunk_uids[1] : d.chunk_uids[0] })).sort((a, b) => (a.edge < b.edge ? -1 : 1));
+    expect(nodes.get(grove).source_chunks.map((c: any) => c.chunk_uid)).toEqual(extractions.map((x) => x.chunk));
+    expect(nodes.get(grove).source_documents.map((d: any) => d.uid)).toEqual(docs.map((d) => d.document_uid).sort());
+    const traced = await o.w.post('/retrieve', { action: 'hybrid', query: 'quokka grove notes', include_sources: true });
+    expect(traced.body.map((t: any) => t.node.uid)).toEqual(expect.arrayContaining([grove, plain]));
+    for (const t of traced.body) if (nodes.has(t.node.uid)) expect(nodes.get(t.node.uid).source_documents ?? []).toEqual(t.node.source_documents);
+  });
+
   it('an extraction without a selector is anchored by its label, else it is unanchored', async () => {
     const r = await ctx({ query: 'bumblebees pollinator decline', node_types: ['Concept', 'Hypothesis'], article_limit: 0 });
     const at = bytes('Wild ');

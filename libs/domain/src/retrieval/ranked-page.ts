@@ -72,3 +72,8 @@ export function sortByScore<H extends ScoredUid>(hits: H[]): H[] {
 function byScoreThenUid(a: ScoredUid, b: ScoredUid): number {
   return b.score - a.score || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 }
+
+/** The §5.1 order of ranked candidates known by head: score, then salience, then uid. */
+export function compareRanked(a: ScoredUid & { salience: number }, b: ScoredUid & { salience: number }): number {
+  return b.score - a.score || b.salience - a.salience || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
+}

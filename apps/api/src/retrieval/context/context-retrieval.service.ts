@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NodeRecord } from '@strata/domain/records';
+import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { ContextRequest, SEARCH_HIDDEN_TYPES, searchTypeFilter } from '@strata/domain/retrieval';
 import { cheapestPaths, compareCost } from '@strata/domain/traversal';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { RankingService } from '../retrieve/ranking.service';
 import { ChunkSearchService } from '../search/chunk-search.service';
+import { fastStore } from '../shared/fast-store';
 import { holdsLiveType } from '../shared/live-type';
 import { ReadModelTraversalGraph } from '../traverse/read-model-traversal-graph';
 import { NodeAnnotator } from './node-annotator';
@@ -16,6 +17,10 @@ interface Ranked {
   /** the vector leg's own similarity, when that leg found the node (hybrid) */
   similarity?: number;
 }
+
+// listEdges({among}) in one cached statement (the set as JSON): same edges, same order
+const AMONG_SQL = `SELECT doc FROM edges WHERE org = ? AND tombstone_at IS NULL
+  AND from_uid IN (SELECT value FROM json_each(?)) AND to_uid IN (SELECT value FROM json_each(?)) ORDER BY created_at ASC, uid ASC`;
 
 /** Structure, not knowledge: never spent on an expansion slot (they are reached through, though). */
 const NOT_EXPANDED = new Set(SEARCH_HIDDEN_TYPES);
@@ -54,11 +59,18 @@ export class ContextRetrievalService {
     const annotated = await this.annotator.annotate(scope, nodes.map((n) => n.node), req.valid_at);
     const graphNodes = nodes.map((n, i) => ({ ...annotated[i], retrieval: n.retrieval }));
     const uids = nodes.map((n) => n.node.uid);
-    const edges = req.include_graph && uids.length > 1 ? await this.graph.listEdges(scope.org, { among: uids }) : [];
+    const edges = req.include_graph && uids.length > 1 ? await this.edgesAmong(scope.org, uids) : [];
 
     const articles = req.article_limit > 0 ? await this.articles(baseScope, req, mode) : [];
     const chunks = req.chunk_limit > 0 ? await this.chunks.search(scope, req.query, req.chunk_limit) : [];
     return { query: req.query, mode, articles, chunks, graph: { nodes: graphNodes, edges } };
+  }
+
+  private async edgesAmong(org: string, uids: string[]): Promise<EdgeRecord[]> {
+    const fast = fastStore(this.graph);
+    if (!fast) return this.graph.listEdges(org, { among: uids });
+    const set = JSON.stringify([...new Set(uids)]);
+    return (fast.stmt(AMONG_SQL).all(org, set, set) as { doc: string }[]).map((r) => JSON.parse(r.doc) as EdgeRecord);
   }
 
   private async rank(scope: ReadScope, mode: 'hybrid' | 'text', q: { query: string; node_types?: string[]; layer?: string }, limit: number): Promise<Ranked[]> {

@@ -3,8 +3,9 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { anchorInChunk, pagesOfSpan, readPageMap } from '@strata/domain/retrieval';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import { ProvenanceService } from '@strata/platform/scope/provenance.service';
+import { ProvenanceService, SourceDocument } from '@strata/platform/scope/provenance.service';
 import { ReadScope } from '@strata/platform/scope/read-scope';
+import { fastStore } from '../shared/fast-store';
 
 /** ISO date props (`valid_from`, `valid_until`) as Unix seconds; partial dates allowed. */
 function isoSeconds(v: unknown, end: boolean): number | null {
@@ -34,6 +35,12 @@ export interface SourceChunk {
   anchor: { exact: string; prefix: string | null; suffix: string | null; start: number; end: number } | null;
 }
 
+// one statement for a whole set of endpoints (as JSON), from the adjacency indexes; per endpoint in listEdges' order
+const EDGES_FROM_SQL = `SELECT from_uid AS at, doc FROM edges INDEXED BY edges_out
+  WHERE org = ? AND from_uid IN (SELECT value FROM json_each(?)) AND edge_type = ? AND tombstone_at IS NULL ORDER BY created_at ASC, uid ASC`;
+const EDGES_TO_SQL = `SELECT to_uid AS at, doc FROM edges INDEXED BY edges_in
+  WHERE org = ? AND to_uid IN (SELECT value FROM json_each(?)) AND edge_type = ? AND tombstone_at IS NULL ORDER BY created_at ASC, uid ASC`;
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -52,14 +59,17 @@ export class NodeAnnotator {
 
   async annotate(scope: ReadScope, nodes: NodeRecord[], validAt: number | undefined): Promise<Record<string, unknown>[]> {
     const org = scope.org;
-    const docs = await this.provenance.sourceDocuments(org, nodes);
+    const uids = nodes.map((n) => n.uid);
+    const extractedAll = await this.edgesOf(org, uids, 'from', 'ExtractedFrom');
+    // a node neither ingested nor extracted has no source documents: only the others are traced
+    const traced = nodes.filter((n) => n.node_type === 'Document' || n.node_type === 'Chunk' || extractedAll.get(n.uid)?.length);
+    const docs = traced.length ? await this.provenance.sourceDocuments(org, traced) : new Map<string, SourceDocument[]>();
     const extractedOf = new Map<string, EdgeRecord[]>();
-    for (const n of nodes) {
-      const edges = (await this.graph.listEdges(org, { from_uid: n.uid, edge_types: ['ExtractedFrom'] })).filter((e) => scope.allows(e.to_uid));
-      extractedOf.set(n.uid, edges);
-    }
+    for (const n of nodes) extractedOf.set(n.uid, (extractedAll.get(n.uid) ?? []).filter((e) => scope.allows(e.to_uid)));
     const chunks = await this.liveNodes(org, [...extractedOf.values()].flat().map((e) => e.to_uid));
     const pageMaps = await this.pageMapsOf(org, [...chunks.keys()]);
+    const beliefsOf = await this.edgesOf(org, nodes.filter((n) => n.node_type === 'Claim').map((n) => n.uid), 'from', 'BelievedBy');
+    const supersededBy = await this.edgesOf(org, uids, 'to', 'Supersedes');
     const out: Record<string, unknown>[] = [];
     const now = this.clock.now();
     for (const n of nodes) {
@@ -77,7 +87,7 @@ export class NodeAnnotator {
       }
       if (sc.length) a.source_chunks = sc;
       if (n.node_type === 'Claim') {
-        const beliefs = await this.graph.listEdges(org, { from_uid: n.uid, edge_types: ['BelievedBy'] });
+        const beliefs = beliefsOf.get(n.uid) ?? [];
         const agents = await this.graph.getNodes(org, beliefs.map((b) => b.to_uid));
         a.believed_by = beliefs
           .filter((b) => agents.get(b.to_uid)?.tombstone_at === null && scope.allows(b.to_uid))
@@ -87,7 +97,7 @@ export class NodeAnnotator {
             confidence: typeof b.props.confidence === 'number' ? b.props.confidence : b.confidence,
           }));
       }
-      const sup = (await this.graph.listEdges(org, { to_uid: n.uid, edge_types: ['Supersedes'] })).filter((e) => scope.allows(e.from_uid));
+      const sup = (supersededBy.get(n.uid) ?? []).filter((e) => scope.allows(e.from_uid));
       if (sup.length) {
         const by = await this.graph.getNodes(org, sup.map((e) => e.from_uid));
         const live = sup.filter((e) => by.get(e.from_uid)?.tombstone_at === null);
@@ -120,15 +130,29 @@ export class NodeAnnotator {
   private async pageMapsOf(org: string, chunkUids: string[]) {
     const out = new Map<string, ReturnType<typeof readPageMap>>();
     const docOf = new Map<string, string>();
-    for (const c of chunkUids) {
-      const e = (await this.graph.listEdges(org, { from_uid: c, edge_types: ['ChunkOf'] }, 1))[0];
-      if (e) docOf.set(c, e.to_uid);
-    }
+    for (const [c, edges] of await this.edgesOf(org, chunkUids, 'from', 'ChunkOf')) if (edges.length) docOf.set(c, edges[0].to_uid);
     const found = docOf.size ? await this.graph.getNodes(org, [...new Set(docOf.values())]) : new Map<string, NodeRecord>();
     for (const [c, d] of docOf) {
       const doc = found.get(d);
       if (doc && doc.tombstone_at === null) out.set(c, readPageMap((doc.props as Record<string, unknown>).page_offsets));
     }
+    return out;
+  }
+
+  /**
+   * Live edges of one type leaving (`from`) or entering (`to`) each of `uids`, per uid in
+   * listEdges' order (oldest first, then uid): one statement for the set on the embedded store.
+   */
+  private async edgesOf(org: string, uids: string[], side: 'from' | 'to', edgeType: string): Promise<Map<string, EdgeRecord[]>> {
+    const out = new Map<string, EdgeRecord[]>(uids.map((u) => [u, []]));
+    if (!uids.length) return out;
+    const fast = fastStore(this.graph);
+    if (fast) {
+      const rows = fast.stmt(side === 'from' ? EDGES_FROM_SQL : EDGES_TO_SQL).all(org, JSON.stringify([...out.keys()]), edgeType) as { at: string; doc: string }[];
+      for (const r of rows) out.get(r.at)!.push(JSON.parse(r.doc) as EdgeRecord);
+      return out;
+    }
+    for (const u of out.keys()) out.set(u, await this.graph.listEdges(org, side === 'from' ? { from_uid: u, edge_types: [edgeType] } : { to_uid: u, edge_types: [edgeType] }));
     return out;
   }
 }

@@ -5,7 +5,8 @@ import { NodeRecord } from '@strata/domain/records';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import type { VectorHit, VectorQuery } from '@strata/vector-index/vector-index.port';
 import { ReadScope } from '@strata/platform/scope/read-scope';
-import { ScoredNode, rankedNodePage } from '../search/ranked-nodes';
+import { RankedHead, ScoredNode, rankedHeadPage, withRecords } from '../search/ranked-nodes';
+import { RankingReads } from '../shared/node-loader';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { Embedder } from '@strata/platform/embeddings/embedder-factory';
 import { VECTORS, Vectors } from '@strata/platform/embeddings/vectors.port';
@@ -79,18 +80,29 @@ export class SemanticSearchService {
    * the full ranking whatever k is. Hits carry their nodes.
    */
   async vectorHits(scope: ReadScope, vector: number[], o: VectorSearchOptions): Promise<RankedVectorHit[]> {
+    const reads = new RankingReads(this.graph, scope);
+    const page = await withRecords(reads, await this.vectorHeads(scope, vector, o, reads));
+    return page.map(({ node, score }) => ({ uid: node.uid, score, node }));
+  }
+
+  /** The same page as heads (the `vec` leg of hybrid: its records are read only for the fused page). */
+  async vectorHeads(scope: ReadScope, vector: number[], o: VectorSearchOptions, reads: RankingReads): Promise<RankedHead[]> {
     if (o.k <= 0) return [];
     if (!hasDirection(vector) && (await this.settings.effective(scope.org))?.distance_metric !== 'euclidean') return [];
     const offset = o.offset ?? 0;
     const q = { org: scope.org, vector, node_types: o.node_types, exclude_node_types: o.exclude_node_types, layer: o.layer, threshold: o.threshold };
     const hits = await fetchThroughTies((n) => this.topInScope(scope, q, n), offset + o.k);
-    const page = await rankedNodePage(this.graph, scope, hits, offset, o.k);
-    return page.map(({ node, score }) => ({ uid: node.uid, score, node }));
+    return rankedHeadPage(reads, hits, offset, o.k);
   }
 
   async textHits(scope: ReadScope, text: string, o: VectorSearchOptions): Promise<RankedVectorHit[]> {
     const { embedder } = await this.textEmbedder(scope.org, 'semantic search');
     return this.vectorHits(scope, await this.embedQuery(embedder, text), o);
+  }
+
+  async textHeads(scope: ReadScope, text: string, o: VectorSearchOptions, reads: RankingReads): Promise<RankedHead[]> {
+    const { embedder } = await this.textEmbedder(scope.org, 'semantic search');
+    return this.vectorHeads(scope, await this.embedQuery(embedder, text), o, reads);
   }
 
   /** A ranked page as `{node, score}` (the order is already the §5.1 one). */

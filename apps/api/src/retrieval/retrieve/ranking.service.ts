@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { LegHit, LegRank, compareScored, fuseByRank, hybridLegSize, searchTypeFilter } from '@strata/domain/retrieval';
-import { NodeRecord } from '@strata/domain/records';
+import { Inject, Injectable } from '@nestjs/common';
+import { LegHit, LegRank, compareRanked, fuseByRank, hybridLegSize, searchTypeFilter } from '@strata/domain/retrieval';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { SemanticSearchService } from '../embeddings/semantic-search.service';
+import { RankedHead, withRecords } from '../search/ranked-nodes';
 import { ScoredNode, TextSearchService } from '../search/text-search.service';
+import { RankingReads } from '../shared/node-loader';
 import { ReadScope } from '@strata/platform/scope/read-scope';
 
 export interface RankingQuery {
@@ -26,6 +28,7 @@ export class RankingService {
   constructor(
     private readonly text: TextSearchService,
     private readonly semantic: SemanticSearchService,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
   /** Whether the vector leg can run (an embedder for the organization's configuration). */
@@ -47,23 +50,28 @@ export class RankingService {
    * Reciprocal rank fusion (k = 60) of the `fts` and `vec` legs, each fetching
    * max(5·(offset + k), 50) candidates ranked as in `text` and `semantic` (ties by salience,
    * then uid); results [offset, offset + k) of the fused order. Without an embedding provider
-   * only the `fts` leg runs (not an error).
+   * only the `fts` leg runs (not an error), and only its first offset + k are needed.
+   * Candidates are ranked by their heads (salience, type); only the page's records are read.
    */
   async hybridRank(scope: ReadScope, q: RankingQuery, k: number, offset = 0): Promise<{ results: FusedNode[]; vector_leg: boolean }> {
-    const size = hybridLegSize(offset + k);
-    const nodes = new Map<string, NodeRecord>();
-    const leg = (ranked: ScoredNode[]): LegHit[] =>
-      ranked.map(({ node, score }) => {
-        nodes.set(node.uid, node);
-        return { uid: node.uid, score };
-      });
-    const legs = [{ leg: 'fts', hits: leg(await this.text.search(scope, { ...q, limit: size })) }];
     const vectorLeg = await this.semantic.canEmbedText(scope.org);
-    if (vectorLeg) legs.push({ leg: 'vec', hits: leg(await this.semanticRank(scope, q, size)) });
-    const results = fuseByRank(legs)
-      .map((f) => ({ node: nodes.get(f.uid)!, score: f.score, legs: f.legs }))
-      .sort(compareScored)
+    // alone, the fts leg's fused score 1/(60 + rank) falls with its rank: the fused page is its own first offset + k
+    const size = vectorLeg ? hybridLegSize(offset + k) : offset + k;
+    const reads = new RankingReads(this.graph, scope);
+    const heads = new Map<string, RankedHead>();
+    const leg = (ranked: RankedHead[]): LegHit[] =>
+      ranked.map((h) => {
+        heads.set(h.uid, h);
+        return { uid: h.uid, score: h.score };
+      });
+    const legs = [{ leg: 'fts', hits: leg(await this.text.rankedHeads(scope, { ...q, limit: size }, reads)) }];
+    if (vectorLeg) legs.push({ leg: 'vec', hits: leg(await this.semantic.textHeads(scope, q.query, { k: size, ...searchTypeFilter(q.node_types), layer: q.layer }, reads)) });
+    const page = fuseByRank(legs)
+      .map((f) => ({ ...f, salience: heads.get(f.uid)!.salience }))
+      .sort(compareRanked)
       .slice(offset, offset + k);
+    const legsOf = new Map(page.map((f) => [f.uid, f.legs]));
+    const results = (await withRecords(reads, page)).map((r) => ({ ...r, legs: legsOf.get(r.node.uid)! }));
     return { results, vector_leg: vectorLeg };
   }
 }

@@ -1,14 +1,8 @@
 import { AdjEdge, StepDirection, TraversalGraph, TraversalNodeHead } from '@strata/domain/traversal';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
-import type { AdjacencyRow, SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
+import type { AdjacencyRow } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { ReadScope } from '@strata/platform/scope/read-scope';
-
-/** The SQLite adapter's prepared-statement cache, when the read model is the embedded one. */
-type FastStore = Pick<SqliteGraphStore, 'stmt'>;
-
-function fastStore(g: GraphReadModel): FastStore | null {
-  return typeof (g as Partial<FastStore>).stmt === 'function' ? (g as unknown as FastStore) : null;
-}
+import { FastStore, fastStore } from '../shared/fast-store';
 
 /** What a step shows of a node. */
 export interface NodeLabel {
