@@ -200,8 +200,8 @@ describe('SqliteEventStore (SQLite specifics)', () => {
       const expected: unknown[][] = [];
       for (const count of counts) {
         // one metadata object per request, as the unit of work stages them; text with escapes
-        const metadata = { org_id: 'o', principal: { kind: 'user', id: `u"${count}` }, request_id: `r\n${count}`, occurred_at: count + 0.5 };
-        const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({ type: `T${i % 3}`, data: { i, label: `é ${count}\u2028`, nested: [null, 1.25] }, metadata }));
+        const metadata = { org_id: 'o', principal: { kind: 'user' as const, id: `u"${count}` }, request_id: `r\n${count}`, occurred_at: count + 0.5 };
+        const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({ ...eventFromLog(`T${i % 3}`, { i, label: `é ${count}\u2028`, nested: [null, 1.25] }), metadata }));
         const appends = [
           { stream: `node-o:c${count}`, expectedRevision: 'no_stream' as const, events: events.slice(0, Math.ceil(count / 2)) },
           { stream: `edge-o:c${count}`, expectedRevision: 'any' as const, events: events.slice(Math.ceil(count / 2)) },
