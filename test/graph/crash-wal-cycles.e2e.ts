@@ -22,7 +22,7 @@ const { SqliteEventStore } = require(dist + '/libs/event-store/src/sqlite/sqlite
 const { WalCheckpointer } = require(dist + '/libs/event-store/src/sqlite/wal-checkpointer.js');
 const store = new SqliteEventStore(file);
 store.deferCommitSync();
-new WalCheckpointer([{ db: store.db, file, synchronous: 'FULL' }], { intervalMs: 10, restartPages: 64 });
+new WalCheckpointer([{ db: store.db, file, synchronous: 'FULL', startOver: true }], { intervalMs: 10, restartPages: 64 });
 const cycles = new Set();
 const cycle = () => { try { const fd = fs.openSync(file + '-wal', 'r'); const b = Buffer.alloc(12); fs.readSync(fd, b, 0, 12, 12); fs.closeSync(fd); return b.toString('hex'); } catch { return ''; } };
 let n = store.headPositionSync();

@@ -55,7 +55,7 @@ describe('WalCheckpointer', () => {
 
   it('starts a fully copied WAL over itself, so the writer\'s next commit appends instead of writing (and syncing) a new header', async () => {
     db.pragma('synchronous = NORMAL');
-    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL', name: 'x' }], { intervalMs: 60_000 });
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL', name: 'x', startOver: true }], { intervalMs: 60_000 });
     const done: unknown[] = [];
     checkpointer.onCheckpoint((c) => done.push(c));
     try {
@@ -89,9 +89,12 @@ describe('WalCheckpointer', () => {
     }
   });
 
-  it('leaves the start-over of a synchronous=OFF file to its writer (its header is never synced)', async () => {
-    db.pragma('synchronous = OFF');
-    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'OFF' }], { intervalMs: 60_000 });
+  it.each([
+    ['a file that does not ask for it', 'NORMAL', false],
+    ['a synchronous=OFF file (its header is never synced)', 'OFF', true],
+  ] as const)('leaves the start-over of %s to its writer', async (_, synchronous, startOver) => {
+    db.pragma(`synchronous = ${synchronous}`);
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous, startOver }], { intervalMs: 60_000 });
     try {
       db.prepare('INSERT INTO t VALUES (?)').run('x');
       const written = walCycle();

@@ -9,6 +9,12 @@ export interface CheckpointedFile {
   synchronous: 'FULL' | 'NORMAL' | 'OFF';
   /** what listeners are told the file is called (default: its path) */
   name?: string;
+  /**
+   * The worker starts the WAL over once it is fully copied, so the writer's commit never
+   * syncs a new WAL header (see WORKER_SOURCE). Its price: the writer's connection drops its
+   * page cache after each such commit of another connection. Nothing to gain at `OFF`.
+   */
+  startOver?: boolean;
 }
 
 /** One checkpoint that copied pages, measured on the worker. */
@@ -63,7 +69,8 @@ const copied = (i, r) => {
 // new cycle must never sit behind the old header after a power loss). Left to the service's
 // writer, that fsync runs inside its COMMIT on the event loop. So once a WAL is fully copied
 // the worker starts it over itself, with a commit that changes nothing (user_version written
-// back as it is); the writer's next commit then appends. With busy_timeout 0 it never waits:
+// back as it is); the writer's next commit then appends (files that ask for it: startOver).
+// With busy_timeout 0 it never waits:
 // when the writer holds the lock, the writer's commit starts the WAL over, as before.
 // data_version right after that commit (it moves only with other connections' commits): while
 // it stays, nothing but that commit is in the WAL, and the round leaves the file alone.
@@ -106,7 +113,7 @@ const tick = () => {
         r = db.pragma('wal_checkpoint(RESTART)')[0];
         done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, r)]);
       }
-      if (workerData.files[i].synchronous !== 'OFF' && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) startOver(i, version);
+      if (workerData.files[i].startOver && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) startOver(i, version);
     } catch (err) {
       // busy (another checkpoint or a backup running): the next tick tries again
     }
@@ -132,8 +139,8 @@ parentPort.on('message', (m) => {
  * on the main thread only append to the WAL (and fsync it on commit where the connection says
  * so). A PASSIVE checkpoint never waits for, nor blocks, the writer; past `restartPages`
  * a RESTART checkpoint may hold the writer back for the few pages the passive ones left. A
- * WAL found fully copied is started over by the worker (a commit that changes nothing), so
- * the sync of the new WAL header is the worker's too, not the writer's.
+ * file may ask the worker to start its WAL over once fully copied (a commit that changes
+ * nothing), so the sync of the new WAL header is the worker's too, not the writer's.
  * SQLite's automatic checkpoint stays on as a safety net at a much larger WAL size.
  */
 export class WalCheckpointer {
@@ -151,7 +158,7 @@ export class WalCheckpointer {
       eval: true,
       workerData: {
         driver: require.resolve('better-sqlite3'),
-        files: files.map((f) => ({ file: f.file, synchronous: f.synchronous })),
+        files: files.map((f) => ({ file: f.file, synchronous: f.synchronous, startOver: f.startOver === true && f.synchronous !== 'OFF' })),
         intervalMs: Math.max(10, Math.floor(opts.intervalMs ?? 200)),
         restartPages,
       },
