@@ -3,7 +3,6 @@ import { DomainError } from '@strata/domain/errors';
 import { RecordedEvent } from '@strata/domain/events';
 import { Clock, IdGenerator } from '@strata/domain/time';
 import { WrongExpectedRevisionError } from '@strata/event-store/event-store.port';
-import { beginImmediate } from '@strata/event-store/sqlite/begin-immediate';
 import { CommandContext } from './command-context';
 import { answerBeforeGuard, CommitCheck, GraphTx, GuardCheck, OpenStep } from './graph-tx';
 import { addInStage, CheckStage, RunOptions, UnitOfWork } from './unit-of-work.port';
@@ -152,17 +151,17 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     /** whether this batch changed the log (appends or deleted streams) */
     let wrote = false;
     const startPosition = runner.appliedPosition;
-    // IMMEDIATE on both: the write locks are taken now, waiting (on timers, not in SQLite's
-    // sleeping busy handler) while the WAL checkpointer or an operator tool holds one. A
-    // deferred BEGIN read first and upgraded later, and an upgrade that finds the lock held
-    // fails at once (SQLITE_BUSY)
+    // IMMEDIATE on both: the write locks are taken now, waiting (busy_timeout) while the WAL
+    // checkpointer's RESTART or start-over, or an operator tool, holds one. A deferred BEGIN
+    // read first and upgraded later, and an upgrade that finds the lock held fails at once
+    // (SQLITE_BUSY)
     try {
-      await beginImmediate(events.db);
+      events.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
       return this.refuseBatch(batch, err);
     }
     try {
-      await beginImmediate(projections);
+      projections.exec('BEGIN IMMEDIATE');
     } catch (err) {
       safe(() => events.db.exec('ROLLBACK'));
       return this.refuseBatch(batch, err);
