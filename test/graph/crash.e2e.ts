@@ -97,6 +97,13 @@ describe('crash safety', () => {
       stopped = true;
       await writers;
 
+      // the log the killed process left is a sound SQLite file before anything reopens it
+      const file = new Database(path.join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
+      try {
+        expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+      } finally {
+        file.close();
+      }
       svc = await startService(entry, dataDir);
       running.push(svc);
       const c = api(svc.url, owner.key);

@@ -29,13 +29,16 @@ export function revisionMatches(expected: ExpectedRevision, actual: number): boo
  */
 export function assertValidAppends(appends: readonly StreamAppend[]): void {
   if (!Array.isArray(appends)) throw new TypeError('append expects an array of stream appends');
-  const seen = new Set<string>();
+  // most appends name one stream: no set of names to hash then
+  const seen = appends.length > 1 ? new Set<string>() : null;
   for (const a of appends) {
     if (!a || typeof a.stream !== 'string' || a.stream.length === 0) {
       throw new TypeError('every stream append needs a non-empty stream name');
     }
-    if (seen.has(a.stream)) throw new TypeError(`stream ${a.stream} appears more than once in one append`);
-    seen.add(a.stream);
+    if (seen) {
+      if (seen.has(a.stream)) throw new TypeError(`stream ${a.stream} appears more than once in one append`);
+      seen.add(a.stream);
+    }
     const e = a.expectedRevision;
     if (typeof e === 'number') {
       if (!Number.isSafeInteger(e) || e < -1) throw new RangeError(`invalid expected revision ${e} for ${a.stream}`);

@@ -191,6 +191,38 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     expect(store.appendSync([{ stream: 'long', expectedRevision: 129, events: [ev('L')] }]).position).toBe(281);
   });
 
+  it('stores every row as the JSON texts of its event, whatever the number of rows the append writes at once', () => {
+    // counts on either side of each INSERT size (64, 16, 4, 1 rows per statement)
+    const counts = [1, 2, 3, 4, 5, 15, 16, 17, 21, 63, 64, 65, 85, 129];
+    let n = 0;
+    const s = new SqliteEventStore(tempFile(), { ids: { uuid: () => `id-${++n}` } });
+    try {
+      const expected: unknown[][] = [];
+      for (const count of counts) {
+        // one metadata object per request, as the unit of work stages them; text with escapes
+        const metadata = { org_id: 'o', principal: { kind: 'user' as const, id: `u"${count}` }, request_id: `r\n${count}`, occurred_at: count + 0.5 };
+        const events: NewEvent[] = Array.from({ length: count }, (_, i) => ({ ...eventFromLog(`T${i % 3}`, { i, label: `é ${count}\u2028`, nested: [null, 1.25] }), metadata }));
+        const appends = [
+          { stream: `node-o:c${count}`, expectedRevision: 'no_stream' as const, events: events.slice(0, Math.ceil(count / 2)) },
+          { stream: `edge-o:c${count}`, expectedRevision: 'any' as const, events: events.slice(Math.ceil(count / 2)) },
+        ].filter((a) => a.events.length > 0);
+        const start = expected.length;
+        const result = s.appendSync(appends);
+        expect(result.position).toBe(start + count);
+        expect({ ...result.revisions }).toEqual(Object.fromEntries(appends.map((a) => [a.stream, a.events.length - 1])));
+        for (const a of appends)
+          a.events.forEach((e, revision) =>
+            expected.push([expected.length + 1, `id-${expected.length + 1}`, a.stream, revision, e.type, JSON.stringify(e.data), JSON.stringify(metadata)]),
+          );
+      }
+      const rows = s.db.prepare('SELECT position, id, stream, revision, type, data, metadata FROM events ORDER BY position').raw().all();
+      expect(rows).toEqual(expected);
+      expect(s.db.prepare('SELECT last_position FROM event_log_state').pluck().get()).toBe(expected.length);
+    } finally {
+      void s.close();
+    }
+  });
+
   it('hands the stored data text to the appended and the read events', () => {
     const appended = ev('A0', { node: { uid: 'n1' }, reason: null });
     store.appendSync([{ stream: 'a', expectedRevision: 'no_stream', events: [appended] }]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -44,6 +44,65 @@ describe('WalCheckpointer', () => {
       // an idle round copies nothing and reports nothing
       await checkpointer.checkpointNow();
       expect(done).toHaveLength(1);
+    } finally {
+      await checkpointer.close();
+    }
+  });
+
+  /** the WAL header's checkpoint sequence and salts: they change exactly when the WAL starts over */
+  const walCycle = () => readFileSync(`${file}-wal`).subarray(12, 24).toString('hex');
+  const walFrames = () => (db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0].log;
+
+  it('starts a fully copied WAL over itself, so the writer\'s next commit appends instead of writing (and syncing) a new header', async () => {
+    db.pragma('synchronous = NORMAL');
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL', name: 'x', startOver: true }], { intervalMs: 60_000 });
+    const done: unknown[] = [];
+    checkpointer.onCheckpoint((c) => done.push(c));
+    try {
+      const insert = db.prepare('INSERT INTO t VALUES (?)');
+      db.transaction(() => {
+        for (let i = 0; i < 500; i++) insert.run('x'.repeat(200));
+      })();
+      const written = walCycle();
+      await checkpointer.checkpointNow();
+      // copied, then started over by the worker: a new cycle holding only its own commit
+      expect(done).toHaveLength(1);
+      const started = walCycle();
+      expect(started).not.toBe(written);
+      expect(db.pragma('user_version', { simple: true })).toBe(0);
+      // the writer's commits go on in the worker's cycle
+      insert.run('after');
+      insert.run('and again');
+      expect(walCycle()).toBe(started);
+      expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 502 });
+      // after the start-over nothing but the worker's own commit is in the WAL: a round with no
+      // commit of the writer's since leaves it alone, and one after a commit starts it over again
+      await checkpointer.checkpointNow();
+      expect(walCycle()).not.toBe(started);
+      const again = walCycle();
+      await checkpointer.checkpointNow();
+      await checkpointer.checkpointNow();
+      expect(walCycle()).toBe(again);
+      expect(walFrames()).toBe(1);
+    } finally {
+      await checkpointer.close();
+    }
+  });
+
+  it.each([
+    ['a file that does not ask for it', 'NORMAL', false],
+    ['a synchronous=OFF file (its header is never synced)', 'OFF', true],
+  ] as const)('leaves the start-over of %s to its writer', async (_, synchronous, startOver) => {
+    db.pragma(`synchronous = ${synchronous}`);
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous, startOver }], { intervalMs: 60_000 });
+    try {
+      db.prepare('INSERT INTO t VALUES (?)').run('x');
+      const written = walCycle();
+      await checkpointer.checkpointNow();
+      expect(walCycle()).toBe(written);
+      // the writer's next commit finds the WAL fully copied and starts it over itself
+      db.prepare('INSERT INTO t VALUES (?)').run('y');
+      expect(walCycle()).not.toBe(written);
     } finally {
       await checkpointer.close();
     }

@@ -9,6 +9,12 @@ export interface CheckpointedFile {
   synchronous: 'FULL' | 'NORMAL' | 'OFF';
   /** what listeners are told the file is called (default: its path) */
   name?: string;
+  /**
+   * The worker starts the WAL over once it is fully copied, so the writer's commit never
+   * syncs a new WAL header (see WORKER_SOURCE). Its price: the writer's connection drops its
+   * page cache after each such commit of another connection. Nothing to gain at `OFF`.
+   */
+  startOver?: boolean;
 }
 
 /** One checkpoint that copied pages, measured on the worker. */
@@ -42,7 +48,10 @@ const Database = require(workerData.driver);
 const dbs = workerData.files.map((f) => {
   const db = new Database(f.file, { fileMustExist: true });
   db.pragma('busy_timeout = 0');
-  db.pragma('synchronous = ' + f.synchronous);
+  // A checkpoint syncs the same under FULL and NORMAL (SQLite passes both the same checkpoint
+  // sync flags); NORMAL keeps this connection's only commit, the start-over below, to the one
+  // sync of the WAL header.
+  db.pragma('synchronous = ' + (f.synchronous === 'FULL' ? 'NORMAL' : f.synchronous));
   return db;
 });
 const { performance } = require('node:perf_hooks');
@@ -55,25 +64,56 @@ const copied = (i, r) => {
   last[i] = { log: r.log, done: r.checkpointed };
   return n;
 };
+// Whoever writes the first frame of a WAL that starts over writes a new header and, unless the
+// connection is synchronous=OFF, fsyncs it before any frame (SQLite's walFrames: frames of the
+// new cycle must never sit behind the old header after a power loss). Left to the service's
+// writer, that fsync runs inside its COMMIT on the event loop. So once a WAL is fully copied
+// the worker starts it over itself, with a commit that changes nothing (user_version written
+// back as it is); the writer's next commit then appends (files that ask for it: startOver).
+// With busy_timeout 0 it never waits:
+// when the writer holds the lock, the writer's commit starts the WAL over, as before.
+// data_version right after that commit (it moves only with other connections' commits): while
+// it stays, nothing but that commit is in the WAL, and the round leaves the file alone.
+const startedOver = dbs.map(() => null);
+const startOver = (i, version) => {
+  const db = dbs[i];
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (err) {
+    return; // the writer is in a transaction
+  }
+  try {
+    const now = db.pragma('data_version', { simple: true });
+    db.pragma('user_version = ' + db.pragma('user_version', { simple: true }));
+    db.exec('COMMIT');
+    // a commit of the writer's since the round began is not copied yet: the next round looks
+    startedOver[i] = now === version ? now : null;
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    startedOver[i] = null;
+  }
+};
 // checkpoints that copied pages, sent to the main thread once per tick (none when idle)
 const tick = () => {
   const done = [];
   dbs.forEach((db, i) => {
     try {
+      const version = db.pragma('data_version', { simple: true });
+      if (version === startedOver[i]) return;
       let t0 = performance.now();
-      const passive = db.pragma('wal_checkpoint(PASSIVE)')[0];
-      const n = passive.log >= 0 ? copied(i, passive) : 0;
+      let r = db.pragma('wal_checkpoint(PASSIVE)')[0];
+      const n = r.log >= 0 ? copied(i, r) : 0;
       if (n > 0) done.push([i, 'passive', (performance.now() - t0) / 1000, n]);
       // A WAL only starts again from its beginning when a writer finds it fully copied, which
       // a busy writer never does: it would grow until the writer's own (inline) checkpoint.
       // RESTART takes the write lock between the writer's transactions (busy_timeout 0: it
-      // falls back to passive when the writer is busy), copies the few pages left and lets
-      // the writer's next transaction start the WAL over.
-      if (passive.busy === 0 && passive.log > workerData.restartPages) {
+      // falls back to passive when the writer is busy) and copies the few pages left.
+      if (r.busy === 0 && r.log > workerData.restartPages) {
         t0 = performance.now();
-        const restart = db.pragma('wal_checkpoint(RESTART)')[0];
-        done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, restart)]);
+        r = db.pragma('wal_checkpoint(RESTART)')[0];
+        done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, r)]);
       }
+      if (workerData.files[i].startOver && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) startOver(i, version);
     } catch (err) {
       // busy (another checkpoint or a backup running): the next tick tries again
     }
@@ -98,7 +138,9 @@ parentPort.on('message', (m) => {
  * WAL pages into the database and the fsyncs around it never block the event loop; writers
  * on the main thread only append to the WAL (and fsync it on commit where the connection says
  * so). A PASSIVE checkpoint never waits for, nor blocks, the writer; past `restartPages`
- * a RESTART checkpoint may hold the writer back for the few pages the passive ones left.
+ * a RESTART checkpoint may hold the writer back for the few pages the passive ones left. A
+ * file may ask the worker to start its WAL over once fully copied (a commit that changes
+ * nothing), so the sync of the new WAL header is the worker's too, not the writer's.
  * SQLite's automatic checkpoint stays on as a safety net at a much larger WAL size.
  */
 export class WalCheckpointer {
@@ -116,7 +158,7 @@ export class WalCheckpointer {
       eval: true,
       workerData: {
         driver: require.resolve('better-sqlite3'),
-        files: files.map((f) => ({ file: f.file, synchronous: f.synchronous })),
+        files: files.map((f) => ({ file: f.file, synchronous: f.synchronous, startOver: f.startOver === true && f.synchronous !== 'OFF' })),
         intervalMs: Math.max(10, Math.floor(opts.intervalMs ?? 200)),
         restartPages,
       },

@@ -89,7 +89,8 @@ export class EmbeddedStorage {
       (opts.projections ?? PROJECTIONS).map((d) => createEmbedded(d, deps)),
     );
     this.checkpointer = new WalCheckpointer([
-      { db: this.events.db, file: this.events.file, synchronous: 'FULL', name: 'events' },
+      // the log's WAL header is synced by the worker, not inside the service's COMMIT
+      { db: this.events.db, file: this.events.file, synchronous: 'FULL', name: 'events', startOver: true },
       { db: this.projections, file: this.projections.name, synchronous: this.session.synchronous, name: 'projections' },
     ]);
   }

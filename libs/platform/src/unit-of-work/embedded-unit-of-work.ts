@@ -152,8 +152,9 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     let wrote = false;
     const startPosition = runner.appliedPosition;
     // IMMEDIATE on both: the write locks are taken now, waiting (busy_timeout) while the WAL
-    // checkpointer's RESTART or an operator tool holds one. A deferred BEGIN read first and
-    // upgraded later, and an upgrade that finds the lock held fails at once (SQLITE_BUSY)
+    // checkpointer's RESTART or start-over, or an operator tool, holds one. A deferred BEGIN
+    // read first and upgraded later, and an upgrade that finds the lock held fails at once
+    // (SQLITE_BUSY)
     try {
       events.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
