@@ -75,6 +75,12 @@ const copied = (i, r) => {
 // data_version right after that commit (it moves only with other connections' commits): while
 // it stays, nothing but that commit is in the WAL, and the round leaves the file alone.
 const startedOver = dbs.map(() => null);
+// Older SQLite can race a writer against another connection's start-over of the WAL (fixed in
+// 3.52.0): there the writer keeps starting it over, as it always did.
+const startOverSafe = (() => {
+  const v = String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get()).split('.').map(Number);
+  return v[0] > 3 || (v[0] === 3 && v[1] >= 52);
+})();
 const startOver = (i, version) => {
   const db = dbs[i];
   try {
@@ -113,7 +119,7 @@ const tick = () => {
         r = db.pragma('wal_checkpoint(RESTART)')[0];
         done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, r)]);
       }
-      if (workerData.files[i].startOver && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) startOver(i, version);
+      if (startOverSafe && workerData.files[i].startOver && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) startOver(i, version);
     } catch (err) {
       // busy (another checkpoint or a backup running): the next tick tries again
     }
