@@ -131,6 +131,7 @@ const CONFIGS: Array<[string, SqliteTextIndexOptions]> = [
   ['postings, every query', { postings: true, postingsMinRows: 0 }],
   ['postings, small thresholds', { postings: true, postingsMinRows: 0, commonTermRows: 300, essentialDfBudget: 200 }],
   ['postings, segments merged two at a time', { postings: true, postingsMinRows: 0, postingsMergeFactor: 2 }],
+  ['postings, merges made a few postings per unit of work', { postings: true, postingsMinRows: 0, postingsMergeFactor: 2, postingsMergeStep: 64 }],
 ];
 const LIMITS = [1, 3, 7, 20, 64, 100_000];
 

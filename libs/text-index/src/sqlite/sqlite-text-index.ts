@@ -4,7 +4,7 @@ import { queryTerms } from '../analysis/text-analysis';
 import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
 import { decodeFts5Averages, readVarint } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, fts5Idf } from './fts5-bm25';
-import { DocAnalyzer, oldPostingsTable, Postings, postingsDdl, postingsTable, segmentsTable, topByPostings, type RowFacts } from './text-postings';
+import { DocAnalyzer, mergeTable, oldPostingsTable, Postings, postingsDdl, postingsTable, segmentsTable, topByPostings, type RowFacts } from './text-postings';
 
 /** Column weights for bm25(): label, summary, body. */
 const BM25_WEIGHTS = BM25_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS text_orgs (
  */
 export const TEXT_ORG_TABLE_RE = /^text_(docs|fts|vocab|post)_[0-9a-f]{16}(_[0-9]+)?$/;
 /** An organization's postings and their segments (`text-postings.ts`), named as FTS5's shadow tables. */
-export const TEXT_POSTINGS_TABLE_RE = /^text_fts_([0-9a-f]{16}(?:_[0-9]+)?)_(post|segs)$/;
+export const TEXT_POSTINGS_TABLE_RE = /^text_fts_([0-9a-f]{16}(?:_[0-9]+)?)_(post|segs|merge)$/;
 const docsTable = (name: string) => `text_docs_${name}`;
 const ftsTable = (name: string) => `text_fts_${name}`;
 const vocabTable = (name: string) => `text_vocab_${name}`;
@@ -171,6 +171,8 @@ export interface SqliteTextIndexOptions {
   postingsMinRows?: number;
   /** with `postings`: segments merged at a time (default MERGE_FACTOR; tests make it small) */
   postingsMergeFactor?: number;
+  /** with `postings`: postings a merge step writes (default: in proportion to the unit of work; tests make it small) */
+  postingsMergeStep?: number;
 }
 
 /**
@@ -246,7 +248,7 @@ export class SqliteTextIndex implements TextIndex {
     this.postings = new Postings(db, (name) => {
       const avg = decodeFts5Averages(db.prepare<[], Buffer | undefined>(`SELECT block FROM ${ftsTable(name)}_data WHERE id = 1`).pluck().get(), TEXT_FTS_COLUMNS.length);
       return avg.rows ? avg.tokens.reduce((a, b) => a + b, 0) / avg.rows : 0;
-    }, options.postingsMergeFactor);
+    }, options.postingsMergeFactor, options.postingsMergeStep);
     this.ln = db.prepare<[number], number>('SELECT ln(?)').pluck();
     this.stmts = {
       orgName: db.prepare<[string], string>('SELECT name FROM text_orgs WHERE org = ?').pluck(),
@@ -511,7 +513,7 @@ export class SqliteTextIndex implements TextIndex {
   private dropOrgTables(name: string): void {
     this.orgCache.delete(name);
     this.postings.forget(name);
-    this.db.exec(`DROP TABLE IF EXISTS ${oldPostingsTable(name)}; DROP TABLE IF EXISTS ${postingsTable(name)}; DROP TABLE IF EXISTS ${segmentsTable(name)}; DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
+    this.db.exec(`DROP TABLE IF EXISTS ${oldPostingsTable(name)}; DROP TABLE IF EXISTS ${postingsTable(name)}; DROP TABLE IF EXISTS ${segmentsTable(name)}; DROP TABLE IF EXISTS ${mergeTable(name)}; DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
   }
 
   /**
