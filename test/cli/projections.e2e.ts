@@ -211,6 +211,54 @@ describe('the full-text index after edits and a purge', () => {
   }, 60_000);
 });
 
+describe('the full-text postings (STRATA_TEXT_POSTINGS=true)', () => {
+  it('verify with them identical to a fresh rebuild, and a rebuild builds them: the CLI follows the setting', async () => {
+    const t = await startService({ textPostings: true });
+    const dataDir = t.dataDir;
+    const cli = { env: { STRATA_TEXT_POSTINGS: 'true' } };
+    try {
+      const { c, key } = await tenant(t.url);
+      const words = ['river', 'stone', 'cloud', 'ember', 'harbor'];
+      const nodes = Array.from({ length: 60 }, (_, i) => ({ node_type: 'Concept', label: `entity ${i} ${words[i % 5]}`, summary: `about ${words[(i * 3) % 5]} number ${i % 7}` }));
+      expect((await c.post('/batch', { nodes })).status).toBe(201);
+      const uid = ((await c.post('/search', { query: 'entity 7' })).body as { uid: string }[])[0].uid;
+      expect((await c.patch(`/node/${uid}`, { label: 'entity seven harbor' })).status).toBe(200);
+      const page = async (w: typeof c) => {
+        const r = await w.post('/search', { query: 'entity harbor number', limit: 50 });
+        expect(r.status).toBe(200);
+        return (r.body as { label: string; score: number }[]).map((h) => [h.label, h.score]);
+      };
+      const before = await page(c);
+      expect(before.length).toBeGreaterThan(20);
+      await t.close({ keepData: true });
+      const name = textTablesOf(dataDir);
+      const postings = () => {
+        const db = new Database(path.join(dataDir, 'projections.db'), { readonly: true });
+        try {
+          return db.prepare(`SELECT count(*) FROM text_fts_${name}_post`).pluck().get() as number;
+        } finally {
+          db.close();
+        }
+      };
+      expect(postings()).toBeGreaterThan(0);
+
+      expect(expectExit(await runCli(['projections', 'verify', 'text', '--data-dir', dataDir], cli), 0).stdout).toMatch(/identical to a fresh rebuild/);
+      expectExit(await runCli(['projections', 'rebuild', 'text', '--data-dir', dataDir], cli), 0);
+      expect(postings()).toBeGreaterThan(0);
+      expect(expectExit(await runCli(['projections', 'verify', 'text', '--data-dir', dataDir], cli), 0).stdout).toMatch(/identical to a fresh rebuild/);
+      const t2 = await startService({ dataDir, textPostings: true });
+      try {
+        expect(await page(api(t2.url, key))).toEqual(before);
+      } finally {
+        await t2.close({ keepData: true });
+      }
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('strata projections rebuild while the service takes writes', () => {
   it('keeps answering reads, loses no acknowledged write, and ends equal to a fresh rebuild', async () => {
     const t = await startService({ captureLogs: true });

@@ -21,7 +21,7 @@ import {
   tryLock,
   writeJsonAtomic,
 } from '@strata/platform/projections/handover-files';
-import { openProjectionSet } from '@strata/platform/projections/projection-set';
+import { ProjectionSetOptions, openProjectionSet } from '@strata/platform/projections/projection-set';
 import {
   VECTORS_NEXT_DIR,
   VECTORS_PROJECTION,
@@ -103,7 +103,7 @@ function rateSummary(what: string, events: number, t0: number): string {
   return `rebuilt ${what} from ${formatCount(events)} events in ${formatDuration(seconds)} (${formatCount(rate)} events/s)`;
 }
 
-async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names: string[], timeoutMs: number, clock: Clock): Promise<string> {
+async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names: string[], timeoutMs: number, clock: Clock, setup: ProjectionSetOptions): Promise<string> {
   const nextFile = path.join(paths.dataDir, NEXT_PROJECTIONS_FILE);
   try {
     const t0 = performance.now();
@@ -114,6 +114,7 @@ async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names:
       liveFile: paths.projections,
       log,
       onProgress: (p) => progress.update(p.done, p.total),
+      setup,
     });
     progress.finish(built.progress.done, built.progress.total);
     const summary = rateSummary(built.rebuilt.join(', '), built.progress.done, t0);
@@ -125,7 +126,7 @@ async function rebuildSqlite(paths: EmbeddedPaths, log: SqliteEventStore, names:
       if (result && !result.ok) throw new CliError(`the service could not swap the rebuilt projections in: ${result.error ?? 'unknown error'}`);
       if (result) return `${summary}; swapped in by the running service (pid ${service.pid}) at position ${result.position}`;
       // the service stopped before taking over: nobody else writes the projections now
-      const set = openProjectionSet(nextFile, log);
+      const set = openProjectionSet(nextFile, log, setup);
       try {
         const position = await swapInto(set, log, paths.projections);
         return `${summary}; swapped in at position ${position}`;
@@ -188,7 +189,7 @@ async function rebuildEmbedded(cfg: StrataConfig, args: string[], opts: RebuildO
   const log = new SqliteEventStore(paths.events, { readonly: true });
   try {
     const lines: string[] = [];
-    if (names.length) lines.push(await rebuildSqlite(paths, log, names, timeoutMs, clock));
+    if (names.length) lines.push(await rebuildSqlite(paths, log, names, timeoutMs, clock, { textPostings: cfg.textPostings }));
     if (vectors) lines.push(await rebuildVectors(cfg, paths, log, timeoutMs, clock));
     return lines.join('\n');
   } finally {

@@ -10,7 +10,7 @@ import { replayLog } from '@strata/projections/embedded/log-replay';
 import { TableDiff, describeDiff, diffSortedRows } from '@strata/projections/embedded/table-diff';
 import { Checkpoint } from '@strata/projections/embedded/checkpoint-store';
 import { StrataConfig } from '@strata/platform/config/strata-config';
-import { openProjectionSet } from '@strata/platform/projections/projection-set';
+import { ProjectionSetOptions, openProjectionSet } from '@strata/platform/projections/projection-set';
 import { tablesToVerify } from '@strata/platform/projections/projection-tables';
 import { VECTORS_DIR, VECTORS_PROJECTION } from '@strata/vector-index/embedded/vector-handover-files';
 import { STATE_FILE, VECTOR_PROJECTION_VERSION } from '@strata/platform/vectors/vector-projection';
@@ -53,7 +53,7 @@ function compareTable(live: Database.Database, scratch: Database.Database, l: Du
  * at (both pinned in read transactions, so a running service may keep writing), then
  * compares them table by table in canonical order.
  */
-async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[], limit: number): Promise<VerifyReport> {
+async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[], limit: number, setup: ProjectionSetOptions): Promise<VerifyReport> {
   if (!fs.existsSync(paths.projections)) throw new CliError(`no projections at ${paths.projections}: start the service or run \`strata projections rebuild\``);
   const lines: string[] = [];
   let ok = true;
@@ -78,7 +78,7 @@ async function verifySqlite(paths: EmbeddedPaths, names: string[], all: string[]
       built.push(n);
     }
     removeDatabaseFiles(scratchFile);
-    const scratch = openProjectionSet(scratchFile, log, built);
+    const scratch = openProjectionSet(scratchFile, log, setup, built);
     try {
       // a throw-away copy compared by full scans: its read indexes are never built
       beginBulkLoad(scratch.db, READ_ONLY_INDEXED_TABLES);
@@ -201,7 +201,7 @@ async function verifyEmbedded(cfg: StrataConfig, args: string[], limit: number, 
   const paths = embeddedPaths(cfg);
   const { names, all, vectors } = resolveProjectionNames(args);
   const reports: VerifyReport[] = [];
-  if (names.length) reports.push(await verifySqlite(paths, names, all, limit));
+  if (names.length) reports.push(await verifySqlite(paths, names, all, limit, { textPostings: cfg.textPostings }));
   if (vectors) reports.push(await verifyVectors(cfg, paths, limit, clock));
   return { ok: reports.every((r) => r.ok), lines: reports.flatMap((r) => r.lines) };
 }

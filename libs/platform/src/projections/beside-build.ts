@@ -8,7 +8,7 @@ import { copyDatabase, removeDatabaseFiles } from '@strata/projections/embedded/
 import { ReplayProgress, replayLog, resetForRebuild } from '@strata/projections/embedded/log-replay';
 import { NEXT_PROJECTIONS_FILE } from './handover-files';
 import { clearPendingRebuilds, outdatedProjections, pendingRebuilds } from './pending-rebuilds';
-import { ProjectionSet, openProjectionSet, projectionCatalogue } from './projection-set';
+import { ProjectionSet, ProjectionSetOptions, openProjectionSet, projectionCatalogue } from './projection-set';
 
 export interface BuildBesideOptions {
   dataDir: string;
@@ -19,6 +19,8 @@ export interface BuildBesideOptions {
   log: EmbeddedLogReader;
   onProgress?: (p: ReplayProgress) => void;
   yieldBetweenBatches?: boolean;
+  /** the projection code's setup, as the live projections' (the text index's postings) */
+  setup: ProjectionSetOptions;
 }
 
 export interface BesideBuild {
@@ -48,7 +50,7 @@ export async function buildBeside(o: BuildBesideOptions): Promise<BesideBuild> {
       source.close();
     }
   }
-  const set = openProjectionSet(file, o.log);
+  const set = openProjectionSet(file, o.log, o.setup);
   try {
     const rebuilt = full ? all : [...new Set([...o.names, ...outdatedProjections(set.runner).map((x) => x.name), ...pendingRebuilds(set.db)])];
     resetForRebuild(set.runner, rebuilt);

@@ -14,11 +14,17 @@ export interface ProjectionSet {
   close(): void;
 }
 
+/** How the projection code is set up: as the service's configuration says (STRATA_TEXT_POSTINGS). */
+export interface ProjectionSetOptions {
+  /** the text index keeps postings of its own (SqliteTextIndexOptions.postings) */
+  textPostings: boolean;
+}
+
 const EMPTY_LOG: EmbeddedLogReader = { headPositionSync: () => 0, *iterateAll() {} };
 
-function runnerOn(db: Database.Database, log: EmbeddedLogReader, only?: readonly string[]): EmbeddedProjectionRunner {
+function runnerOn(db: Database.Database, log: EmbeddedLogReader, opts: ProjectionSetOptions, only?: readonly string[]): EmbeddedProjectionRunner {
   const graph = new SqliteGraphStore(db);
-  const text = new SqliteTextIndex(db);
+  const text = new SqliteTextIndex(db, { postings: opts.textPostings });
   const defs = only ? PROJECTIONS.filter((d) => only.includes(d.name)) : PROJECTIONS;
   return new EmbeddedProjectionRunner(db, log, defs.map((d) => createEmbedded(d, { db, graph, text })));
 }
@@ -28,7 +34,7 @@ export function projectionCatalogue(): { name: string; version: number }[] {
   // the version is the projection's own: build each once, on a scratch database
   const db = new Database(':memory:');
   try {
-    return runnerOn(db, EMPTY_LOG).projections.map((p) => ({ name: p.name, version: p.version }));
+    return runnerOn(db, EMPTY_LOG, { textPostings: false }).projections.map((p) => ({ name: p.name, version: p.version }));
   } finally {
     db.close();
   }
@@ -38,10 +44,10 @@ export function projectionCatalogue(): { name: string; version: number }[] {
  * Opens (creating when missing) a projections file with the same projection code the service
  * runs, optionally only some of the projections (they still share one database).
  */
-export function openProjectionSet(file: string, log: EmbeddedLogReader, only?: readonly string[]): ProjectionSet {
+export function openProjectionSet(file: string, log: EmbeddedLogReader, opts: ProjectionSetOptions, only?: readonly string[]): ProjectionSet {
   const db = openProjectionsDb(file);
   try {
-    const runner = runnerOn(db, log, only);
+    const runner = runnerOn(db, log, opts, only);
     return { file, db, runner, close: () => db.open && db.close() };
   } catch (err) {
     db.close();

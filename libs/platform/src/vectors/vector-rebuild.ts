@@ -52,7 +52,7 @@ const BACKFILL_PAGE = 500;
 export async function rebuildVectorIndex(o: VectorRebuildOptions): Promise<VectorRebuild> {
   fs.rmSync(o.dir, { recursive: true, force: true });
   removeDatabaseFiles(o.graphFile);
-  const set = openProjectionSet(o.graphFile, o.log, ['graph']);
+  const set = openProjectionSet(o.graphFile, o.log, { textPostings: false }, ['graph']);
   let index: EmbeddedVectorIndex | null = null;
   try {
     const graph = new SqliteGraphStore(set.db);

@@ -96,7 +96,8 @@ class Corpus {
     return {
       org,
       uid,
-      node_type: this.pick(TYPES),
+      // a rare type: type filters on it are ranked from its rows (`typeWalkRatio`)
+      node_type: this.rand() < 0.04 ? 'Article' : this.pick(TYPES),
       layer: this.pick(LAYERS),
       label: copy ? copy.label : this.words(1, 4),
       summary: copy ? copy.summary : this.words(0, 12),
@@ -115,7 +116,7 @@ class Corpus {
     const terms = Array.from({ length: 1 + Math.floor(this.rand() * 6) }, () => (this.rand() < 0.08 ? 'absentword' : this.word()));
     const q: TextQuery = { org: 'o', query: terms.join(' '), limit: 0 };
     const f = this.rand();
-    if (f < 0.15) q.node_types = [this.pick(TYPES)];
+    if (f < 0.15) q.node_types = this.rand() < 0.5 ? ['Article'] : [this.pick(TYPES)];
     else if (f < 0.3) q.exclude_node_types = [this.pick(TYPES)];
     else if (f < 0.4) q.layer = this.pick(LAYERS);
     else if (f < 0.6) q.uids = allUids.filter(() => this.rand() < 0.2); // a scoped (Space-restricted) caller, gone uids included
@@ -131,6 +132,9 @@ const CONFIGS: Array<[string, SqliteTextIndexOptions]> = [
   ['postings, every query', { postings: true, postingsMinRows: 0 }],
   ['postings, small thresholds', { postings: true, postingsMinRows: 0, commonTermRows: 300, essentialDfBudget: 200 }],
   ['postings, segments merged two at a time', { postings: true, postingsMinRows: 0, postingsMergeFactor: 2 }],
+  ['every node-type filter ranked from its types\' rows', { typeWalkRatio: 0 }],
+  ['every node-type filter ranked from its types\' rows, small thresholds', { typeWalkRatio: 0, commonTermRows: 300, essentialDfBudget: 200 }],
+  ['postings, merges made a few postings per unit of work', { postings: true, postingsMinRows: 0, postingsMergeFactor: 2, postingsMergeStep: 64 }],
 ];
 const LIMITS = [1, 3, 7, 20, 64, 100_000];
 

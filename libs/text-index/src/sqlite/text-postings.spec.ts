@@ -142,11 +142,19 @@ describe('Postings segments', () => {
     return (db.prepare(`SELECT postings FROM text_fts_${name}_segs ORDER BY first_id`).pluck().all() as number[]);
   };
 
-  it('merge without changing an answer: heavy ties, pages, updates and deletes (in and across units), a rollback and a restart', () => {
+  const merging = (db: Database.Database): { done: string | null } | undefined => {
+    const name = db.prepare('SELECT name FROM text_orgs').pluck().get() as string;
+    return db.prepare(`SELECT done FROM text_fts_${name}_merge`).get() as { done: string | null } | undefined;
+  };
+
+  it.each([
+    ['merged whole within a unit', { postings: true, postingsMinRows: 0, postingsMergeFactor: 3 }],
+    ['merged a few postings per unit (merges span many commits)', { postings: true, postingsMinRows: 0, postingsMergeFactor: 3, postingsMergeStep: 40 }],
+  ])('merge without changing an answer (%s): heavy ties, pages, updates and deletes (in and across units), a rollback and a restart', (_, options) => {
+    const stepped = 'postingsMergeStep' in options;
     const dir = mkdtempSync(join(tmpdir(), 'strata-segments-'));
     try {
       let db = new Database(join(dir, 'p.db'));
-      const options = { postings: true, postingsMinRows: 0, postingsMergeFactor: 3 };
       let index = new SqliteTextIndex(db, options);
       let off = new SqliteTextIndex(db);
       const rand = seededRandom(23);
@@ -162,12 +170,20 @@ describe('Postings segments', () => {
       const queries = ['river', 'stone number', 'cloud river ember', 'number seven', 'harbor'];
       let next = 0;
       const segmentsSeen: number[] = [];
+      const progress: (string | null)[] = [];
       for (let u = 0; u < 12; u++) {
         unit(() => {
           for (let i = 0; i < 40 + u * 10; i++) index.upsertSync([mk(`r${(next++ * 7919) % 10007}`)]);
         });
         segmentsSeen.push(exactRows(db).length);
+        const m = merging(db);
+        if (m) progress.push(m.done);
+        // a merge under way changes no answer: its output is not read until it is whole
+        if (m) samePages(index, off, queries.slice(0, 2));
       }
+      // with a small step a merge is left under way by several commits, each moving it on
+      if (stepped) expect(new Set(progress.filter((d) => d !== null)).size).toBeGreaterThan(1);
+      else expect(progress).toEqual([]);
       // merges happened: fewer segments than units, one holding several units' rows
       expect(Math.min(...segmentsSeen.slice(2))).toBeLessThan(12);
       expect(segmentsSeen[segmentsSeen.length - 1]).toBeLessThan(12);
@@ -210,7 +226,10 @@ describe('Postings segments', () => {
       ).toThrow('abort');
       expect(exactRows(db)).toEqual(before);
 
-      // a restart: a new handle on the same file answers the same, and merges what it finds
+      // a restart (with a merge under way, when merges are made in steps): a new handle on the
+      // same file answers the same, and merges what it finds
+      for (let u = 0; stepped && !merging(db)?.done && u < 40; u++) unit(() => index.upsertSync([mk(`w${u}`)]));
+      if (stepped) expect(merging(db)?.done).toBeTruthy();
       db.close();
       db = new Database(join(dir, 'p.db'));
       index = new SqliteTextIndex(db, options);
@@ -220,6 +239,12 @@ describe('Postings segments', () => {
         for (let i = 0; i < 30; i++) index.upsertSync([mk(`s${u}-${i}`)]);
         index.removeSync('o', uids().filter(() => rand() < 0.03));
       });
+      exactRows(db);
+      samePages(index, off, queries);
+      // a handle with the default step budget ends whatever merge it finds within one unit
+      index = new SqliteTextIndex(db, { ...options, postingsMergeStep: undefined });
+      unit(() => index.upsertSync([mk('end')]));
+      expect(merging(db)).toBeUndefined();
       exactRows(db);
       samePages(index, off, queries);
       db.close();

@@ -22,6 +22,8 @@ import { BM25_COLUMN_WEIGHTS, FTS5_BM25_B, FTS5_BM25_K1, fts5Bm25 } from './fts5
 export const BLOCK = 64;
 /** bytes per posting: u32 row id, u32 weighted frequency, u32 row tokens (64 fit a page's row) */
 const RECORD = 12;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+const swap32 = (x: number) => (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
 
 /**
  * Named as FTS5's shadow tables are (`text_fts_<name>_*`): like them, a layout that depends on
@@ -50,7 +52,8 @@ export const postingsDdl = (name: string) =>
      first_id INTEGER NOT NULL,
      last_id  INTEGER NOT NULL,
      postings INTEGER NOT NULL
-   );`;
+   );
+   ${mergeDdl(name)}`;
 
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 /**
@@ -82,16 +85,47 @@ export interface RowTerms {
 }
 
 /**
+ * One FTS5 token as the analyzer hands it out: the same object for every occurrence while it is
+ * cached, so a unit of work finds the token's postings list on it (`stamp`, `list`) instead of
+ * looking the string up per occurrence.
+ */
+export class Token {
+  /** the unit of work (and organization) `list` belongs to: `Pending.stamp` */
+  stamp = 0;
+  list: number[] = [];
+  constructor(readonly term: string) {}
+}
+
+/** ASCII letter or digit: its lower case (letters carry bit 64, digits do not), else −1. */
+const asciiLower = (c: number) => ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) ? c | ((c & 64) >>> 1) : -1);
+/** slots in the ASCII run table (a power of two; cleared when RUN_CACHE runs are in it) */
+const RUN_SLOTS = 1 << 19;
+
+/**
  * FTS5's own tokens for a row's columns, without a scratch insert per row: text is cut into
- * runs, and each distinct run is tokenized once by FTS5 itself (a scratch table with the same
- * tokenizer) and remembered. The result is checked against the token counts FTS5 stored for
- * the row (`_docsize`); on any difference the row is tokenized by FTS5 column by column.
+ * runs, and each distinct run is tokenized once (our Porter stemmer where it is FTS5's, else by
+ * FTS5 itself in a scratch table with the same tokenizer) and remembered. The result is checked
+ * against the token counts FTS5 stored for the row (`_docsize`); on any difference the row is
+ * tokenized by FTS5 column by column.
+ *
+ * ASCII text, nearly every row, is cut and looked up in one pass over its characters: a run's
+ * lower-case hash is computed as it is read and found in an open-addressing table by comparing
+ * characters, so no substring is made for a run seen before (slicing and hashing a new string
+ * per word was a third of the write cost of postings).
  */
 export class DocAnalyzer {
-  private readonly runs = new Map<string, string[]>();
+  private readonly runs = new Map<string, Token[]>();
+  private readonly terms = new Map<string, Token>();
+  private readonly slotKey: (string | undefined)[] = new Array<string | undefined>(RUN_SLOTS);
+  private readonly slotHash = new Int32Array(RUN_SLOTS);
+  private readonly slotTokens: Token[][] = new Array<Token[]>(RUN_SLOTS);
+  private slots = 0;
   private readonly insert: Statement<[string]>;
   private readonly tokens: Statement<[], string>;
   private readonly clear: Statement<[]>;
+  /** the last `fill`'s tokens in order, and the column each one's column ends at */
+  out: Token[] = [];
+  readonly sizes = [0, 0, 0];
 
   constructor(db: Database) {
     // contentless, emptied with 'delete-all': a DELETE of a row FTS5 keeps the text of costs
@@ -103,14 +137,37 @@ export class DocAnalyzer {
     this.clear = db.prepare("INSERT INTO temp.text_runs_v2 (text_runs_v2) VALUES ('delete-all')");
   }
 
-  private ftsTokens(text: string): string[] {
+  private ftsTokens(text: string): Token[] {
     this.insert.run(text);
     const out = this.tokens.all();
     this.clear.run();
-    return out;
+    return out.map((t) => this.token(t));
   }
 
-  private runTokens(run: string): string[] {
+  private token(term: string): Token {
+    let t = this.terms.get(term);
+    if (!t) this.terms.set(term, (t = new Token(term)));
+    return t;
+  }
+
+  /** Forgets every run and token when the caches are full. */
+  private room(): void {
+    if (this.runs.size + this.slots < RUN_CACHE) return;
+    this.runs.clear();
+    this.terms.clear();
+    this.slotKey.fill(undefined);
+    this.slotTokens.fill(undefined as unknown as Token[]);
+    this.slots = 0;
+  }
+
+  /** A run's tokens, `key` its case-folded form when the run is ASCII. */
+  private analyzeRun(key: string): Token[] {
+    if (DIGITS_RE.test(key)) return [this.token(key)];
+    if (PORTER_SAFE_RE.test(key) && !key.includes('yy') && !PORTER_UNSAFE.has(key)) return [this.token(porterStem(key))];
+    return this.ftsTokens(key);
+  }
+
+  private runTokens(run: string): Token[] {
     // the run as written first (no case folding on a hit), then folded
     const seen = this.runs.get(run);
     if (seen) return seen;
@@ -118,76 +175,107 @@ export class DocAnalyzer {
     const key = ASCII_RUN_RE.test(run) ? run.toLowerCase() : run;
     let t = this.runs.get(key);
     if (!t) {
-      if (DIGITS_RE.test(key)) t = [key];
-      else if (PORTER_SAFE_RE.test(key) && !key.includes('yy') && !PORTER_UNSAFE.has(key)) t = [porterStem(key)];
-      else t = this.ftsTokens(key);
-      if (this.runs.size >= RUN_CACHE) this.runs.clear();
+      t = ASCII_RUN_RE.test(key) ? this.analyzeRun(key) : this.ftsTokens(key);
+      this.room();
       this.runs.set(key, t);
     }
     if (key !== run) this.runs.set(run, t);
     return t;
   }
 
-  /** `stored`: FTS5's token count per column for the row, when known (checked against). */
-  analyze(columns: readonly string[], stored?: readonly number[]): RowTerms {
-    const wtf = new Map<string, number>();
-    const visit = (tok: string, w: number) => wtf.set(tok, (wtf.get(tok) ?? 0) + w);
-    const sizes = this.scan(columns, stored, visit, () => wtf.clear());
-    return { wtf, sizes };
+  /** The tokens of ASCII run text[i, j) whose lower-case hash is `h`. */
+  private asciiRun(text: string, i: number, j: number, h: number): Token[] {
+    const mask = RUN_SLOTS - 1;
+    const len = j - i;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const key = this.slotKey[s];
+      if (key === undefined) break;
+      if (this.slotHash[s] !== h || key.length !== len) continue;
+      let k = 0;
+      while (k < len && key.charCodeAt(k) === asciiLower(text.charCodeAt(i + k))) k++;
+      if (k === len) return this.slotTokens[s];
+    }
+    const key = text.slice(i, j).toLowerCase();
+    const t = this.analyzeRun(key);
+    this.room();
+    let s = h & mask;
+    while (this.slotKey[s] !== undefined) s = (s + 1) & mask;
+    this.slotKey[s] = key;
+    this.slotHash[s] = h;
+    this.slotTokens[s] = t;
+    this.slots++;
+    return t;
   }
 
   /**
-   * Calls `visit(token, column weight)` for each token of the row, and answers the token count
-   * per column. When the counts differ from `stored` (FTS5's, when known), `undo` is called and
-   * the row is visited again with FTS5's own tokens.
+   * Tokenizes a row into `out` (tokens in order, column after column; `sizes` the count per
+   * column) and answers how many. `stored`: FTS5's token count per column for the row, when
+   * known; when ours differ, the row is tokenized by FTS5 itself instead.
    */
-  scan(columns: readonly string[], stored: readonly number[] | undefined, visit: (tok: string, w: number) => void, undo: () => void): number[] {
-    const fast = this.collect(columns, visit, (text, add) => {
-      if (!ASCII_TEXT_RE.test(text)) {
-        for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) add(tok);
-        return;
-      }
-      // ASCII: a run is letters and digits (what RUN_RE matches there), cut by hand
-      const end = text.length;
-      for (let i = 0; i < end; ) {
-        if (!isAsciiAlnum(text.charCodeAt(i))) {
-          i++;
-          continue;
+  fill(columns: readonly string[], stored?: readonly number[]): number {
+    const out = this.out;
+    let n = 0;
+    for (let c = 0; c < 3; c++) {
+      const before = n;
+      const text = columns[c];
+      if (text) {
+        if (!ASCII_TEXT_RE.test(text)) {
+          for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) out[n++] = tok;
+        } else {
+          // a run is letters and digits (what RUN_RE matches in ASCII), cut and hashed in one pass
+          const end = text.length;
+          for (let i = 0; i < end; ) {
+            let h = asciiLower(text.charCodeAt(i));
+            if (h < 0) {
+              i++;
+              continue;
+            }
+            let j = i + 1;
+            for (; j < end; j++) {
+              const l = asciiLower(text.charCodeAt(j));
+              if (l < 0) break;
+              h = (Math.imul(h, 31) + l) | 0;
+            }
+            h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+            h ^= h >>> 12;
+            const toks = this.asciiRun(text, i, j, h);
+            for (let k = 0; k < toks.length; k++) out[n++] = toks[k];
+            i = j;
+          }
         }
-        let j = i + 1;
-        while (j < end && isAsciiAlnum(text.charCodeAt(j))) j++;
-        const toks = this.runTokens(text.slice(i, j));
-        for (let k = 0; k < toks.length; k++) add(toks[k]);
-        i = j;
       }
-    });
-    if (!stored || stored.every((n, i) => n === fast[i])) return fast;
-    undo();
-    return this.collect(columns, visit, (text, add) => {
-      for (const tok of this.ftsTokens(text)) add(tok);
-    });
+      this.sizes[c] = n - before;
+    }
+    if (!stored || (stored[0] === this.sizes[0] && stored[1] === this.sizes[1] && stored[2] === this.sizes[2])) return n;
+    n = 0;
+    for (let c = 0; c < 3; c++) {
+      const before = n;
+      if (columns[c]) for (const tok of this.ftsTokens(columns[c])) out[n++] = tok;
+      this.sizes[c] = n - before;
+    }
+    return n;
   }
 
-  private collect(columns: readonly string[], visit: (tok: string, w: number) => void, each: (text: string, add: (tok: string) => void) => void): number[] {
-    const sizes: number[] = [];
-    for (let c = 0; c < columns.length; c++) {
-      const text = columns[c];
-      const w = c < BM25_COLUMN_WEIGHTS.length ? BM25_COLUMN_WEIGHTS[c] : 1;
-      let n = 0;
-      if (text)
-        each(text, (tok) => {
-          n++;
-          visit(tok, w);
-        });
-      sizes.push(n);
+  /** A row's analysis: weighted frequency per token, token count per column. */
+  analyze(columns: readonly string[], stored?: readonly number[]): RowTerms {
+    const n = this.fill(columns, stored);
+    const wtf = new Map<string, number>();
+    let c = 0;
+    let end = this.sizes[0];
+    for (let k = 0; k < n; k++) {
+      while (k >= end) end += this.sizes[++c];
+      const tok = this.out[k].term;
+      wtf.set(tok, (wtf.get(tok) ?? 0) + BM25_COLUMN_WEIGHTS[c]);
     }
-    return sizes;
+    return { wtf, sizes: [...this.sizes] };
   }
 }
 
 /** A unit of work's postings, by term: (row id, weighted frequency, row tokens) triples, ids ascending. */
 interface Pending {
   terms: Map<string, number[]>;
+  /** marks the `Token`s whose `list` is this unit's and organization's */
+  stamp: number;
   /** lowest row id in the unit (every id from it up is the unit's: ids only grow) */
   first: number;
 }
@@ -225,11 +313,21 @@ const CACHED_POSTINGS = 2_000_000;
  * (log scale); when the newest MERGE_FACTOR segments share a level they are merged into one.
  * Each posting is thus rewritten about once per level (log of the table's size), and a query
  * reads at most MERGE_FACTOR − 1 segments per level. A merge that would pass MAX_MERGE postings
- * is not made (it would hold one commit for seconds): past it segments only accumulate.
+ * is not made: past it segments only accumulate.
  */
 export const MERGE_FACTOR = 8;
 const LEVEL_BASE = 4096;
-const MAX_MERGE = 16_000_000;
+const MAX_MERGE = 64_000_000;
+/**
+ * A merge is made in steps, one per unit of work (`flush`), each rewriting whole terms until it
+ * has written a budget of postings: MERGE_STEP_RATIO times the unit's own, within
+ * [MERGE_STEP_MIN, MERGE_STEP_MAX]. So no commit rewrites more than MERGE_STEP_MAX postings plus
+ * one term's (at most one per row of the organization), and merges keep pace with writes (a
+ * posting is rewritten about once per level, fewer than MERGE_STEP_RATIO times).
+ */
+const MERGE_STEP_RATIO = 8;
+const MERGE_STEP_MIN = 32_768;
+const MERGE_STEP_MAX = 524_288;
 /** rows read per segment and page while merging */
 const MERGE_PAGE = 256;
 /**
@@ -257,7 +355,39 @@ interface PostingStatements {
   page: Statement<[number, string, number, number], [string, number, Buffer]>;
   bucketFor: Statement<[number, string], { term: string; a0: number; data: Buffer }>;
   writeBucket: Statement<[number, Buffer, number, string]>;
+  mergeState: Statement<[], MergeState>;
+  startMerge: Statement<[number, string, number, number]>;
+  stepMerge: Statement<[string, number, number]>;
+  countMerge: Statement<[number, number]>;
+  endMerge: Statement<[number]>;
 }
+
+/**
+ * The merge under way (one per organization at most): its output segment's number, its inputs
+ * (a suffix of the segments in row id order, as JSON), the last term written whole (null: none
+ * yet) and the postings written. The output's rows are not listed in the segments table until
+ * the merge ends, so queries read the inputs, which stay complete; an edit or delete of a row
+ * takes it out of both.
+ */
+interface MergeState {
+  seg: number;
+  inputs: string;
+  done: string | null;
+  postings: number;
+  first_id: number;
+  last_id: number;
+}
+
+export const mergeTable = (name: string) => `text_fts_${name}_merge`;
+const mergeDdl = (name: string) =>
+  `CREATE TABLE IF NOT EXISTS ${mergeTable(name)} (
+     seg      INTEGER PRIMARY KEY,
+     inputs   TEXT NOT NULL,
+     done     TEXT,
+     postings INTEGER NOT NULL,
+     first_id INTEGER NOT NULL,
+     last_id  INTEGER NOT NULL
+   );`;
 
 /** What a kept directory counts against CACHED_POSTINGS. */
 function cost(d: TermDirectory): number {
@@ -276,6 +406,13 @@ export function bm25Part(wtf: number, dl: number, avgdl: number): number {
 function level(postings: number): number {
   return postings < LEVEL_BASE ? 0 : 1 + Math.floor(Math.log(postings / LEVEL_BASE) / Math.log(MERGE_FACTOR));
 }
+
+/** Strings in code point order: the native sort's UTF-16 order is that, unless a surrogate meets U+E000–U+FFFF. */
+function sortCodePoints(xs: string[]): string[] {
+  xs.sort();
+  return xs.some((x) => SURROGATE_RE.test(x)) ? xs.sort(compareCodePoints) : xs;
+}
+const SURROGATE_RE = /[\ud800-\udfff]/;
 
 /**
  * Code point order of two strings, which is SQLite's BINARY order of their UTF-8 bytes (the
@@ -301,6 +438,9 @@ export function compareCodePoints(a: string, b: string): number {
  * not leave them to a later flush: each unit puts a marker row in a temp table (rolled back
  * with the transaction), and a unit whose marker is gone is dropped (`enterUnit`).
  */
+/** `Pending.stamp`s handed out (one per unit of work and organization, never reused) */
+let stamps = 0;
+
 export class Postings {
   private readonly stmts = new Map<string, PostingStatements>();
   private pending = new Map<string, Pending>();
@@ -319,12 +459,14 @@ export class Postings {
 
   /**
    * `referenceLength(name)`: an average row length to compute new bounds at (any positive one
-   * is valid); `mergeFactor`: MERGE_FACTOR unless a test wants merges sooner.
+   * is valid); `mergeFactor`: MERGE_FACTOR unless a test wants merges sooner; `stepBudget`: a
+   * fixed budget of postings per merge step, for tests that want merges in many steps.
    */
   constructor(
     private readonly db: Database,
     private readonly referenceLength: (name: string) => number,
     private readonly mergeFactor = MERGE_FACTOR,
+    private readonly stepBudget?: number,
   ) {
     db.exec('CREATE TABLE IF NOT EXISTS temp.text_post_pending (k INTEGER PRIMARY KEY)');
     this.putMarker = db.prepare('INSERT INTO temp.text_post_pending (k) VALUES (?)');
@@ -456,9 +598,12 @@ export class Postings {
     if (!s) {
       const p = postingsTable(name);
       const g = segmentsTable(name);
+      const mg = mergeTable(name);
+      // tables written before merges were made in steps
+      this.db.exec(mergeDdl(name));
       s = {
         segments: this.db.prepare(`SELECT seg, first_id, last_id, postings FROM ${g} ORDER BY first_id`),
-        nextSeg: this.db.prepare<[], number>(`SELECT coalesce(max(seg), 0) + 1 FROM ${g}`).pluck(),
+        nextSeg: this.db.prepare<[], number>(`SELECT max(coalesce((SELECT max(seg) FROM ${g}), 0), coalesce((SELECT max(seg) FROM ${mg}), 0)) + 1`).pluck(),
         insertSeg: this.db.prepare(`INSERT INTO ${g} (seg, first_id, last_id, postings) VALUES (?, ?, ?, ?)`),
         countSeg: this.db.prepare(`UPDATE ${g} SET postings = postings - ? WHERE seg = ?`),
         deleteSeg: this.db.prepare(`DELETE FROM ${g} WHERE seg = ?`),
@@ -474,6 +619,11 @@ export class Postings {
           .raw(),
         bucketFor: this.db.prepare(`SELECT term, a0, data FROM ${p} WHERE seg = ? AND term <= ? ORDER BY term DESC LIMIT 1`),
         writeBucket: this.db.prepare(`UPDATE ${p} SET n = ?, data = ? WHERE seg = ? AND term = ? AND blk = -1`),
+        mergeState: this.db.prepare(`SELECT seg, inputs, done, postings, first_id, last_id FROM ${mg} LIMIT 1`),
+        startMerge: this.db.prepare(`INSERT INTO ${mg} (seg, inputs, done, postings, first_id, last_id) VALUES (?, ?, NULL, 0, ?, ?)`),
+        stepMerge: this.db.prepare(`UPDATE ${mg} SET done = ?, postings = postings + ? WHERE seg = ?`),
+        countMerge: this.db.prepare(`UPDATE ${mg} SET postings = postings - ? WHERE seg = ?`),
+        endMerge: this.db.prepare(`DELETE FROM ${mg} WHERE seg = ?`),
       };
       this.stmts.set(name, s);
     }
@@ -494,27 +644,30 @@ export class Postings {
       return;
     }
     let p = this.pending.get(name);
-    if (!p) this.pending.set(name, (p = { terms: new Map(), first: id }));
-    const terms = p.terms;
-    // straight into the unit's lists (one map look-up per token): the row's triple is its list's last
-    const touched: number[][] = [];
-    const visit = (tok: string, w: number) => {
-      let list = terms.get(tok);
-      if (!list) terms.set(tok, (list = []));
-      const n = list.length;
-      if (n && list[n - 3] === id) list[n - 2] += w;
-      else {
-        list.push(id, w, 0);
-        touched.push(list);
+    if (!p) this.pending.set(name, (p = { terms: new Map(), first: id, stamp: ++stamps }));
+    analyzer.fill(columns, stored);
+    const dl = analyzer.sizes[0] + analyzer.sizes[1] + analyzer.sizes[2];
+    const out = analyzer.out;
+    const stamp = p.stamp;
+    // straight into the unit's lists, found on the token (the map only when another unit or
+    // organization used the token last): the row's triple is its list's last
+    for (let c = 0, k = 0; c < 3; c++) {
+      const w = BM25_COLUMN_WEIGHTS[c];
+      for (const end = k + analyzer.sizes[c]; k < end; k++) {
+        const tok = out[k];
+        let list = tok.list;
+        if (tok.stamp !== stamp) {
+          const known = p.terms.get(tok.term);
+          if (known) list = known;
+          else p.terms.set(tok.term, (list = []));
+          tok.stamp = stamp;
+          tok.list = list;
+        }
+        const m = list.length;
+        if (m && list[m - 3] === id) list[m - 2] += w;
+        else list.push(id, w, dl);
       }
-    };
-    const sizes = analyzer.scan(columns, stored, visit, () => {
-      for (const list of touched) list.length -= 3;
-      touched.length = 0;
-    });
-    let dl = 0;
-    for (const n of sizes) dl += n;
-    for (const list of touched) list[list.length - 1] = dl;
+    }
   }
 
   /** Takes row `id`'s postings for `terms` out (the row's text as it was indexed). */
@@ -540,12 +693,25 @@ export class Postings {
       .segments.all()
       .find((g) => g.first_id <= id && id <= g.last_id);
     if (!seg) return;
+    const list = [...terms];
+    const removed = this.removeFrom(s, name, seg.seg, id, list);
+    if (removed) s.countSeg.run(removed, seg.seg);
+    // a merge under way may have copied the row already: out of its output too
+    const m = s.mergeState.get();
+    if (m && m.first_id <= id && id <= m.last_id) {
+      const out = this.removeFrom(s, name, m.seg, id, list);
+      if (out) s.countMerge.run(out, m.seg);
+    }
+  }
+
+  /** Takes row `id` out of segment `seg`'s lists of `terms` (the postings it removed). */
+  private removeFrom(s: PostingStatements, name: string, seg: number, id: number, terms: readonly string[]): number {
     let removed = 0;
     for (const term of terms) {
       this.dropDirectory(`${name}\0${term}`);
-      const row = s.blockFor.get(seg.seg, term, id);
+      const row = s.blockFor.get(seg, term, id);
       if (!row) {
-        removed += this.removeShort(s, -seg.seg, term, id);
+        removed += this.removeShort(s, -seg, term, id);
         continue;
       }
       const src = row.data;
@@ -560,10 +726,10 @@ export class Postings {
       }
       if (n === row.n) continue;
       removed += row.n - n;
-      if (n === 0) s.drop.run(seg.seg, term, row.blk);
-      else s.write.run(n, max, Buffer.concat(keep), seg.seg, term, row.blk);
+      if (n === 0) s.drop.run(seg, term, row.blk);
+      else s.write.run(n, max, Buffer.concat(keep), seg, term, row.blk);
     }
-    if (removed) s.countSeg.run(removed, seg.seg);
+    return removed;
   }
 
   /** Takes row `id` out of `term`'s list in bucket segment `neg` (the postings it removed: 0 or 1). */
@@ -599,8 +765,8 @@ export class Postings {
     this.pending = new Map();
     if (!live) return;
     for (const [name, p] of pending) {
-      this.writeSegment(name, p);
-      this.merge(name);
+      const written = this.writeSegment(name, p);
+      this.merge(name, this.stepBudget ?? Math.min(MERGE_STEP_MAX, Math.max(MERGE_STEP_MIN, MERGE_STEP_RATIO * written)));
     }
   }
 
@@ -610,42 +776,48 @@ export class Postings {
     return a0 > 0 ? a0 : 1;
   }
 
-  private writeSegment(name: string, p: Pending): void {
+  /** Writes the unit's postings as one new segment (how many). */
+  private writeSegment(name: string, p: Pending): number {
     const s = this.statements(name);
     const a0 = this.reference(name);
     const seg = s.nextSeg.get()!;
-    const terms = [...p.terms.keys()].sort(compareCodePoints);
+    const terms = sortCodePoints([...p.terms.keys()]);
     let count = 0;
     let first = Infinity;
     let last = -Infinity;
     const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
-    for (const term of terms) {
-      const list = p.terms.get(term)!;
+    // every list copied once into the records' layout (u32 little-endian triples), in term order
+    const lists = terms.map((term) => p.terms.get(term)!);
+    let size = 0;
+    for (const list of lists) size += list.length;
+    const all = new Uint32Array(size);
+    let at = 0;
+    for (const list of lists) {
+      all.set(list, at);
+      at += list.length;
+    }
+    if (!LITTLE_ENDIAN) for (let j = 0; j < all.length; j++) all[j] = swap32(all[j]);
+    const cached = this.dirs.size > 0;
+    at = 0;
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t];
+      const list = lists[t];
+      const start = at;
+      at += list.length;
       if (!list.length) continue;
-      this.dropDirectory(`${name}\0${term}`);
+      if (cached) this.dropDirectory(`${name}\0${term}`);
       const n = list.length / 3;
-      if (n <= SHORT) {
-        const buf = Buffer.allocUnsafe(n * RECORD);
-        for (let j = 0; j < n; j++) {
-          buf.writeUInt32LE(list[3 * j], j * RECORD);
-          buf.writeUInt32LE(list[3 * j + 1], j * RECORD + 4);
-          buf.writeUInt32LE(list[3 * j + 2], j * RECORD + 8);
-        }
-        bucket.add(term, buf);
-      } else {
+      const bytes = Buffer.from(all.buffer, start * 4, n * RECORD);
+      if (n <= SHORT) bucket.add(term, bytes);
+      else {
         for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
           const m = Math.min(BLOCK, n - k);
-          const buf = Buffer.allocUnsafe(m * RECORD);
           let max = 0;
-          for (let j = 0; j < m; j++) {
-            const at = 3 * (k + j);
-            buf.writeUInt32LE(list[at], j * RECORD);
-            buf.writeUInt32LE(list[at + 1], j * RECORD + 4);
-            buf.writeUInt32LE(list[at + 2], j * RECORD + 8);
-            const part = bm25Part(list[at + 1], list[at + 2], a0);
+          for (let j = k; j < k + m; j++) {
+            const part = bm25Part(list[3 * j + 1], list[3 * j + 2], a0);
             if (part > max) max = part;
           }
-          s.insert.run(seg, term, blk, list[3 * (k + m - 1)], m, max, a0, buf);
+          s.insert.run(seg, term, blk, list[3 * (k + m - 1)], m, max, a0, bytes.subarray(k * RECORD, (k + m) * RECORD));
         }
       }
       count += n;
@@ -655,54 +827,88 @@ export class Postings {
     bucket.end();
     if (count) s.insertSeg.run(seg, first, last, count);
     this.segs.delete(name);
-  }
-
-  /** Merges the newest segments while `mergeFactor` of them share a level (see MERGE_FACTOR). */
-  private merge(name: string): void {
-    const s = this.statements(name);
-    for (;;) {
-      const all = s.segments.all();
-      if (all.length < this.mergeFactor) return;
-      // the newest rows' segments: a merge takes a suffix of the row id order, so ranges stay disjoint
-      const newest = [...all].reverse();
-      const at = level(newest[0].postings);
-      let k = 1;
-      while (k < newest.length && level(newest[k].postings) === at) k++;
-      if (k < this.mergeFactor) return;
-      const run = newest.slice(0, this.mergeFactor);
-      if (run.reduce((a, g) => a + g.postings, 0) > MAX_MERGE) return;
-      this.mergeSegments(name, run.sort((a, b) => a.first_id - b.first_id));
-    }
+    return count;
   }
 
   /**
-   * One segment from `run` (in row id order): each term's postings concatenated in that order
-   * and cut in blocks again, bounds recomputed. The segments are read a page at a time, term
-   * by term in the table's order (a k-way merge), so memory stays one page per segment.
+   * Merge work for one unit of work, up to `budget` postings written (see MERGE_STEP_RATIO):
+   * the merge under way goes on, and when it ends the next one starts while the newest
+   * `mergeFactor` segments share a level (see MERGE_FACTOR).
    */
-  private mergeSegments(name: string, run: Segment[]): void {
+  private merge(name: string, budget: number): void {
+    const s = this.statements(name);
+    while (budget > 0) {
+      let m = s.mergeState.get();
+      if (!m) {
+        const run = this.nextRun(s.segments.all());
+        if (!run) return;
+        const seg = s.nextSeg.get()!;
+        s.startMerge.run(seg, JSON.stringify(run.map((g) => g.seg)), run[0].first_id, run[run.length - 1].last_id);
+        m = s.mergeState.get()!;
+      }
+      budget -= this.mergeStep(name, m, budget);
+    }
+  }
+
+  /** The segments to merge next, in row id order, if any (see MERGE_FACTOR). */
+  private nextRun(all: Segment[]): Segment[] | undefined {
+    if (all.length < this.mergeFactor) return undefined;
+    // the newest rows' segments: a merge takes a suffix of the row id order, so ranges stay disjoint
+    const newest = [...all].reverse();
+    const at = level(newest[0].postings);
+    let k = 1;
+    while (k < newest.length && level(newest[k].postings) === at) k++;
+    if (k < this.mergeFactor) return undefined;
+    const run = newest.slice(0, this.mergeFactor);
+    if (run.reduce((a, g) => a + g.postings, 0) > MAX_MERGE) return undefined;
+    return run.sort((a, b) => a.first_id - b.first_id);
+  }
+
+  /**
+   * One step of merge `m`: the terms after `m.done`, in the table's order, each one's postings
+   * from every input concatenated in row id order, cut in blocks again and bounds recomputed,
+   * until `budget` postings are written (whole terms) or the inputs end; then the output
+   * replaces them. The inputs are read a page at a time (a k-way merge), so memory stays one
+   * page per input. Answers the postings written.
+   */
+  private mergeStep(name: string, m: MergeState, budget: number): number {
     const s = this.statements(name);
     const a0 = this.reference(name);
-    const seg = s.nextSeg.get()!;
-    // per segment, in row id order: its own rows, then its buckets (a term is in one or the other)
-    const cursors = run.flatMap((g) => [g.seg, -g.seg]).map((seg) => ({ seg, rows: [] as [string, number, Buffer][], at: 0, done: false, term: '', blk: -2 }));
+    const seg = m.seg;
+    const done = m.done;
+    const inputs = JSON.parse(m.inputs) as number[];
+    // per input, in row id order: its own rows, then its buckets (a term is in one or the other)
+    const cursors = inputs
+      .flatMap((g) => [g, -g])
+      .map((g) => {
+        // blocks: every (term, blk) after (done, any); buckets: from the one holding `done` on
+        const from = done === null ? undefined : g > 0 ? { term: done, blk: 2 ** 31 } : (s.bucketFor.get(g, done) as { term: string } | undefined);
+        return { seg: g, rows: [] as [string, number, Buffer][], at: 0, done: false, term: from?.term ?? '', blk: from ? (g > 0 ? 2 ** 31 : -2) : -2 };
+      });
     const head = (c: (typeof cursors)[number]): [string, number, Buffer] | undefined => {
-      if (c.at < c.rows.length) return c.rows[c.at];
-      if (c.done) return undefined;
-      const page = s.page.all(c.seg, c.term, c.blk, MERGE_PAGE);
-      if (page.length < MERGE_PAGE) c.done = true;
-      if (!page.length) return undefined;
-      c.term = page[page.length - 1][0];
-      c.blk = page[page.length - 1][1];
-      // a bucket is read as its entries, each as a block of its term
-      c.rows = c.seg > 0 ? page : page.flatMap(([, , data]) => readBucket(data).map((e): [string, number, Buffer] => [e.term, 0, e.data]));
-      c.at = 0;
-      return c.rows[0];
+      for (;;) {
+        if (c.at < c.rows.length) return c.rows[c.at];
+        if (c.done) return undefined;
+        const page = s.page.all(c.seg, c.term, c.blk, MERGE_PAGE);
+        if (page.length < MERGE_PAGE) c.done = true;
+        if (!page.length) return undefined;
+        c.term = page[page.length - 1][0];
+        c.blk = page[page.length - 1][1];
+        // a bucket is read as its entries, each as a block of its term (those written already skipped)
+        c.rows = c.seg > 0 ? page : page.flatMap(([, , data]) => readBucket(data).filter((e) => done === null || compareCodePoints(e.term, done) > 0).map((e): [string, number, Buffer] => [e.term, 0, e.data]));
+        c.at = 0;
+      }
     };
     const bucket = new BucketWriter((key, n, data) => s.insert.run(-seg, key, -1, 0, n, 0, a0, data));
     let count = 0;
+    let last: string | null = done;
     const carry: Buffer[] = [];
     for (;;) {
+      if (count >= budget) {
+        bucket.end();
+        s.stepMerge.run(last!, count, seg);
+        return count;
+      }
       let term: string | undefined;
       for (const c of cursors) {
         const h = head(c);
@@ -717,11 +923,12 @@ export class Postings {
           c.at++;
         }
       }
+      last = term;
       const data = carry.length === 1 ? carry[0] : Buffer.concat(carry);
       const n = Math.floor(data.length / RECORD);
+      count += n;
       if (n <= SHORT) {
         bucket.add(term, data);
-        count += n;
         continue;
       }
       for (let k = 0, blk = 0; k < n; k += BLOCK, blk++) {
@@ -734,21 +941,25 @@ export class Postings {
         }
         s.insert.run(seg, term, blk, buf.readUInt32LE((m - 1) * RECORD), m, max, a0, buf);
       }
-      count += n;
     }
     bucket.end();
-    for (const g of run) {
-      s.deleteSegRows.run(g.seg);
-      s.deleteSegRows.run(-g.seg);
-      s.deleteSeg.run(g.seg);
+    for (const g of inputs) {
+      s.deleteSegRows.run(g);
+      s.deleteSegRows.run(-g);
+      s.deleteSeg.run(g);
     }
-    if (count) s.insertSeg.run(seg, run[0].first_id, run[run.length - 1].last_id, count);
+    const total = m.postings + count;
+    if (total) s.insertSeg.run(seg, m.first_id, m.last_id, total);
+    s.endMerge.run(seg);
     this.forgetDirectories(name);
+    // an empty step still counts one, so a caller's budget always shrinks
+    return Math.max(count, 1);
   }
 
   /** Every posting of the table, for `projections verify` (term, id, wtf, dl). */
   static *decode(db: Database, name: string): Iterable<[string, number, number, number]> {
-    const rows = db.prepare(`SELECT term, blk, data FROM ${postingsTable(name)}`).raw().all() as [string, number, Buffer][];
+    // a merge's output under way is not listed yet: its rows repeat its inputs'
+    const rows = db.prepare(`SELECT term, blk, data FROM ${postingsTable(name)} WHERE abs(seg) IN (SELECT seg FROM ${segmentsTable(name)})`).raw().all() as [string, number, Buffer][];
     for (const [key, blk, block] of rows) {
       for (const { term, data } of blk < 0 ? readBucket(block) : [{ term: key, data: block }]) {
         for (let p = 0; p + RECORD <= data.length; p += RECORD) yield [term, data.readUInt32LE(p), data.readUInt32LE(p + 4), data.readUInt32LE(p + 8)];
@@ -818,16 +1029,18 @@ function findInBucket(data: Buffer, term: string): BucketEntry | undefined {
 }
 
 function packBucket(entries: readonly BucketEntry[]): Buffer {
-  const parts: Buffer[] = [];
+  let size = 0;
+  for (const e of entries) size += 6 + Buffer.byteLength(e.term, 'utf8') + e.data.length;
+  const out = Buffer.allocUnsafe(size);
+  let p = 0;
   for (const e of entries) {
-    const t = Buffer.from(e.term, 'utf8');
-    const head = Buffer.allocUnsafe(6 + t.length);
-    head.writeUInt16LE(t.length, 0);
-    t.copy(head, 2);
-    head.writeUInt32LE(e.data.length / RECORD, 2 + t.length);
-    parts.push(head, e.data);
+    const len = out.write(e.term, p + 2, 'utf8');
+    out.writeUInt16LE(len, p);
+    out.writeUInt32LE(e.data.length / RECORD, p + 2 + len);
+    p += 6 + len;
+    p += e.data.copy(out, p);
   }
-  return Buffer.concat(parts);
+  return out;
 }
 
 /** Short lists, given in term order, packed into buckets of about BUCKET_BYTES. */

@@ -25,7 +25,7 @@ import {
   writeJsonAtomic,
 } from '@strata/platform/projections/handover-files';
 import { adoptOutdatedProjections } from '@strata/platform/projections/pending-rebuilds';
-import { ProjectionSet, openProjectionSet } from '@strata/platform/projections/projection-set';
+import { ProjectionSet, ProjectionSetOptions, openProjectionSet } from '@strata/platform/projections/projection-set';
 
 const POLL_MS = 250;
 /** pages copied per event-loop turn during a swap: reads keep being answered between steps */
@@ -78,6 +78,11 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
     this.pending = adoptOutdatedProjections(storage.runner);
     if (this.pending.length) this.log.warn(`projections ${this.pending.join(', ')} changed version: serving them while a copy is rebuilt beside`);
     storage.onCaughtUp(() => this.start());
+  }
+
+  /** The projection code as the live projections run it (a rebuilt text index keeps postings if the live one does). */
+  private setup(): ProjectionSetOptions {
+    return { textPostings: this.storage!.text.postingsEnabled };
   }
 
   private file(name: string): string {
@@ -143,7 +148,7 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
     let set: ProjectionSet | null = null;
     try {
       if (!fs.existsSync(file)) throw new Error(`${path.basename(file)} does not exist`);
-      set = openProjectionSet(file, log);
+      set = openProjectionSet(file, log, this.setup());
       this.log.log(`taking over rebuilt projections (${(req.names ?? []).join(', ')}) from ${path.basename(file)}`);
       result.position = await this.swap(set, log);
       result.ok = true;
@@ -171,6 +176,7 @@ export class ProjectionHandover implements OnApplicationBootstrap, OnApplication
         dataDir: this.storage!.dataDir,
         names,
         liveFile: this.storage!.projections.name,
+        setup: this.setup(),
         log,
         yieldBetweenBatches: true,
         onProgress: (p) => {
