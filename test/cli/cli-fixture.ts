@@ -9,6 +9,16 @@ export function startService(opts: TestAppOptions = {}): Promise<TestApp> {
   return startTestApp({ rateLimitPerMinute: 10_000_000, planLimits: { free: { nodes: null } }, ...opts });
 }
 
+/** Starts the service again on a data dir the test keeps, runs `fn` against it, then stops it keeping the data. */
+export async function reopenService<T>(dataDir: string, fn: (t: TestApp) => Promise<T>, opts: TestAppOptions = {}): Promise<T> {
+  const t = await startService({ ...opts, dataDir });
+  try {
+    return await fn(t);
+  } finally {
+    await t.close({ keepData: true });
+  }
+}
+
 export interface Tenant {
   c: Api;
   key: string;

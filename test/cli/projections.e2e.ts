@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { BUILD_TIMEOUT, ensureCliBuilt, expectExit, runCli } from './cli-runner';
 import { api } from '../support/http';
-import { seedGraph, startService, tamperProjections, tenant } from './cli-fixture';
+import { reopenService, seedGraph, startService, tamperProjections, tenant } from './cli-fixture';
 import { eventually } from '@strata/domain/testing/eventually';
 
 beforeAll(() => ensureCliBuilt(), BUILD_TIMEOUT);
@@ -83,13 +83,7 @@ describe('strata projections rebuild and verify (no service running)', () => {
       expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('vectors.'))).toEqual([]);
 
       // the service starts on the rebuilt projections and serves them
-      const t2 = await startService({ dataDir });
-      try {
-        const again = await tenant(t2.url);
-        expect((await again.c.get('/nodes?limit=1')).status).toBe(200);
-      } finally {
-        await t2.close({ keepData: true });
-      }
+      await reopenService(dataDir, async (t2) => expect((await (await tenant(t2.url)).c.get('/nodes?limit=1')).status).toBe(200));
     } finally {
       await t.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -198,12 +192,7 @@ describe('the full-text index after edits and a purge', () => {
 
       expect(expectExit(await runCli(['projections', 'verify', '--data-dir', dataDir]), 0).stdout).toMatch(/identical to a fresh rebuild/);
       expectExit(await runCli(['projections', 'rebuild', 'text', '--data-dir', dataDir]), 0);
-      const t2 = await startService({ dataDir });
-      try {
-        expect(await scores(api(t2.url, key))).toEqual(before);
-      } finally {
-        await t2.close({ keepData: true });
-      }
+      await reopenService(dataDir, async (t2) => expect(await scores(api(t2.url, key))).toEqual(before));
     } finally {
       await t.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -246,12 +235,7 @@ describe('the full-text postings (STRATA_TEXT_POSTINGS=true)', () => {
       expectExit(await runCli(['projections', 'rebuild', 'text', '--data-dir', dataDir], cli), 0);
       expect(postings()).toBeGreaterThan(0);
       expect(expectExit(await runCli(['projections', 'verify', 'text', '--data-dir', dataDir], cli), 0).stdout).toMatch(/identical to a fresh rebuild/);
-      const t2 = await startService({ dataDir, textPostings: true });
-      try {
-        expect(await page(api(t2.url, key))).toEqual(before);
-      } finally {
-        await t2.close({ keepData: true });
-      }
+      await reopenService(dataDir, async (t2) => expect(await page(api(t2.url, key))).toEqual(before), { textPostings: true });
     } finally {
       await t.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

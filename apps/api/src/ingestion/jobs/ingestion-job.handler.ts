@@ -42,7 +42,7 @@ interface Tally {
 }
 
 /** A chunk to extract: stored (pending or failed), or still only in the job's content (`draft`). */
-interface ChunkToDo {
+interface ChunkInJob {
   chunk: NodeRecord;
   draft?: ChunkDraft;
 }
@@ -97,7 +97,7 @@ export class IngestionJobHandler implements JobHandler {
       occurred_at: meta?.context.occurred_at ?? undefined,
       context: meta?.context.context ?? undefined,
     };
-    const all: ChunkToDo[] = [...stored.map((chunk) => ({ chunk })), ...drafts].sort((a, b) => Number(a.chunk.props.chunk_index) - Number(b.chunk.props.chunk_index));
+    const all: ChunkInJob[] = [...stored.map((chunk) => ({ chunk })), ...drafts].sort((a, b) => Number(a.chunk.props.chunk_index) - Number(b.chunk.props.chunk_index));
     const remaining = all.filter((c) => c.draft || chunkStatus(c.chunk) !== 'completed');
     const run = input.layers.includes('ontology') ? await this.ontologyRun(job, input) : undefined;
     if (run) tally.ontology ??= { schema_id: run.schema_id, proposals_created: 0, auto_applied: 0, objects_linked: 0 };
@@ -270,7 +270,7 @@ export class IngestionJobHandler implements JobHandler {
   }
 
   /** The chunks of the content the document does not hold yet (a job resumed after a crash finds some), as drafts. */
-  private drafts(doc: NodeRecord, input: IngestionJobInput, content: string, stored: readonly NodeRecord[], salt: string): ChunkToDo[] {
+  private drafts(doc: NodeRecord, input: IngestionJobInput, content: string, stored: readonly NodeRecord[], salt: string): ChunkInJob[] {
     const have = new Set(stored.map((c) => Number(c.props.chunk_index)));
     const write = { now: doc.updated_at, agent_id: input.actor.agent_id, principal_id: input.actor.principal.id };
     return chunkText(content, input.chunking!)
@@ -295,7 +295,7 @@ export class IngestionJobHandler implements JobHandler {
   }
 
   /** Writes the drafted chunks the graph does not hold yet `pending` (a job that ends before reaching them), for a resume. */
-  private async writePending(ctx: CommandContext, documentUid: string, drafts: readonly ChunkToDo[]): Promise<void> {
+  private async writePending(ctx: CommandContext, documentUid: string, drafts: readonly ChunkInJob[]): Promise<void> {
     for (let i = 0; i < drafts.length; i += CHUNKS_PER_UNIT) {
       const slice = drafts.slice(i, i + CHUNKS_PER_UNIT);
       await this.uow.run(ctx, async (tx) => {
