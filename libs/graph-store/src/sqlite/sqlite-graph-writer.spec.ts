@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { claimRecord } from '@strata/domain/testing/claim-record';
 import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { setRawData } from '@strata/event-store/sqlite/raw-event-data';
 import { SqliteGraphStore } from './sqlite-graph-store';
@@ -9,24 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-const node = {
-  uid: 'n1',
+const node = claimRecord({
   label: 'A "quoted" label',
-  summary: null,
-  node_type: 'Claim',
-  layer: 'epistemic',
-  confidence: 0.7,
-  salience: 0.5,
-  privacy_level: 'private',
   props: { _type: 'Claim', content: 'x', reason: 'a nested key named reason' },
-  agent_id: null,
   created_at: 1_700_000_000.5,
   updated_at: 1_700_000_000.5,
-  tombstone_at: null,
-  tombstone_reason: null,
-  tombstone_by: null,
-  version: 1,
-};
+});
 
 function event(data: unknown, raw?: string, type = 'NodeCreated', revision = 0): RecordedEvent {
   const e = recordedEvent({

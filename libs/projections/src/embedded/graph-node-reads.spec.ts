@@ -1,26 +1,10 @@
 import Database from 'better-sqlite3';
+import { claimRecord } from '@strata/domain/testing/claim-record';
 import { RecordedEvent, recordedEvent } from '@strata/domain/events';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { GraphProjection } from './graph.projection';
 
-const node = {
-  uid: 'n1',
-  label: 'First',
-  summary: null,
-  node_type: 'Claim',
-  layer: 'epistemic',
-  confidence: 0.7,
-  salience: 0.5,
-  privacy_level: 'private',
-  props: { _type: 'Claim', content: 'x' },
-  agent_id: null,
-  created_at: 1_700_000_000,
-  updated_at: 1_700_000_000,
-  tombstone_at: null,
-  tombstone_reason: null,
-  tombstone_by: null,
-  version: 1,
-};
+const node = claimRecord();
 
 let position = 0;
 function event(type: string, data: unknown, org = 'o', stream = `node-${org}:n1`): RecordedEvent {

@@ -1,28 +1,12 @@
 import Database from 'better-sqlite3';
+import { claimRecord } from '@strata/domain/testing/claim-record';
 import { RecordedEvent, recordedEvent, isNodeVersioned } from '@strata/domain/events';
 import { NODE_UPSERT, nodeEventRow } from '@strata/graph-store/sqlite/graph-rows';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { SqliteGraphWriter } from '@strata/graph-store/sqlite/sqlite-graph-writer';
 import { planGraph } from './replay-plan';
 
-const node = {
-  uid: 'n1',
-  label: 'imported',
-  summary: null,
-  node_type: 'Claim',
-  layer: 'epistemic',
-  confidence: 1,
-  salience: 0.2,
-  privacy_level: 'private',
-  props: { _type: 'Claim', content: 'x' },
-  agent_id: null,
-  created_at: 1_700_000_000,
-  updated_at: 1_700_000_000,
-  tombstone_at: null,
-  tombstone_reason: null,
-  tombstone_by: null,
-  version: 1,
-};
+const node = claimRecord({ label: 'imported', confidence: 1, salience: 0.2 });
 
 const created = (data: Record<string, unknown>): RecordedEvent => recordedEvent({
   id: 'e1',
