@@ -105,50 +105,42 @@ export class SqliteJobQueue implements JobQueue {
 
   async enqueue(req: EnqueueRequest): Promise<{ job: QueuedJob; created: boolean }> {
     return this.db.transaction(() => {
-      if (req.dedupeKey !== undefined) {
-        const same = this.q("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
-          .get(req.org, req.kind, req.dedupeKey) as Row | undefined;
-        if (same) return { job: fromRow(same), created: false };
-      }
-      const now = this.clock.now();
-      const id = req.id ?? this.ids.uuid();
-      this.q(
-          `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, progress, checkpoint, result, created_at, updated_at)
-           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 'null', 'null', ?, ?)`,
-        )
-        .run(id, req.org, req.kind, json(req.input), req.dedupeKey ?? null, req.serialGroup ?? null, json(req.progress), now, now);
-      if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(id, req.payload);
-      return { job: this.byId(id)!, created: true };
+      const { job, created } = this.insertJob(req, null);
+      return { job, created };
     }).immediate();
   }
 
   async enqueueClaimed(req: EnqueueRequest, owner: string, leaseSeconds: number): Promise<{ job: QueuedJob; created: boolean; claimed: boolean }> {
-    return this.db.transaction(() => {
-      if (req.dedupeKey !== undefined) {
-        const same = this.q("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
-          .get(req.org, req.kind, req.dedupeKey) as Row | undefined;
-        if (same) return { job: fromRow(same), created: false, claimed: false };
-      }
-      // every job of the group already there is older than this one: any active one goes first
-      const waits =
-        req.serialGroup !== undefined &&
-        this.q("SELECT 1 FROM queued_jobs WHERE org = ? AND serial_group = ? AND status IN ('pending', 'running') LIMIT 1").get(req.org, req.serialGroup) !== undefined;
-      const now = this.clock.now();
-      // the row as written, every column: the job handed back is made from it, not read again
-      const row: Row = {
-        id: req.id ?? this.ids.uuid(), org: req.org, kind: req.kind, status: waits ? 'pending' : 'running', input: json(req.input),
-        dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: waits ? 0 : 1, owner: waits ? null : owner,
-        lease_until: waits ? null : now + leaseSeconds, cancel_requested: 0, progress: json(req.progress), checkpoint: 'null', result: 'null',
-        error: null, created_at: now, updated_at: now, started_at: waits ? null : now, finished_at: null,
-      };
-      this.q(
-          `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, attempts, owner, lease_until, progress, checkpoint, result, created_at, updated_at, started_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'null', 'null', ?, ?, ?)`,
-        )
-        .run(row.id, row.org, row.kind, row.status, row.input, row.dedupe_key, row.serial_group, row.attempts, row.owner, row.lease_until, row.progress, now, now, row.started_at);
-      if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(row.id, req.payload);
-      return { job: fromRow(row), created: true, claimed: !waits };
-    }).immediate();
+    return this.db.transaction(() => this.insertJob(req, { owner, leaseSeconds })).immediate();
+  }
+
+  /** Inside the caller's transaction: the job as the queue holds it after the enqueue, running and leased to `claim` when it may start now. */
+  private insertJob(req: EnqueueRequest, claim: { owner: string; leaseSeconds: number } | null): { job: QueuedJob; created: boolean; claimed: boolean } {
+    if (req.dedupeKey !== undefined) {
+      const same = this.q("SELECT * FROM queued_jobs WHERE org = ? AND kind = ? AND dedupe_key = ? AND status IN ('pending', 'running')")
+        .get(req.org, req.kind, req.dedupeKey) as Row | undefined;
+      if (same) return { job: fromRow(same), created: false, claimed: false };
+    }
+    // every job of the group already there is older than this one: any active one goes first
+    const waits =
+      claim === null ||
+      (req.serialGroup !== undefined &&
+        this.q("SELECT 1 FROM queued_jobs WHERE org = ? AND serial_group = ? AND status IN ('pending', 'running') LIMIT 1").get(req.org, req.serialGroup) !== undefined);
+    const now = this.clock.now();
+    // the row as written, every column: the job handed back is made from it, not read again
+    const row: Row = {
+      id: req.id ?? this.ids.uuid(), org: req.org, kind: req.kind, status: waits ? 'pending' : 'running', input: json(req.input),
+      dedupe_key: req.dedupeKey ?? null, serial_group: req.serialGroup ?? null, attempts: waits ? 0 : 1, owner: waits ? null : claim.owner,
+      lease_until: waits ? null : now + claim.leaseSeconds, cancel_requested: 0, progress: json(req.progress), checkpoint: 'null', result: 'null',
+      error: null, created_at: now, updated_at: now, started_at: waits ? null : now, finished_at: null,
+    };
+    this.q(
+        `INSERT INTO queued_jobs(id, org, kind, status, input, dedupe_key, serial_group, attempts, owner, lease_until, progress, checkpoint, result, created_at, updated_at, started_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'null', 'null', ?, ?, ?)`,
+      )
+      .run(row.id, row.org, row.kind, row.status, row.input, row.dedupe_key, row.serial_group, row.attempts, row.owner, row.lease_until, row.progress, now, now, row.started_at);
+    if (req.payload !== undefined) this.q('INSERT INTO queued_job_payloads(id, payload) VALUES (?, ?)').run(row.id, req.payload);
+    return { job: fromRow(row), created: true, claimed: !waits };
   }
 
   async claim(kinds: readonly string[], owner: string, leaseSeconds: number): Promise<QueuedJob | null> {
