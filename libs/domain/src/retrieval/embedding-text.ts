@@ -1,5 +1,5 @@
 import { getNodeType } from '../catalogue/node-types';
-import { searchableParts } from '../props/searchable-text';
+import { distinctSearchableParts } from '../props/searchable-text';
 import { NodeRecord } from '../records';
 
 /**
@@ -11,6 +11,5 @@ import { NodeRecord } from '../records';
 export function embeddingTextOf(n: Pick<NodeRecord, 'label' | 'summary' | 'node_type' | 'props'>): string {
   const parts = [n.label];
   if (n.summary && n.summary !== n.label) parts.push(n.summary);
-  for (const p of searchableParts(getNodeType(n.node_type) ?? null, n.props)) if (!parts.includes(p)) parts.push(p);
-  return parts.join('\n');
+  return [...parts, ...distinctSearchableParts(getNodeType(n.node_type) ?? null, n.props, parts)].join('\n');
 }
