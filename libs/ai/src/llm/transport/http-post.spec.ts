@@ -47,6 +47,41 @@ describe('nodeHttpPost', () => {
     expect(connections).toBe(1);
   });
 
+  it('sends a request again at once on a new connection when the server closes the kept-alive one it went out on', async () => {
+    const served = new WeakSet<object>();
+    server.removeAllListeners('request');
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      // a server closing an idle connection just as the next request arrives drops it unread
+      if (served.has(req.socket)) return void req.socket.destroy();
+      served.add(req.socket);
+      req.resume().on('end', () => res.end('ok'));
+    });
+    expect(await (await nodeHttpPost(url, {}, 'first', new AbortController().signal)).text()).toBe('ok');
+    const second = await nodeHttpPost(url, {}, 'second', new AbortController().signal);
+    expect(await second.text()).toBe('ok');
+    expect(connections).toBe(2);
+  });
+
+  it('reports a connection reset on a fresh connection to the caller instead of sending again', async () => {
+    server.removeAllListeners('request');
+    server.on('request', (req: http.IncomingMessage) => void req.socket.destroy());
+    await expect(nodeHttpPost(url, {}, 'x', new AbortController().signal)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(connections).toBe(1);
+  });
+
+  it('sends again only once when the new connection is reset too', async () => {
+    let requests = 0;
+    server.removeAllListeners('request');
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      requests++;
+      if (requests === 1) return void req.resume().on('end', () => res.end('ok'));
+      req.socket.destroy();
+    });
+    await (await nodeHttpPost(url, {}, 'first', new AbortController().signal)).text();
+    await expect(nodeHttpPost(url, {}, 'second', new AbortController().signal)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(requests).toBe(3);
+  });
+
   it('rejects when the signal aborts before the answer', async () => {
     const controller = new AbortController();
     server.removeAllListeners('request');

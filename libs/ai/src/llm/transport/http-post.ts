@@ -16,8 +16,8 @@ export interface LlmResponse {
 export type HttpPost = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<LlmResponse>;
 
 // Connections stay open between calls (a step makes one call, a run several), until the server
-// closes them (idle sockets do not keep the process alive). A request sent on one the server
-// was closing at that moment fails as a connection error, which the transport retries.
+// closes them (idle sockets do not keep the process alive). A request written on a kept-alive
+// connection the server was closing at that moment is sent again at once on a new one (below).
 const agents = {
   'http:': new http.Agent({ keepAlive: true }),
   'https:': new https.Agent({ keepAlive: true }),
@@ -28,21 +28,35 @@ const agents = {
  * per call (its WHATWG streams, Request/Headers objects and abort wiring), which a model step
  * pays on every call.
  */
-export const nodeHttpPost: HttpPost = (url, headers, body, signal) =>
-  new Promise<LlmResponse>((resolve, reject) => {
+export const nodeHttpPost: HttpPost = (url, headers, body, signal) => post(url, headers, body, signal, true);
+
+function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal, mayResend: boolean): Promise<LlmResponse> {
+  return new Promise<LlmResponse>((resolve, reject) => {
     const target = new URL(url);
     const agent = agents[target.protocol as keyof typeof agents];
     if (!agent) return reject(Object.assign(new TypeError('unsupported URL scheme'), { code: 'ERR_INVALID_PROTOCOL' }));
+    let answered = false;
     const request = (target.protocol === 'https:' ? https : http).request(
       target,
       { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
-      (res) => resolve(responseOf(res)),
+      (res) => {
+        answered = true;
+        resolve(responseOf(res));
+      },
     );
     // listened to for the request's whole life: an 'error' nobody listens to throws (once the
     // answer began, its body reports the failure to its reader)
-    request.on('error', reject);
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive connection reset before any answer is nearly always one the server closed
+      // as idle while the request went out. The transport retries a connection error anyway;
+      // sending it once more at once, on a fresh connection, spares the caller its back-off.
+      if (mayResend && !answered && request.reusedSocket && !signal.aborted && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        resolve(post(url, headers, body, signal, false));
+      } else reject(err);
+    });
     request.end(body);
   });
+}
 
 function responseOf(res: http.IncomingMessage): LlmResponse {
   return {
