@@ -20,7 +20,7 @@ import {
 } from '@strata/domain/agents';
 import { DomainEvent, RecordedEvent, isAgentEvent, unhandled } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
-import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
+import { AGENT_TABLES, AGENTS_DDL, dropOutdatedAgentTables } from './agents-schema';
 import { prepared } from '../sqlite/prepared';
 
 /**
@@ -32,10 +32,11 @@ import { prepared } from '../sqlite/prepared';
  */
 export class AgentsProjection implements EmbeddedProjection {
   readonly name = 'agents';
-  readonly version = 4;
+  readonly version = 5;
   private readonly stmts = new Map<string, Statement>();
 
   constructor(readonly db: Database) {
+    dropOutdatedAgentTables(db);
     db.exec(AGENTS_DDL);
   }
 
@@ -193,9 +194,8 @@ export class AgentsProjection implements EmbeddedProjection {
    */
   private applyActivity(e: RecordedEvent): void {
     for (const item of activityOf(e as unknown as DomainEvent)) {
-      const counter = this.stmt('SELECT seq FROM agt_activity_seq WHERE org_id = ?').get(item.org_id) as { seq: number } | undefined;
-      const seq = (counter?.seq ?? 0) + 1;
-      this.run('INSERT INTO agt_activity_seq(org_id, seq) VALUES (?, ?) ON CONFLICT(org_id) DO UPDATE SET seq = excluded.seq', item.org_id, seq);
+      // the organization's newest item is never dropped (the retention keeps what is younger than it), so its seq is the counter
+      const seq = ((this.stmt('SELECT MAX(seq) FROM agt_activity WHERE org_id = ?').pluck().get(item.org_id) as number | null) ?? 0) + 1;
       const agentName = item.agent_name ?? (item.agent_id ? this.agentName(item.agent_id) : null);
       this.run(
         `INSERT INTO agt_activity(org_id, seq, type, agent_id, agent_name, session_id, run_id, schedule_id, approval_id, connection_id, summary, data, created_at, position)
