@@ -1,6 +1,7 @@
 import type { Clock } from '@strata/domain/time';
 import { UpstreamError } from '../../errors';
 import { HttpPost, LlmResponse, nodeHttpPost } from './http-post';
+import { JsonText } from './json-body';
 
 /**
  * Waits `ms` between retries, or rejects as soon as `signal` aborts. Injected so tests assert
@@ -46,6 +47,7 @@ export interface LlmTransportOptions {
 export interface LlmHttpRequest {
   url: string;
   headers: Record<string, string>;
+  /** sent as JSON; a JsonText is sent as it is */
   body: unknown;
   /** the caller's cancellation: aborts at once, whatever the attempt is doing */
   signal?: AbortSignal;
@@ -118,7 +120,7 @@ export class LlmTransport {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(TIMEOUT), this.options.timeoutMs);
     const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
-    const body = JSON.stringify(req.body);
+    const body = req.body instanceof JsonText ? req.body.text : JSON.stringify(req.body);
     try {
       for (let attempt = 0; ; attempt++) {
         const outcome = await this.attempt(req, body, signal, read);
