@@ -51,7 +51,15 @@ const RESULT_BYTES = 16 * 1024;
 /** history older than this many estimated tokens is left out (REFERENCE §16.7) */
 const HISTORY_TOKENS = 100_000;
 
-class RunEnd extends Error {}
+/** Thrown to leave the run's loop once the run ended: expected at the end of every run, so it takes no stack trace. */
+class RunEnd extends Error {
+  constructor() {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super('the run ended');
+    Error.stackTraceLimit = limit;
+  }
+}
 
 /**
  * What one run job holds: its session stream's revision, and its job (to confirm the lease).
