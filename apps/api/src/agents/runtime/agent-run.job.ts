@@ -236,8 +236,11 @@ export class AgentRunJob implements JobHandler {
     }
     // what a step uses of the session never changes (its ids); what changes is read where it is decided
     const session = this.store.read.session(org, sid)!;
+    // the run as just read, when nothing was awaited since (a run that started at once)
+    let known: RunRecord | null = resumed || run.status !== 'queued' ? run : null;
     for (;;) {
-      run = this.live(org, runId);
+      run = known ?? this.live(org, runId);
+      known = null;
       // the agent is read at each step: an edit (instructions, tools, max_steps) applies from the next one
       const agent = this.store.read.agent(org, run.agent_id)!;
       // the session's rows kept in memory: only what was appended since the last step is read
@@ -252,7 +255,8 @@ export class AgentRunJob implements JobHandler {
       const step = events.filter((e) => e.type === 'inference.completed').length + 1;
       if (step > agent.max_steps) return this.failRun(hold, agent, session, run, 'max_steps_exceeded', `the run used its ${agent.max_steps} model calls without an answer`);
       if (await this.budgetStops(hold, agent, sid, runId)) return;
-      await this.step(hold, agent, session, run, step, signal);
+      // the answer recorded the run's end: nothing left to read
+      if (await this.step(hold, agent, session, run, step, signal)) return;
     }
   }
 
@@ -330,11 +334,11 @@ export class AgentRunJob implements JobHandler {
     tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'run ended'));
   }
 
-  /** One model call and what it decided: the answer ends the run, tool calls are recorded for execution. */
-  private async step(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<void> {
+  /** One model call and what it decided: the answer ends the run (true), tool calls are recorded for execution. */
+  private async step(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<boolean> {
     // the call's usage is recorded with the step's own events, in one commit (below)
     const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id }, { recordedByCaller: true });
-    if (!chat) return this.failRun(hold, agent, s, run, 'llm_not_configured', 'no language model is configured');
+    if (!chat) return this.failRun(hold, agent, s, run, 'llm_not_configured', 'no language model is configured').then(() => false);
     const messages = this.history(s, run);
     const mcpTools = await this.mcp.toolsFor(agent.org_id, agent.id);
     const tools = [...this.tools.specs(agent), ...mcpTools.filter((t) => !this.tools.isBuiltin(agent, t.model_name)).map((t) => ({ name: t.model_name, description: t.description, inputSchema: t.input_schema }))];
@@ -355,7 +359,7 @@ export class AgentRunJob implements JobHandler {
         if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(hold, agent, s, run, streamed, messageId);
         throw err;
       }
-      if (err instanceof UpstreamError) return this.failRun(hold, agent, s, run, 'upstream_error', err.message);
+      if (err instanceof UpstreamError) return this.failRun(hold, agent, s, run, 'upstream_error', err.message).then(() => false);
       throw err;
     }
     const duration = Math.round(performance.now() - started);
@@ -370,21 +374,22 @@ export class AgentRunJob implements JobHandler {
         org_id: s.org_id, amount: credits, reason: 'agent_model_call', at: tx.now, meter: 'agent', agent_id: agent.id, session_id: s.id, run_id: run.id, model: agent.model, ...usage,
       });
     };
-    await this.own(hold, agent, s, run.id, async (tx) => {
+    return this.own(hold, agent, s, run.id, async (tx) => {
       const stream = AgentStreams.session(s.org_id, s.id);
       const base = this.base(s, run.id, tx.now);
       consumed(tx);
       const r = this.store.read.run(s.org_id, run.id);
-      if (!r || runEnded(r)) return;
+      if (!r || runEnded(r)) return true;
       tx.emit(stream, 'AgentInferenceCompleted', { ...base, step, model: agent.model, stop_reason: stop, usage, credits, duration_ms: duration, text: res.toolCalls.length ? res.text : '' });
       if (!res.toolCalls.length) {
         tx.emit(stream, 'AgentMessageProduced', { ...base, message_id: messageId, content: res.text, interrupted: false });
         const totals = { input_tokens: r.usage.input_tokens + usage.input_tokens, output_tokens: r.usage.output_tokens + usage.output_tokens };
         tx.emit(stream, 'AgentRunCompleted', { ...base, stop_reason: stop === 'max_tokens' ? 'max_tokens' : 'end_turn', steps: step, tool_calls: r.tool_calls, usage: totals, credits: r.credits + credits });
         await this.closeTrace(tx, r);
-        return;
+        return true;
       }
       await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
+      return false;
       // the answer ends the run and answers a waiting client: durable; a turn of tool calls is a step within it
     }, res.toolCalls.length ? INTERMEDIATE : undefined).catch(async (err: unknown) => {
       // the step's unit did not commit (another runner holds the run, conflicts ran out, the
