@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { OntologyProjection } from '@strata/projections/ontology/ontology.projection';
 import { AgentsProjection } from '@strata/projections/agents/agents.projection';
+import { flushProjections } from '@strata/projections/projection';
 import { ONTOLOGY_TABLES } from '@strata/projections/ontology/ontology-schema';
 import { AGENT_TABLES } from '@strata/projections/agents/agents-schema';
 import { READ_LAG_HEADER } from '@strata/platform/unit-of-work/read-lag';
@@ -325,7 +326,11 @@ describe('servers mode: the operational ontology and managed agents', () => {
       const log = servers.remoteLog();
       for (let after = 0; ; ) {
         const page = await log.readAll({ after, limit: 500 });
-        db.transaction(() => page.forEach((e) => embedded.forEach((p) => p.apply(e))))();
+        // as the embedded runner applies a batch: every event, then each projection's flush, then the commit
+        db.transaction(() => {
+          page.forEach((e) => embedded.forEach((p) => p.apply(e)));
+          flushProjections(embedded);
+        })();
         if (page.length < 500) break;
         after = page[page.length - 1].position;
       }

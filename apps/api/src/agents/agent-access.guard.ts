@@ -39,10 +39,26 @@ export class AgentAccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<{ strata?: StrataRequestState }>();
     const auth = req.strata?.auth;
     if (!auth) throw AuthErrors.invalidToken();
-    assertAgentAccess(access, auth);
-    this.plans.assertManagedAgentsAllowed(auth);
+    checkAgentRoute(access, auth, this.plans);
     return true;
   }
+}
+
+function checkAgentRoute(access: AgentAccess, auth: AuthContext, plans: PlanLimits): void {
+  assertAgentAccess(access, auth);
+  plans.assertManagedAgentsAllowed(auth);
+}
+
+/**
+ * The guard's checks of one controller method, read from the same metadata (`@AgentRoute` on
+ * the method, else on the controller): what a route served outside the Nest pipeline (the
+ * fast lane) runs in the guard's place, so the two cannot disagree.
+ */
+export function agentRouteGuard(plans: PlanLimits, controller: Function, methodName: string): (auth: AuthContext) => void {
+  const handler = (controller.prototype as Record<string, Function>)[methodName];
+  if (typeof handler !== 'function') throw new Error(`${controller.name}.${methodName} is not a method`);
+  const access = ((Reflect.getMetadata(AGENT_ACCESS, handler) ?? Reflect.getMetadata(AGENT_ACCESS, controller)) as AgentAccess | undefined) ?? 'read';
+  return (auth) => checkAgentRoute(access, auth, plans);
 }
 
 export function assertAgentAccess(access: AgentAccess, auth: AuthContext): void {

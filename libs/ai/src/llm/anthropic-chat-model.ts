@@ -1,9 +1,13 @@
 import { UpstreamError } from '../errors';
-import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, ToolCall } from './chat-model.port';
+import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, JsonSchema, ToolCall, ToolSpec } from './chat-model.port';
 import { ChatModelOptions, estimatedUsage, modelFor, parseArguments } from './chat-model-options';
 import { readSse } from './transport/sse';
 import type { LlmResponse } from './transport/http-post';
 import { LlmTransport, ReadProgress, deliver } from './transport/llm-transport';
+import { JsonText, withCachedList } from './transport/json-body';
+
+/** each tool spec's JSON as this protocol sends it, made once per spec */
+const ANTHROPIC_TOOLS = new WeakMap<ToolSpec, string>();
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -59,21 +63,19 @@ export class AnthropicChatModel implements ChatModel {
     );
   }
 
-  private body(req: ChatRequest): Record<string, unknown> {
+  private body(req: ChatRequest): JsonText {
     const output = req.output ? { name: req.output.name, schema: objectSchema(req.output.schema) } : null;
-    const tools = output
-      ? [{ name: output.name, description: `Answer with the ${output.name} as this tool's input.`, input_schema: output.schema }]
-      : (req.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
-    return {
+    const body = {
       model: modelFor(this.options, req.model),
       ...(req.system ? { system: req.system } : {}),
       messages: toAnthropic(req.messages),
-      ...(tools.length ? { tools } : {}),
+      ...(output ? { tools: [{ name: output.name, description: `Answer with the ${output.name} as this tool's input.`, input_schema: output.schema }] } : {}),
       ...(output ? { tool_choice: { type: 'tool', name: output.name } } : {}),
       max_tokens: req.maxOutputTokens ?? this.options.maxTokens ?? 4096,
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
       stream: true,
     };
+    return withCachedList(body, 'tools', output ? [] : (req.tools ?? []), ANTHROPIC_TOOLS, (t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   }
 
   private async read(res: LlmResponse, req: ChatRequest, progress: ReadProgress): Promise<ChatResponse> {

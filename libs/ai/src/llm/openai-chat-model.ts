@@ -1,9 +1,13 @@
 import { UpstreamError } from '../errors';
-import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall } from './chat-model.port';
+import type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ToolCall, ToolSpec } from './chat-model.port';
 import { ChatModelOptions, estimatedUsage, modelFor, parseArguments, parseJsonText } from './chat-model-options';
 import { readSse } from './transport/sse';
 import type { LlmResponse } from './transport/http-post';
 import { LlmTransport, ReadProgress, deliver } from './transport/llm-transport';
+import { JsonText, withCachedList } from './transport/json-body';
+
+/** each tool spec's JSON as this protocol sends it, made once per spec */
+const OPENAI_TOOLS = new WeakMap<ToolSpec, string>();
 
 interface OpenAIToolCall {
   id?: string;
@@ -57,20 +61,15 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   /** The request body (REFERENCE §16.2), exported for tests through `chat`'s recorded request. */
-  private body(req: ChatRequest): Record<string, unknown> {
+  private body(req: ChatRequest): JsonText {
     const messages: Record<string, unknown>[] = [];
     if (req.system) messages.push({ role: 'system', content: req.system });
     for (const m of req.messages) messages.push(toOpenAI(m));
     const tools = req.tools ?? [];
-    return {
+    const body = {
       model: modelFor(this.options, req.model),
       messages,
-      ...(tools.length
-        ? {
-            tools: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
-            tool_choice: 'auto',
-          }
-        : {}),
+      ...(tools.length ? { tool_choice: 'auto' } : {}),
       ...(req.output
         ? { response_format: { type: 'json_schema', json_schema: { name: req.output.name, schema: req.output.schema, strict: true } } }
         : {}),
@@ -79,6 +78,7 @@ export class OpenAIChatModel implements ChatModel {
       stream: true,
       stream_options: { include_usage: true },
     };
+    return withCachedList(body, 'tools', tools, OPENAI_TOOLS, (t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
   }
 
   private async read(res: LlmResponse, req: ChatRequest, progress: ReadProgress): Promise<ChatResponse> {

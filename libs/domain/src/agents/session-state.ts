@@ -196,6 +196,9 @@ export function runEnded(r: Pick<RunRecord, 'status'>): boolean {
   return ENDED.includes(r.status);
 }
 
+/** the events that end a run (`foldRun`): nothing else moves a run to an ended status */
+export const RUN_END_EVENT_TYPES: ReadonlySet<string> = new Set(['AgentRunCompleted', 'AgentRunFailed', 'AgentRunCancelled']);
+
 /** A run after one of its events; the same object when the event does not change it (or it already ended). */
 export function foldRun(r: RunRecord, e: SessionEvent): RunRecord {
   const n = foldRunState(r, e);

@@ -283,7 +283,7 @@ export class AgentsReadModel {
 
   /** the organization's latest item number (0: none yet) */
   lastActivitySeq(org: string): number {
-    return (this.q('SELECT seq FROM agt_activity_seq WHERE org_id = ?').get(org) as { seq: number } | undefined)?.seq ?? 0;
+    return (this.q('SELECT MAX(seq) FROM agt_activity WHERE org_id = ?').pluck().get(org) as number | null) ?? 0;
   }
 
   /** the log position a client's last seen item `seq` stands for (a socket replays after it) */

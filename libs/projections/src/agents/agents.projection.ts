@@ -20,7 +20,7 @@ import {
 } from '@strata/domain/agents';
 import { DomainEvent, RecordedEvent, isAgentEvent, unhandled } from '@strata/domain/events';
 import { EmbeddedProjection } from '../projection';
-import { AGENT_TABLES, AGENTS_DDL } from './agents-schema';
+import { AGENT_TABLES, AGENTS_DDL, dropOutdatedAgentTables } from './agents-schema';
 import { prepared } from '../sqlite/prepared';
 
 /**
@@ -32,10 +32,20 @@ import { prepared } from '../sqlite/prepared';
  */
 export class AgentsProjection implements EmbeddedProjection {
   readonly name = 'agents';
-  readonly version = 4;
+  readonly version = 5;
   private readonly stmts = new Map<string, Statement>();
+  /**
+   * Sessions and runs folded since the last `flush`, written once there: a unit of work holds
+   * several events of one session (a run's start is three, its answer three more), each of
+   * which read and rewrote both records.
+   */
+  private readonly sessions = new Map<string, SessionRecord>();
+  private readonly runs = new Map<string, RunRecord>();
+  /** the log position of the last event folded into them */
+  private heldUpTo = 0;
 
   constructor(readonly db: Database) {
+    dropOutdatedAgentTables(db);
     db.exec(AGENTS_DDL);
   }
 
@@ -48,6 +58,20 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   apply(e: RecordedEvent): void {
+    // an event at or before what is held: the unit that held it was not committed (whoever
+    // applies it again starts over), so what it folded is dropped, not written
+    if (e.position > 0 && e.position <= this.heldUpTo) this.drop();
+    this.heldUpTo = Math.max(e.position, 0);
+    try {
+      this.fold(e);
+    } catch (err) {
+      // the caller's transaction will not commit this event: nothing folded from it may be written later
+      this.drop();
+      throw err;
+    }
+  }
+
+  private fold(e: RecordedEvent): void {
     this.applyActivity(e);
     if (e.type === 'CreditsConsumed') {
       const d = e.data;
@@ -115,21 +139,55 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   private session(id: string): SessionRecord | null {
+    const held = this.sessions.get(id);
+    if (held) return held;
     const row = this.stmt('SELECT record FROM agt_sessions WHERE id = ?').get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as SessionRecord) : null;
   }
 
   private runRecord(id: string): RunRecord | null {
+    const held = this.runs.get(id);
+    if (held) return held;
     const row = this.stmt('SELECT record FROM agt_runs WHERE id = ?').get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as RunRecord) : null;
   }
 
   private putRun(r: RunRecord): void {
-    this.run(
-      `INSERT INTO agt_runs(id, org_id, agent_id, session_id, status, queued_at, started_at, ended_at, record) VALUES (?,?,?,?,?,?,?,?,?)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at, record = excluded.record`,
-      r.id, r.org_id, r.agent_id, r.session_id, r.status, r.queued_at, r.started_at, r.ended_at, JSON.stringify(r),
-    );
+    this.runs.set(r.id, r);
+  }
+
+  /** Writes the sessions and runs folded since the last flush (before the commit). */
+  flush(): void {
+    try {
+      this.write();
+    } finally {
+      this.drop();
+    }
+  }
+
+  private write(): void {
+    for (const r of this.runs.values())
+      this.run(
+        `INSERT INTO agt_runs(id, org_id, agent_id, session_id, status, queued_at, started_at, ended_at, record) VALUES (?,?,?,?,?,?,?,?,?)
+         ON CONFLICT(id) DO UPDATE SET status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at, record = excluded.record`,
+        r.id, r.org_id, r.agent_id, r.session_id, r.status, r.queued_at, r.started_at, r.ended_at, JSON.stringify(r),
+      );
+    for (const s of this.sessions.values())
+      this.run(
+        `INSERT INTO agt_sessions(id, org_id, agent_id, status, created_at, record) VALUES (?,?,?,?,?,?)
+         ON CONFLICT(id) DO UPDATE SET status = excluded.status, record = excluded.record`,
+        s.id, s.org_id, s.agent_id, s.status, s.created_at, JSON.stringify(s),
+      );
+  }
+
+  /** the transaction was rolled back: what was folded since the last flush never happened */
+  rolledBack(): void {
+    this.drop();
+  }
+
+  private drop(): void {
+    this.sessions.clear();
+    this.runs.clear();
   }
 
   private applySession(e: SessionEvent, position: number): void {
@@ -161,11 +219,7 @@ export class AgentsProjection implements EmbeddedProjection {
         d.session_id, seq, d.org_id, d.run_id, wire.type, d.at, position, JSON.stringify(wire.data),
       );
     session = foldSession(session, e, seq, run, (id) => this.runRecord(id));
-    this.run(
-      `INSERT INTO agt_sessions(id, org_id, agent_id, status, created_at, record) VALUES (?,?,?,?,?,?)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, record = excluded.record`,
-      session.id, session.org_id, session.agent_id, session.status, session.created_at, JSON.stringify(session),
-    );
+    this.sessions.set(session.id, session);
   }
 
   private agentName(id: string): string | null {
@@ -193,9 +247,8 @@ export class AgentsProjection implements EmbeddedProjection {
    */
   private applyActivity(e: RecordedEvent): void {
     for (const item of activityOf(e as unknown as DomainEvent)) {
-      const counter = this.stmt('SELECT seq FROM agt_activity_seq WHERE org_id = ?').get(item.org_id) as { seq: number } | undefined;
-      const seq = (counter?.seq ?? 0) + 1;
-      this.run('INSERT INTO agt_activity_seq(org_id, seq) VALUES (?, ?) ON CONFLICT(org_id) DO UPDATE SET seq = excluded.seq', item.org_id, seq);
+      // the organization's newest item is never dropped (the retention keeps what is younger than it), so its seq is the counter
+      const seq = ((this.stmt('SELECT MAX(seq) FROM agt_activity WHERE org_id = ?').pluck().get(item.org_id) as number | null) ?? 0) + 1;
       const agentName = item.agent_name ?? (item.agent_id ? this.agentName(item.agent_id) : null);
       this.run(
         `INSERT INTO agt_activity(org_id, seq, type, agent_id, agent_name, session_id, run_id, schedule_id, approval_id, connection_id, summary, data, created_at, position)
@@ -207,6 +260,8 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   reset(): void {
+    this.drop();
+    this.heldUpTo = 0;
     for (const t of AGENT_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }

@@ -51,7 +51,15 @@ const RESULT_BYTES = 16 * 1024;
 /** history older than this many estimated tokens is left out (REFERENCE §16.7) */
 const HISTORY_TOKENS = 100_000;
 
-class RunEnd extends Error {}
+/** Thrown to leave the run's loop once the run ended: expected at the end of every run, so it takes no stack trace. */
+class RunEnd extends Error {
+  constructor() {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super('the run ended');
+    Error.stackTraceLimit = limit;
+  }
+}
 
 /**
  * What one run job holds: its session stream's revision, and its job (to confirm the lease).
@@ -171,7 +179,7 @@ export class AgentRunJob implements JobHandler {
   async run(job: QueuedJob, ctx: JobContext): Promise<unknown> {
     const { session_id, run_id } = job.input as AgentRunInput;
     const control = this.control.claim(run_id);
-    const signal = AbortSignal.any([ctx.signal, control.signal]);
+    const { signal, release } = eitherOf(ctx.signal, control.signal);
     try {
       // servers mode: another replica may have queued the run; this one's read model must show it
       await this.store.catchUp();
@@ -184,6 +192,7 @@ export class AgentRunJob implements JobHandler {
       this.log.error(`run ${run_id} failed: ${(err as Error).message}`);
       await this.fail(job.org, session_id, run_id, 'internal_error', 'the run stopped on an internal error').catch(() => undefined);
     } finally {
+      release();
       this.control.release(run_id, control);
     }
     return { run_id };
@@ -228,8 +237,11 @@ export class AgentRunJob implements JobHandler {
     }
     // what a step uses of the session never changes (its ids); what changes is read where it is decided
     const session = this.store.read.session(org, sid)!;
+    // the run as just read, when nothing was awaited since (a run that started at once)
+    let known: RunRecord | null = resumed || run.status !== 'queued' ? run : null;
     for (;;) {
-      run = this.live(org, runId);
+      run = known ?? this.live(org, runId);
+      known = null;
       // the agent is read at each step: an edit (instructions, tools, max_steps) applies from the next one
       const agent = this.store.read.agent(org, run.agent_id)!;
       // the session's rows kept in memory: only what was appended since the last step is read
@@ -244,7 +256,8 @@ export class AgentRunJob implements JobHandler {
       const step = events.filter((e) => e.type === 'inference.completed').length + 1;
       if (step > agent.max_steps) return this.failRun(hold, agent, session, run, 'max_steps_exceeded', `the run used its ${agent.max_steps} model calls without an answer`);
       if (await this.budgetStops(hold, agent, sid, runId)) return;
-      await this.step(hold, agent, session, run, step, signal);
+      // the answer recorded the run's end: nothing left to read
+      if (await this.step(hold, agent, session, run, step, signal)) return;
     }
   }
 
@@ -322,11 +335,11 @@ export class AgentRunJob implements JobHandler {
     tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'run ended'));
   }
 
-  /** One model call and what it decided: the answer ends the run, tool calls are recorded for execution. */
-  private async step(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<void> {
+  /** One model call and what it decided: the answer ends the run (true), tool calls are recorded for execution. */
+  private async step(hold: Hold, agent: AgentRecord, s: SessionRecord, run: RunRecord, step: number, signal: AbortSignal): Promise<boolean> {
     // the call's usage is recorded with the step's own events, in one commit (below)
     const chat = this.models.forOrganization(agent.org_id, { requestId: run.id, principal: { kind: 'agent', id: agent.id }, agentId: agent.id }, { recordedByCaller: true });
-    if (!chat) return this.failRun(hold, agent, s, run, 'llm_not_configured', 'no language model is configured');
+    if (!chat) return this.failRun(hold, agent, s, run, 'llm_not_configured', 'no language model is configured').then(() => false);
     const messages = this.history(s, run);
     const mcpTools = await this.mcp.toolsFor(agent.org_id, agent.id);
     const tools = [...this.tools.specs(agent), ...mcpTools.filter((t) => !this.tools.isBuiltin(agent, t.model_name)).map((t) => ({ name: t.model_name, description: t.description, inputSchema: t.input_schema }))];
@@ -347,7 +360,7 @@ export class AgentRunJob implements JobHandler {
         if (streamed && !(signal.reason instanceof JobStopped)) await this.keepInterrupted(hold, agent, s, run, streamed, messageId);
         throw err;
       }
-      if (err instanceof UpstreamError) return this.failRun(hold, agent, s, run, 'upstream_error', err.message);
+      if (err instanceof UpstreamError) return this.failRun(hold, agent, s, run, 'upstream_error', err.message).then(() => false);
       throw err;
     }
     const duration = Math.round(performance.now() - started);
@@ -362,21 +375,22 @@ export class AgentRunJob implements JobHandler {
         org_id: s.org_id, amount: credits, reason: 'agent_model_call', at: tx.now, meter: 'agent', agent_id: agent.id, session_id: s.id, run_id: run.id, model: agent.model, ...usage,
       });
     };
-    await this.own(hold, agent, s, run.id, async (tx) => {
+    return this.own(hold, agent, s, run.id, async (tx) => {
       const stream = AgentStreams.session(s.org_id, s.id);
       const base = this.base(s, run.id, tx.now);
       consumed(tx);
       const r = this.store.read.run(s.org_id, run.id);
-      if (!r || runEnded(r)) return;
+      if (!r || runEnded(r)) return true;
       tx.emit(stream, 'AgentInferenceCompleted', { ...base, step, model: agent.model, stop_reason: stop, usage, credits, duration_ms: duration, text: res.toolCalls.length ? res.text : '' });
       if (!res.toolCalls.length) {
         tx.emit(stream, 'AgentMessageProduced', { ...base, message_id: messageId, content: res.text, interrupted: false });
         const totals = { input_tokens: r.usage.input_tokens + usage.input_tokens, output_tokens: r.usage.output_tokens + usage.output_tokens };
         tx.emit(stream, 'AgentRunCompleted', { ...base, stop_reason: stop === 'max_tokens' ? 'max_tokens' : 'end_turn', steps: step, tool_calls: r.tool_calls, usage: totals, credits: r.credits + credits });
         await this.closeTrace(tx, r);
-        return;
+        return true;
       }
       await this.requestCalls(tx, agent, s, r, step, res.toolCalls, mcpTools);
+      return false;
       // the answer ends the run and answers a waiting client: durable; a turn of tool calls is a step within it
     }, res.toolCalls.length ? INTERMEDIATE : undefined).catch(async (err: unknown) => {
       // the step's unit did not commit (another runner holds the run, conflicts ran out, the
@@ -646,4 +660,28 @@ export class AgentRunJob implements JobHandler {
 function openCalls(events: readonly SessionEventRow[]): RowOf<'tool.call'>[] {
   const done = new Set(events.filter(isRow('tool.result')).map((e) => e.data.tool_call_id));
   return events.filter(isRow('tool.call')).filter((e) => !done.has(e.data.tool_call_id));
+}
+
+/**
+ * A signal aborted by the first of two, with the reason of that one; `release` stops
+ * listening. What AbortSignal.any does, without its tracking of every signal it made (a run
+ * makes one, and the model client one per call).
+ */
+function eitherOf(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
+  const both = new AbortController();
+  const onA = () => both.abort(a.reason);
+  const onB = () => both.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  else {
+    a.addEventListener('abort', onA, { once: true });
+    b.addEventListener('abort', onB, { once: true });
+  }
+  return {
+    signal: both.signal,
+    release: () => {
+      a.removeEventListener('abort', onA);
+      b.removeEventListener('abort', onB);
+    },
+  };
 }

@@ -10,6 +10,7 @@ import {
   AgentStreams,
   Sender,
   SessionRecord,
+  RUN_END_EVENT_TYPES,
   budgetExhaustion,
   runEnded,
   utcDay,
@@ -181,7 +182,7 @@ export class SessionHandlers {
       const ended = await this.waits.until(() => {
         const status = this.store.read.runStatus(auth.org_id, staged.run_id);
         return status !== null && runEnded({ status });
-      }, undefined, (body.wait_timeout_s ?? 60) * 1000);
+      }, undefined, (body.wait_timeout_s ?? 60) * 1000, (e) => RUN_END_EVENT_TYPES.has(e.type));
       // whatever the answer says (the run's end, or 202 at the timeout) is on disk before it leaves
       await this.uow.durable();
       if (ended) {

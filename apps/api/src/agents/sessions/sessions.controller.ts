@@ -7,7 +7,7 @@ import { Auth, RequestId, stateOf } from '@strata/auth/request-context.decorator
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
 import { Errors } from '@strata/domain/errors';
 import { Body, coerceQuery, readEnum, readPage } from '@strata/domain/validation';
-import { AgentAccessGuard, AgentRoute, assertAgentAccess } from '../agent-access.guard';
+import { AgentAccessGuard, AgentRoute, agentRouteGuard } from '../agent-access.guard';
 import { pathId } from '../agent-fields';
 import { CreateSessionDto, RespondDto, SESSION_STATUSES, SendMessageDto } from './session.dto';
 import { SessionHandlers } from './session.handlers';
@@ -33,7 +33,9 @@ export class SessionsController {
     fast: FastRoutes,
   ) {
     // each run's message: on the fast lane (the Nest pipeline was a measurable share of a
-    // one-step run's CPU), with the guard's checks, then the body as the DTO pipe reads it
+    // one-step run's CPU), with the guard's checks (from the method's own @AgentRoute), then
+    // the body as the DTO pipe reads it
+    const guard = agentRouteGuard(plans, SessionsController, 'message');
     fast.takeOver({
       method: 'POST',
       url: '/v1/agents/sessions/:sid/message',
@@ -41,8 +43,7 @@ export class SessionsController {
       methodName: 'message',
       status: 202,
       handle: async (req, reply, auth) => {
-        assertAgentAccess('act', auth);
-        plans.assertManagedAgentsAllowed(auth);
+        guard(auth);
         const body = dtoBody(SendMessageDto, req.body);
         const r = await this.handlers.message(auth, stateOf(req).request_id, pathId((req.params as { sid: string }).sid), body);
         reply.status(r.status).send(r.body);

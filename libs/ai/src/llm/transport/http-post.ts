@@ -23,6 +23,18 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true }),
 };
 
+/** A provider's endpoint is one URL for the process's life: parsed once, not at every call. */
+const targets = new Map<string, URL>();
+function parsed(url: string): URL {
+  let target = targets.get(url);
+  if (!target) {
+    target = new URL(url);
+    if (targets.size >= 64) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /**
  * One JSON POST on node:http(s). The global fetch did the same at about three times the CPU
  * per call (its WHATWG streams, Request/Headers objects and abort wiring), which a model step
@@ -32,7 +44,7 @@ export const nodeHttpPost: HttpPost = (url, headers, body, signal) => post(url, 
 
 function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal, mayResend: boolean): Promise<LlmResponse> {
   return new Promise<LlmResponse>((resolve, reject) => {
-    const target = new URL(url);
+    const target = parsed(url);
     const agent = agents[target.protocol as keyof typeof agents];
     if (!agent) return reject(Object.assign(new TypeError('unsupported URL scheme'), { code: 'ERR_INVALID_PROTOCOL' }));
     let answered = false;

@@ -1,6 +1,7 @@
 import type { Clock } from '@strata/domain/time';
 import { UpstreamError } from '../../errors';
 import { HttpPost, LlmResponse, nodeHttpPost } from './http-post';
+import { JsonText } from './json-body';
 
 /**
  * Waits `ms` between retries, or rejects as soon as `signal` aborts. Injected so tests assert
@@ -46,6 +47,7 @@ export interface LlmTransportOptions {
 export interface LlmHttpRequest {
   url: string;
   headers: Record<string, string>;
+  /** sent as JSON; a JsonText is sent as it is */
   body: unknown;
   /** the caller's cancellation: aborts at once, whatever the attempt is doing */
   signal?: AbortSignal;
@@ -115,10 +117,14 @@ export class LlmTransport {
   async post<T>(req: LlmHttpRequest, read: (res: LlmResponse, progress: ReadProgress) => Promise<T>): Promise<T> {
     const caller = req.signal;
     if (caller?.aborted) throw caller.reason;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(TIMEOUT), this.options.timeoutMs);
-    const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
-    const body = JSON.stringify(req.body);
+    // one signal for the attempts, aborted by the deadline or the caller (a listener, not
+    // AbortSignal.any: that makes a signal of its own and tracks both, at every call)
+    const call = new AbortController();
+    const timer = setTimeout(() => call.abort(TIMEOUT), this.options.timeoutMs);
+    const onCaller = () => call.abort(caller!.reason);
+    caller?.addEventListener('abort', onCaller, { once: true });
+    const signal = call.signal;
+    const body = req.body instanceof JsonText ? req.body.text : JSON.stringify(req.body);
     try {
       for (let attempt = 0; ; attempt++) {
         const outcome = await this.attempt(req, body, signal, read);
@@ -137,16 +143,17 @@ export class LlmTransport {
       }
     } catch (err) {
       if (err instanceof CallerFault) throw err.error;
-      throw this.settle(err, caller, deadline.signal);
+      throw this.settle(err, caller, signal);
     } finally {
       clearTimeout(timer);
+      caller?.removeEventListener('abort', onCaller);
     }
   }
 
   /** Turns what an abort threw into the caller's own reason or the timeout's UpstreamError. */
-  private settle(err: unknown, caller: AbortSignal | undefined, deadline: AbortSignal): unknown {
+  private settle(err: unknown, caller: AbortSignal | undefined, signal: AbortSignal): unknown {
     if (caller?.aborted) return caller.reason;
-    if (deadline.aborted) return new UpstreamError(`${this.provider} did not answer within ${this.options.timeoutMs} ms`, this.provider);
+    if (signal.aborted && signal.reason === TIMEOUT) return new UpstreamError(`${this.provider} did not answer within ${this.options.timeoutMs} ms`, this.provider);
     return err;
   }
 
