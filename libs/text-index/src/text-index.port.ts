@@ -49,6 +49,11 @@ export interface TextHit {
    * its per-term ranking scores instead: same order of meaning, different scale.
    */
   score: number;
+  /**
+   * The node's salience as the index holds it (DEFAULT_SALIENCE where it was never given): the
+   * key after the score in the hit order, so a caller re-sorting hits needs no look-up of it.
+   */
+  salience: number;
 }
 
 /**

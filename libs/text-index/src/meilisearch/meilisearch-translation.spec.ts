@@ -122,15 +122,15 @@ describe('meilisearch translation', () => {
       10,
     );
     expect(merged).toEqual([
-      { uid: 'b', score: 1.1 },
-      { uid: 'a', score: 0.9 },
-      { uid: 'c', score: 0.9 },
+      { uid: 'b', score: 1.1, salience: 0.5 },
+      { uid: 'a', score: 0.9, salience: 0.5 },
+      { uid: 'c', score: 0.9, salience: 0.5 },
     ]);
     expect(mergeTermHits([[{ uid: 'a', _rankingScore: 0.2 }, { uid: 'b', _rankingScore: 0.7 }]], 10, 0.5)).toEqual([
-      { uid: 'b', score: 0.7 },
+      { uid: 'b', score: 0.7, salience: 0.5 },
     ]);
     expect(mergeTermHits([[{ uid: 'a', _rankingScore: 0.2 }, { uid: 'b', _rankingScore: 0.7 }]], 1)).toEqual([
-      { uid: 'b', score: 0.7 },
+      { uid: 'b', score: 0.7, salience: 0.5 },
     ]);
   });
 
@@ -148,6 +148,8 @@ describe('meilisearch translation', () => {
       10,
     );
     expect(merged.map((h) => h.uid)).toEqual(['b', 'd', 'a', 'c']);
+    // each hit carries the salience the order used (the default where a document has none)
+    expect(merged.map((h) => h.salience)).toEqual([0.9, 0.5, 0.2, 0.2]);
   });
 
   it('appends the tie-break ranking rules after the engine rules, once', () => {

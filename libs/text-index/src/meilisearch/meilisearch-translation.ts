@@ -161,5 +161,5 @@ export function mergeTermHits(
   const all = [...merged.values()];
   all.sort((a, b) => b.score - a.score || b.salience - a.salience || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   const kept = minScore === undefined || minScore === null ? all : all.filter((h) => h.score >= minScore);
-  return kept.slice(0, Math.max(0, limit)).map(({ uid, score }) => ({ uid, score }));
+  return kept.slice(0, Math.max(0, limit)).map(({ uid, score, salience }) => ({ uid, score, salience }));
 }

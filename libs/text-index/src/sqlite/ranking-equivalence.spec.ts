@@ -52,7 +52,7 @@ function referenceRanking(db: Database.Database, commonTermRows: number, q: Text
         (!uids || uids.has(d.uid)),
     )
     .sort((a, b) => b.s - a.s || b.d.salience - a.d.salience || (a.d.uid < b.d.uid ? -1 : a.d.uid > b.d.uid ? 1 : 0))
-    .map(({ d, s }) => ({ uid: d.uid, score: s === 0 ? 0 : s }));
+    .map(({ d, s }) => ({ uid: d.uid, score: s === 0 ? 0 : s, salience: d.salience }));
   const out: TextHit[] = [];
   for (const h of hits.slice(0, q.limit)) {
     if (q.min_score !== undefined && h.score < q.min_score) break;

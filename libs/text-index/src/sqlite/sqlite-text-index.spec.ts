@@ -67,6 +67,35 @@ describe('SqliteTextIndex specifics', () => {
     expect(again.searchSync({ org: 'o', query: 'narwhal', limit: 5 }).map((h) => h.uid)).toEqual(['u1']);
   });
 
+  it('gives tables made before the node-type index that index when opened, not at their first write', () => {
+    const db = new Database(':memory:');
+    new SqliteTextIndex(db).upsertSync([note('o', 'u1', 'narwhal'), note('o', 'u2', 'walrus', { node_type: 'Article' })]);
+    const typeIndexes = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%\\_by\\_type' ESCAPE '\\'").pluck().all() as string[];
+    const [made] = typeIndexes();
+    expect(made).toMatch(/^text_docs_[0-9a-f]{16}_by_type$/);
+    db.exec(`DROP INDEX ${made}`); // as an older version left it
+    const again = new SqliteTextIndex(db);
+    // no write through the new handle yet: the first write after an upgrade does not build it
+    expect(typeIndexes()).toEqual([made]);
+    expect(again.searchSync({ org: 'o', query: 'walrus narwhal', node_types: ['Article'], limit: 5 })).toEqual([{ uid: 'u2', score: expect.any(Number), salience: 0.5 }]);
+  });
+
+  it('hands each hit the salience its order used, on every ranking path', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db, { commonTermRows: 2, essentialDfBudget: 1 });
+    const docs = Array.from({ length: 12 }, (_, i) => note('o', `u${String(i).padStart(2, '0')}`, i < 3 ? 'heron river' : 'river', { salience: (i % 4) / 4 }));
+    index.upsertSync(docs);
+    const salienceOf = new Map(docs.map((d) => [d.uid, d.salience]));
+    // scored rows ("heron"), rows of common terms only (score 0), and a node-type filter
+    for (const q of [{ query: 'heron' }, { query: 'heron river' }, { query: 'river' }, { query: 'river', node_types: ['Note'] }]) {
+      const hits = index.searchSync({ org: 'o', limit: 20, ...q });
+      expect(hits.length).toBeGreaterThan(0);
+      for (const h of hits) expect(h.salience).toBe(salienceOf.get(h.uid));
+    }
+    index.setSalienceSync('o', [{ uid: 'u00', salience: 0.9 }]);
+    expect(index.searchSync({ org: 'o', query: 'heron', limit: 1 })).toEqual([{ uid: 'u00', score: expect.any(Number), salience: 0.9 }]);
+  });
+
   it("scores with the caller's organization's statistics only (another organization's rows change nothing)", () => {
     const own = [note('b', 'quokka', 'quokka'), note('b', 'zebra', 'zebra')];
     const alone = new SqliteTextIndex(new Database(':memory:'));

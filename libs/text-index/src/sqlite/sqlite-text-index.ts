@@ -89,7 +89,8 @@ interface TermStat {
   df: number | null;
 }
 
-type RankedRow = { id: number; uid: string; rank: number };
+/** `salience`: the row's, as the order broke ties with it (tables made before the column: the default) */
+type RankedRow = { id: number; uid: string; rank: number; salience: number };
 
 /** FTS5's bm25 k1; a term adds at most idf·(k1+1) to a score. */
 const K1_PLUS_1 = 2.2;
@@ -267,6 +268,8 @@ export class SqliteTextIndex implements TextIndex {
   private readonly unitOrgs = new Map<string, OrgTables>();
   /** by table name suffix: the last row id handed out in the current unit of work (`newId`) */
   private readonly unitNextId = new Map<string, number>();
+  /** by table name suffix: FTS5's averages record, read at every unit of work's flush and merge step */
+  private readonly averagesReaders = new Map<string, Statement<[], Buffer | undefined>>();
 
   constructor(
     private readonly db: Database,
@@ -282,9 +285,13 @@ export class SqliteTextIndex implements TextIndex {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     db.exec(CATALOGUE);
     db.exec(SCRATCH);
+    this.migrateTables();
     this.analyzer = new DocAnalyzer(db);
+    const averages = this.averagesReaders;
     this.postings = new Postings(db, (name) => {
-      const avg = decodeFts5Averages(db.prepare<[], Buffer | undefined>(`SELECT block FROM ${ftsTable(name)}_data WHERE id = 1`).pluck().get(), TEXT_FTS_COLUMNS.length);
+      let read = averages.get(name);
+      if (!read) averages.set(name, (read = db.prepare<[], Buffer | undefined>(`SELECT block FROM ${ftsTable(name)}_data WHERE id = 1`).pluck()));
+      const avg = decodeFts5Averages(read.get(), TEXT_FTS_COLUMNS.length);
       return avg.rows ? avg.tokens.reduce((a, b) => a + b, 0) / avg.rows : 0;
     }, options.postingsMergeFactor, options.postingsMergeStep);
     this.ln = db.prepare<[number], number>('SELECT ln(?)').pluck();
@@ -298,6 +305,17 @@ export class SqliteTextIndex implements TextIndex {
       scratchClear: db.prepare('DELETE FROM temp.text_tokenizer'),
       changeMarks: db.prepare('SELECT (SELECT data_version FROM pragma_data_version) AS committed, total_changes() AS changes'),
     };
+  }
+
+  /**
+   * Brings every organization's tables to this code's layout when the index is opened (not in
+   * a write: at a big organization's first write after an upgrade that write's unit of work
+   * would pay for it): tables made before the type index (`topByType`) get it.
+   */
+  private migrateTables(): void {
+    const names = this.db.prepare('SELECT name FROM text_orgs').pluck().all() as string[];
+    const exists = this.db.prepare<[string], number>("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
+    for (const name of names) if (exists.get(docsTable(name)) === 1) this.db.exec(typeIndexDdl(docsTable(name)));
   }
 
   /**
@@ -471,7 +489,7 @@ export class SqliteTextIndex implements TextIndex {
       // bm25() is "lower is better" and negative; the port wants higher-is-better.
       const score = row.rank === 0 ? 0 : -row.rank;
       if (q.min_score !== undefined && q.min_score !== null && score < q.min_score) break;
-      hits.push({ uid: row.uid, score });
+      hits.push({ uid: row.uid, score, salience: row.salience });
     }
     return hits;
   }
@@ -550,6 +568,7 @@ export class SqliteTextIndex implements TextIndex {
 
   private dropOrgTables(name: string): void {
     this.orgCache.delete(name);
+    this.averagesReaders.delete(name);
     this.postings.forget(name);
     this.db.exec(`DROP TABLE IF EXISTS ${oldPostingsTable(name)}; DROP TABLE IF EXISTS ${postingsTable(name)}; DROP TABLE IF EXISTS ${segmentsTable(name)}; DROP TABLE IF EXISTS ${mergeTable(name)}; DROP TABLE IF EXISTS ${vocabTable(name)}; DROP TABLE IF EXISTS ${ftsTable(name)}; DROP TABLE IF EXISTS ${docsTable(name)};`);
   }
@@ -610,11 +629,6 @@ export class SqliteTextIndex implements TextIndex {
       // use them once they hold every row)
       this.db.exec(`DROP TABLE IF EXISTS ${oldPostingsTable(t.name)}; ${postingsDdl(t.name)}`);
       t.postings = true;
-    }
-    if (!t.w) {
-      // tables made before the type index (`topByType`): made on their first write through this handle
-      this.db.exec(typeIndexDdl(docs));
-      t.typed = undefined;
     }
     if (!t.salience) {
       // tables made before the column: add it (the rebuild the version bump started fills it)
@@ -824,7 +838,7 @@ export class SqliteTextIndex implements TextIndex {
       hits.push({ id: r.id, uid: r.uid, rank, salience: r.salience });
     }
     hits.sort((a, b) => a.rank - b.rank || b.salience - a.salience || compareCodePoints(a.uid, b.uid));
-    return hits.slice(0, limit).map((h) => ({ id: h.id, uid: h.uid, rank: h.rank }));
+    return hits.slice(0, limit);
   }
 
   /**
@@ -961,6 +975,11 @@ export class SqliteTextIndex implements TextIndex {
     return where;
   }
 
+  /** A row's salience as the statements read it: the default where the table has no column yet. */
+  private salienceColumn(t: OrgTables): string {
+    return t.salience ? 'd.salience' : String(DEFAULT_SALIENCE);
+  }
+
   /** The tie-break after the score: salience (when the table has it), then uid. */
   private tieBreak(t: OrgTables): string {
     return t.salience ? 'd.salience DESC, d.uid' : 'd.uid';
@@ -979,7 +998,7 @@ export class SqliteTextIndex implements TextIndex {
       // CROSS JOIN pins FTS as the outer loop: we walk matches, never the whole table. The
       // tie-break is part of SQLite's bounded sort, so ties never widen what is read.
       stmt = this.db.prepare(
-        `SELECT d.id AS id, d.uid AS uid, bm25(${fts}, ${BM25_WEIGHTS}) AS rank
+        `SELECT d.id AS id, d.uid AS uid, bm25(${fts}, ${BM25_WEIGHTS}) AS rank, ${this.salienceColumn(t)} AS salience
            FROM ${fts} CROSS JOIN ${t.docs} d ON d.id = ${fts}.rowid
           WHERE ${where.join(' AND ')}
           ORDER BY rank, ${this.tieBreak(t)}
@@ -1002,13 +1021,13 @@ export class SqliteTextIndex implements TextIndex {
       const fts = t.fts;
       const where = [...this.filterClauses(t, shape), 'd.id NOT IN (SELECT value FROM json_each(?))'];
       const sql = walk
-        ? `SELECT d.id AS id, d.uid AS uid, 0 AS rank
+        ? `SELECT d.id AS id, d.uid AS uid, 0 AS rank, d.salience AS salience
              FROM (SELECT * FROM ${t.docs} ORDER BY salience DESC, uid LIMIT ?) d
             WHERE ${where.join(' AND ')}
               AND EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? AND ${fts}.rowid = d.id)
             ORDER BY d.salience DESC, d.uid
             LIMIT ?`
-        : `SELECT d.id AS id, d.uid AS uid, 0 AS rank
+        : `SELECT d.id AS id, d.uid AS uid, 0 AS rank, ${this.salienceColumn(t)} AS salience
              FROM ${fts} CROSS JOIN ${t.docs} d ON d.id = ${fts}.rowid
             WHERE ${fts} MATCH ? AND ${where.join(' AND ')}
             ORDER BY ${this.tieBreak(t)}

@@ -45,6 +45,24 @@ describe('Postings of the SQLite text index', () => {
     }
   });
 
+  it('tokenize as FTS5 does while the run table grows: tens of thousands of distinct words, each seen again in other cases', () => {
+    const db = new Database(':memory:');
+    const analyzer = new DocAnalyzer(db);
+    const rand = seededRandom(5);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const word = () => Array.from({ length: 2 + Math.floor(rand() * 9) }, () => letters[Math.floor(rand() * 26)]).join('');
+    const vocab = Array.from({ length: 40_000 }, (_, i) => (i % 7 === 0 ? `${word()}${i}` : word()));
+    const rows = Array.from({ length: 800 }, (_, r) => vocab.slice(r * 50, r * 50 + 50).join(' '));
+    // first pass fills the table (it doubles several times); the second reads every run back, in upper case
+    for (const text of [...rows, ...rows.map((t) => t.toUpperCase())]) {
+      const cols = [text.slice(0, 40), text, ''];
+      const ours = analyzer.analyze(cols);
+      const ref = ftsRowTerms(db, cols);
+      expect(ours.sizes).toEqual(ref.sizes);
+      expect(new Map([...ours.wtf].sort())).toEqual(new Map([...ref.wtf].sort()));
+    }
+  });
+
   it('hold exactly FTS5 rows per token after writes, edits, deletes and a rolled-back unit of work', () => {
     const db = new Database(':memory:');
     const index = new SqliteTextIndex(db, { postings: true, postingsMinRows: 0 });

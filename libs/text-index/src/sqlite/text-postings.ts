@@ -64,7 +64,6 @@ const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 const RUN_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 const RUN_CACHE = 200_000;
 const ASCII_RUN_RE = /^[A-Za-z0-9]+$/;
-const ASCII_TEXT_RE = /^[\x00-\x7f]*$/;
 const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
 /**
  * Words our Porter stemmer stems exactly as FTS5's does: every word of 1–4 letters was checked
@@ -98,8 +97,14 @@ export class Token {
 
 /** ASCII letter or digit: its lower case (letters carry bit 64, digits do not), else −1. */
 const asciiLower = (c: number) => ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) ? c | ((c & 64) >>> 1) : -1);
-/** slots in the ASCII run table (a power of two; cleared when RUN_CACHE runs are in it) */
-const RUN_SLOTS = 1 << 19;
+/** slots the ASCII run table starts with (a power of two; it doubles to stay at most half full) */
+const MIN_SLOTS = 1 << 14;
+
+function growInt32(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
 
 /**
  * FTS5's own tokens for a row's columns, without a scratch insert per row: text is cut into
@@ -116,10 +121,24 @@ const RUN_SLOTS = 1 << 19;
 export class DocAnalyzer {
   private readonly runs = new Map<string, Token[]>();
   private readonly terms = new Map<string, Token>();
-  private readonly slotKey: (string | undefined)[] = new Array<string | undefined>(RUN_SLOTS);
-  private readonly slotHash = new Int32Array(RUN_SLOTS);
-  private readonly slotTokens: Token[][] = new Array<Token[]>(RUN_SLOTS);
+  /**
+   * Open addressing over the ASCII runs, interleaved (a slot's hash, then its entry + 1; 0: empty)
+   * so a probe touches one cache line, and grown to stay at most half full: the write path is
+   * bound by memory latency here, not by instructions.
+   */
+  private table: Int32Array = new Int32Array(2 * MIN_SLOTS);
+  /** per entry: its lower-case bytes in `keys` (offset, length), its hash, its tokens */
+  private keyAt: Int32Array = new Int32Array(1024);
+  private keyLen: Int32Array = new Int32Array(1024);
+  private keyHash: Int32Array = new Int32Array(1024);
+  /** the run's token when it has exactly one (nearly every ASCII run), else undefined and `entryTokens` */
+  private readonly entryToken: (Token | undefined)[] = [];
+  private readonly entryTokens: (Token[] | undefined)[] = [];
+  private keys: Uint8Array = new Uint8Array(1 << 16);
+  private keysUsed = 0;
   private slots = 0;
+  /** a column's text as bytes (UTF-8), read in the ASCII pass */
+  private bytes = Buffer.allocUnsafe(1 << 12);
   private readonly insert: Statement<[string]>;
   private readonly tokens: Statement<[], string>;
   private readonly clear: Statement<[]>;
@@ -155,8 +174,10 @@ export class DocAnalyzer {
     if (this.runs.size + this.slots < RUN_CACHE) return;
     this.runs.clear();
     this.terms.clear();
-    this.slotKey.fill(undefined);
-    this.slotTokens.fill(undefined as unknown as Token[]);
+    this.table = new Int32Array(2 * MIN_SLOTS);
+    this.entryToken.length = 0;
+    this.entryTokens.length = 0;
+    this.keysUsed = 0;
     this.slots = 0;
   }
 
@@ -183,34 +204,72 @@ export class DocAnalyzer {
     return t;
   }
 
-  /** The tokens of ASCII run text[i, j) whose lower-case hash is `h`. */
-  private asciiRun(text: string, i: number, j: number, h: number): Token[] {
-    const mask = RUN_SLOTS - 1;
+  /** The entry of the ASCII run `b[i, j)` whose lower-case hash is `h` (made when new). */
+  private asciiRun(b: Uint8Array, i: number, j: number, h: number): number {
+    const table = this.table;
+    const mask = (table.length >>> 1) - 1;
     const len = j - i;
+    const keys = this.keys;
     for (let s = h & mask; ; s = (s + 1) & mask) {
-      const key = this.slotKey[s];
-      if (key === undefined) break;
-      if (this.slotHash[s] !== h || key.length !== len) continue;
+      const e = table[2 * s + 1] - 1;
+      if (e < 0) break;
+      if (table[2 * s] !== h || this.keyLen[e] !== len) continue;
+      const at = this.keyAt[e];
       let k = 0;
-      while (k < len && key.charCodeAt(k) === asciiLower(text.charCodeAt(i + k))) k++;
-      if (k === len) return this.slotTokens[s];
+      while (k < len && keys[at + k] === asciiLower(b[i + k])) k++;
+      if (k === len) return e;
     }
-    const key = text.slice(i, j).toLowerCase();
+    const key = this.bytes.toString('latin1', i, j).toLowerCase();
     const t = this.analyzeRun(key);
     this.room();
-    let s = h & mask;
-    while (this.slotKey[s] !== undefined) s = (s + 1) & mask;
-    this.slotKey[s] = key;
-    this.slotHash[s] = h;
-    this.slotTokens[s] = t;
+    const e = this.entryToken.length;
+    if (e >= this.keyAt.length) {
+      this.keyAt = growInt32(this.keyAt, 2 * e);
+      this.keyLen = growInt32(this.keyLen, 2 * e);
+      this.keyHash = growInt32(this.keyHash, 2 * e);
+    }
+    if (this.keysUsed + len > this.keys.length) {
+      const more = new Uint8Array(Math.max(2 * this.keys.length, this.keysUsed + len));
+      more.set(this.keys.subarray(0, this.keysUsed));
+      this.keys = more;
+    }
+    for (let k = 0; k < len; k++) this.keys[this.keysUsed + k] = asciiLower(b[i + k]);
+    this.keyAt[e] = this.keysUsed;
+    this.keyLen[e] = len;
+    this.keyHash[e] = h;
+    this.keysUsed += len;
+    this.entryToken.push(t.length === 1 ? t[0] : undefined);
+    this.entryTokens.push(t.length === 1 ? undefined : t);
     this.slots++;
-    return t;
+    if (2 * this.slots > this.table.length >>> 1) this.rehash(this.table.length);
+    else this.place(this.table, e, h);
+    return e;
+  }
+
+  private place(table: Int32Array, e: number, h: number): void {
+    const mask = (table.length >>> 1) - 1;
+    let s = h & mask;
+    while (table[2 * s + 1] !== 0) s = (s + 1) & mask;
+    table[2 * s] = h;
+    table[2 * s + 1] = e + 1;
+  }
+
+  /** The table at twice the slots, every entry placed again. */
+  private rehash(slots: number): void {
+    const table = new Int32Array(2 * slots);
+    for (let e = 0; e < this.entryToken.length; e++) this.place(table, e, this.keyHash[e]);
+    this.table = table;
   }
 
   /**
    * Tokenizes a row into `out` (tokens in order, column after column; `sizes` the count per
    * column) and answers how many. `stored`: FTS5's token count per column for the row, when
    * known; when ours differ, the row is tokenized by FTS5 itself instead.
+   *
+   * A column is first copied out as UTF-8 bytes (one native call, which also tells whether it
+   * is ASCII: as many bytes as UTF-16 units): reading characters of the caller's strings
+   * directly met several string representations in the service (parsed, sliced, joined) and
+   * ran several times slower there than on the same text in a test.
    */
   fill(columns: readonly string[], stored?: readonly number[]): number {
     const out = this.out;
@@ -219,27 +278,32 @@ export class DocAnalyzer {
       const before = n;
       const text = columns[c];
       if (text) {
-        if (!ASCII_TEXT_RE.test(text)) {
+        // 3 bytes per UTF-16 unit at most: never cut short, so a count equal to the length means ASCII
+        if (this.bytes.length < 3 * text.length) this.bytes = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, 3 * text.length));
+        const b = this.bytes;
+        const end = b.write(text, 0, 'utf8');
+        if (end !== text.length) {
           for (const m of text.matchAll(RUN_RE)) for (const tok of this.runTokens(m[0])) out[n++] = tok;
         } else {
           // a run is letters and digits (what RUN_RE matches in ASCII), cut and hashed in one pass
-          const end = text.length;
           for (let i = 0; i < end; ) {
-            let h = asciiLower(text.charCodeAt(i));
+            let h = asciiLower(b[i]);
             if (h < 0) {
               i++;
               continue;
             }
             let j = i + 1;
             for (; j < end; j++) {
-              const l = asciiLower(text.charCodeAt(j));
+              const l = asciiLower(b[j]);
               if (l < 0) break;
               h = (Math.imul(h, 31) + l) | 0;
             }
             h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
             h ^= h >>> 12;
-            const toks = this.asciiRun(text, i, j, h);
-            for (let k = 0; k < toks.length; k++) out[n++] = toks[k];
+            const e = this.asciiRun(b, i, j, h);
+            const one = this.entryToken[e];
+            if (one !== undefined) out[n++] = one;
+            else for (const tok of this.entryTokens[e]!) out[n++] = tok;
             i = j;
           }
         }
@@ -973,6 +1037,7 @@ export interface PostingHit {
   id: number;
   uid: string;
   rank: number;
+  salience: number;
 }
 
 /** One scored phrase of the query, in MATCH order: its FTS5 token, IDF and row count. */
@@ -1230,5 +1295,5 @@ export function topByPostings(
       if (abandoned) return null;
     }
   }
-  return top.map(({ id, uid, rank }) => ({ id, uid, rank }));
+  return top;
 }

@@ -34,6 +34,8 @@ export async function expectExactTieOrder(
   const salience = (uid: string) => byUid.get(uid)!.salience ?? 0.5;
   const reference = [...all].sort((a, b) => b.score - a.score || salience(b.uid) - salience(a.uid) || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   expect(all.map((h) => h.uid)).toEqual(reference.map((h) => h.uid));
+  // each hit carries the salience the order used: the document's latest
+  expect(all.map((h) => h.salience)).toEqual(all.map((h) => salience(h.uid)));
 
   for (const [offset, size] of pages) {
     const got = await index.search({ ...q, limit: offset + size });
