@@ -3,7 +3,7 @@ import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-trave
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { EVIDENCE_NODE_TYPES, ExceptionKind, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
-import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, KNOWLEDGE_HEALTH_DDL, SUPPORT_EDGE_TERM, TIMED_LANE } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, KNOWLEDGE_HEALTH_DDL, TIMED_LANE } from './knowledge-health-schema';
 
 /** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
 export interface MaterializedException {
@@ -179,14 +179,11 @@ export class KnowledgeHealthReadModel extends KhTables {
     return out;
   }
 
-  /** Nodes and edges created in [since, until), counted from their rows' `born_at` (none: absent). */
+  /** Nodes and edges created in [since, until), counted from the creation rows (none: absent). */
   private creations(org: string, since: number, until: number): [string, number][] {
-    const out: [string, number][] = [];
-    const nodes = (this.stmt('SELECT COUNT(*) AS n FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
-    const edges = (this.stmt('SELECT COUNT(*) AS n FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
-    if (nodes) out.push(['nodes_created', nodes]);
-    if (edges) out.push(['edges_created', edges]);
-    return out;
+    return (this.stmt('SELECT what, SUM(n) AS n FROM kh_created INDEXED BY kh_created_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what ORDER BY what DESC').all(org, since, until) as { what: string; n: number }[])
+      .filter((r) => r.n > 0)
+      .map((r) => [r.what, r.n]);
   }
 
   /**
@@ -248,14 +245,19 @@ export class KnowledgeHealthReadModel extends KhTables {
     const claims = new Map<string, ClaimSupportRow>();
     for (const uid of this.liveClaimUids(org)) claims.set(uid, { uid, evidence: [], sources: [] });
     if (!claims.size) return [];
+    // from each live Claim to its edges of the support types (no index is kept by edge type)
     for (const r of this.stmt(
-      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_support CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
-       WHERE e.org = ? AND e.${SUPPORT_EDGE_TERM} AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
+      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_nodes c INDEXED BY kh_nodes_claims
+       CROSS JOIN kh_edges e INDEXED BY kh_edges_in ON e.org = c.org AND e.to_uid = c.uid AND e.edge_type = 'Supports'
+       CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+       WHERE c.org = ? AND c.${CLAIM_TERM} AND c.live = 1 AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.evidence.push(r.other);
     for (const r of this.stmt(
-      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_support CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
-       WHERE e.org = ? AND e.${SUPPORT_EDGE_TERM} AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
+      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_nodes c INDEXED BY kh_nodes_claims
+       CROSS JOIN kh_edges e INDEXED BY kh_edges_out ON e.org = c.org AND e.from_uid = c.uid AND e.edge_type IN ('ExtractedFrom','DerivedFrom')
+       CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+       WHERE c.org = ? AND c.${CLAIM_TERM} AND c.live = 1 AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.sources.push(r.other);
     return [...claims.values()];
@@ -271,12 +273,14 @@ export class KnowledgeHealthReadModel extends KhTables {
     return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };
   }
 
-  /** Activity in [since, until): the activity rows, and the nodes and edges created (from their rows). */
+  /** Activity in [since, until): the activity rows, and the nodes and edges created (an edge's ends as its row has them now). */
   activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
     return this.stmt(
       `SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?
-       UNION ALL SELECT 'nodes_created', uid, NULL, NULL FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?
-       UNION ALL SELECT 'edges_created', uid, from_uid, to_uid FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?`,
+       UNION ALL SELECT 'nodes_created', j.value, NULL, NULL FROM kh_created c INDEXED BY kh_created_window CROSS JOIN json_each(c.uids) j
+         WHERE c.org = ? AND c.at >= ? AND c.at < ? AND c.what = 'nodes_created'
+       UNION ALL SELECT 'edges_created', e.uid, e.from_uid, e.to_uid FROM kh_created c INDEXED BY kh_created_window CROSS JOIN json_each(c.uids) j CROSS JOIN kh_edges e ON e.org = c.org AND e.uid = j.value
+         WHERE c.org = ? AND c.at >= ? AND c.at < ? AND c.what = 'edges_created'`,
     ).all(org, since, until, org, since, until, org, since, until) as {
       what: string;
       uid: string;

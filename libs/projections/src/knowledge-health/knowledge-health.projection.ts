@@ -37,7 +37,7 @@ const INSERT_NODE = insertInto(NODE_COLUMNS);
  */
 const INSERT_NEW_NODE = `${insertInto([...NODE_COLUMNS, 'support', 'born_at'])} ON CONFLICT(org, uid) DO NOTHING`;
 const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
-/** A created edge's row, with the instant it was born (its creation is counted from it). */
+/** A created edge's row, with the instant it was born (a purge takes its creation off the counts by it). */
 const INSERT_NEW_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs, born_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT(org, uid) DO NOTHING';
 
 /** Rows a unit of work may keep in memory before the memo starts over (an import can be one huge unit). */
@@ -111,8 +111,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows */
-  readonly version = 7;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows; 8: creations as one row per unit of work (`kh_created`), no index by `born_at` */
+  readonly version = 8;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -131,6 +131,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** Counter changes of the unit of work (by org, key), written with its last evaluation. */
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly dayCounts = new Map<string, Map<string, number>>();
+  /** The uids the unit of work created, in order: one `kh_created` row each, written with its counters. */
+  private readonly createdNodes: string[] = [];
+  private readonly createdEdges: string[] = [];
 
   constructor(db: Database) {
     super(db);
@@ -165,6 +168,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.provisional.clear();
       this.counts.clear();
       this.dayCounts.clear();
+      this.createdNodes.length = 0;
+      this.createdEdges.length = 0;
     } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
     if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
@@ -182,7 +187,28 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    */
   flush(): void {
     this.evaluate();
+    this.writeCreated();
     this.writeCounts();
+  }
+
+  /** The unit's creations: a row for its nodes and one for its edges (all at the unit's instant). */
+  private writeCreated(): void {
+    for (const [what, uids] of [['nodes_created', this.createdNodes], ['edges_created', this.createdEdges]] as const) {
+      if (!uids.length) continue;
+      this.stmt('INSERT INTO kh_created(org, at, what, n, uids) VALUES (?,?,?,?,?)').run(this.unitOrg, this.unitAt, what, uids.length, JSON.stringify(uids));
+      uids.length = 0;
+    }
+  }
+
+  /** Takes purged uids out of the creation rows of their instant (a row left empty goes). */
+  private uncreate(org: string, what: string, at: number, uids: ReadonlySet<string>): void {
+    for (const r of this.stmt('SELECT rowid AS id, uids FROM kh_created INDEXED BY kh_created_window WHERE org = ? AND at = ? AND what = ?').all(org, at, what) as { id: number; uids: string }[]) {
+      const list = JSON.parse(r.uids) as string[];
+      const kept = list.filter((u) => !uids.has(u));
+      if (kept.length === list.length) continue;
+      if (kept.length) this.stmt('UPDATE kh_created SET n = ?, uids = ? WHERE rowid = ?').run(kept.length, JSON.stringify(kept), r.id);
+      else this.stmt('DELETE FROM kh_created WHERE rowid = ?').run(r.id);
+    }
   }
 
   private evaluate(): void {
@@ -388,7 +414,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     // a node just created: no edge touches it yet, no exception is about it
     if (!prev) this.edgeless(n.uid);
     if (inserted) {
-      // its row is its creation's record (born_at); only the day counter is kept beside it
+      // its creation is recorded with the unit's (kh_created) and counted by day
+      this.createdNodes.push(n.uid);
       this.countDay(org, 'nodes_created', at, 1);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
@@ -434,7 +461,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
     this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
-    if (inserted) this.countDay(org, 'edges_created', at, 1);
+    if (inserted) {
+      this.createdEdges.push(ed.uid);
+      this.countDay(org, 'edges_created', at, 1);
+    }
     this.afterEdgeChange(org, ed, at);
   }
 
@@ -481,20 +511,35 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       for (const a of this.stmt('SELECT at, what FROM kh_activity INDEXED BY kh_activity_uid WHERE org = ? AND uid = ?').all(org, uid) as { at: number; what: string }[]) this.countDay(org, a.what, a.at, -1);
       this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
     }
+    // creations to take out of kh_created, by what and instant
+    const born = new Map<string, { what: string; at: number; uids: Set<string> }>();
+    const unborn = (what: string, at: number, uid: string) => {
+      const k = `${what}\u0000${at}`;
+      let b = born.get(k);
+      if (!b) born.set(k, (b = { what, at, uids: new Set() }));
+      b.uids.add(uid);
+    };
     for (const uid of nodeUids) {
       const n = this.stmt('SELECT live, node_type, support, born_at FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as
         | (Pick<KhNodeRow, 'live' | 'node_type' | 'support'> & { born_at: number | null })
         | undefined;
       this.countNode(org, n, undefined);
-      if (n && n.born_at !== null) this.countDay(org, 'nodes_created', n.born_at, -1);
+      if (n && n.born_at !== null) {
+        this.countDay(org, 'nodes_created', n.born_at, -1);
+        unborn('nodes_created', n.born_at, uid);
+      }
       this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
     }
     for (const uid of edgeUids) {
       const e = this.stmt('SELECT live, born_at FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { live: number; born_at: number | null } | undefined;
       if (e) this.countEdge(org, e.live, 0);
-      if (e && e.born_at !== null) this.countDay(org, 'edges_created', e.born_at, -1);
+      if (e && e.born_at !== null) {
+        this.countDay(org, 'edges_created', e.born_at, -1);
+        unborn('edges_created', e.born_at, uid);
+      }
       this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
     }
+    for (const b of born.values()) this.uncreate(org, b.what, b.at, b.uids);
   }
 
   /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
@@ -768,6 +813,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.dirtyEdges.clear();
     this.counts.clear();
     this.dayCounts.clear();
+    this.createdNodes.length = 0;
+    this.createdEdges.length = 0;
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
