@@ -3,7 +3,7 @@ import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-trave
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { EVIDENCE_NODE_TYPES, ExceptionKind, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
-import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, KNOWLEDGE_HEALTH_DDL, TIMED_LANE } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, FIRST_OPENINGS, KNOWLEDGE_HEALTH_DDL, TIMED_LANE } from './knowledge-health-schema';
 
 /** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
 export interface MaterializedException {
@@ -63,21 +63,20 @@ export class KnowledgeHealthReadModel extends KhTables {
       for (const [what, n] of this.creations(org, from, to)) add(what, sign * n);
       for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
         add(`exceptions_${r.what}`, sign * r.n);
+      const first = (this.stmt(`SELECT COUNT(*) AS n ${FIRST_OPENINGS}`).get(org, from, to) as { n: number }).n;
+      if (first) add('exceptions_opened', sign * first);
     };
     raw(since, Math.min(edge, until), 1);
     raw(Math.max(until, edge), Number.MAX_VALUE, -1);
     return out;
   }
 
-  /** An exception's transitions in [since, until), found by its subject and id (its id alone has no index). */
+  /** An exception's transitions in [since, until), its first opening (its row's) first; found by its subject and id (its id alone has no index). */
   transitionsOf(org: string, subject: string, id: string, since: number, until: number): { what: string }[] {
-    return this.stmt('SELECT what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ? AND at >= ? AND at < ?').all(
-      org,
-      subject,
-      id,
-      since,
-      until,
-    ) as { what: string }[];
+    return this.stmt(
+      `SELECT 'opened' AS what FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ? AND id = ? AND first_at >= ? AND first_at < ?
+       UNION ALL SELECT what FROM (SELECT what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ? AND at >= ? AND at < ? ORDER BY rowid)`,
+    ).all(org, subject, id, since, until, org, subject, id, since, until) as { what: string }[];
   }
 
   /** Open and acknowledged rows by kind and status, and resolved ones resolved after `resolvedAfter` (the timed lane aside). */
@@ -289,9 +288,12 @@ export class KnowledgeHealthReadModel extends KhTables {
     }[];
   }
 
-  /** Exceptions opened or resolved by events in [since, until). */
+  /** Exceptions opened or resolved by events in [since, until), in time order (first openings from the exception rows). */
   transitions(org: string, since: number, until: number): { id: string; what: string }[] {
-    return this.stmt('SELECT id, what FROM kh_transitions WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as { id: string; what: string }[];
+    return this.stmt(
+      `SELECT id, what FROM (SELECT first_at AS at, 0 AS k, id, 'opened' AS what ${FIRST_OPENINGS}
+       UNION ALL SELECT at, rowid AS k, id, what FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ?) ORDER BY at, k`,
+    ).all(org, since, until, org, since, until) as { id: string; what: string }[];
   }
 
   /** spaces(N) for every spaced node: the live Spaces its live InSpace edges reach (§13.1). */

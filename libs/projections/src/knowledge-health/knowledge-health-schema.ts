@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { EXCEPTION_STATUSES, SEVERITIES, severityRank } from '@strata/domain/knowledge-health';
 
 /** Tables of the Knowledge Health read model (projections database; prefix `kh_`). */
 export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules', 'kh_counts', 'kh_day_counts', 'kh_created'] as const;
@@ -9,6 +10,13 @@ export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions',
  * in a status lane are counted and paged by index; timed ones (a few) are judged one by one.
  */
 export const TIMED_LANE = 'timed';
+
+/**
+ * Every exception's first opening, at its first detection (`first_at`), is read from its row:
+ * `kh_transitions` holds only reopenings and resolutions. The row's lane and severity are
+ * listed so that `kh_exceptions_page` serves the range on `first_at` (one range per pair).
+ */
+export const FIRST_OPENINGS = `FROM kh_exceptions INDEXED BY kh_exceptions_page WHERE org = ? AND lane IN (${[...EXCEPTION_STATUSES, TIMED_LANE].map((l) => `'${l}'`).join(', ')}) AND sev IN (${SEVERITIES.map(severityRank).join(', ')}) AND first_at >= ? AND first_at < ?`;
 
 /** The day buckets of `kh_day_counts` (seconds). */
 export const DAY_S = 86400;

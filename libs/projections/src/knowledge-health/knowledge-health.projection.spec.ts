@@ -5,6 +5,7 @@ import { exceptionId } from '@strata/domain/knowledge-health';
 import { noteRecord } from '../testing/projection-event-fixtures';
 import { KnowledgeHealthProjection } from './knowledge-health.projection';
 import { KnowledgeHealthReadModel } from './knowledge-health-read-model';
+import { FIRST_OPENINGS } from './knowledge-health-schema';
 
 let position = 0;
 function at(t: number, type: string, data: unknown, org = 'o'): RecordedEvent {
@@ -213,18 +214,23 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.rows('o')).toEqual([]);
     const before = writes();
     p.flush();
-    // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken
-    // back, and c1's judged support (3 writes: c2 was created as unsupported, its judgement);
+    // c1 supported: never an exception; c2 unsupported: one row, which is its opening's record
+    // too (first_at), nothing taken back, and c1's judged support (2 writes: c2 was created as
+    // unsupported, its judgement);
     // the unit's creations, one row for its nodes and one for its edges (2); then one write per
     // counter the unit moved, however many events moved it: Claims, Evidence, edges, evidenced
     // Claims, and the day's nodes created, edges created and exceptions opened (7)
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c2')]);
-    expect(writes() - before).toBe(3 + 2 + 7);
+    expect(writes() - before).toBe(2 + 2 + 7);
     expect(rm.claimSupportCounts('o')).toEqual({ claims: 2, evidenced: 1, sourced_only: 0 });
     expect(rm.transitions('o', 0, 100)).toEqual([{ id: exceptionId('claim_unsupported', 'c2'), what: 'opened' }]);
+    // the opening is read from the exception's row, through the list's index, not from a transition row
+    expect(db.prepare('SELECT COUNT(*) AS n FROM kh_transitions').get()).toEqual({ n: 0 });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT COUNT(*) ${FIRST_OPENINGS}`).all('o', 0, 100) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/USING COVERING INDEX kh_exceptions_page \(org=\? AND lane=\? AND sev=\? AND first_at>\? AND first_at<\?\)/);
     // a second flush has nothing left to judge
     p.flush();
-    expect(writes() - before).toBe(3 + 2 + 7);
+    expect(writes() - before).toBe(2 + 2 + 7);
     // the next unit (another request) judges what it touched, at its own instant
     p.apply(ev(5, 'b2', 20, 'EdgeCreated', edge('s2', 'ev', 'c2')));
     p.flush();

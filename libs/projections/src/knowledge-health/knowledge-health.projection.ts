@@ -111,7 +111,7 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows; 8: creations as one row per unit of work (`kh_created`), no index by `born_at` */
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows; 8: creations as one row per unit of work (`kh_created`), no index by `born_at`, and an exception's first opening read from its row (`first_at`), not a transition row */
   readonly version = 8;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
@@ -311,8 +311,17 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.countDay(org, `exceptions_${what}`, at, 1);
   }
 
-  /** Removes an exception's transitions, and takes them off the day counters. */
-  private dropTransitions(org: string, id: string, subject: string): void {
+  /**
+   * An exception's first opening, at its first detection: no `kh_transitions` row, the
+   * exception's own row (`first_at`) records it; only the day counter is kept beside it.
+   */
+  private firstOpening(org: string, at: number): void {
+    this.countDay(org, 'exceptions_opened', at, 1);
+  }
+
+  /** Removes an exception's transitions (its first opening, at `firstAt`, with its row), and takes them off the day counters. */
+  private dropTransitions(org: string, id: string, subject: string, firstAt: number | null): void {
+    if (firstAt !== null) this.countDay(org, 'exceptions_opened', firstAt, -1);
     for (const t of this.stmt('SELECT at, what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').all(org, subject, id) as { at: number; what: string }[])
       this.countDay(org, `exceptions_${t.what}`, t.at, -1);
     this.stmt('DELETE FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').run(org, subject, id);
@@ -505,7 +514,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     for (const uid of [...nodeUids, ...edgeUids]) {
       for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
         this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, row.subject_uid, row.id);
-        this.dropTransitions(org, row.id, row.subject_uid);
+        this.dropTransitions(org, row.id, row.subject_uid, row.state ? (JSON.parse(row.state) as ExceptionState).first_detected_at : null);
         this.remember(row, true);
       }
       for (const a of this.stmt('SELECT at, what FROM kh_activity INDEXED BY kh_activity_uid WHERE org = ? AND uid = ?').all(org, uid) as { at: number; what: string }[]) this.countDay(org, a.what, a.at, -1);
@@ -683,7 +692,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       // ended inside it, or one request committed twice at one instant) opened it and then
       // cleared it at the same instant; it was never an exception anyone could see
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(row.org, row.subject_uid, row.id);
-      this.dropTransitions(row.org, row.id, row.subject_uid);
+      this.dropTransitions(row.org, row.id, row.subject_uid, prev.first_detected_at);
       this.remember(row, true);
       return;
     }
@@ -711,7 +720,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const wasOpen = prev !== null && prev.status !== 'resolved';
     const isOpen = next.status !== 'resolved';
     // the moment it opened: first detection, or the reopening (an acknowledgement at once may follow it)
-    if (isOpen && !wasOpen) this.transition(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, subject, 'opened');
+    if (isOpen && !wasOpen) {
+      if (prev === null) this.firstOpening(org, next.first_detected_at);
+      else this.transition(org, this.reopenedAt(next), id, subject, 'opened');
+    }
     if (!isOpen && wasOpen) this.transition(org, next.resolved_at!, id, subject, 'resolved');
   }
 
@@ -743,9 +755,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       const ended = !next || next.base !== old.base;
       if (ended && due <= at) {
         // an episode some read may have shown: opened at its threshold, resolved now
+        const first = state === null;
         state = nextExceptionState(state, { holds: true, detail: armDetail(kind, old, due), ack: old.ack }, due);
         state = nextExceptionState(state, { holds: false, removed }, at);
-        this.transition(org, due, id, n.uid, 'opened');
+        if (first) this.firstOpening(org, due);
+        else this.transition(org, due, id, n.uid, 'opened');
         this.transition(org, at, id, n.uid, 'resolved');
       }
     }
