@@ -186,6 +186,8 @@ export class KhTables {
 
   /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */
   acknowledgement(org: string, uids: readonly string[]): Acknowledgement | null {
+    // most subjects have no Targets edge at all: nothing to gather
+    if (uids.every((uid) => !this.edgesIn(org, uid, 'Targets').length)) return null;
     const tasks = new Map<string, { uid: string; created_at: number; by: string | null; since: number }>();
     for (const uid of uids)
       for (const e of this.edgesIn(org, uid, 'Targets')) {

@@ -36,7 +36,8 @@ const INSERT_NODE = insertInto(NODE_COLUMNS);
  * (on `/batch`, a thousand updates of `kh_nodes` and its support index fewer).
  */
 const INSERT_NEW_NODE = `${insertInto([...NODE_COLUMNS, 'support', 'born_at'])} ON CONFLICT(org, uid) DO NOTHING`;
-const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
+const UPSERT_EDGE = `INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)
+  ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`;
 /** A created edge's row, with the instant it was born (a purge takes its creation off the counts by it). */
 const INSERT_NEW_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs, born_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT(org, uid) DO NOTHING';
 
@@ -62,13 +63,22 @@ function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
   list.splice(at, 0, row);
 }
 
+/** `node:<type>` for each type seen: one string per type, not one per node counted. */
+const TYPE_KEYS = new Map<string, string>();
+function typeKey(type: string): string {
+  let k = TYPE_KEYS.get(type);
+  if (k === undefined) TYPE_KEYS.set(type, (k = `node:${type}`));
+  return k;
+}
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 /** The counters a node row stands for: its live type, and a live Claim's judged support. */
-function nodeKeys(n: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): string[] {
-  if (!n || n.live !== 1) return [];
-  const keys = [`node:${n.node_type}`];
-  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.evidenced) keys.push('claim:evidenced');
-  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.sourced) keys.push('claim:sourced');
-  return keys;
+function nodeKeys(n: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): readonly string[] {
+  if (!n || n.live !== 1) return NO_KEYS;
+  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.evidenced) return [typeKey(n.node_type), 'claim:evidenced'];
+  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.sourced) return [typeKey(n.node_type), 'claim:sourced'];
+  return [typeKey(n.node_type)];
 }
 
 /** Where an exception row is read from, and what the list orders and counts it by. */
@@ -196,6 +206,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     for (const [what, uids] of [['nodes_created', this.createdNodes], ['edges_created', this.createdEdges]] as const) {
       if (!uids.length) continue;
       this.stmt('INSERT INTO kh_created(org, at, what, n, uids) VALUES (?,?,?,?,?)').run(this.unitOrg, this.unitAt, what, uids.length, JSON.stringify(uids));
+      this.countDay(this.unitOrg, what, this.unitAt, uids.length);
       uids.length = 0;
     }
   }
@@ -334,8 +345,14 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private countDay(org: string, what: string, at: number, by: number): void {
-    this.bump(this.dayCounts, org, `${what}\u0000${Math.floor(at / DAY_S)}`, by);
+    // a unit counts mostly one (what, day) over and over: its key is built once
+    const day = Math.floor(at / DAY_S);
+    const last = this.lastDayKey;
+    if (last.what !== what || last.day !== day) this.lastDayKey = { what, day, key: `${what}\u0000${day}` };
+    this.bump(this.dayCounts, org, this.lastDayKey.key, by);
   }
+
+  private lastDayKey = { what: '', day: NaN, key: '' };
 
   /** A node row's move from `prev` to `next` (either absent): its counters follow. */
   private countNode(org: string, prev: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined, next: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): void {
@@ -423,9 +440,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     // a node just created: no edge touches it yet, no exception is about it
     if (!prev) this.edgeless(n.uid);
     if (inserted) {
-      // its creation is recorded with the unit's (kh_created) and counted by day
+      // its creation is recorded, and counted by day, with the unit's (kh_created)
       this.createdNodes.push(n.uid);
-      this.countDay(org, 'nodes_created', at, 1);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
@@ -458,22 +474,18 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
           ? JSON.stringify({ status: str(p.status), similarity: num(p.similarity) })
           : null;
     const live = ed.tombstone_at === null ? 1 : 0;
-    const cols = [org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs];
     let prev: KhEdgeRow | undefined;
-    const inserted = type === 'EdgeCreated' && this.memo?.edges.get(ed.uid) === undefined && this.stmt(INSERT_NEW_EDGE).run(...cols, at).changes === 1;
+    const inserted =
+      type === 'EdgeCreated' &&
+      this.memo?.edges.get(ed.uid) === undefined &&
+      this.stmt(INSERT_NEW_EDGE).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs, at).changes === 1;
     if (!inserted) {
       prev = this.edge(org, ed.uid);
-      this.stmt(
-        `${INSERT_EDGE}
-       ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`,
-      ).run(...cols);
+      this.stmt(UPSERT_EDGE).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs);
     }
     this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
-    if (inserted) {
-      this.createdEdges.push(ed.uid);
-      this.countDay(org, 'edges_created', at, 1);
-    }
+    if (inserted) this.createdEdges.push(ed.uid);
     this.afterEdgeChange(org, ed, at);
   }
 
@@ -613,9 +625,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private evalDerivation(org: string, d: KhNodeRow, at: number): void {
-    const all = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t));
     // never a premise: never a row (edges go only with a purge, long after they were tombstoned)
-    if (!all.length) return;
+    if (DEPENDENCY_EDGE_TYPES.every((t) => !this.edgesOut(org, d.uid, t).length)) return;
+    const all = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t));
     const deps = all.filter((e) => e.live);
     if (!d.live) return this.settle(org, 'derivation_stale', d, { holds: false, removed: true }, at);
     const facts: PremiseFacts[] = [];
