@@ -122,6 +122,12 @@ export class KhTables {
     m.rows.set(uid, []);
   }
 
+  /** A node created in this unit that no edge has touched yet (every list of it is empty). */
+  protected untouched(uid: string): boolean {
+    const m = this.memo;
+    return !!m && m.bare.has(uid) && !m.ins.has(uid) && !m.outs.has(uid);
+  }
+
   node(org: string, uid: string): KhNodeRow | undefined {
     const m = this.memo;
     if (m && m.nodes.has(uid)) return m.nodes.get(uid);

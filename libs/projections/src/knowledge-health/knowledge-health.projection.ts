@@ -81,12 +81,15 @@ function nodeKeys(n: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefin
   return [typeKey(n.node_type)];
 }
 
+/** Each kind's severity rank, looked up once (every exception write needs it). */
+const SEV_RANK = Object.fromEntries(Object.entries(SEVERITY_OF).map(([k, s]) => [k, severityRank(s)])) as Record<ExceptionKind, number>;
+
 /** Where an exception row is read from, and what the list orders and counts it by. */
 function laneOf(kind: ExceptionKind, subjectType: string, state: ExceptionState | null, arm: string | null) {
   const timed = arm !== null || subjectType === 'schedule' || kind === 'brief_stale';
   return {
     lane: timed || !state ? TIMED_LANE : state.status,
-    sev: severityRank(SEVERITY_OF[kind]),
+    sev: SEV_RANK[kind],
     first_at: state?.first_detected_at ?? null,
     resolved_at: state?.resolved_at ?? null,
   };
@@ -452,18 +455,18 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   private afterNodeChange(org: string, uid: string, at: number): void {
     const n = this.node(org, uid)!;
     this.evalNode(org, uid, at);
-    const claims = new Set<string>();
-    if (EVIDENCE_NODE_TYPES.has(n.node_type)) for (const e of this.edgesOut(org, uid, 'Supports')) claims.add(e.to_uid);
-    if (SOURCE_NODE_TYPES.has(n.node_type)) for (const t of ['ExtractedFrom', 'DerivedFrom']) for (const e of this.edgesIn(org, uid, t)) claims.add(e.from_uid);
-    for (const c of claims) this.evalNode(org, c, at);
+    // created in this unit and touched by no edge yet: nothing else reads it (most creations)
+    if (this.untouched(uid)) return;
+    // (evalNode marks a set: a subject reached twice is judged once)
+    if (EVIDENCE_NODE_TYPES.has(n.node_type)) for (const e of this.edgesOut(org, uid, 'Supports')) this.evalNode(org, e.to_uid, at);
+    if (SOURCE_NODE_TYPES.has(n.node_type)) for (const t of ['ExtractedFrom', 'DerivedFrom']) for (const e of this.edgesIn(org, uid, t)) this.evalNode(org, e.from_uid, at);
     if (n.node_type === 'Document') for (const e of this.edgesIn(org, uid, 'ChunkOf')) this.evalNode(org, e.from_uid, at);
     // N as a premise: the nodes that depend on it
-    const dependents = new Set<string>();
-    for (const t of DEPENDENCY_EDGE_TYPES) for (const e of this.edgesIn(org, uid, t)) dependents.add(e.from_uid);
-    for (const d of dependents) this.evalNode(org, d, at);
+    for (const t of DEPENDENCY_EDGE_TYPES) for (const e of this.edgesIn(org, uid, t)) this.evalNode(org, e.from_uid, at);
     this.evalTouchingEdges(org, uid, at);
     if (n.node_type === 'Task') for (const e of this.edgesOut(org, uid, 'Targets')) this.evalAcknowledgeable(org, e.to_uid, at);
   }
+
 
   private onEdge(org: string, ed: EdgeRecord, type: string, at: number, position: number): void {
     const p = ed.props as Record<string, unknown>;
