@@ -180,7 +180,7 @@ export class KnowledgeHealthReadModel extends KhTables {
 
   /** Nodes and edges created in [since, until), counted from the creation rows (none: absent). */
   private creations(org: string, since: number, until: number): [string, number][] {
-    return (this.stmt('SELECT what, SUM(n) AS n FROM kh_created INDEXED BY kh_created_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what ORDER BY what DESC').all(org, since, until) as { what: string; n: number }[])
+    return (this.stmt('SELECT what, SUM(n) AS n FROM kh_created WHERE org = ? AND at >= ? AND at < ? GROUP BY what ORDER BY what DESC').all(org, since, until) as { what: string; n: number }[])
       .filter((r) => r.n > 0)
       .map((r) => [r.what, r.n]);
   }
@@ -276,9 +276,9 @@ export class KnowledgeHealthReadModel extends KhTables {
   activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
     return this.stmt(
       `SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?
-       UNION ALL SELECT 'nodes_created', j.value, NULL, NULL FROM kh_created c INDEXED BY kh_created_window CROSS JOIN json_each(c.uids) j
+       UNION ALL SELECT 'nodes_created', j.value, NULL, NULL FROM kh_created c CROSS JOIN json_each(c.uids) j
          WHERE c.org = ? AND c.at >= ? AND c.at < ? AND c.what = 'nodes_created'
-       UNION ALL SELECT 'edges_created', e.uid, e.from_uid, e.to_uid FROM kh_created c INDEXED BY kh_created_window CROSS JOIN json_each(c.uids) j CROSS JOIN kh_edges e ON e.org = c.org AND e.uid = j.value
+       UNION ALL SELECT 'edges_created', e.uid, e.from_uid, e.to_uid FROM kh_created c CROSS JOIN json_each(c.uids) j CROSS JOIN kh_edges e ON e.org = c.org AND e.uid = j.value
          WHERE c.org = ? AND c.at >= ? AND c.at < ? AND c.what = 'edges_created'`,
     ).all(org, since, until, org, since, until, org, since, until) as {
       what: string;

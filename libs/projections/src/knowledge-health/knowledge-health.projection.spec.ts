@@ -299,6 +299,9 @@ describe('KnowledgeHealthProjection', () => {
       { at: 20, what: 'nodes_created', n: 1, uids: '["n2"]' },
     ]);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%born_at%'").all()).toEqual([]);
+    // a window's creations are summed along the table's own key (one b-tree entry per row)
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT what, SUM(n) FROM kh_created WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all('o', 0, 1) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/SEARCH kh_created USING PRIMARY KEY \(org=\? AND at>\? AND at<\?\)/);
     // a purge takes its uids out of their creation rows, as a rebuild of the purged log never writes them
     step(p, at(50, 'GraphPurged', { node_uids: ['n2'], edge_uids: ['e1'], cutoff: null }));
     expect(db.prepare('SELECT at, what, n, uids FROM kh_created ORDER BY at, what').all()).toEqual([{ at: 10, what: 'nodes_created', n: 1, uids: '["n1"]' }]);

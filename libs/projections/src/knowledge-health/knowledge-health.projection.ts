@@ -144,9 +144,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** Counter changes of the unit of work (by org, key), written with its last evaluation. */
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly dayCounts = new Map<string, Map<string, number>>();
-  /** The uids the unit of work created, in order: one `kh_created` row each, written with its counters. */
-  private readonly createdNodes: string[] = [];
-  private readonly createdEdges: string[] = [];
+  /** What the unit of work created, in order, from log position `pos` on: one `kh_created` row each, written with its counters. */
+  private readonly created = { nodes_created: { pos: 0, uids: [] as string[] }, edges_created: { pos: 0, uids: [] as string[] } };
 
   constructor(db: Database) {
     super(db);
@@ -181,8 +180,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.provisional.clear();
       this.counts.clear();
       this.dayCounts.clear();
-      this.createdNodes.length = 0;
-      this.createdEdges.length = 0;
+      this.created.nodes_created.uids.length = 0;
+      this.created.edges_created.uids.length = 0;
     } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
     if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
@@ -206,22 +205,29 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
 
   /** The unit's creations: a row for its nodes and one for its edges (all at the unit's instant). */
   private writeCreated(): void {
-    for (const [what, uids] of [['nodes_created', this.createdNodes], ['edges_created', this.createdEdges]] as const) {
+    for (const what of ['nodes_created', 'edges_created'] as const) {
+      const { pos, uids } = this.created[what];
       if (!uids.length) continue;
-      this.stmt('INSERT INTO kh_created(org, at, what, n, uids) VALUES (?,?,?,?,?)').run(this.unitOrg, this.unitAt, what, uids.length, JSON.stringify(uids));
+      this.stmt('INSERT INTO kh_created(org, at, what, pos, n, uids) VALUES (?,?,?,?,?,?)').run(this.unitOrg, this.unitAt, what, pos, uids.length, JSON.stringify(uids));
       this.countDay(this.unitOrg, what, this.unitAt, uids.length);
       uids.length = 0;
     }
   }
 
+  private create(what: 'nodes_created' | 'edges_created', uid: string, position: number): void {
+    const c = this.created[what];
+    if (!c.uids.length) c.pos = position;
+    c.uids.push(uid);
+  }
+
   /** Takes purged uids out of the creation rows of their instant (a row left empty goes). */
   private uncreate(org: string, what: string, at: number, uids: ReadonlySet<string>): void {
-    for (const r of this.stmt('SELECT rowid AS id, uids FROM kh_created INDEXED BY kh_created_window WHERE org = ? AND at = ? AND what = ?').all(org, at, what) as { id: number; uids: string }[]) {
+    for (const r of this.stmt('SELECT pos, uids FROM kh_created WHERE org = ? AND at = ? AND what = ?').all(org, at, what) as { pos: number; uids: string }[]) {
       const list = JSON.parse(r.uids) as string[];
       const kept = list.filter((u) => !uids.has(u));
       if (kept.length === list.length) continue;
-      if (kept.length) this.stmt('UPDATE kh_created SET n = ?, uids = ? WHERE rowid = ?').run(kept.length, JSON.stringify(kept), r.id);
-      else this.stmt('DELETE FROM kh_created WHERE rowid = ?').run(r.id);
+      if (kept.length) this.stmt('UPDATE kh_created SET n = ?, uids = ? WHERE org = ? AND at = ? AND what = ? AND pos = ?').run(kept.length, JSON.stringify(kept), org, at, what, r.pos);
+      else this.stmt('DELETE FROM kh_created WHERE org = ? AND at = ? AND what = ? AND pos = ?').run(org, at, what, r.pos);
     }
   }
 
@@ -444,7 +450,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (!prev) this.edgeless(n.uid);
     if (inserted) {
       // its creation is recorded, and counted by day, with the unit's (kh_created)
-      this.createdNodes.push(n.uid);
+      this.create('nodes_created', n.uid, position);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
@@ -488,7 +494,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
     this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
-    if (inserted) this.createdEdges.push(ed.uid);
+    if (inserted) this.create('edges_created', ed.uid, position);
     this.afterEdgeChange(org, ed, at);
   }
 
@@ -842,8 +848,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.dirtyEdges.clear();
     this.counts.clear();
     this.dayCounts.clear();
-    this.createdNodes.length = 0;
-    this.createdEdges.length = 0;
+    this.created.nodes_created.uids.length = 0;
+    this.created.edges_created.uids.length = 0;
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
