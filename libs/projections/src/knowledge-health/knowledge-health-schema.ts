@@ -141,13 +141,13 @@ CREATE INDEX IF NOT EXISTS kh_activity_window ON kh_activity(org, at, what);
 CREATE INDEX IF NOT EXISTS kh_activity_uid ON kh_activity(org, uid);
 -- Creations (what: nodes_created, edges_created), one row per unit of work and what it
 -- created, with the uids in creation order (a JSON array), where an index of the node and edge
--- rows by creation time took an entry per object. Keyed by instant and the log position of the
--- row's first creation (unique: an event creates one object), so a row is one b-tree entry and a
--- window counts along the key; a restricted caller's summary reads the uids. A purge takes its
--- uids out.
+-- rows by creation time took an entry per object. Keyed by the unit (instant and request), so a
+-- row is one b-tree entry, a window counts along the key, and a unit whose events were applied
+-- in two parts (a rebuild's batch ending inside it) appends to its one row, as applied live. A
+-- restricted caller's summary reads the uids; a purge takes its uids out.
 CREATE TABLE IF NOT EXISTS kh_created (
-  org TEXT NOT NULL, at REAL NOT NULL, what TEXT NOT NULL, pos INTEGER NOT NULL, n INTEGER NOT NULL, uids TEXT NOT NULL,
-  PRIMARY KEY (org, at, what, pos)
+  org TEXT NOT NULL, at REAL NOT NULL, what TEXT NOT NULL, request TEXT NOT NULL, n INTEGER NOT NULL, uids TEXT NOT NULL,
+  PRIMARY KEY (org, at, what, request)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS kh_transitions (
   org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL, subject_uid TEXT

@@ -307,6 +307,11 @@ describe('KnowledgeHealthProjection', () => {
     expect(db.prepare('SELECT at, what, n, uids FROM kh_created ORDER BY at, what').all()).toEqual([{ at: 10, what: 'nodes_created', n: 1, uids: '["n1"]' }]);
     expect(Object.fromEntries(rm.windowCounts('o', 0, 100))).toEqual({ nodes_created: 1 });
     expect(rm.activity('o', 0, 100)).toEqual([{ what: 'nodes_created', uid: 'n1', from_uid: null, to_uid: null }]);
+    // one unit applied in two parts (a rebuild's batch ended inside it): still one row, as applied at once
+    step(p, at(60, 'NodeCreated', { node: noteRecord('x1', 'x1'), reason: null }));
+    step(p, at(60, 'NodeCreated', { node: noteRecord('x2', 'x2'), reason: null }));
+    expect(db.prepare('SELECT at, what, n, uids FROM kh_created WHERE at = 60').all()).toEqual([{ at: 60, what: 'nodes_created', n: 2, uids: '["x1","x2"]' }]);
+    expect(Object.fromEntries(rm.windowCounts('o', 55, 100))).toEqual({ nodes_created: 2 });
   });
 
   it("an exception's transitions are read and dropped through its subject, and a purge takes them off the day counts", () => {

@@ -131,6 +131,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   private unit: string | null = null;
   private unitOrg = '';
   private unitAt = 0;
+  private unitRequest = '';
   private lastPosition = -1;
   private applying = false;
   /** Subjects whose conditions this unit's events may have changed, evaluated by `flush`. */
@@ -144,8 +145,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** Counter changes of the unit of work (by org, key), written with its last evaluation. */
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly dayCounts = new Map<string, Map<string, number>>();
-  /** What the unit of work created, in order, from log position `pos` on: one `kh_created` row each, written with its counters. */
-  private readonly created = { nodes_created: { pos: 0, uids: [] as string[] }, edges_created: { pos: 0, uids: [] as string[] } };
+  /** The uids the unit of work created, in order: one `kh_created` row each, written with its counters. */
+  private readonly created = { nodes_created: [] as string[], edges_created: [] as string[] };
 
   constructor(db: Database) {
     super(db);
@@ -180,13 +181,14 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.provisional.clear();
       this.counts.clear();
       this.dayCounts.clear();
-      this.created.nodes_created.uids.length = 0;
-      this.created.edges_created.uids.length = 0;
+      this.created.nodes_created.length = 0;
+      this.created.edges_created.length = 0;
     } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
     if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
     this.unitOrg = e.metadata.org_id;
     this.unitAt = e.metadata.occurred_at;
+    this.unitRequest = e.metadata.request_id;
     this.lastPosition = e.position;
   }
 
@@ -206,28 +208,26 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** The unit's creations: a row for its nodes and one for its edges (all at the unit's instant). */
   private writeCreated(): void {
     for (const what of ['nodes_created', 'edges_created'] as const) {
-      const { pos, uids } = this.created[what];
+      const uids = this.created[what];
       if (!uids.length) continue;
-      this.stmt('INSERT INTO kh_created(org, at, what, pos, n, uids) VALUES (?,?,?,?,?,?)').run(this.unitOrg, this.unitAt, what, pos, uids.length, JSON.stringify(uids));
+      // the unit's second part (its evaluation was split) goes on after its first: two JSON arrays spliced
+      this.stmt(
+        `INSERT INTO kh_created(org, at, what, request, n, uids) VALUES (?,?,?,?,?,?)
+         ON CONFLICT(org, at, what, request) DO UPDATE SET n = n + excluded.n, uids = substr(uids, 1, length(uids) - 1) || ',' || substr(excluded.uids, 2)`,
+      ).run(this.unitOrg, this.unitAt, what, this.unitRequest, uids.length, JSON.stringify(uids));
       this.countDay(this.unitOrg, what, this.unitAt, uids.length);
       uids.length = 0;
     }
   }
 
-  private create(what: 'nodes_created' | 'edges_created', uid: string, position: number): void {
-    const c = this.created[what];
-    if (!c.uids.length) c.pos = position;
-    c.uids.push(uid);
-  }
-
   /** Takes purged uids out of the creation rows of their instant (a row left empty goes). */
   private uncreate(org: string, what: string, at: number, uids: ReadonlySet<string>): void {
-    for (const r of this.stmt('SELECT pos, uids FROM kh_created WHERE org = ? AND at = ? AND what = ?').all(org, at, what) as { pos: number; uids: string }[]) {
+    for (const r of this.stmt('SELECT request, uids FROM kh_created WHERE org = ? AND at = ? AND what = ?').all(org, at, what) as { request: string; uids: string }[]) {
       const list = JSON.parse(r.uids) as string[];
       const kept = list.filter((u) => !uids.has(u));
       if (kept.length === list.length) continue;
-      if (kept.length) this.stmt('UPDATE kh_created SET n = ?, uids = ? WHERE org = ? AND at = ? AND what = ? AND pos = ?').run(kept.length, JSON.stringify(kept), org, at, what, r.pos);
-      else this.stmt('DELETE FROM kh_created WHERE org = ? AND at = ? AND what = ? AND pos = ?').run(org, at, what, r.pos);
+      if (kept.length) this.stmt('UPDATE kh_created SET n = ?, uids = ? WHERE org = ? AND at = ? AND what = ? AND request = ?').run(kept.length, JSON.stringify(kept), org, at, what, r.request);
+      else this.stmt('DELETE FROM kh_created WHERE org = ? AND at = ? AND what = ? AND request = ?').run(org, at, what, r.request);
     }
   }
 
@@ -450,7 +450,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (!prev) this.edgeless(n.uid);
     if (inserted) {
       // its creation is recorded, and counted by day, with the unit's (kh_created)
-      this.create('nodes_created', n.uid, position);
+      this.created.nodes_created.push(n.uid);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
@@ -494,7 +494,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
     this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
-    if (inserted) this.create('edges_created', ed.uid, position);
+    if (inserted) this.created.edges_created.push(ed.uid);
     this.afterEdgeChange(org, ed, at);
   }
 
@@ -848,8 +848,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.dirtyEdges.clear();
     this.counts.clear();
     this.dayCounts.clear();
-    this.created.nodes_created.uids.length = 0;
-    this.created.edges_created.uids.length = 0;
+    this.created.nodes_created.length = 0;
+    this.created.edges_created.length = 0;
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
