@@ -473,7 +473,6 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (n.node_type === 'Task') for (const e of this.edgesOut(org, uid, 'Targets')) this.evalAcknowledgeable(org, e.to_uid, at);
   }
 
-
   private onEdge(org: string, ed: EdgeRecord, type: string, at: number, position: number): void {
     const p = ed.props as Record<string, unknown>;
     const attrs =
