@@ -122,6 +122,12 @@ export class KhTables {
     m.rows.set(uid, []);
   }
 
+  /** A node created in this unit that no edge has touched yet (every list of it is empty). */
+  protected untouched(uid: string): boolean {
+    const m = this.memo;
+    return !!m && m.bare.has(uid) && !m.ins.has(uid) && !m.outs.has(uid);
+  }
+
   node(org: string, uid: string): KhNodeRow | undefined {
     const m = this.memo;
     if (m && m.nodes.has(uid)) return m.nodes.get(uid);
@@ -186,17 +192,19 @@ export class KhTables {
 
   /** The live pending or in-progress Tasks with a live Targets edge to any of `uids` (§14.2). */
   acknowledgement(org: string, uids: readonly string[]): Acknowledgement | null {
-    const tasks = new Map<string, { uid: string; created_at: number; by: string | null; since: number }>();
+    // made only for a subject some Task acknowledges (most have no Targets edge at all)
+    let tasks: Map<string, { uid: string; created_at: number; by: string | null; since: number }> | null = null;
     for (const uid of uids)
       for (const e of this.edgesIn(org, uid, 'Targets')) {
         if (!e.live) continue;
         const t = this.node(org, e.from_uid);
         if (!t || !t.live || t.node_type !== 'Task' || !ACKNOWLEDGING_TASK_STATUSES.has(t.status ?? 'pending')) continue;
         const since = Math.max(e.created_at, t.status_since ?? t.created_at);
+        tasks ??= new Map();
         const had = tasks.get(t.uid);
         if (!had || since < had.since) tasks.set(t.uid, { uid: t.uid, created_at: t.created_at, by: t.created_by, since });
       }
-    if (!tasks.size) return null;
+    if (!tasks) return null;
     const list = [...tasks.values()].sort((a, b) => a.created_at - b.created_at || (a.uid < b.uid ? -1 : 1));
     return { task_uids: list.map((t) => t.uid), by: list[0].by, since: Math.min(...list.map((t) => t.since)) };
   }

@@ -4,7 +4,7 @@ import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { noteRecord } from '../testing/projection-event-fixtures';
 import { KnowledgeHealthProjection } from './knowledge-health.projection';
 import { KnowledgeHealthReadModel } from './knowledge-health-read-model';
-import { CLAIM_TERM, SUPPORT_EDGE_TERM } from './knowledge-health-schema';
+import { CLAIM_TERM } from './knowledge-health-schema';
 
 const DAY = 86400;
 let position = 0;
@@ -24,13 +24,11 @@ function kept(db: Database.Database, rm: KnowledgeHealthReadModel) {
   for (const r of db.prepare('SELECT node_type, COUNT(*) AS n FROM kh_nodes WHERE org = ? AND live = 1 GROUP BY node_type').all('o') as { node_type: string; n: number }[])
     recount[`node:${r.node_type}`] = r.n;
   expect(Object.fromEntries([...rm.liveCountsByType('o')].map(([t, n]) => [`node:${t}`, n]))).toEqual(recount);
-  // the partial indexes hold the Claims and the support edges, nothing else
+  // the partial index holds the Claims, nothing else
   const indexed = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   // (an index b-tree keeps an entry in every cell, interior ones included)
   const entries = (index: string) => indexed(`SELECT COALESCE(SUM(ncell), 0) AS n FROM dbstat WHERE name = '${index}'`);
   expect(entries('kh_nodes_claims')).toBe(indexed(`SELECT COUNT(*) AS n FROM kh_nodes WHERE ${CLAIM_TERM}`));
-  expect(entries('kh_edges_support')).toBe(indexed(`SELECT COUNT(*) AS n FROM kh_edges WHERE ${SUPPORT_EDGE_TERM}`));
-  expect(indexed('SELECT COUNT(*) AS n FROM kh_edges')).toBeGreaterThan(entries('kh_edges_support'));
   expect(indexed('SELECT COUNT(*) AS n FROM kh_nodes')).toBeGreaterThan(entries('kh_nodes_claims'));
   const edges = rm.liveEdgeCount('o');
   if (edges) recount.edges = edges;

@@ -3,7 +3,7 @@ import { NOT_SOURCES, SourceRowReader } from '@strata/domain/briefs/source-trave
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { EVIDENCE_NODE_TYPES, ExceptionKind, ExceptionState, SOURCE_NODE_TYPES, nextExceptionState } from '@strata/domain/knowledge-health';
 import { Arm, KhEdgeRow, KhExceptionRow, KhNodeRow, KhTables, armDetail } from './kh-tables';
-import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, KNOWLEDGE_HEALTH_DDL, SUPPORT_EDGE_TERM, TIMED_LANE } from './knowledge-health-schema';
+import { CLAIM_SUPPORT, CLAIM_TERM, DAY_S, FIRST_OPENINGS, KNOWLEDGE_HEALTH_DDL, TIMED_LANE } from './knowledge-health-schema';
 
 /** One exception row with its state as of a read's `now` (time-based kinds evaluated then). */
 export interface MaterializedException {
@@ -63,21 +63,20 @@ export class KnowledgeHealthReadModel extends KhTables {
       for (const [what, n] of this.creations(org, from, to)) add(what, sign * n);
       for (const r of this.stmt('SELECT what, COUNT(*) AS n FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all(org, from, to) as { what: string; n: number }[])
         add(`exceptions_${r.what}`, sign * r.n);
+      const first = (this.stmt(`SELECT COUNT(*) AS n ${FIRST_OPENINGS}`).get(org, from, to) as { n: number }).n;
+      if (first) add('exceptions_opened', sign * first);
     };
     raw(since, Math.min(edge, until), 1);
     raw(Math.max(until, edge), Number.MAX_VALUE, -1);
     return out;
   }
 
-  /** An exception's transitions in [since, until), found by its subject and id (its id alone has no index). */
+  /** An exception's transitions in [since, until), its first opening (its row's) first; found by its subject and id (its id alone has no index). */
   transitionsOf(org: string, subject: string, id: string, since: number, until: number): { what: string }[] {
-    return this.stmt('SELECT what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ? AND at >= ? AND at < ?').all(
-      org,
-      subject,
-      id,
-      since,
-      until,
-    ) as { what: string }[];
+    return this.stmt(
+      `SELECT 'opened' AS what FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ? AND id = ? AND first_at >= ? AND first_at < ?
+       UNION ALL SELECT what FROM (SELECT what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ? AND at >= ? AND at < ? ORDER BY rowid)`,
+    ).all(org, subject, id, since, until, org, subject, id, since, until) as { what: string }[];
   }
 
   /** Open and acknowledged rows by kind and status, and resolved ones resolved after `resolvedAfter` (the timed lane aside). */
@@ -179,14 +178,11 @@ export class KnowledgeHealthReadModel extends KhTables {
     return out;
   }
 
-  /** Nodes and edges created in [since, until), counted from their rows' `born_at` (none: absent). */
+  /** Nodes and edges created in [since, until), counted from the creation rows (none: absent). */
   private creations(org: string, since: number, until: number): [string, number][] {
-    const out: [string, number][] = [];
-    const nodes = (this.stmt('SELECT COUNT(*) AS n FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
-    const edges = (this.stmt('SELECT COUNT(*) AS n FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?').get(org, since, until) as { n: number }).n;
-    if (nodes) out.push(['nodes_created', nodes]);
-    if (edges) out.push(['edges_created', edges]);
-    return out;
+    return (this.stmt('SELECT what, SUM(n) AS n FROM kh_created WHERE org = ? AND at >= ? AND at < ? GROUP BY what ORDER BY what DESC').all(org, since, until) as { what: string; n: number }[])
+      .filter((r) => r.n > 0)
+      .map((r) => [r.what, r.n]);
   }
 
   /**
@@ -248,14 +244,19 @@ export class KnowledgeHealthReadModel extends KhTables {
     const claims = new Map<string, ClaimSupportRow>();
     for (const uid of this.liveClaimUids(org)) claims.set(uid, { uid, evidence: [], sources: [] });
     if (!claims.size) return [];
+    // from each live Claim to its edges of the support types (no index is kept by edge type)
     for (const r of this.stmt(
-      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_edges e INDEXED BY kh_edges_support CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
-       WHERE e.org = ? AND e.${SUPPORT_EDGE_TERM} AND e.edge_type = 'Supports' AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
+      `SELECT e.to_uid AS claim, e.from_uid AS other FROM kh_nodes c INDEXED BY kh_nodes_claims
+       CROSS JOIN kh_edges e INDEXED BY kh_edges_in ON e.org = c.org AND e.to_uid = c.uid AND e.edge_type = 'Supports'
+       CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.from_uid
+       WHERE c.org = ? AND c.${CLAIM_TERM} AND c.live = 1 AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Evidence','Observation','Experiment','Snippet')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.evidence.push(r.other);
     for (const r of this.stmt(
-      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_edges e INDEXED BY kh_edges_support CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
-       WHERE e.org = ? AND e.${SUPPORT_EDGE_TERM} AND e.edge_type IN ('ExtractedFrom','DerivedFrom') AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
+      `SELECT e.from_uid AS claim, e.to_uid AS other FROM kh_nodes c INDEXED BY kh_nodes_claims
+       CROSS JOIN kh_edges e INDEXED BY kh_edges_out ON e.org = c.org AND e.from_uid = c.uid AND e.edge_type IN ('ExtractedFrom','DerivedFrom')
+       CROSS JOIN kh_nodes n ON n.org = e.org AND n.uid = e.to_uid
+       WHERE c.org = ? AND c.${CLAIM_TERM} AND c.live = 1 AND e.live = 1 AND n.live = 1 AND n.node_type IN ('Chunk','Document','Source','Snippet','Observation')`,
     ).all(org) as { claim: string; other: string }[])
       claims.get(r.claim)?.sources.push(r.other);
     return [...claims.values()];
@@ -271,12 +272,14 @@ export class KnowledgeHealthReadModel extends KhTables {
     return this.stmt(CLAIM_SUPPORT_COUNTS_SQL).get({ org }) as { claims: number; evidenced: number; sourced_only: number };
   }
 
-  /** Activity in [since, until): the activity rows, and the nodes and edges created (from their rows). */
+  /** Activity in [since, until): the activity rows, and the nodes and edges created (an edge's ends as its row has them now). */
   activity(org: string, since: number, until: number): { what: string; uid: string; from_uid: string | null; to_uid: string | null }[] {
     return this.stmt(
       `SELECT what, uid, from_uid, to_uid FROM kh_activity WHERE org = ? AND at >= ? AND at < ?
-       UNION ALL SELECT 'nodes_created', uid, NULL, NULL FROM kh_nodes WHERE org = ? AND born_at >= ? AND born_at < ?
-       UNION ALL SELECT 'edges_created', uid, from_uid, to_uid FROM kh_edges WHERE org = ? AND born_at >= ? AND born_at < ?`,
+       UNION ALL SELECT 'nodes_created', j.value, NULL, NULL FROM kh_created c CROSS JOIN json_each(c.uids) j
+         WHERE c.org = ? AND c.at >= ? AND c.at < ? AND c.what = 'nodes_created'
+       UNION ALL SELECT 'edges_created', e.uid, e.from_uid, e.to_uid FROM kh_created c CROSS JOIN json_each(c.uids) j CROSS JOIN kh_edges e ON e.org = c.org AND e.uid = j.value
+         WHERE c.org = ? AND c.at >= ? AND c.at < ? AND c.what = 'edges_created'`,
     ).all(org, since, until, org, since, until, org, since, until) as {
       what: string;
       uid: string;
@@ -285,9 +288,12 @@ export class KnowledgeHealthReadModel extends KhTables {
     }[];
   }
 
-  /** Exceptions opened or resolved by events in [since, until). */
+  /** Exceptions opened or resolved by events in [since, until), in time order (first openings from the exception rows). */
   transitions(org: string, since: number, until: number): { id: string; what: string }[] {
-    return this.stmt('SELECT id, what FROM kh_transitions WHERE org = ? AND at >= ? AND at < ?').all(org, since, until) as { id: string; what: string }[];
+    return this.stmt(
+      `SELECT id, what FROM (SELECT first_at AS at, 0 AS k, id, 'opened' AS what ${FIRST_OPENINGS}
+       UNION ALL SELECT at, rowid AS k, id, what FROM kh_transitions INDEXED BY kh_transitions_window WHERE org = ? AND at >= ? AND at < ?) ORDER BY at, k`,
+    ).all(org, since, until, org, since, until) as { id: string; what: string }[];
   }
 
   /** spaces(N) for every spaced node: the live Spaces its live InSpace edges reach (§13.1). */

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
+import { EXCEPTION_STATUSES, SEVERITIES, severityRank } from '@strata/domain/knowledge-health';
 
 /** Tables of the Knowledge Health read model (projections database; prefix `kh_`). */
-export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules', 'kh_counts', 'kh_day_counts'] as const;
+export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions', 'kh_activity', 'kh_transitions', 'kh_settings', 'kh_briefs', 'kh_schedules', 'kh_counts', 'kh_day_counts', 'kh_created'] as const;
 
 /**
  * Where a row of `kh_exceptions` is read from: its stored status, or `timed` when its status
@@ -9,6 +10,13 @@ export const KNOWLEDGE_HEALTH_TABLES = ['kh_nodes', 'kh_edges', 'kh_exceptions',
  * in a status lane are counted and paged by index; timed ones (a few) are judged one by one.
  */
 export const TIMED_LANE = 'timed';
+
+/**
+ * Every exception's first opening, at its first detection (`first_at`), is read from its row:
+ * `kh_transitions` holds only reopenings and resolutions. The row's lane and severity are
+ * listed so that `kh_exceptions_page` serves the range on `first_at` (one range per pair).
+ */
+export const FIRST_OPENINGS = `FROM kh_exceptions INDEXED BY kh_exceptions_page WHERE org = ? AND lane IN (${[...EXCEPTION_STATUSES, TIMED_LANE].map((l) => `'${l}'`).join(', ')}) AND sev IN (${SEVERITIES.map(severityRank).join(', ')}) AND first_at >= ? AND first_at < ?`;
 
 /** The day buckets of `kh_day_counts` (seconds). */
 export const DAY_S = 86400;
@@ -20,11 +28,10 @@ export const DAY_S = 86400;
 export const CLAIM_SUPPORT = { unsupported: 0, sourced: 1, evidenced: 2 } as const;
 
 /**
- * The terms of the partial indexes `kh_nodes_claims` and `kh_edges_support`: SQLite uses a
- * partial index only for a query whose WHERE holds its term, so the reads carry these.
+ * The term of the partial index `kh_nodes_claims`: SQLite uses a partial index only for a
+ * query whose WHERE holds its term, so the reads carry it.
  */
 export const CLAIM_TERM = "node_type = 'Claim'";
-export const SUPPORT_EDGE_TERM = "edge_type IN ('DerivedFrom', 'ExtractedFrom', 'Supports')";
 
 /**
  * Before the DDL: drops a table whose shape the DDL changed and cannot alter in place (the
@@ -43,10 +50,10 @@ export function migrateKnowledgeHealthSchema(db: Database): void {
   // Claims only: the index serves the support counts and the Claim list, and every other node
   // (a Chunk, a Goal…) no longer writes an entry; live counts by type come from kh_counts
   db.exec(`DROP INDEX IF EXISTS kh_nodes_support; CREATE INDEX IF NOT EXISTS kh_nodes_claims ON kh_nodes(org, live, support) WHERE ${CLAIM_TERM}`);
-  // version 7: a creation is counted from its row's born_at, no longer from an activity row
+  // version 7: a row keeps the instant of its creation (born_at); version 8: not indexed by it
   for (const t of ['kh_nodes', 'kh_edges'])
     if (!(db.prepare(`SELECT name FROM pragma_table_info('${t}')`).all() as { name: string }[]).some((c) => c.name === 'born_at')) db.exec(`ALTER TABLE ${t} ADD COLUMN born_at REAL`);
-  db.exec(BORN_INDEXES);
+  db.exec('DROP INDEX IF EXISTS kh_nodes_born; DROP INDEX IF EXISTS kh_edges_born;');
   const xcols = (db.prepare("SELECT name FROM pragma_table_info('kh_exceptions')").all() as { name: string }[]).map((c) => c.name);
   for (const [c, t] of [['lane', 'TEXT'], ['sev', 'INTEGER'], ['first_at', 'REAL'], ['resolved_at', 'REAL']]) if (!xcols.includes(c)) db.exec(`ALTER TABLE kh_exceptions ADD COLUMN ${c} ${t}`);
   db.exec(EXCEPTION_LANE_INDEXES);
@@ -64,16 +71,6 @@ export function migrateKnowledgeHealthSchema(db: Database): void {
 const TRANSITION_SUBJECT_INDEX = `
 DROP INDEX IF EXISTS kh_transitions_id;
 CREATE INDEX IF NOT EXISTS kh_transitions_subject ON kh_transitions(org, subject_uid, id);
-`;
-
-/**
- * Creations in a window (`nodes_created`, `edges_created`), counted from the rows: `born_at` is
- * the instant of the event that inserted the row (null for a row an update created). One
- * entry per object in creation order, where an activity row took a row and two index entries.
- */
-const BORN_INDEXES = `
-CREATE INDEX IF NOT EXISTS kh_nodes_born ON kh_nodes(org, born_at);
-CREATE INDEX IF NOT EXISTS kh_edges_born ON kh_edges(org, born_at);
 `;
 
 /** The list's order within a lane (severity, first detection, id), and per-kind counts within one. */
@@ -103,12 +100,12 @@ CREATE TABLE IF NOT EXISTS kh_edges (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS kh_edges_in ON kh_edges(org, to_uid, edge_type);
 CREATE INDEX IF NOT EXISTS kh_edges_out ON kh_edges(org, from_uid, edge_type);
--- with the ends, so the summary's support sets read no edge row; only the edge types they read
--- (a ChunkOf or an InSpace edge writes no entry); replaces (org, edge_type, live) and the
--- index of every type
+-- No index by edge type: the support sets (a restricted caller's summary) walk the live Claims
+-- and each one's edges in kh_edges_in / kh_edges_out, where an index of the support types took
+-- an entry for every ExtractedFrom edge (most edges an ingestion writes)
 DROP INDEX IF EXISTS kh_edges_type;
 DROP INDEX IF EXISTS kh_edges_typed;
-CREATE INDEX IF NOT EXISTS kh_edges_support ON kh_edges(org, edge_type, live, from_uid, to_uid) WHERE ${SUPPORT_EDGE_TERM};
+DROP INDEX IF EXISTS kh_edges_support;
 -- A row table, not one keyed by id: an id is a hash, so rows keyed by it land on random pages
 -- and a /batch of a thousand Claims rewrote nearly every page of the table (and of
 -- kh_exceptions_lane_kind, whose open rows were ordered by id) in each commit. Rows now go
@@ -129,7 +126,7 @@ CREATE TABLE IF NOT EXISTS kh_counts (
   org TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (org, key)
 ) WITHOUT ROWID;
--- kh_activity and kh_transitions rows, and creations (kh_nodes / kh_edges born_at), counted by (what, day): a window reads its whole days here
+-- kh_activity, kh_transitions and kh_created rows, counted by (what, day): a window reads its whole days here
 CREATE TABLE IF NOT EXISTS kh_day_counts (
   org TEXT NOT NULL, what TEXT NOT NULL, day INTEGER NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (org, what, day)
@@ -142,6 +139,16 @@ DROP INDEX IF EXISTS kh_activity_at;
 CREATE INDEX IF NOT EXISTS kh_activity_window ON kh_activity(org, at, what);
 -- a purge erases its subjects' activity: found by uid, not by a scan of the organization's activity
 CREATE INDEX IF NOT EXISTS kh_activity_uid ON kh_activity(org, uid);
+-- Creations (what: nodes_created, edges_created), one row per unit of work and what it
+-- created, with the uids in creation order (a JSON array), where an index of the node and edge
+-- rows by creation time took an entry per object. Keyed by the unit (instant and request), so a
+-- row is one b-tree entry, a window counts along the key, and a unit whose events were applied
+-- in two parts (a rebuild's batch ending inside it) appends to its one row, as applied live. A
+-- restricted caller's summary reads the uids; a purge takes its uids out.
+CREATE TABLE IF NOT EXISTS kh_created (
+  org TEXT NOT NULL, at REAL NOT NULL, what TEXT NOT NULL, request TEXT NOT NULL, n INTEGER NOT NULL, uids TEXT NOT NULL,
+  PRIMARY KEY (org, at, what, request)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS kh_transitions (
   org TEXT NOT NULL, at REAL NOT NULL, id TEXT NOT NULL, what TEXT NOT NULL, subject_uid TEXT
 );

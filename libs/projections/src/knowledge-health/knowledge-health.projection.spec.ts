@@ -5,6 +5,7 @@ import { exceptionId } from '@strata/domain/knowledge-health';
 import { noteRecord } from '../testing/projection-event-fixtures';
 import { KnowledgeHealthProjection } from './knowledge-health.projection';
 import { KnowledgeHealthReadModel } from './knowledge-health-read-model';
+import { FIRST_OPENINGS } from './knowledge-health-schema';
 
 let position = 0;
 function at(t: number, type: string, data: unknown, org = 'o'): RecordedEvent {
@@ -213,17 +214,23 @@ describe('KnowledgeHealthProjection', () => {
     expect(rm.rows('o')).toEqual([]);
     const before = writes();
     p.flush();
-    // c1 supported: never an exception; c2 unsupported: one row and its opening, nothing taken
-    // back, and c1's judged support (3 writes: c2 was created as unsupported, its judgement);
-    // then one write per counter the unit moved, however many events moved it: Claims, Evidence,
-    // edges, evidenced Claims, and the day's nodes created, edges created and exceptions opened (7)
+    // c1 supported: never an exception; c2 unsupported: one row, which is its opening's record
+    // too (first_at), nothing taken back, and c1's judged support (2 writes: c2 was created as
+    // unsupported, its judgement);
+    // the unit's creations, one row for its nodes and one for its edges (2); then one write per
+    // counter the unit moved, however many events moved it: Claims, Evidence, edges, evidenced
+    // Claims, and the day's nodes created, edges created and exceptions opened (7)
     expect(rm.rows('o').map((r) => r.id)).toEqual([exceptionId('claim_unsupported', 'c2')]);
-    expect(writes() - before).toBe(3 + 7);
+    expect(writes() - before).toBe(2 + 2 + 7);
     expect(rm.claimSupportCounts('o')).toEqual({ claims: 2, evidenced: 1, sourced_only: 0 });
     expect(rm.transitions('o', 0, 100)).toEqual([{ id: exceptionId('claim_unsupported', 'c2'), what: 'opened' }]);
+    // the opening is read from the exception's row, through the list's index, not from a transition row
+    expect(db.prepare('SELECT COUNT(*) AS n FROM kh_transitions').get()).toEqual({ n: 0 });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT COUNT(*) ${FIRST_OPENINGS}`).all('o', 0, 100) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/USING COVERING INDEX kh_exceptions_page \(org=\? AND lane=\? AND sev=\? AND first_at>\? AND first_at<\?\)/);
     // a second flush has nothing left to judge
     p.flush();
-    expect(writes() - before).toBe(3 + 7);
+    expect(writes() - before).toBe(2 + 2 + 7);
     // the next unit (another request) judges what it touched, at its own instant
     p.apply(ev(5, 'b2', 20, 'EdgeCreated', edge('s2', 'ev', 'c2')));
     p.flush();
@@ -267,7 +274,7 @@ describe('KnowledgeHealthProjection', () => {
     expect(plan).toMatch(/USING INDEX kh_activity_uid/);
   });
 
-  it('counts creations in a window from the rows, through their creation-time indexes, and keeps no activity row for them', () => {
+  it('counts creations in a window from one row per unit of work and what it created, and keeps no activity row for them', () => {
     const db = new Database(':memory:');
     const p = new KnowledgeHealthProjection(db);
     const rm = new KnowledgeHealthReadModel(db);
@@ -285,10 +292,26 @@ describe('KnowledgeHealthProjection', () => {
       { what: 'nodes_created', uid: 'n2', from_uid: null, to_uid: null },
       { what: 'edges_created', uid: 'e1', from_uid: 'n2', to_uid: 'n1' },
     ]);
-    for (const [table, index] of [['kh_nodes', 'kh_nodes_born'], ['kh_edges', 'kh_edges_born']]) {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT COUNT(*) FROM ${table} WHERE org = ? AND born_at >= ? AND born_at < ?`).all('o', 0, 1) as { detail: string }[]).map((r) => r.detail).join(' | ');
-      expect(plan).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}`));
-    }
+    // the unit at 20 created a node and an edge: one row for each, not an index entry per object
+    expect(db.prepare('SELECT at, what, n, uids FROM kh_created ORDER BY at, what').all()).toEqual([
+      { at: 10, what: 'nodes_created', n: 1, uids: '["n1"]' },
+      { at: 20, what: 'edges_created', n: 1, uids: '["e1"]' },
+      { at: 20, what: 'nodes_created', n: 1, uids: '["n2"]' },
+    ]);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%born_at%'").all()).toEqual([]);
+    // a window's creations are summed along the table's own key (one b-tree entry per row)
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT what, SUM(n) FROM kh_created WHERE org = ? AND at >= ? AND at < ? GROUP BY what').all('o', 0, 1) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    expect(plan).toMatch(/SEARCH kh_created USING PRIMARY KEY \(org=\? AND at>\? AND at<\?\)/);
+    // a purge takes its uids out of their creation rows, as a rebuild of the purged log never writes them
+    step(p, at(50, 'GraphPurged', { node_uids: ['n2'], edge_uids: ['e1'], cutoff: null }));
+    expect(db.prepare('SELECT at, what, n, uids FROM kh_created ORDER BY at, what').all()).toEqual([{ at: 10, what: 'nodes_created', n: 1, uids: '["n1"]' }]);
+    expect(Object.fromEntries(rm.windowCounts('o', 0, 100))).toEqual({ nodes_created: 1 });
+    expect(rm.activity('o', 0, 100)).toEqual([{ what: 'nodes_created', uid: 'n1', from_uid: null, to_uid: null }]);
+    // one unit applied in two parts (a rebuild's batch ended inside it): still one row, as applied at once
+    step(p, at(60, 'NodeCreated', { node: noteRecord('x1', 'x1'), reason: null }));
+    step(p, at(60, 'NodeCreated', { node: noteRecord('x2', 'x2'), reason: null }));
+    expect(db.prepare('SELECT at, what, n, uids FROM kh_created WHERE at = 60').all()).toEqual([{ at: 60, what: 'nodes_created', n: 2, uids: '["x1","x2"]' }]);
+    expect(Object.fromEntries(rm.windowCounts('o', 55, 100))).toEqual({ nodes_created: 2 });
   });
 
   it("an exception's transitions are read and dropped through its subject, and a purge takes them off the day counts", () => {

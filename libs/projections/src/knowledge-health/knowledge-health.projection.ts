@@ -36,8 +36,9 @@ const INSERT_NODE = insertInto(NODE_COLUMNS);
  * (on `/batch`, a thousand updates of `kh_nodes` and its support index fewer).
  */
 const INSERT_NEW_NODE = `${insertInto([...NODE_COLUMNS, 'support', 'born_at'])} ON CONFLICT(org, uid) DO NOTHING`;
-const INSERT_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)';
-/** A created edge's row, with the instant it was born (its creation is counted from it). */
+const UPSERT_EDGE = `INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?)
+  ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`;
+/** A created edge's row, with the instant it was born (a purge takes its creation off the counts by it). */
 const INSERT_NEW_EDGE = 'INSERT INTO kh_edges(org, uid, edge_type, from_uid, to_uid, live, version, created_at, attrs, born_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT(org, uid) DO NOTHING';
 
 /** Rows a unit of work may keep in memory before the memo starts over (an import can be one huge unit). */
@@ -62,21 +63,33 @@ function placeEdge(list: KhEdgeRow[], row: KhEdgeRow): void {
   list.splice(at, 0, row);
 }
 
-/** The counters a node row stands for: its live type, and a live Claim's judged support. */
-function nodeKeys(n: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): string[] {
-  if (!n || n.live !== 1) return [];
-  const keys = [`node:${n.node_type}`];
-  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.evidenced) keys.push('claim:evidenced');
-  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.sourced) keys.push('claim:sourced');
-  return keys;
+/** `node:<type>` for each type seen: one string per type, not one per node counted. */
+const TYPE_KEYS = new Map<string, string>();
+function typeKey(type: string): string {
+  let k = TYPE_KEYS.get(type);
+  if (k === undefined) TYPE_KEYS.set(type, (k = `node:${type}`));
+  return k;
 }
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
+/** The counters a node row stands for: its live type, and a live Claim's judged support. */
+function nodeKeys(n: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): readonly string[] {
+  if (!n || n.live !== 1) return NO_KEYS;
+  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.evidenced) return [typeKey(n.node_type), 'claim:evidenced'];
+  if (n.node_type === 'Claim' && n.support === CLAIM_SUPPORT.sourced) return [typeKey(n.node_type), 'claim:sourced'];
+  return [typeKey(n.node_type)];
+}
+
+/** Each kind's severity rank, looked up once (every exception write needs it). */
+const SEV_RANK = Object.fromEntries(Object.entries(SEVERITY_OF).map(([k, s]) => [k, severityRank(s)])) as Record<ExceptionKind, number>;
 
 /** Where an exception row is read from, and what the list orders and counts it by. */
 function laneOf(kind: ExceptionKind, subjectType: string, state: ExceptionState | null, arm: string | null) {
   const timed = arm !== null || subjectType === 'schedule' || kind === 'brief_stale';
   return {
     lane: timed || !state ? TIMED_LANE : state.status,
-    sev: severityRank(SEVERITY_OF[kind]),
+    sev: SEV_RANK[kind],
     first_at: state?.first_detected_at ?? null,
     resolved_at: state?.resolved_at ?? null,
   };
@@ -111,13 +124,14 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows */
-  readonly version = 7;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows; 8: creations as one row per unit of work (`kh_created`), no index by `born_at`, and an exception's first opening read from its row (`first_at`), not a transition row */
+  readonly version = 8;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
   private unitOrg = '';
   private unitAt = 0;
+  private unitRequest = '';
   private lastPosition = -1;
   private applying = false;
   /** Subjects whose conditions this unit's events may have changed, evaluated by `flush`. */
@@ -131,6 +145,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   /** Counter changes of the unit of work (by org, key), written with its last evaluation. */
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly dayCounts = new Map<string, Map<string, number>>();
+  /** The uids the unit of work created, in order: one `kh_created` row each, written with its counters. */
+  private readonly created = { nodes_created: [] as string[], edges_created: [] as string[] };
 
   constructor(db: Database) {
     super(db);
@@ -165,11 +181,14 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       this.provisional.clear();
       this.counts.clear();
       this.dayCounts.clear();
+      this.created.nodes_created.length = 0;
+      this.created.edges_created.length = 0;
     } else if (key !== this.unit || (m && memoSize(m) > MEMO_MAX_ROWS)) this.flush();
     if (!m || rolledBack || key !== this.unit || memoSize(m) > MEMO_MAX_ROWS) this.memo = emptyMemo();
     this.unit = key;
     this.unitOrg = e.metadata.org_id;
     this.unitAt = e.metadata.occurred_at;
+    this.unitRequest = e.metadata.request_id;
     this.lastPosition = e.position;
   }
 
@@ -182,7 +201,34 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
    */
   flush(): void {
     this.evaluate();
+    this.writeCreated();
     this.writeCounts();
+  }
+
+  /** The unit's creations: a row for its nodes and one for its edges (all at the unit's instant). */
+  private writeCreated(): void {
+    for (const what of ['nodes_created', 'edges_created'] as const) {
+      const uids = this.created[what];
+      if (!uids.length) continue;
+      // the unit's second part (its evaluation was split) goes on after its first: two JSON arrays spliced
+      this.stmt(
+        `INSERT INTO kh_created(org, at, what, request, n, uids) VALUES (?,?,?,?,?,?)
+         ON CONFLICT(org, at, what, request) DO UPDATE SET n = n + excluded.n, uids = substr(uids, 1, length(uids) - 1) || ',' || substr(excluded.uids, 2)`,
+      ).run(this.unitOrg, this.unitAt, what, this.unitRequest, uids.length, JSON.stringify(uids));
+      this.countDay(this.unitOrg, what, this.unitAt, uids.length);
+      uids.length = 0;
+    }
+  }
+
+  /** Takes purged uids out of the creation rows of their instant (a row left empty goes). */
+  private uncreate(org: string, what: string, at: number, uids: ReadonlySet<string>): void {
+    for (const r of this.stmt('SELECT request, uids FROM kh_created WHERE org = ? AND at = ? AND what = ?').all(org, at, what) as { request: string; uids: string }[]) {
+      const list = JSON.parse(r.uids) as string[];
+      const kept = list.filter((u) => !uids.has(u));
+      if (kept.length === list.length) continue;
+      if (kept.length) this.stmt('UPDATE kh_created SET n = ?, uids = ? WHERE org = ? AND at = ? AND what = ? AND request = ?').run(kept.length, JSON.stringify(kept), org, at, what, r.request);
+      else this.stmt('DELETE FROM kh_created WHERE org = ? AND at = ? AND what = ? AND request = ?').run(org, at, what, r.request);
+    }
   }
 
   private evaluate(): void {
@@ -285,8 +331,17 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.countDay(org, `exceptions_${what}`, at, 1);
   }
 
-  /** Removes an exception's transitions, and takes them off the day counters. */
-  private dropTransitions(org: string, id: string, subject: string): void {
+  /**
+   * An exception's first opening, at its first detection: no `kh_transitions` row, the
+   * exception's own row (`first_at`) records it; only the day counter is kept beside it.
+   */
+  private firstOpening(org: string, at: number): void {
+    this.countDay(org, 'exceptions_opened', at, 1);
+  }
+
+  /** Removes an exception's transitions (its first opening, at `firstAt`, with its row), and takes them off the day counters. */
+  private dropTransitions(org: string, id: string, subject: string, firstAt: number | null): void {
+    if (firstAt !== null) this.countDay(org, 'exceptions_opened', firstAt, -1);
     for (const t of this.stmt('SELECT at, what FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').all(org, subject, id) as { at: number; what: string }[])
       this.countDay(org, `exceptions_${t.what}`, t.at, -1);
     this.stmt('DELETE FROM kh_transitions INDEXED BY kh_transitions_subject WHERE org = ? AND subject_uid = ? AND id = ?').run(org, subject, id);
@@ -299,8 +354,14 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private countDay(org: string, what: string, at: number, by: number): void {
-    this.bump(this.dayCounts, org, `${what}\u0000${Math.floor(at / DAY_S)}`, by);
+    // a unit counts mostly one (what, day) over and over: its key is built once
+    const day = Math.floor(at / DAY_S);
+    const last = this.lastDayKey;
+    if (last.what !== what || last.day !== day) this.lastDayKey = { what, day, key: `${what}\u0000${day}` };
+    this.bump(this.dayCounts, org, this.lastDayKey.key, by);
   }
+
+  private lastDayKey = { what: '', day: NaN, key: '' };
 
   /** A node row's move from `prev` to `next` (either absent): its counters follow. */
   private countNode(org: string, prev: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined, next: Pick<KhNodeRow, 'live' | 'node_type' | 'support'> | undefined): void {
@@ -388,8 +449,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     // a node just created: no edge touches it yet, no exception is about it
     if (!prev) this.edgeless(n.uid);
     if (inserted) {
-      // its row is its creation's record (born_at); only the day counter is kept beside it
-      this.countDay(org, 'nodes_created', at, 1);
+      // its creation is recorded, and counted by day, with the unit's (kh_created)
+      this.created.nodes_created.push(n.uid);
       if (n.node_type === 'Document') this.activity(org, at, 'documents_created', n.uid, null, null, position);
     }
     if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed') && (!prev || prev.status !== status)) this.activity(org, at, `chunks_${status}`, n.uid, null, null, position);
@@ -400,15 +461,14 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   private afterNodeChange(org: string, uid: string, at: number): void {
     const n = this.node(org, uid)!;
     this.evalNode(org, uid, at);
-    const claims = new Set<string>();
-    if (EVIDENCE_NODE_TYPES.has(n.node_type)) for (const e of this.edgesOut(org, uid, 'Supports')) claims.add(e.to_uid);
-    if (SOURCE_NODE_TYPES.has(n.node_type)) for (const t of ['ExtractedFrom', 'DerivedFrom']) for (const e of this.edgesIn(org, uid, t)) claims.add(e.from_uid);
-    for (const c of claims) this.evalNode(org, c, at);
+    // created in this unit and touched by no edge yet: nothing else reads it (most creations)
+    if (this.untouched(uid)) return;
+    // (evalNode marks a set: a subject reached twice is judged once)
+    if (EVIDENCE_NODE_TYPES.has(n.node_type)) for (const e of this.edgesOut(org, uid, 'Supports')) this.evalNode(org, e.to_uid, at);
+    if (SOURCE_NODE_TYPES.has(n.node_type)) for (const t of ['ExtractedFrom', 'DerivedFrom']) for (const e of this.edgesIn(org, uid, t)) this.evalNode(org, e.from_uid, at);
     if (n.node_type === 'Document') for (const e of this.edgesIn(org, uid, 'ChunkOf')) this.evalNode(org, e.from_uid, at);
     // N as a premise: the nodes that depend on it
-    const dependents = new Set<string>();
-    for (const t of DEPENDENCY_EDGE_TYPES) for (const e of this.edgesIn(org, uid, t)) dependents.add(e.from_uid);
-    for (const d of dependents) this.evalNode(org, d, at);
+    for (const t of DEPENDENCY_EDGE_TYPES) for (const e of this.edgesIn(org, uid, t)) this.evalNode(org, e.from_uid, at);
     this.evalTouchingEdges(org, uid, at);
     if (n.node_type === 'Task') for (const e of this.edgesOut(org, uid, 'Targets')) this.evalAcknowledgeable(org, e.to_uid, at);
   }
@@ -422,19 +482,18 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
           ? JSON.stringify({ status: str(p.status), similarity: num(p.similarity) })
           : null;
     const live = ed.tombstone_at === null ? 1 : 0;
-    const cols = [org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs];
     let prev: KhEdgeRow | undefined;
-    const inserted = type === 'EdgeCreated' && this.memo?.edges.get(ed.uid) === undefined && this.stmt(INSERT_NEW_EDGE).run(...cols, at).changes === 1;
+    const inserted =
+      type === 'EdgeCreated' &&
+      this.memo?.edges.get(ed.uid) === undefined &&
+      this.stmt(INSERT_NEW_EDGE).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs, at).changes === 1;
     if (!inserted) {
       prev = this.edge(org, ed.uid);
-      this.stmt(
-        `${INSERT_EDGE}
-       ON CONFLICT(org, uid) DO UPDATE SET edge_type = excluded.edge_type, from_uid = excluded.from_uid, to_uid = excluded.to_uid, live = excluded.live, version = excluded.version, attrs = excluded.attrs`,
-      ).run(...cols);
+      this.stmt(UPSERT_EDGE).run(org, ed.uid, ed.edge_type, ed.from_uid, ed.to_uid, live, ed.version, ed.created_at, attrs);
     }
     this.countEdge(org, prev ? prev.live : 0, live);
     this.rememberEdge(prev, { org, uid: ed.uid, edge_type: ed.edge_type, from_uid: ed.from_uid, to_uid: ed.to_uid, live, version: ed.version, created_at: prev ? prev.created_at : ed.created_at, attrs });
-    if (inserted) this.countDay(org, 'edges_created', at, 1);
+    if (inserted) this.created.edges_created.push(ed.uid);
     this.afterEdgeChange(org, ed, at);
   }
 
@@ -475,26 +534,41 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     for (const uid of [...nodeUids, ...edgeUids]) {
       for (const row of this.stmt('SELECT * FROM kh_exceptions INDEXED BY kh_exceptions_subject_id WHERE org = ? AND subject_uid = ?').all(org, uid) as KhExceptionRow[]) {
         this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, row.subject_uid, row.id);
-        this.dropTransitions(org, row.id, row.subject_uid);
+        this.dropTransitions(org, row.id, row.subject_uid, row.state ? (JSON.parse(row.state) as ExceptionState).first_detected_at : null);
         this.remember(row, true);
       }
       for (const a of this.stmt('SELECT at, what FROM kh_activity INDEXED BY kh_activity_uid WHERE org = ? AND uid = ?').all(org, uid) as { at: number; what: string }[]) this.countDay(org, a.what, a.at, -1);
       this.stmt('DELETE FROM kh_activity WHERE org = ? AND uid = ?').run(org, uid);
     }
+    // creations to take out of kh_created, by what and instant
+    const born = new Map<string, { what: string; at: number; uids: Set<string> }>();
+    const unborn = (what: string, at: number, uid: string) => {
+      const k = `${what}\u0000${at}`;
+      let b = born.get(k);
+      if (!b) born.set(k, (b = { what, at, uids: new Set() }));
+      b.uids.add(uid);
+    };
     for (const uid of nodeUids) {
       const n = this.stmt('SELECT live, node_type, support, born_at FROM kh_nodes WHERE org = ? AND uid = ?').get(org, uid) as
         | (Pick<KhNodeRow, 'live' | 'node_type' | 'support'> & { born_at: number | null })
         | undefined;
       this.countNode(org, n, undefined);
-      if (n && n.born_at !== null) this.countDay(org, 'nodes_created', n.born_at, -1);
+      if (n && n.born_at !== null) {
+        this.countDay(org, 'nodes_created', n.born_at, -1);
+        unborn('nodes_created', n.born_at, uid);
+      }
       this.stmt('DELETE FROM kh_nodes WHERE org = ? AND uid = ?').run(org, uid);
     }
     for (const uid of edgeUids) {
       const e = this.stmt('SELECT live, born_at FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { live: number; born_at: number | null } | undefined;
       if (e) this.countEdge(org, e.live, 0);
-      if (e && e.born_at !== null) this.countDay(org, 'edges_created', e.born_at, -1);
+      if (e && e.born_at !== null) {
+        this.countDay(org, 'edges_created', e.born_at, -1);
+        unborn('edges_created', e.born_at, uid);
+      }
       this.stmt('DELETE FROM kh_edges WHERE org = ? AND uid = ?').run(org, uid);
     }
+    for (const b of born.values()) this.uncreate(org, b.what, b.at, b.uids);
   }
 
   /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
@@ -559,9 +633,9 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
   }
 
   private evalDerivation(org: string, d: KhNodeRow, at: number): void {
-    const all = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t));
     // never a premise: never a row (edges go only with a purge, long after they were tombstoned)
-    if (!all.length) return;
+    if (DEPENDENCY_EDGE_TYPES.every((t) => !this.edgesOut(org, d.uid, t).length)) return;
+    const all = DEPENDENCY_EDGE_TYPES.flatMap((t) => this.edgesOut(org, d.uid, t));
     const deps = all.filter((e) => e.live);
     if (!d.live) return this.settle(org, 'derivation_stale', d, { holds: false, removed: true }, at);
     const facts: PremiseFacts[] = [];
@@ -638,7 +712,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       // ended inside it, or one request committed twice at one instant) opened it and then
       // cleared it at the same instant; it was never an exception anyone could see
       this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(row.org, row.subject_uid, row.id);
-      this.dropTransitions(row.org, row.id, row.subject_uid);
+      this.dropTransitions(row.org, row.id, row.subject_uid, prev.first_detected_at);
       this.remember(row, true);
       return;
     }
@@ -666,7 +740,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const wasOpen = prev !== null && prev.status !== 'resolved';
     const isOpen = next.status !== 'resolved';
     // the moment it opened: first detection, or the reopening (an acknowledgement at once may follow it)
-    if (isOpen && !wasOpen) this.transition(org, prev === null ? next.first_detected_at : this.reopenedAt(next), id, subject, 'opened');
+    if (isOpen && !wasOpen) {
+      if (prev === null) this.firstOpening(org, next.first_detected_at);
+      else this.transition(org, this.reopenedAt(next), id, subject, 'opened');
+    }
     if (!isOpen && wasOpen) this.transition(org, next.resolved_at!, id, subject, 'resolved');
   }
 
@@ -698,9 +775,11 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       const ended = !next || next.base !== old.base;
       if (ended && due <= at) {
         // an episode some read may have shown: opened at its threshold, resolved now
+        const first = state === null;
         state = nextExceptionState(state, { holds: true, detail: armDetail(kind, old, due), ack: old.ack }, due);
         state = nextExceptionState(state, { holds: false, removed }, at);
-        this.transition(org, due, id, n.uid, 'opened');
+        if (first) this.firstOpening(org, due);
+        else this.transition(org, due, id, n.uid, 'opened');
         this.transition(org, at, id, n.uid, 'resolved');
       }
     }
@@ -768,6 +847,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.dirtyEdges.clear();
     this.counts.clear();
     this.dayCounts.clear();
+    this.created.nodes_created.length = 0;
+    this.created.edges_created.length = 0;
     for (const t of KNOWLEDGE_HEALTH_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
 }
