@@ -28,6 +28,14 @@ export interface BenchServer {
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
+/** The node flags of package.json's `start` script: the benches run the service as it is deployed. */
+export function startFlags(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const m = /^node((?:\s+--?[\w-]+(?:=\S+)?)*)\s+dist\/apps\/api\/src\/main\.js$/.exec(start.trim());
+  if (!m) throw new Error(`package.json's start script is not "node [flags] dist/apps/api/src/main.js": ${start}`);
+  return m[1].split(/\s+/).filter(Boolean);
+}
+
 /**
  * Starts the BUILT service as its own process (so the load generator does not share its event
  * loop) on a fresh data dir, signs up and creates a read/write API key.
@@ -35,8 +43,8 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 export async function startServer(env: Record<string, string> = {}, opts: { drainStdout?: boolean } = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-'));
-  // node flags for the service only (BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it)
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // the flags `npm start` runs it with, then any for this run only (BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it)
+  const nodeArgs = [...startFlags(), ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/apps/api/src/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STRATA_DATA_DIR: dataDir, STRATA_LOG_LEVEL: 'error', STRATA_RATE_LIMIT_PER_MINUTE: '10000000', ...env },
     // drained: the service writes its log to a pipe, as under a process supervisor

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { WalCheckpointer } from './wal-checkpointer';
+import { WalCheckpointer, WriteGate } from './wal-checkpointer';
 
 describe('WalCheckpointer', () => {
   let dir: string;
@@ -108,6 +108,25 @@ describe('WalCheckpointer', () => {
     }
   });
 
+  it('leaves the write locks to a writer inside the write gate, and starts the WAL over once it has left', async () => {
+    db.pragma('synchronous = NORMAL');
+    const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'FULL', name: 'x', startOver: true }], { intervalMs: 60_000 });
+    try {
+      db.prepare('INSERT INTO t VALUES (?)').run('x');
+      const written = walCycle();
+      expect(checkpointer.writeGate.enter()).toBeNull();
+      await checkpointer.checkpointNow();
+      // copied (a passive checkpoint takes no write lock) but not started over: the writer holds the gate
+      expect(walCycle()).toBe(written);
+      expect(walFrames()).toBeGreaterThan(0);
+      checkpointer.writeGate.leave();
+      await checkpointer.checkpointNow();
+      expect(walCycle()).not.toBe(written);
+    } finally {
+      await checkpointer.close();
+    }
+  });
+
   it('closes its connections and stops on close, idempotently', async () => {
     const checkpointer = new WalCheckpointer([{ db, file, synchronous: 'NORMAL' }], { intervalMs: 20 });
     await Promise.all([checkpointer.close(), checkpointer.close()]);
@@ -136,5 +155,48 @@ describe('WalCheckpointer', () => {
     } finally {
       await checkpointer.close();
     }
+  });
+});
+
+describe('WriteGate', () => {
+  const WORKER = 1;
+  const turn = () => new Promise((r) => setImmediate(r));
+
+  it('lets a writer in at once when nobody holds it, and frees it when the writer leaves', () => {
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    const gate = new WriteGate(cell);
+    expect(gate.enter()).toBeNull();
+    expect(cell[0]).not.toBe(0);
+    gate.leave();
+    expect(cell[0]).toBe(0);
+  });
+
+  it('has a writer finding the worker inside wait, without blocking the event loop, until the worker lets go', async () => {
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    const gate = new WriteGate(cell);
+    Atomics.store(cell, 0, WORKER);
+    const wait = gate.enter();
+    expect(wait).not.toBeNull();
+    let settled = false;
+    void wait!.then(() => (settled = true));
+    await turn();
+    await turn();
+    expect(settled).toBe(false);
+    // the worker's release, as its thread does it
+    Atomics.store(cell, 0, 0);
+    Atomics.notify(cell, 0);
+    await wait;
+    expect(gate.enter()).toBeNull();
+    gate.leave();
+  });
+
+  it('frees what a stopped worker held, waking the waiting writer', async () => {
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    const gate = new WriteGate(cell);
+    Atomics.store(cell, 0, WORKER);
+    const wait = gate.enter();
+    gate.release();
+    await wait;
+    expect(gate.enter()).toBeNull();
   });
 });

@@ -75,6 +75,20 @@ const copied = (i, r) => {
 // data_version right after that commit (it moves only with other connections' commits): while
 // it stays, nothing but that commit is in the WAL, and the round leaves the file alone.
 const startedOver = dbs.map(() => null);
+// The gate shared with the service's writer (WriteGate): 0 free, 1 this worker, 2 the writer.
+// The worker takes it before anything that holds a write lock (a RESTART, a start-over) and
+// skips that step when the writer has it, as it would on SQLITE_BUSY; letting go wakes a writer
+// waiting for it, which then begins at once instead of sleeping in SQLite's busy handler.
+const gate = workerData.gate ? new Int32Array(workerData.gate) : null;
+const holding = (fn) => {
+  if (gate && Atomics.compareExchange(gate, 0, 0, 1) !== 0) return false;
+  try {
+    fn();
+  } finally {
+    if (gate && Atomics.compareExchange(gate, 0, 1, 0) === 1) Atomics.notify(gate, 0);
+  }
+  return true;
+};
 // Older SQLite can race a writer against another connection's start-over of the WAL (fixed in
 // 3.52.0): there the writer keeps starting it over, as it always did.
 const startOverSafe = (() => {
@@ -114,12 +128,13 @@ const tick = () => {
       // a busy writer never does: it would grow until the writer's own (inline) checkpoint.
       // RESTART takes the write lock between the writer's transactions (busy_timeout 0: it
       // falls back to passive when the writer is busy) and copies the few pages left.
-      if (r.busy === 0 && r.log > workerData.restartPages) {
-        t0 = performance.now();
-        r = db.pragma('wal_checkpoint(RESTART)')[0];
-        done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, r)]);
-      }
-      if (startOverSafe && workerData.files[i].startOver && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) startOver(i, version);
+      if (r.busy === 0 && r.log > workerData.restartPages)
+        holding(() => {
+          t0 = performance.now();
+          r = db.pragma('wal_checkpoint(RESTART)')[0];
+          done.push([i, 'restart', (performance.now() - t0) / 1000, copied(i, r)]);
+        });
+      if (startOverSafe && workerData.files[i].startOver && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) holding(() => startOver(i, version));
     } catch (err) {
       // busy (another checkpoint or a backup running): the next tick tries again
     }
@@ -139,6 +154,58 @@ parentPort.on('message', (m) => {
 });
 `;
 
+/** Atomics.waitAsync (Node 16 and later), which the compiler's ES2022 library does not declare */
+type WaitAsync = (cell: Int32Array, index: number, value: number, timeoutMs: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
+
+const FREE = 0;
+const WORKER = 1;
+const WRITER = 2;
+
+/**
+ * The service's writer and the checkpointer's worker announce to each other, through one shared
+ * cell, when they are about to hold the checkpointed files' write locks. The writer takes it
+ * around each batch (BEGIN IMMEDIATE to COMMIT); the worker around a RESTART or a start-over,
+ * and skips those while the writer holds it. A writer finding the worker inside waits for it
+ * on a promise the worker's release settles (Atomics.waitAsync): the event loop goes on reading
+ * requests meanwhile and the batch begins as soon as the lock is free, where SQLite's busy
+ * handler slept the whole event loop in steps of 1, 2, 5, 10 ms. The SQLite locks stay the
+ * rule (busy_timeout still covers any other connection); the gate only keeps the two from
+ * meeting there.
+ */
+export class WriteGate {
+  constructor(
+    private readonly cell: Int32Array,
+    /** how long a writer waits for the worker before it goes on to the lock itself (ms) */
+    private readonly patienceMs = 5000,
+  ) {}
+
+  /**
+   * Takes the gate for the writer: null when it is taken, otherwise a promise that settles
+   * once the worker lets go (or after `patienceMs`, when the writer takes it anyway and
+   * meets the lock in SQLite's busy handler as before); then call again.
+   */
+  enter(): Promise<void> | null {
+    const held = Atomics.compareExchange(this.cell, 0, FREE, WRITER);
+    if (held === FREE || held === WRITER) return null;
+    const w = waitAsync(this.cell, 0, held, this.patienceMs);
+    if (!w.async) return Promise.resolve();
+    return w.value.then((r) => {
+      if (r === 'timed-out') Atomics.compareExchange(this.cell, 0, held, WRITER);
+    });
+  }
+
+  /** The writer's batch ended (committed or rolled back). */
+  leave(): void {
+    Atomics.compareExchange(this.cell, 0, WRITER, FREE);
+  }
+
+  /** The worker is gone: whatever it held is free. */
+  release(): void {
+    if (Atomics.compareExchange(this.cell, 0, WORKER, FREE) === WORKER) Atomics.notify(this.cell, 0);
+  }
+}
+
 /**
  * Checkpoints SQLite WAL files on a worker thread with its own connections, so that copying
  * WAL pages into the database and the fsyncs around it never block the event loop; writers
@@ -155,11 +222,15 @@ export class WalCheckpointer {
   /** callers of checkpointNow, answered in order */
   private readonly ticks: (() => void)[] = [];
   private readonly listeners: ((c: CheckpointDone) => void)[] = [];
+  /** taken by the service's writer around each batch (see WriteGate) */
+  readonly writeGate: WriteGate;
 
   constructor(files: CheckpointedFile[], opts: WalCheckpointerOptions = {}) {
     const safetyNet = Math.max(1000, Math.floor(opts.safetyNetPages ?? 20_000));
     const restartPages = Math.max(1, Math.floor(opts.restartPages ?? Math.min(4_000, safetyNet / 2)));
     for (const f of files) f.db.pragma(`wal_autocheckpoint = ${safetyNet}`);
+    const gate = new SharedArrayBuffer(4);
+    this.writeGate = new WriteGate(new Int32Array(gate));
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
@@ -167,6 +238,7 @@ export class WalCheckpointer {
         files: files.map((f) => ({ file: f.file, synchronous: f.synchronous, startOver: f.startOver === true && f.synchronous !== 'OFF' })),
         intervalMs: Math.max(10, Math.floor(opts.intervalMs ?? 200)),
         restartPages,
+        gate,
       },
     });
     // a failed worker only means checkpoints happen inline again (the safety net)
@@ -209,6 +281,7 @@ export class WalCheckpointer {
       const done = () => {
         clearTimeout(timer);
         for (const t of this.ticks.splice(0)) t();
+        this.writeGate.release();
         void w.terminate().then(() => resolve(), () => resolve());
       };
       const timer = setTimeout(done, 5000);

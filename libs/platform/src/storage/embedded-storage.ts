@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { RecordedEvent } from '@strata/domain/events';
 import type { Clock } from '@strata/domain/time';
 import { SqliteEventStore } from '@strata/event-store/sqlite/sqlite-event-store';
-import { CheckpointDone, WalCheckpointer } from '@strata/event-store/sqlite/wal-checkpointer';
+import { CheckpointDone, WalCheckpointer, WriteGate } from '@strata/event-store/sqlite/wal-checkpointer';
 import { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-store';
 import { EmbeddedProjectionRunner } from '@strata/projections/embedded/embedded-projection-runner';
 import { SqliteTextIndex } from '@strata/text-index/sqlite/sqlite-text-index';
@@ -93,6 +93,11 @@ export class EmbeddedStorage {
       { db: this.events.db, file: this.events.file, synchronous: 'FULL', name: 'events', startOver: true },
       { db: this.projections, file: this.projections.name, synchronous: this.session.synchronous, name: 'projections' },
     ]);
+  }
+
+  /** taken by the unit of work around each write batch, so it never meets the checkpointer's locks in the busy handler */
+  get writeGate(): WriteGate {
+    return this.checkpointer.writeGate;
   }
 
   /** Told of each WAL checkpoint that copied pages, by database (`events`, `projections`). */

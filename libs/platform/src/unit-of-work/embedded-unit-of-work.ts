@@ -126,14 +126,30 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       return this.finish();
     }
     const batch = this.queue.splice(0, MAX_BATCH);
-    if ((await this.commit(batch, false)) === 'isolate') {
+    if ((await this.gated(batch, false)) === 'isolate') {
       // one request's append or projection failed: replay the batch one request per
       // transaction so that only that request fails (handlers only stage events, so
       // deciding again is safe)
-      for (const job of batch) if (!this.settled.has(job)) await this.commit([job], true);
+      for (const job of batch) if (!this.settled.has(job)) await this.gated([job], true);
     }
     this.settled = new WeakSet();
     this.finish();
+  }
+
+  /**
+   * One commit inside the write gate: while the WAL checkpointer's worker holds the write
+   * locks (a RESTART, a start-over and its fsync) the batch waits for it on a promise, the
+   * event loop free to read the requests that join the next batch, instead of sleeping in
+   * SQLite's busy handler.
+   */
+  private async gated(batch: Job[], isolated: boolean): Promise<'ok' | 'isolate'> {
+    const gate = this.storage.writeGate;
+    for (let wait = gate.enter(); wait; wait = gate.enter()) await wait;
+    try {
+      return await this.commit(batch, isolated);
+    } finally {
+      gate.leave();
+    }
   }
 
   /** Jobs already answered in this drain (a replay must not run them again). */
