@@ -144,11 +144,18 @@ export class QuantizedVectors {
     const q = new Int8Array(d);
     quantizeForCosine(query, 0, q, 0, d);
     const top = new TopK(count);
-    for (const g of this.groups.values()) {
+    // the largest groups first: the bar to enter rises early, and the smaller groups' lists
+    // (best first) are cut as soon as they fall below it
+    const groups = [...this.groups.values()].sort((a, b) => b.slots.length - a.slots.length);
+    for (const g of groups) {
       for (const seg of g.rows.segments(g.slots.length)) {
         const m = exactSearch(seg.rows, q, d, Math.min(count, seg.rows.length / d), MetricKind.IP, 1) as { keys: BigUint64Array; distances: Float32Array };
-        // the kernel's distance is 1 − the integer inner product
-        for (let i = 0; i < m.keys.length; i++) top.push(g.slots[seg.first + Number(m.keys[i])], (1 - m.distances[i]) / g.scale);
+        for (let i = 0; i < m.keys.length; i++) {
+          // the kernel's distance is 1 − the integer inner product
+          const estimate = (1 - m.distances[i]) / g.scale;
+          if (estimate < top.floor) break;
+          top.push(g.slots[seg.first + Number(m.keys[i])], estimate);
+        }
       }
     }
     return top.sorted().map((h) => h.id);
