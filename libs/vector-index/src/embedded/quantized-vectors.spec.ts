@@ -57,7 +57,18 @@ describe('QuantizedVectors', () => {
     expect(q.nearest([1, 0, 0], 4, 4)).toEqual([0, 2, 1, 3]);
   });
 
-  it('moves a slot between groups when its vector changes, and stores no zero vector', () => {
+  it('offers a zero vector as a candidate scoring 0: above vectors pointing away, below those pointing along', () => {
+    const q = new QuantizedVectors(2, 3);
+    q.set(0, [-1, 0], 0);
+    q.set(1, [0, 0], 0);
+    q.set(2, [1, 0.2], 0);
+    expect(q.nearest([1, 0], 3, 3)).toEqual([2, 1, 0]);
+    expect(q.nearest([-1, 0], 3, 2)).toEqual([0, 1]);
+    q.clear(1);
+    expect(q.nearest([1, 0], 3, 3)).toEqual([2, 0]);
+  });
+
+  it('moves a slot between groups when its vector changes, and between them and the zero vectors', () => {
     const q = new QuantizedVectors(2, 2);
     q.set(0, [1, 0], 0);
     q.set(1, [1, 1], 0);
@@ -66,7 +77,7 @@ describe('QuantizedVectors', () => {
     expect(scaleGroup([1, 0.9], 0, 2)).not.toBe(scaleGroup([1, 0], 0, 2));
     expect(q.nearest([0, 1], 2, 2)).toEqual([1, 0]);
     q.set(1, [0, 0], 0);
-    expect(q.nearest([0, 1], 2, 2)).toEqual([0]);
+    expect(q.nearest([0, 1], 2, 2)).toEqual([0, 1]);
     q.set(1, [3, 0], 0);
     expect(q.nearest([1, 0], 2, 2)).toEqual([1, 0]);
   });

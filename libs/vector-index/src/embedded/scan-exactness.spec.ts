@@ -89,4 +89,14 @@ describe('8-bit scan of a cosine space: exact top-k', () => {
     const queries = Array.from({ length: 12 }, (_, i) => Float32Array.from({ length: d }, () => gauss() * (i % 2 ? 1e-3 : 50)));
     expectExact(d, vectors, queries);
   });
+
+  it('zero vectors score 0: above every vector pointing away from the query', () => {
+    const d = 16;
+    // most vectors point away from the queries, one in twenty is the zero vector
+    const vectors = Array.from({ length: 600 }, (_, i) =>
+      i % 20 === 7 ? new Float32Array(d) : Float32Array.from({ length: d }, (_, j) => (j === 0 ? -5 - rand() : gauss()) * (i % 50 === 1 ? -1 : 1)),
+    );
+    const queries = Array.from({ length: 6 }, () => Float32Array.from({ length: d }, (_, j) => (j === 0 ? 3 : gauss() * 0.1)));
+    expectExact(d, vectors, queries);
+  });
 });
