@@ -36,6 +36,11 @@ export function scaleGroup(src: ArrayLike<number>, offset: number, n: number): n
     if (a > max) max = a;
     sq += x * x;
   }
+  return groupOf(max, sq);
+}
+
+/** scaleGroup from a vector's largest |component| and its squared length. */
+function groupOf(max: number, sq: number): number | null {
   if (!(max > 0) || !Number.isFinite(sq)) return null;
   // 127 / the unit vector's largest component, in quarter octaves, rounded down (≥ 127: a unit vector's largest component is ≤ 1)
   return Math.floor(STEPS_PER_OCTAVE * Math.log2((127 * Math.sqrt(sq)) / max));
@@ -93,7 +98,15 @@ export class QuantizedVectors {
   /** Stores the vector at `src[offset…]` in `slot`, replacing what the slot held. */
   set(slot: number, src: ArrayLike<number>, offset: number): void {
     const d = this.dimensions;
-    const key = scaleGroup(src, offset, d);
+    let max = 0;
+    let sq = 0;
+    for (let i = 0; i < d; i++) {
+      const x = src[offset + i];
+      const a = Math.abs(x);
+      if (a > max) max = a;
+      sq += x * x;
+    }
+    const key = groupOf(max, sq);
     if (key === null) {
       this.clear(slot);
       this.zeros.add(slot);
@@ -101,9 +114,7 @@ export class QuantizedVectors {
     }
     let g = this.groups.get(key);
     if (!g) this.groups.set(key, (g = { scale: 2 ** (key / STEPS_PER_OCTAVE), rows: new ChunkedRows(d, (n) => new Int8Array(n), 1, 16, this.chunkBytes), slots: [] }));
-    let norm = 0;
-    for (let i = 0; i < d; i++) norm += src[offset + i] * src[offset + i];
-    const f = g.scale / Math.sqrt(norm);
+    const f = g.scale / Math.sqrt(sq);
     const row = this.scratch;
     for (let i = 0; i < d; i++) row[i] = Math.max(-127, Math.min(127, Math.round(src[offset + i] * f)));
     if (this.groupOf[slot] === key) {
