@@ -101,7 +101,7 @@ class Space {
     this.index = this.newIndex();
     this.vectors = new ChunkedRows(dimensions, (n) => new Float32Array(n), 4);
     this.norms = new Float32Array(16);
-    this.quantized = metric === 'cosine' ? new QuantizedVectors(dimensions, 16) : null;
+    this.quantized = metric === 'cosine' ? new QuantizedVectors(dimensions) : null;
   }
 
   get size(): number {

@@ -72,6 +72,11 @@ export class TopK {
     return this.ids.length;
   }
 
+  /** The score a hit must beat to enter once the collector is full (−∞ until then). */
+  get floor(): number {
+    return this.ids.length < this.k ? -Infinity : this.scores[0];
+  }
+
   push(id: number, score: number): void {
     if (this.k <= 0 || Number.isNaN(score)) return;
     if (this.ids.length < this.k) {
@@ -120,7 +125,11 @@ export class TopK {
   }
 
   private swap(i: number, j: number): void {
-    [this.ids[i], this.ids[j]] = [this.ids[j], this.ids[i]];
-    [this.scores[i], this.scores[j]] = [this.scores[j], this.scores[i]];
+    const id = this.ids[i];
+    this.ids[i] = this.ids[j];
+    this.ids[j] = id;
+    const score = this.scores[i];
+    this.scores[i] = this.scores[j];
+    this.scores[j] = score;
   }
 }
