@@ -17,10 +17,11 @@ import { ChunkExtractionService } from './pipeline/chunk-extraction.service';
 import { ExtractorSource } from './pipeline/extractor-source';
 import { OntologyPass } from './pipeline/ontology-pass';
 import { OntologyCoreModule } from '@strata/ontology/ontology-core.module';
+import { EmbeddingsModule } from '@strata/platform/embeddings/embeddings.module';
 
 /** Ingestion (REFERENCE §9.1–9.4): chunks, documents and sessions into the graph. */
 @Module({
-  imports: [OntologyCoreModule],
+  imports: [OntologyCoreModule, EmbeddingsModule],
   controllers: [IngestChunkController, IngestDocumentsController],
   providers: [
     { provide: DOCUMENT_LEDGER, inject: [OPS_STORES], useFactory: (ops: OpsStores): DocumentLedger => ops.documentLedger() },

@@ -3,13 +3,14 @@ import { LlmNotConfiguredError } from '@strata/ai/errors';
 import { MeteredLanguageModels } from '@strata/ai';
 import { Extractor, ModelExtractor } from '@strata/extraction';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
+import { precomputedVectors } from '@strata/platform/vectors/precomputed-vectors';
 import { OfflineExtractorThread } from './offline-extractor-thread';
 
 /** The extractor of the configured provider (REFERENCE §9.6), or 501 `llm_not_configured`. */
 @Injectable()
 export class ExtractorSource implements OnApplicationShutdown {
   // on a thread of its own: a job's next chunks are extracted while the event loop commits
-  private readonly offline = new OfflineExtractorThread();
+  private readonly offline = new OfflineExtractorThread(precomputedVectors);
 
   constructor(
     private readonly models: MeteredLanguageModels,

@@ -1,4 +1,8 @@
+import { LexicalEmbedder } from '@strata/ai/embeddings/lexical-embedder';
+import { decideCreateNode } from '@strata/domain/graph';
+import { embeddingTextOf } from '@strata/domain/retrieval/embedding-text';
 import { LayerOutcome, OfflineExtractor } from '@strata/extraction';
+import { PrecomputedVectors } from '@strata/platform/vectors/precomputed-vectors';
 import { OfflineExtractorThread } from './offline-extractor-thread';
 
 const LAYERS = ['reality', 'epistemic', 'intent', 'action', 'memory', 'agent'] as const;
@@ -30,5 +34,35 @@ describe('OfflineExtractorThread', () => {
     const answers = await Promise.all(held);
     for (let i = 0; i < TEXTS.length; i++) expect(answers[i]).toEqual(await inProcess(TEXTS[i]));
     expect(after).toEqual(await inProcess(TEXTS[2]));
+  });
+
+  it('asked for them, offers the built-in vector of the completed chunk and of every node it extracted, each the one the projection computes for that text', async () => {
+    const ahead = new PrecomputedVectors();
+    ahead.wanted = true;
+    const withVectors = new OfflineExtractorThread(ahead);
+    try {
+      const chunk = { label: 'Notes · chunk 0', props: { content: TEXTS[0], chunk_type: 'document', chunk_index: 0, processing_status: 'pending' } };
+      const outcomes = await withVectors.extract({ content: TEXTS[0], layers: [...LAYERS], context, vectorsAhead: { dimensions: 64, chunk } });
+      const write = { now: 1, agent_id: 'agent-1', principal_id: 'p-1' };
+      const texts = [embeddingTextOf(decideCreateNode({ node_type: 'Chunk', label: chunk.label, props: { ...chunk.props, processing_status: 'completed', extraction_count: 3 } }, 'c-1', write))];
+      for (const o of outcomes) if ('nodes' in o) for (const x of o.nodes) texts.push(embeddingTextOf(decideCreateNode({ node_type: x.node_type, label: x.label, props: x.props, confidence: x.confidence }, 'n-1', write)));
+      expect(texts.length).toBeGreaterThan(3);
+      const embedder = new LexicalEmbedder({ dimensions: 64 });
+      for (const t of new Set(texts)) expect(ahead.take(64, t)).toEqual(embedder.embedVector(t));
+      expect(ahead.count).toBe(0);
+    } finally {
+      await withVectors.close();
+    }
+  });
+
+  it('computes no vector when nothing in the process takes them', async () => {
+    const ahead = new PrecomputedVectors();
+    const unwanted = new OfflineExtractorThread(ahead);
+    try {
+      await unwanted.extract({ content: TEXTS[1], layers: [...LAYERS], vectorsAhead: { dimensions: 64 } });
+      expect(ahead.count).toBe(0);
+    } finally {
+      await unwanted.close();
+    }
   });
 });

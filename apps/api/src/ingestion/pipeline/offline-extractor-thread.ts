@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { Layer } from '@strata/domain/records';
-import { ChunkExtractionInput, ExtractionContext, Extractor, LayerOutcome, OfflineExtractor } from '@strata/extraction';
+import { ChunkExtractionInput, ExtractionContext, Extractor, LayerOutcome, OfflineExtractor, VectorsAhead } from '@strata/extraction';
+import { PrecomputedVectors } from '@strata/platform/vectors/precomputed-vectors';
 import { startModuleWorker } from '@strata/projections/embedded/module-worker';
 
 export interface OfflineRequest {
@@ -9,9 +10,17 @@ export interface OfflineRequest {
   content: string;
   layers: readonly Layer[];
   context?: ExtractionContext;
+  vectorsAhead?: VectorsAhead;
 }
 
-export type OfflineReply = { id: number; outcomes: LayerOutcome[] } | { id: number; error: string };
+/** Built-in vectors of `texts`, `dimensions` numbers each, one after the other in `data`. */
+export interface VectorsComputed {
+  dimensions: number;
+  texts: string[];
+  data: Float64Array;
+}
+
+export type OfflineReply = { id: number; outcomes: LayerOutcome[]; vectors?: VectorsComputed } | { id: number; error: string };
 
 interface Pending {
   input: ChunkExtractionInput;
@@ -36,6 +45,8 @@ export class OfflineExtractorThread implements Extractor {
   private nextId = 1;
   private closed = false;
 
+  constructor(private readonly vectors?: PrecomputedVectors) {}
+
   extract(input: ChunkExtractionInput): Promise<LayerOutcome[]> {
     if (this.closed) return this.local.extract(input);
     const worker = this.worker ?? this.start();
@@ -44,7 +55,8 @@ export class OfflineExtractorThread implements Extractor {
       this.pending.set(id, { input, resolve, reject });
       // the thread keeps the process alive only while it has work
       if (this.pending.size === 1) worker.ref();
-      const req: OfflineRequest = { id, content: input.content, layers: input.layers, ...(input.context ? { context: input.context } : {}) };
+      const ahead = this.vectors?.wanted ? input.vectorsAhead : undefined;
+      const req: OfflineRequest = { id, content: input.content, layers: input.layers, ...(input.context ? { context: input.context } : {}), ...(ahead ? { vectorsAhead: ahead } : {}) };
       worker.postMessage(req);
     });
   }
@@ -66,7 +78,10 @@ export class OfflineExtractorThread implements Extractor {
       if (!p) return;
       this.pending.delete(m.id);
       if (this.pending.size === 0) worker.unref();
-      if ('outcomes' in m) p.resolve(m.outcomes);
+      if ('outcomes' in m) {
+        if (m.vectors) this.offer(m.vectors);
+        p.resolve(m.outcomes);
+      }
       else p.reject(new Error(m.error));
     });
     const lost = (why: string) => {
@@ -79,6 +94,11 @@ export class OfflineExtractorThread implements Extractor {
     worker.on('exit', (code) => lost(`exit code ${code}`));
     this.worker = worker;
     return worker;
+  }
+
+  private offer(v: VectorsComputed): void {
+    const d = v.dimensions;
+    v.texts.forEach((t, i) => this.vectors!.offer(d, t, v.data.subarray(i * d, (i + 1) * d)));
   }
 
   /** The chunks a stopped thread held, extracted here instead. */

@@ -29,6 +29,7 @@ import {
 } from '@strata/vector-index/embedded/vector-handover-files';
 import { VECTOR_PROJECTION_VERSION, VectorProjection } from '@strata/platform/vectors/vector-projection';
 import { rebuildVectorIndex } from '@strata/platform/vectors/vector-rebuild';
+import { precomputedVectors } from '@strata/platform/vectors/precomputed-vectors';
 
 /** Index and checkpoint are written at most this often while changes keep coming. */
 const FLUSH_EVERY_MS = 60_000;
@@ -77,7 +78,7 @@ export class VectorStore implements OnApplicationShutdown {
     // fsync too, may be torn as well; it is rebuilt from the log with the projections
     if (storage.session.discarded) fs.rmSync(dir, { recursive: true, force: true });
     this.index = new EmbeddedVectorIndex(dir);
-    this.projection = new VectorProjection(this.index, storage.graph, settings, dir);
+    this.projection = new VectorProjection(this.index, storage.graph, settings, dir, precomputedVectors);
     storage.onCaughtUp(() => this.catchUp());
     storage.onCommitted((events) => this.onCommitted(events));
     this.timer = setInterval(() => this.safeFlush(), FLUSH_EVERY_MS);
@@ -209,7 +210,7 @@ export class VectorStore implements OnApplicationShutdown {
     const log = new SqliteEventStore(this.file(EVENTS_FILE), { readonly: true });
     try {
       index = new EmbeddedVectorIndex(dir);
-      projection = new VectorProjection(index, this.storage.graph, this.settings, dir);
+      projection = new VectorProjection(index, this.storage.graph, this.settings, dir, precomputedVectors);
       const from = projection.position;
       applyLog(projection, log, from);
       projection.flush(true);
