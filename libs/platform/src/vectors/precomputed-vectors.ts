@@ -13,7 +13,7 @@ export class PrecomputedVectors {
   /** whether anything in this process takes them (the embedded projection): else offering is wasted work */
   wanted = false;
 
-  constructor(private readonly max = 4096) {}
+  constructor(private readonly max = 8192) {}
 
   offer(dimensions: number, text: string, vector: ArrayLike<number>): void {
     if (vector.length !== dimensions) return;

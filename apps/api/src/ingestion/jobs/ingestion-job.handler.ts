@@ -123,7 +123,7 @@ export class IngestionJobHandler implements JobHandler {
     // Extraction runs ahead (STRATA_LLM_CONCURRENCY chunks in flight) into `ready`; one
     // committer takes whatever is ready, up to a unit's size, and commits it as one unit of
     // work: with a model, chunks commit as their passes return. Offline, extraction runs on
-    // its own thread a unit's worth of chunks ahead, and the committer waits for a full unit
+    // its own thread up to two units' worth of chunks ahead, and the committer waits for a full unit
     // (or for the last chunks): chunks share one append and one fsync, and the thread
     // extracts the next unit while this one commits. Units are serialised so deduplication
     // sees the ones before.
@@ -187,7 +187,8 @@ export class IngestionJobHandler implements JobHandler {
       poke('workers');
     });
     try {
-      const inFlight = offline ? UNIT_MAX_CHUNKS : this.extractors.concurrency;
+      // two units ahead: a thread woken for each unit waits for a core on a busy machine
+      const inFlight = offline ? 2 * UNIT_MAX_CHUNKS : this.extractors.concurrency;
       await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, remaining.length)) }, worker));
     } finally {
       // what was extracted still commits; the committer ends once nothing is left
