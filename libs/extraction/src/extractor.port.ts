@@ -28,17 +28,6 @@ export interface ChunkExtractionInput {
   layers: readonly Layer[];
   context?: ExtractionContext;
   signal?: AbortSignal;
-  /**
-   * Built-in vectors to compute beside the extraction, for what the chunk's commit will create
-   * (its nodes and, when given, the chunk itself, completed): an extractor running off the
-   * event loop may, the others ignore it. Nothing depends on it but speed.
-   */
-  vectorsAhead?: VectorsAhead;
-}
-
-export interface VectorsAhead {
-  dimensions: number;
-  chunk?: { label: string; props: Record<string, unknown> };
 }
 
 /**

@@ -17,11 +17,10 @@ import { ChunkExtractionService } from './pipeline/chunk-extraction.service';
 import { ExtractorSource } from './pipeline/extractor-source';
 import { OntologyPass } from './pipeline/ontology-pass';
 import { OntologyCoreModule } from '@strata/ontology/ontology-core.module';
-import { EmbeddingsModule } from '@strata/platform/embeddings/embeddings.module';
 
 /** Ingestion (REFERENCE §9.1–9.4): chunks, documents and sessions into the graph. */
 @Module({
-  imports: [OntologyCoreModule, EmbeddingsModule],
+  imports: [OntologyCoreModule],
   controllers: [IngestChunkController, IngestDocumentsController],
   providers: [
     { provide: DOCUMENT_LEDGER, inject: [OPS_STORES], useFactory: (ops: OpsStores): DocumentLedger => ops.documentLedger() },

@@ -11,7 +11,6 @@ import { loadConfig } from '../config/strata-config';
 import { EmbedderFactory } from '../embeddings/embedder-factory';
 import { EmbeddingSettings } from '../embeddings/embedding-settings.service';
 import { VectorProjection } from './vector-projection';
-import { PrecomputedVectors } from './precomputed-vectors';
 import { FixedClock } from '@strata/domain/time';
 
 const ORG = 'org-1';
@@ -102,23 +101,5 @@ describe('VectorProjection', () => {
     const reopened = new VectorProjection(new EmbeddedVectorIndex(dir), store, new EmbeddingSettings({ ...loadConfig({}), embeddingDimensions: 64 }, store, new EmbedderFactory(loadConfig({}), new FixedClock())), dir);
     expect(reopened.position).toBe(created.position);
     expect(reopened.index.countSync(ORG)).toBe(1);
-  });
-
-  it('takes the built-in vector computed ahead for a node\'s text, once, and embeds a text nobody offered as before', () => {
-    const config = { ...loadConfig({}), embeddingDimensions: 64 };
-    const settings = new EmbeddingSettings(config, store, new EmbedderFactory(config, new FixedClock()));
-    const ahead = new PrecomputedVectors();
-    projection = new VectorProjection(index, store, settings, dir, ahead);
-    expect(ahead.wanted).toBe(true);
-    const embed = (text: string) => new EmbedderFactory(config, new FixedClock()).create('builtin', 'strata-lexical-v1', 64).embedSync!([text])[0];
-    ahead.offer(64, 'volcanic ash clouds', Float64Array.from(embed('volcanic ash clouds')));
-    ahead.offer(16, 'ocean tides', new Float64Array(16).fill(0.25)); // another space's: not this one's vector
-    apply(ev('NodeCreated', { node: node('a', 'volcanic ash clouds'), reason: null }), ev('NodeCreated', { node: node('b', 'ocean tides'), reason: null }));
-    expect(ahead.count).toBe(1); // a's taken, b's of 16 dimensions left
-    // as the index stores them (32-bit floats)
-    const stored = (text: string) => Array.from(Float32Array.from(embed(text)));
-    expect(index.getVector(ORG, 'a')).toEqual(stored('volcanic ash clouds'));
-    expect(index.getVector(ORG, 'b')).toEqual(stored('ocean tides'));
-    expect(search('volcanic ash')[0]).toBe('a');
   });
 });

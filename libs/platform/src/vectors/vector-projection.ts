@@ -9,7 +9,6 @@ import type { SqliteGraphStore } from '@strata/graph-store/sqlite/sqlite-graph-s
 import type { EmbeddedVectorIndex } from '@strata/vector-index/embedded/embedded-vector-index';
 import type { VectorItem } from '@strata/vector-index/vector-index.port';
 import { EffectiveEmbeddingConfig, EmbeddingSettings } from '../embeddings/embedding-settings.service';
-import type { PrecomputedVectors } from './precomputed-vectors';
 
 /** Per organization: pinned (explicit) vectors, provider text hashes, a pending backfill. */
 interface OrgState {
@@ -55,10 +54,7 @@ export class VectorProjection {
     private readonly graph: SqliteGraphStore,
     private readonly settings: EmbeddingSettings,
     private readonly dir: string,
-    /** built-in vectors computed ahead of their commit, taken instead of embedding their text here */
-    private readonly precomputed?: PrecomputedVectors,
   ) {
-    if (precomputed) precomputed.wanted = true;
     this.appliedPosition = index.getCheckpoint() ?? 0;
     this.loadState();
   }
@@ -228,16 +224,12 @@ export class VectorProjection {
       case 'upsert': {
         const cfg = this.config(w.org);
         if (!cfg) return;
-        // a built-in vector is the text's and the dimensions' alone: one computed ahead is the same
-        const ahead = cfg.provider === 'builtin' ? this.precomputed : undefined;
-        const vectors = w.items.map((i) => i.vector ?? ahead?.take(cfg.dimensions, i.text ?? ''));
-        const texts: string[] = [];
-        w.items.forEach((i, k) => vectors[k] === undefined && texts.push(i.text ?? ''));
+        const texts = w.items.filter((i) => i.vector === undefined).map((i) => i.text ?? '');
         const embedder = texts.length ? this.settings.embedder(cfg) : null;
         if (texts.length && !embedder?.embedSync) return;
         const computed = texts.length ? embedder!.embedSync!(texts) : [];
-        let c = 0;
-        w.items.forEach((i, k) => this.queue(w.org, { uid: i.uid, node_type: i.node_type, layer: i.layer, vector: vectors[k] ?? computed[c++] }));
+        let k = 0;
+        for (const i of w.items) this.queue(w.org, { uid: i.uid, node_type: i.node_type, layer: i.layer, vector: i.vector ?? computed[k++] });
         return;
       }
       case 'remove':

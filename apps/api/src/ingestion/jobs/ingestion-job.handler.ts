@@ -11,7 +11,6 @@ import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.por
 import { JobContext, JobHandler, JobStopped } from '@strata/jobs/runner/job-runner';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { EmbeddingSettings } from '@strata/platform/embeddings/embedding-settings.service';
 import { chunkStatus, documentChunks } from '../documents/document-chunks';
 import { ChunkDraft, ChunkExtractionService, ChunkOutcome, ExtractedChunk, OntologyTally, createChunk } from '../pipeline/chunk-extraction.service';
 import { OntologyPass, OntologyRun } from '../pipeline/ontology-pass';
@@ -76,7 +75,6 @@ export class IngestionJobHandler implements JobHandler {
     private readonly extractors: ExtractorSource,
     private readonly chunks: ChunkExtractionService,
     private readonly ontology: OntologyPass,
-    private readonly embeddings: EmbeddingSettings,
   ) {}
 
   async run(job: QueuedJob, jc: JobContext): Promise<unknown> {
@@ -115,19 +113,12 @@ export class IngestionJobHandler implements JobHandler {
       if ((await this.queue.get(job.org, job.id))?.cancel_requested) cancelled = true;
       return cancelled;
     };
-    // with the built-in embedder, what a chunk's commit creates can be embedded beside its extraction
-    const embedding = await this.embeddings.effective(job.org);
-    const dimensions = embedding?.provider === 'builtin' ? embedding.dimensions : null;
     const dedup = new DedupCache(this.graph, job.org, input.actor.space_uid ?? null, !run);
     const pages = meta?.page_offsets ?? [];
     // Extraction runs ahead (STRATA_LLM_CONCURRENCY chunks in flight) into `ready`; one
     // committer takes whatever is ready, up to a unit's size, and commits it as one unit of
-    // work: with a model, chunks commit as their passes return. Offline, extraction runs on
-    // its own thread up to two units' worth of chunks ahead, and the committer waits for a full unit
-    // (or for the last chunks): chunks share one append and one fsync, and the thread
-    // extracts the next unit while this one commits. Units are serialised so deduplication
-    // sees the ones before.
-    const offline = extractor.method === 'offline';
+    // work: offline, several chunks share one append and one fsync; with a model, chunks
+    // commit as their passes return. Units are serialised so deduplication sees the ones before.
     const ready: ExtractedChunk[] = [];
     let next = 0;
     let extracting = 0;
@@ -146,8 +137,7 @@ export class IngestionJobHandler implements JobHandler {
         const { chunk, draft } = remaining[next++];
         extracting++;
         try {
-          const ahead = dimensions !== null ? { dimensions, chunk: { label: chunk.label, props: draft ? draft.props : chunk.props } } : undefined;
-          ready.push({ ...(await this.chunks.extract(job.org, extractor, chunk, input.layers, context, jc.signal, run, ahead)), ...(draft ? { draft } : {}) });
+          ready.push({ ...(await this.chunks.extract(job.org, extractor, chunk, input.layers, context, jc.signal, run)), ...(draft ? { draft } : {}) });
         } catch (err) {
           ready.push({ ...this.passesThrew(chunk, input, err), ...(draft ? { draft } : {}) });
         } finally {
@@ -164,8 +154,8 @@ export class IngestionJobHandler implements JobHandler {
       for (;;) {
         // a turn of the event loop first, so the chunks extracted meanwhile join this unit
         await new Promise<void>((r) => setImmediate(r));
-        if (ready.length === 0 || (offline && ready.length < UNIT_MAX_CHUNKS && extracting > 0)) {
-          if (ready.length === 0 && workersDone && extracting === 0) return;
+        if (ready.length === 0) {
+          if (workersDone && extracting === 0) return;
           await new Promise<void>((r) => (wakeCommitter = r));
           continue;
         }
@@ -187,9 +177,7 @@ export class IngestionJobHandler implements JobHandler {
       poke('workers');
     });
     try {
-      // two units ahead: a thread woken for each unit waits for a core on a busy machine
-      const inFlight = offline ? 2 * UNIT_MAX_CHUNKS : this.extractors.concurrency;
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, remaining.length)) }, worker));
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(this.extractors.concurrency, remaining.length)) }, worker));
     } finally {
       // what was extracted still commits; the committer ends once nothing is left
       workersDone = true;

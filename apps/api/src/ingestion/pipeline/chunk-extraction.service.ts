@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Layer, NodeRecord } from '@strata/domain/records';
-import { ExtractionContext, Extractor, LayerOutcome, VectorsAhead } from '@strata/extraction';
+import { ExtractionContext, Extractor, LayerOutcome } from '@strata/extraction';
 import { PageOffset } from '@strata/domain/ingestion';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
@@ -81,17 +81,8 @@ export class ChunkExtractionService {
    * The chunk's layer passes (no transaction, no write): the catalogue's layers through the
    * extractor, the `ontology` layer through the entity finder of the run.
    */
-  async extract(
-    org: string,
-    extractor: Extractor,
-    chunk: NodeRecord,
-    layers: readonly Layer[],
-    context?: ExtractionContext,
-    signal?: AbortSignal,
-    run?: OntologyRun,
-    vectorsAhead?: VectorsAhead,
-  ): Promise<ExtractedChunk> {
-    return { chunk, method: extractor.method, ...(await this.passes(org, extractor, chunkContent(chunk), layers, { context, signal, run, vectorsAhead })) };
+  async extract(org: string, extractor: Extractor, chunk: NodeRecord, layers: readonly Layer[], context?: ExtractionContext, signal?: AbortSignal, run?: OntologyRun): Promise<ExtractedChunk> {
+    return { chunk, method: extractor.method, ...(await this.passes(org, extractor, chunkContent(chunk), layers, { context, signal, run })) };
   }
 
   /** The passes over a text, in the order of `layers`; an `ontology` layer without a run is a failed pass. */
@@ -100,12 +91,12 @@ export class ChunkExtractionService {
     extractor: Extractor,
     content: string,
     layers: readonly Layer[],
-    opts: { context?: ExtractionContext; signal?: AbortSignal; run?: OntologyRun; vectorsAhead?: VectorsAhead },
+    opts: { context?: ExtractionContext; signal?: AbortSignal; run?: OntologyRun },
   ): Promise<{ outcomes: LayerOutcome[]; ontology?: { run: OntologyRun; entities: EntityMention[] } }> {
     const catalogue = layers.filter((l) => l !== 'ontology');
     const wantsOntology = layers.includes('ontology');
     const [found, onto] = await Promise.all([
-      catalogue.length ? extractor.extract({ content, layers: catalogue, context: opts.context, signal: opts.signal, ...(opts.vectorsAhead ? { vectorsAhead: opts.vectorsAhead } : {}) }) : Promise.resolve([] as LayerOutcome[]),
+      catalogue.length ? extractor.extract({ content, layers: catalogue, context: opts.context, signal: opts.signal }) : Promise.resolve([] as LayerOutcome[]),
       wantsOntology && opts.run ? this.ontology.find(opts.run, org, content, opts.signal) : Promise.resolve(null),
     ]);
     const outcomes = layers.map((layer): LayerOutcome => {

@@ -1,16 +1,13 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { LlmNotConfiguredError } from '@strata/ai/errors';
 import { MeteredLanguageModels } from '@strata/ai';
-import { Extractor, ModelExtractor } from '@strata/extraction';
+import { Extractor, ModelExtractor, OfflineExtractor } from '@strata/extraction';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
-import { precomputedVectors } from '@strata/platform/vectors/precomputed-vectors';
-import { OfflineExtractorThread } from './offline-extractor-thread';
 
 /** The extractor of the configured provider (REFERENCE §9.6), or 501 `llm_not_configured`. */
 @Injectable()
-export class ExtractorSource implements OnApplicationShutdown {
-  // on a thread of its own: a job's next chunks are extracted while the event loop commits
-  private readonly offline = new OfflineExtractorThread(precomputedVectors);
+export class ExtractorSource {
+  private readonly offline = new OfflineExtractor();
 
   constructor(
     private readonly models: MeteredLanguageModels,
@@ -36,9 +33,5 @@ export class ExtractorSource implements OnApplicationShutdown {
   /** chunks of one job extracted at once: the provider's calls in flight */
   get concurrency(): number {
     return this.cfg.llm.concurrency;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.offline.close();
   }
 }

@@ -29,7 +29,6 @@ import {
 } from '@strata/vector-index/embedded/vector-handover-files';
 import { VECTOR_PROJECTION_VERSION, VectorProjection } from '@strata/platform/vectors/vector-projection';
 import { rebuildVectorIndex } from '@strata/platform/vectors/vector-rebuild';
-import { precomputedVectors } from '@strata/platform/vectors/precomputed-vectors';
 
 /** Index and checkpoint are written at most this often while changes keep coming. */
 const FLUSH_EVERY_MS = 60_000;
@@ -78,7 +77,7 @@ export class VectorStore implements OnApplicationShutdown {
     // fsync too, may be torn as well; it is rebuilt from the log with the projections
     if (storage.session.discarded) fs.rmSync(dir, { recursive: true, force: true });
     this.index = new EmbeddedVectorIndex(dir);
-    this.projection = new VectorProjection(this.index, storage.graph, settings, dir, precomputedVectors);
+    this.projection = new VectorProjection(this.index, storage.graph, settings, dir);
     storage.onCaughtUp(() => this.catchUp());
     storage.onCommitted((events) => this.onCommitted(events));
     this.timer = setInterval(() => this.safeFlush(), FLUSH_EVERY_MS);
@@ -210,7 +209,7 @@ export class VectorStore implements OnApplicationShutdown {
     const log = new SqliteEventStore(this.file(EVENTS_FILE), { readonly: true });
     try {
       index = new EmbeddedVectorIndex(dir);
-      projection = new VectorProjection(index, this.storage.graph, this.settings, dir, precomputedVectors);
+      projection = new VectorProjection(index, this.storage.graph, this.settings, dir);
       const from = projection.position;
       applyLog(projection, log, from);
       projection.flush(true);
