@@ -28,6 +28,13 @@ const STEPS_PER_OCTAVE = 4;
  * Null for the zero vector (and anything not finite).
  */
 export function scaleGroup(src: ArrayLike<number>, offset: number, n: number): number | null {
+  const m = measure(src, offset, n);
+  return groupOf(m.max, m.sq);
+}
+
+/** A vector's largest |component| and squared length, in one reused object (no allocation per row). */
+const measured = { max: 0, sq: 0 };
+function measure(src: ArrayLike<number>, offset: number, n: number): { readonly max: number; readonly sq: number } {
   let max = 0;
   let sq = 0;
   for (let i = 0; i < n; i++) {
@@ -36,7 +43,9 @@ export function scaleGroup(src: ArrayLike<number>, offset: number, n: number): n
     if (a > max) max = a;
     sq += x * x;
   }
-  return groupOf(max, sq);
+  measured.max = max;
+  measured.sq = sq;
+  return measured;
 }
 
 /** scaleGroup from a vector's largest |component| and its squared length. */
@@ -98,14 +107,7 @@ export class QuantizedVectors {
   /** Stores the vector at `src[offset…]` in `slot`, replacing what the slot held. */
   set(slot: number, src: ArrayLike<number>, offset: number): void {
     const d = this.dimensions;
-    let max = 0;
-    let sq = 0;
-    for (let i = 0; i < d; i++) {
-      const x = src[offset + i];
-      const a = Math.abs(x);
-      if (a > max) max = a;
-      sq += x * x;
-    }
+    const { max, sq } = measure(src, offset, d);
     const key = groupOf(max, sq);
     if (key === null) {
       this.clear(slot);
