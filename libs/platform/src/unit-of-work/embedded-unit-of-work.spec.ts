@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { Errors } from '@strata/domain/errors';
 import { FixedClock, randomIds } from '@strata/domain/time';
 import { eventually } from '@strata/domain/testing/eventually';
+import { WriteGate } from '@strata/event-store/sqlite/wal-checkpointer';
 import { EmbeddedStorage } from '../storage/embedded-storage';
 import { CommandContext } from './command-context';
 import { DEFERRED_SYNC_BOUND_MS, EmbeddedUnitOfWork } from './embedded-unit-of-work';
@@ -134,6 +135,24 @@ describe('EmbeddedUnitOfWork', () => {
     expect(lock.releasing()).toBe(true); // it went through only once the other connection let go
     expect(storage.graph.getNodeSync('org-1', next.uid)?.label).toBe('written after the wait');
     await lock.released;
+  });
+
+  it('starts no batch while the WAL checkpointer holds the write gate, and commits it once the gate is let go', async () => {
+    // the gate's cell as the checkpointer's worker leaves it while it holds the write locks
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(cell, 0, 1);
+    const gate = jest.spyOn(storage, 'writeGate', 'get').mockReturnValue(new WriteGate(cell));
+    let decided = false;
+    const write = uow.run(ctx, async (tx) => ((decided = true), createNode(tx, { label: 'after the gate', node_type: 'Task' })));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r)); // the event loop keeps turning meanwhile
+    expect(decided).toBe(false);
+    expect(storage.events.headPositionSync()).toBe(0);
+    Atomics.store(cell, 0, 0);
+    Atomics.notify(cell, 0);
+    const node = await write;
+    expect(storage.graph.getNodeSync('org-1', node.uid)?.label).toBe('after the gate');
+    expect(Atomics.load(cell, 0)).toBe(0); // the batch gave the gate back
+    gate.mockRestore();
   });
 
   it('answers 503 unavailable, writing nothing, when a lock stays held past the busy timeout', async () => {
