@@ -16,4 +16,4 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 EXPOSE 3000
 # what `npm start` runs once built (its prestart step only checks that the build exists)
-CMD ["node", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-semi-space-size=64", "dist/apps/api/src/main.js"]
