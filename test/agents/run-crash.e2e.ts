@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { eventually } from '@strata/domain/testing/eventually';
 import { api, signUp } from '../support/http';
-import { Service, builtService, kill, startService } from '../support/built-service';
+import { Service, builtService, kill, removePrivateBuild, startService } from '../support/built-service';
 import { sessionEventTypes } from '../support/agent-runs';
 
 /**
@@ -32,6 +32,7 @@ describe('a crash between a run’s deferred start and its end', () => {
     for (const s of running) await kill(s);
     await llm?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    removePrivateBuild();
   });
 
   it('finds the run whole and unfinished, or absent with its message, after SIGKILL during the model call', async () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { builtService } from '../support/built-service';
+import { builtService, removePrivateBuild } from '../support/built-service';
 
 /**
  * The embedded log as the service drives it (group commits on the main thread at
@@ -84,7 +84,10 @@ describe('crash safety of the log while its WAL starts over', () => {
     dist = path.resolve(builtService(), '../../../..');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-wal-crash-'));
   }, 180_000);
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    removePrivateBuild();
+  });
 
   it('keeps every acknowledged event through SIGKILL while the checkpointer starts the WAL over', async () => {
     const file = path.join(dir, 'events.db');

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { api, signUpWithKey } from '../support/http';
-import { ROOT, Service, builtService, kill, startService } from '../support/built-service';
+import { Service, builtService, kill, removePrivateBuild, startService } from '../support/built-service';
 import { eventually } from '@strata/domain/testing/eventually';
 
 /**
@@ -77,8 +77,7 @@ describe('crash safety', () => {
   afterAll(async () => {
     for (const s of running) await kill(s);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    const own = path.join(ROOT, 'tmp', `crash-build-${process.pid}`);
-    fs.rmSync(own, { recursive: true, force: true });
+    removePrivateBuild();
   });
 
   it('keeps every acknowledged write through SIGKILL under load, and the read model matches the log', async () => {

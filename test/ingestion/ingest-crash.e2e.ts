@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
-import { ROOT, Service, builtService, kill, startService } from '../support/built-service';
+import { Service, builtService, kill, removePrivateBuild, startService } from '../support/built-service';
 import { api, signUpWithKey } from '../support/http';
 import { startTestApp } from '../support/test-app';
 
@@ -32,7 +32,7 @@ describe('ingestion through a killed service', () => {
   afterAll(async () => {
     if (svc) await kill(svc);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    fs.rmSync(path.join(ROOT, 'tmp', `crash-build-${process.pid}`), { recursive: true, force: true });
+    removePrivateBuild();
   });
 
   it('resumes the job after a restart: committed chunks stay, the rest are extracted once, the Document completes', async () => {

@@ -7,7 +7,7 @@ import * as otel from '@opentelemetry/api';
 import { eventually } from '@strata/domain/testing/eventually';
 import { startTracing, tracing, TRACING_PACKAGES, useTracer } from '@strata/observability/tracing';
 import { startToolServer } from '../mcp/support/tool-server';
-import { builtService, kill, startService } from '../support/built-service';
+import { builtService, kill, removePrivateBuild, startService } from '../support/built-service';
 import { request, signUp, signUpWithKey } from '../support/http';
 import { startTestApp } from '../support/test-app';
 
@@ -107,6 +107,7 @@ describe('traces', () => {
   beforeAll(() => {
     entry = builtService();
   }, 300_000);
+  afterAll(() => removePrivateBuild());
 
   it('with the SDK and a local OTLP/HTTP receiver, a request yields a trace with the HTTP span and the named spans under it', async () => {
     for (const p of TRACING_PACKAGES) require.resolve(p); // installed with the service, not optional

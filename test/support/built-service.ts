@@ -28,7 +28,7 @@ export function builtService(): string {
   const sources = Math.max(newestSource(path.join(ROOT, 'apps')), newestSource(path.join(ROOT, 'libs')));
   const shared = path.join(SHARED_BUILD, MAIN);
   if (fs.existsSync(shared) && fs.statSync(shared).mtimeMs > sources) return shared;
-  const out = path.join(ROOT, 'tmp', `crash-build-${process.pid}`);
+  const out = privateBuild();
   const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
   try {
     execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', out], { cwd: ROOT, stdio: 'pipe' });
@@ -38,6 +38,15 @@ export function builtService(): string {
   }
   execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', out], { cwd: ROOT, stdio: 'pipe' });
   return path.join(out, MAIN);
+}
+
+function privateBuild(): string {
+  return path.join(ROOT, 'tmp', `crash-build-${process.pid}`);
+}
+
+/** Removes the private build `builtService` may have made (call it from the suite's afterAll). */
+export function removePrivateBuild(): void {
+  fs.rmSync(privateBuild(), { recursive: true, force: true });
 }
 
 async function freePort(): Promise<number> {
