@@ -127,6 +127,29 @@ describe('AccountsMirror', () => {
     expect(seen).toEqual([T.OrganizationCreated, 'NodeCreated']);
   });
 
+  it('tells every projection of a rolled-back transaction, so none writes what it held from it later', async () => {
+    const m = mirror();
+    await m.start();
+    const failing = {
+      name: 'failing',
+      version: 1,
+      init: () => undefined,
+      reset: () => undefined,
+      apply: (e: { type: string }) => {
+        if (e.type === T.OrganizationCreated) throw new Error('cannot apply');
+      },
+      rolledBack: jest.fn(),
+    };
+    const bystander = { ...failing, name: 'bystander', apply: () => undefined, rolledBack: jest.fn() };
+    // the mirror's started projections are its own; two stand-ins join them for this test
+    (m as unknown as { started: unknown[] }).started.push(bystander, failing);
+    const g = (await orgEvents(log, 'o1'), await graphEvent(log, 'o1', 'n1'));
+    expect(await m.waitFor(g.position, 2000)).toBe(true);
+    expect(failing.rolledBack).toHaveBeenCalledTimes(1);
+    expect(bystander.rolledBack).toHaveBeenCalledTimes(1);
+    expect(m.readModel.planOf('o1')).toBeNull(); // the rollback took the organization's row too
+  });
+
   it('a wait for a position the log never reaches ends false at its timeout, and at close', async () => {
     const m = mirror();
     await m.start();

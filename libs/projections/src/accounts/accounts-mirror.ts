@@ -42,6 +42,10 @@ interface BackfillPass {
   complete: boolean;
 }
 
+function passProjections(pass: BackfillPass): EmbeddedProjection[] {
+  return pass.members.map((m) => m.projection);
+}
+
 /**
  * Servers mode: this process's own copy of the small read models (the projection registry's
  * `mirror` definitions: accounts, governance, briefs, the audit, MCP, the ontology, managed
@@ -135,7 +139,20 @@ export class AccountsMirror {
   }
 
   private flushPass(pass: BackfillPass): void {
-    flushProjections(pass.members.map((m) => m.projection));
+    flushProjections(passProjections(pass));
+  }
+
+  /**
+   * One transaction over `projections`' writes. If it rolls back, each is told, so none keeps
+   * in memory (and writes at a later flush) rows the rollback took away.
+   */
+  private atomically(projections: readonly EmbeddedProjection[], fn: () => void): void {
+    try {
+      this.db.transaction(fn)();
+    } catch (err) {
+      for (const p of projections) p.rolledBack?.();
+      throw err;
+    }
   }
 
   /**
@@ -148,10 +165,10 @@ export class AccountsMirror {
     try {
       for (;;) {
         const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...pass.prefixes] });
-        this.db.transaction(() => {
+        this.atomically(passProjections(pass), () => {
           for (const e of page) if (e.position <= upTo) this.applyPass(pass, e);
           this.flushPass(pass);
-        })();
+        });
         if (page.length) after = page[page.length - 1].position;
         if (page.length < PAGE || after >= upTo || this.closed) break;
       }
@@ -161,10 +178,10 @@ export class AccountsMirror {
     }
     const queued = pass.queue ?? [];
     pass.queue = null;
-    this.db.transaction(() => {
+    this.atomically(passProjections(pass), () => {
       for (const e of queued) this.applyPass(pass, e);
       this.flushPass(pass);
-    })();
+    });
     pass.complete = complete;
   }
 
@@ -212,10 +229,10 @@ export class AccountsMirror {
     let count = 0;
     for (;;) {
       const page = await this.events.readAll({ after, limit: PAGE, streamPrefixes: [...this.startPrefixes] });
-      this.db.transaction(() => {
+      this.atomically(this.started, () => {
         for (const e of page) this.applyStarted(e);
         this.flushStarted();
-      })();
+      });
       count += page.length;
       if (page.length) after = page[page.length - 1].position;
       if (page.length < PAGE) break;
@@ -258,10 +275,10 @@ export class AccountsMirror {
     if (this.closed) return;
     if (matches(this.startPrefixes, e.stream)) {
       try {
-        this.db.transaction(() => {
+        this.atomically(this.started, () => {
           this.applyStarted(e);
           this.flushStarted();
-        })();
+        });
       } catch (err) {
         // deterministic (the same event fails on every replica): stopping would leave this
         // replica unable to authenticate anyone; skipping it is loud and keeps the rest current
@@ -273,10 +290,10 @@ export class AccountsMirror {
       try {
         if (pass.queue) pass.queue.push(e);
         else
-          this.db.transaction(() => {
+          this.atomically(passProjections(pass), () => {
             this.applyPass(pass, e);
             this.flushPass(pass);
-          })();
+          });
       } catch (err) {
         this.log.error(`${pass.name} pass could not apply ${e.type} at position ${e.position}: ${(err as Error).message}`);
       }
