@@ -761,6 +761,9 @@ export class SqliteTextIndex implements TextIndex {
       budget += x.df ?? 0;
     }
     if (essential.length === sorted.length) return run();
+    // rows matching an essential term number at most their dfs' sum: under a page, the restricted
+    // statement cannot fill it and its pass over every match would only precede the plain query's
+    if (essential.every((x) => x.df !== null) && budget < limit) return run();
     let bound = 0;
     for (const x of sorted.slice(essential.length)) {
       const df = x.df ?? 0;
