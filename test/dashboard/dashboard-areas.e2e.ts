@@ -227,6 +227,8 @@ describe('the dashboard’s Projects, briefs, schedules, policies, audit, MCP co
     await page.getByRole('button', { name: 'Create policy' }).click();
     const refused = await request(t.url, 'POST', '/v1/governance/policies', { token: owner.access_token, body: { name: 'Broken', effect: 'deny', match: { node_types: ['NoSuchType'] } } });
     expect(refused.status).toBe(422);
+    // the alert can be in the page before the refused request's message is written into it
+    await page.locator('form .error[role=alert]', { hasText: refused.body.error }).waitFor();
     await expect(page.locator('form .error[role=alert]').textContent()).resolves.toContain(refused.body.error);
     expect((await request(t.url, 'GET', '/v1/governance/policies', { token: owner.access_token })).body.items).toHaveLength(1);
   });
