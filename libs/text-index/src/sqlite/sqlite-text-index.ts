@@ -239,8 +239,15 @@ export class SqliteTextIndex implements TextIndex {
     scratchTokens: Statement<[], { term: string }>;
     scratchClear: Statement<[]>;
     changeMarks: Statement<[], { committed: number; changes: number }>;
+    totalChanges: Statement<[], number>;
   };
   private readonly tokenCache = new Map<string, string[]>();
+  /**
+   * Rows the FTS5 scratch table (tokenizing a query term) added to this handle's
+   * total_changes(): temp-table writes that change no indexed row, so they must not drop the
+   * document-frequency cache (a query with one new word did, for the next query).
+   */
+  private scratchChanges = 0;
   /** by table name suffix (statements name their tables, so they stay right for that name) */
   private readonly orgCache = new Map<string, OrgTables>();
   /** undefined: not looked for yet; null: gone (see `legacy`) */
@@ -304,6 +311,7 @@ export class SqliteTextIndex implements TextIndex {
       scratchTokens: db.prepare('SELECT term FROM temp.text_tokenizer_vocab'),
       scratchClear: db.prepare('DELETE FROM temp.text_tokenizer'),
       changeMarks: db.prepare('SELECT (SELECT data_version FROM pragma_data_version) AS committed, total_changes() AS changes'),
+      totalChanges: db.prepare<[], number>('SELECT total_changes()').pluck(),
     };
   }
 
@@ -929,7 +937,7 @@ export class SqliteTextIndex implements TextIndex {
     const read = (token: string) => stmt.get(token)?.doc ?? 0;
     if (this.db.inTransaction) return read;
     const marks = this.stmts.changeMarks.get()!;
-    const version = `${marks.committed}:${marks.changes}`;
+    const version = `${marks.committed}:${marks.changes - this.scratchChanges}`;
     if (t.dfCache?.version !== version) t.dfCache = { version, df: new Map() };
     const cache = t.dfCache.df;
     return (token) => {
@@ -958,9 +966,11 @@ export class SqliteTextIndex implements TextIndex {
   private ftsTokens(term: string): string[] {
     let tokens = this.tokenCache.get(term);
     if (!tokens) {
+      const before = this.stmts.totalChanges.get()!;
       this.stmts.scratchInsert.run(term);
       tokens = this.stmts.scratchTokens.all().map((r) => r.term);
       this.stmts.scratchClear.run();
+      this.scratchChanges += this.stmts.totalChanges.get()! - before;
       if (this.tokenCache.size > 10_000) this.tokenCache.clear();
       this.tokenCache.set(term, tokens);
     }
