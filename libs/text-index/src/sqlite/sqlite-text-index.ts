@@ -155,7 +155,7 @@ interface OrgTables {
   /** the unfiltered query's best rows by rank alone (`plainTop`) */
   byRank?: Statement<[string, number], { id: number; rank: number }>;
   /** the walk for a page-end tie (`tiedRows`) */
-  tieWalk?: Statement<[number, string], TypedRow>;
+  tieWalk?: Statement<[number], TypedRow>;
 }
 
 /** A row of the node types a query is filtered to, with the text FTS5 indexed for it. */
@@ -834,8 +834,9 @@ export class SqliteTextIndex implements TextIndex {
   /**
    * The first `need` rows of rank exactly `rank`, in salience then uid order, read by walking
    * the docs table in that order (8·need + 256 rows at most, and under a quarter of the table):
-   * each row is probed for a match (a rowid seek, no bm25()) and a match is scored as bm25()
-   * scores it (`fts5Bm25` over the text FTS5 keeps, as the type walk does). Null when the walk
+   * each row's text as FTS5 keeps it is tokenized (an FTS5 probe per row cost ~40 µs), which
+   * says whether it matches, and a match is scored as bm25() scores it (`fts5Bm25`, as the type
+   * walk does). Null when the walk
    * does not apply or ends first, or when it meets a row scoring above `rank` that `above` does
    * not hold (a score computed otherwise than FTS5 would: the statement then answers).
    */
@@ -843,11 +844,10 @@ export class SqliteTextIndex implements TextIndex {
     const rows = this.rowCount(t);
     const walk = 8 * need + 256;
     if (walk >= rows / 4 || stats.some((x) => x.df === null) || !this.typedStatements(t)) return null;
-    t.tieWalk ??= this.db.prepare<[number, string], TypedRow>(
+    t.tieWalk ??= this.db.prepare<[number], TypedRow>(
       `SELECT d.id, d.uid, d.salience, d.node_type, d.layer, c.c0, c.c1, c.c2, z.sz
          FROM (SELECT id, uid, salience, node_type, layer FROM ${t.docs} ORDER BY salience DESC, uid LIMIT ?) d
          CROSS JOIN ${t.fts}_content c ON c.id = d.id LEFT JOIN ${t.fts}_docsize z ON z.id = d.id
-        WHERE EXISTS (SELECT 1 FROM ${t.fts} WHERE ${t.fts} MATCH ? AND ${t.fts}.rowid = d.id)
         ORDER BY d.salience DESC, d.uid`,
     );
     const avg = this.averages(t);
@@ -863,17 +863,23 @@ export class SqliteTextIndex implements TextIndex {
     const freq = new Array<number>(stats.length);
     const out: RankedRow[] = [];
     // read whole first: tokenizing may run statements (FTS5 scratch), which an open iterator forbids
-    for (const r of t.tieWalk.all(walk, this.matchExpression(stats.map((x) => x.term)))) {
+    for (const r of t.tieWalk.all(walk)) {
       this.analyzer.fill([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], r.sz ? decodeSizes(r.sz) : undefined);
       freq.fill(0);
       const words = this.analyzer.out;
+      let matches = false;
       for (let c = 0, k = 0; c < 3; c++) {
         const w = BM25_COLUMN_WEIGHTS[c];
         for (const end = k + this.analyzer.sizes[c]; k < end; k++) {
           const i = slot.get(words[k].term);
-          if (i !== undefined) freq[i] += w;
+          if (i !== undefined) {
+            freq[i] += w;
+            matches = true;
+          }
         }
       }
+      // the row's own tokens (as FTS5 made them) say whether it matches the query
+      if (!matches) continue;
       const dl = this.analyzer.sizes[0] + this.analyzer.sizes[1] + this.analyzer.sizes[2];
       const score = fts5Bm25(idf, freq, dl, avgdl);
       if (score < rank) {
