@@ -863,24 +863,11 @@ export class SqliteTextIndex implements TextIndex {
     const freq = new Array<number>(stats.length);
     const out: RankedRow[] = [];
     // read whole first: tokenizing may run statements (FTS5 scratch), which an open iterator forbids
+    const none = new Set<string>();
     for (const r of t.tieWalk.all(walk)) {
-      this.analyzer.fill([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], r.sz ? decodeSizes(r.sz) : undefined);
-      freq.fill(0);
-      const words = this.analyzer.out;
-      let matches = false;
-      for (let c = 0, k = 0; c < 3; c++) {
-        const w = BM25_COLUMN_WEIGHTS[c];
-        for (const end = k + this.analyzer.sizes[c]; k < end; k++) {
-          const i = slot.get(words[k].term);
-          if (i !== undefined) {
-            freq[i] += w;
-            matches = true;
-          }
-        }
-      }
+      const { any, dl } = this.rowFrequencies(r, slot, freq, none);
       // the row's own tokens (as FTS5 made them) say whether it matches the query
-      if (!matches) continue;
-      const dl = this.analyzer.sizes[0] + this.analyzer.sizes[1] + this.analyzer.sizes[2];
+      if (!any) continue;
       const score = fts5Bm25(idf, freq, dl, avgdl);
       if (score < rank) {
         if (!known.has(r.id)) return null;
@@ -932,29 +919,38 @@ export class SqliteTextIndex implements TextIndex {
     // read whole first: tokenizing may run statements (FTS5 scratch), which an open iterator forbids
     for (const r of st.rows.all(types)) {
       if ((filter.exclude && filter.exclude.has(r.node_type)) || (filter.layer !== undefined && r.layer !== filter.layer)) continue;
-      this.analyzer.fill([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], r.sz ? decodeSizes(r.sz) : undefined);
-      freq.fill(0);
-      let any = false;
-      let hit = false;
-      const out = this.analyzer.out;
-      for (let c = 0, k = 0; c < 3; c++) {
-        const w = BM25_COLUMN_WEIGHTS[c];
-        for (const end = k + this.analyzer.sizes[c]; k < end; k++) {
-          const i = slot.get(out[k].term);
-          if (i !== undefined) {
-            freq[i] += w;
-            any = true;
-          } else if (!hit && zero.has(out[k].term)) hit = true;
-        }
-      }
+      const { any, hit, dl } = this.rowFrequencies(r, slot, freq, zero);
       if (!any && !hit) continue;
-      const dl = this.analyzer.sizes[0] + this.analyzer.sizes[1] + this.analyzer.sizes[2];
       // bm25() of the scored phrases; a row holding none of them scores 0 (a zero-tier row)
       const rank = any ? fts5Bm25(idf, freq, dl, avgdl) : 0;
       hits.push({ id: r.id, uid: r.uid, rank, salience: r.salience });
     }
     hits.sort((a, b) => a.rank - b.rank || b.salience - a.salience || compareCodePoints(a.uid, b.uid));
     return hits.slice(0, limit);
+  }
+
+  /**
+   * Tokenizes a row's text as FTS5 indexed it and fills `freq` with the weighted frequency of
+   * each scored token (`slot`: token → phrase index). `any`: a scored token is in the row;
+   * `hit`: only an unscored (`zero`) one is; `dl`: the row's token count.
+   */
+  private rowFrequencies(r: TypedRow, slot: Map<string, number>, freq: number[], zero: Set<string>): { any: boolean; hit: boolean; dl: number } {
+    this.analyzer.fill([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], r.sz ? decodeSizes(r.sz) : undefined);
+    freq.fill(0);
+    let any = false;
+    let hit = false;
+    const out = this.analyzer.out;
+    for (let c = 0, k = 0; c < 3; c++) {
+      const w = BM25_COLUMN_WEIGHTS[c];
+      for (const end = k + this.analyzer.sizes[c]; k < end; k++) {
+        const i = slot.get(out[k].term);
+        if (i !== undefined) {
+          freq[i] += w;
+          any = true;
+        } else if (!hit && zero.has(out[k].term)) hit = true;
+      }
+    }
+    return { any, hit, dl: this.analyzer.sizes[0] + this.analyzer.sizes[1] + this.analyzer.sizes[2] };
   }
 
   /**
