@@ -196,3 +196,44 @@ describe.each(CONFIGS)('SqliteTextIndex ranking equals the reference ranking (%s
     }
   });
 });
+
+describe('SqliteTextIndex pages ending inside a heavy tie', () => {
+  // `about <word> number <i>`: every row holding a word scores the same for `<word> number <d>`,
+  // so a page ends inside a tie of hundreds of rows, ordered by salience then uid
+  const WORDS = ['river', 'stone', 'cloud', 'ember', 'harbor'];
+  const build = (rand: () => number, n: number) =>
+    Array.from({ length: n }, (_, i): TextDocument => ({
+      org: 'o',
+      uid: `u${((i * 7919) % 100_003).toString(36).padStart(5, '0')}`,
+      node_type: 'Concept',
+      layer: 'reality',
+      label: `entity ${i}`,
+      summary: `about ${WORDS[i % WORDS.length]} number ${i}`,
+      body: '',
+      salience: SALIENCES[Math.floor(rand() * SALIENCES.length)],
+    }));
+
+  it('answers the reference order at every page size, after salience changes and deletes, finding the tied rows by the salience walk', () => {
+    const rand = seededRandom(11);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db, {});
+    const docs = build(rand, 6000);
+    index.upsertSync(docs);
+    const walk = jest.spyOn(SqliteTextIndex.prototype as unknown as { tiedRows: (...a: unknown[]) => unknown }, 'tiedRows');
+    const check = () => {
+      for (const word of WORDS)
+        for (const d of [3, 7]) {
+          const q = { org: 'o', query: `${word} number ${d}`, limit: 0 };
+          const reference = referenceRanking(db, 5_000, { ...q, limit: 100_000 });
+          for (const limit of [1, 2, 5, 20, 45, 100]) expect(index.searchSync({ ...q, limit })).toEqual(reference.slice(0, limit));
+        }
+    };
+    check();
+    index.setSalienceSync('o', docs.filter(() => rand() < 0.3).map((d) => ({ uid: d.uid, salience: SALIENCES[Math.floor(rand() * SALIENCES.length)] })));
+    index.removeSync('o', docs.filter(() => rand() < 0.1).map((d) => d.uid));
+    check();
+    // the walk answered (it may also give way to the statement, which answers the same)
+    expect(walk.mock.results.some((r) => r.type === 'return' && r.value !== null)).toBe(true);
+    walk.mockRestore();
+  });
+});

@@ -352,6 +352,26 @@ describe('SqliteTextIndex document frequencies between writes', () => {
     expect(alphaScores(index)).toEqual([true]); // 1 of 4 rows: scored
   });
 
+  it('are kept across queries that only tokenize new words (the scratch table changes no indexed row)', () => {
+    const executed: string[] = [];
+    const db = new Database(':memory:', { verbose: (sql) => executed.push(String(sql)) });
+    const index = new SqliteTextIndex(db, { commonTermRows: 0 });
+    index.upsertSync(base);
+    const dfReads = () => executed.filter((sql) => /SELECT doc FROM .*vocab/.test(sql)).length;
+    index.searchSync({ org: 'o', query: 'alpha beta', limit: 10 });
+    const afterFirst = dfReads();
+    expect(afterFirst).toBeGreaterThan(0);
+    // a word never seen before goes through FTS5's scratch tokenizer (a temp-table write)
+    index.searchSync({ org: 'o', query: 'alpha neverseen', limit: 10 });
+    const afterSecond = dfReads();
+    index.searchSync({ org: 'o', query: 'alpha beta', limit: 10 });
+    expect(dfReads()).toBe(afterSecond);
+    // a real write still drops them
+    index.upsertSync([note('o', 'd5', 'delta five')]);
+    index.searchSync({ org: 'o', query: 'alpha beta', limit: 10 });
+    expect(dfReads()).toBeGreaterThan(afterSecond);
+  });
+
   it('follow a commit by another connection (a rebuilt database copied in is one)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'strata-text-df-'));
     try {

@@ -152,6 +152,10 @@ interface OrgTables {
   facts?: Statement<[number], RowFacts>;
   /** the type walk's statements (`topByType`); null when the FTS5 table keeps no text */
   typed?: { count: Statement<[string, number], number>; rows: Statement<[string], TypedRow> } | null;
+  /** the unfiltered query's best rows by rank alone (`plainTop`) */
+  byRank?: Statement<[string, number], { id: number; rank: number }>;
+  /** the walk for a page-end tie (`tiedRows`) */
+  tieWalk?: Statement<[number], TypedRow>;
 }
 
 /** A row of the node types a query is filtered to, with the text FTS5 indexed for it. */
@@ -239,8 +243,15 @@ export class SqliteTextIndex implements TextIndex {
     scratchTokens: Statement<[], { term: string }>;
     scratchClear: Statement<[]>;
     changeMarks: Statement<[], { committed: number; changes: number }>;
+    totalChanges: Statement<[], number>;
   };
   private readonly tokenCache = new Map<string, string[]>();
+  /**
+   * Rows the FTS5 scratch table (tokenizing a query term) added to this handle's
+   * total_changes(): temp-table writes that change no indexed row, so they must not drop the
+   * document-frequency cache (a query with one new word did, for the next query).
+   */
+  private scratchChanges = 0;
   /** by table name suffix (statements name their tables, so they stay right for that name) */
   private readonly orgCache = new Map<string, OrgTables>();
   /** undefined: not looked for yet; null: gone (see `legacy`) */
@@ -304,6 +315,7 @@ export class SqliteTextIndex implements TextIndex {
       scratchTokens: db.prepare('SELECT term FROM temp.text_tokenizer_vocab'),
       scratchClear: db.prepare('DELETE FROM temp.text_tokenizer'),
       changeMarks: db.prepare('SELECT (SELECT data_version FROM pragma_data_version) AS committed, total_changes() AS changes'),
+      totalChanges: db.prepare<[], number>('SELECT total_changes()').pluck(),
     };
   }
 
@@ -749,7 +761,7 @@ export class SqliteTextIndex implements TextIndex {
   private topByMaxScore(t: OrgTables, stats: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], filter: RowFilter, limit: number): RankedRow[] {
     const fromPostings = this.topFromPostings(t, stats, shape, filter, limit);
     if (fromPostings) return fromPostings;
-    const run = () => this.searchStatement(t, shape, false).all(this.matchExpression(stats.map((x) => x.term)), ...filterParams, limit) as RankedRow[];
+    const run = () => this.plainTop(t, stats, shape, filterParams, limit);
     if (stats.length === 1) return run();
     // rarest first; multi-token terms (unknown df) are always essential
     const sorted = [...stats].sort((a, b) => (a.df ?? -1) - (b.df ?? -1));
@@ -777,6 +789,94 @@ export class SqliteTextIndex implements TextIndex {
     ) as RankedRow[];
     const last = restricted[limit - 1];
     return last && -last.rank > bound * (1 + 1e-9) + 1e-12 ? restricted : run();
+  }
+
+  /**
+   * The plain statement's answer (every match scored, sorted by rank, salience desc, uid),
+   * without joining each match to its docs row: FTS5 keeps the limit + 1 best by rank alone
+   * (about 0.4 µs a match less), and only those rows are looked up. When the page's last rank
+   * is shared past the page (a tie at its end) the tied rows' order needs salience and uid:
+   * they are found by walking the docs table in that order (`tiedRows`), or else by the plain
+   * statement. Unfiltered queries on tables with salience only; the statement otherwise.
+   */
+  private plainTop(t: OrgTables, stats: TermStat[], shape: FilterShape, filterParams: unknown[], limit: number): RankedRow[] {
+    const expr = this.matchExpression(stats.map((x) => x.term));
+    const statement = () => this.searchStatement(t, shape, false).all(expr, ...filterParams, limit) as RankedRow[];
+    if (t.legacy || !t.salience || shape.types || shape.exclude || shape.layer || shape.uids) return statement();
+    t.byRank ??= this.db.prepare<[string, number], { id: number; rank: number }>(
+      `SELECT rowid AS id, bm25(${t.fts}, ${BM25_WEIGHTS}) AS rank FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY rank LIMIT ?`,
+    );
+    const best = t.byRank.all(expr, limit + 1);
+    let page = best;
+    if (best.length > limit) {
+      const last = best[limit - 1].rank;
+      page = best.slice(0, limit);
+      if (best[limit].rank === last) {
+        // every row ranked above `last` is in `best`; the rest of the page is the first rows of rank `last`
+        const above = page.filter((r) => r.rank < last);
+        const tied = this.tiedRows(t, stats, last, above, limit - above.length);
+        if (!tied) return statement();
+        page = above.concat(tied);
+      }
+    }
+    t.facts ??= this.db.prepare<[number], RowFacts>(`SELECT uid, salience, node_type, layer FROM ${t.docs} WHERE id = ?`);
+    const rows: RankedRow[] = [];
+    for (const r of page) {
+      const f = t.facts.get(r.id);
+      if (f) rows.push({ id: r.id, uid: f.uid, rank: r.rank, salience: f.salience });
+    }
+    // a match without its docs row is not in the statement's answer either (it joins them)
+    if (rows.length < page.length && best.length > limit) return statement();
+    rows.sort((a, b) => a.rank - b.rank || b.salience - a.salience || compareCodePoints(a.uid, b.uid));
+    return rows;
+  }
+
+  /**
+   * The first `need` rows of rank exactly `rank`, in salience then uid order, read by walking
+   * the docs table in that order (8·need + 256 rows at most, and under a quarter of the table):
+   * each row's text as FTS5 keeps it is tokenized (an FTS5 probe per row cost ~40 µs), which
+   * says whether it matches, and a match is scored as bm25() scores it (`fts5Bm25`, as the type
+   * walk does). Null when the walk
+   * does not apply or ends first, or when it meets a row scoring above `rank` that `above` does
+   * not hold (a score computed otherwise than FTS5 would: the statement then answers).
+   */
+  private tiedRows(t: OrgTables, stats: TermStat[], rank: number, above: { id: number }[], need: number): RankedRow[] | null {
+    const rows = this.rowCount(t);
+    const walk = 8 * need + 256;
+    if (walk >= rows / 4 || stats.some((x) => x.df === null) || !this.typedStatements(t)) return null;
+    t.tieWalk ??= this.db.prepare<[number], TypedRow>(
+      `SELECT d.id, d.uid, d.salience, d.node_type, d.layer, c.c0, c.c1, c.c2, z.sz
+         FROM (SELECT id, uid, salience, node_type, layer FROM ${t.docs} ORDER BY salience DESC, uid LIMIT ?) d
+         CROSS JOIN ${t.fts}_content c ON c.id = d.id LEFT JOIN ${t.fts}_docsize z ON z.id = d.id
+        ORDER BY d.salience DESC, d.uid`,
+    );
+    const avg = this.averages(t);
+    let tokens = 0;
+    for (const n of avg.tokens) tokens += n;
+    const avgdl = tokens / avg.rows;
+    const idf = stats.map((x) => fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!));
+    const slot = new Map<string, number>();
+    stats.forEach((x, i) => slot.set(this.ftsTokens(x.term)[0], i));
+    // two terms of one token (a word and its stem) are two phrases to bm25()
+    if (slot.size !== stats.length) return null;
+    const known = new Set(above.map((r) => r.id));
+    const freq = new Array<number>(stats.length);
+    const out: RankedRow[] = [];
+    // read whole first: tokenizing may run statements (FTS5 scratch), which an open iterator forbids
+    const none = new Set<string>();
+    for (const r of t.tieWalk.all(walk)) {
+      const { any, dl } = this.rowFrequencies(r, slot, freq, none);
+      // the row's own tokens (as FTS5 made them) say whether it matches the query
+      if (!any) continue;
+      const score = fts5Bm25(idf, freq, dl, avgdl);
+      if (score < rank) {
+        if (!known.has(r.id)) return null;
+      } else if (score === rank) {
+        out.push({ id: r.id, uid: r.uid, rank, salience: r.salience });
+        if (out.length === need) return out;
+      }
+    }
+    return null;
   }
 
   /**
@@ -819,29 +919,38 @@ export class SqliteTextIndex implements TextIndex {
     // read whole first: tokenizing may run statements (FTS5 scratch), which an open iterator forbids
     for (const r of st.rows.all(types)) {
       if ((filter.exclude && filter.exclude.has(r.node_type)) || (filter.layer !== undefined && r.layer !== filter.layer)) continue;
-      this.analyzer.fill([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], r.sz ? decodeSizes(r.sz) : undefined);
-      freq.fill(0);
-      let any = false;
-      let hit = false;
-      const out = this.analyzer.out;
-      for (let c = 0, k = 0; c < 3; c++) {
-        const w = BM25_COLUMN_WEIGHTS[c];
-        for (const end = k + this.analyzer.sizes[c]; k < end; k++) {
-          const i = slot.get(out[k].term);
-          if (i !== undefined) {
-            freq[i] += w;
-            any = true;
-          } else if (!hit && zero.has(out[k].term)) hit = true;
-        }
-      }
+      const { any, hit, dl } = this.rowFrequencies(r, slot, freq, zero);
       if (!any && !hit) continue;
-      const dl = this.analyzer.sizes[0] + this.analyzer.sizes[1] + this.analyzer.sizes[2];
       // bm25() of the scored phrases; a row holding none of them scores 0 (a zero-tier row)
       const rank = any ? fts5Bm25(idf, freq, dl, avgdl) : 0;
       hits.push({ id: r.id, uid: r.uid, rank, salience: r.salience });
     }
     hits.sort((a, b) => a.rank - b.rank || b.salience - a.salience || compareCodePoints(a.uid, b.uid));
     return hits.slice(0, limit);
+  }
+
+  /**
+   * Tokenizes a row's text as FTS5 indexed it and fills `freq` with the weighted frequency of
+   * each scored token (`slot`: token → phrase index). `any`: a scored token is in the row;
+   * `hit`: only an unscored (`zero`) one is; `dl`: the row's token count.
+   */
+  private rowFrequencies(r: TypedRow, slot: Map<string, number>, freq: number[], zero: Set<string>): { any: boolean; hit: boolean; dl: number } {
+    this.analyzer.fill([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], r.sz ? decodeSizes(r.sz) : undefined);
+    freq.fill(0);
+    let any = false;
+    let hit = false;
+    const out = this.analyzer.out;
+    for (let c = 0, k = 0; c < 3; c++) {
+      const w = BM25_COLUMN_WEIGHTS[c];
+      for (const end = k + this.analyzer.sizes[c]; k < end; k++) {
+        const i = slot.get(out[k].term);
+        if (i !== undefined) {
+          freq[i] += w;
+          any = true;
+        } else if (!hit && zero.has(out[k].term)) hit = true;
+      }
+    }
+    return { any, hit, dl: this.analyzer.sizes[0] + this.analyzer.sizes[1] + this.analyzer.sizes[2] };
   }
 
   /**
@@ -929,7 +1038,7 @@ export class SqliteTextIndex implements TextIndex {
     const read = (token: string) => stmt.get(token)?.doc ?? 0;
     if (this.db.inTransaction) return read;
     const marks = this.stmts.changeMarks.get()!;
-    const version = `${marks.committed}:${marks.changes}`;
+    const version = `${marks.committed}:${marks.changes - this.scratchChanges}`;
     if (t.dfCache?.version !== version) t.dfCache = { version, df: new Map() };
     const cache = t.dfCache.df;
     return (token) => {
@@ -958,9 +1067,11 @@ export class SqliteTextIndex implements TextIndex {
   private ftsTokens(term: string): string[] {
     let tokens = this.tokenCache.get(term);
     if (!tokens) {
+      const before = this.stmts.totalChanges.get()!;
       this.stmts.scratchInsert.run(term);
       tokens = this.stmts.scratchTokens.all().map((r) => r.term);
       this.stmts.scratchClear.run();
+      this.scratchChanges += this.stmts.totalChanges.get()! - before;
       if (this.tokenCache.size > 10_000) this.tokenCache.clear();
       this.tokenCache.set(term, tokens);
     }
