@@ -53,12 +53,16 @@ const INSERT_CHUNKS = [64, 16, 4, 1] as const;
 const INSERT_CHUNK = INSERT_CHUNKS[0];
 const insertSql = (rows: number) => `${INSERT_ROW_SQL}${', (?, ?, ?, ?, ?, ?, ?, ?)'.repeat(rows - 1)}`;
 const REVISION_SQL = 'SELECT revision FROM events WHERE stream_key = ? AND stream = ? ORDER BY revision DESC LIMIT 1';
+/** keys per probe of `existing`: an append creating more streams than this takes several probes */
+const PROBE_KEYS = 128;
 
 /** The append's statements, prepared once on first use (a read-only or legacy handle never appends). */
 interface AppendStatements {
   /** takes the next positions: the counter moves in the append's own transaction */
   reserve: Statement;
   exists: Statement;
+  /** the names of existing streams among PROBE_KEYS keys (see existingStreams) */
+  existing: Statement;
   /** one per INSERT_CHUNKS size, in that order */
   insert: Statement[];
 }
@@ -390,8 +394,33 @@ export class SqliteEventStore implements EventStore {
     return (this.appendStmts ??= {
       reserve: this.database.prepare('UPDATE event_log_state SET last_position = last_position + ? WHERE id = 1 RETURNING last_position').pluck(),
       exists: this.database.prepare('SELECT 1 FROM events WHERE stream_key = ? AND stream = ? LIMIT 1').pluck(),
+      existing: this.database.prepare(`SELECT stream FROM events WHERE revision = 0 AND stream_key IN (${'?, '.repeat(PROBE_KEYS - 1)}?)`).pluck(),
       insert: INSERT_CHUNKS.map((rows) => this.database.prepare(insertSql(rows))),
     });
+  }
+
+  /**
+   * Which of the streams the appends create exist already, in one probe per PROBE_KEYS of them:
+   * a probe per stream cost more in calls into SQLite than in the index seeks. A stream exists
+   * exactly when its revision 0 does (streams are only deleted whole), so each key yields at
+   * most one row per stream sharing it. Unused slots repeat a key (an IN list ignores repeats).
+   */
+  private existingStreams(appends: StreamAppend[], keys: number[]): Set<string> {
+    const probe = this.appendStatements().existing;
+    const taken = new Set<string>();
+    const params: number[] = [];
+    const run = () => {
+      while (params.length < PROBE_KEYS) params.push(params[0]);
+      for (const stream of probe.all(params) as string[]) taken.add(stream);
+      params.length = 0;
+    };
+    for (let i = 0; i < appends.length; i++) {
+      if (appends[i].expectedRevision !== 'no_stream' || appends[i].events.length === 0) continue;
+      params.push(keys[i]);
+      if (params.length === PROBE_KEYS) run();
+    }
+    if (params.length > 0) run();
+    return taken;
   }
 
   private appendInTx(appends: StreamAppend[]): AppendResult & { wrote: boolean } {
@@ -414,12 +443,15 @@ export class SqliteEventStore implements EventStore {
     // one request's events share one metadata object: serialise it once
     let lastMeta: unknown;
     let lastMetaJson = '';
-    for (const a of appends) {
-      const key = this.keys.key(a.stream);
+    const keys = appends.map((a) => this.keys.key(a.stream));
+    const taken = appends.length > 1 ? this.existingStreams(appends, keys) : null;
+    for (let i = 0; i < appends.length; i++) {
+      const a = appends[i];
+      const key = keys[i];
       // A new stream only needs to be absent: streams are only ever deleted whole, so one exists
       // exactly when any of its events does.
       const fresh = a.expectedRevision === 'no_stream' && a.events.length > 0;
-      if (fresh && s.exists.get(key, a.stream) !== undefined)
+      if (fresh && (taken ? taken.has(a.stream) : s.exists.get(key, a.stream) !== undefined))
         throw new WrongExpectedRevisionError(a.stream, 'no_stream', this.revisionOf(key, a.stream));
       let revision = fresh ? -1 : this.revisionOf(key, a.stream);
       if (!fresh) checkExpectedRevision(a.stream, a.expectedRevision, revision);
