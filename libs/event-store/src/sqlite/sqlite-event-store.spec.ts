@@ -166,8 +166,9 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     store.appendSync([{ stream: 'node-o:gone', expectedRevision: 'any', events: [ev('G0')] }]);
     store.deleteStreamsSync(['node-o:gone']);
     const fresh = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ stream: `node-o:${tag}${i}`, expectedRevision: 'no_stream' as const, events: [ev('N')] }));
-    for (const at of [0, 127, 128, 299]) {
-      const appends = fresh(300, `at${at}-`);
+    // 300 new streams are probed 128, 128, 32, 8, 2, 2 at a time; 3 are probed 2 and 1
+    for (const [count, at] of [[300, 0], [300, 127], [300, 128], [300, 290], [300, 299], [3, 0], [3, 2]]) {
+      const appends = fresh(count, `at${count}-${at}-`);
       appends[at] = { stream: 'node-o:taken', expectedRevision: 'no_stream', events: [ev('N')] };
       expect(() => store.appendSync(appends)).toThrow(expect.objectContaining({ stream: 'node-o:taken', expected: 'no_stream', actual: 2 }));
     }
