@@ -161,23 +161,6 @@ describe('SqliteEventStore (SQLite specifics)', () => {
     expect(store.headPositionSync()).toBe(2);
   });
 
-  it('an append creating hundreds of streams finds an existing one wherever it stands among them, and a deleted one as free', () => {
-    store.appendSync([{ stream: 'node-o:taken', expectedRevision: 'any', events: [ev('T0'), ev('T1'), ev('T2')] }]);
-    store.appendSync([{ stream: 'node-o:gone', expectedRevision: 'any', events: [ev('G0')] }]);
-    store.deleteStreamsSync(['node-o:gone']);
-    const fresh = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ stream: `node-o:${tag}${i}`, expectedRevision: 'no_stream' as const, events: [ev('N')] }));
-    // 300 new streams are probed 128, 128, 32, 8, 2, 2 at a time; 3 are probed 2 and 1
-    for (const [count, at] of [[300, 0], [300, 127], [300, 128], [300, 290], [300, 299], [3, 0], [3, 2]]) {
-      const appends = fresh(count, `at${count}-${at}-`);
-      appends[at] = { stream: 'node-o:taken', expectedRevision: 'no_stream', events: [ev('N')] };
-      expect(() => store.appendSync(appends)).toThrow(expect.objectContaining({ stream: 'node-o:taken', expected: 'no_stream', actual: 2 }));
-    }
-    expect(store.headPositionSync()).toBe(3);
-    const appends = [...fresh(200, 'ok'), { stream: 'node-o:gone', expectedRevision: 'no_stream' as const, events: [ev('G-again')] }];
-    expect(store.appendSync(appends).revisions['node-o:gone']).toBe(0);
-    expect(store.streamRevisionSync('node-o:ok199')).toBe(0);
-  });
-
   it('inside a transaction the caller opened, an append joins it (no savepoint) and a failure is rolled back by the caller', () => {
     store.appendSync([{ stream: 'a', expectedRevision: 'any', events: [ev('A0'), ev('A1')] }]);
     store.db.exec('BEGIN IMMEDIATE');

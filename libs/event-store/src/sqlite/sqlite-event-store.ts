@@ -53,17 +53,12 @@ const INSERT_CHUNKS = [64, 16, 4, 1] as const;
 const INSERT_CHUNK = INSERT_CHUNKS[0];
 const insertSql = (rows: number) => `${INSERT_ROW_SQL}${', (?, ?, ?, ?, ?, ?, ?, ?)'.repeat(rows - 1)}`;
 const REVISION_SQL = 'SELECT revision FROM events WHERE stream_key = ? AND stream = ? ORDER BY revision DESC LIMIT 1';
-/** keys per probe of `existing`, largest first, as with INSERT_CHUNKS (no key is sent twice) */
-const PROBE_SIZES = [128, 32, 8, 2, 1] as const;
-const probeSql = (keys: number) => `SELECT stream FROM events WHERE revision = 0 AND stream_key IN (${'?, '.repeat(keys - 1)}?)`;
 
 /** The append's statements, prepared once on first use (a read-only or legacy handle never appends). */
 interface AppendStatements {
   /** takes the next positions: the counter moves in the append's own transaction */
   reserve: Statement;
   exists: Statement;
-  /** the names of existing streams among some keys, one per PROBE_SIZES size (see existingStreams) */
-  existing: Statement[];
   /** one per INSERT_CHUNKS size, in that order */
   insert: Statement[];
 }
@@ -395,33 +390,8 @@ export class SqliteEventStore implements EventStore {
     return (this.appendStmts ??= {
       reserve: this.database.prepare('UPDATE event_log_state SET last_position = last_position + ? WHERE id = 1 RETURNING last_position').pluck(),
       exists: this.database.prepare('SELECT 1 FROM events WHERE stream_key = ? AND stream = ? LIMIT 1').pluck(),
-      existing: PROBE_SIZES.map((keys) => this.database.prepare(probeSql(keys)).pluck()),
       insert: INSERT_CHUNKS.map((rows) => this.database.prepare(insertSql(rows))),
     });
-  }
-
-  /**
-   * Which of the streams the appends create exist already, in one probe per 128 of them (the
-   * rest in probes of 32, 8, 2, 1 keys): a query per stream cost more in calls into SQLite than
-   * in the index seeks. A stream exists exactly when its revision 0 does (streams are only
-   * deleted whole), so each key yields at most one row per stream sharing it. Keys are never
-   * padded with repeats: an IN list of repeated values cost more than the seeks it saved.
-   */
-  private existingStreams(appends: StreamAppend[], keys: number[]): Set<string> {
-    const probes = this.appendStatements().existing;
-    const wanted: number[] = [];
-    for (let i = 0; i < appends.length; i++) if (appends[i].expectedRevision === 'no_stream' && appends[i].events.length > 0) wanted.push(keys[i]);
-    const taken = new Set<string>();
-    for (let at = 0, p = 0; at < wanted.length; ) {
-      const size = PROBE_SIZES[p];
-      if (wanted.length - at < size) p++;
-      else {
-        const params = at === 0 && size === wanted.length ? wanted : wanted.slice(at, at + size);
-        for (const stream of probes[p].all(params) as string[]) taken.add(stream);
-        at += size;
-      }
-    }
-    return taken;
   }
 
   private appendInTx(appends: StreamAppend[]): AppendResult & { wrote: boolean } {
@@ -444,15 +414,12 @@ export class SqliteEventStore implements EventStore {
     // one request's events share one metadata object: serialise it once
     let lastMeta: unknown;
     let lastMetaJson = '';
-    const keys = appends.map((a) => this.keys.key(a.stream));
-    const taken = appends.length > 1 ? this.existingStreams(appends, keys) : null;
-    for (let i = 0; i < appends.length; i++) {
-      const a = appends[i];
-      const key = keys[i];
+    for (const a of appends) {
+      const key = this.keys.key(a.stream);
       // A new stream only needs to be absent: streams are only ever deleted whole, so one exists
       // exactly when any of its events does.
       const fresh = a.expectedRevision === 'no_stream' && a.events.length > 0;
-      if (fresh && (taken ? taken.has(a.stream) : s.exists.get(key, a.stream) !== undefined))
+      if (fresh && s.exists.get(key, a.stream) !== undefined)
         throw new WrongExpectedRevisionError(a.stream, 'no_stream', this.revisionOf(key, a.stream));
       let revision = fresh ? -1 : this.revisionOf(key, a.stream);
       if (!fresh) checkExpectedRevision(a.stream, a.expectedRevision, revision);
