@@ -7,7 +7,8 @@
  * measure here. `post_node`: 32 requests per commit, each one append of one new stream with one
  * event (a `NodeCreated` of a small record) and its own metadata; `update`: the same on existing
  * streams (expected revision checked); `request_20`: one append of 20 new streams per request,
- * 8 per commit (an ingestion chunk's shape). Prints µs of CPU per append and per event, the
+ * 8 per commit (an ingestion chunk's shape); `batch_1999`: one append of 1,999 new streams per
+ * commit (a `POST /batch` of 1,000 nodes and 999 edges). Prints µs of CPU per append and per event, the
  * median of `rounds` alternating runs. The optional module path loads another build's
  * SqliteEventStore (an A/B against the base build on the same machine state).
  */
@@ -63,6 +64,19 @@ const SHAPES: Shape[] = [
       return Array.from({ length: 20 }, (_, k) => {
         const uid = timeOrderedUuid(ms);
         return { stream: `node-${ORG}:${uid}`, expectedRevision: 'no_stream' as const, events: [nodeCreated(uid, i * 20 + k, ms, meta)] };
+      });
+    },
+  },
+  {
+    // a POST /batch of 1,000 nodes and 999 edges: one append of 1,999 new streams per commit
+    name: 'batch_1999',
+    perCommit: 1,
+    commits: 15,
+    request: (i, ms) => {
+      const meta = metadata(i, ms);
+      return Array.from({ length: 1999 }, (_, k) => {
+        const uid = timeOrderedUuid(ms);
+        return { stream: `${k < 1000 ? 'node' : 'edge'}-${ORG}:${uid}`, expectedRevision: 'no_stream' as const, events: [nodeCreated(uid, i * 1999 + k, ms, meta)] };
       });
     },
   },
