@@ -59,28 +59,25 @@ const SHAPES: Shape[] = [
     name: 'request_20',
     perCommit: 8,
     commits: 60,
-    request: (i, ms) => {
-      const meta = metadata(i, ms);
-      return Array.from({ length: 20 }, (_, k) => {
-        const uid = timeOrderedUuid(ms);
-        return { stream: `node-${ORG}:${uid}`, expectedRevision: 'no_stream' as const, events: [nodeCreated(uid, i * 20 + k, ms, meta)] };
-      });
-    },
+    request: (i, ms) => freshStreams(20, i, ms, () => 'node'),
   },
   {
     // a POST /batch of 1,000 nodes and 999 edges: one append of 1,999 new streams per commit
     name: 'batch_1999',
     perCommit: 1,
     commits: 15,
-    request: (i, ms) => {
-      const meta = metadata(i, ms);
-      return Array.from({ length: 1999 }, (_, k) => {
-        const uid = timeOrderedUuid(ms);
-        return { stream: `${k < 1000 ? 'node' : 'edge'}-${ORG}:${uid}`, expectedRevision: 'no_stream' as const, events: [nodeCreated(uid, i * 1999 + k, ms, meta)] };
-      });
-    },
+    request: (i, ms) => freshStreams(1999, i, ms, (k) => (k < 1000 ? 'node' : 'edge')),
   },
 ];
+
+/** One request's appends: `n` new streams of one event each (a node created), all `no_stream`. */
+function freshStreams(n: number, i: number, ms: number, family: (k: number) => string) {
+  const meta = metadata(i, ms);
+  return Array.from({ length: n }, (_, k) => {
+    const uid = timeOrderedUuid(ms);
+    return { stream: `${family(k)}-${ORG}:${uid}`, expectedRevision: 'no_stream' as const, events: [nodeCreated(uid, i * n + k, ms, meta)] };
+  });
+}
 
 function runShape(store: Store, shape: Shape, clock: { ms: number; i: number }): { perAppend: number; perEvent: number } {
   const db = store.db;
