@@ -327,6 +327,32 @@ describe('SqliteTextIndex specifics', () => {
   });
 });
 
+describe('SqliteTextIndex walks that score rows in JavaScript', () => {
+  it('score two query words of one stem as bm25() does, as two phrases (the type walk gives way to the statement)', () => {
+    const docs = Array.from({ length: 1_500 }, (_, i) =>
+      note('o', `n${String(i).padStart(4, '0')}`, i % 3 === 0 ? `connected items ${i}` : i % 3 === 1 ? `connect ${i} connect` : `other words ${i}`, { node_type: i % 2 ? 'Note' : 'Concept' }),
+    );
+    const walked = new SqliteTextIndex(new Database(':memory:'), { typeWalkRatio: 0 });
+    const planned = new SqliteTextIndex(new Database(':memory:'));
+    walked.upsertSync(docs);
+    planned.upsertSync(docs);
+    const q = { org: 'o', query: 'connect connected', node_types: ['Note'], limit: 10 };
+    expect(walked.searchSync(q)).toEqual(planned.searchSync(q));
+    // unfiltered, the page ends inside a tie of 500 rows: still FTS5's own order (bm25 with the
+    // index's weights, then salience, then uid)
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync(docs);
+    const name = db.prepare('SELECT name FROM text_orgs WHERE org = ?').pluck().get('o') as string;
+    const fts = `text_fts_${name}`;
+    const expected = db
+      .prepare(`SELECT d.uid FROM ${fts} JOIN text_docs_${name} d ON d.id = ${fts}.rowid WHERE ${fts} MATCH ? ORDER BY bm25(${fts}, 10.0, 4.0, 1.0), d.salience DESC, d.uid LIMIT 5`)
+      .pluck()
+      .all('"connect" OR "connected"');
+    expect(index.searchSync({ org: 'o', query: 'connect connected', limit: 5 }).map((h) => h.uid)).toEqual(expected);
+  });
+});
+
 describe('SqliteTextIndex document frequencies between writes', () => {
   // With commonTermRows 0, `alpha` adds nothing while it is in at least half the rows: its
   // score tells which document frequency and row count the query was planned with.

@@ -302,8 +302,7 @@ export class SqliteTextIndex implements TextIndex {
     this.postings = new Postings(db, (name) => {
       let read = averages.get(name);
       if (!read) averages.set(name, (read = db.prepare<[], Buffer | undefined>(`SELECT block FROM ${ftsTable(name)}_data WHERE id = 1`).pluck()));
-      const avg = decodeFts5Averages(read.get(), TEXT_FTS_COLUMNS.length);
-      return avg.rows ? avg.tokens.reduce((a, b) => a + b, 0) / avg.rows : 0;
+      return averageLength(decodeFts5Averages(read.get(), TEXT_FTS_COLUMNS.length));
     }, options.postingsMergeFactor, options.postingsMergeStep);
     this.ln = db.prepare<[number], number>('SELECT ln(?)').pluck();
     this.stmts = {
@@ -841,24 +840,18 @@ export class SqliteTextIndex implements TextIndex {
    * not hold (a score computed otherwise than FTS5 would: the statement then answers).
    */
   private tiedRows(t: OrgTables, stats: TermStat[], rank: number, above: { id: number }[], need: number): RankedRow[] | null {
-    const rows = this.rowCount(t);
+    const avg = this.averages(t);
     const walk = 8 * need + 256;
-    if (walk >= rows / 4 || stats.some((x) => x.df === null) || !this.typedStatements(t)) return null;
+    if (walk >= avg.rows / 4 || stats.some((x) => x.df === null) || !this.typedStatements(t)) return null;
+    const terms = this.bm25Terms(stats, avg);
+    if (!terms) return null;
+    const { avgdl, idf, slot } = terms;
     t.tieWalk ??= this.db.prepare<[number], TypedRow>(
       `SELECT d.id, d.uid, d.salience, d.node_type, d.layer, c.c0, c.c1, c.c2, z.sz
          FROM (SELECT id, uid, salience, node_type, layer FROM ${t.docs} ORDER BY salience DESC, uid LIMIT ?) d
          CROSS JOIN ${t.fts}_content c ON c.id = d.id LEFT JOIN ${t.fts}_docsize z ON z.id = d.id
         ORDER BY d.salience DESC, d.uid`,
     );
-    const avg = this.averages(t);
-    let tokens = 0;
-    for (const n of avg.tokens) tokens += n;
-    const avgdl = tokens / avg.rows;
-    const idf = stats.map((x) => fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!));
-    const slot = new Map<string, number>();
-    stats.forEach((x, i) => slot.set(this.ftsTokens(x.term)[0], i));
-    // two terms of one token (a word and its stem) are two phrases to bm25()
-    if (slot.size !== stats.length) return null;
     const known = new Set(above.map((r) => r.id));
     const freq = new Array<number>(stats.length);
     const out: RankedRow[] = [];
@@ -904,15 +897,11 @@ export class SqliteTextIndex implements TextIndex {
     const types = JSON.stringify([...filter.types]);
     // counted through the type index, never past the cap
     if (st.count.get(types, cap + 1)! > cap) return null;
-    const avg = this.averages(t);
-    let tokens = 0;
-    for (const n of avg.tokens) tokens += n;
-    const avgdl = tokens / avg.rows;
     // the query's FTS5 tokens: scored ones in MATCH order (bm25() sums its phrases in that order)
     const scored = stats.filter((x) => !unscored.includes(x));
-    const idf = scored.map((x) => fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!));
-    const slot = new Map<string, number>();
-    scored.forEach((x, i) => slot.set(this.ftsTokens(x.term)[0], i));
+    const terms = this.bm25Terms(scored, this.averages(t));
+    if (!terms) return null;
+    const { avgdl, idf, slot } = terms;
     const zero = new Set(unscored.map((x) => this.ftsTokens(x.term)[0]));
     const freq = new Array<number>(scored.length);
     const hits: { id: number; uid: string; rank: number; salience: number }[] = [];
@@ -927,6 +916,20 @@ export class SqliteTextIndex implements TextIndex {
     }
     hits.sort((a, b) => a.rank - b.rank || b.salience - a.salience || compareCodePoints(a.uid, b.uid));
     return hits.slice(0, limit);
+  }
+
+  /**
+   * What bm25()'s arithmetic needs to score rows in JavaScript for `scored` (single-token terms,
+   * in MATCH order): avgdl, each phrase's IDF, and each FTS5 token's phrase slot. Null when two
+   * terms are one token (a word and its stem): bm25() counts that token once per phrase, which
+   * one slot per token cannot.
+   */
+  private bm25Terms(scored: TermStat[], avg: { rows: number; tokens: number[] }): { avgdl: number; idf: number[]; slot: Map<string, number> } | null {
+    const slot = new Map<string, number>();
+    scored.forEach((x, i) => slot.set(this.ftsTokens(x.term)[0], i));
+    if (slot.size !== scored.length) return null;
+    const idf = scored.map((x) => fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!));
+    return { avgdl: averageLength(avg), idf, slot };
   }
 
   /**
@@ -993,9 +996,7 @@ export class SqliteTextIndex implements TextIndex {
     // directories kept from earlier queries hold only this handle's commits
     this.postings.sync(`${this.dataVersion.get()}:${this.schemaVersion.get()}`);
     const avg = this.averages(t);
-    let tokens = 0;
-    for (const n of avg.tokens) tokens += n;
-    const avgdl = tokens / avg.rows;
+    const avgdl = averageLength(avg);
     const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], df: x.df!, idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
     t.facts ??= this.db.prepare<[number], RowFacts>(`SELECT uid, salience, node_type, layer FROM ${t.docs} WHERE id = ?`);
     const facts = t.facts;
@@ -1151,6 +1152,14 @@ export class SqliteTextIndex implements TextIndex {
     }
     return stmt;
   }
+}
+
+/** The average row length in tokens, as bm25() computes it from the averages record (0 for no rows). */
+function averageLength(avg: { rows: number; tokens: readonly number[] }): number {
+  if (!avg.rows) return 0;
+  let tokens = 0;
+  for (const n of avg.tokens) tokens += n;
+  return tokens / avg.rows;
 }
 
 /** FTS5's token counts per column from a `_docsize` record (undefined when it holds fewer columns). */
