@@ -38,7 +38,7 @@ const PROVIDERS: Provider[] = [
       inject: [STRATA_CONFIG, CLOCK, PROJECTION_DEFINITIONS],
       // null in servers mode: the stores below come from SERVER_STORAGE instead
       useFactory: (cfg: StrataConfig, clock: Clock, projections: readonly ProjectionDefinition[]) =>
-        cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync, textPostings: cfg.textPostings, clock, projections }) : null,
+        cfg.store === 'embedded' ? new EmbeddedStorage(cfg.dataDir, { projectionsSync: cfg.projectionsSync, textPostings: cfg.textPostings, textListsMb: cfg.textListsMb, clock, projections }) : null,
     },
     {
       provide: SERVER_STORES_CONNECT,

@@ -17,6 +17,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STRATA_TEXT_POSTINGS: '1' })).toThrow(/STRATA_TEXT_POSTINGS/);
   });
 
+  it('gives the text index 256 MiB of term lists unless told otherwise, 0 turning them off, and refuses a negative size', () => {
+    expect(loadConfig({}).textListsMb).toBe(256);
+    expect(loadConfig({ STRATA_TEXT_LISTS_MB: '0' }).textListsMb).toBe(0);
+    expect(() => loadConfig({ STRATA_TEXT_LISTS_MB: '-1' })).toThrow(/STRATA_TEXT_LISTS_MB/);
+  });
+
   it('documents every variable it reads', () => {
     expect(CONFIG_DOC.map((d) => d.name)).toContain('STRATA_PROJECTIONS_SYNC');
   });

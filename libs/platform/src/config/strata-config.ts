@@ -13,6 +13,8 @@ export interface StrataConfig {
   projectionsSync: 'off' | 'normal';
   /** STRATA_TEXT_POSTINGS: embedded text index keeps postings of its own beside FTS5 (docs/search.md) */
   textPostings: boolean;
+  /** STRATA_TEXT_LISTS_MB: memory for the embedded text index's term lists, 0 = none (docs/search.md) */
+  textListsMb: number;
   store: 'embedded' | 'servers';
   kurrentdbUrl: string | null;
   mongoUrl: string | null;
@@ -99,6 +101,7 @@ export const CONFIG_DOC: { name: string; default: string; description: string }[
   { name: 'STRATA_DATA_DIR', default: './data', description: 'embedded data: event log, projections, vector index, secrets' },
   { name: 'STRATA_PROJECTIONS_SYNC', default: 'off', description: 'embedded: `off` flushes the projections (a cache of the log) only on a clean stop, and rebuilds them from the log after a power loss; `normal` fsyncs them at checkpoints' },
   { name: 'STRATA_TEXT_POSTINGS', default: 'false', description: 'embedded, experimental: `true` keeps block-max postings (LSM segments, merged a bounded step per commit) beside FTS5 and ranks common words from them, exact either way; writes then cost about twice the service CPU per node (docs/search.md); `projections rebuild`/`verify` and the beside-build follow this setting; a data dir written without them answers through FTS5 until rebuilt' },
+  { name: 'STRATA_TEXT_LISTS_MB', default: '256', description: 'embedded: memory (MiB) for per-word lists read from the full-text index and kept between searches, so common words rank without FTS5 scoring every match; nothing extra is written; `0` turns them off (docs/search.md)' },
   { name: 'STRATA_STORE', default: 'embedded', description: '`embedded` (SQLite, zero set-up) or `servers` (KurrentDB, MongoDB, Meilisearch, Qdrant)' },
   { name: 'STRATA_KURRENTDB_URL', default: '—', description: 'KurrentDB connection string (servers mode), e.g. `kurrentdb://localhost:2113?tls=false`' },
   { name: 'STRATA_MONGO_URL', default: '—', description: 'MongoDB URL (servers mode), a replica set' },
@@ -238,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): StrataConfig {
     dataDir: path.resolve(env.STRATA_DATA_DIR || './data'),
     projectionsSync: oneOf(env, 'STRATA_PROJECTIONS_SYNC', ['off', 'normal'] as const, 'off'),
     textPostings: oneOf(env, 'STRATA_TEXT_POSTINGS', ['true', 'false'] as const, 'false') === 'true',
+    textListsMb: int(env, 'STRATA_TEXT_LISTS_MB', 256, 0, 1_048_576),
     store,
     kurrentdbUrl: url(env, 'STRATA_KURRENTDB_URL'),
     mongoUrl: url(env, 'STRATA_MONGO_URL'),

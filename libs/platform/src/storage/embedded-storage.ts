@@ -59,6 +59,8 @@ export class EmbeddedStorage {
       projectionsSync?: ProjectionsSync;
       /** the text index's postings of its own (default off: SqliteTextIndexOptions.postings) */
       textPostings?: boolean;
+      /** MiB for the text index's term lists, 0: none (default: SqliteTextIndexOptions.termListsBytes) */
+      textListsMb?: number;
       /** the machine's boot id (tests stand in for a reboot); default: the kernel's */
       bootId?: string | null;
       /** the read models to keep; default: the projection registry */
@@ -81,7 +83,11 @@ export class EmbeddedStorage {
     // flushed without fsync is discarded and rebuilt then (the session marker), never trusted.
     if (this.session.synchronous === 'OFF') this.events.deferCommitSync();
     this.graph = new SqliteGraphStore(this.projections);
-    this.text = new SqliteTextIndex(this.projections, { postings: opts.textPostings ?? false });
+    this.text = new SqliteTextIndex(this.projections, {
+      postings: opts.textPostings ?? false,
+      termLists: opts.textListsMb !== 0,
+      termListsBytes: opts.textListsMb ? opts.textListsMb * 1024 * 1024 : undefined,
+    });
     const deps = { db: this.projections, graph: this.graph, text: this.text };
     this.runner = new EmbeddedProjectionRunner(
       this.projections,

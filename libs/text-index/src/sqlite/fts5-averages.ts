@@ -38,3 +38,15 @@ export function readVarint(buf: Uint8Array, pos: number): [number, number] {
   if (pos + 8 >= buf.length) throw new Error('truncated varint');
   return [value * 256 + buf[pos + 8], pos + 9];
 }
+
+/** FTS5's token counts per column from a `_docsize` record (undefined when it holds fewer columns). */
+export function decodeDocSize(blob: Uint8Array, columns: number): number[] | undefined {
+  const out: number[] = [];
+  let pos = 0;
+  for (let c = 0; c < columns && pos < blob.length; c++) {
+    const [v, end] = readVarint(blob, pos);
+    out.push(v);
+    pos = end;
+  }
+  return out.length === columns ? out : undefined;
+}

@@ -33,12 +33,19 @@ export function fts5WeightedFrequency(countsByColumn: readonly number[], weights
  * over all columns, `avgdl` the table's tokens over its rows.
  */
 export function fts5Bm25(idf: readonly number[], freq: readonly number[], rowTokens: number, avgdl: number): number {
+  let score = 0.0;
+  for (let i = 0; i < idf.length; i++) score += fts5Part(idf[i], freq[i], rowTokens, avgdl);
+  return -1.0 * score;
+}
+
+/**
+ * One phrase's term of bm25()'s sum (positive). Summing these in phrase order from 0.0 and
+ * negating gives `fts5Bm25` bit for bit; a phrase the row lacks adds exactly 0.
+ */
+export function fts5Part(idf: number, freq: number, rowTokens: number, avgdl: number): number {
   const k1 = FTS5_BM25_K1;
   const b = FTS5_BM25_B;
-  const D = rowTokens;
-  let score = 0.0;
-  for (let i = 0; i < idf.length; i++) score += idf[i] * ((freq[i] * (k1 + 1.0)) / (freq[i] + k1 * (1 - b + (b * D) / avgdl)));
-  return -1.0 * score;
+  return idf * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + (b * rowTokens) / avgdl)));
 }
 
 /**

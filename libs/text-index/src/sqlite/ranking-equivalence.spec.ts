@@ -135,6 +135,11 @@ const CONFIGS: Array<[string, SqliteTextIndexOptions]> = [
   ['every node-type filter ranked from its types\' rows', { typeWalkRatio: 0 }],
   ['every node-type filter ranked from its types\' rows, small thresholds', { typeWalkRatio: 0, commonTermRows: 300, essentialDfBudget: 200 }],
   ['postings, merges made a few postings per unit of work', { postings: true, postingsMinRows: 0, postingsMergeFactor: 2, postingsMergeStep: 64 }],
+  ['term lists on every query', { termListsMinRows: 0 }],
+  ['term lists on every query, small thresholds', { termListsMinRows: 0, commonTermRows: 300, essentialDfBudget: 200 }],
+  ['term lists within a tiny budget, read again after a few changed rows', { termListsMinRows: 0, termListsBytes: 2048, termListsStaleRows: 8 }],
+  ['FTS5 statements only (no term lists)', { termLists: false }],
+  ['FTS5 statements only, small thresholds', { termLists: false, commonTermRows: 300, essentialDfBudget: 200 }],
 ];
 const LIMITS = [1, 3, 7, 20, 64, 100_000];
 

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { queryTerms } from '../analysis/text-analysis';
 import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
-import { decodeFts5Averages, readVarint } from './fts5-averages';
+import { decodeDocSize, decodeFts5Averages } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, fts5Bm25, fts5Idf } from './fts5-bm25';
+import { TermLists } from './term-lists';
 import { compareCodePoints, DocAnalyzer, mergeTable, oldPostingsTable, Postings, postingsDdl, postingsTable, segmentsTable, topByPostings, type RowFacts } from './text-postings';
 
 /** Column weights for bm25(): label, summary, body. */
@@ -99,6 +100,16 @@ const K1_PLUS_1 = 2.2;
  * early); fewer, FTS5 scores them all faster than the postings are read.
  */
 const POSTINGS_MIN_ROWS = 2_000;
+/**
+ * Queries whose terms match fewer rows together are scored by FTS5 (see `topFromLists`). None by
+ * default: even a rare term's page can end in a tie (copies of one text), which the lists settle
+ * by looking up the tied rows and FTS5 by walking rows in salience order.
+ */
+const TERM_LISTS_MIN_ROWS = 0;
+const TERM_LISTS_BYTES = 256 * 1024 * 1024;
+const TERM_LISTS_STALE_ROWS = 1024;
+/** Rows a filtered query looks up before the statements answer instead. */
+const TERM_LISTS_MAX_LOOKUPS = 4096;
 
 /** The query's filters, applied to a row's facts (the postings path filters in JavaScript). */
 interface RowFilter {
@@ -210,6 +221,17 @@ export interface SqliteTextIndexOptions {
   postingsMergeFactor?: number;
   /** with `postings`: postings a merge step writes (default: in proportion to the unit of work; tests make it small) */
   postingsMergeStep?: number;
+  /**
+   * Rank from per-token lists read from FTS5's index and kept in memory between queries
+   * (`term-lists.ts`; nothing is written for them). Default on.
+   */
+  termLists?: boolean;
+  /** with `termLists`: the query's terms must match at least this many rows together (default 0) */
+  termListsMinRows?: number;
+  /** with `termLists`: bytes the lists of every organization may hold (default 256 MiB; the service's STRATA_TEXT_LISTS_MB) */
+  termListsBytes?: number;
+  /** with `termLists`: rows changed since an organization's lists were read before they are read again (default 1,024) */
+  termListsStaleRows?: number;
 }
 
 /**
@@ -272,6 +294,8 @@ export class SqliteTextIndex implements TextIndex {
   private readonly analyzer: DocAnalyzer;
   private readonly postings: Postings;
   private readonly ln: Statement<[number], number>;
+  private readonly termLists: TermLists | null;
+  private readonly termListsMinRows: number;
   /**
    * The tables each organization written in the current unit of work resolved to: the
    * catalogue and the schema are read once per unit (`atomically`) rather than per write.
@@ -305,6 +329,14 @@ export class SqliteTextIndex implements TextIndex {
       return averageLength(decodeFts5Averages(read.get(), TEXT_FTS_COLUMNS.length));
     }, options.postingsMergeFactor, options.postingsMergeStep);
     this.ln = db.prepare<[number], number>('SELECT ln(?)').pluck();
+    this.termLists =
+      options.termLists === false
+        ? null
+        : new TermLists(db, this.analyzer, TEXT_FTS_COLUMNS, {
+            budgetBytes: options.termListsBytes ?? TERM_LISTS_BYTES,
+            staleRows: options.termListsStaleRows ?? TERM_LISTS_STALE_ROWS,
+          });
+    this.termListsMinRows = options.termListsMinRows ?? TERM_LISTS_MIN_ROWS;
     this.stmts = {
       orgName: db.prepare<[string], string>('SELECT name FROM text_orgs WHERE org = ?').pluck(),
       nameTaken: db.prepare<[string], number>('SELECT 1 FROM text_orgs WHERE name = ?').pluck(),
@@ -401,6 +433,7 @@ export class SqliteTextIndex implements TextIndex {
       for (const uid of uids) {
         const row = t.findDoc.get(uid);
         if (!row) continue;
+        this.termLists?.changed(tables.name, row.id);
         this.removePostings(tables, t, row.id);
         t.deleteFts.run(row.id);
         t.deleteDoc.run(row.id);
@@ -433,6 +466,7 @@ export class SqliteTextIndex implements TextIndex {
       this.unitNextId.clear();
       const name = this.stmts.orgName.get(org);
       if (name === undefined) return;
+      this.termLists?.forget(name);
       this.dropOrgTables(name);
       this.stmts.deleteOrg.run(org);
     });
@@ -453,6 +487,7 @@ export class SqliteTextIndex implements TextIndex {
       }
       this.unitOrgs.clear();
       this.unitNextId.clear();
+      this.termLists?.clear();
       for (const name of suffixes) this.dropOrgTables(name);
       this.db.prepare('DELETE FROM text_orgs').run();
       this.db.exec(`DROP TABLE IF EXISTS ${LEGACY.vocab}; DROP TABLE IF EXISTS ${LEGACY.fts}; DROP TABLE IF EXISTS ${LEGACY.docs};`);
@@ -685,6 +720,7 @@ export class SqliteTextIndex implements TextIndex {
         if (changed) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
         return;
       }
+      this.termLists?.changed(tables.name, id);
       const postings = this.removePostings(tables, t, id);
       t.deleteFts.run(id);
       if (postings) {
@@ -760,6 +796,8 @@ export class SqliteTextIndex implements TextIndex {
   private topByMaxScore(t: OrgTables, stats: TermStat[], rows: number, shape: FilterShape, filterParams: unknown[], filter: RowFilter, limit: number): RankedRow[] {
     const fromPostings = this.topFromPostings(t, stats, shape, filter, limit);
     if (fromPostings) return fromPostings;
+    const fromLists = this.topFromLists(t, stats, shape, filter, limit);
+    if (fromLists) return fromLists;
     const run = () => this.plainTop(t, stats, shape, filterParams, limit);
     if (stats.length === 1) return run();
     // rarest first; multi-token terms (unknown df) are always essential
@@ -1006,6 +1044,96 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   /**
+   * The same answer as the FTS5 statements, from the term lists (`TermLists`): every row of the
+   * query's tokens is scored in JavaScript with bm25()'s arithmetic, the best `limit + 1` (or,
+   * with a filter, a few times `limit`) are looked up, and the page is exact once its last score
+   * beats every row left out. A page ending on a score shared with rows left out takes those
+   * rows in salience then uid order: looked up when few, else found by the salience walk
+   * (`tiedRows`). Null when it does not apply (a uid scope, a term FTS5 makes several tokens of,
+   * few matching rows, an open transaction, a table keeping no text) or cannot settle the page
+   * within its look-ups: the statements answer.
+   */
+  private topFromLists(t: OrgTables, stats: TermStat[], shape: FilterShape, filter: RowFilter, limit: number): RankedRow[] | null {
+    const lists = this.termLists;
+    if (!lists || t.legacy || !t.salience || shape.uids || this.db.inTransaction) return null;
+    let matched = 0;
+    for (const x of stats) {
+      if (x.df === null) return null;
+      matched += x.df;
+    }
+    if (matched < this.termListsMinRows || !this.typedStatements(t)) return null;
+    const avg = this.averages(t);
+    const avgdl = averageLength(avg);
+    const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
+    // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
+    const before = this.stmts.totalChanges.get()!;
+    let scored: ReturnType<TermLists['accumulate']>;
+    try {
+      scored = lists.accumulate(lists.open(t, `${this.dataVersion.get()}:${this.schemaVersion.get()}`), phrases, avgdl);
+    } catch (e) {
+      lists.reset();
+      throw e;
+    } finally {
+      this.scratchChanges += this.stmts.totalChanges.get()! - before;
+    }
+    if (!scored) return null;
+    const { acc, touched, n } = scored;
+    try {
+      return this.pageFromScores(t, stats, filter, limit, acc, touched, n);
+    } finally {
+      lists.done(touched, n);
+    }
+  }
+
+  /** `topFromLists`' page from the rows' scores (`acc` by row id, over `touched`). */
+  private pageFromScores(t: OrgTables, stats: TermStat[], filter: RowFilter, limit: number, acc: Float64Array, touched: Int32Array, n: number): RankedRow[] | null {
+    const filtered = !!filter.types || !!filter.exclude || filter.layer !== undefined;
+    const accept = (f: RowFacts) =>
+      (!filter.types || filter.types.has(f.node_type)) && (!filter.exclude || !filter.exclude.has(f.node_type)) && (filter.layer === undefined || f.layer === filter.layer);
+    t.facts ??= this.db.prepare<[number], RowFacts>(`SELECT uid, salience, node_type, layer FROM ${t.docs} WHERE id = ?`);
+    const facts = t.facts;
+    const rowOf = (id: number): RankedRow | null => {
+      const f = facts.get(id);
+      // a row without its docs row is not in the statements' answer (they join them)
+      return f && accept(f) ? { id, uid: f.uid, rank: -1.0 * acc[id], salience: f.salience } : null;
+    };
+    for (let k = Math.min(n, filtered ? 4 * limit + 64 : limit + 1); ; k = Math.min(n, 4 * k)) {
+      const top = this.termLists!.best(acc, touched, n, k);
+      const rows: RankedRow[] = [];
+      for (const id of top) {
+        const r = rowOf(id);
+        if (r) rows.push(r);
+      }
+      rows.sort(pageOrder);
+      // every row with a score is in `top`
+      if (top.length < k || k >= n) return rows.slice(0, limit);
+      // every row left out scores at most `edge`
+      const edge = acc[top[top.length - 1]];
+      if (rows.length >= limit) {
+        const last = rows[limit - 1];
+        if (-last.rank > edge) return rows.slice(0, limit);
+        // the page ends on the score of rows left out: its rows of that score, in salience then uid order
+        const above = rows.filter((r) => r.rank < last.rank);
+        const cap = 4 * limit + 256;
+        const tied: number[] = [];
+        for (let i = 0; i < n && tied.length <= cap; i++) if (acc[touched[i]] === edge) tied.push(touched[i]);
+        if (tied.length <= cap) {
+          const rest: RankedRow[] = [];
+          for (const id of tied) {
+            const r = rowOf(id);
+            if (r) rest.push(r);
+          }
+          return above.concat(rest.sort(pageOrder)).slice(0, limit);
+        }
+        const walked = filtered ? null : this.tiedRows(t, stats, last.rank, above, limit - above.length);
+        return walked ? above.concat(walked) : null;
+      }
+      // the filter left too few: look further, within bounds
+      if (k >= TERM_LISTS_MAX_LOOKUPS) return null;
+    }
+  }
+
+  /**
    * Rows matching `common`'s terms, none of `head`, in salience then uid order (all score 0).
    * Such terms are in at least half the rows, so walking the docs table in that order finds a
    * match about every other row: a few index reads and one FTS5 membership probe each. A
@@ -1154,6 +1282,11 @@ export class SqliteTextIndex implements TextIndex {
   }
 }
 
+/** The statements' order: rank (lower is better), then salience desc, then uid. */
+function pageOrder(a: RankedRow, b: RankedRow): number {
+  return a.rank - b.rank || b.salience - a.salience || compareCodePoints(a.uid, b.uid);
+}
+
 /** The average row length in tokens, as bm25() computes it from the averages record (0 for no rows). */
 function averageLength(avg: { rows: number; tokens: readonly number[] }): number {
   if (!avg.rows) return 0;
@@ -1162,14 +1295,7 @@ function averageLength(avg: { rows: number; tokens: readonly number[] }): number
   return tokens / avg.rows;
 }
 
-/** FTS5's token counts per column from a `_docsize` record (undefined when it holds fewer columns). */
+/** FTS5's token counts per column from a `_docsize` record of the index's table. */
 function decodeSizes(blob: Buffer): number[] | undefined {
-  const out: number[] = [];
-  let pos = 0;
-  for (let c = 0; c < TEXT_FTS_COLUMNS.length && pos < blob.length; c++) {
-    const [v, end] = readVarint(blob, pos);
-    out.push(v);
-    pos = end;
-  }
-  return out.length === TEXT_FTS_COLUMNS.length ? out : undefined;
+  return decodeDocSize(blob, TEXT_FTS_COLUMNS.length);
 }

@@ -1,0 +1,123 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TextDocument, TextQuery } from '../text-index.port';
+import { seededRandom } from '../testing/tie-order';
+import { SqliteTextIndex } from './sqlite-text-index';
+import { TermLists } from './term-lists';
+
+const WORDS = ['harbor', 'stone', 'the', 'of', 'river', 'lantern', 'copper', 'meadow', 'a', 'signal'];
+
+function docs(rand: () => number, from: number, n: number): TextDocument[] {
+  const text = (min: number, max: number) => Array.from({ length: min + Math.floor(rand() * (max - min + 1)) }, () => WORDS[Math.floor(rand() * rand() * WORDS.length)]).join(' ');
+  return Array.from({ length: n }, (_, i) => ({
+    org: 'o',
+    uid: `u${String(from + i).padStart(6, '0')}`,
+    node_type: i % 7 === 0 ? 'Person' : 'Note',
+    layer: 'reality',
+    label: text(1, 4),
+    summary: text(0, 12),
+    body: rand() < 0.5 ? '' : text(1, 6),
+    salience: [0.1, 0.5, 0.9][Math.floor(rand() * 3)],
+  }));
+}
+
+const QUERIES: Omit<TextQuery, 'limit'>[] = [
+  { org: 'o', query: 'harbor' },
+  { org: 'o', query: 'stone river' },
+  { org: 'o', query: 'lantern of copper' },
+  { org: 'o', query: 'meadow signal', exclude_node_types: ['Person'] },
+  { org: 'o', query: 'copper harbor', node_types: ['Person'] },
+];
+
+describe('SqliteTextIndex term lists', () => {
+  /** Every query at several page sizes, against the same database ranked by the FTS5 statements alone. */
+  const expectStatementsAnswer = (db: Database.Database, index: SqliteTextIndex) => {
+    const statements = new SqliteTextIndex(db, { termLists: false });
+    for (const q of QUERIES) for (const limit of [1, 5, 40]) expect(index.searchSync({ ...q, limit })).toEqual(statements.searchSync({ ...q, limit }));
+  };
+
+  it('appends rows written after a word was read to its list, without reading it from FTS5 again', () => {
+    const rand = seededRandom(3);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync(docs(rand, 0, 2000));
+    expectStatementsAnswer(db, index);
+    const read = jest.spyOn(TermLists.prototype as unknown as { read: (...a: unknown[]) => unknown }, 'read');
+    try {
+      index.upsertSync(docs(rand, 2000, 50));
+      expectStatementsAnswer(db, index);
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('scores rows whose text changed, or that went, by what FTS5 holds for them now', () => {
+    const rand = seededRandom(5);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    const written = docs(rand, 0, 2000);
+    index.upsertSync(written);
+    expectStatementsAnswer(db, index);
+    // the best rows of a query move: their texts change or they go
+    const best = index.searchSync({ org: 'o', query: 'harbor', limit: 30 }).map((h) => h.uid);
+    index.upsertSync(best.slice(0, 10).map((uid) => ({ ...written.find((d) => d.uid === uid)!, label: 'meadow', summary: 'stone', body: '' })));
+    index.removeSync('o', best.slice(10, 20));
+    expectStatementsAnswer(db, index);
+    // and again, after the lists met them once
+    index.upsertSync(best.slice(0, 5).map((uid) => ({ ...written.find((d) => d.uid === uid)!, label: 'harbor harbor harbor' })));
+    expectStatementsAnswer(db, index);
+  });
+
+  it("reads the lists again after another connection's commit", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strata-term-lists-'));
+    try {
+      const file = join(dir, 'p.db');
+      const rand = seededRandom(9);
+      const a = new Database(file);
+      a.pragma('journal_mode = WAL');
+      const index = new SqliteTextIndex(a);
+      index.upsertSync(docs(rand, 0, 1500));
+      expectStatementsAnswer(a, index);
+      const b = new Database(file);
+      const writer = new SqliteTextIndex(b);
+      // another connection rewrites rows this one has in its lists, and adds some
+      writer.upsertSync(docs(seededRandom(10), 0, 300));
+      writer.upsertSync(docs(rand, 1500, 100));
+      writer.removeSync('o', ['u000400', 'u000401']);
+      expectStatementsAnswer(a, index);
+      b.close();
+      a.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps answering within a budget smaller than one list', () => {
+    const rand = seededRandom(13);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db, { termListsBytes: 64 });
+    index.upsertSync(docs(rand, 0, 1500));
+    expectStatementsAnswer(db, index);
+    index.upsertSync(docs(rand, 1500, 20));
+    expectStatementsAnswer(db, index);
+  });
+
+  it('is used for the queries it can answer (the statements are the fallback, not the rule)', () => {
+    const rand = seededRandom(17);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync(docs(rand, 0, 1000));
+    const lists = jest.spyOn(SqliteTextIndex.prototype as unknown as { topFromLists: (...a: unknown[]) => unknown }, 'topFromLists');
+    try {
+      for (const q of QUERIES) index.searchSync({ ...q, limit: 10 });
+      // the type filter too: Person holds too many of its words' rows for the type walk
+      const answered = lists.mock.results.filter((r) => r.type === 'return' && r.value !== null).length;
+      expect(answered).toBe(QUERIES.length);
+    } finally {
+      lists.mockRestore();
+    }
+  });
+});
