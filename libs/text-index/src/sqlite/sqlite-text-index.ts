@@ -433,7 +433,7 @@ export class SqliteTextIndex implements TextIndex {
       for (const uid of uids) {
         const row = t.findDoc.get(uid);
         if (!row) continue;
-        this.termLists?.changed(tables.name, row.id);
+        TermLists.changed(this.db, tables.name, row.id);
         this.removePostings(tables, t, row.id);
         t.deleteFts.run(row.id);
         t.deleteDoc.run(row.id);
@@ -466,7 +466,7 @@ export class SqliteTextIndex implements TextIndex {
       this.unitNextId.clear();
       const name = this.stmts.orgName.get(org);
       if (name === undefined) return;
-      this.termLists?.forget(name);
+      TermLists.dropped(this.db, name);
       this.dropOrgTables(name);
       this.stmts.deleteOrg.run(org);
     });
@@ -487,7 +487,7 @@ export class SqliteTextIndex implements TextIndex {
       }
       this.unitOrgs.clear();
       this.unitNextId.clear();
-      this.termLists?.clear();
+      TermLists.dropped(this.db, null);
       for (const name of suffixes) this.dropOrgTables(name);
       this.db.prepare('DELETE FROM text_orgs').run();
       this.db.exec(`DROP TABLE IF EXISTS ${LEGACY.vocab}; DROP TABLE IF EXISTS ${LEGACY.fts}; DROP TABLE IF EXISTS ${LEGACY.docs};`);
@@ -720,7 +720,7 @@ export class SqliteTextIndex implements TextIndex {
         if (changed) t.updateDoc.run(doc.node_type, doc.layer, salience, id);
         return;
       }
-      this.termLists?.changed(tables.name, id);
+      TermLists.changed(this.db, tables.name, id);
       const postings = this.removePostings(tables, t, id);
       t.deleteFts.run(id);
       if (postings) {
@@ -1067,21 +1067,16 @@ export class SqliteTextIndex implements TextIndex {
     const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
     // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
     const before = this.stmts.totalChanges.get()!;
-    let scored: ReturnType<TermLists['accumulate']>;
+    const filtered = !!filter.types || !!filter.exclude || filter.layer !== undefined;
     try {
-      scored = lists.accumulate(lists.open(t, `${this.dataVersion.get()}:${this.schemaVersion.get()}`), phrases, avgdl);
+      const scored = lists.accumulate(lists.open(t, `${this.dataVersion.get()}:${this.schemaVersion.get()}`), phrases, avgdl, filtered ? undefined : limit);
+      return scored && this.pageFromScores(t, stats, filter, limit, scored.acc, scored.ids, scored.n);
     } catch (e) {
       lists.reset();
       throw e;
     } finally {
+      lists.done();
       this.scratchChanges += this.stmts.totalChanges.get()! - before;
-    }
-    if (!scored) return null;
-    const { acc, touched, n } = scored;
-    try {
-      return this.pageFromScores(t, stats, filter, limit, acc, touched, n);
-    } finally {
-      lists.done(touched, n);
     }
   }
 

@@ -95,6 +95,21 @@ describe('SqliteTextIndex term lists', () => {
     }
   });
 
+  it('hears the edits and deletes made through another text index on the same connection', () => {
+    const rand = seededRandom(21);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    // a writer whose own lists are off: its writes must still reach the reader's lists
+    const writer = new SqliteTextIndex(db, { termLists: false });
+    const written = docs(rand, 0, 1500);
+    writer.upsertSync(written);
+    expectStatementsAnswer(db, index);
+    const best = index.searchSync({ org: 'o', query: 'stone river', limit: 20 }).map((h) => h.uid);
+    writer.upsertSync(best.slice(0, 8).map((uid) => ({ ...written.find((d) => d.uid === uid)!, label: 'copper', summary: '', body: '' })));
+    writer.removeSync('o', best.slice(8, 14));
+    expectStatementsAnswer(db, index);
+  });
+
   it('keeps answering within a budget smaller than one list', () => {
     const rand = seededRandom(13);
     const db = new Database(':memory:');

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { decodeDocSize } from './fts5-averages';
-import { BM25_COLUMN_WEIGHTS, fts5Part } from './fts5-bm25';
+import { BM25_COLUMN_WEIGHTS, FTS5_BM25_K1, fts5Part } from './fts5-bm25';
 import type { DocAnalyzer } from './text-postings';
 
 /** A token's rows as FTS5 indexed them: row ids ascending, each row's weighted frequency. */
@@ -36,6 +36,8 @@ export interface OrgLists {
   lists: Map<string, TermList>;
   /** rows up to `upTo` whose text changed or that went since they were read: scored from their text */
   stale: Set<number>;
+  /** 1 at each stale row's id (null while none is) */
+  staleMask: Uint8Array | null;
   st: ListStatements;
 }
 
@@ -75,6 +77,9 @@ export class TermLists {
   /** per row id, a query's running score (0: not touched); zeroed after each query */
   private acc = new Float64Array(1024);
   private touchedIds = new Int32Array(1024);
+  /** rows of `touchedIds` holding a score in `acc` */
+  private touchedN = 0;
+  private candIds = new Int32Array(1024);
   /** a column name's first letter (fts5vocab's `col`) → its bm25() weight */
   private readonly weightOf: Record<string, number>;
 
@@ -87,25 +92,61 @@ export class TermLists {
     this.weightOf = {};
     columns.forEach((c, i) => (this.weightOf[c[0]] = BM25_COLUMN_WEIGHTS[i] ?? 1));
     if (Object.keys(this.weightOf).length !== columns.length) throw new Error('term lists: column names must start with distinct letters');
+    let refs = CONNECTIONS.get(db);
+    if (!refs) CONNECTIONS.set(db, (refs = new Set()));
+    refs.add(new WeakRef(this));
   }
 
-  /** A write changed (or removed) row `id` of the organization's tables `name`. */
-  changed(name: string, id: number): void {
+  /**
+   * A write through any text index on connection `db` changed (or removed) row `id` of the
+   * organization's tables `name`: every TermLists on that connection hears it (their own
+   * connection's commits do not move `PRAGMA data_version`).
+   */
+  static changed(db: Database, name: string, id: number): void {
+    for (const lists of TermLists.on(db)) lists.changed(name, id);
+  }
+
+  /** An organization's tables were dropped through connection `db` (null: every organization's). */
+  static dropped(db: Database, name: string | null): void {
+    for (const lists of TermLists.on(db)) {
+      if (name === null) lists.clear();
+      else lists.forget(name);
+    }
+  }
+
+  private static on(db: Database): TermLists[] {
+    const refs = CONNECTIONS.get(db);
+    if (!refs) return [];
+    const out: TermLists[] = [];
+    for (const ref of refs) {
+      const lists = ref.deref();
+      if (lists) out.push(lists);
+      else refs.delete(ref);
+    }
+    return out;
+  }
+
+  private changed(name: string, id: number): void {
     const s = this.orgs.get(name);
     if (!s || id > s.upTo) return;
     s.stale.add(id);
-    if (s.stale.size > this.options.staleRows) this.forget(name);
+    if (s.stale.size > this.options.staleRows) return this.forget(name);
+    if (!s.staleMask) {
+      s.staleMask = new Uint8Array(s.dl.length);
+      this.bytes += s.staleMask.byteLength;
+    }
+    s.staleMask[id] = 1;
   }
 
-  forget(name: string): void {
+  private forget(name: string): void {
     const s = this.orgs.get(name);
     if (!s) return;
     for (const token of s.lists.keys()) this.unlist(s, token);
-    this.bytes -= s.dl.byteLength;
+    this.bytes -= s.dl.byteLength + (s.staleMask?.byteLength ?? 0);
     this.orgs.delete(name);
   }
 
-  clear(): void {
+  private clear(): void {
     for (const name of [...this.orgs.keys()]) this.forget(name);
   }
 
@@ -121,7 +162,7 @@ export class TermLists {
       s = undefined;
     }
     if (!s) {
-      s = { name: t.name, version, upTo: 0, dl: new Uint32Array(0), lists: new Map(), stale: new Set(), st: this.statements(t) };
+      s = { name: t.name, version, upTo: 0, dl: new Uint32Array(0), lists: new Map(), stale: new Set(), staleMask: null, st: this.statements(t) };
       this.orgs.set(t.name, s);
     } else {
       this.orgs.delete(t.name);
@@ -139,11 +180,19 @@ export class TermLists {
   }
 
   /**
-   * Scores the rows of `phrases`' lists (in MATCH order: bm25() sums its phrases in that order)
-   * and the stale rows, into `acc` by row id; `touched` lists the rows with a score. Null when a
-   * list cannot be kept. `done()` must follow.
+   * The rows that can be on a page of the query, each with its score as bm25() computes it, in
+   * `acc` by row id (`done()` must follow, also after an exception). Null when a list cannot be
+   * kept.
+   *
+   * Without `page` (a filtered query: any matching row may be needed) every row of the lists is
+   * scored, phrase after phrase in MATCH order, as bm25() sums them. With `page` (unfiltered:
+   * the first `page` rows), MaxScore: lists are added rarest first (highest bound idf·(k1+1)
+   * first) and the rest are left unread once the `page`-th best score so far beats what they
+   * could add together; only rows that could still reach that score are then scored exactly,
+   * in MATCH order, their frequencies found in each list by binary search. Rows whose text
+   * changed since the lists were read (`stale`) are scored from their text now.
    */
-  accumulate(s: OrgLists, phrases: readonly { token: string; idf: number }[], avgdl: number): { acc: Float64Array; touched: Int32Array; n: number } | null {
+  accumulate(s: OrgLists, phrases: readonly { token: string; idf: number }[], avgdl: number, page?: number): Scores | null {
     const lists: TermList[] = [];
     let total = s.stale.size;
     for (const p of phrases) {
@@ -157,33 +206,115 @@ export class TermLists {
     const acc = this.acc;
     const touched = this.touchedIds;
     const dl = s.dl;
+    const mask = s.staleMask;
+    // stale rows first, from their text: they take no part in what the lists add
+    const staleScores = new Map<number, number>();
+    for (const id of s.stale) {
+      const score = this.scoreText(s, id, phrases, avgdl);
+      if (score > 0) staleScores.set(id, score);
+    }
     let n = 0;
-    for (let i = 0; i < phrases.length; i++) {
+    const add = (i: number): number => {
       const { ids, wf, n: len } = lists[i];
       const idf = phrases[i].idf;
+      let max = 0;
       for (let j = 0; j < len; j++) {
         const id = ids[j];
+        if (mask !== null && mask[id] === 1) continue;
         if (acc[id] === 0) touched[n++] = id;
-        acc[id] += fts5Part(idf, wf[j], dl[id], avgdl);
+        const v = (acc[id] += fts5Part(idf, wf[j], dl[id], avgdl));
+        if (v > max) max = v;
+      }
+      this.touchedN = n;
+      return max;
+    };
+    const finish = (cands: Int32Array, m: number): Scores => {
+      for (const [id, score] of staleScores) {
+        if (acc[id] === 0) touched[n++] = id;
+        acc[id] = score;
+        cands[m++] = id;
+      }
+      this.touchedN = n;
+      return { acc, ids: cands, n: m };
+    };
+    if (page === undefined || phrases.length === 1) {
+      for (let i = 0; i < phrases.length; i++) add(i);
+      if (page !== undefined && n > page) {
+        // one phrase: its part is the score; only rows within rounding of the page's last can be on it
+        const floor = this.kth(acc, touched, n, staleScores, page);
+        let m = 0;
+        const cands = this.candidates(n + staleScores.size);
+        for (let i = 0; i < n; i++) if (acc[touched[i]] >= floor) cands[m++] = touched[i];
+        return finish(cands, m);
+      }
+      return finish(this.copyTouched(n, n + staleScores.size), n);
+    }
+    const bound = phrases.map((p) => p.idf * (FTS5_BM25_K1 + 1.0));
+    const order = phrases.map((_, i) => i).sort((a, b) => bound[b] - bound[a] || a - b);
+    let rest = 0;
+    for (const b of bound) rest += b;
+    let max = 0;
+    let theta = 0;
+    let read = 0;
+    for (const i of order) {
+      max = Math.max(max, add(i));
+      rest -= bound[i];
+      read++;
+      // the page's last score is at least `theta`; a row outside the lists read scores under `rest`
+      if (read < order.length && Math.max(max, ...staleScores.values()) > rest) {
+        theta = this.kth(acc, touched, n, staleScores, page);
+        if (theta > rest * (1 + ROUNDING)) break;
       }
     }
-    if (s.stale.size) {
-      // a stale row's listed frequencies are its old text's: score its text as FTS5 keeps it now
-      for (const id of s.stale) {
-        const row = s.st.row.get(id);
-        let score = 0.0;
-        if (row) {
-          const sizes = row.sz ? decodeDocSize(row.sz, this.columns.length) : undefined;
-          const { wtf, sizes: made } = this.analyzer.analyze([row.c0 ?? '', row.c1 ?? '', row.c2 ?? ''], sizes);
-          const D = sizes ? sum(sizes) : sum(made);
-          for (const p of phrases) score += fts5Part(p.idf, wtf.get(p.token) ?? 0, D, avgdl);
-        }
-        if (acc[id] === 0 && score > 0) touched[n++] = id;
-        // NaN: no score (gone, or none of the phrases); every comparison with it is false
-        acc[id] = score > 0 ? score : acc[id] === 0 ? 0 : NaN;
-      }
+    if (read === order.length) rest = 0;
+    theta = this.kth(acc, touched, n, staleScores, page);
+    // a row whose sum so far plus all it could still get stays under `theta` is off the page
+    const floor = theta * (1 - ROUNDING) - rest;
+    const cands = this.candidates(n + staleScores.size);
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const id = touched[k];
+      if (acc[id] < floor) continue;
+      let score = 0.0;
+      for (let i = 0; i < phrases.length; i++) score += fts5Part(phrases[i].idf, frequencyIn(lists[i], id), dl[id], avgdl);
+      acc[id] = score;
+      cands[m++] = id;
     }
-    return { acc, touched, n };
+    return finish(cands, m);
+  }
+
+  /** The `k`-th highest of the scores so far (0 when fewer): every row's final score is at least its score so far. */
+  private kth(acc: Float64Array, touched: Int32Array, n: number, extra: Map<number, number>, k: number): number {
+    if (n + extra.size < k) return 0;
+    const ids = this.best(acc, touched, n, k);
+    const top = ids.map((id) => acc[id]);
+    for (const v of extra.values()) top.push(v);
+    top.sort((a, b) => b - a);
+    return top[k - 1] ?? 0;
+  }
+
+  /** Room for `size` candidate rows. */
+  private candidates(size: number): Int32Array {
+    if (this.candIds.length < size) this.candIds = new Int32Array(Math.max(2 * this.candIds.length, size));
+    return this.candIds;
+  }
+
+  private copyTouched(n: number, size: number): Int32Array {
+    const cands = this.candidates(size);
+    cands.set(this.touchedIds.subarray(0, n));
+    return cands;
+  }
+
+  /** bm25()'s sum for row `id` from the text FTS5 keeps for it now (0: gone, or none of the phrases). */
+  private scoreText(s: OrgLists, id: number, phrases: readonly { token: string; idf: number }[], avgdl: number): number {
+    const row = s.st.row.get(id);
+    if (!row) return 0;
+    const sizes = row.sz ? decodeDocSize(row.sz, this.columns.length) : undefined;
+    const { wtf, sizes: made } = this.analyzer.analyze([row.c0 ?? '', row.c1 ?? '', row.c2 ?? ''], sizes);
+    const D = sizes ? sum(sizes) : sum(made);
+    let score = 0.0;
+    for (const p of phrases) score += fts5Part(p.idf, wtf.get(p.token) ?? 0, D, avgdl);
+    return score;
   }
 
   /** The `k` touched rows of highest score, best first (ties in no particular order). */
@@ -222,9 +353,11 @@ export class TermLists {
   }
 
   /** Zeroes the scores `accumulate` left, and trims the lists to the budget. */
-  done(touched: Int32Array, n: number): void {
+  done(): void {
     const acc = this.acc;
-    for (let i = 0; i < n; i++) acc[touched[i]] = 0;
+    const touched = this.touchedIds;
+    for (let i = 0; i < this.touchedN; i++) acc[touched[i]] = 0;
+    this.touchedN = 0;
     for (const [key, e] of this.lru) {
       if (this.bytes <= this.options.budgetBytes) break;
       this.lru.delete(key);
@@ -236,9 +369,10 @@ export class TermLists {
     for (let i = 0; i < names.length - 1 && this.bytes > this.options.budgetBytes; i++) this.forget(names[i]);
   }
 
-  /** Zeroes the scores without scoring being finished (an exception on the way). */
+  /** Zeroes every score, when scoring did not finish (an exception on the way). */
   reset(): void {
     this.acc.fill(0);
+    this.touchedN = 0;
   }
 
   private list(s: OrgLists, token: string): TermList | null {
@@ -308,6 +442,12 @@ export class TermLists {
     dl.set(s.dl);
     this.bytes += dl.byteLength - s.dl.byteLength;
     s.dl = dl;
+    if (s.staleMask) {
+      const mask = new Uint8Array(dl.length);
+      mask.set(s.staleMask);
+      this.bytes += mask.byteLength - s.staleMask.byteLength;
+      s.staleMask = mask;
+    }
   }
 
   /** Token counts of the rows in (from, to], from `_docsize`. */
@@ -371,6 +511,37 @@ export class TermLists {
       instances: this.db.prepare<[string], string | null>(`SELECT group_concat(doc || substr(col, 1, 1), ',') FROM ${inst} WHERE term = ?`).pluck(),
     };
   }
+}
+
+/** Every TermLists by the connection it reads (see `TermLists.changed`). */
+const CONNECTIONS = new WeakMap<Database, Set<WeakRef<TermLists>>>();
+
+/** The rows `accumulate` scores: their ids, their scores in `acc` by id. */
+export interface Scores {
+  acc: Float64Array;
+  ids: Int32Array;
+  n: number;
+}
+
+/**
+ * Relative slack for sums taken in another order than bm25()'s: a few ulps each way at most,
+ * far under this, so a row is never left out for rounding.
+ */
+const ROUNDING = 1e-9;
+
+/** A row's weighted frequency in a list (0 when it is not there): binary search, ids ascending. */
+function frequencyIn(list: TermList, id: number): number {
+  const ids = list.ids;
+  let lo = 0;
+  let hi = list.n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid];
+    if (v === id) return list.wf[mid];
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
 }
 
 /** Rows appended at a query before the lists are rather read again (also at most 1/8 of those kept). */
