@@ -120,6 +120,25 @@ describe('SqliteTextIndex term lists', () => {
     expectStatementsAnswer(db, index);
   });
 
+  it('leaves unread the list of a word too common to change the page, scoring the few candidates from their text, and reads it when the word comes back', () => {
+    const rand = seededRandom(19);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync(docs(rand, 0, 3000));
+    const statements = new SqliteTextIndex(db, { termLists: false });
+    const read = jest.spyOn(TermLists.prototype as unknown as { read: (s: unknown, token: string) => unknown }, 'read');
+    try {
+      const same = (limit: number) => expect(index.searchSync({ org: 'o', query: 'signal harbor', limit })).toEqual(statements.searchSync({ org: 'o', query: 'signal harbor', limit }));
+      same(3);
+      expect(read.mock.calls.map((c) => c[1])).toEqual(['signal']);
+      same(1);
+      same(10);
+      expect(read.mock.calls.map((c) => c[1])).toEqual(['signal', 'harbor']);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
   it('is used for the queries it can answer (the statements are the fallback, not the rule)', () => {
     const rand = seededRandom(17);
     const db = new Database(':memory:');
