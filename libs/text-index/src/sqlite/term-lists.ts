@@ -281,19 +281,14 @@ export class TermLists {
     for (let k = 0; k < n; k++) if (acc[touched[k]] >= floor) cands[m++] = touched[k];
     // The lists left unread: the first time a word is left so, a few candidates' own text is
     // cheaper to tokenize than a long list to read; a word that comes back is read and kept, and
-    // so is every list once more candidates than that need scoring.
+    // so is every list when more candidates than that could reach the page.
     const unread = phrases.map((_, i) => i).filter((i) => lists[i] === undefined);
-    if (unread.some((i) => s.skipped.has(phrases[i].token))) {
+    if (m > TEXT_ROWS || unread.some((i) => s.skipped.has(phrases[i].token))) {
       for (const i of unread) if (!need(i)) return null;
       unread.length = 0;
     }
-    let scoredFromText = 0;
-    const exact = (id: number): number | null => {
-      if (unread.length && scoredFromText === TEXT_ROWS) {
-        for (const i of unread) if (!need(i)) return null;
-        unread.length = 0;
-      }
-      const text = unread.length ? (scoredFromText++, this.rowTerms(s, id)) : null;
+    const exact = (id: number): number => {
+      const text = unread.length ? this.rowTerms(s, id) : null;
       let score = 0.0;
       for (let i = 0; i < phrases.length; i++) {
         const list = lists[i];
@@ -313,7 +308,6 @@ export class TermLists {
       cands[0] = cands[--left];
       siftDown(cands, left, acc, 0);
       const score = exact(id);
-      if (score === null) return null;
       acc[id] = score;
       pageScores.add(score);
       // the rows scored so far collect at the end of the array, past the heap
