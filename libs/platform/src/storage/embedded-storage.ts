@@ -13,6 +13,9 @@ import { ProjectionDefinition, createEmbedded } from '@strata/projections/regist
 import { PROJECTIONS } from '@strata/projections/registry/projection-registry';
 import { ProjectionsSession, ProjectionsSync, currentBootId } from './projections-session';
 
+/** Quiet time (no write, no search) after which the text index reads frequent words' lists. */
+const TERM_LISTS_WARM_MS = 500;
+
 export const EVENTS_FILE = 'events.db';
 export const PROJECTIONS_FILE = 'projections.db';
 /** the embedded request-activity and job stores, beside the data */
@@ -87,6 +90,8 @@ export class EmbeddedStorage {
       postings: opts.textPostings ?? false,
       termLists: opts.textListsMb !== 0,
       termListsBytes: opts.textListsMb ? opts.textListsMb * 1024 * 1024 : undefined,
+      // frequent words are read once writes and queries pause, not by the first queries after
+      termListsWarmMs: TERM_LISTS_WARM_MS,
     });
     const deps = { db: this.projections, graph: this.graph, text: this.text };
     this.runner = new EmbeddedProjectionRunner(

@@ -4,6 +4,7 @@ import { queryTerms } from '../analysis/text-analysis';
 import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit, type TextIndex, type TextQuery } from '../text-index.port';
 import { decodeDocSize, decodeFts5Averages } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, fts5Bm25, fts5Idf } from './fts5-bm25';
+import { TermListWarmer, type WarmState } from './term-list-warmer';
 import { TermLists } from './term-lists';
 import { compareCodePoints, DocAnalyzer, mergeTable, oldPostingsTable, Postings, postingsDdl, postingsTable, segmentsTable, topByPostings, type RowFacts } from './text-postings';
 
@@ -108,6 +109,10 @@ const POSTINGS_MIN_ROWS = 2_000;
 const TERM_LISTS_MIN_ROWS = 0;
 const TERM_LISTS_BYTES = 256 * 1024 * 1024;
 const TERM_LISTS_STALE_ROWS = 1024;
+/** Vocabulary terms a warming step scans. */
+const WARM_SCAN = 500;
+/** Words in fewer rows than this are read when a query asks (under a millisecond). */
+const WARM_MIN_ROWS = 1000;
 /** Rows a filtered query looks up before the statements answer instead. */
 const TERM_LISTS_MAX_LOOKUPS = 4096;
 
@@ -167,6 +172,8 @@ interface OrgTables {
   byRank?: Statement<[string, number], { id: number; rank: number }>;
   /** the walk for a page-end tie (`tiedRows`) */
   tieWalk?: Statement<[number], TypedRow>;
+  /** a slice of the vocabulary in term order (`warmStep`) */
+  vocabSlice?: Statement<[string], { term: string; doc: number }>;
 }
 
 /** A row of the node types a query is filtered to, with the text FTS5 indexed for it. */
@@ -232,6 +239,12 @@ export interface SqliteTextIndexOptions {
   termListsBytes?: number;
   /** with `termLists`: rows changed since an organization's lists were read before they are read again (default 1,024) */
   termListsStaleRows?: number;
+  /**
+   * with `termLists`: read the lists of each written organization's frequent words once the index
+   * has been idle (no write, no query) this many milliseconds (`TermListWarmer`). Default: never
+   * (the service sets it).
+   */
+  termListsWarmMs?: number;
 }
 
 /**
@@ -296,6 +309,7 @@ export class SqliteTextIndex implements TextIndex {
   private readonly ln: Statement<[number], number>;
   private readonly termLists: TermLists | null;
   private readonly termListsMinRows: number;
+  private readonly warmer: TermListWarmer | null;
   /**
    * The tables each organization written in the current unit of work resolved to: the
    * catalogue and the schema are read once per unit (`atomically`) rather than per write.
@@ -337,6 +351,10 @@ export class SqliteTextIndex implements TextIndex {
             staleRows: options.termListsStaleRows ?? TERM_LISTS_STALE_ROWS,
           });
     this.termListsMinRows = options.termListsMinRows ?? TERM_LISTS_MIN_ROWS;
+    this.warmer =
+      this.termLists && options.termListsWarmMs
+        ? new TermListWarmer({ busy: () => db.inTransaction, step: (org, state) => this.warmStep(org, state) }, options.termListsWarmMs)
+        : null;
     this.stmts = {
       orgName: db.prepare<[string], string>('SELECT name FROM text_orgs WHERE org = ?').pluck(),
       nameTaken: db.prepare<[string], number>('SELECT 1 FROM text_orgs WHERE name = ?').pluck(),
@@ -416,6 +434,7 @@ export class SqliteTextIndex implements TextIndex {
       for (const doc of docs) {
         if (doc.org !== org || !t) {
           org = doc.org;
+          this.warmer?.wrote(org);
           tables = this.unitTables(org, true)!;
           t = this.writes(tables);
         }
@@ -429,6 +448,7 @@ export class SqliteTextIndex implements TextIndex {
     this.atomically(() => {
       const tables = this.unitTables(org, false);
       if (!tables || tables.legacy) return;
+      this.warmer?.wrote(org);
       const t = this.writes(tables);
       for (const uid of uids) {
         const row = t.findDoc.get(uid);
@@ -503,6 +523,7 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   searchSync(q: TextQuery): TextHit[] {
+    this.warmer?.queried();
     const limit = Math.min(Math.floor(q.limit), MAX_LIMIT);
     if (!(limit > 0)) return [];
     // An empty uid scope matches nothing; an empty node_types list is no filter.
@@ -568,11 +589,54 @@ export class SqliteTextIndex implements TextIndex {
 
   /** The database handle belongs to the caller (the projections module), so it stays open. */
   async close(): Promise<void> {
+    this.warmer?.stop();
     this.orgCache.clear();
     this.legacyTables = undefined;
   }
 
+  /**
+   * Runs now, up to `steps` steps, the warming of term lists that idle time would run (written
+   * organizations' frequent words read into memory); answers the steps run. For a caller that
+   * knows the index is about to be queried (and for tests: no timer involved).
+   */
+  warmTermLists(steps = Number.MAX_SAFE_INTEGER): number {
+    let n = 0;
+    while (this.warmer?.hasWork && n < steps && !this.db.inTransaction) {
+      this.warmer.runStep();
+      n++;
+    }
+    return n;
+  }
+
   // ---- internals ----
+
+  /**
+   * One step of warming `org`'s term lists: a slice of its vocabulary scanned for words in
+   * 1/200 (at least WARM_MIN_ROWS) to 1/2 of its rows (more common ones score nothing, see
+   * `rankedRows`; rarer ones are quick to read when asked for), or the next such word's list
+   * read, most frequent first. False when done, or when the lists hold half their budget.
+   */
+  private warmStep(org: string, state: WarmState): boolean {
+    const lists = this.termLists;
+    const t = this.orgTables(org, false);
+    if (!lists || !t || t.legacy || !t.salience || !this.typedStatements(t) || lists.halfFull) return false;
+    const rows = this.rowCount(t);
+    if (!state.scanned) {
+      t.vocabSlice ??= this.db.prepare<[string], { term: string; doc: number }>(`SELECT term, doc FROM ${t.vocab} WHERE term > ? ORDER BY term LIMIT ${WARM_SCAN}`);
+      const got = t.vocabSlice.all(state.cursor ?? '');
+      const low = Math.max(WARM_MIN_ROWS, rows / 200);
+      for (const r of got) if (r.doc >= low && 2 * r.doc < rows) state.words.push(r);
+      if (got.length === WARM_SCAN) state.cursor = got[got.length - 1].term;
+      else {
+        state.scanned = true;
+        state.words.sort((a, b) => b.doc - a.doc);
+      }
+      return true;
+    }
+    if (state.next >= state.words.length) return false;
+    lists.warm(lists.open(t, `${this.dataVersion.get()}:${this.schemaVersion.get()}`), state.words[state.next++].term);
+    return true;
+  }
 
   /**
    * The organization's tables: from the catalogue, created when `create` (a write) and

@@ -139,6 +139,31 @@ describe('SqliteTextIndex term lists', () => {
     }
   });
 
+  it('reads the frequent words of a written organization ahead of its queries, and starts over after a write', () => {
+    const rand = seededRandom(23);
+    const db = new Database(':memory:');
+    // the idle timer never fires here: warming is run by hand, as idle time would run it
+    const index = new SqliteTextIndex(db, { termListsWarmMs: 3_600_000 });
+    index.upsertSync(docs(rand, 0, 3000));
+    expect(index.warmTermLists()).toBeGreaterThan(1);
+    expect(index.warmTermLists()).toBe(0);
+    const read = jest.spyOn(TermLists.prototype as unknown as { read: (s: unknown, token: string) => unknown }, 'read');
+    try {
+      // the words in 1,000 or more of the 3,000 rows and in under half of them are already read
+      const name = db.prepare('SELECT name FROM text_orgs').pluck().get() as string;
+      const frequent = db.prepare(`SELECT term FROM text_vocab_${name} WHERE doc >= 1000 AND 2 * doc < 3000`).pluck().all() as string[];
+      expect(frequent.length).toBeGreaterThan(0);
+      for (const query of [...frequent, frequent.join(' ')]) for (const limit of [1, 20]) index.searchSync({ org: 'o', query, limit });
+      expect(read).not.toHaveBeenCalled();
+      expectStatementsAnswer(db, index);
+      index.upsertSync(docs(rand, 3000, 10));
+      expect(index.warmTermLists()).toBeGreaterThan(1);
+      expectStatementsAnswer(db, index);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
   it('is used for the queries it can answer (the statements are the fallback, not the rule)', () => {
     const rand = seededRandom(17);
     const db = new Database(':memory:');

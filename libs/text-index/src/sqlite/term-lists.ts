@@ -400,6 +400,16 @@ export class TermLists {
     return heap.sort((a, b) => acc[b] - acc[a]);
   }
 
+  /** Reads `token`'s list ahead of the queries that will need it (`TermListWarmer`). */
+  warm(s: OrgLists, token: string): void {
+    this.list(s, token);
+  }
+
+  /** Whether warming should stop: the lists hold half their budget. */
+  get halfFull(): boolean {
+    return this.bytes >= this.options.budgetBytes / 2;
+  }
+
   /** Zeroes the scores `accumulate` left, and trims the lists to the budget. */
   done(): void {
     const acc = this.acc;
