@@ -1128,7 +1128,7 @@ export class SqliteTextIndex implements TextIndex {
     if (matched < this.termListsMinRows || !this.typedStatements(t)) return null;
     const avg = this.averages(t);
     const avgdl = averageLength(avg);
-    const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
+    const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], df: x.df!, idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
     // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
     const before = this.stmts.totalChanges.get()!;
     const filtered = !!filter.types || !!filter.exclude || filter.layer !== undefined;

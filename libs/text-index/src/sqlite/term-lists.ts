@@ -194,7 +194,7 @@ export class TermLists {
    * in MATCH order, their frequencies found in each list by binary search. Rows whose text
    * changed since the lists were read (`stale`) are scored from their text now.
    */
-  accumulate(s: OrgLists, phrases: readonly { token: string; idf: number }[], avgdl: number, page?: number): Scores | null {
+  accumulate(s: OrgLists, phrases: readonly Phrase[], avgdl: number, page?: number): Scores | null {
     // read as they are needed: MaxScore may never need the common words' (the longest)
     const lists: (TermList | null | undefined)[] = new Array(phrases.length);
     const need = (i: number) => (lists[i] === undefined ? (lists[i] = this.list(s, phrases[i].token)) : lists[i]);
@@ -283,7 +283,12 @@ export class TermLists {
     // cheaper to tokenize than a long list to read; a word that comes back is read and kept, and
     // so is every list when more candidates than that could reach the page.
     const unread = phrases.map((_, i) => i).filter((i) => lists[i] === undefined);
-    if (m > TEXT_ROWS || unread.some((i) => s.skipped.has(phrases[i].token))) {
+    let unreadRows = 0;
+    for (const i of unread) unreadRows += phrases[i].df;
+    // a list costs ~0.5 µs a row to read, a row's text ~20 µs to tokenize: the longer the lists
+    // left unread, the more candidates are worth scoring from their text instead
+    const textRows = Math.min(TEXT_ROWS_MAX, Math.max(TEXT_ROWS, Math.floor(unreadRows / 2000)));
+    if (m > textRows || (unreadRows <= READ_ON_RETURN && unread.some((i) => s.skipped.has(phrases[i].token)))) {
       for (const i of unread) if (!need(i)) return null;
       unread.length = 0;
     }
@@ -356,7 +361,7 @@ export class TermLists {
   }
 
   /** bm25()'s sum for row `id` from the text FTS5 keeps for it now (0: gone, or none of the phrases). */
-  private scoreText(s: OrgLists, id: number, phrases: readonly { token: string; idf: number }[], avgdl: number): number {
+  private scoreText(s: OrgLists, id: number, phrases: readonly Phrase[], avgdl: number): number {
     const row = this.rowTerms(s, id);
     if (!row) return 0;
     let score = 0.0;
@@ -587,11 +592,26 @@ export interface Scores {
  */
 const ROUNDING = 1e-9;
 
+/** A query's word: its FTS5 token, IDF and the rows holding it. */
+export interface Phrase {
+  token: string;
+  idf: number;
+  df: number;
+}
+
 /**
  * Candidate rows scored from their own text rather than by reading the lists MaxScore left
- * unread (tokenizing a row costs ~20 µs; reading a list of a word in 40 % of 100,000 rows ~20 ms).
+ * unread (tokenizing a row costs ~20 µs; reading a list of a word in 40 % of 100,000 rows ~20
+ * ms): at least this many, more for longer lists (one per 2,000 of their rows), at most
+ * TEXT_ROWS_MAX.
  */
 const TEXT_ROWS = 64;
+const TEXT_ROWS_MAX = 1024;
+/**
+ * A word MaxScore left unread before is read when it comes back, if its lists (with the others
+ * left unread) hold at most this many rows (~25 ms); longer ones wait for warming.
+ */
+const READ_ON_RETURN = 50_000;
 /** Tokens remembered as left unread once, per organization (then forgotten together). */
 const SKIPPED_WORDS = 10_000;
 
