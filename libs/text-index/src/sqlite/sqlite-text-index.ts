@@ -634,7 +634,7 @@ export class SqliteTextIndex implements TextIndex {
       return true;
     }
     if (state.next >= state.words.length) return false;
-    lists.warm(lists.open(t, `${this.dataVersion.get()}:${this.schemaVersion.get()}`), state.words[state.next++].term);
+    lists.warm(lists.open(t, this.listsVersion()), state.words[state.next++].term);
     return true;
   }
 
@@ -1133,15 +1133,27 @@ export class SqliteTextIndex implements TextIndex {
     const before = this.stmts.totalChanges.get()!;
     const filtered = !!filter.types || !!filter.exclude || filter.layer !== undefined;
     try {
-      const scored = lists.accumulate(lists.open(t, `${this.dataVersion.get()}:${this.schemaVersion.get()}`), phrases, avgdl, filtered ? undefined : limit);
+      const scored = lists.accumulate(lists.open(t, this.listsVersion()), phrases, avgdl, filtered ? undefined : limit);
       return scored && this.pageFromScores(t, stats, filter, limit, scored.acc, scored.ids, scored.n);
-    } catch (e) {
+    } catch {
+      // the lists are an optimisation: the statements answer, and the organization's lists are read again
       lists.reset();
-      throw e;
+      TermLists.dropped(this.db, t.name);
+      return null;
     } finally {
       lists.done();
       this.scratchChanges += this.stmts.totalChanges.get()! - before;
     }
+  }
+
+  /**
+   * What the term lists must have been read at: another connection's last commit. This
+   * connection's own writes reach them directly (`TermLists.changed`, `TermLists.dropped`), so
+   * neither they nor a schema change here (a new organization's tables) drop every organization's
+   * lists.
+   */
+  private listsVersion(): string {
+    return String(this.dataVersion.get());
   }
 
   /** `topFromLists`' page from the rows' scores (`acc` by row id, over `touched`). */
