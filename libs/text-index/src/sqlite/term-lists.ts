@@ -314,6 +314,8 @@ export class TermLists {
       siftDown(cands, left, acc, 0);
       const score = exact(id);
       acc[id] = score;
+      // a row gone from under the lists (none can be while they are current) is no hit
+      if (!(score > 0)) continue;
       pageScores.add(score);
       // the rows scored so far collect at the end of the array, past the heap
       cands[left] = id;
