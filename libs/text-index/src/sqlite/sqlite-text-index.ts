@@ -113,6 +113,11 @@ const TERM_LISTS_STALE_ROWS = 1024;
 const WARM_SCAN = 500;
 /** Words in fewer rows than this are read when a query asks (under a millisecond). */
 const WARM_MIN_ROWS = 1000;
+/**
+ * Words in more rows than this are not warmed: reading one would hold the event loop ~50 ms
+ * and more, and MaxScore mostly leaves such lists unread.
+ */
+const WARM_MAX_ROWS = 100_000;
 /** Rows a filtered query looks up before the statements answer instead. */
 const TERM_LISTS_MAX_LOOKUPS = 4096;
 
@@ -166,6 +171,8 @@ interface OrgTables {
   /** whether the postings table exists (organizations made before it have none until a rebuild) */
   postings?: boolean;
   facts?: Statement<[number], RowFacts>;
+  /** the facts of a list of row ids, given as JSON (`pageFromScores`) */
+  factsOf?: Statement<[string], RowFacts & { id: number }>;
   /** the type walk's statements (`topByType`); null when the FTS5 table keeps no text */
   typed?: { count: Statement<[string, number], number>; rows: Statement<[string], TypedRow> } | null;
   /** the unfiltered query's best rows by rank alone (`plainTop`) */
@@ -612,7 +619,7 @@ export class SqliteTextIndex implements TextIndex {
 
   /**
    * One step of warming `org`'s term lists: a slice of its vocabulary scanned for words in
-   * 1/200 (at least WARM_MIN_ROWS) to 1/2 of its rows (more common ones score nothing, see
+   * 1/200 (at least WARM_MIN_ROWS, at most WARM_MAX_ROWS) to 1/2 of its rows (more common ones score nothing, see
    * `rankedRows`; rarer ones are quick to read when asked for), or the next such word's list
    * read, most frequent first. False when done, or when the lists hold half their budget.
    */
@@ -625,7 +632,7 @@ export class SqliteTextIndex implements TextIndex {
       t.vocabSlice ??= this.db.prepare<[string], { term: string; doc: number }>(`SELECT term, doc FROM ${t.vocab} WHERE term > ? ORDER BY term LIMIT ${WARM_SCAN}`);
       const got = t.vocabSlice.all(state.cursor ?? '');
       const low = Math.max(WARM_MIN_ROWS, rows / 200);
-      for (const r of got) if (r.doc >= low && 2 * r.doc < rows) state.words.push(r);
+      for (const r of got) if (r.doc >= low && 2 * r.doc < rows && r.doc <= WARM_MAX_ROWS) state.words.push(r);
       if (got.length === WARM_SCAN) state.cursor = got[got.length - 1].term;
       else {
         state.scanned = true;
@@ -1161,21 +1168,20 @@ export class SqliteTextIndex implements TextIndex {
     const filtered = !!filter.types || !!filter.exclude || filter.layer !== undefined;
     const accept = (f: RowFacts) =>
       (!filter.types || filter.types.has(f.node_type)) && (!filter.exclude || !filter.exclude.has(f.node_type)) && (filter.layer === undefined || f.layer === filter.layer);
-    t.facts ??= this.db.prepare<[number], RowFacts>(`SELECT uid, salience, node_type, layer FROM ${t.docs} WHERE id = ?`);
-    const facts = t.facts;
-    const rowOf = (id: number): RankedRow | null => {
-      const f = facts.get(id);
-      // a row without its docs row is not in the statements' answer (they join them)
-      return f && accept(f) ? { id, uid: f.uid, rank: -1.0 * acc[id], salience: f.salience } : null;
+    t.factsOf ??= this.db.prepare<[string], RowFacts & { id: number }>(
+      `SELECT id, uid, salience, node_type, layer FROM ${t.docs} WHERE id IN (SELECT value FROM json_each(?))`,
+    );
+    const factsOf = t.factsOf;
+    // one statement for a page's rows (a look-up each cost ~10 µs); a row without its docs row
+    // is not in the statements' answer (they join them)
+    const rowsOf = (ids: number[]): RankedRow[] => {
+      const rows: RankedRow[] = [];
+      for (const f of factsOf.all(JSON.stringify(ids))) if (accept(f)) rows.push({ id: f.id, uid: f.uid, rank: -1.0 * acc[f.id], salience: f.salience });
+      return rows.sort(pageOrder);
     };
     for (let k = Math.min(n, filtered ? 4 * limit + 64 : limit + 1); ; k = Math.min(n, 4 * k)) {
       const top = this.termLists!.best(acc, touched, n, k);
-      const rows: RankedRow[] = [];
-      for (const id of top) {
-        const r = rowOf(id);
-        if (r) rows.push(r);
-      }
-      rows.sort(pageOrder);
+      const rows = rowsOf(top);
       // every row with a score is in `top`
       if (top.length < k || k >= n) return rows.slice(0, limit);
       // every row left out scores at most `edge`
@@ -1188,14 +1194,7 @@ export class SqliteTextIndex implements TextIndex {
         const cap = 4 * limit + 256;
         const tied: number[] = [];
         for (let i = 0; i < n && tied.length <= cap; i++) if (acc[touched[i]] === edge) tied.push(touched[i]);
-        if (tied.length <= cap) {
-          const rest: RankedRow[] = [];
-          for (const id of tied) {
-            const r = rowOf(id);
-            if (r) rest.push(r);
-          }
-          return above.concat(rest.sort(pageOrder)).slice(0, limit);
-        }
+        if (tied.length <= cap) return above.concat(rowsOf(tied)).slice(0, limit);
         const walked = filtered ? null : this.tiedRows(t, stats, last.rank, above, limit - above.length);
         return walked ? above.concat(walked) : null;
       }

@@ -1,13 +1,5 @@
-/**
- * Reads the lists of an organization's frequent words (`TermLists`) while the index is idle, so
- * that the first queries after a restart or a bulk write do not each pay for reading them (a word
- * in 40 % of 100,000 rows takes ~20 ms to read, of 1,000,000 rows ~200 ms).
- *
- * The work is cut into steps (a slice of the vocabulary scanned for frequent words, or one list
- * read) run one at a time on the event loop, only while nothing else is happening: a write or a
- * query since the previous check puts it back to waiting for a quiet period (`idleMs`). It never
- * runs inside a transaction, and stops an organization's warming at half the lists' budget.
- */
+import { performance } from 'node:perf_hooks';
+
 export interface WarmerHost {
   /** the connection is inside a transaction (a step then waits) */
   busy(): boolean;
@@ -26,6 +18,18 @@ export interface WarmState {
   next: number;
 }
 
+/**
+ * Reads the lists of an organization's frequent words (`TermLists`) while the index is idle, so
+ * that the first queries after a restart or a bulk write do not each pay for reading them (a word
+ * in 40 % of 100,000 rows takes ~20 ms to read, of 1,000,000 rows ~200 ms).
+ *
+ * The work is cut into steps (a slice of the vocabulary scanned for frequent words, or one list
+ * read) run one at a time on the event loop, only while nothing else is happening: the process's
+ * event loop was nearly idle over the last quiet period (`idleMs`) and the gap after the last
+ * step, and no write or query reached the index. Otherwise it waits for another quiet period.
+ * It never runs inside a transaction, and stops an organization's warming at half the lists'
+ * budget.
+ */
 export class TermListWarmer {
   /** organizations written since they were last warmed, oldest first */
   private readonly pending = new Map<string, WarmState>();
@@ -33,6 +37,8 @@ export class TermListWarmer {
   private seen = -1;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** the event loop's use since the last check (`performance.eventLoopUtilization`) */
+  private loop = performance.eventLoopUtilization();
 
   constructor(
     private readonly host: WarmerHost,
@@ -86,25 +92,45 @@ export class TermListWarmer {
     this.timer.unref();
   }
 
+  /** Whether the event loop was at most `limit` busy since the last call (requests, other timers). */
+  private loopQuiet(limit: number): boolean {
+    const used = performance.eventLoopUtilization(this.loop);
+    this.loop = performance.eventLoopUtilization();
+    return used.utilization < limit;
+  }
+
   private tick(): void {
     this.timer = null;
-    if (this.activity !== this.seen || this.host.busy()) {
+    const quiet = this.loopQuiet(QUIET_LOOP);
+    if (this.activity !== this.seen || !quiet || this.host.busy()) {
       this.seen = this.activity;
       if (this.pending.size) this.arm();
       return;
     }
     this.running = true;
     const start = this.activity;
-    const next = () => {
-      if (this.activity !== start || this.host.busy()) {
+    const next = (first: boolean) => {
+      // the gap since the last step must have been quiet too: a request waits behind a step
+      if (this.activity !== start || (!first && !this.loopQuiet(QUIET_GAP)) || this.host.busy()) {
         this.running = false;
         this.seen = -1;
         if (this.pending.size) this.arm();
         return;
       }
-      if (this.runStep()) setImmediate(next).unref?.();
-      else this.running = false;
+      if (this.runStep()) {
+        this.loop = performance.eventLoopUtilization();
+        setTimeout(() => next(false), STEP_GAP_MS).unref();
+      } else this.running = false;
     };
-    next();
+    next(true);
   }
 }
+
+/** Event loop utilization under which the process counts as idle over `idleMs`. */
+const QUIET_LOOP = 0.05;
+/**
+ * The pause after each step, and the utilization under which the loop counts as quiet in it:
+ * over a few milliseconds timers and collection alone reach a few per cent, one request ~20 %.
+ */
+const STEP_GAP_MS = 10;
+const QUIET_GAP = 0.15;
