@@ -619,9 +619,10 @@ export class SqliteTextIndex implements TextIndex {
 
   /**
    * One step of warming `org`'s term lists: a slice of its vocabulary scanned for words in
-   * 1/200 (at least WARM_MIN_ROWS, at most WARM_MAX_ROWS) to 1/2 of its rows (more common ones score nothing, see
-   * `rankedRows`; rarer ones are quick to read when asked for), or the next such word's list
-   * read, most frequent first. False when done, or when the lists hold half their budget.
+   * 1/200 (at least WARM_MIN_ROWS, at most WARM_MAX_ROWS) to 1/2 of its rows (more common ones
+   * score nothing, see `rankedRows`; rarer ones are quick to read when asked for), or the next
+   * such word's list read, most frequent first. False when done, or when the lists hold half
+   * their budget.
    */
   private warmStep(org: string, state: WarmState): boolean {
     const lists = this.termLists;
@@ -641,7 +642,13 @@ export class SqliteTextIndex implements TextIndex {
       return true;
     }
     if (state.next >= state.words.length) return false;
-    lists.warm(lists.open(t, this.listsVersion()), state.words[state.next++].term);
+    // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
+    const before = this.stmts.totalChanges.get()!;
+    try {
+      lists.warm(lists.open(t, this.listsVersion()), state.words[state.next++].term);
+    } finally {
+      this.scratchChanges += this.stmts.totalChanges.get()! - before;
+    }
     return true;
   }
 
