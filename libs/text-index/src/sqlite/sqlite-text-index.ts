@@ -645,7 +645,8 @@ export class SqliteTextIndex implements TextIndex {
     // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
     const before = this.stmts.totalChanges.get()!;
     try {
-      lists.warm(lists.open(t, this.listsVersion()), state.words[state.next++].term);
+      const word = state.words[state.next++];
+      lists.warm(lists.open(t, this.listsVersion()), word.term, word.doc);
     } finally {
       this.scratchChanges += this.stmts.totalChanges.get()! - before;
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TextDocument, TextQuery } from '../text-index.port';
 import { seededRandom } from '../testing/tie-order';
 import { SqliteTextIndex } from './sqlite-text-index';
+import { Fts5Doclists } from './fts5-doclists';
 import { TermLists } from './term-lists';
 
 const WORDS = ['harbor', 'stone', 'the', 'of', 'river', 'lantern', 'copper', 'meadow', 'a', 'signal'];
@@ -178,6 +179,35 @@ describe('SqliteTextIndex term lists', () => {
       expect(answered).toBe(QUERIES.length);
     } finally {
       lists.mockRestore();
+    }
+  });
+
+  it("decodes common words' lists from FTS5's pages, and reads them through the vocab view where the pages disagree with FTS5's count", () => {
+    const rand = seededRandom(23);
+    const db = new Database(':memory:');
+    const written = docs(rand, 0, 4000);
+    new SqliteTextIndex(db).upsertSync(written);
+    // newer segments over older ones: edits and deletes
+    const writer = new SqliteTextIndex(db);
+    writer.upsertSync(written.slice(0, 300).map((d) => ({ ...d, summary: 'the river of stone' })));
+    writer.removeSync('o', written.slice(300, 400).map((d) => d.uid));
+    const counted = (index: SqliteTextIndex) => (index as unknown as { termLists: TermLists }).termLists;
+
+    const index = new SqliteTextIndex(db);
+    expectStatementsAnswer(db, index);
+    expect(counted(index).pageReads).toBeGreaterThan(0);
+    expect(counted(index).vocabReads).toBeGreaterThan(0); // rare words: the view is cheaper
+
+    const wrong = jest.spyOn(Fts5Doclists.prototype, 'read').mockImplementation(function (this: Fts5Doclists) {
+      return { list: { ids: new Uint32Array([1]), wf: new Float32Array([1]), n: 1 }, rows: 1 };
+    });
+    try {
+      const other = new SqliteTextIndex(db);
+      expectStatementsAnswer(db, other);
+      expect(wrong).toHaveBeenCalled();
+      expect(counted(other).pageReads).toBe(0);
+    } finally {
+      wrong.mockRestore();
     }
   });
 });
