@@ -188,6 +188,14 @@ export class DocAnalyzer {
     return this.ftsTokens(key);
   }
 
+  /**
+   * FTS5's tokens for a word of ASCII letters and digits (a query's term), from the same cache
+   * as the rows' runs; null for any other text, which the caller hands to FTS5.
+   */
+  asciiTokens(word: string): string[] | null {
+    return ASCII_RUN_RE.test(word) ? this.runTokens(word).map((t) => t.term) : null;
+  }
+
   private runTokens(run: string): Token[] {
     // the run as written first (no case folding on a hit), then folded
     const seen = this.runs.get(run);
