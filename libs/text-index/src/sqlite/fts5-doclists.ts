@@ -281,41 +281,41 @@ function firstTermAt(page: Uint8Array): number {
 
 /**
  * The token's doclist on a leaf: from after its term to the next term (or the leaf's end).
- * Null when the leaf's terms pass it.
+ * Null when the leaf's terms pass it. Terms are compared as FTS5's own leaf seek does, without
+ * building them: `match` bytes of the key equal the current term's, which sorts below the key.
  */
 function findTerm(page: Uint8Array, key: Uint8Array): { from: number; to: number } | null {
   const sz = leafSize(page);
   if (sz < 4 || sz > page.length) throw new Unreadable();
   const footer = new Reader(page, sz);
-  let term = new Uint8Array(0);
+  const r = new Reader(page, 0);
   let off = 0;
+  let match = 0;
   let first = true;
   while (footer.pos < page.length) {
     off += footer.varint();
-    const r = new Reader(page, off);
-    let keep = 0;
-    if (!first) keep = r.varint();
+    r.pos = off;
+    const keep = first ? 0 : r.varint();
     const add = r.varint();
-    if (keep > term.length || r.pos + add > sz) throw new Unreadable();
-    const t = new Uint8Array(keep + add);
-    t.set(term.subarray(0, keep));
-    t.set(page.subarray(r.pos, r.pos + add), keep);
-    term = t;
     first = false;
-    const c = compare(term, key);
-    if (c > 0) return null;
-    if (c === 0) {
+    if (r.pos + add > sz) throw new Unreadable();
+    // this term leaves the previous one before the byte where the key did: it sorts above the key
+    if (keep < match) return null;
+    // it leaves the previous one after that byte: it still sorts below the key
+    if (keep > match) continue;
+    let i = 0;
+    while (i < add && match < key.length && page[r.pos + i] === key[match]) {
+      i++;
+      match++;
+    }
+    if (i === add) {
+      if (match !== key.length) continue; // a prefix of the key
       const to = footer.pos < page.length ? off + new Reader(page, footer.pos).varint() : sz;
       return { from: r.pos + add, to };
     }
+    if (match === key.length || page[r.pos + i] > key[match]) return null;
   }
   return null;
-}
-
-function compare(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
 }
 
 /** `newer`'s entries override `older`'s for the same row. */

@@ -14,10 +14,10 @@ interface TermList {
 
 /**
  * Rows a token must be in for its list to be decoded from FTS5's pages rather than read through
- * the vocab view: the pages cost a look-up and a page per segment first (~0.3 ms at 100,000
- * rows), the view ~0.3 µs a row; they break even near 1,000 rows.
+ * the vocab view: the pages cost a look-up and a page per segment first (~0.2 ms over the nine
+ * segments of 100,000 mail rows), the view ~0.35 µs a row; they break even at 300–600 rows.
  */
-const PAGES_MIN_ROWS = 1000;
+const PAGES_MIN_ROWS = 500;
 
 /** The statements one organization's lists are read with (its tables' names are in them). */
 interface ListStatements {
