@@ -31,6 +31,18 @@ interface Entries {
 class Unreadable extends Error {}
 
 /**
+ * One token's doclist bytes and decoded entries while it is read: shared by every table's
+ * reader (a read runs to its end synchronously), grown to the longest list read and kept.
+ */
+const scratch = {
+  buf: new Uint8Array(1 << 16),
+  /** offsets in `buf` where a rowid is absolute (the doclist's start, a page's restart) */
+  abs: [] as number[],
+  ids: new Uint32Array(1024) as Uint32Array,
+  wf: new Float32Array(1024) as Float32Array,
+};
+
+/**
  * Reads a token's doclist straight from an FTS5 table's own pages (`%_data`, located through
  * `%_idx`), as FTS5's segment iterators do, instead of one fts5vocab row per occurrence: the
  * vocab view costs ~0.25 µs an occurrence in row machinery, the pages decode in a few
@@ -47,11 +59,6 @@ export class Fts5Doclists {
   private readonly structure: Statement<[], Buffer | undefined>;
   private readonly idx: Statement<[number, Buffer], number | undefined>;
   private readonly pages: Statement<[number, number], Buffer>;
-  private buf = new Uint8Array(1 << 16);
-  private abs: number[] = [];
-  /** entries decoded so far for the token being read (kept between reads, grown as needed) */
-  private ids: Uint32Array = new Uint32Array(1024);
-  private wf: Float32Array = new Float32Array(1024);
 
   constructor(
     db: Database,
@@ -94,7 +101,7 @@ export class Fts5Doclists {
    * times hold disjoint id ranges (the common case) and are simply laid end to end.
    */
   private collect(parts: number[], upTo: number): { list: Doclist; rows: number } {
-    const { ids, wf } = this;
+    const { ids, wf } = scratch;
     const order = Array.from({ length: parts.length / 2 }, (_, i) => 2 * i).sort((a, b) => ids[parts[a]] - ids[parts[b]]);
     let disjoint = true;
     for (let i = 1; i < order.length && disjoint; i++) disjoint = ids[parts[order[i]]] > ids[parts[order[i - 1] + 1] - 1];
@@ -163,8 +170,8 @@ export class Fts5Doclists {
     const start = findTerm(page, key);
     if (start === null) return at;
     let len = 0;
-    this.abs.length = 0;
-    this.abs.push(0);
+    scratch.abs.length = 0;
+    scratch.abs.push(0);
     len = this.append(page, start.from, start.to, len);
     // the doclist goes on over the next pages while it ends its page
     let next = 1;
@@ -183,7 +190,7 @@ export class Fts5Doclists {
       if (rowidAt) {
         if (rowidAt < 4 || rowidAt > end) throw new Unreadable();
         // the doclist's first rowid, where its term ended the page before, is absolute already
-        if (this.abs[this.abs.length - 1] !== len + rowidAt - 4) this.abs.push(len + rowidAt - 4);
+        if (scratch.abs[scratch.abs.length - 1] !== len + rowidAt - 4) scratch.abs.push(len + rowidAt - 4);
       }
       len = this.append(page, 4, end, len);
       start.to = end;
@@ -193,28 +200,28 @@ export class Fts5Doclists {
 
   private append(page: Uint8Array, from: number, to: number, len: number): number {
     if (to < from || to > page.length) throw new Unreadable();
-    if (len + (to - from) > this.buf.length) {
-      const b = new Uint8Array(Math.max(2 * this.buf.length, len + (to - from)));
-      b.set(this.buf.subarray(0, len));
-      this.buf = b;
+    if (len + (to - from) > scratch.buf.length) {
+      const b = new Uint8Array(Math.max(2 * scratch.buf.length, len + (to - from)));
+      b.set(scratch.buf.subarray(0, len));
+      scratch.buf = b;
     }
-    this.buf.set(page.subarray(from, to), len);
+    scratch.buf.set(page.subarray(from, to), len);
     return len + (to - from);
   }
 
   /** The doclist gathered in `buf[0, len)` into the scratch arrays from `n`: (rowid, weighted frequency or −1 deleted) per entry. */
   private decode(len: number, n: number): number {
-    const buf = this.buf;
-    const abs = this.abs;
+    const buf = scratch.buf;
+    const abs = scratch.abs;
     const weights = this.weights;
     // an entry takes two bytes at least
-    if (n + (len >> 1) > this.ids.length) {
-      const size = Math.max(2 * this.ids.length, n + (len >> 1));
-      this.ids = growU32(this.ids, size);
-      this.wf = growF32(this.wf, size);
+    if (n + (len >> 1) > scratch.ids.length) {
+      const size = Math.max(2 * scratch.ids.length, n + (len >> 1));
+      scratch.ids = growU32(scratch.ids, size);
+      scratch.wf = growF32(scratch.wf, size);
     }
-    const ids = this.ids;
-    const wf = this.wf;
+    const ids = scratch.ids;
+    const wf = scratch.wf;
     let a = 0;
     let rowid = 0;
     let pos = 0;
