@@ -23,20 +23,40 @@ export function decodeFts5Averages(block: Uint8Array | null | undefined, columns
   return out;
 }
 
+/** A varint ran past the end of its buffer. */
+export class TruncatedVarint extends Error {
+  constructor() {
+    super('truncated varint');
+  }
+}
+
 /**
  * SQLite's varint: big-endian groups of 7 bits, the high bit saying another byte follows; a
- * ninth byte carries 8 bits. Returns the value and the offset after it.
+ * ninth byte carries 8 bits. A cursor, so a run of them is read without a tuple per value.
  */
-export function readVarint(buf: Uint8Array, pos: number): [number, number] {
-  let value = 0;
-  for (let i = 0; i < 8; i++) {
-    if (pos + i >= buf.length) throw new Error('truncated varint');
-    const b = buf[pos + i];
-    value = value * 128 + (b & 0x7f);
-    if (!(b & 0x80)) return [value, pos + i + 1];
+export class VarintCursor {
+  constructor(
+    readonly buf: Uint8Array,
+    public pos: number,
+  ) {}
+
+  next(): number {
+    let value = 0;
+    for (let i = 0; i < 9; i++) {
+      if (this.pos >= this.buf.length) throw new TruncatedVarint();
+      const b = this.buf[this.pos++];
+      if (i === 8) return value * 256 + b;
+      value = value * 128 + (b & 0x7f);
+      if (!(b & 0x80)) return value;
+    }
+    return value;
   }
-  if (pos + 8 >= buf.length) throw new Error('truncated varint');
-  return [value * 256 + buf[pos + 8], pos + 9];
+}
+
+/** One varint at `pos`: its value and the offset after it. */
+export function readVarint(buf: Uint8Array, pos: number): [number, number] {
+  const c = new VarintCursor(buf, pos);
+  return [c.next(), c.pos];
 }
 
 /** FTS5's token counts per column from a `_docsize` record (undefined when it holds fewer columns). */

@@ -1,8 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { TruncatedVarint, VarintCursor } from './fts5-averages';
+import { grownArray } from './grown-array';
 
-/** A token's rows as FTS5's index holds them: ids ascending, Σ column weight × occurrences. */
+/** A token's rows as FTS5's index holds them: ids ascending, each row's weighted frequency. */
 export interface Doclist {
   ids: Uint32Array;
+  /** Σ column weight × occurrences (small integers: exact in a float); −1 marks a deleted row while segments are merged */
   wf: Float32Array;
   n: number;
 }
@@ -19,13 +22,6 @@ interface Segment {
   id: number;
   first: number;
   last: number;
-}
-
-/** A segment's entries for one token: deleted rows carry a weighted frequency of −1. */
-interface Entries {
-  ids: Uint32Array;
-  wf: Float32Array;
-  n: number;
 }
 
 class Unreadable extends Error {}
@@ -90,7 +86,7 @@ export class Fts5Doclists {
       }
       return this.collect(parts, upTo);
     } catch (e) {
-      if (e instanceof Unreadable) return null;
+      if (e instanceof Unreadable || e instanceof TruncatedVarint) return null;
       throw e;
     }
   }
@@ -105,11 +101,11 @@ export class Fts5Doclists {
     const order = Array.from({ length: parts.length / 2 }, (_, i) => 2 * i).sort((a, b) => ids[parts[a]] - ids[parts[b]]);
     let disjoint = true;
     for (let i = 1; i < order.length && disjoint; i++) disjoint = ids[parts[order[i]]] > ids[parts[order[i - 1] + 1] - 1];
-    let e: Entries;
+    let e: Doclist;
     if (disjoint) {
       let total = 0;
       for (const p of order) total += parts[p + 1] - parts[p];
-      const out: Entries = { ids: new Uint32Array(total), wf: new Float32Array(total), n: 0 };
+      const out: Doclist = { ids: new Uint32Array(total), wf: new Float32Array(total), n: 0 };
       for (const p of order) {
         out.ids.set(ids.subarray(parts[p], parts[p + 1]), out.n);
         out.wf.set(wf.subarray(parts[p], parts[p + 1]), out.n);
@@ -139,18 +135,18 @@ export class Fts5Doclists {
   private segments(): Segment[] | null {
     const block = this.structure.get();
     if (!block) return [];
-    const r = new Reader(block, 4);
+    const r = new VarintCursor(block, 4);
     // a V2 record (contentless_delete tables) has tombstone pages this does not read
     if (block[4] === 0xff && block[5] === 0 && block[6] === 0 && block[7] === 1) return null;
-    const levels = r.varint();
-    r.varint(); // segments
-    r.varint(); // write counter
+    const levels = r.next();
+    r.next(); // segments
+    r.next(); // write counter
     const out: Segment[] = [];
     for (let l = 0; l < levels; l++) {
-      r.varint(); // segments in an ongoing merge
-      const n = r.varint();
+      r.next(); // segments in an ongoing merge
+      const n = r.next();
       const level: Segment[] = [];
-      for (let i = 0; i < n; i++) level.push({ id: r.varint(), first: r.varint(), last: r.varint() });
+      for (let i = 0; i < n; i++) level.push({ id: r.next(), first: r.next(), last: r.next() });
       if (r.pos > block.length) throw new Unreadable();
       out.push(...level.reverse());
     }
@@ -217,8 +213,8 @@ export class Fts5Doclists {
     // an entry takes two bytes at least
     if (n + (len >> 1) > scratch.ids.length) {
       const size = Math.max(2 * scratch.ids.length, n + (len >> 1));
-      scratch.ids = growU32(scratch.ids, size);
-      scratch.wf = growF32(scratch.wf, size);
+      scratch.ids = grownArray(scratch.ids, size);
+      scratch.wf = grownArray(scratch.wf, size);
     }
     const ids = scratch.ids;
     const wf = scratch.wf;
@@ -226,7 +222,8 @@ export class Fts5Doclists {
     let rowid = 0;
     let pos = 0;
     while (pos < len) {
-      // rowid: absolute at the doclist's start and where a page restarts it, else a delta
+      // rowid: absolute at the doclist's start and where a page restarts it, else a delta (the
+      // varints of this loop are read inline: it is the one loop run per byte of the doclist)
       let v = 0;
       let b: number;
       const at = pos;
@@ -283,7 +280,7 @@ function firstTermAt(page: Uint8Array): number {
   const sz = leafSize(page);
   if (sz < 4 || sz > page.length) throw new Unreadable();
   if (sz === page.length) return sz;
-  return new Reader(page, sz).varint();
+  return new VarintCursor(page, sz).next();
 }
 
 /**
@@ -294,16 +291,16 @@ function firstTermAt(page: Uint8Array): number {
 function findTerm(page: Uint8Array, key: Uint8Array): { from: number; to: number } | null {
   const sz = leafSize(page);
   if (sz < 4 || sz > page.length) throw new Unreadable();
-  const footer = new Reader(page, sz);
-  const r = new Reader(page, 0);
+  const footer = new VarintCursor(page, sz);
+  const r = new VarintCursor(page, 0);
   let off = 0;
   let match = 0;
   let first = true;
   while (footer.pos < page.length) {
-    off += footer.varint();
+    off += footer.next();
     r.pos = off;
-    const keep = first ? 0 : r.varint();
-    const add = r.varint();
+    const keep = first ? 0 : r.next();
+    const add = r.next();
     first = false;
     if (r.pos + add > sz) throw new Unreadable();
     // this term leaves the previous one before the byte where the key did: it sorts above the key
@@ -317,7 +314,7 @@ function findTerm(page: Uint8Array, key: Uint8Array): { from: number; to: number
     }
     if (i === add) {
       if (match !== key.length) continue; // a prefix of the key
-      const to = footer.pos < page.length ? off + new Reader(page, footer.pos).varint() : sz;
+      const to = footer.pos < page.length ? off + new VarintCursor(page, footer.pos).next() : sz;
       return { from: r.pos + add, to };
     }
     if (match === key.length || page[r.pos + i] > key[match]) return null;
@@ -326,7 +323,7 @@ function findTerm(page: Uint8Array, key: Uint8Array): { from: number; to: number
 }
 
 /** `newer`'s entries override `older`'s for the same row. */
-function overlay(newer: Entries, older: Entries): Entries {
+function overlay(newer: Doclist, older: Doclist): Doclist {
   const ids = new Uint32Array(newer.n + older.n);
   const wf = new Float32Array(newer.n + older.n);
   let i = 0;
@@ -343,35 +340,4 @@ function overlay(newer: Entries, older: Entries): Entries {
     }
   }
   return { ids, wf, n };
-}
-
-class Reader {
-  constructor(
-    readonly buf: Uint8Array,
-    public pos: number,
-  ) {}
-
-  varint(): number {
-    let v = 0;
-    for (let i = 0; i < 9; i++) {
-      if (this.pos >= this.buf.length) throw new Unreadable();
-      const b = this.buf[this.pos++];
-      if (i === 8) return v * 256 + b;
-      v = v * 128 + (b & 0x7f);
-      if (!(b & 0x80)) return v;
-    }
-    return v;
-  }
-}
-
-function growU32(a: Uint32Array, size: number): Uint32Array {
-  const b = new Uint32Array(size);
-  b.set(a);
-  return b;
-}
-
-function growF32(a: Float32Array, size: number): Float32Array {
-  const b = new Float32Array(size);
-  b.set(a);
-  return b;
 }

@@ -648,14 +648,8 @@ export class SqliteTextIndex implements TextIndex {
       return true;
     }
     if (state.next >= state.words.length) return false;
-    // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
-    const before = this.stmts.totalChanges.get()!;
-    try {
-      const word = state.words[state.next++];
-      lists.warm(lists.open(t, this.listsVersion()), word.term, word.doc);
-    } finally {
-      this.scratchChanges += this.stmts.totalChanges.get()! - before;
-    }
+    const word = state.words[state.next++];
+    this.scratchOnly(() => lists.warm(lists.open(t, this.listsVersion()), word.term, word.doc));
     return true;
   }
 
@@ -1148,19 +1142,31 @@ export class SqliteTextIndex implements TextIndex {
     const avg = this.averages(t);
     const avgdl = averageLength(avg);
     const phrases = stats.map((x) => ({ token: this.ftsTokens(x.term)[0], df: x.df!, idf: fts5Idf(avg.rows, x.df!, (v) => this.ln.get(v)!) }));
-    // appending rows may tokenize in FTS5's scratch table: temp writes, not index changes
-    const before = this.stmts.totalChanges.get()!;
     const filtered = isFiltered(filter);
+    return this.scratchOnly(() => {
+      try {
+        const scored = lists.accumulate(lists.open(t, this.listsVersion()), phrases, avgdl, filtered ? undefined : limit);
+        return scored && this.pageFromScores(t, stats, filter, filtered, limit, scored.acc, scored.ids, scored.n);
+      } catch {
+        // the lists are an optimisation: the statements answer, and the organization's lists are read again
+        lists.reset();
+        TermLists.dropped(this.db, t.name);
+        return null;
+      } finally {
+        lists.done();
+      }
+    });
+  }
+
+  /**
+   * Runs `fn`, whose writes go only to FTS5's temporary scratch tables (tokenizing appended rows
+   * or a query's words): they are not index changes, so the document-frequency cache keeps.
+   */
+  private scratchOnly<T>(fn: () => T): T {
+    const before = this.stmts.totalChanges.get()!;
     try {
-      const scored = lists.accumulate(lists.open(t, this.listsVersion()), phrases, avgdl, filtered ? undefined : limit);
-      return scored && this.pageFromScores(t, stats, filter, filtered, limit, scored.acc, scored.ids, scored.n);
-    } catch {
-      // the lists are an optimisation: the statements answer, and the organization's lists are read again
-      lists.reset();
-      TermLists.dropped(this.db, t.name);
-      return null;
+      return fn();
     } finally {
-      lists.done();
       this.scratchChanges += this.stmts.totalChanges.get()! - before;
     }
   }
@@ -1276,14 +1282,14 @@ export class SqliteTextIndex implements TextIndex {
     let tokens = this.tokenCache.get(term);
     if (!tokens) {
       // a scratch insert costs ~0.3 ms: ASCII words are stemmed as the rows' runs are
-      const before = this.stmts.totalChanges.get()!;
-      tokens = this.analyzer.asciiTokens(term) ?? undefined;
-      if (!tokens) {
+      tokens = this.scratchOnly(() => {
+        const ascii = this.analyzer.asciiTokens(term);
+        if (ascii) return ascii;
         this.stmts.scratchInsert.run(term);
-        tokens = this.stmts.scratchTokens.all().map((r) => r.term);
+        const made = this.stmts.scratchTokens.all().map((r) => r.term);
         this.stmts.scratchClear.run();
-      }
-      this.scratchChanges += this.stmts.totalChanges.get()! - before;
+        return made;
+      });
       if (this.tokenCache.size > 10_000) this.tokenCache.clear();
       this.tokenCache.set(term, tokens);
     }

@@ -1,16 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { decodeDocSize } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, FTS5_BM25_K1, fts5Part } from './fts5-bm25';
-import { Fts5Doclists } from './fts5-doclists';
+import { type Doclist, Fts5Doclists } from './fts5-doclists';
+import { grownArray } from './grown-array';
 import type { DocAnalyzer } from './text-postings';
 
-/** A token's rows as FTS5 indexed them: row ids ascending, each row's weighted frequency. */
-interface TermList {
-  ids: Uint32Array;
-  /** Σ column weight × occurrences (small integers: exact in a float) */
-  wf: Float32Array;
-  n: number;
-}
+/** A token's rows as FTS5 indexed them (see `Doclist`). */
+type TermList = Doclist;
 
 /**
  * Rows a token must be in for its list to be decoded from FTS5's pages rather than read through
@@ -298,7 +294,8 @@ export class TermLists {
     const unread = phrases.map((_, i) => i).filter((i) => lists[i] === undefined);
     let unreadRows = 0;
     for (const i of unread) unreadRows += phrases[i].df;
-    // a list costs ~0.5 µs a row to read, a row's text ~20 µs to tokenize: the longer the lists
+    // a list costs ~0.1 µs a row from FTS5's pages (~0.35 through the vocab view) and is kept for
+    // later queries, a row's text ~20 µs to tokenize: the longer the lists
     // left unread, the more candidates are worth scoring from their text instead
     const textRows = Math.min(TEXT_ROWS_MAX, Math.max(TEXT_ROWS, Math.floor(unreadRows / 2000)));
     if (m > textRows || (unreadRows <= READ_ON_RETURN && unread.some((i) => s.skipped.has(phrases[i].token)))) {
@@ -518,7 +515,7 @@ export class TermLists {
       if (id <= s.upTo) {
         if (id === last) wf[n - 1] += w;
         else {
-          if (n === ids.length) [ids, wf] = [grow(ids, 2 * n), growF(wf, 2 * n)];
+          if (n === ids.length) [ids, wf] = [grownArray(ids, 2 * n), grownArray(wf, 2 * n)];
           ids[n] = id;
           wf[n++] = w;
           last = id;
@@ -581,8 +578,8 @@ export class TermLists {
         if (list.n === list.ids.length) {
           const e = this.lru.get(`${s.name}\0${token}`)!;
           const size = Math.max(16, 2 * list.n);
-          list.ids = grow(list.ids, size);
-          list.wf = growF(list.wf, size);
+          list.ids = grownArray(list.ids, size);
+          list.wf = grownArray(list.wf, size);
           const bytes = list.ids.byteLength + list.wf.byteLength;
           this.bytes += bytes - e.bytes;
           e.bytes = bytes;
@@ -719,18 +716,6 @@ function frequencyIn(list: TermList, id: number): number {
 
 /** Rows appended at a query before the lists are rather read again (also at most 1/8 of those kept). */
 const APPEND_ROWS = 4096;
-
-function grow(a: Uint32Array, size: number): Uint32Array {
-  const b = new Uint32Array(size);
-  b.set(a.subarray(0, Math.min(a.length, size)));
-  return b;
-}
-
-function growF(a: Float32Array, size: number): Float32Array {
-  const b = new Float32Array(size);
-  b.set(a.subarray(0, Math.min(a.length, size)));
-  return b;
-}
 
 function hexDigit(c: number): number {
   return c <= 57 ? c - 48 : c - 55; // SQLite's hex() is upper case

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { porterStem } from '../analysis/porter-stemmer';
 import { BM25_COLUMN_WEIGHTS, FTS5_BM25_B, FTS5_BM25_K1, fts5Bm25 } from './fts5-bm25';
+import { grownArray } from './grown-array';
 
 /**
  * Postings of our own beside FTS5, so a query can stop early (FTS5's bm25() scores every row
@@ -99,12 +100,6 @@ export class Token {
 const asciiLower = (c: number) => ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) ? c | ((c & 64) >>> 1) : -1);
 /** slots the ASCII run table starts with (a power of two; it doubles to stay at most half full) */
 const MIN_SLOTS = 1 << 14;
-
-function growInt32(a: Int32Array, size: number): Int32Array {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
-}
 
 /**
  * FTS5's own tokens for a row's columns, without a scratch insert per row: text is cut into
@@ -232,9 +227,9 @@ export class DocAnalyzer {
     this.room();
     const e = this.entryToken.length;
     if (e >= this.keyAt.length) {
-      this.keyAt = growInt32(this.keyAt, 2 * e);
-      this.keyLen = growInt32(this.keyLen, 2 * e);
-      this.keyHash = growInt32(this.keyHash, 2 * e);
+      this.keyAt = grownArray(this.keyAt, 2 * e);
+      this.keyLen = grownArray(this.keyLen, 2 * e);
+      this.keyHash = grownArray(this.keyHash, 2 * e);
     }
     if (this.keysUsed + len > this.keys.length) {
       const more = new Uint8Array(Math.max(2 * this.keys.length, this.keysUsed + len));
