@@ -103,6 +103,22 @@ describe('SqliteTextIndex term lists', () => {
     }
   });
 
+  it("reads every row's length, whether or not deletes left gaps between the rows' ids", () => {
+    const db = new Database(':memory:');
+    const writer = new SqliteTextIndex(db, { termLists: false });
+    writer.upsertSync(docs(seededRandom(12), 0, 1200));
+    const statements = new SqliteTextIndex(db, { termLists: false });
+    // every row holding a word, each scored with its length: a new index reads the lengths at its first query
+    const everyRow = () => {
+      const index = new SqliteTextIndex(db);
+      for (const query of ['harbor', 'stone river']) expect(index.searchSync({ org: 'o', query, limit: 5000 })).toEqual(statements.searchSync({ org: 'o', query, limit: 5000 }));
+    };
+    everyRow();
+    writer.removeSync('o', ['u000000', 'u000001', 'u000500', 'u000777', 'u001199']);
+    everyRow();
+    db.close();
+  });
+
   it('hears the edits and deletes made through another text index on the same connection', () => {
     const rand = seededRandom(21);
     const db = new Database(':memory:');
