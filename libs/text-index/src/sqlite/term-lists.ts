@@ -397,7 +397,11 @@ export class TermLists {
   /** The `k` touched rows of highest score, best first (ties in no particular order). */
   best(acc: Float64Array, touched: Int32Array, n: number, k: number): number[] {
     const top = new TopRows(acc, k);
-    for (let i = 0; i < n; i++) top.offer(touched[i]);
+    for (let i = 0; i < n; i++) {
+      const id = touched[i];
+      // touched rows are distinct
+      if (top.admits(acc[id])) top.enter(id);
+    }
     return top.best();
   }
 
@@ -689,18 +693,30 @@ function kthOf(scores: number[], extra: Map<number, number>, k: number): number 
 class TopRows {
   /** a min-heap of row ids by score */
   private readonly heap: number[] = [];
+  /** the rows in `heap` (looked up only for a row about to enter) */
+  private readonly kept = new Set<number>();
 
   constructor(
     private readonly acc: Float64Array,
     private readonly k: number,
   ) {}
 
+  /** Whether a row scoring `v` would enter. */
+  admits(v: number): boolean {
+    return v > 0 && (this.heap.length < this.k || v > this.acc[this.heap[0]]);
+  }
+
+  /** Offers a row that may have been offered before. */
   offer(id: number): void {
+    if (!this.admits(this.acc[id]) || this.kept.has(id)) return;
+    this.kept.add(id);
+    this.enter(id);
+  }
+
+  /** Adds a row `admits` let in, not kept already. */
+  enter(id: number): void {
     const { acc, heap, k } = this;
     const v = acc[id];
-    if (!(v > 0) || (heap.length === k && v <= acc[heap[0]])) return;
-    // a row can come twice (from two lists); only a row about to enter is looked for
-    if (heap.includes(id)) return;
     if (heap.length < k) {
       heap.push(id);
       let c = heap.length - 1;
@@ -713,6 +729,7 @@ class TopRows {
       heap[c] = id;
       return;
     }
+    this.kept.delete(heap[0]);
     let c = 0;
     for (;;) {
       const l = 2 * c + 1;
