@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { decodeDocSize } from './fts5-averages';
+import { VarintCursor, decodeDocSize } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, FTS5_BM25_K1, fts5Part } from './fts5-bm25';
 import { type Doclist, Fts5Doclists } from './fts5-doclists';
 import { grownArray } from './grown-array';
@@ -281,7 +281,6 @@ export class TermLists {
       since.length = 0;
       return kthOf(top.map((id) => acc[id]), staleScores, page);
     };
-    let current = false;
     for (const i of order) {
       const list = need(i);
       if (!list) return null;
@@ -292,13 +291,12 @@ export class TermLists {
       // the page's last score is at least `theta`; a row outside the lists read scores under `rest`
       if (read < order.length && Math.max(max, ...staleScores.values()) > rest) {
         theta = pageTheta();
-        current = true;
         if (theta > rest * (1 + ROUNDING)) break;
       }
-      current = false;
     }
     if (read === order.length) rest = 0;
-    if (!current) theta = pageTheta();
+    // lists added since θ was found (none after a break) move it
+    if (since.length) theta = pageTheta();
     // a row whose sum so far plus all it could still get stays under `theta` is off the page
     const floor = theta * (1 - ROUNDING) - rest;
     const cands = this.candidates(n + staleScores.size);
@@ -597,7 +595,7 @@ export class TermLists {
  * `ids` is given, its comma-separated ids. False when the records do not split so.
  */
 function sizesInto(dl: Uint32Array, lo: number, ids: string | null, n: number, columns: number, records: Uint8Array): boolean {
-  let pos = 0;
+  const r = new VarintCursor(records, 0);
   let at = 0;
   for (let k = 0; k < n; k++) {
     let id = lo + k;
@@ -608,18 +606,12 @@ function sizesInto(dl: Uint32Array, lo: number, ids: string | null, n: number, c
     }
     let total = 0;
     for (let c = 0; c < columns; c++) {
-      let v = 0;
-      let b: number;
-      do {
-        if (pos >= records.length) return false;
-        b = records[pos++];
-        v = v * 128 + (b & 0x7f);
-      } while (b & 0x80);
-      total += v;
+      if (r.pos >= records.length) return false;
+      total += r.next();
     }
     dl[id] = total;
   }
-  return pos === records.length;
+  return r.pos === records.length;
 }
 
 /** Every TermLists by the connection it reads (see `TermLists.changed`). */
