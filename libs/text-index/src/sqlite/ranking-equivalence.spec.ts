@@ -200,6 +200,31 @@ describe.each(CONFIGS)('SqliteTextIndex ranking equals the reference ranking (%s
       for (const limit of [5, 50]) expect(rebuilt.searchSync({ ...q, limit })).toEqual(index.searchSync({ ...q, limit }));
     }
   });
+
+  it('with writes between queries: inserts, text edits, deletes, each followed by queries', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db, options);
+    const c = new Corpus(31);
+    for (let i = 0; i < 1200; i += 300) index.upsertSync(Array.from({ length: 300 }, () => c.fresh('o')));
+    // every query after a write finds the frequency cache started over, and the lists held
+    check(db, index, c, 5);
+    for (let round = 0; round < 30; round++) {
+      const r = c.rand();
+      const uids = [...c.live.keys()];
+      if (r < 0.5) index.upsertSync([c.fresh('o')]);
+      else if (r < 0.8) {
+        const uid = c.pick(uids);
+        const d = { ...c.doc('o', uid), salience: c.live.get(uid)!.salience };
+        c.live.set(uid, d);
+        index.upsertSync([d]);
+      } else {
+        const uid = c.pick(uids);
+        index.removeSync('o', [uid]);
+        c.live.delete(uid);
+      }
+      check(db, index, c, 2);
+    }
+  });
 });
 
 describe('SqliteTextIndex pages ending inside a heavy tie', () => {

@@ -47,6 +47,11 @@ export interface OrgLists {
   stale: Set<number>;
   /** tokens whose lists MaxScore left unread once (read the next time) */
   skipped: Set<string>;
+  /**
+   * Rows holding each token among rows up to `upTo`, for tokens counted since (`countRows`) and
+   * moved as rows are appended; not used once a row is stale (its old text is not known here).
+   */
+  df: Map<string, number>;
   /** 1 at each stale row's id (null while none is) */
   staleMask: Uint8Array | null;
   st: ListStatements;
@@ -176,7 +181,7 @@ export class TermLists {
       s = undefined;
     }
     if (!s) {
-      s = { name: t.name, version, upTo: 0, dl: new Uint32Array(0), lists: new Map(), stale: new Set(), skipped: new Set(), staleMask: null, st: this.statements(t) };
+      s = { name: t.name, version, upTo: 0, dl: new Uint32Array(0), lists: new Map(), stale: new Set(), skipped: new Set(), df: new Map(), staleMask: null, st: this.statements(t) };
       this.orgs.set(t.name, s);
     } else {
       this.orgs.delete(t.name);
@@ -187,7 +192,11 @@ export class TermLists {
       if (s.lists.size && max - s.upTo > Math.max(APPEND_ROWS, s.upTo / 8)) for (const token of [...s.lists.keys()]) this.unlist(s, token);
       this.growDl(s, max);
       if (s.lists.size) this.appendRows(s, s.upTo, max);
-      else this.readSizes(s, s.upTo, max);
+      else {
+        // rows not tokenized here: their words' counts are unknown
+        s.df.clear();
+        this.readSizes(s, s.upTo, max);
+      }
       s.upTo = max;
     }
     return s;
@@ -414,6 +423,28 @@ export class TermLists {
     return top.best();
   }
 
+  /** Whether the organization's lists are held: `open` then brings them up to date instead of starting them. */
+  holds(name: string): boolean {
+    return this.orgs.has(name);
+  }
+
+  /**
+   * How many rows hold `token` now, from the count kept for it or its held list, where that is
+   * exact: `s` was just opened (every row is in the lists) and no row changed under them since
+   * they were read (a stale row may have lost or gained the token). Undefined otherwise.
+   */
+  heldRows(s: OrgLists, token: string): number | undefined {
+    if (s.stale.size) return undefined;
+    return s.df.get(token) ?? s.lists.get(token)?.n;
+  }
+
+  /** Keeps `rows`, FTS5's count of the rows holding `token` now, while `s` was just opened and has no stale row. */
+  countRows(s: OrgLists, token: string, rows: number): void {
+    if (s.stale.size) return;
+    if (s.df.size >= DF_KEPT) s.df.clear();
+    s.df.set(token, rows);
+  }
+
   /** Reads `token`'s list ahead of the queries that will need it (`TermListWarmer`). */
   warm(s: OrgLists, token: string, df: number): void {
     this.list(s, token, df);
@@ -552,6 +583,8 @@ export class TermLists {
       const { wtf, sizes: made } = this.analyzer.analyze([r.c0 ?? '', r.c1 ?? '', r.c2 ?? ''], sizes);
       s.dl[r.id] = sizes ? sum(sizes) : sum(made);
       for (const [token, f] of wtf) {
+        const counted = s.df.get(token);
+        if (counted !== undefined) s.df.set(token, counted + 1);
         const list = s.lists.get(token);
         if (!list) continue;
         if (list.n === list.ids.length) {
@@ -652,6 +685,8 @@ const TEXT_ROWS_MAX = 1024;
 const READ_ON_RETURN = 50_000;
 /** Tokens remembered as left unread once, per organization (then forgotten together). */
 const SKIPPED_WORDS = 10_000;
+/** words an organization's counts are kept for (`OrgLists.df`), as the index's own frequency cache */
+const DF_KEPT = 10_000;
 
 /** Orders `ids[0, n)` as a binary max-heap by `acc[id]`. */
 function heapify(ids: Int32Array, n: number, acc: Float64Array): void {
