@@ -20,7 +20,8 @@ import { processCpuMs } from './support/process-cpu';
  * - mail: STRATA_BENCH_SEARCH_NODES nodes whose label and summary are paragraphs of real
  *   English mail (SpamAssassin corpus), embedded by the built-in lexical embedder; queries are
  *   1–6 consecutive words sampled from the corpus, stop words included. `/search`,
- *   `/retrieve` text and hybrid, and `/retrieve/context` (defaults).
+ *   `/retrieve` text and hybrid, and `/retrieve/context` (defaults); then `/search` again with
+ *   a `POST /node` before each query (`search_after_write`).
  *
  * The `search-1m` suite (opt-in: `BENCH_ONLY=search-1m`) runs the mail corpus alone at
  * STRATA_BENCH_SEARCH_1M_NODES (1,000,000), without embeddings (hybrid is then its text leg).
@@ -158,6 +159,18 @@ async function measureMail(s: BenchServer, n: number, out: Record<string, number
     out[`${o.prefix}_context_p95_ms`] = ctx.p95;
     out[`${o.prefix}_context_p99_ms`] = ctx.p99;
   }
+  // with a write before each query (agents and ingestion write while people search): each
+  // write starts the index's cached document frequencies over
+  const afterWrite: number[] = [];
+  for (const query of queries.slice(0, QUERIES)) {
+    await http.post('/node', { node_type: 'Concept', label: pick().split(' ').slice(0, 6).join(' '), summary: pick() });
+    const t = performance.now();
+    await http.post('/search', { query, limit: LIMIT });
+    afterWrite.push(performance.now() - t);
+  }
+  const aw = percentiles(afterWrite);
+  out[`${o.prefix}_search_after_write_p50_ms`] = aw.p50;
+  out[`${o.prefix}_search_after_write_p99_ms`] = aw.p99;
   // the floor last: at a million rows its timing blocks this process for minutes, and the
   // service then closes the idle pooled socket under the next request
   const fts = rawFts(s.dataDir);
