@@ -38,7 +38,7 @@ export function client(url: string, token: string) {
     if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
     return JSON.parse(r.text);
   };
-  return { get: (p: string) => call('GET', p), post: (p: string, b: unknown) => call('POST', p, b), close: () => agent.destroy() };
+  return { get: (p: string) => call('GET', p), post: (p: string, b: unknown) => call('POST', p, b) };
 }
 
 /** Runs `fn` over the inputs in sequence (after `warmup` calls) and reports p50/p99 in ms. */

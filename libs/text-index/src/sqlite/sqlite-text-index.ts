@@ -1287,8 +1287,7 @@ export class SqliteTextIndex implements TextIndex {
       try {
         return lists.open(t, this.listsVersion());
       } catch {
-        // as in `topFromLists`: the statements answer, and the lists are read again
-        lists.reset();
+        // fts5vocab answers, and the lists are read again (as in `topFromLists`)
         TermLists.dropped(this.db, t.name);
         return null;
       }
