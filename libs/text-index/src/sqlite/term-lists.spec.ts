@@ -236,34 +236,36 @@ describe('SqliteTextIndex term lists', () => {
     const vocab = db.prepare(`SELECT term, doc FROM text_vocab_${name}`).all() as { term: string; doc: number }[];
     const internals = index as unknown as { orgTables(org: string, create: boolean): unknown; docFreqReader(t: unknown): (token: string) => number };
     const kept = jest.spyOn(TermLists.prototype, 'countRows');
-    // every word's count from the index's reader (held lists, kept counts or fts5vocab), checked against fts5vocab
-    const expectCounts = (when: string) => {
-      const df = internals.docFreqReader(internals.orgTables('o', false));
-      const want = db.prepare(`SELECT term, doc FROM text_vocab_${name}`).all() as { term: string; doc: number }[];
-      expect([when, want.map((w) => [w.term, df(w.term)])]).toEqual([when, want.map((w) => [w.term, w.doc])]);
-    };
-    expect(vocab.length).toBeGreaterThan(5);
-    for (const q of QUERIES) index.searchSync({ ...q, limit: 5 });
-    expectCounts('after the first queries');
-    let next = 1500;
-    for (let round = 0; round < 12; round++) {
-      index.upsertSync(docs(rand, next, 1 + (round % 3)));
-      next += 1 + (round % 3);
-      expectCounts(`after inserts, round ${round}`);
+    try {
+      // every word's count from the index's reader (held lists, kept counts or fts5vocab), checked against fts5vocab
+      const expectCounts = (when: string) => {
+        const df = internals.docFreqReader(internals.orgTables('o', false));
+        const want = db.prepare(`SELECT term, doc FROM text_vocab_${name}`).all() as { term: string; doc: number }[];
+        expect([when, want.map((w) => [w.term, df(w.term)])]).toEqual([when, want.map((w) => [w.term, w.doc])]);
+      };
+      expect(vocab.length).toBeGreaterThan(5);
       for (const q of QUERIES) index.searchSync({ ...q, limit: 5 });
+      expectCounts('after the first queries');
+      let next = 1500;
+      for (let round = 0; round < 12; round++) {
+        index.upsertSync(docs(rand, next, 1 + (round % 3)));
+        next += 1 + (round % 3);
+        expectCounts(`after inserts, round ${round}`);
+        for (const q of QUERIES) index.searchSync({ ...q, limit: 5 });
+      }
+      // counts were kept, not only read again
+      expect(kept).toHaveBeenCalled();
+      // more rows than are appended: the lists are dropped and the rows' words not tokenized
+      index.upsertSync(docs(rand, next, 5000));
+      expectCounts('after a bulk insert');
+      for (const q of QUERIES) index.searchSync({ ...q, limit: 5 });
+      expectCounts('after a bulk insert and queries');
+      index.upsertSync(docs(rand, 1, 2).map((d, i) => ({ ...d, uid: `u${String(i).padStart(6, '0')}` })));
+      expectCounts('after edits');
+      index.removeSync('o', ['u000010', 'u000011']);
+      expectCounts('after deletes');
+    } finally {
+      kept.mockRestore();
     }
-    // counts were kept and moved by appended rows (not only read again)
-    expect(kept).toHaveBeenCalled();
-    // more rows than are appended: the lists are dropped and the rows' words not tokenized
-    index.upsertSync(docs(rand, next, 5000));
-    next += 5000;
-    expectCounts('after a bulk insert');
-    for (const q of QUERIES) index.searchSync({ ...q, limit: 5 });
-    expectCounts('after a bulk insert and queries');
-    index.upsertSync(docs(rand, 1, 2).map((d, i) => ({ ...d, uid: `u${String(i).padStart(6, '0')}` })));
-    expectCounts('after edits');
-    index.removeSync('o', ['u000010', 'u000011']);
-    expectCounts('after deletes');
-    kept.mockRestore();
   });
 });
