@@ -5,7 +5,7 @@ import { DEFAULT_SALIENCE, type SalienceChange, type TextDocument, type TextHit,
 import { decodeDocSize, decodeFts5Averages } from './fts5-averages';
 import { BM25_COLUMN_WEIGHTS, fts5Bm25, fts5Idf } from './fts5-bm25';
 import { TermListWarmer, type WarmState } from './term-list-warmer';
-import { TermLists, type OrgLists } from './term-lists';
+import { FREQUENCIES_KEPT, TermLists, type OrgLists } from './term-lists';
 import { compareCodePoints, DocAnalyzer, mergeTable, oldPostingsTable, Postings, postingsDdl, postingsTable, segmentsTable, topByPostings, type RowFacts } from './text-postings';
 
 /** Column weights for bm25(): label, summary, body. */
@@ -1252,6 +1252,7 @@ export class SqliteTextIndex implements TextIndex {
     const read = (token: string) => stmt.get(token)?.doc ?? 0;
     if (this.db.inTransaction) return read;
     // before the version is read: bringing the lists up to date tokenizes in scratch tables
+    const lists = this.termLists;
     const held = this.heldLists(t);
     const marks = this.stmts.changeMarks.get()!;
     const version = `${marks.committed}:${marks.changes - this.scratchChanges}`;
@@ -1260,12 +1261,12 @@ export class SqliteTextIndex implements TextIndex {
     return (token) => {
       let n = cache.get(token);
       if (n === undefined) {
-        n = held ? this.termLists!.heldRows(held, token) : undefined;
+        n = held ? lists!.heldRows(held, token) : undefined;
         if (n === undefined) {
           n = read(token);
-          if (held) this.termLists!.countRows(held, token, n);
+          if (held) lists!.countRows(held, token, n);
         }
-        if (cache.size >= 10_000) cache.clear();
+        if (cache.size >= FREQUENCIES_KEPT) cache.clear();
         cache.set(token, n);
       }
       return n;

@@ -441,7 +441,7 @@ export class TermLists {
   /** Keeps `rows`, FTS5's count of the rows holding `token` now, while `s` was just opened and has no stale row. */
   countRows(s: OrgLists, token: string, rows: number): void {
     if (s.stale.size) return;
-    if (s.df.size >= DF_KEPT) s.df.clear();
+    if (s.df.size >= FREQUENCIES_KEPT) s.df.clear();
     s.df.set(token, rows);
   }
 
@@ -685,8 +685,8 @@ const TEXT_ROWS_MAX = 1024;
 const READ_ON_RETURN = 50_000;
 /** Tokens remembered as left unread once, per organization (then forgotten together). */
 const SKIPPED_WORDS = 10_000;
-/** words an organization's counts are kept for (`OrgLists.df`), as the index's own frequency cache */
-const DF_KEPT = 10_000;
+/** Words whose document frequencies are kept, per organization (then forgotten together): here (`OrgLists.df`) and in the text index's own cache. */
+export const FREQUENCIES_KEPT = 10_000;
 
 /** Orders `ids[0, n)` as a binary max-heap by `acc[id]`. */
 function heapify(ids: Int32Array, n: number, acc: Float64Array): void {
