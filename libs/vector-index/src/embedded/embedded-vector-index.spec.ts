@@ -189,6 +189,28 @@ describe('EmbeddedVectorIndex specifics', () => {
     await index.close();
   });
 
+  it('leaves a node in the graph when an upsert brings the vector, type and layer it holds, and re-indexes it when any of them changes', async () => {
+    const index = new EmbeddedVectorIndex(tempDir(), { scanLimit: 0 });
+    const d = 16;
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    const items = Array.from({ length: 50 }, (_, i) => ({ uid: `n${i}`, vector: Array.from(vec(d)), node_type: 'N', layer: 'r' }));
+    index.upsertSync('o', items);
+    await index.whenIndexed();
+    expect(index.pendingCount()).toBe(0);
+    // the same vectors again (as numbers that round to the stored 32-bit values): nothing to re-index
+    index.upsertSync('o', items.map((it) => ({ ...it, vector: [...it.vector] })));
+    index.upsertSync('o', [{ ...items[1], vector: Float32Array.from(items[1].vector) }]);
+    expect(index.pendingCount()).toBe(0);
+    index.upsertSync('o', [{ ...items[2], vector: items[2].vector.map((x, i) => (i === 0 ? x + 0.25 : x)) }]);
+    index.upsertSync('o', [{ ...items[3], node_type: 'M' }]);
+    index.upsertSync('o', [{ ...items[4], layer: 'e' }]);
+    expect(index.pendingCount()).toBe(3);
+    await index.whenIndexed();
+    expect(index.searchSync({ org: 'o', vector: items[3].vector, k: 1, node_types: ['M'] }).map((h) => h.uid)).toEqual(['n3']);
+    expect(index.countSync('o')).toBe(50);
+    await index.close();
+  });
+
   it('persists vectors still waiting for the graph and indexes them after reopening', async () => {
     const dir = tempDir();
     const d = 8;

@@ -145,6 +145,21 @@ class Space {
     this.norms = norms;
   }
 
+  /**
+   * Whether `slot` already holds exactly this vector (as stored, in 32 bits), type and layer:
+   * such an upsert changes nothing. Updates that keep a node's text (a status, an end time, a
+   * salience) embed the same vector again; storing it would take the node out of the graph and
+   * put it back.
+   */
+  holds(slot: number, item: VectorItem): boolean {
+    if (this.types[slot] !== item.node_type || this.layers[slot] !== item.layer) return false;
+    const chunk = this.vectors.chunk(slot);
+    const off = this.vectors.offset(slot);
+    const v = item.vector;
+    for (let i = 0; i < this.dimensions; i++) if (chunk[off + i] !== Math.fround(v[i])) return false;
+    return true;
+  }
+
   /** Stores a slot's vector (capacity already ensured). */
   setVector(slot: number, vector: ArrayLike<number>): void {
     this.vectors.set(slot, vector);
@@ -308,6 +323,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     const added: number[] = [];
     for (const item of latest.values()) {
       let slot = space.slotOf.get(item.uid);
+      if (slot !== undefined && space.holds(slot, item)) continue;
       if (slot !== undefined) {
         if (!space.pending.has(slot)) {
           space.index.remove(BigInt(slot));
@@ -326,6 +342,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
       space.countTag(slot, +1);
       added.push(slot);
     }
+    if (!added.length) return;
     for (const slot of added) space.pending.add(slot);
     space.dirty = true;
     this.lastWrite = performance.now();
