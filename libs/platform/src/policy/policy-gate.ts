@@ -195,7 +195,7 @@ export class PolicyGate {
   }
 
   /** A request Approval leaves `pending` only by an owner or admin user who did not ask for it. */
-  private async guardApprovalResolution(tx: GraphTx, staged: DomainEvent[]): Promise<void> {
+  private async guardApprovalResolution(tx: GraphTx, staged: readonly DomainEvent[]): Promise<void> {
     for (const e of staged) {
       if (e.type !== 'NodeUpdated' || e.data.node.node_type !== 'Approval') continue;
       const before = tx.storedNode(e.data.node.uid);
@@ -240,7 +240,7 @@ function governedRequest(tx: GraphTx): GovernedRequest | null {
  * Written nodes (REFERENCE §13.6): every node the request creates, updates, tombstones or
  * restores, and both endpoints of every edge it writes.
  */
-async function writtenNodes(tx: GraphTx, staged: DomainEvent[]): Promise<Map<string, NodeRecord>> {
+async function writtenNodes(tx: GraphTx, staged: readonly DomainEvent[]): Promise<Map<string, NodeRecord>> {
   const nodes = new Map<string, NodeRecord>();
   const endpoints: string[] = [];
   for (const e of staged) {

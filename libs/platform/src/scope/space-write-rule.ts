@@ -161,7 +161,7 @@ export class SpaceWriteRule {
   }
 }
 
-function createdNodes(events: DomainEvent[]): NodeRecord[] {
+function createdNodes(events: readonly DomainEvent[]): NodeRecord[] {
   const out: NodeRecord[] = [];
   for (const e of events) if (e.type === 'NodeCreated') out.push(e.data.node);
   return out;

@@ -11,6 +11,7 @@ import { EmbeddedStorage } from '../storage/embedded-storage';
 import { CommandContext } from './command-context';
 import { DEFERRED_SYNC_BOUND_MS, EmbeddedUnitOfWork } from './embedded-unit-of-work';
 import { createNode, createTriggerEdge } from './graph-ops';
+import type { GraphTx } from './graph-tx';
 
 /**
  * Holds a SQLite file's write lock from another thread (as the WAL checkpointer's RESTART or an
@@ -85,6 +86,20 @@ describe('EmbeddedUnitOfWork', () => {
     await a;
     expect(await b).toEqual(['first']);
     expect(storage.events.headPositionSync()).toBe(1);
+  });
+
+  it('shows each commit check every event staged so far, those an earlier check staged included', async () => {
+    const seen: string[][] = [];
+    const labels = (tx: GraphTx) =>
+      tx.stagedEvents().map((e) => (e.type === 'NodeCreated' ? e.data.node.label : e.type));
+    uow.addCommitCheck(async (tx) => {
+      seen.push(labels(tx));
+      createNode(tx, { label: 'staged by a check', node_type: 'Task' });
+    });
+    uow.addCommitCheck(async (tx) => void seen.push(labels(tx)));
+    await uow.run(ctx, async (tx) => createNode(tx, { label: 'staged by the handler', node_type: 'Task' }));
+    expect(seen).toEqual([['staged by the handler'], ['staged by the handler', 'staged by a check']]);
+    expect(storage.graph.countNodesSync('org-1', {})).toBe(2);
   });
 
   it('writes nothing for a request that fails, and still commits the others of its batch', async () => {

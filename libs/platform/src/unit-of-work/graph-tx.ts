@@ -173,9 +173,12 @@ export class GraphTx {
   }
 
   /** Every staged event, in staging order per stream. */
-  stagedEvents(): DomainEvent[] {
-    return [...this.appends.values()].flatMap((a) => a.events as DomainEvent[]);
+  stagedEvents(): readonly DomainEvent[] {
+    // made once per state: several commit checks read it, and a batch stages thousands
+    return (this.stagedList ??= [...this.appends.values()].flatMap((a) => a.events as DomainEvent[]));
   }
+
+  private stagedList: DomainEvent[] | null = null;
 
   // ---------- writes ----------
   private overlayNode(n: NodeRecord): void {
@@ -290,6 +293,7 @@ export class GraphTx {
    */
   refuseKeeping(refusal: Error): void {
     this.appends.clear();
+    this.stagedList = null;
     this.nodeOverlay.clear();
     this.edgeOverlay.clear();
     this.seriesChanged.clear();
@@ -346,6 +350,7 @@ export class GraphTx {
     }
     this.nodesAdded += liveNodeDelta(event);
     a.events.push({ ...event, metadata: this.metadata() });
+    this.stagedList = null;
   }
 }
 
