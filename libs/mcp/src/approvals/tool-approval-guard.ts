@@ -1,4 +1,3 @@
-import { DomainEvent } from '@strata/domain/events';
 import { Errors } from '@strata/domain/errors';
 import { TOOL_APPROVAL_TARGET_TYPES } from '@strata/domain/mcp';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
@@ -11,7 +10,7 @@ import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 export async function guardToolApprovalNodes(tx: GraphTx): Promise<void> {
   const http = tx.ctx.http;
   if (!http || http.path === '/v1' || http.path.startsWith('/v1/') || !tx.hasChanges()) return;
-  for (const e of tx.stagedEvents() as readonly DomainEvent[]) {
+  for (const e of tx.stagedEvents()) {
     if (e.type !== 'NodeUpdated' || e.data.node.node_type !== 'Approval') continue;
     const before = (tx.storedNode(e.data.node.uid) ?? (await tx.node(e.data.node.uid)))?.props as Record<string, unknown> | undefined;
     if (!before || !TOOL_APPROVAL_TARGET_TYPES.includes(before.target_type as string)) continue;

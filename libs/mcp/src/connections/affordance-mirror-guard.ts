@@ -1,4 +1,3 @@
-import { DomainEvent } from '@strata/domain/events';
 import { Errors } from '@strata/domain/errors';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { McpReadModel } from '@strata/projections/mcp/mcp-read-model';
@@ -12,7 +11,7 @@ export function guardAffordanceMirrors(reads: McpReadModel) {
   return async (tx: GraphTx): Promise<void> => {
     const http = tx.ctx.http;
     if (!http || http.path === '/v1' || http.path.startsWith('/v1/') || !tx.hasChanges()) return;
-    for (const e of tx.stagedEvents() as readonly DomainEvent[]) {
+    for (const e of tx.stagedEvents()) {
       if ((e.type !== 'NodeUpdated' && e.type !== 'NodeTombstoned' && e.type !== 'NodeRestored') || e.data.node.node_type !== 'Affordance') continue;
       const tool = reads.mirroredTool(tx.org, e.data.node.uid);
       if (!tool) continue;
