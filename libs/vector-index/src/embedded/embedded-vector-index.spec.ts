@@ -27,6 +27,14 @@ describe('EmbeddedVectorIndex specifics', () => {
   let seed = 99;
   const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
   const vec = (d: number) => Array.from({ length: d }, () => rand() * 2 - 1);
+  /** A space searched through its HNSW graph (no 8-bit scan), and `count` 16-d vectors not yet upserted. */
+  const graphSpace = (count: number) => {
+    const d = 16;
+    const index = new EmbeddedVectorIndex(tempDir(), { scanLimit: 0 });
+    index.configureSync('o', { dimensions: d, metric: 'cosine' });
+    const items = Array.from({ length: count }, (_, i) => ({ uid: `n${i}`, vector: Array.from(vec(d)), node_type: 'N', layer: 'r' }));
+    return { index, items, d };
+  };
 
   it('persists spaces across reopen and keeps the checkpoint', async () => {
     const dir = tempDir();
@@ -170,10 +178,7 @@ describe('EmbeddedVectorIndex specifics', () => {
   });
 
   it('finds vectors the graph has not indexed yet, and indexes them in the background', async () => {
-    const index = new EmbeddedVectorIndex(tempDir(), { scanLimit: 0 });
-    const d = 16;
-    index.configureSync('o', { dimensions: d, metric: 'cosine' });
-    const items = Array.from({ length: 300 }, (_, i) => ({ uid: `n${i}`, vector: Array.from(vec(d)), node_type: 'N', layer: 'r' }));
+    const { index, items, d } = graphSpace(300);
     index.upsertSync('o', items);
     expect(index.pendingCount()).toBe(300);
     const q = vec(d);
@@ -190,10 +195,7 @@ describe('EmbeddedVectorIndex specifics', () => {
   });
 
   it('leaves a node in the graph when an upsert brings the vector, type and layer it holds, and re-indexes it when any of them changes', async () => {
-    const index = new EmbeddedVectorIndex(tempDir(), { scanLimit: 0 });
-    const d = 16;
-    index.configureSync('o', { dimensions: d, metric: 'cosine' });
-    const items = Array.from({ length: 50 }, (_, i) => ({ uid: `n${i}`, vector: Array.from(vec(d)), node_type: 'N', layer: 'r' }));
+    const { index, items } = graphSpace(50);
     index.upsertSync('o', items);
     await index.whenIndexed();
     expect(index.pendingCount()).toBe(0);
