@@ -15,6 +15,12 @@ const HEADS_SQL = `SELECT uid, node_type FROM nodes WHERE org = ? AND uid IN (SE
 /** Types that are never among a Project's extracted nodes (REFERENCE §12.1). */
 const NOT_EXTRACTED_SOURCES = new Set(['Document', 'Chunk', 'Article', 'Space']);
 
+/** What `sourceDocuments` needs of the caller's read scope. */
+export interface SourceScope {
+  readonly org: string;
+  allows(uid: string): boolean;
+}
+
 export interface SourceDocument {
   uid: string;
   title: string;
@@ -81,22 +87,27 @@ export class ProvenanceService {
     return [...found.values()].filter((n) => n.tombstone_at === null).map((n) => ({ uid: n.uid, node_type: n.node_type }));
   }
 
-  /** Source documents of each node (Documents are their own source; Chunks point at theirs). */
-  async sourceDocuments(org: string, nodes: NodeRecord[]): Promise<Map<string, SourceDocument[]>> {
+  /**
+   * Source documents of each node (Documents are their own source; Chunks point at theirs), as
+   * the caller sees them: a Chunk or Document outside its scope is absent (§13.1), so it never
+   * names one, nor traces a chain through one.
+   */
+  async sourceDocuments(scope: SourceScope, nodes: NodeRecord[]): Promise<Map<string, SourceDocument[]>> {
+    const org = scope.org;
     const out = new Map<string, SourceDocument[]>();
     const docCache = new Map<string, NodeRecord | null>();
     const chunkDocs = new Map<string, string[]>();
     const doc = async (uid: string) => {
       if (!docCache.has(uid)) {
         const d = await this.graph.getNode(org, uid);
-        docCache.set(uid, d && d.tombstone_at === null && d.node_type === 'Document' ? d : null);
+        docCache.set(uid, d && d.tombstone_at === null && d.node_type === 'Document' && scope.allows(uid) ? d : null);
       }
       return docCache.get(uid)!;
     };
     const docsOfChunk = async (chunk: string) => {
       let ds = chunkDocs.get(chunk);
       if (!ds) {
-        ds = (await this.graph.listEdges(org, { from_uid: chunk, edge_types: ['ChunkOf'] })).map((e) => e.to_uid);
+        ds = scope.allows(chunk) ? (await this.graph.listEdges(org, { from_uid: chunk, edge_types: ['ChunkOf'] })).map((e) => e.to_uid) : [];
         chunkDocs.set(chunk, ds);
       }
       return ds;

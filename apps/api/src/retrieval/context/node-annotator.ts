@@ -63,7 +63,7 @@ export class NodeAnnotator {
     const extractedAll = await this.edgesOf(org, uids, 'from', 'ExtractedFrom');
     // a node neither ingested nor extracted has no source documents: only the others are traced
     const traced = nodes.filter((n) => n.node_type === 'Document' || n.node_type === 'Chunk' || extractedAll.get(n.uid)?.length);
-    const docs = traced.length ? await this.provenance.sourceDocuments(org, traced) : new Map<string, SourceDocument[]>();
+    const docs = traced.length ? await this.provenance.sourceDocuments(scope, traced) : new Map<string, SourceDocument[]>();
     const extractedOf = new Map<string, EdgeRecord[]>();
     for (const n of nodes) extractedOf.set(n.uid, (extractedAll.get(n.uid) ?? []).filter((e) => scope.allows(e.to_uid)));
     const chunks = await this.liveNodes(org, [...extractedOf.values()].flat().map((e) => e.to_uid));
@@ -74,7 +74,7 @@ export class NodeAnnotator {
     const now = this.clock.now();
     for (const n of nodes) {
       const a: Record<string, unknown> = { ...n };
-      const sd = (docs.get(n.uid) ?? []).filter((d) => scope.allows(d.uid));
+      const sd = docs.get(n.uid) ?? [];
       if (sd.length) a.source_documents = sd;
       const sc: SourceChunk[] = [];
       for (const e of extractedOf.get(n.uid) ?? []) {

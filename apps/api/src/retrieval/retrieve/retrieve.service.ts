@@ -142,7 +142,7 @@ export class RetrieveService {
   }
 
   private async addSources(scope: ReadScope, results: Scored[]): Promise<void> {
-    const docs = await this.provenance.sourceDocuments(scope.org, results.map((r) => r.node));
+    const docs = await this.provenance.sourceDocuments(scope, results.map((r) => r.node));
     for (const r of results) r.node = { ...r.node, source_documents: docs.get(r.node.uid) ?? [] };
   }
 }

@@ -142,7 +142,7 @@ export class TraversalService {
         )
       : [];
     if (req.include_provenance) {
-      const docs = await this.provenance.sourceDocuments(scope.org, nodes);
+      const docs = await this.provenance.sourceDocuments(scope, nodes);
       for (const n of nodes) n.source_documents = (docs.get(n.uid) ?? []).map((d) => ({ uid: d.uid, title: d.title }));
     }
     return { nodes, edges, truncated: r.truncated };
@@ -170,7 +170,7 @@ export class TraversalService {
     }
     if (withProvenance && steps.length) {
       const records = await this.graph.getNodes(scope.org, steps.map((s) => s.node_uid));
-      const docs = await this.provenance.sourceDocuments(scope.org, [...records.values()]);
+      const docs = await this.provenance.sourceDocuments(scope, [...records.values()]);
       for (const s of steps) s.source_documents = (docs.get(s.node_uid) ?? []).map((d) => ({ uid: d.uid, title: d.title }));
     }
     return steps;
