@@ -88,4 +88,21 @@ describe('provenance of readable nodes names only readable Documents', () => {
     expect(r.text).not.toContain(u.secretDoc);
     expect(r.text).not.toContain(SECRET);
   });
+
+  it('chunk hits of /search include_chunks and /retrieve/context name only a Document the caller can read', async () => {
+    const search = await member.post('/search', { query: 'kumquat', include_chunks: true });
+    expect(search.status).toBe(200);
+    const byChunk = (list: any[]) => Object.fromEntries(list.map((c: any) => [c.chunk_uid, [c.document_uid, c.document_title]]));
+    expect(byChunk(search.body.chunks)).toEqual({ [u.secretChunk]: [null, null], [u.publicChunk]: [u.publicDoc, 'Public harvest report'] });
+    expect(search.text).not.toContain(u.secretDoc);
+    expect(search.text).not.toContain(SECRET);
+    const ctx = await member.post('/retrieve/context', { query: 'kumquat', chunk_limit: 5, article_limit: 0 });
+    expect(ctx.status).toBe(200);
+    expect(byChunk(ctx.body.chunks)).toEqual({ [u.secretChunk]: [null, null], [u.publicChunk]: [u.publicDoc, 'Public harvest report'] });
+    expect(ctx.text).not.toContain(u.secretDoc);
+    expect(ctx.text).not.toContain(SECRET);
+    // the owner reads the Vault Document
+    const full = await owner.post('/search', { query: 'kumquat', include_chunks: true });
+    expect(byChunk(full.body.chunks)[u.secretChunk]).toEqual([u.secretDoc, SECRET]);
+  });
 });

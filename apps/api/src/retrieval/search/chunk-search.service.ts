@@ -34,7 +34,8 @@ export class ChunkSearchService {
     const docs = docOf.size ? await this.graph.getNodes(scope.org, [...new Set(docOf.values())]) : new Map<string, NodeRecord>();
     return ranked.map(({ node, score }) => {
       const found = docs.get(docOf.get(node.uid) ?? '');
-      const doc = found && found.tombstone_at === null ? found : null;
+      // a Document the caller cannot read is absent for it (§13.1): the chunk then has none
+      const doc = found && found.tombstone_at === null && scope.allows(found.uid) ? found : null;
       const p = node.props as Record<string, unknown>;
       const dp = (doc?.props ?? {}) as Record<string, unknown>;
       return {
