@@ -56,7 +56,8 @@ export class StaleDerivationsService {
     const byDerived = new Map<string, typeof edges>();
     for (const e of edges) {
       const d = nodes.get(e.from_uid);
-      if (!d || d.tombstone_at !== null || !scope.allows(d.uid) || !nodes.has(e.to_uid)) continue;
+      // a premise the caller cannot read is absent for it, with the edge to it (§13.1)
+      if (!d || d.tombstone_at !== null || !scope.allows(d.uid) || !nodes.has(e.to_uid) || !scope.allows(e.to_uid)) continue;
       const list = byDerived.get(d.uid) ?? [];
       list.push(e);
       byDerived.set(d.uid, list);
