@@ -29,8 +29,9 @@ describe('provenance of readable nodes names only readable Documents', () => {
       if (r.status !== 201) throw new Error(`POST /edge: ${r.status} ${r.text}`);
     };
     u.vault = await node({ label: 'Vault', node_type: 'Space' });
-    u.secretDoc = await node({ label: SECRET, node_type: 'Document', space_uid: u.vault, props: { title: SECRET, document_type: 'article' } });
-    u.secretChunk = await node({ label: 'memo · chunk 0', node_type: 'Chunk', props: { content: 'kumquat harvest figures', chunk_index: 0 } });
+    const pages = JSON.stringify([{ page: 1, char_start: 0 }, { page: 7, char_start: 100 }]);
+    u.secretDoc = await node({ label: SECRET, node_type: 'Document', space_uid: u.vault, props: { title: SECRET, document_type: 'article', page_offsets: pages } });
+    u.secretChunk = await node({ label: 'memo · chunk 0', node_type: 'Chunk', props: { content: 'Kumquat harvest doubled: kumquat harvest figures', chunk_index: 0, char_offset_start: 150 } });
     u.publicDoc = await node({ label: 'Public harvest report', node_type: 'Document', props: { title: 'Public harvest report', document_type: 'article' } });
     u.publicChunk = await node({ label: 'report · chunk 0', node_type: 'Chunk', props: { content: 'kumquat yields rose', chunk_index: 0 } });
     u.claim = await node({ label: 'Kumquat harvest doubled', node_type: 'Claim' });
@@ -104,5 +105,14 @@ describe('provenance of readable nodes names only readable Documents', () => {
     // the owner reads the Vault Document
     const full = await owner.post('/search', { query: 'kumquat', include_chunks: true });
     expect(byChunk(full.body.chunks)[u.secretChunk]).toEqual([u.secretDoc, SECRET]);
+  });
+
+  it('/retrieve/context takes no pages from the page map of a Document the caller cannot read', async () => {
+    const body = { query: 'kumquat harvest doubled', node_types: ['Claim'], article_limit: 0 };
+    const secretChunk = (r: any) => r.body.graph.nodes.find((n: any) => n.uid === u.claim).source_chunks.find((c: any) => c.chunk_uid === u.secretChunk);
+    const seen = await owner.post('/retrieve/context', body);
+    expect(secretChunk(seen)).toMatchObject({ char_start: 0, page_start: 7, page_end: 7, quote: 'Kumquat harvest doubled' });
+    const hidden = await member.post('/retrieve/context', body);
+    expect(secretChunk(hidden)).toMatchObject({ char_start: 0, page_start: null, page_end: null, quote: 'Kumquat harvest doubled' });
   });
 });

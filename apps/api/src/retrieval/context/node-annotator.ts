@@ -67,7 +67,7 @@ export class NodeAnnotator {
     const extractedOf = new Map<string, EdgeRecord[]>();
     for (const n of nodes) extractedOf.set(n.uid, (extractedAll.get(n.uid) ?? []).filter((e) => scope.allows(e.to_uid)));
     const chunks = await this.liveNodes(org, [...extractedOf.values()].flat().map((e) => e.to_uid));
-    const pageMaps = await this.pageMapsOf(org, [...chunks.keys()]);
+    const pageMaps = await this.pageMapsOf(scope, [...chunks.keys()]);
     const beliefsOf = await this.edgesOf(org, nodes.filter((n) => n.node_type === 'Claim').map((n) => n.uid), 'from', 'BelievedBy');
     const supersededBy = await this.edgesOf(org, uids, 'to', 'Supersedes');
     const out: Record<string, unknown>[] = [];
@@ -126,15 +126,19 @@ export class NodeAnnotator {
     return found;
   }
 
-  /** Each chunk's Document page map (empty when the Document has none). */
-  private async pageMapsOf(org: string, chunkUids: string[]) {
+  /**
+   * Each chunk's Document page map (empty when the Document has none, or when the caller cannot
+   * read it: a Document absent for the caller has no pages to show, §13.1).
+   */
+  private async pageMapsOf(scope: ReadScope, chunkUids: string[]) {
+    const org = scope.org;
     const out = new Map<string, ReturnType<typeof readPageMap>>();
     const docOf = new Map<string, string>();
     for (const [c, edges] of await this.edgesOf(org, chunkUids, 'from', 'ChunkOf')) if (edges.length) docOf.set(c, edges[0].to_uid);
     const found = docOf.size ? await this.graph.getNodes(org, [...new Set(docOf.values())]) : new Map<string, NodeRecord>();
     for (const [c, d] of docOf) {
       const doc = found.get(d);
-      if (doc && doc.tombstone_at === null) out.set(c, readPageMap((doc.props as Record<string, unknown>).page_offsets));
+      if (doc && doc.tombstone_at === null && scope.allows(doc.uid)) out.set(c, readPageMap((doc.props as Record<string, unknown>).page_offsets));
     }
     return out;
   }
