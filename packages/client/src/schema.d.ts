@@ -9468,6 +9468,7 @@ export interface components {
             [key: string]: unknown;
         };
         SearchRequest: {
+            /** @description free text: its letter and digit runs are the terms, OR'ed; the first 32 distinct terms are searched and later ones ignored, so that one request cannot make the index read thousands of lists */
             query: string;
             node_type?: string;
             node_types?: string[];

@@ -1,6 +1,10 @@
 import { porterStem } from './porter-stemmer';
 
-/** Most distinct terms taken from one query; the rest are ignored (keeps hostile input cheap). */
+/**
+ * Most distinct terms taken from one query; the rest are ignored. Every term may cost a list
+ * read: without the bound one 10,000-character query of 1,000 distinct words held the event
+ * loop ~28 s at 100,000 rows (docs/search.md, "The first 32 words of a query").
+ */
 export const MAX_QUERY_TERMS = 32;
 
 // A term is a run of Unicode letters/digits; combining marks stay attached so "café" written

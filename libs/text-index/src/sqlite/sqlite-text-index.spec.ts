@@ -7,6 +7,7 @@ import type { TextDocument } from '../text-index.port';
 import { describeTextIndexConformance } from '../testing/text-index.conformance';
 import { expectExactTieOrder, seededRandom } from '../testing/tie-order';
 import { decodeFts5Averages } from './fts5-averages';
+import { MAX_QUERY_TERMS } from '../analysis/text-analysis';
 import { SqliteTextIndex } from './sqlite-text-index';
 
 const note = (org: string, uid: string, label: string, fields: Partial<TextDocument> = {}): TextDocument => ({
@@ -29,6 +30,16 @@ describeTextIndexConformance('SqliteTextIndex', () => new SqliteTextIndex(new Da
 describeTextIndexConformance('SqliteTextIndex with postings', () => new SqliteTextIndex(new Database(':memory:'), { postings: true, postingsMinRows: 0 }));
 
 describe('SqliteTextIndex specifics', () => {
+  it('searches the first MAX_QUERY_TERMS distinct words of a query and ignores later ones', () => {
+    const index = new SqliteTextIndex(new Database(':memory:'));
+    const words = Array.from({ length: MAX_QUERY_TERMS }, (_, i) => `filler${i}`);
+    index.upsertSync([note('o', 'last', `${words[MAX_QUERY_TERMS - 1]} note`), note('o', 'past', 'zebu herd')]);
+    // a repeated word is one term: the bound counts distinct words
+    const query = [...words, words[0], 'zebu'].join(' ');
+    expect(index.searchSync({ org: 'o', query, limit: 10 }).map((h) => h.uid)).toEqual(['last']);
+    expect(index.searchSync({ org: 'o', query: words.slice(1).concat('zebu').join(' '), limit: 10 }).map((h) => h.uid).sort()).toEqual(['last', 'past']);
+  });
+
   it('shares the caller transaction: a rollback undoes the index write', () => {
     const db = new Database(':memory:');
     const index = new SqliteTextIndex(db);

@@ -1,6 +1,7 @@
 import { EDGE_TYPES } from '@strata/domain/catalogue';
 import { CLASSIFICATIONS } from '@strata/domain/governance/classification';
 import { LAYERS, PRIVACY_LEVELS } from '@strata/domain/records';
+import { MAX_QUERY_TERMS } from '@strata/text-index/analysis/text-analysis';
 
 /**
  * Request and response shapes of the graph routes a client starts with (create and read a
@@ -57,7 +58,11 @@ const searchRequest = {
   type: 'object',
   required: ['query'],
   properties: {
-    query: { type: 'string' },
+    query: {
+      type: 'string',
+      maxLength: 10_000,
+      description: `free text: its letter and digit runs are the terms, OR'ed; the first ${MAX_QUERY_TERMS} distinct terms are searched and later ones ignored, so that one request cannot make the index read thousands of lists`,
+    },
     node_type: { type: 'string' },
     node_types: { type: 'array', items: { type: 'string' } },
     layer: { type: 'string' },
