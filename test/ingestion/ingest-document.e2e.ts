@@ -178,6 +178,26 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect(JSON.parse((await c.get(`/edges?from_uid=${lovelace.uid}&edge_type=ExtractedFrom`)).body[0].props.location)).toMatchObject({ page_start: 1 });
   });
 
+  it('keeps the page map on the Document: /retrieve/context gives the pages of an extracted quote', async () => {
+    const first = 'Mae Jemison trained in Houston in 1987.';
+    const second = 'Sally Ride flew from Orlando in 1983.';
+    const content = `Two pages of flights\n\n${first}\n\n${second}`;
+    const page2 = Buffer.byteLength(`Two pages of flights\n\n${first}\n\n`);
+    const page_offsets = [{ page: 1, char_start: 0 }, { page: 2, char_start: page2 }];
+    const res = await c.post('/ingest/document', { content, page_offsets, page_count: 2, layers: ['reality'] });
+    expect(res.status).toBe(202);
+    expect((await finished(c, res.body.job_id)).status).toBe('completed');
+    const doc = (await c.get(`/node/${res.body.document_uid}`)).body;
+    expect(JSON.parse(doc.props.page_offsets)).toEqual(page_offsets);
+    expect(doc.props.page_count).toBe(2);
+
+    const ctx = await c.post('/retrieve/context', { query: 'Sally Ride', node_types: ['Person'], node_limit: 5 });
+    expect(ctx.status).toBe(200);
+    const ride = ctx.body.graph.nodes.find((n: { label: string }) => n.label === 'Sally Ride');
+    expect(ride.source_chunks).toHaveLength(1);
+    expect(ride.source_chunks[0]).toMatchObject({ quote: 'Sally Ride', page_start: 2, page_end: 2 });
+  });
+
   it('reuses the node an alias names: an extracted name equal to an existing alias is deduplicated, not created', async () => {
     const known = await c.post('/node', { node_type: 'Person', label: 'Mary Winston', props: { full_name: 'Mary Winston' } });
     expect(known.status).toBe(201);

@@ -71,6 +71,7 @@ export class DocumentIntakeHandler {
     const paper = mode === 'document' ? readPaperMetadata(body) : {};
     const pages = mode === 'document' ? readPages(body) : { page_offsets: [], page_count: null };
     const page_offsets: PageOffset[] = pages.page_offsets.length ? pages.page_offsets : incoming.page_offsets;
+    const page_count = pages.page_count ?? incoming.page_count;
     const context: ConversationContext = readConversationContext(body);
     const sessionUid = mode === 'session' ? readUid(body, 'session_uid') : undefined;
     const title = core.title ?? defaultTitle(content);
@@ -101,6 +102,9 @@ export class DocumentIntakeHandler {
             chunk_count: 0,
             processing_status: 'pending',
             ...paper,
+            // the page map on the Document itself: retrieval and briefs read a quote's pages from it (§9.5)
+            ...(page_offsets.length ? { page_offsets: JSON.stringify(page_offsets) } : {}),
+            ...(page_count !== null ? { page_count } : {}),
           },
         },
         tx.uuid(),
