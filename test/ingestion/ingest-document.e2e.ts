@@ -122,6 +122,18 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect(await labels('Person')).toEqual(expect.arrayContaining(['Kwame', 'Aisha']));
   });
 
+  it('keeps when a session occurred on its Document: /retrieve/context names it with the source document', async () => {
+    const res = await c.post('/ingest/session', { content: 'Margaret Hamilton reviewed the lander code in Boston.', title: 'Code review', occurred_at: '2029-11-03', layers: ['reality'] });
+    expect(res.status).toBe(202);
+    expect((await finished(c, res.body.job_id)).status).toBe('completed');
+    expect((await c.get(`/node/${res.body.document_uid}`)).body.props.occurred_at).toBe('2029-11-03');
+
+    const ctx = await c.post('/retrieve/context', { query: 'Margaret Hamilton', node_types: ['Person'], node_limit: 5 });
+    expect(ctx.status).toBe(200);
+    const hamilton = ctx.body.graph.nodes.find((n: { label: string }) => n.label === 'Margaret Hamilton');
+    expect(hamilton.source_documents).toEqual([{ uid: res.body.document_uid, title: 'Code review', occurred_at: '2029-11-03' }]);
+  });
+
   it('runs an organization’s ingestion jobs one at a time, in order, showing queue_position while pending, and cancels a pending one at once', async () => {
     const runner = t.app.get((await import('@strata/jobs/runner/job-runner')).JobRunner);
     // the runner polls once an hour meanwhile and is not woken by an enqueue: the jobs stay

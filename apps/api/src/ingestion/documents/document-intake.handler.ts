@@ -105,6 +105,8 @@ export class DocumentIntakeHandler {
             // the page map on the Document itself: retrieval and briefs read a quote's pages from it (§9.5)
             ...(page_offsets.length ? { page_offsets: JSON.stringify(page_offsets) } : {}),
             ...(page_count !== null ? { page_count } : {}),
+            // when the conversation took place: retrieval names it with the source document (§9.5)
+            ...(context.occurred_at ? { occurred_at: context.occurred_at } : {}),
           },
         },
         tx.uuid(),
