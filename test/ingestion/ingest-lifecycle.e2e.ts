@@ -155,6 +155,26 @@ describe('ingestion jobs: cancel, resume, delete, cleanup (offline provider)', (
     }
   });
 
+  it('deleting a document keeps a node a user created that its extraction reused; only its provenance edges go', async () => {
+    const mine = await c.post('/node', { node_type: 'Person', label: 'Ada Lovelace', props: { full_name: 'Ada Lovelace' } });
+    expect(mine.status).toBe(201);
+    const res = await c.post('/ingest/document', { content: 'Ada Lovelace wrote notes in Boston in 1843.', layers: ['reality'] });
+    const job = await finished(c, res.body.job_id);
+    expect(job.result.extracted_node_uids).toContain(mine.body.uid);
+    expect(await edgesOf(c, `from_uid=${mine.body.uid}&edge_type=ExtractedFrom`)).toHaveLength(1);
+
+    for (const hard of [false, true]) {
+      const del = await c.delete(`/ingest/document/${res.body.document_uid}${hard ? '?hard=true' : ''}`);
+      expect(del.status).toBe(200);
+      const node = await c.get(`/node/${mine.body.uid}`);
+      expect(node.status).toBe(200);
+      expect(node.body.tombstone_at).toBeNull();
+      expect(await edgesOf(c, `from_uid=${mine.body.uid}&edge_type=ExtractedFrom`)).toHaveLength(0);
+    }
+    // what the extraction created itself went with the document
+    expect((await c.get('/nodes?node_type=Place')).body.items.map((n: { label: string }) => n.label)).not.toContain('Boston');
+  });
+
   it('cleans up chunks whose document is gone, never standalone chunks', async () => {
     const doc = await c.post('/node', { node_type: 'Document', label: 'Scratch', props: { title: 'Scratch', document_type: 'note', processing_status: 'completed' } });
     const inDoc = await c.post('/ingest/chunk', { content: 'Edsger Dijkstra lived in Austin in 1984.', document_uid: doc.body.uid });

@@ -5,3 +5,4 @@ export * from './dedup';
 export * from './final-status';
 export * from './ingest-requests';
 export * from './chunk-uid';
+export * from './extracted-nodes';

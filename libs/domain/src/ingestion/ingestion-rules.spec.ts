@@ -2,6 +2,7 @@ import { DomainError } from '../errors';
 import { chunkText, estimateTokens, readChunking, utf8Length } from './chunking';
 import { draftedChunkUid } from './chunk-uid';
 import { decideDedup } from './dedup';
+import { EXTRACTION_REASON, createdByExtraction } from './extracted-nodes';
 import { finalStatuses } from './final-status';
 import { defaultTitle, documentChunkLabel, standaloneChunkLabel } from './labels';
 import { resolveLayers } from './layers';
@@ -178,5 +179,18 @@ describe('draftedChunkUid', () => {
 
   it('is a lowercase version-4 UUID of the RFC variant, as graph uids are', () => {
     for (let i = 0; i < 50; i++) expect(draftedChunkUid('s', 'd', i)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('createdByExtraction', () => {
+  it('counts a node an extraction created, and not one created elsewhere that an extraction reused', () => {
+    expect(createdByExtraction({ reason: EXTRACTION_REASON, request_id: 'job:1' }, [])).toBe(true);
+    expect(createdByExtraction({ reason: null, request_id: 'req-user' }, ['job:1'])).toBe(false);
+    expect(createdByExtraction({ reason: 'imported', request_id: 'req-user' }, [])).toBe(false);
+    expect(createdByExtraction(null, ['job:1'])).toBe(false);
+  });
+
+  it('counts a node written before the reason was recorded when its creating request also wrote one of its provenance edges', () => {
+    expect(createdByExtraction({ reason: null, request_id: 'job:1' }, ['job:2', 'job:1'])).toBe(true);
   });
 });

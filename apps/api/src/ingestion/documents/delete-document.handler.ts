@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Errors } from '@strata/domain/errors';
+import { Streams } from '@strata/domain/events';
+import { EXTRACTION_REASON, NodeOrigin, createdByExtraction } from '@strata/domain/ingestion';
+import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { NodeRecord } from '@strata/domain/records';
 import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -31,6 +34,7 @@ export class DeleteDocumentHandler {
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(DOCUMENT_LEDGER) private readonly ledger: DocumentLedger,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly jobs: JobRegistry,
   ) {}
 
@@ -68,7 +72,8 @@ export class DeleteDocumentHandler {
       for (const n of extracted.values()) {
         const provenance = await tx.edges({ from_uid: n.uid, edge_types: ['ExtractedFrom'] });
         const elsewhere = provenance.some((e) => !chunkUids.has(e.to_uid));
-        if (elsewhere) {
+        // a node made elsewhere (by a user, say) that an extraction reused outlives the document
+        if (elsewhere || !(await this.extractedByIngestion(tx.org, n.uid, () => tx.edges({ from_uid: n.uid, edge_types: ['ExtractedFrom'], include_tombstoned: true })))) {
           for (const e of provenance) if (chunkUids.has(e.to_uid) && !edgesDone.has(e.uid) && (await tombstoneEdge(tx, e.uid, reason)).changed) edges_deleted++;
         } else if (n.tombstone_at === null) {
           if (await cascade(n.uid)) nodes_deleted++;
@@ -89,5 +94,25 @@ export class DeleteDocumentHandler {
       await this.ledger.forget(ctx.org, uid);
     }
     return { document_uid: uid, chunks_deleted: out.chunks_deleted, nodes_deleted: out.nodes_deleted, edges_deleted: out.edges_deleted, jobs_cancelled };
+  }
+
+  /** Whether ingestion created the node, as its creation event (and, for older nodes, its provenance edges') says. */
+  private async extractedByIngestion(org: string, uid: string, provenance: () => Promise<{ uid: string }[]>): Promise<boolean> {
+    const origin = await this.originOf(Streams.node(org, uid));
+    // the edges are read only for nodes the reason does not settle (those written before it was recorded)
+    if (origin === null || origin.reason === EXTRACTION_REASON) return createdByExtraction(origin, []);
+    const requests: string[] = [];
+    for (const e of await provenance()) {
+      const o = await this.originOf(Streams.edge(org, e.uid));
+      if (o) requests.push(o.request_id);
+    }
+    return createdByExtraction(origin, requests);
+  }
+
+  private async originOf(stream: string): Promise<NodeOrigin | null> {
+    const [first] = await this.events.readStream(stream, 0, 1);
+    if (!first) return null;
+    const data = first.data as { reason?: unknown };
+    return { reason: typeof data.reason === 'string' ? data.reason : null, request_id: first.metadata.request_id };
   }
 }

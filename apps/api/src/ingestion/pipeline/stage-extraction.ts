@@ -1,5 +1,5 @@
 import { decideCreateEdge, decideCreateNode, decideUpdateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
-import { PageOffset, pageAt } from '@strata/domain/ingestion';
+import { EXTRACTION_REASON, PageOffset, pageAt } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
 import { ChunkAnchors, ExtractedNode, LayerOutcome } from '@strata/extraction';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
@@ -93,7 +93,8 @@ async function placeNode(tx: GraphTx, dedup: DedupIndex, x: ExtractedNode, count
     }
   }
   const node = decideCreateNode({ node_type: x.node_type, label: x.label, props: x.props, confidence: x.confidence }, tx.uuid(), tx.write);
-  tx.emit(GraphChanges.nodeCreated(tx.org, node));
+  // marked as ingestion's own: deleting its document removes it, unlike a reused node (§9.3)
+  tx.emit(GraphChanges.nodeCreated(tx.org, node, EXTRACTION_REASON));
   dedup.added(node, decision.norm);
   counts.nodes_created++;
   if (decision.action === 'create' && decision.possible_duplicate) {
