@@ -122,6 +122,15 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect(await labels('Person')).toEqual(expect.arrayContaining(['Kwame', 'Aisha']));
   });
 
+  it('a new Session starts and ends at occurred_at to the millisecond', async () => {
+    const res = await c.post('/ingest/session', { content: 'Lin: the build is green.', occurred_at: '2029-06-01T10:00:00.250Z', layers: ['reality'] });
+    expect(res.status).toBe(202);
+    await finished(c, res.body.job_id);
+    const at = atInstant('2029-06-01T10:00:00.250Z');
+    expect(at % 1).toBeCloseTo(0.25);
+    expect((await c.get(`/node/${res.body.session_uid}`)).body.props).toMatchObject({ started_at: at, ended_at: at });
+  });
+
   it('keeps when a session occurred on its Document: /retrieve/context names it with the source document', async () => {
     const res = await c.post('/ingest/session', { content: 'Margaret Hamilton reviewed the lander code in Boston.', title: 'Code review', occurred_at: '2029-11-03', layers: ['reality'] });
     expect(res.status).toBe(202);

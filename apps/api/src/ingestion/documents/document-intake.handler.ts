@@ -116,7 +116,8 @@ export class DocumentIntakeHandler {
       if (project) await this.admit(tx, auth, doc, project.uid, false);
       if (mode === 'session') {
         if (!session) {
-          const at = context.occurred_at ? Math.floor(parseIsoDateTime(context.occurred_at)! / 1000) : tx.now;
+          // fractional Unix seconds (§1.3): a time of day given to the millisecond keeps it
+          const at = context.occurred_at ? parseIsoDateTime(context.occurred_at)! / 1000 : tx.now;
           session = decideCreateNode({ node_type: 'Session', label: title, props: { started_at: at, ended_at: at, session_type: 'transcript' } }, tx.uuid(), tx.write);
           tx.emit(GraphChanges.nodeCreated(tx.org, session));
         }
