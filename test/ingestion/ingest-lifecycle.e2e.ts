@@ -190,6 +190,29 @@ describe('ingestion jobs: cancel, resume, delete, cleanup (offline provider)', (
     expect((await c.post('/ingest/cleanup', {})).body).toEqual({ chunks_tombstoned: 0, edges_tombstoned: 0 });
   });
 
+  it('cleans up the chunks of a document that was purged: each chunk remembers the Document it was created for', async () => {
+    const queued = await c.post('/ingest/document', { content: 'Adele Goldberg built Smalltalk in Palo Alto in 1972.', layers: ['reality'] });
+    await finished(c, queued.body.job_id);
+    const jobChunk = (await edgesOf(c, `to_uid=${queued.body.document_uid}&edge_type=ChunkOf`))[0].from_uid;
+    const doc = await c.post('/node', { node_type: 'Document', label: 'Loose notes', props: { title: 'Loose notes', document_type: 'note', processing_status: 'completed' } });
+    const direct = await c.post('/ingest/chunk', { content: 'Jean Sammet designed COBOL in Endicott.', document_uid: doc.body.uid, layers: ['reality'] });
+    const alone = await c.post('/ingest/chunk', { content: 'Mary Shaw taught in Pittsburgh.', layers: ['reality'] });
+    expect(direct.status).toBe(201);
+    expect(alone.status).toBe(201);
+
+    // a purge takes the ChunkOf edges along with the Documents
+    const purged = await c.post('/nodes/delete', { uids: [queued.body.document_uid, doc.body.uid], hard_purge: true });
+    expect(purged.body.nodes_purged).toBe(2);
+    expect(await edgesOf(c, `from_uid=${jobChunk}&edge_type=ChunkOf&include_tombstoned=true`)).toHaveLength(0);
+
+    const res = await c.post('/ingest/cleanup', {});
+    expect(res.status).toBe(200);
+    expect(res.body.chunks_tombstoned).toBe(2);
+    expect((await c.get(`/node/${jobChunk}`)).body.tombstone_at).not.toBeNull();
+    expect((await c.get(`/node/${direct.body.chunk_uid}`)).body.tombstone_at).not.toBeNull();
+    expect((await c.get(`/node/${alone.body.chunk_uid}`)).body.tombstone_at).toBeNull();
+  });
+
   it('needs no provider to delete or clean up', async () => {
     const bare = await startTestApp();
     try {

@@ -6,3 +6,4 @@ export * from './final-status';
 export * from './ingest-requests';
 export * from './chunk-uid';
 export * from './extracted-nodes';
+export * from './chunk-origin';

@@ -1,6 +1,7 @@
 import { DomainError } from '../errors';
 import { chunkText, estimateTokens, readChunking, utf8Length } from './chunking';
 import { draftedChunkUid } from './chunk-uid';
+import { chunkOfReason, documentOfChunkReason, orphanedChunk } from './chunk-origin';
 import { decideDedup } from './dedup';
 import { EXTRACTION_REASON, createdByExtraction } from './extracted-nodes';
 import { finalStatuses } from './final-status';
@@ -192,5 +193,21 @@ describe('createdByExtraction', () => {
 
   it('counts a node written before the reason was recorded when its creating request also wrote one of its provenance edges', () => {
     expect(createdByExtraction({ reason: null, request_id: 'job:1' }, ['job:2', 'job:1'])).toBe(true);
+  });
+});
+
+describe('orphaned chunks', () => {
+  it('reads back the Document a chunk was created for from its creation reason', () => {
+    expect(documentOfChunkReason(chunkOfReason('doc-1'))).toBe('doc-1');
+    expect(documentOfChunkReason(null)).toBeNull();
+    expect(documentOfChunkReason('merged into x')).toBeNull();
+  });
+
+  it('is an orphan when every Document it names is missing or tombstoned, and never when it names none', () => {
+    expect(orphanedChunk([null])).toBe(true);
+    expect(orphanedChunk([{ tombstone_at: 5 }])).toBe(true);
+    expect(orphanedChunk([{ tombstone_at: null }])).toBe(false);
+    expect(orphanedChunk([null, { tombstone_at: null }])).toBe(false);
+    expect(orphanedChunk([])).toBe(false);
   });
 });

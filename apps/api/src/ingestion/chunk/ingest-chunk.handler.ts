@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UpstreamError } from '@strata/ai/errors';
 import { decideCreateEdge, decideCreateNode, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
-import { estimateTokens, readChunkRequest, resolveLayers, standaloneChunkLabel } from '@strata/domain/ingestion';
+import { chunkOfReason, estimateTokens, readChunkRequest, resolveLayers, standaloneChunkLabel } from '@strata/domain/ingestion';
 import { Layer, NodeRecord } from '@strata/domain/records';
 import { Body } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -79,7 +79,8 @@ export class IngestChunkHandler {
       // the chunk is created once its extracted nodes are placed, `completed` at once
       const create = (final: Record<string, unknown> | null) => {
         const chunk = decideCreateNode({ ...draft, props: { ...draft.props, ...final } }, tx.uuid(), tx.write);
-        tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
+        // a document's chunk names it itself: a purge of the Document takes the ChunkOf edge along
+        tx.emit(GraphChanges.nodeCreated(tx.org, chunk, document ? chunkOfReason(document.uid) : null));
         if (document) {
           tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props: triggerEdgeProps('ChunkOf', { chunk_index: index }) }, chunk, document, tx.uuid(), tx.write)));
           edges++;

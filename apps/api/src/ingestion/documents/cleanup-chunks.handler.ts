@@ -1,4 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Streams } from '@strata/domain/events';
+import { documentOfChunkReason, orphanedChunk } from '@strata/domain/ingestion';
+import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -6,14 +9,16 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 
 /**
  * `POST /ingest/cleanup` (REFERENCE §9.3): cascade-tombstones the orphaned chunks, those
- * created for a Document that is now missing or tombstoned (their ChunkOf edge says which).
- * A chunk ingested without a document has no ChunkOf edge and is never an orphan.
+ * created for a Document that is now missing or tombstoned. Their ChunkOf edge says which
+ * Document; once a purge has removed it with the Document, the chunk's creation names it. A
+ * chunk ingested without a document names none and is never an orphan.
  */
 @Injectable()
 export class CleanupChunksHandler {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   async cleanup(ctx: CommandContext): Promise<{ chunks_tombstoned: number; edges_tombstoned: number }> {
@@ -21,10 +26,14 @@ export class CleanupChunksHandler {
     const orphans: string[] = [];
     for (const c of chunks.items) {
       // tombstoned ChunkOf edges count: tombstoning a Document cascades to them
-      const parents = await this.graph.listEdges(ctx.org, { from_uid: c.uid, edge_types: ['ChunkOf'], include_tombstoned: true });
+      const parents = (await this.graph.listEdges(ctx.org, { from_uid: c.uid, edge_types: ['ChunkOf'], include_tombstoned: true })).map((e) => e.to_uid);
+      if (parents.length === 0) {
+        const named = await this.documentNamedAtCreation(ctx.org, c.uid);
+        if (named) parents.push(named);
+      }
       if (parents.length === 0) continue;
-      const docs = await this.graph.getNodes(ctx.org, parents.map((e) => e.to_uid));
-      if (parents.every((e) => { const d = docs.get(e.to_uid); return !d || d.tombstone_at !== null; })) orphans.push(c.uid);
+      const docs = await this.graph.getNodes(ctx.org, parents);
+      if (orphanedChunk(parents.map((u) => docs.get(u) ?? null))) orphans.push(c.uid);
     }
     if (orphans.length === 0) return { chunks_tombstoned: 0, edges_tombstoned: 0 };
     return this.uow.run(ctx, async (tx) => {
@@ -32,5 +41,11 @@ export class CleanupChunksHandler {
       for (const uid of orphans) edges += (await tombstoneNode(tx, uid, { reason: 'ingest_cleanup', cascade: true })).edges_tombstoned;
       return { chunks_tombstoned: orphans.length, edges_tombstoned: edges };
     });
+  }
+
+  /** The Document a chunk was created for, as its creation event records it (null for a standalone chunk). */
+  private async documentNamedAtCreation(org: string, chunkUid: string): Promise<string | null> {
+    const [first] = await this.events.readStream(Streams.node(org, chunkUid), 0, 1);
+    return documentOfChunkReason((first?.data as { reason?: string | null } | undefined)?.reason);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Layer, NodeRecord } from '@strata/domain/records';
 import { ExtractionContext, Extractor, LayerOutcome } from '@strata/extraction';
-import { PageOffset } from '@strata/domain/ingestion';
+import { PageOffset, chunkOfReason } from '@strata/domain/ingestion';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -211,7 +211,8 @@ async function stageChunk(tx: GraphTx, item: ExtractedChunk, place: ChunkPlaceme
 /** Stages a drafted chunk's creation under `uid`, with `final` over its drafted props, and its ChunkOf edge. */
 export function createChunk(tx: GraphTx, uid: string, draft: ChunkDraft, final: Record<string, unknown>, document: NodeRecord): NodeRecord {
   const chunk = decideCreateNode({ node_type: 'Chunk', label: draft.label, props: { ...draft.props, ...final } }, uid, tx.write);
-  tx.emit(GraphChanges.nodeCreated(tx.org, chunk));
+  // the chunk names its Document itself: a purge of the Document takes the ChunkOf edge along
+  tx.emit(GraphChanges.nodeCreated(tx.org, chunk, chunkOfReason(document.uid)));
   const props = triggerEdgeProps('ChunkOf', { chunk_index: draft.props.chunk_index });
   tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'ChunkOf', props }, chunk, document, tx.uuid(), tx.write)));
   return chunk;
