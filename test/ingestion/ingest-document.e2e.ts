@@ -131,6 +131,15 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect((await c.get(`/node/${res.body.session_uid}`)).body.props).toMatchObject({ started_at: at, ended_at: at });
   });
 
+  it('takes occurred_at with partial precision: a month starts the new Session at its first day', async () => {
+    const res = await c.post('/ingest/session', { content: 'Noor: the March numbers are in.', occurred_at: '2029-03', layers: ['reality'] });
+    expect(res.status).toBe(202);
+    await finished(c, res.body.job_id);
+    const at = atInstant('2029-03-01T00:00:00Z');
+    expect((await c.get(`/node/${res.body.session_uid}`)).body.props).toMatchObject({ started_at: at, ended_at: at });
+    expect((await c.post('/ingest/document', { content: 'A year-old memo about Lisbon.', occurred_at: '2028', layers: ['reality'] })).status).toBe(202);
+  });
+
   it('keeps when a session occurred on its Document: /retrieve/context names it with the source document', async () => {
     const res = await c.post('/ingest/session', { content: 'Margaret Hamilton reviewed the lander code in Boston.', title: 'Code review', occurred_at: '2029-11-03', layers: ['reality'] });
     expect(res.status).toBe(202);

@@ -1,5 +1,5 @@
 import { DomainError, Errors } from '../errors';
-import { parseIsoDateTime } from '../validation/iso-time';
+import { parseIsoDateOrPartial } from '../validation/iso-time';
 import { Body, characterCount, readBoolean, readNumber, readString, readStringArray, readUid } from '../validation';
 
 export const CHUNK_CONTENT_MAX_CHARS = 100_000;
@@ -76,8 +76,13 @@ export function readParticipants(body: Body): Participant[] {
 export function readOccurredAt(body: Body): string | null {
   const v = readString(body, 'occurred_at', { trim: true });
   if (v === undefined) return null;
-  if (parseIsoDateTime(v) === null) throw Errors.invalidField('occurred_at', 'occurred_at must be an ISO 8601 date or date-time');
+  if (parseIsoDateOrPartial(v) === null) throw Errors.invalidField('occurred_at', 'occurred_at must be an ISO 8601 date or date-time (partial precision such as "2026-03" allowed)');
   return v;
+}
+
+/** `occurred_at` as Unix seconds (fractional): a partial date stands for the start of its year or month. */
+export function occurredAtSeconds(occurredAt: string): number {
+  return parseIsoDateOrPartial(occurredAt)! / 1000;
 }
 
 export function readConversationContext(body: Body): ConversationContext {

@@ -3,6 +3,7 @@ import { chunkText, estimateTokens, readChunking, utf8Length } from './chunking'
 import { draftedChunkUid } from './chunk-uid';
 import { chunkOfReason, documentOfChunkReason, orphanedChunk } from './chunk-origin';
 import { decideDedup } from './dedup';
+import { occurredAtSeconds, readOccurredAt } from './ingest-requests';
 import { EXTRACTION_REASON, createdByExtraction } from './extracted-nodes';
 import { finalStatuses } from './final-status';
 import { defaultTitle, documentChunkLabel, standaloneChunkLabel } from './labels';
@@ -209,5 +210,16 @@ describe('orphaned chunks', () => {
     expect(orphanedChunk([{ tombstone_at: null }])).toBe(false);
     expect(orphanedChunk([null, { tombstone_at: null }])).toBe(false);
     expect(orphanedChunk([])).toBe(false);
+  });
+});
+
+describe('occurred_at', () => {
+  it('takes a date, a date-time, or partial precision (a year, a month), and refuses anything else', () => {
+    expect(readOccurredAt({ occurred_at: '2026-03' })).toBe('2026-03');
+    expect(occurredAtSeconds('2026-03')).toBe(Date.UTC(2026, 2, 1) / 1000);
+    expect(occurredAtSeconds('2026')).toBe(Date.UTC(2026, 0, 1) / 1000);
+    expect(occurredAtSeconds('2026-03-02T10:00:00.250Z')).toBe(Date.UTC(2026, 2, 2, 10, 0, 0, 250) / 1000);
+    expect(codeOf(() => readOccurredAt({ occurred_at: '2026-13' }))).toBe('400 invalid_field');
+    expect(codeOf(() => readOccurredAt({ occurred_at: 'yesterday' }))).toBe('400 invalid_field');
   });
 });

@@ -40,3 +40,13 @@ export function parseIsoDateTime(text: string): number | null {
   at.setUTCHours(hour, minute, second, ms);
   return at.getTime() - offsetMinutes * 60_000;
 }
+
+/**
+ * Like `parseIsoDateTime`, also taking the partial precision REFERENCE §1.3 allows in
+ * free-text date fields (`"2026"`, `"2026-03"`): the start of that year or month, in UTC.
+ */
+export function parseIsoDateOrPartial(text: string): number | null {
+  if (/^\d{4}$/.test(text)) return parseIsoDateTime(`${text}-01-01`);
+  if (/^\d{4}-\d{2}$/.test(text)) return parseIsoDateTime(`${text}-01`);
+  return parseIsoDateTime(text);
+}

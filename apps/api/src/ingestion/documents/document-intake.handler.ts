@@ -7,6 +7,7 @@ import {
   PageOffset,
   assertDocumentSize,
   defaultTitle,
+  occurredAtSeconds,
   readChunking,
   readConversationContext,
   readDocumentCore,
@@ -17,7 +18,6 @@ import {
 } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
 import { Body, readUid } from '@strata/domain/validation';
-import { parseIsoDateTime } from '@strata/domain/validation/iso-time';
 import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
@@ -117,7 +117,7 @@ export class DocumentIntakeHandler {
       if (mode === 'session') {
         if (!session) {
           // fractional Unix seconds (§1.3): a time of day given to the millisecond keeps it
-          const at = context.occurred_at ? parseIsoDateTime(context.occurred_at)! / 1000 : tx.now;
+          const at = context.occurred_at ? occurredAtSeconds(context.occurred_at) : tx.now;
           session = decideCreateNode({ node_type: 'Session', label: title, props: { started_at: at, ended_at: at, session_type: 'transcript' } }, tx.uuid(), tx.write);
           tx.emit(GraphChanges.nodeCreated(tx.org, session));
         }
