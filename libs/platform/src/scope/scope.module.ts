@@ -11,6 +11,7 @@ import { SpaceAccessService } from './space-access.service';
 import { SpaceWriteRule } from './space-write-rule';
 import { ProjectWriteRule } from './project-write-rule';
 import { ToolGrantService } from './tool-grants.service';
+import { KnownAgents } from './known-agents';
 import { UNIT_OF_WORK, UnitOfWork } from '../unit-of-work/unit-of-work.port';
 
 /**
@@ -38,8 +39,9 @@ import { UNIT_OF_WORK, UnitOfWork } from '../unit-of-work/unit-of-work.port';
     ReadScopeService,
     NodeAccessService,
     ToolGrantService,
+    KnownAgents,
   ],
-  exports: [BriefsReadModel, ProvenanceService, ReadScopeService, SpaceAccessService, NodeAccessService, ToolGrantService, GovernanceReadModel],
+  exports: [BriefsReadModel, ProvenanceService, ReadScopeService, SpaceAccessService, NodeAccessService, ToolGrantService, GovernanceReadModel, KnownAgents],
 })
 export class ScopeModule {
   constructor(@Inject(UNIT_OF_WORK) uow: UnitOfWork, spaces: SpaceAccessService, provenance: ProvenanceService) {

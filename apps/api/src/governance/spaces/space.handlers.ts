@@ -4,6 +4,7 @@ import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { CLASSIFICATIONS, Classification, decideSpaceGrant, GovernanceStreams, parseGrantPrincipal } from '@strata/domain/governance';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { KnownAgents } from '@strata/platform/scope/known-agents';
 import { SpaceAccessService } from '@strata/platform/scope/space-access.service';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
@@ -32,6 +33,7 @@ export class SpaceHandlers {
     private readonly governance: GovernanceReadModel,
     private readonly accounts: AccountsReadModel,
     private readonly spaces: SpaceAccessService,
+    private readonly agents: KnownAgents,
   ) {}
 
   async list(auth: AuthContext, includeTombstoned: boolean, limit: number, offset: number) {
@@ -118,7 +120,7 @@ export class SpaceHandlers {
 
   /** `user:<id>` must be a member of the organization, `agent:<id>` a known agent (REFERENCE §13.3): else 404. */
   private assertKnownPrincipal(org: string, p: { uid: string; kind: 'user' | 'agent'; id: string }): void {
-    const known = p.kind === 'user' ? this.accounts.membership(org, p.id) !== null : this.accounts.agentKnownByKeys(org, p.id);
+    const known = p.kind === 'user' ? this.accounts.membership(org, p.id) !== null : this.agents.isKnown(org, p.id);
     if (!known) throw new DomainError(404, 'not_found', `${p.uid} is not ${p.kind === 'user' ? 'a member of this organization' : 'a known agent'}`, { field: 'principal_uid', uid: p.uid });
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { DomainError, Errors } from '@strata/domain/errors';
@@ -8,11 +8,7 @@ import { CLOCK, Clock } from '@strata/domain/time';
 import { GRAPH_READ_MODEL, GraphReadModel, NodeFilter } from '@strata/graph-store/graph-read-model.port';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
-import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
-import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
-import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
-import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
-import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import { KnownAgents } from '@strata/platform/scope/known-agents';
 import { GovernanceReadModel, ToolGrantRow } from '@strata/projections/governance/governance-read-model';
 import { governanceContext, iso } from '../governance-context';
 import { PutToolGrantDto } from './tool-grant.dto';
@@ -20,25 +16,18 @@ import { PutToolGrantDto } from './tool-grant.dto';
 /** Agent tool grants (REFERENCE §13.4). */
 @Injectable()
 export class ToolGrantHandlers {
-  /** managed agents are known agents too (their read model: the embedded projections, or this replica's mirror) */
-  private readonly managed: AgentsReadModel | null;
-
   constructor(
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly governance: GovernanceReadModel,
-    private readonly accounts: AccountsReadModel,
+    private readonly agents: KnownAgents,
     private readonly scopes: ReadScopeService,
-    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
-    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
-  ) {
-    this.managed = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
-  }
+  ) {}
 
   /** A known agent (REFERENCE §13.3) of the organization, else 404 naming `id`. */
   private assertKnownAgent(org: string, agentId: string): void {
-    if (!this.accounts.agentKnownByKeys(org, agentId) && !this.managed?.agent(org, agentId)) throw new DomainError(404, 'not_found', `agent ${agentId} not found`, { field: 'id', uid: agentId });
+    if (!this.agents.isKnown(org, agentId)) throw new DomainError(404, 'not_found', `agent ${agentId} not found`, { field: 'id', uid: agentId });
   }
 
   /** A live Affordance in the agent's scope: 404 otherwise, 400 wrong_node_type for another type. */

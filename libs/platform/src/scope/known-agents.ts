@@ -1,0 +1,29 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
+import type { EmbeddedStorage } from '../storage/embedded-storage';
+import { EMBEDDED_STORAGE } from '../storage/storage.tokens';
+
+/**
+ * The organization's known agents (REFERENCE §13.3): its managed agents plus every `agent_id` an
+ * API key of the organization is or was bound to. The one answer for every grant route, so a
+ * managed agent with no key of its own can still be granted Spaces, Projects and tools.
+ */
+@Injectable()
+export class KnownAgents {
+  /** managed agents: the embedded projections, or this replica's mirror */
+  private readonly managed: AgentsReadModel | null;
+
+  constructor(
+    private readonly accounts: AccountsReadModel,
+    @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
+  ) {
+    this.managed = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
+  }
+
+  isKnown(org: string, agentId: string): boolean {
+    return this.accounts.agentKnownByKeys(org, agentId) || !!this.managed?.agent(org, agentId);
+  }
+}
