@@ -104,4 +104,23 @@ describe('agent tool grants (REFERENCE §13.4)', () => {
     expect(await listed()).toEqual([spaced]);
     expect(await listed()).not.toContain(tool);
   });
+
+  it('a member lists only the agent’s tools it may read itself: a spaced tool it has no grant for is absent', async () => {
+    const { owner, o } = await world();
+    const m = await signUp(t.url);
+    expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: m.email, role: 'member' })).status).toBeLessThan(300);
+    const member = api(t.url, m.access_token, { org: owner.org_id });
+    const s = (await o.post('/node', { label: 'Mergers', node_type: 'Space', props: { default_classification: 'restricted' } })).body.uid;
+    const spaced = (await o.post('/node', { label: 'Acme merger desk', node_type: 'Affordance', space_uid: s, props: { action_name: 'merge_acme', description: 'z' } })).body.uid;
+    await o.post(`/v1/spaces/${s}/grants`, { principal_uid: 'agent:runner', access: 'read' });
+    await o.put(`/v1/agents/runner/tool-grants/${spaced}`, {});
+    const uids = async (c: typeof o, q = '') => (await c.get(`/v1/agents/runner/tool-grants${q}`)).body.items.map((i: any) => i.affordance_uid);
+    expect(await uids(o)).toContain(spaced);
+    expect((await member.get(`/node/${spaced}`)).status).toBe(404);
+    expect(await uids(member)).not.toContain(spaced);
+    expect(await uids(member, '?granted=true')).toEqual([]);
+    // a grant on the Space lets the member see it there too
+    await o.post(`/v1/spaces/${s}/grants`, { principal_uid: `user:${m.user_id}`, access: 'read' });
+    expect(await uids(member, '?granted=true')).toEqual([spaced]);
+  });
 });

@@ -42,9 +42,12 @@ export class ToolGrantHandlers {
     const org = auth.org_id;
     this.assertKnownAgent(org, agentId);
     const scope = await this.scopes.ofAgent(org, agentId);
+    // the caller's own scope too: a spaced tool the caller may not read is absent for it (§13.1)
+    const caller = await this.scopes.of(auth);
     const all = await this.graph.listNodes(org, scope.nodeFilter<NodeFilter>({ node_types: ['Affordance'] }), { limit: 1_000_000, offset: 0 }, 'created_asc');
     const grants = this.governance.toolGrantsOf(org, agentId);
     const rows = all.items
+      .filter((n) => caller.allows(n.uid))
       .filter((n) => granted === undefined || grants.has(n.uid) === granted)
       .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
     const page = rows.slice(offset, offset + limit);
