@@ -1,11 +1,14 @@
 import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
-import { api, signUp } from '../support/http';
+import { api, createApiKey, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
 
-/** REFERENCE §13.3: a managed agent is a known agent, whether or not a key was ever bound to it. */
-describe('grants to a managed agent', () => {
+/**
+ * REFERENCE §13.3: a managed agent is a known agent, whether or not a key was ever bound to it;
+ * §16.13: a key binds only to a managed agent that is not archived.
+ */
+describe('managed agents as grant principals and key bindings', () => {
   let t: TestApp;
   let llm: ScriptedOpenAIChatServer;
   const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
@@ -39,5 +42,20 @@ describe('grants to a managed agent', () => {
     expect(await listed()).toEqual([tool]);
     // an agent that is neither managed nor bound to a key is still unknown
     expect((await o.post(`/v1/spaces/${s}/grants`, { principal_uid: 'agent:nobody', access: 'read' })).status).toBe(404);
+  });
+
+  it('a key cannot be bound to an archived managed agent (400 invalid_field), and no key is created', async () => {
+    const owner = await signUp(t.url);
+    const o = api(t.url, owner.access_token);
+    expect((await o.post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    const agent = (await o.post('/v1/agents', { name: 'Retired' })).body;
+    const before = await createApiKey(t.url, owner.access_token, { agent_id: agent.id, name: 'before' });
+    expect((await o.post(`/v1/agents/${agent.id}/archive`, {})).status).toBe(200);
+    const r = await o.post('/v1/api-keys', { name: 'after', scopes: ['read', 'write'], agent_id: agent.id });
+    expect([r.status, r.body.code, r.body.field, r.body.key]).toEqual([400, 'invalid_field', 'agent_id', undefined]);
+    expect((await o.get('/v1/api-keys')).body.items.map((k: { id: string }) => k.id)).toEqual([before.id]);
+    // a live managed agent still binds
+    const live = (await o.post('/v1/agents', { name: 'Active' })).body;
+    expect((await o.post('/v1/api-keys', { name: 'live', scopes: ['read'], agent_id: live.id })).status).toBe(201);
   });
 });

@@ -72,4 +72,9 @@ describe('decideAgentBinding', () => {
   it('accepts other agent ids', () => {
     for (const id of ['agent-7', 'systems-bot', 'my.agent:1', 'subsystem']) expect(decideAgentBinding(id, none)).toBe(id);
   });
+  it('refuses an archived managed agent, and accepts one that is not archived', () => {
+    const archived = (id: string) => id === 'old-agent';
+    expect(codeOf(() => decideAgentBinding('old-agent', none, archived))).toEqual(['invalid_field', 'agent_id']);
+    expect(decideAgentBinding('new-agent', none, archived)).toBe('new-agent');
+  });
 });

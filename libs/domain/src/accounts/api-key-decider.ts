@@ -67,12 +67,14 @@ const RESERVED_AGENT_ID_RE = /^(system|(system|user|api_key|agent):.*)$/i;
 /**
  * The agent a new key is bound to. A bound agent is attribution only (the key stays the acting
  * principal), and it must not pass for a principal: not a reserved id, and not the id of a
- * user or an API key (`isPrincipalId`).
+ * user or an API key (`isPrincipalId`). Nor an archived managed agent (`isArchivedAgent`):
+ * archiving revoked its keys, and a new one would act for it again (REFERENCE §16.13).
  */
-export function decideAgentBinding(agentId: string, isPrincipalId: (id: string) => boolean): string {
+export function decideAgentBinding(agentId: string, isPrincipalId: (id: string) => boolean, isArchivedAgent: (id: string) => boolean = () => false): string {
   if (RESERVED_AGENT_ID_RE.test(agentId))
     throw Errors.invalidField('agent_id', `agent_id '${agentId}' is reserved: "system" and "<kind>:<id>" name principals, not agents`);
   if (isPrincipalId(agentId)) throw Errors.invalidField('agent_id', 'agent_id must name an agent, not a user or an API key');
+  if (isArchivedAgent(agentId)) throw Errors.invalidField('agent_id', `agent ${agentId} is archived: no key can be bound to it`);
   return agentId;
 }
 

@@ -26,4 +26,9 @@ export class KnownAgents {
   isKnown(org: string, agentId: string): boolean {
     return this.accounts.agentKnownByKeys(org, agentId) || !!this.managed?.agent(org, agentId);
   }
+
+  /** A managed agent of the organization that was archived. */
+  isArchivedManaged(org: string, agentId: string): boolean {
+    return this.managed?.agent(org, agentId)?.status === 'archived';
+  }
 }

@@ -24,6 +24,7 @@ import { accountContext } from '../context';
 import { ApiKeyInput } from './create-api-key.dto';
 import { iso, paginated, presentKey } from '../presenters';
 import { AccountsReadModel, KeyRow } from '@strata/projections/accounts/accounts-read-model';
+import { KnownAgents } from '@strata/platform/scope/known-agents';
 
 const LIFECYCLE: Record<string, string> = { ApiKeyCreated: 'created', ApiKeyRotated: 'rotated', ApiKeyRevoked: 'revoked' };
 
@@ -37,6 +38,7 @@ export class ApiKeyHandlers {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly accounts: AccountsReadModel,
     private readonly activity: RequestActivity,
+    private readonly agents: KnownAgents,
   ) {}
 
   /** Stages a new key; returns the event data and the secret (never stored). */
@@ -72,7 +74,11 @@ export class ApiKeyHandlers {
     // only this organization's principals could be mistaken for the key's (REFERENCE §1.4: each
     // organization sees only its own); refusing another's ids would confirm they exist
     if (input.agent_id !== null)
-      decideAgentBinding(input.agent_id, (id) => this.accounts.membership(auth.org_id, id) !== null || this.accounts.key(id)?.org_id === auth.org_id);
+      decideAgentBinding(
+        input.agent_id,
+        (id) => this.accounts.membership(auth.org_id, id) !== null || this.accounts.key(id)?.org_id === auth.org_id,
+        (id) => this.agents.isArchivedManaged(auth.org_id, id),
+      );
     return this.uow.run(accountContext(auth, requestId), async (tx) => {
       const { data, secret } = this.stageKey(tx, auth, input, null);
       return this.created(data, secret, tx.now);
