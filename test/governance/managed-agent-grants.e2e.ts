@@ -5,7 +5,8 @@ import { api, createApiKey, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
 
 /**
- * REFERENCE §13.3: a managed agent is a known agent, whether or not a key was ever bound to it;
+ * REFERENCE §13.3: a managed agent is a known agent, whether or not a key was ever bound to it
+ * (Space grants §13.2, Project grants §12.8);
  * §16.13: a key binds only to a managed agent that is not archived.
  */
 describe('managed agents as grant principals and key bindings', () => {
@@ -42,6 +43,15 @@ describe('managed agents as grant principals and key bindings', () => {
     expect(await listed()).toEqual([tool]);
     // an agent that is neither managed nor bound to a key is still unknown
     expect((await o.post(`/v1/spaces/${s}/grants`, { principal_uid: 'agent:nobody', access: 'read' })).status).toBe(404);
+  });
+
+  it('a Project grant to a managed agent no key is bound to is set (201) and listed', async () => {
+    const { o, agentId } = await world();
+    const p = (await o.post('/node', { label: 'Launch', node_type: 'Project' })).body.uid;
+    const g = await o.post(`/v1/projects/${p}/grants`, { principal_uid: `agent:${agentId}`, role: 'viewer' });
+    expect([g.status, g.body.principal_uid, g.body.role]).toEqual([201, `agent:${agentId}`, 'viewer']);
+    expect((await o.get(`/v1/projects/${p}/grants`)).body.items.map((i: { principal_uid: string }) => i.principal_uid)).toEqual([`agent:${agentId}`]);
+    expect((await o.post(`/v1/projects/${p}/grants`, { principal_uid: 'agent:nobody', role: 'viewer' })).status).toBe(404);
   });
 
   it('a key cannot be bound to an archived managed agent (400 invalid_field), and no key is created', async () => {

@@ -4,6 +4,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { BriefStreams, GRANTABLE_ROLES } from '@strata/domain/briefs';
 import { DomainError, Errors } from '@strata/domain/errors';
 import { parseGrantPrincipal } from '@strata/domain/governance';
+import { KnownAgents } from '@strata/platform/scope/known-agents';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { BriefsReadModel, ProjectGrantRow } from '@strata/projections/briefs/briefs-read-model';
@@ -25,6 +26,7 @@ export class ProjectGrantHandlers {
     private readonly access: ProjectAccessService,
     private readonly briefs: BriefsReadModel,
     private readonly accounts: AccountsReadModel,
+    private readonly agents: KnownAgents,
   ) {}
 
   /**
@@ -49,7 +51,7 @@ export class ProjectGrantHandlers {
     await this.access.project(auth, projectUid);
     const allowed = GRANTABLE_ROLES[p.kind];
     if (!allowed.includes(dto.role)) throw Errors.invalidField('role', `a ${p.kind} takes the role ${allowed.join(' or ')}`, { allowed: [...allowed] });
-    const known = p.kind === 'user' ? this.accounts.membership(org, p.id) !== null : this.accounts.agentKnownByKeys(org, p.id);
+    const known = p.kind === 'user' ? this.accounts.membership(org, p.id) !== null : this.agents.isKnown(org, p.id);
     if (!known) throw new DomainError(404, 'not_found', `${p.uid} is not ${p.kind === 'user' ? 'a member of this organization' : 'a known agent'}`, { field: 'principal_uid', uid: p.uid });
     return this.uow.run(briefContext(auth, requestId), async (tx) => {
       const prev = this.briefs.grant(org, projectUid, p.uid);
