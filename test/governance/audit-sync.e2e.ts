@@ -70,8 +70,11 @@ describe('governance audit and sync (REFERENCE §13.7, §13.8)', () => {
     expect((await q(`principal=${owner.user_id}`)).items).toHaveLength(3);
     expect((await q('since=2030-01-01T00:00:02Z')).items).toHaveLength(6);
     expect((await q('until=2030-01-01T00:00:01Z')).items).toHaveLength(1);
-    for (const bad of ['kind=nope', 'decision=maybe', 'order=sideways', 'since=yesterday', 'limit=501', 'enforced=perhaps'])
+    for (const bad of ['kind=nope', 'decision=maybe', 'order=sideways', 'since=yesterday', 'limit=0', 'limit=-1', 'limit=2.5', 'enforced=perhaps'])
       expect([bad, (await o.get(`/v1/governance/audit?${bad}`)).body.code]).toEqual([bad, 'invalid_field']);
+    // a limit above the maximum (500) is clamped, and the echo shows the clamped value (REFERENCE §1.9)
+    const clamped = await o.get('/v1/governance/audit?limit=5000');
+    expect([clamped.status, clamped.body.limit, clamped.body.items.length]).toEqual([200, 500, positions.length]);
 
     // cursors walk the same records, bound to their filters
     const seen: number[] = [];

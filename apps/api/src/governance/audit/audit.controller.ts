@@ -40,8 +40,10 @@ export class AuditController {
   @Answers(200, 'a page of audit records', GovernanceAuditPage)
   async list(@Auth() auth: AuthContext, @Query() raw: Body) {
     const q = coerceQuery(raw, ['limit'], ['enforced']);
-    const limit = q.limit === undefined ? 50 : q.limit;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 500) throw Errors.invalidField('limit', 'limit must be an integer from 1 to 500');
+    const asked = q.limit === undefined ? 50 : q.limit;
+    if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 1) throw Errors.invalidField('limit', 'limit must be a positive integer');
+    // above the maximum is clamped, and the echo says so (REFERENCE §1.9)
+    const limit = Math.min(asked, 500);
     const text = (f: string): string | undefined => {
       const v = q[f];
       if (v === undefined || v === null || v === '') return undefined;
@@ -62,10 +64,10 @@ export class AuditController {
       return new Date(ms).toISOString();
     };
     const own = auth.role === 'owner' || auth.role === 'admin' ? undefined : auth.principal.id;
-    const asked = text('principal');
+    const principal = text('principal');
     const filter: AuditFilter = {
       kinds,
-      principal: asked ?? own,
+      principal: principal ?? own,
       policy_uid: text('policy_uid'),
       target_uid: text('target_uid'),
       decision,
@@ -79,7 +81,7 @@ export class AuditController {
     const after = cursor === undefined ? null : decodeCursor<number>(cursor, binding);
     if (after !== null && typeof after !== 'number') throw Errors.invalidField('cursor', 'invalid cursor');
     // a member or viewer asking for someone else's records sees none
-    if (own !== undefined && asked !== undefined && asked !== own) return { items: [], has_more: false, limit, next_cursor: null };
+    if (own !== undefined && principal !== undefined && principal !== own) return { items: [], has_more: false, limit, next_cursor: null };
     const page = this.audit.page(auth.org_id, filter, after, limit);
     const last = page.items.at(-1);
     return { items: await this.withEventIds(page.items), has_more: page.has_more, limit, next_cursor: page.has_more && last ? encodeCursor(binding, last.position) : null };
