@@ -129,6 +129,22 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     expect((await o.post('/edge', { from_uid: n, to_uid: s, edge_type: 'InSpace' })).status).toBe(201);
   });
 
+  it('a new Space cannot be placed in a Space with space_uid (400 wrong_node_type), and nothing is written', async () => {
+    const { o, admin } = await team(t);
+    const s = await space(o, 'Outer');
+    const before = (await o.get('/nodes?node_type=Space&limit=1000')).body.items.length;
+    const r = await o.post('/node', { label: 'Inner', node_type: 'Space', space_uid: s });
+    expect([r.status, r.body.code, r.body.field]).toEqual([400, 'wrong_node_type', 'space_uid']);
+    const top = await o.post('/batch', { space_uid: s, nodes: [{ label: 'note', node_type: 'Concept' }, { label: 'Inner', node_type: 'Space' }] });
+    expect([top.status, top.body.code, top.body.field]).toEqual([400, 'wrong_node_type', 'space_uid']);
+    const own = await o.post('/batch', { nodes: [{ label: 'note', node_type: 'Concept' }, { label: 'Inner', node_type: 'Space', space_uid: s }] });
+    expect([own.status, own.body.code, own.body.field]).toEqual([400, 'wrong_node_type', 'nodes[1].space_uid']);
+    expect((await o.get('/nodes?node_type=Space&limit=1000')).body.items.length).toBe(before);
+    expect((await o.get('/nodes?node_type=Concept&limit=1000')).body.items.map((n: any) => n.label)).not.toContain('note');
+    // a caller who may not write Space nodes at all still hears that first
+    expect((await admin.c.post('/node', { label: 'Inner', node_type: 'Space', space_uid: s })).body.code).toBe('insufficient_role');
+  });
+
   it('grant routes: owner JWT only, 201 new / 200 replaced / 404 unknown, validated, listed and revoked', async () => {
     const { o, owner, admin, member } = await team(t);
     const s = await space(o, 'HR');

@@ -133,6 +133,16 @@ export class SpaceWriteRule {
 
   /** N → S for every node the request created, in the placement Space (a key with several Spaces must name one). */
   private async placeCreated(tx: GraphTx, p: AccessPrincipal, created: NodeRecord[]): Promise<void> {
+    // a Space is never inside a Space (an InSpace edge cannot start at one): naming a Space to put
+    // a new Space in is refused, not ignored. A key's implicit single Space places nothing here:
+    // keys cannot write Space nodes at all.
+    for (const n of created) {
+      if (n.node_type !== 'Space') continue;
+      const field = tx.nodePlacements.get(n.uid)?.field ?? (tx.placement?.explicit ? 'space_uid' : null);
+      if (field === null) continue;
+      assertMayWriteSpaceNode(p);
+      throw new DomainError(400, 'wrong_node_type', 'a Space cannot be placed in a Space: an InSpace edge cannot start at a Space', { field, uid: n.uid });
+    }
     const nodes = created.filter((n) => n.node_type !== 'Space');
     if (!nodes.length) return;
     const props = triggerEdgeProps('InSpace', { assigned_at: tx.now, assigned_by: tx.ctx.principal.id });
