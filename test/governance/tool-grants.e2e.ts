@@ -93,6 +93,37 @@ describe('agent tool grants (REFERENCE §13.4)', () => {
     expect((await start()).body.code).toBe('tool_not_granted');
   });
 
+  it('a refused tool leaves only its decision record: a policy_decision a tool grant enforced, in every mode', async () => {
+    const { o, agent, tool } = await world();
+    const keys = (await o.get('/v1/api-keys')).body.items;
+    const keyId = keys.find((k: any) => k.agent_id === 'runner').id;
+    const start = () => agent.post('/agent/execution', { action: 'start', label: 'run deploy', props: { description: 'deploy', affordance_uid: tool } });
+    expect((await start()).body.code).toBe('tool_not_granted');
+    const decisions = async () => (await o.get('/v1/governance/audit?kind=policy_decision')).body.items;
+    const [d] = await decisions();
+    expect(d).toMatchObject({
+      kind: 'policy_decision',
+      event_type: 'PolicyDecisionRecorded',
+      principal: { kind: 'api_key', id: keyId },
+      credential_id: keyId,
+      agent_id: 'runner',
+      method: 'POST',
+      route: '/agent/execution',
+      tool_uid: tool,
+      target_uids: [],
+      decision: { effect: 'deny', enforced: true, policy_uids: [], shadow: [] },
+    });
+    expect((await o.get('/nodes?node_type=Execution')).body.items).toEqual([]);
+    // tool grants apply whatever the policy mode, and so does their record
+    await o.patch('/v1/governance/settings', { mode: 'off' });
+    expect((await start()).body.code).toBe('tool_not_granted');
+    expect(await decisions()).toHaveLength(2);
+    // a granted start records no decision
+    await o.put(`/v1/agents/runner/tool-grants/${tool}`, {});
+    expect((await start()).status).toBe(201);
+    expect(await decisions()).toHaveLength(2);
+  });
+
   it('lists only the tools in the agent’s scope: a Space grant limits it', async () => {
     const { o, tool } = await world();
     const s = (await o.post('/node', { label: 'Tools', node_type: 'Space' })).body.uid;

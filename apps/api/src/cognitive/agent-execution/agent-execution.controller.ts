@@ -5,11 +5,14 @@ import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
+import { ACCOUNTS_UNIT_OF_WORK } from '@strata/accounts/accounts-unit-of-work';
 import { AGENT_EXECUTION } from '@strata/domain/cognitive';
+import { GovernanceStreams, toolGrantRefusal, toolNotGranted } from '@strata/domain/governance';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { assertObjectBody } from '@strata/domain/validation';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ToolGrantService } from '@strata/platform/scope/tool-grants.service';
+import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { cognitiveCall } from '../shared/cognitive-call';
 
 /** The tool an execution starts: `affordance_uid` at the top level or in props. */
@@ -28,6 +31,7 @@ export class AgentExecutionController {
     private readonly tools: ToolGrantService,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
   ) {}
 
   @Post('agent/execution')
@@ -35,16 +39,17 @@ export class AgentExecutionController {
   @AccessByAction()
   @ApiOperation({ summary: 'Track execution lifecycle (start, complete, fail); register agents' })
   async post(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    await this.assertToolGranted(auth, raw);
+    await this.assertToolGranted(auth, rid, raw);
     return cognitiveCall(this.commands, AGENT_EXECUTION, auth, rid, raw, reply);
   }
 
   /**
    * An agent-bound credential starting an execution of a tool needs the agent's grant on it
    * (REFERENCE §13.4); users are not subject to tool grants. An unknown or tombstoned
-   * affordance is left to the action, which answers it like any missing reference.
+   * affordance is left to the action, which answers it like any missing reference. A refusal
+   * writes only its decision record (§13.4), so audit shows who was refused which tool.
    */
-  private async assertToolGranted(auth: AuthContext, raw: unknown): Promise<void> {
+  private async assertToolGranted(auth: AuthContext, rid: string, raw: unknown): Promise<void> {
     if (!auth.bound_agent_id || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
     const body = assertObjectBody(raw);
     if (body.action !== 'start') return;
@@ -52,6 +57,13 @@ export class AgentExecutionController {
     if (!tool) return;
     const n = await this.graph.getNode(auth.org_id, tool);
     if (!n || n.tombstone_at !== null) return;
-    await this.tools.assertGranted(auth.org_id, auth.bound_agent_id, tool, this.clock.now());
+    const agentId = auth.bound_agent_id;
+    if (await this.tools.isGranted(auth.org_id, agentId, tool, this.clock.now())) return;
+    const ctx = { org: auth.org_id, principal: auth.principal, credential_id: auth.api_key_id, agent_id: agentId, request_id: rid };
+    await this.uow.run(ctx, async (tx) => {
+      const data = toolGrantRefusal(tx.org, tx.uuid(), { method: 'POST', route: '/agent/execution', tool_uid: tool, agent_id: agentId });
+      tx.emit(GovernanceStreams.governance(tx.org), 'PolicyDecisionRecorded', data);
+    });
+    throw toolNotGranted(tool, agentId);
   }
 }
