@@ -236,4 +236,25 @@ describe('/mcp and the rate limit', () => {
     const after = await rpc(t.url, key, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
     expect(after.status).toBe(429);
   });
+
+  it('counts a tools/call that reaches no route, and one that makes two route calls, as one request each', async () => {
+    const owner = await signUp(t.url);
+    const key = (await createApiKey(t.url, owner.access_token, { scopes: ['read', 'write'] })).key;
+    const remaining = async () => (await rpc(t.url, key, { jsonrpc: '2.0', id: 9, method: 'tools/list' })).headers.get('x-ratelimit-remaining');
+    // an unknown tool and an unknown action are answered before any route: still one request each
+    const unknown = await rpc(t.url, key, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+    expect(unknown.body.error.code).toBe(-32602);
+    const badAction = await rpc(t.url, key, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'strata_retrieve', arguments: { action: 'bogus' } } });
+    expect(badAction.body.result).toMatchObject({ isError: true, structuredContent: { code: 'unknown_action' } });
+    expect(await remaining()).toBe('1');
+    // an article linked to what it covers is written through /batch and read back: one request
+    const t2 = await signUp(t.url);
+    const key2 = (await createApiKey(t.url, t2.access_token, { scopes: ['read', 'write'] })).key;
+    const entity = await rpc(t.url, key2, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'strata_capture', arguments: { action: 'entity', label: 'Ada' } } });
+    const uid = entity.body.result.structuredContent.uid;
+    const article = await rpc(t.url, key2, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'strata_write_article', arguments: { action: 'create', label: 'On Ada', content: 'c', covers_uid: uid } } });
+    expect(article.body.result.structuredContent).toMatchObject({ node_type: 'Article' });
+    const list = await rpc(t.url, key2, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect([list.status, list.headers.get('x-ratelimit-remaining')]).toEqual([200, '1']);
+  });
 });

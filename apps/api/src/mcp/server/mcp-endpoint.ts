@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
+import { CredentialResolver } from '@strata/auth/credential-resolver';
 import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { assertRouteAccess } from '@strata/auth/route-access';
 import { McpExchange, RouteAnswer, RouteCall, RouteCaller, lazyRouteAnswer } from '@strata/mcp/server';
@@ -44,6 +45,7 @@ export class McpEndpoint implements OnModuleInit {
     const fastify = adapter.getInstance<FastifyInstance>();
     // the authenticator is the accounts area's provider; found at run time, not imported
     const authenticator = this.moduleRef.get(DirectAuthenticator, { strict: false });
+    const resolver = this.moduleRef.get(CredentialResolver, { strict: false });
     const allowed = new Set(this.config.mcp.allowedOrigins);
     void fastify.register(async (child) => {
       child.removeAllContentTypeParsers();
@@ -57,7 +59,7 @@ export class McpEndpoint implements OnModuleInit {
       });
       child.post('/mcp', async (req, reply) => {
         try {
-          return await this.handle(fastify, authenticator, req, reply);
+          return await this.handle(fastify, authenticator, resolver, req, reply);
         } catch (err) {
           const { status, body, headers } = toErrorResponse(err, req, this.routes, this.log);
           for (const [k, v] of Object.entries(headers)) reply.header(k, v);
@@ -67,7 +69,7 @@ export class McpEndpoint implements OnModuleInit {
     });
   }
 
-  private async handle(fastify: FastifyInstance, authenticator: DirectAuthenticator, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  private async handle(fastify: FastifyInstance, authenticator: DirectAuthenticator, resolver: CredentialResolver, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const text = typeof req.body === 'string' ? req.body : '';
     let message: unknown;
     try {
@@ -80,8 +82,9 @@ export class McpEndpoint implements OnModuleInit {
     const method = typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as { method?: unknown }).method : undefined;
     let auth: AuthContext;
     const route = { tag: 'api_key_or_jwt' as const, access: 'read' as const };
-    if (typeof method === 'string' && ROUTED_METHODS.has(method)) {
-      // the route the call reaches goes through the full guard: that is the one counted
+    const routed = typeof method === 'string' && ROUTED_METHODS.has(method);
+    if (routed) {
+      // the first route the call reaches goes through the full guard: that is the one counted
       auth = authenticator.resolveCredential(req);
       assertRouteAccess(route, 'GET', auth);
     } else {
@@ -92,31 +95,41 @@ export class McpEndpoint implements OnModuleInit {
       'content-type': req.headers['content-type'],
       'mcp-protocol-version': typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'] : undefined,
     };
-    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req), canWrite: auth.scopes.includes('write') });
+    const calls = { made: 0 };
+    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req, auth, resolver, calls), canWrite: auth.scopes.includes('write') });
+    // a tools/call counts as one request (REFERENCE §15.11) even when it reached no route
+    if (routed && calls.made === 0) await authenticator.authenticate(req, reply, route);
     reply.status(answer.status);
     for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
     return reply.send(answer.body === '' ? undefined : answer.body);
   }
 
-  /** Calls a Strata route in-process as the credential of the `/mcp` request. */
-  private caller(fastify: FastifyInstance, req: FastifyRequest): RouteCaller {
+  /**
+   * Calls a Strata route in-process as the credential of the `/mcp` request. The first route
+   * call is counted against the credential's rate limit by the route's guard; later ones of the
+   * same request (an article read back after its /batch) run under a token lent for that same
+   * credential, outside the count: one `tools/call` is one request.
+   */
+  private caller(fastify: FastifyInstance, req: FastifyRequest, auth: AuthContext, resolver: CredentialResolver, calls: { made: number }): RouteCaller {
     const forwarded: Record<string, string> = {};
     if (typeof req.headers.authorization === 'string') forwarded.authorization = req.headers.authorization;
     if (typeof req.headers['x-org-id'] === 'string') forwarded['x-org-id'] = req.headers['x-org-id'];
     return (call: RouteCall): Promise<RouteAnswer> => {
+      const lent = calls.made++ === 0 ? null : resolver.delegate(auth);
+      const credential = lent ? { authorization: `Bearer ${lent.token}` } : forwarded;
       const query = call.query && Object.keys(call.query).length ? `?${new URLSearchParams(call.query).toString()}` : '';
       const options = {
         method: call.method,
         url: call.path + query,
-        headers: call.body ? { ...forwarded, 'content-type': 'application/json' } : forwarded,
+        headers: call.body ? { ...credential, 'content-type': 'application/json' } : credential,
         payload: call.body ? JSON.stringify(call.body) : undefined,
         // built here, so light-my-request need not check them against its schema on every call
         validate: false,
       };
       // the callback form dispatches at once; the promise form waits a tick and builds a chain
-      return new Promise((resolve, reject) => {
+      return new Promise<RouteAnswer>((resolve, reject) => {
         fastify.inject(options, (err, res) => (err || !res ? reject(err ?? new Error('inject answered nothing')) : resolve(routeAnswerOf(res.statusCode, res.headers['content-type'], res.body))));
-      });
+      }).finally(() => lent?.end());
     };
   }
 }
