@@ -257,4 +257,16 @@ describe('/mcp and the rate limit', () => {
     const list = await rpc(t.url, key2, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
     expect([list.status, list.headers.get('x-ratelimit-remaining')]).toEqual([200, '1']);
   });
+
+  it('answers tools/call and resources/read with the X-RateLimit headers of the request they counted as', async () => {
+    const owner = await signUp(t.url);
+    const key = (await createApiKey(t.url, owner.access_token, { scopes: ['read'] })).key;
+    const call = await rpc(t.url, key, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'strata_retrieve', arguments: { action: 'recent' } } });
+    expect(call.body.result.isError).toBeUndefined();
+    expect([call.headers.get('x-ratelimit-limit'), call.headers.get('x-ratelimit-remaining')]).toEqual(['4', '3']);
+    expect(call.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    const read = await rpc(t.url, key, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'strata://stats' } });
+    expect(read.body.result.contents).toHaveLength(1);
+    expect(read.headers.get('x-ratelimit-remaining')).toBe('2');
+  });
 });

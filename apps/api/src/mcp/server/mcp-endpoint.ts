@@ -15,6 +15,15 @@ import { RouteTable } from '../../platform/http/route-table';
 /** Methods whose route call is the request that counts for the rate limit (REFERENCE §15.11). */
 const ROUTED_METHODS = new Set(['tools/call', 'resources/read']);
 
+/** The rate-limit headers of the counted route call, passed on to the `/mcp` answer. */
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;
+
+/** The route calls one `/mcp` request made, and the rate-limit headers of the counted one. */
+interface RouteCalls {
+  made: number;
+  rateHeaders: Record<string, string>;
+}
+
 function rpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.status(status).header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
@@ -95,10 +104,12 @@ export class McpEndpoint implements OnModuleInit {
       'content-type': req.headers['content-type'],
       'mcp-protocol-version': typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'] : undefined,
     };
-    const calls = { made: 0 };
+    const calls: RouteCalls = { made: 0, rateHeaders: {} };
     const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req, auth, resolver, calls), canWrite: auth.scopes.includes('write') });
     // a tools/call counts as one request (REFERENCE §15.11) even when it reached no route
     if (routed && calls.made === 0) await authenticator.authenticate(req, reply, route);
+    // the counted route call's X-RateLimit-* are this request's (REFERENCE §1.12)
+    for (const [k, v] of Object.entries(calls.rateHeaders)) reply.header(k, v);
     reply.status(answer.status);
     for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
     return reply.send(answer.body === '' ? undefined : answer.body);
@@ -110,7 +121,7 @@ export class McpEndpoint implements OnModuleInit {
    * same request (an article read back after its /batch) run under a token lent for that same
    * credential, outside the count: one `tools/call` is one request.
    */
-  private caller(fastify: FastifyInstance, req: FastifyRequest, auth: AuthContext, resolver: CredentialResolver, calls: { made: number }): RouteCaller {
+  private caller(fastify: FastifyInstance, req: FastifyRequest, auth: AuthContext, resolver: CredentialResolver, calls: RouteCalls): RouteCaller {
     const forwarded: Record<string, string> = {};
     if (typeof req.headers.authorization === 'string') forwarded.authorization = req.headers.authorization;
     if (typeof req.headers['x-org-id'] === 'string') forwarded['x-org-id'] = req.headers['x-org-id'];
@@ -128,7 +139,11 @@ export class McpEndpoint implements OnModuleInit {
       };
       // the callback form dispatches at once; the promise form waits a tick and builds a chain
       return new Promise<RouteAnswer>((resolve, reject) => {
-        fastify.inject(options, (err, res) => (err || !res ? reject(err ?? new Error('inject answered nothing')) : resolve(routeAnswerOf(res.statusCode, res.headers['content-type'], res.body))));
+        fastify.inject(options, (err, res) => {
+          if (err || !res) return reject(err ?? new Error('inject answered nothing'));
+          if (!lent) for (const k of RATE_HEADERS) if (typeof res.headers[k] === 'string') calls.rateHeaders[k] = res.headers[k] as string;
+          resolve(routeAnswerOf(res.statusCode, res.headers['content-type'], res.body));
+        });
       }).finally(() => lent?.end());
     };
   }
