@@ -73,3 +73,37 @@ export function staticAuthHeaders(auth: ConnectionAuthInput): Record<string, str
   if (auth.type === 'headers') return { ...auth.headers };
   return {};
 }
+
+/** Secret values shorter than this are not searched for: they would blank ordinary words. */
+const REDACT_MIN = 4;
+
+/**
+ * The secret values to keep out of what a server's failure says: each one as sent, without
+ * its `Bearer ` prefix, and in its JSON-escaped and URL-encoded forms.
+ */
+export function secretForms(values: readonly (string | null | undefined)[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    const bare = /^bearer\s+/i.test(v) ? v.replace(/^bearer\s+/i, '') : v;
+    for (const s of [v, bare]) {
+      if (s.length < REDACT_MIN) continue;
+      out.add(s);
+      out.add(JSON.stringify(s).slice(1, -1));
+      out.add(encodeURIComponent(s));
+    }
+  }
+  // longest first, so a value is never left half-redacted by a shorter one inside it
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * `text` with every form of the secrets replaced by `[redacted]`. A server's error body may
+ * echo the request it refused (a debug page listing the headers, a token endpoint repeating
+ * the form): what Strata records or answers of it must not carry the credentials (§15.4).
+ */
+export function redactSecrets(text: string, values: readonly (string | null | undefined)[]): string {
+  let out = text;
+  for (const s of secretForms(values)) if (out.includes(s)) out = out.split(s).join('[redacted]');
+  return out;
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { McpToolDef } from './mcp-events';
+import { redactSecrets } from './connection-auth';
 import { affordanceFor, credentialFingerprint, diffTools, dueForAutoSync, modeRequiresApproval, modelToolName, readToolApprovals, slugFor, staticAuthView, tokenHint } from './connection-rules';
 
 const tool = (name: string, description: string, extra: Partial<McpToolDef> = {}): McpToolDef => ({
@@ -73,5 +74,19 @@ describe('dueForAutoSync', () => {
     expect(dueForAutoSync(failed('auth_failed', 1000), 5000)).toBe(false);
     expect(dueForAutoSync({ status: 'active', last_error: null }, 5000)).toBe(false);
     expect(dueForAutoSync({ status: 'pending_auth', last_error: { code: 'access_denied', at: 0 } }, 5000)).toBe(false);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('removes a credential a server echoed, in every form it may come back in', () => {
+    const token = 'tok_"planted"/9c2e41d7';
+    const echoed = `HTTP 500: debug ${JSON.stringify({ authorization: `Bearer ${token}` })} and ?t=${encodeURIComponent(token)} and bare ${token}`;
+    const out = redactSecrets(echoed, [`Bearer ${token}`]);
+    expect(out).not.toContain('planted');
+    expect(out).toBe('HTTP 500: debug {"authorization":"[redacted]"} and ?t=[redacted] and bare [redacted]');
+  });
+
+  it('leaves the text alone when no secret is in it, and ignores values too short to search for', () => {
+    expect(redactSecrets('HTTP 500: down', ['abc', null, undefined, 'secret-value'])).toBe('HTTP 500: down');
   });
 });

@@ -1,5 +1,5 @@
 import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ConnectionAuthInput, ScreenedTool, ToolWarning, screenTools, staticAuthHeaders } from '@strata/domain/mcp';
+import { ConnectionAuthInput, ScreenedTool, ToolWarning, redactSecrets, screenTools, staticAuthHeaders } from '@strata/domain/mcp';
 import { STATELESS_REVISION } from '../server/protocol-versions';
 import { AddressNotAllowedError, GuardedFetch, NetworkError } from './guarded-fetch';
 import { ACCEPT, McpSession, failureDetail, isAuthRefusal, isObject, listAllTools, openMcpSession, withTimeout } from './mcp-session';
@@ -88,6 +88,7 @@ export class McpInspector {
   private async run(url: URL, auth: ConnectionAuthInput, deadline: Promise<never>): Promise<InspectResult> {
     const started = this.opts.now();
     const checks: Check[] = [];
+    const creds = staticAuthHeaders(auth);
     const result: InspectResult = {
       ok: false,
       url: url.toString(),
@@ -103,6 +104,8 @@ export class McpInspector {
     };
     const finish = () => {
       for (const name of ['reachable', 'auth_discovery', 'protocol', 'tools'] as CheckName[]) if (!checks.some((c) => c.name === name)) checks.push({ name, status: 'skip', detail: 'an earlier check failed' });
+      // a server's error may echo the request: the details never carry the credentials sent
+      for (const c of checks) c.detail = redactSecrets(c.detail, Object.values(creds));
       result.ok = !checks.some((c) => c.status === 'fail');
       result.duration_ms = Math.max(0, Math.round((this.opts.now() - started) * 1000));
       return result;
@@ -130,7 +133,6 @@ export class McpInspector {
     }
 
     // protocol, with the credentials
-    const creds = staticAuthHeaders(auth);
     let session: McpSession;
     try {
       session = await this.within(this.openSession(url, creds), deadline, (late) => late.close().catch(() => undefined));

@@ -11,6 +11,7 @@ import {
   ToolWarning,
   affordanceFor,
   diffTools,
+  redactSecrets,
   screenTools,
 } from '@strata/domain/mcp';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
@@ -114,12 +115,14 @@ export class ConnectionSync {
 
   /** Opens a session, lists every page, screens. Throws SyncFailure (or AddressNotAllowedError). */
   async fetchTools(url: URL, headers: Record<string, string>): Promise<FetchedTools> {
+    // a server's error may echo the request: what is recorded of it never carries the credentials
+    const detail = (err: unknown) => redactSecrets(failureDetail(err), Object.values(headers));
     let session;
     try {
       session = await this.network.open(url, headers);
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw err;
-      throw new SyncFailure(failureCode(err), failureDetail(err));
+      throw new SyncFailure(failureCode(err), detail(err));
     }
     try {
       if (!session.capabilities || !isObject(session.capabilities.tools)) throw new SyncFailure('protocol_error', 'the server does not declare the tools capability');
@@ -137,7 +140,7 @@ export class ConnectionSync {
       };
     } catch (err) {
       if (err instanceof SyncFailure || err instanceof AddressNotAllowedError) throw err;
-      throw new SyncFailure(failureCode(err), `tools/list failed: ${failureDetail(err)}`);
+      throw new SyncFailure(failureCode(err), `tools/list failed: ${detail(err)}`);
     } finally {
       await session.close().catch(() => undefined);
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError, Errors } from '@strata/domain/errors';
-import { MAX_RESULT_CHARS, McpApprovalMode, McpStreams, modeRequiresApproval, modelToolName, visibleText } from '@strata/domain/mcp';
+import { MAX_RESULT_CHARS, McpApprovalMode, McpStreams, modeRequiresApproval, modelToolName, redactSecrets, visibleText } from '@strata/domain/mcp';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { CommandContext, SYSTEM_PRINCIPAL } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
@@ -122,10 +122,13 @@ export class ConnectionTools {
     const c = this.activeConnection(org, connectionId);
     const tool = this.reads.tool(org, connectionId, toolName);
     if (!tool || tool.status !== 'active') throw new DomainError(409, 'tool_unavailable', `tool ${toolName} is not offered by MCP connection ${c.name}`, { connection_id: connectionId, tool_name: toolName });
+    const sent: string[] = [];
     const attempt = async (forceRefresh: boolean): Promise<ToolCallOutcome> => {
       let session: McpSession | null = null;
       try {
-        session = await this.network.open(new URL(c.url), await this.credentials.headers(org, connectionId, { forceRefresh }));
+        const headers = await this.credentials.headers(org, connectionId, { forceRefresh });
+        sent.push(...Object.values(headers));
+        session = await this.network.open(new URL(c.url), headers);
         const r = await session.callTool(toolName, args, this.network.limits.callTimeoutMs(c.call_timeout_s), signal);
         const content = Array.isArray(r.content) ? r.content : [];
         const structured = r.structuredContent && typeof r.structuredContent === 'object' ? r.structuredContent : null;
@@ -147,7 +150,8 @@ export class ConnectionTools {
       // an interrupt is the caller's, not a failure of the server
       if (signal?.aborted) throw signal.reason;
       const code = err instanceof AddressNotAllowedError ? 'unreachable' : err instanceof SyncFailure && err.code !== 'too_many_tools' ? err.code : failureCode(err);
-      const message = failureDetail(err).slice(0, 500);
+      // a server's error may echo the request: what is recorded of it never carries the credentials
+      const message = redactSecrets(failureDetail(err), sent).slice(0, 500);
       await this.recordFailure(org, c, code, message);
       return { ok: false, error: { code, message } };
     }

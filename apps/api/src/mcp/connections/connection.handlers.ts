@@ -9,7 +9,9 @@ import {
   McpAuthView,
   McpConnectionChanges,
   McpStreams,
+  redactSecrets,
   slugFor,
+  staticAuthHeaders,
   staticAuthView,
   urlNotAllowed,
 } from '@strata/domain/mcp';
@@ -114,7 +116,7 @@ export class ConnectionHandlers {
       r = await this.network.inspector(() => this.clock.now()).inspect(url, auth);
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw urlNotAllowed(err.message);
-      throw new DomainError(422, 'mcp_check_failed', `the server could not be checked: ${(err as Error).message}`, { checks: [] });
+      throw new DomainError(422, 'mcp_check_failed', `the server could not be checked: ${redactSecrets((err as Error).message, Object.values(staticAuthHeaders(auth)))}`, { checks: [] });
     }
     if (r.ok && r.tools.length > MAX_TOOLS) {
       const tools = r.checks.find((c) => c.name === 'tools');

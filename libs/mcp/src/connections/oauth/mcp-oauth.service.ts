@@ -9,7 +9,7 @@ import {
   registerClient,
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AuthorizationServerMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { credentialFingerprint, McpOAuthView, McpRegistration } from '@strata/domain/mcp';
+import { credentialFingerprint, McpOAuthView, McpRegistration, redactSecrets } from '@strata/domain/mcp';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { AddressNotAllowedError, GuardedFetch } from '../../client/guarded-fetch';
@@ -213,7 +213,8 @@ export class McpOAuth {
         fetchFn: this.fetch as never,
       });
     } catch (err) {
-      throw new OAuthFailure('token_exchange_failed', `the code exchange failed: ${(err as Error).message}`);
+      // the SDK quotes a non-OAuth error body, which may echo the form sent
+      throw new OAuthFailure('token_exchange_failed', `the code exchange failed: ${redactSecrets((err as Error).message, [code, pending.code_verifier, client.client_secret])}`);
     }
   }
 
@@ -227,7 +228,7 @@ export class McpOAuth {
         fetchFn: this.fetch as never,
       });
     } catch (err) {
-      throw new OAuthFailure('auth_failed', `the token refresh failed: ${(err as Error).message}`);
+      throw new OAuthFailure('auth_failed', `the token refresh failed: ${redactSecrets((err as Error).message, [refreshToken, client.client_secret])}`);
     }
   }
 
