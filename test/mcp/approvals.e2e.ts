@@ -254,6 +254,42 @@ describe('MCP tools of managed agents, and tool-call approvals', () => {
     expect(llm.requests.length).toBe(1);
   });
 
+  it('a call whose tool was not offered when the turn was governed never runs unapproved, though the tool is back by then', async () => {
+    const o = await teamOwner(t.url);
+    const pair = await startToolServer({ tools: [{ name: 'add', description: 'Adds.' }, { name: 'mul', description: 'Multiplies.' }] });
+    try {
+      const c = (await o.a.post('/v1/mcp/connections', { name: 'Pair', url: pair.url, auth: { type: 'none' } })).body;
+      const registry = (await o.a.get(`/v1/mcp/registry?connection_id=${c.id}`)).body.tools as { name: string; model_name: string; affordance_uid: string }[];
+      const [add, mul] = ['add', 'mul'].map((n) => registry.find((x) => x.name === n)!);
+      const agent = (await o.a.post('/v1/agents', { name: 'Pair agent', tools: ['strata_get_node'] })).body;
+      for (const tool of [add, mul]) expect((await o.a.put(`/v1/agents/${agent.id}/tool-grants/${tool.affordance_uid}`, {})).status).toBe(201);
+      // the model is offered both tools and answers with a call of each, once mul is gone
+      let answer: () => void = () => undefined;
+      const hold = new Promise<void>((r) => (answer = r));
+      const before = llm.requests.length;
+      llm.enqueue({ type: 'tool_calls', calls: [{ id: 'p1', name: add.model_name, arguments: { a: 1, b: 1 } }, { id: 'p2', name: mul.model_name, arguments: { a: 2, b: 2 } }], hold }, { type: 'text', text: 'Done.' });
+      const created = (await o.a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'add and multiply' })).body;
+      await eventually(async () => llm.requests.length > before || null, { what: 'the model call' });
+      pair.tools = [{ name: 'add', description: 'Adds.' }];
+      expect((await o.a.post(`/v1/mcp/connections/${c.id}/sync`, {})).body.sync.removed).toEqual(['mul']);
+      answer();
+      const approval = await eventually(async () => (await o.a.get(`/v1/mcp/approvals?session_id=${created.id}&status=pending`)).body.items[0] ?? null, { what: 'the approval of add' });
+      expect(approval.tool_call_id).toBe('p1');
+      // mul comes back while add waits for its approval; the connection asks approval for every call
+      pair.tools = [{ name: 'add', description: 'Adds.' }, { name: 'mul', description: 'Multiplies.' }];
+      expect((await o.a.post(`/v1/mcp/connections/${c.id}/sync`, {})).body.sync.added).toEqual(['mul']);
+      expect((await o.a.post(`/v1/mcp/approvals/${approval.id}/resolve`, { decision: 'allow' })).status).toBe(200);
+      const run = await runEnded(o.a, created.id, created.run_id);
+      expect(run.status).toBe('completed');
+      const results = (await events(o.a, created.id, 'tool.result')).map((e) => e.data);
+      expect(results.find((r) => r.tool_call_id === 'p1')).toMatchObject({ status: 'ok', result: '2' });
+      expect(results.find((r) => r.tool_call_id === 'p2')).toMatchObject({ status: 'error', error: { code: 'tool_unavailable' } });
+      expect((await o.a.get(`/v1/mcp/approvals?session_id=${created.id}`)).body.items.map((x: { tool_call_id: string }) => x.tool_call_id)).toEqual(['p1']);
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('policies come first: deny refuses the call (denied_by_policy), require_approval asks even when the mode never does', async () => {
     const { a, add, agent } = await setUp('Governed', { approval_mode: 'never' });
     const deny = await a.post('/v1/governance/policies', { name: 'No adding', effect: 'deny', match: { tools: [add.affordance_uid] }, status: 'published' });

@@ -523,6 +523,9 @@ export class AgentRunJob implements JobHandler {
     for (const d of open) {
       const tool = offered.find((t) => t.model_name === d.name);
       if (tool) governed.push({ d, tool, g: await this.approvals.govern(agent.org_id, agent.id, s.id, tool) });
+      // not offered now, so not governed: it must not run later, when the tool may be back
+      // (another call's approval can keep the turn waiting for hours)
+      else denied.set(d.tool_call_id, { status: 'error', result: { code: 'tool_unavailable' }, error: { code: 'tool_unavailable', message: `${d.name} is not offered to this agent any more` }, created: [] });
     }
     if (!governed.length) return denied;
     await this.uow.run(this.ctxOf(agent, run.id), async (tx) => {
