@@ -197,6 +197,24 @@ describe("Strata's MCP server (POST /mcp)", () => {
     }
   });
 
+  it('answers a request whose params are malformed with JSON-RPC -32602 Invalid params, not an internal error', async () => {
+    const malformed: [string, unknown][] = [
+      ['tools/call', undefined],
+      ['tools/call', { arguments: { action: 'recent' } }],
+      ['tools/call', { name: 'strata_retrieve', arguments: ['recent'] }],
+      ['resources/read', {}],
+      ['initialize', { capabilities: {} }],
+      ['tools/list', { cursor: 7 }],
+    ];
+    for (const [method, params] of malformed) {
+      const res = await rpc(t.url, writeKey, { jsonrpc: '2.0', id: 5, method, ...(params === undefined ? {} : { params }) });
+      expect([method, res.status, res.body.id, res.body.error?.code]).toEqual([method, 200, 5, -32602]);
+    }
+    // the same requests well formed are answered
+    const ok = await rpc(t.url, writeKey, { jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri: 'strata://stats' } });
+    expect(ok.body.result.contents[0].uri).toBe('strata://stats');
+  });
+
   it('authenticates like every route: 401 without a credential, JWTs accepted, Origin checked', async () => {
     const none = await rpc(t.url, undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(none.status).toBe(401);

@@ -38,6 +38,29 @@ export const SERVER_INSTRUCTIONS = [
 /** The `server/discover` request of the stateless revision. */
 const DiscoverRequestSchema = z.object({ method: z.literal('server/discover'), params: z.optional(z.object({}).passthrough()) });
 
+/**
+ * A request of `method` with any params: registered so, a handler reads its params itself
+ * through `paramsOf`. The SDK's own parse of a registered schema reports a mismatch as an
+ * internal error (-32603); malformed params are the client's, JSON-RPC -32602.
+ */
+function anyParams<M extends string>(method: M) {
+  return z.object({ method: z.literal(method), params: z.optional(z.unknown()) });
+}
+
+interface ParseOutcome<T> {
+  success: boolean;
+  data?: T;
+  error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+}
+
+/** The request as `schema` reads it; JSON-RPC -32602 Invalid params when it does not. */
+function paramsOf<T>(schema: { safeParse(v: unknown): ParseOutcome<T> }, request: unknown): T {
+  const r = schema.safeParse(request);
+  if (r.success) return r.data as T;
+  const issues = (r.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`).join('; ');
+  throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${issues}`);
+}
+
 /** What one `/mcp` request brings: the route caller for its credential, and what it may do. */
 export interface McpRequestContext {
   /** answers the route calls tools and resources make, as the caller's credential */
@@ -127,12 +150,13 @@ export function createStrataMcpServer(version: string): Server {
 
   // the SDK echoes every revision it knows; Strata offers exactly the ones of REFERENCE §15.11
   server.removeRequestHandler('initialize');
-  server.setRequestHandler(InitializeRequestSchema, (req) => {
+  server.setRequestHandler(anyParams('initialize'), (raw) => {
+    const req = paramsOf(InitializeRequestSchema, raw);
     const asked = req.params.protocolVersion;
     const protocolVersion = (INITIALIZE_REVISIONS as readonly string[]).includes(asked) ? asked : INITIALIZE_REVISIONS[0];
     return { protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo, instructions: SERVER_INSTRUCTIONS };
   });
-  server.setRequestHandler(DiscoverRequestSchema, () => ({
+  server.setRequestHandler(anyParams('server/discover'), (raw) => (paramsOf(DiscoverRequestSchema, raw), {
     supportedVersions: [...ALL_REVISIONS],
     capabilities: SERVER_CAPABILITIES,
     serverInfo,
@@ -140,17 +164,19 @@ export function createStrataMcpServer(version: string): Server {
   }));
 
   const toolLists = { write: describeTools(true), read: describeTools(false) };
-  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => ({ tools: (contextOf(extra).canWrite ? toolLists.write : toolLists.read) as never }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  server.setRequestHandler(anyParams('tools/list'), (raw, extra) => (paramsOf(ListToolsRequestSchema, raw), { tools: (contextOf(extra).canWrite ? toolLists.write : toolLists.read) as never }));
+  server.setRequestHandler(anyParams('tools/call'), async (raw, extra) => {
+    const req = paramsOf(CallToolRequestSchema, raw);
     const ctx = contextOf(extra);
     const answer = await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite);
     if (answer.json !== undefined && answer.status >= 200 && answer.status < 300) return rawToolResult(answer.json, ctx);
     return toolResultOf(answer);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map((r) => ({ ...r })) }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({ ...r })) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+  server.setRequestHandler(anyParams('resources/list'), (raw) => (paramsOf(ListResourcesRequestSchema, raw), { resources: RESOURCES.map((r) => ({ ...r })) }));
+  server.setRequestHandler(anyParams('resources/templates/list'), (raw) => (paramsOf(ListResourceTemplatesRequestSchema, raw), { resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({ ...r })) }));
+  server.setRequestHandler(anyParams('resources/read'), async (raw, extra) => {
+    const req = paramsOf(ReadResourceRequestSchema, raw);
     const uri = req.params.uri;
     const routeCall = resourceCallFor(uri);
     if (!routeCall) throw new McpError(RESOURCE_NOT_FOUND, `unknown resource: ${uri}`, { uri });
