@@ -467,3 +467,38 @@ describe('agents once the service runs without a language model (REFERENCE §16.
     expect(schedule.status).toBe(201);
   });
 });
+
+describe('an answer to a pending question once the service runs without a language model (REFERENCE §16.2)', () => {
+  let t: TestApp | null = null;
+  let llm: ScriptedOpenAIChatServer;
+  const clock = new FixedClock(at('2030-01-01T12:00:00Z'));
+  afterAll(async () => {
+    await t?.close();
+    await llm?.close();
+  });
+
+  it('respond answers 501 llm_not_configured and writes nothing: the question stays pending', async () => {
+    llm = await ScriptedOpenAIChatServer.start({ apiKey: 'test' });
+    t = await startTestApp({ clock, env: llmEnv('openai', llm.baseUrl) });
+    const owner = await signUp(t.url);
+    expect((await api(t.url, owner.access_token).post('/v1/billing/subscribe', { plan: 'pro' })).status).toBe(200);
+    let a = api(t.url, owner.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Asker', template_type: 'monitor' })).body;
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Which region?' } }] });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'Check the numbers' })).body;
+    await eventually(async () => (await a.get(`/v1/agents/sessions/${created.id}/pending-input`)).body.pending === true, { what: 'the question' });
+    // the service restarts without a model while the run waits on the person
+    const dataDir = t.dataDir;
+    await t.close({ keepData: true });
+    t = await startTestApp({ clock, dataDir, env: { STRATA_LLM_PROVIDER: 'offline' } });
+    a = api(t.url, owner.access_token);
+    const before = await sessionEventTypes(a, created.id);
+    expect(before.slice(-1)).toEqual(['input.requested']);
+
+    const r = await a.post(`/v1/agents/sessions/${created.id}/respond`, { response: 'EU' });
+    expect([r.status, r.body.code]).toEqual([501, 'llm_not_configured']);
+    expect(await sessionEventTypes(a, created.id)).toEqual(before);
+    expect((await a.get(`/v1/agents/sessions/${created.id}/pending-input`)).body.pending).toBe(true);
+    expect((await a.get(`/v1/agents/sessions/${created.id}`)).body).toMatchObject({ status: 'requires_action', current_run: { status: 'requires_action' } });
+  });
+});

@@ -236,6 +236,8 @@ export class SessionHandlers {
     const p = s.pending_input;
     if (!p) throw Errors.invalidTransition('no input is pending in this session', s.status, []);
     if (body.request_id !== undefined && body.request_id !== p.request_id) throw Errors.notFound(`input request ${body.request_id} not found`, { field: 'request_id' });
+    // the answer resumes the run at a model call: without a model nothing is written (REFERENCE §16.2)
+    if (!this.models.forOrganization(s.org_id)) throw new LlmNotConfiguredError();
     await this.uow.run(commandContext(auth, rid), async (tx) => {
       const fresh = this.store.session(auth, sid).pending_input;
       if (!fresh || fresh.request_id !== p.request_id) throw Errors.invalidTransition('no input is pending in this session', s.status, []);
