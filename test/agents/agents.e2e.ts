@@ -150,6 +150,39 @@ describe('managed agents', () => {
     expect((await api(t.url, write.key).post('/v1/agents', { name: 'by key' })).status).toBe(201);
   });
 
+  it('a create or PATCH is checked body first, then existence, then state, then the plan limit', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const base = (await a.post('/v1/agents', { name: 'Base' })).body;
+    // body (400) before a missing Project (404)
+    const r1 = await a.post('/v1/agents', { name: 'x', tools: ['rm_rf'], scope: { project_uids: ['nope'] } });
+    expect([r1.status, r1.body.code, r1.body.field]).toEqual([400, 'invalid_field', 'tools']);
+    // a missing Project (404) before a taken name (409)
+    const r2 = await a.post('/v1/agents', { name: 'Base', scope: { project_uids: ['nope'] } });
+    expect([r2.status, r2.body.code]).toEqual([404, 'not_found']);
+    for (let i = 1; i < 5; i++) expect((await a.post('/v1/agents', { name: `agent ${i}` })).status).toBe(201);
+    // at the plan's limit: the body (400) and a taken name (409) still come first
+    const cases: [unknown, number, string][] = [
+      [{ name: 'over', tools: ['rm_rf'] }, 400, 'invalid_field'],
+      [{ name: 'over', model: 'gpt-9' }, 400, 'invalid_field'],
+      [{ name: 'BASE' }, 409, 'duplicate'],
+      [{ name: 'over' }, 403, 'plan_limit_reached'],
+    ];
+    for (const [body, status, code] of cases) {
+      const x = await a.post('/v1/agents', body);
+      expect([body, x.status, x.body.code]).toEqual([body, status, code]);
+    }
+    // PATCH: the body (400) before an unknown agent (404) and an archived one (409)
+    const p1 = await a.patch('/v1/agents/no-such-agent', { tools: ['rm_rf'] });
+    expect([p1.status, p1.body.code, p1.body.field]).toEqual([400, 'invalid_field', 'tools']);
+    expect((await a.post(`/v1/agents/${base.id}/archive`, {})).status).toBe(200);
+    const p2 = await a.patch(`/v1/agents/${base.id}`, { model: 'gpt-9' });
+    expect([p2.status, p2.body.code, p2.body.field]).toEqual([400, 'invalid_field', 'model']);
+    const p3 = await a.patch(`/v1/agents/${base.id}`, { max_steps: 3 });
+    expect([p3.status, p3.body.code]).toEqual([409, 'invalid_transition']);
+    expect((await a.get('/v1/agents')).body.items).toHaveLength(4);
+  });
+
   it('the plan caps the non-archived agents (403 plan_limit_reached)', async () => {
     const s = await proOrg();
     const a = api(t.url, s.access_token);

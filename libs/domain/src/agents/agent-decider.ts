@@ -36,7 +36,7 @@ function assertTools(tools: readonly string[]): void {
   if (unknown.length) throw Errors.invalidField('tools', `unknown tools: ${unknown.join(', ')}`, { allowed: [...AGENT_TOOL_NAMES] });
 }
 
-function assertModel(model: string, ctx: AgentContext): void {
+function assertModel(model: string, ctx: Pick<AgentContext, 'models'>): void {
   if (!ctx.models.includes(model)) throw Errors.invalidField('model', `model '${model}' is not one of the configured models (STRATA_LLM_MODELS)`, { allowed: [...ctx.models] });
 }
 
@@ -53,14 +53,26 @@ export function agentNameKey(name: string): string {
   return normalName(name);
 }
 
+/**
+ * The body rules of a create or PATCH (400), checked before anything is looked up: in the
+ * order of REFERENCE §16.1 a bad body is refused before a missing agent or Project (404), a
+ * taken name or an archived agent (409) and the plan's agent limit (403). `keepModel`: the
+ * agent's model now, which a PATCH may name again even if it is no longer configured.
+ */
+export function assertAgentFields(input: AgentInput, ctx: Pick<AgentContext, 'models'>, mode: { create: true } | { create: false; keepModel?: string }): void {
+  if (mode.create && !input.name) throw Errors.missingField('name');
+  if (input.model !== undefined && (mode.create || input.model !== mode.keepModel)) assertModel(input.model, ctx);
+  if (input.tools !== undefined) assertTools(input.tools);
+}
+
 /** A new agent from its create fields, the template filling what is left out. */
 export function decideCreateAgent(input: AgentInput, ids: { id: string; node_uid: string }, org: string, by: string, ctx: AgentContext, now: number): AgentRecord {
+  assertAgentFields(input, ctx, { create: true });
   if (!input.name) throw Errors.missingField('name');
   const templateType = input.template_type ?? 'custom';
   const template = templateOf(templateType);
   const model = input.model ?? ctx.defaultModel;
   if (model === null) throw Errors.invalidField('model', 'no language model is configured (STRATA_LLM_MODEL): name none or configure one');
-  if (input.model !== undefined) assertModel(model, ctx);
   const tools = [...new Set(input.tools ?? template.tools)];
   assertTools(tools);
   assertNameFree(input.name, ctx);
@@ -98,6 +110,7 @@ export type AgentChange = 'updated' | 'paused' | 'resumed';
 
 /** A PATCH: the record after it and what changed (empty: nothing did, and nothing is written). */
 export function decideUpdateAgent(a: AgentRecord, input: AgentInput, ctx: AgentContext, now: number): { agent: AgentRecord; changed: string[]; moves: AgentChange[] } {
+  assertAgentFields(input, ctx, { create: false, keepModel: a.model });
   if (a.status === 'archived') throw AgentErrors.archived(a.id);
   const next: AgentRecord = { ...a };
   if (input.name !== undefined && input.name !== a.name) {

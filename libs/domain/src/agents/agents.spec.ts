@@ -26,6 +26,13 @@ describe('agent decider', () => {
     expect(decideArchiveAgent(gone, T0 + 4)).toBeNull();
     expect(() => decideUpdateAgent(gone, { max_steps: 2 }, ctx, T0 + 5)).toThrow(expect.objectContaining({ code: 'invalid_transition' }));
   });
+  it('PATCH: a bad body is refused (400) before the archived state (409); the agent’s own model may be named again', () => {
+    const gone = decideArchiveAgent(decideCreateAgent({ name: 'A' }, { id: 'a1', node_uid: 'n1' }, 'o', 'u', ctx, T0), T0 + 1)!;
+    expect(() => decideUpdateAgent(gone, { tools: ['nope'] }, ctx, T0 + 2)).toThrow(expect.objectContaining({ code: 'invalid_field', context: expect.objectContaining({ field: 'tools' }) }));
+    expect(() => decideUpdateAgent(gone, { model: 'gpt' }, ctx, T0 + 2)).toThrow(expect.objectContaining({ code: 'invalid_field', context: expect.objectContaining({ field: 'model' }) }));
+    const legacy = { ...decideCreateAgent({ name: 'B' }, { id: 'b1', node_uid: 'n2' }, 'o', 'u', ctx, T0), model: 'retired' };
+    expect(decideUpdateAgent(legacy, { model: 'retired', max_steps: 3 }, ctx, T0 + 2).agent).toMatchObject({ model: 'retired', max_steps: 3 });
+  });
 });
 
 describe('credits', () => {

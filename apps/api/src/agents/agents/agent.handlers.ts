@@ -14,6 +14,7 @@ import {
   AgentRecord,
   AgentStreams,
   agentNameKey,
+  assertAgentFields,
   decideArchiveAgent,
   decideCreateAgent,
   decideUpdateAgent,
@@ -88,16 +89,18 @@ export class AgentHandlers {
 
   async create(auth: AuthContext, rid: string, input: AgentInput) {
     this.store.assertAvailable();
+    // REFERENCE §16.1: the body, then the Projects it names, then a taken name, then the plan
+    assertAgentFields(input, this.context(auth.org_id, null), { create: true });
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       await this.assertScope(tx, input);
       const claim = await this.nameLock(tx, input.name);
       const counted = await this.store.planClaim(tx, 'agents');
+      const id = this.ids.uuid();
+      const draft = decideCreateAgent(input, { id, node_uid: '' }, auth.org_id, auth.principal.id, this.context(auth.org_id, null), tx.now);
       const plan = this.plans.planOf(auth);
       const max = plan.limits.agents;
       const current = this.store.read.liveAgentCount(auth.org_id);
       if (max !== null && current >= max) throw AuthErrors.planLimitReached('agents', max, current, plan.id);
-      const id = this.ids.uuid();
-      const draft = decideCreateAgent(input, { id, node_uid: '' }, auth.org_id, auth.principal.id, this.context(auth.org_id, null), tx.now);
       const node = createNode(tx, { label: draft.name, props: this.agentNodeProps(draft) }, { forcedType: 'Agent' });
       const agent: AgentRecord = { ...draft, node_uid: node.uid };
       tx.emit(AgentStreams.agent(auth.org_id, id), 'AgentCreated', { agent, by: auth.principal.id, at: tx.now }, 'no_stream');
@@ -139,6 +142,9 @@ export class AgentHandlers {
   }
 
   async update(auth: AuthContext, rid: string, id: string, input: AgentInput) {
+    // the body is refused before the agent is looked for (REFERENCE §16.1); its own model may be named again
+    const known = auth.bound_agent_id === null ? this.store.read.agent(auth.org_id, id) : null;
+    assertAgentFields(input, this.context(auth.org_id, id), { create: false, keepModel: known?.model });
     const before = this.store.agent(auth, id);
     const cancelled: string[] = [];
     const out = await this.uow.run(commandContext(auth, rid), async (tx) => {
