@@ -183,6 +183,15 @@ describe('managed agents', () => {
     expect((await a.get('/v1/agents')).body.items).toHaveLength(4);
   });
 
+  it('resolve-decision refuses a body without a decision id (400) before looking for the agent (404)', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const r1 = await a.post('/v1/agents/no-such-agent/resolve-decision', { decision: 'allow' });
+    expect([r1.status, r1.body.code, r1.body.field]).toEqual([400, 'missing_field', 'decision_id']);
+    const r2 = await a.post('/v1/agents/no-such-agent/resolve-decision', { decision_id: 'd1', decision: 'allow' });
+    expect([r2.status, r2.body.code]).toEqual([404, 'not_found']);
+  });
+
   it('the plan caps the non-archived agents (403 plan_limit_reached)', async () => {
     const s = await proOrg();
     const a = api(t.url, s.access_token);

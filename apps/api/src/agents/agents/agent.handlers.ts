@@ -241,10 +241,11 @@ export class AgentHandlers {
 
   /** REFERENCE §16.5: the §15.10 resolution of one of this agent's approvals. */
   async resolveDecision(auth: AuthContext, rid: string, id: string, body: Record<string, unknown>) {
-    const a = this.store.agent(auth, id);
+    // the body is refused before the agent is looked for (REFERENCE §16.1)
     const decisionId = body.decision_id ?? body.approval_id;
     if (typeof decisionId !== 'string' || !decisionId) throw Errors.missingField('decision_id');
     const input = readResolveInput(body);
+    const a = this.store.agent(auth, id);
     const mine = (x: { agent_id: string }) => x.agent_id === a.id;
     const found = this.approvals.approval(auth.org_id, decisionId);
     if (!found || !mine(found)) throw Errors.notFound(`decision ${decisionId} not found`, { field: 'decision_id', uid: decisionId });
