@@ -122,6 +122,23 @@ describe('agent sessions, OpenAI protocol', () => {
     expect((await a.get(`/v1/agents/${other.id}/articles`)).body.items).toEqual([]);
   });
 
+  it('a tool result over 16 KiB of JSON is recorded cut to 16 KiB, counted in bytes (tool.result and the Execution node)', async () => {
+    const a = await proOwner(t.url);
+    // 9000 characters of 3 bytes each: about 27 KB of JSON, under 16 K characters
+    const big = await a.post('/node', { node_type: 'Concept', label: 'Euro', summary: '€'.repeat(9000) });
+    expect(big.status).toBe(201);
+    const agent = (await a.post('/v1/agents', { name: 'Heavy reader', tools: ['strata_get_node'] })).body;
+    llm.enqueue({ type: 'tool_calls', calls: [{ id: 'big1', name: 'strata_get_node', arguments: { action: 'get', uid: big.body.uid } }] }, { type: 'text', text: 'Read it.' });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'Read the euro node' })).body;
+    expect((await runEnded(a, created.id, created.run_id)).status).toBe('completed');
+    const result = (await a.get(`/v1/agents/sessions/${created.id}/events?types=tool.result`)).body.items[0].data;
+    expect(result.status).toBe('ok');
+    expect(result.result).toEqual(expect.stringMatching(/…\[truncated\]$/));
+    expect(Buffer.byteLength(JSON.stringify(result.result))).toBeLessThanOrEqual(16 * 1024);
+    const exec = (await a.get(`/node/${result.execution_uid}`)).body;
+    expect(Buffer.byteLength(JSON.stringify(exec.props.output_snapshot))).toBeLessThanOrEqual(16 * 1024);
+  });
+
   it('wait:true answers 200 with the run and its output; the history carries the earlier turns', async () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Chat' })).body;

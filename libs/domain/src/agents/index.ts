@@ -8,3 +8,4 @@ export * from './schedule-events';
 export * from './schedule-cron';
 export * from './schedule-decider';
 export * from './activity';
+export * from './tool-output';

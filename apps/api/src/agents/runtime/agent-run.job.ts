@@ -12,7 +12,9 @@ import {
   AgentStreams,
   RunRecord,
   SessionRecord,
+  TOOL_RESULT_BYTES,
   budgetExhaustion,
+  capToolResult,
   creditsOf,
   runEnded,
   utcDay,
@@ -46,8 +48,6 @@ export interface AgentRunInput {
   run_id: string;
 }
 
-/** what a recorded tool result keeps (REFERENCE §16.9) */
-const RESULT_BYTES = 16 * 1024;
 /** history older than this many estimated tokens is left out (REFERENCE §16.7) */
 const HISTORY_TOKENS = 100_000;
 
@@ -92,11 +92,8 @@ const isRow =
 /** A recorded `tool.call` as the runtime reads it back. */
 type CallData = RowOf<'tool.call'>['data'];
 
-function truncated(value: unknown): unknown {
-  const text = JSON.stringify(value ?? null);
-  if (Buffer.byteLength(text) <= RESULT_BYTES) return value ?? null;
-  return `${text.slice(0, RESULT_BYTES - 20)}…[truncated]`;
-}
+/** an output snapshot that is not an object is kept as `{value}`: what that wrapping adds */
+const SNAPSHOT_WRAP_BYTES = Buffer.byteLength('{"value":}');
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -574,17 +571,17 @@ export class AgentRunJob implements JobHandler {
     await this.own(hold, agent, s, run.id, async (tx) => {
       this.live(s.org_id, run.id);
       tx.emit(AgentStreams.session(s.org_id, s.id), 'AgentToolCallCompleted', {
-        ...this.base(s, run.id, tx.now), tool_call_id: d.tool_call_id, name: d.name, status: o.status, result: truncated(o.result), error: o.error, duration_ms: ms, execution_uid: d.execution_uid,
+        ...this.base(s, run.id, tx.now), tool_call_id: d.tool_call_id, name: d.name, status: o.status, result: capToolResult(o.result), error: o.error, duration_ms: ms, execution_uid: d.execution_uid,
       });
       if (!d.execution_uid) return;
       const n = await tx.node(d.execution_uid);
       if (!n || n.tombstone_at !== null) return;
-      const output = truncated(o.result);
+      const output = capToolResult(o.result);
       const props = {
         ...(n.props as unknown as Record<string, unknown>),
         status: o.status === 'ok' ? 'completed' : 'failed',
         completed_at: tx.now,
-        output_snapshot: isObject(output) ? output : { value: output },
+        output_snapshot: isObject(output) ? output : { value: capToolResult(o.result, TOOL_RESULT_BYTES - SNAPSHOT_WRAP_BYTES) },
         ...(o.error ? { error: o.status === 'denied' ? `denied: ${o.error.message}` : `${o.error.code}: ${o.error.message}` } : {}),
       };
       tx.emit(GraphChanges.nodeChanged(tx.org, 'NodeUpdated', decideMirrorVersion(n, props, tx.now), 'tool call ended'));
