@@ -248,6 +248,26 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(stop.discarded_message_ids).toHaveLength(20);
   });
 
+  it('a full queue (409 queue_full, a state) is refused before a used-up budget (429, a quota)', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Crowded', daily_credit_budget: 10 })).body;
+    llm.enqueue({ type: 'text', text: 'spent', usage: { input: 1500, output: 100 } });
+    const created = (await a.post('/v1/agents/sessions', { agent_id: agent.id, message: 'spend' })).body;
+    await runEnded(a, created.id, created.run_id);
+    llm.enqueue({ type: 'hang' });
+    const asked = llm.requests.length;
+    expect((await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'hold on' })).status).toBe(202);
+    await eventually(() => llm.requests.length === asked + 1, { what: 'the model request' });
+    for (let i = 1; i <= 20; i++) expect((await a.post(`/v1/agents/sessions/${created.id}/message`, { content: `m${i}` })).status).toBe(202);
+    // the day's budget is now used up (2 credits spent, 2 allowed)
+    expect((await a.patch(`/v1/agents/${agent.id}`, { daily_credit_budget: 2 })).body.budget.remaining_today).toBe(0);
+    const full = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'one too many' });
+    expect([full.status, full.body.code]).toEqual([409, 'queue_full']);
+    await a.post(`/v1/agents/sessions/${created.id}/interrupt`, {});
+    const spent = await a.post(`/v1/agents/sessions/${created.id}/message`, { content: 'room now' });
+    expect([spent.status, spent.body.code]).toEqual([429, 'budget_exhausted']);
+  });
+
   it('budget: a message once the day is used up is 429 budget_exhausted with Retry-After; archive ends the session', async () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Thrifty', daily_credit_budget: 2 })).body;

@@ -86,9 +86,14 @@ export class SessionHandlers {
     if (!this.models.forOrganization(agent.org_id)) throw new LlmNotConfiguredError();
   }
 
-  private stageMessage(tx: GraphTx, agent: AgentRecord, s: SessionRecord, content: string, metadata: Record<string, unknown> | null, sender: Sender): Staged {
+  /** 409 `queue_full`: a state of the session, refused before the budget and the provider (REFERENCE §16.1) */
+  private assertQueueRoom(s: SessionRecord): void {
     if (s.queued_runs.length >= QUEUE_MAX && s.current_run !== null)
       throw new DomainError(409, 'queue_full', `${QUEUE_MAX} messages already wait in this session`, { queued_messages: s.queued_runs.length });
+  }
+
+  private stageMessage(tx: GraphTx, agent: AgentRecord, s: SessionRecord, content: string, metadata: Record<string, unknown> | null, sender: Sender): Staged {
+    this.assertQueueRoom(s);
     const message_id = this.ids.uuid();
     const run_id = this.ids.uuid();
     const queued = s.current_run !== null;
@@ -163,6 +168,7 @@ export class SessionHandlers {
     // servers mode: credits another replica recorded count before this one decides
     if (this.store.concurrentDeciders) await this.store.catchUp();
     const agent = this.store.read.agent(auth.org_id, s.agent_id)!;
+    this.assertQueueRoom(s);
     this.assertCanRun(agent);
     const staged = await this.uow.run(commandContext(auth, rid), async (tx) => {
       // servers mode: two replicas taking messages for one session at once must not both find it idle
