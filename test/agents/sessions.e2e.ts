@@ -139,6 +139,37 @@ describe('agent sessions, OpenAI protocol', () => {
     expect(Buffer.byteLength(JSON.stringify(exec.props.output_snapshot))).toBeLessThanOrEqual(16 * 1024);
   });
 
+  it('a tombstoned Agent or Session node is recreated at the next run, once, and the agent and session move to the new nodes', async () => {
+    const a = await proOwner(t.url);
+    const agent = (await a.post('/v1/agents', { name: 'Phoenix', tools: ['strata_get_node'] })).body;
+    const session = (await a.post('/v1/agents/sessions', { agent_id: agent.id, title: 'Ashes' })).body;
+    expect((await a.delete(`/node/${agent.node_uid}`)).status).toBe(200);
+    expect((await a.delete(`/node/${session.node_uid}`)).status).toBe(200);
+    const executions: string[] = [];
+    for (const id of ['p1', 'p2']) {
+      llm.enqueue({ type: 'tool_calls', calls: [{ id, name: 'strata_get_node', arguments: { action: 'get', uid: session.node_uid } }] }, { type: 'text', text: 'Done.' });
+      const r = await a.post(`/v1/agents/sessions/${session.id}/message`, { content: 'Look', wait: true });
+      expect(r.body.run.status).toBe('completed');
+      executions.push((await a.get(`/v1/agents/sessions/${session.id}/events?types=tool.result`)).body.items.slice(-1)[0].data.execution_uid);
+    }
+    const agentNow = (await a.get(`/v1/agents/${agent.id}`)).body.node_uid;
+    const sessionNow = (await a.get(`/v1/agents/sessions/${session.id}`)).body.node_uid;
+    expect([agentNow === agent.node_uid, sessionNow === session.node_uid]).toEqual([false, false]);
+    expect((await a.get(`/node/${agentNow}`)).body).toMatchObject({ node_type: 'Agent', label: 'Phoenix', tombstone_at: null, props: { agent_type: 'llm' } });
+    expect((await a.get(`/node/${sessionNow}`)).body).toMatchObject({ node_type: 'Session', tombstone_at: null, props: { session_type: 'agent' } });
+    // one new node each, not one per run
+    expect((await a.get('/nodes?type=Agent&limit=100')).body.items.map((n: { uid: string }) => n.uid)).toEqual([agentNow]);
+    expect((await a.get('/nodes?type=Session&limit=100')).body.items.map((n: { uid: string }) => n.uid)).toEqual([sessionNow]);
+    for (const ex of executions) {
+      expect((await a.get(`/edges?from_uid=${ex}&edge_type=ExecutedBy`)).body.map((e: { to_uid: string }) => e.to_uid)).toEqual([agentNow]);
+      expect((await a.get(`/node/${ex}`)).body.props.agent_uid).toBe(agentNow);
+    }
+    for (const started of (await a.get(`/v1/agents/sessions/${session.id}/events?types=run.started`)).body.items) {
+      expect(Object.keys(started.data).sort()).toEqual(['model', 'run_id', 'trace_uid', 'trigger']);
+      expect((await a.get(`/edges?from_uid=${started.data.trace_uid}&edge_type=CapturedIn`)).body.map((e: { to_uid: string }) => e.to_uid)).toEqual([sessionNow]);
+    }
+  });
+
   it('wait:true answers 200 with the run and its output; the history carries the earlier turns', async () => {
     const a = await proOwner(t.url);
     const agent = (await a.post('/v1/agents', { name: 'Chat' })).body;

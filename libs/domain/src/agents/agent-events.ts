@@ -137,6 +137,8 @@ export interface AgentRunStartedData extends SessionEventBase {
   trigger: RunTrigger;
   model: string;
   trace_uid: string;
+  /** the session's new Session node, when the run recreated a tombstoned or purged one (REFERENCE §16.10) */
+  session_node_uid?: string;
 }
 
 export interface TokenCounts {

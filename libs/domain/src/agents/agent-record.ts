@@ -121,3 +121,8 @@ export const AGENT_TEMPLATES: readonly AgentTemplate[] = [
 export function templateOf(type: TemplateType): AgentTemplate {
   return AGENT_TEMPLATES.find((t) => t.template_type === type)!;
 }
+
+/** The props of the Agent node that stands for an agent in the graph (REFERENCE §16.3). */
+export function agentNodeProps(a: AgentRecord): Record<string, unknown> {
+  return { name: a.name, agent_type: 'llm', model_id: a.model, capabilities: a.tools, status: a.status };
+}

@@ -82,6 +82,14 @@ describe('session fold', () => {
     expect(foldSession(before, queued('r3'), 1, null, () => null).run_count).toBeUndefined();
     expect(newRun(queued('r3').data as never).number).toBeNull();
   });
+  it('a run that recreated the Session node moves the session to it; run.started on the wire stays as it was', () => {
+    let s = newSession({ ...base, run_id: null, title: null, metadata: null, node_uid: 'n-old', source: 'api', schedule_id: null, created_by: { kind: 'user', id: 'u' } });
+    s = foldSession(s, ev('AgentRunStarted', { run_id: 'r1', trigger: {}, model: 'm', trace_uid: 't1' }), 2, null, () => null);
+    expect(s.node_uid).toBe('n-old');
+    const recreated = ev('AgentRunStarted', { run_id: 'r2', trigger: {}, model: 'm', trace_uid: 't2', session_node_uid: 'n-new' });
+    expect(foldSession(s, recreated, 3, null, () => null).node_uid).toBe('n-new');
+    expect(sessionWireEvent(recreated)!.data).toEqual({ run_id: 'r2', trigger: {}, model: 'm', trace_uid: 't2' });
+  });
   it('the wire mapping leaves AgentRunQueued out and keeps the model’s interim text off the wire', () => {
     expect(sessionWireEvent(ev('AgentRunQueued', { run_id: 'r', trigger: {}, model: 'm' }))).toBeNull();
     const w = sessionWireEvent(ev('AgentInferenceCompleted', { run_id: 'r', step: 1, model: 'm', stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 2 }, credits: 1, duration_ms: 5, text: 'thinking' }))!;

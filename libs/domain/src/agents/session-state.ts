@@ -268,6 +268,9 @@ export function foldSession(s: SessionRecord, e: SessionEvent, seq: number, runA
     case 'AgentMessageReceived':
       n.message_count += 1;
       break;
+    case 'AgentRunStarted':
+      if (e.data.session_node_uid) n.node_uid = e.data.session_node_uid;
+      break;
     case 'AgentMessageProduced':
       n.message_count += 1;
       break;

@@ -14,6 +14,7 @@ import {
   AgentRecord,
   AgentStreams,
   agentNameKey,
+  agentNodeProps,
   assertAgentFields,
   decideArchiveAgent,
   decideCreateAgent,
@@ -67,7 +68,7 @@ export class AgentHandlers {
   }
 
   private agentNodeProps(a: AgentRecord): Record<string, unknown> {
-    return { name: a.name, agent_type: 'llm', model_id: a.model, capabilities: a.tools, status: a.status };
+    return agentNodeProps(a);
   }
 
   /**

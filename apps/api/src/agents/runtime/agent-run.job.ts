@@ -318,7 +318,7 @@ export class AgentRunJob implements JobHandler {
       if (this.store.read.runningCount(org) >= this.plans.planOf({ org }).limits.concurrent_runs) return false;
       const s = this.store.read.session(org, r.session_id)!;
       // runs queued before runs were numbered in their session: counted across the organization, as then
-      stageRunStart(tx, s, r, r.number ?? this.store.read.runsSince(org, 0), await sessionNodeOf(tx, s));
+      await stageRunStart(tx, s, r, r.number ?? this.store.read.runsSince(org, 0), await sessionNodeOf(tx, s), this.store.read.agent(org, agent.id) ?? agent);
       counted(r.id);
       return true;
     }, INTERMEDIATE);

@@ -112,14 +112,14 @@ export class SessionHandlers {
    * model. Otherwise the job starts the run once it may. Decided on the state this unit of
    * work reads, as the job would decide it.
    */
-  private async startAtOnce(tx: GraphTx, agentId: string, s: Pick<SessionRecord, 'org_id' | 'agent_id' | 'id'>, staged: Staged, sessionNode: () => Promise<NodeRecord>): Promise<void> {
+  private async startAtOnce(tx: GraphTx, agentId: string, s: Pick<SessionRecord, 'org_id' | 'agent_id' | 'id' | 'node_uid'>, staged: Staged, sessionNode: () => Promise<NodeRecord>): Promise<void> {
     if (staged.queue_position !== 0) return;
     const agent = this.store.read.agent(s.org_id, agentId);
     if (!agent || agent.status !== 'active') return;
     // servers mode: the slot is claimed across replicas before the count (AgentsStore.planClaim)
     const counted = await this.store.planClaim(tx, 'concurrent_runs');
     if (this.store.read.runningCount(s.org_id) >= this.plans.planOf({ org: s.org_id }).limits.concurrent_runs) return;
-    stageRunStart(tx, s, { id: staged.run_id, trigger: staged.trigger, model: agent.model }, staged.number ?? this.store.read.runsSince(s.org_id, 0) + 1, await sessionNode());
+    await stageRunStart(tx, s, { id: staged.run_id, trigger: staged.trigger, model: agent.model }, staged.number ?? this.store.read.runsSince(s.org_id, 0) + 1, await sessionNode(), agent);
     counted(staged.run_id);
   }
 
@@ -141,7 +141,7 @@ export class SessionHandlers {
       };
       tx.emit(AgentStreams.session(auth.org_id, id), 'AgentSessionCreated', created, 'no_stream');
       if (body.message === undefined) return null;
-      const fresh: SessionRecord = { id, org_id: auth.org_id, agent_id: agent.id, current_run: null, queued_runs: [], run_count: 0 } as unknown as SessionRecord;
+      const fresh: SessionRecord = { id, org_id: auth.org_id, agent_id: agent.id, node_uid: node.uid, current_run: null, queued_runs: [], run_count: 0 } as unknown as SessionRecord;
       const staged = this.stageMessage(tx, agent, fresh, body.message, null, this.sender(auth));
       await this.startAtOnce(tx, agent.id, fresh, staged, async () => node);
       return staged;
