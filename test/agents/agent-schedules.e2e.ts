@@ -110,6 +110,19 @@ describe('agent schedules', () => {
     expect((await a.get('/v1/agents/schedules')).body.items).toEqual([]);
   });
 
+  it('a PATCH with a bad pattern, zone or template is 400 before an unknown schedule is 404', async () => {
+    const a = await proOwner(t.url);
+    for (const [body, field] of [
+      [{ cron: '0 7 * *' }, 'cron'],
+      [{ timezone: 'Mars/Olympus' }, 'timezone'],
+      [{ message_template: 'Hi {{user}}' }, 'message_template'],
+    ] as const) {
+      const r = await a.patch('/v1/agents/schedules/no-such-schedule', body);
+      expect([field, r.status, r.body.code, r.body.field]).toEqual([field, 400, 'invalid_field', field]);
+    }
+    expect((await a.patch('/v1/agents/schedules/no-such-schedule', { name: 'ok' })).status).toBe(404);
+  });
+
   it('a firing opens a schedule session whose first message is the rendered template; overlap policies; paused; plan limit', async () => {
     clock.set(at('2030-01-01T12:00:00Z'));
     const a = await proOwner(t.url);

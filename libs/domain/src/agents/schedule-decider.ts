@@ -111,8 +111,20 @@ export function decideCreateSchedule(input: ScheduleInput, id: string, org: stri
 
 const CONFIG_FIELDS = ['name', 'cron', 'timezone', 'message_template', 'enabled', 'overlap_policy'] as const;
 
+/**
+ * The body rules of a PATCH that need no schedule (400): the pattern's syntax, the zone, the
+ * template's placeholders. Checked before the schedule is looked for (REFERENCE §16.1: body,
+ * then existence); how often the pattern fires in the zone is decided with the schedule.
+ */
+export function assertScheduleFields(input: ScheduleInput): void {
+  if (input.timezone !== undefined) assertTimeZone(input.timezone);
+  if (input.cron !== undefined) assertCronSyntax(input.cron);
+  if (input.message_template !== undefined) assertTemplate(input.message_template);
+}
+
 /** A PATCH: the configuration after it and the fields it moved (none: nothing is written). */
 export function decideUpdateSchedule(s: AgentScheduleRecord, input: ScheduleInput, rules: ScheduleRules): { schedule: AgentScheduleConfig; changed: string[]; retimed: boolean } {
+  assertScheduleFields(input);
   if (s.deleted_at !== null) throw ScheduleErrors.notFound(s.id);
   if (input.agent_id !== undefined && input.agent_id !== s.agent_id) throw Errors.immutableField('agent_id');
   if (input.message_template !== undefined) assertTemplate(input.message_template);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AuthErrors } from '@strata/auth/auth-errors';
 import { PlanLimits } from '@strata/auth/plans/plan-limits';
-import { AgentStreams, ScheduleErrors, ScheduleInput, ScheduleRules, decideCreateSchedule, decideUpdateSchedule } from '@strata/domain/agents';
+import { AgentStreams, ScheduleErrors, ScheduleInput, ScheduleRules, assertScheduleFields, decideCreateSchedule, decideUpdateSchedule } from '@strata/domain/agents';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
@@ -66,6 +66,8 @@ export class ScheduleHandlers {
   }
 
   async update(auth: AuthContext, rid: string, id: string, input: ScheduleInput) {
+    // the body is refused before the schedule is looked for (REFERENCE §16.1)
+    assertScheduleFields(input);
     this.schedule(auth, id);
     const decided = await this.uow.run(commandContext(auth, rid), async (tx) => {
       const before = this.schedule(auth, id);
