@@ -192,6 +192,25 @@ describe('managed agents', () => {
     expect([r2.status, r2.body.code]).toEqual([404, 'not_found']);
   });
 
+  it('agents, sessions and schedules made at the same instant are listed newest first, ties by id ascending', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const asc = (ids: string[]) => [...ids].sort();
+    const agents: string[] = [];
+    for (const name of ['Tie one', 'Tie two', 'Tie three']) agents.push((await a.post('/v1/agents', { name })).body.id);
+    expect((await a.get('/v1/agents')).body.items.map((x: { id: string }) => x.id)).toEqual(asc(agents));
+    const sessions: string[] = [];
+    for (let i = 0; i < 3; i++) sessions.push((await a.post('/v1/agents/sessions', { agent_id: agents[0] })).body.id);
+    expect((await a.get('/v1/agents/sessions')).body.items.map((x: { id: string }) => x.id)).toEqual(asc(sessions));
+    const schedules: string[] = [];
+    for (let i = 0; i < 3; i++) schedules.push((await a.post('/v1/agents/schedules', { agent_id: agents[0], name: `s${i}`, cron: '@daily', message_template: 'go' })).body.id);
+    expect((await a.get('/v1/agents/schedules')).body.items.map((x: { id: string }) => x.id)).toEqual(asc(schedules));
+    // a later one comes first
+    clock.advance(1);
+    const later = (await a.post('/v1/agents', { name: 'Tie later' })).body.id;
+    expect((await a.get('/v1/agents')).body.items.map((x: { id: string }) => x.id)).toEqual([later, ...asc(agents)]);
+  });
+
   it('the plan caps the non-archived agents (403 plan_limit_reached)', async () => {
     const s = await proOrg();
     const a = api(t.url, s.access_token);

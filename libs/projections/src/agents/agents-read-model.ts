@@ -73,7 +73,7 @@ export class AgentsReadModel {
       params.push(opts.status);
     } else if (!opts.includeArchived) where.push("status != 'archived'");
     const rows = this
-      .q(`SELECT record FROM agt_agents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .q(`SELECT record FROM agt_agents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id ASC LIMIT ? OFFSET ?`)
       .all(...params, opts.limit, opts.offset) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record) as AgentRecord);
   }
@@ -105,7 +105,7 @@ export class AgentsReadModel {
       params.push(opts.status);
     }
     const rows = this
-      .q(`SELECT record FROM agt_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .q(`SELECT record FROM agt_sessions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id ASC LIMIT ? OFFSET ?`)
       .all(...params, opts.limit, opts.offset) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record) as SessionRecord);
   }
@@ -230,8 +230,8 @@ export class AgentsReadModel {
   schedules(org: string, opts: { agent_id?: string; limit: number; offset: number }): AgentScheduleRecord[] {
     const rows = (
       opts.agent_id
-        ? this.q('SELECT record FROM agt_schedules WHERE org_id = ? AND agent_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?').all(org, opts.agent_id, opts.limit, opts.offset)
-        : this.q('SELECT record FROM agt_schedules WHERE org_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?').all(org, opts.limit, opts.offset)
+        ? this.q('SELECT record FROM agt_schedules WHERE org_id = ? AND agent_id = ? AND deleted = 0 ORDER BY created_at DESC, id ASC LIMIT ? OFFSET ?').all(org, opts.agent_id, opts.limit, opts.offset)
+        : this.q('SELECT record FROM agt_schedules WHERE org_id = ? AND deleted = 0 ORDER BY created_at DESC, id ASC LIMIT ? OFFSET ?').all(org, opts.limit, opts.offset)
     ) as { record: string }[];
     return rows.map((r) => JSON.parse(r.record) as AgentScheduleRecord);
   }
