@@ -1,7 +1,7 @@
 import { FixedClock } from '@strata/domain/time';
 import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-chat-server';
 import { TestApp, startTestApp } from '../support/test-app';
-import { api, createApiKey, signUp } from '../support/http';
+import { api, createApiKey, request, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
 
 /** Managed agents (REFERENCE §16.1–16.3, §17): plan gate, create with template defaults, PATCH, pause, archive. */
@@ -138,6 +138,28 @@ describe('managed agents', () => {
     expect((await a.get('/v1/agents?include_archived=true')).body.items).toHaveLength(2);
     // the name is free again
     expect((await a.post('/v1/agents', { name: 'Curator' })).status).toBe(201);
+  });
+
+  it('/mcp lists and calls only the bound agent’s tools (read ones for a read key); other keys are not narrowed', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const agent = (await a.post('/v1/agents', { name: 'Narrow', tools: ['strata_capture', 'strata_retrieve', 'ask_user'] })).body;
+    const rpc = (key: string, body: unknown) => request(t.url, 'POST', '/mcp', { token: key, raw: JSON.stringify(body), headers: { accept: 'application/json, text/event-stream' } });
+    const listed = async (key: string) => (await rpc(key, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools.map((x: { name: string }) => x.name).sort();
+    const bound = await createApiKey(t.url, s.access_token, { agent_id: agent.id });
+    const boundRead = await createApiKey(t.url, s.access_token, { agent_id: agent.id, scopes: ['read'] });
+    expect(await listed(bound.key)).toEqual(['strata_capture', 'strata_retrieve']);
+    expect(await listed(boundRead.key)).toEqual(['strata_retrieve']);
+    const refused = await rpc(bound.key, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'strata_commit', arguments: { action: 'goal', label: 'Not its tool' } } });
+    expect(refused.body.error.code).toBe(-32602);
+    expect((await a.get('/nodes?type=Goal')).body.items).toEqual([]);
+    const allowed = await rpc(bound.key, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'strata_capture', arguments: { action: 'observation', label: 'Its own tool' } } });
+    expect(allowed.body.result.isError).toBeUndefined();
+    // an unbound key, and a key bound to an agent Strata does not run, list every tool
+    const unbound = await createApiKey(t.url, s.access_token);
+    const external = await createApiKey(t.url, s.access_token, { agent_id: 'external-bot' });
+    expect(await listed(unbound.key)).toHaveLength(11);
+    expect(await listed(external.key)).toHaveLength(11);
   });
 
   it('roles and keys: members and read keys read; only owners, admins and unbound write keys manage', async () => {

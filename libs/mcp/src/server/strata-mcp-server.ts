@@ -68,6 +68,11 @@ export interface McpRequestContext {
   /** whether the credential may write: a read credential lists only the read tools */
   canWrite: boolean;
   /**
+   * A key bound to a managed agent: the agent's `tools`, the only ones it lists and may call
+   * (REFERENCE §16.13); absent for every other credential.
+   */
+  allowedTools?: ReadonlySet<string>;
+  /**
    * Set by a tool call answered with the route's own JSON text: the result's
    * `structuredContent`, serialised, for the exchange to splice into the answer (the SDK sees
    * the result without it, so nothing parses the route's body only to serialise it again).
@@ -118,9 +123,9 @@ export function toolResultOf(answer: RouteAnswer): { content: { type: 'text'; te
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }
 
-async function runTool(name: string, args: unknown, call: RouteCaller, canWrite: boolean): Promise<RouteAnswer> {
+async function runTool(name: string, args: unknown, call: RouteCaller, canWrite: boolean, allowedTools?: ReadonlySet<string>): Promise<RouteAnswer> {
   const tool = STRATA_TOOL_BY_NAME.get(name);
-  if (!tool || (!canWrite && !tool.readOnly)) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+  if (!tool || (!canWrite && !tool.readOnly) || (allowedTools && !allowedTools.has(name))) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
   let routeCall;
   try {
     routeCall = routeCallsFor(tool, args);
@@ -164,11 +169,17 @@ export function createStrataMcpServer(version: string): Server {
   }));
 
   const toolLists = { write: describeTools(true), read: describeTools(false) };
-  server.setRequestHandler(anyParams('tools/list'), (raw, extra) => (paramsOf(ListToolsRequestSchema, raw), { tools: (contextOf(extra).canWrite ? toolLists.write : toolLists.read) as never }));
+  server.setRequestHandler(anyParams('tools/list'), (raw, extra) => {
+    paramsOf(ListToolsRequestSchema, raw);
+    const ctx = contextOf(extra);
+    const tools = ctx.canWrite ? toolLists.write : toolLists.read;
+    const allowed = ctx.allowedTools;
+    return { tools: (allowed ? tools.filter((t) => allowed.has(t.name as string)) : tools) as never };
+  });
   server.setRequestHandler(anyParams('tools/call'), async (raw, extra) => {
     const req = paramsOf(CallToolRequestSchema, raw);
     const ctx = contextOf(extra);
-    const answer = await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite);
+    const answer = await runTool(req.params.name, req.params.arguments, ctx.call, ctx.canWrite, ctx.allowedTools);
     if (answer.json !== undefined && answer.status >= 200 && answer.status < 300) return rawToolResult(answer.json, ctx);
     return toolResultOf(answer);
   });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
@@ -11,6 +11,10 @@ import { VERSION } from '@strata/platform/version';
 import { toErrorResponse } from '../../platform/http/all-exceptions.filter';
 import { BODY_LIMIT } from '../../platform/http/configure-http';
 import { RouteTable } from '../../platform/http/route-table';
+import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
+import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
+import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
+import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 
 /** Methods whose route call is the request that counts for the rate limit (REFERENCE §15.11). */
 const ROUTED_METHODS = new Set(['tools/call', 'resources/read']);
@@ -39,13 +43,26 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
 export class McpEndpoint implements OnModuleInit {
   private readonly log = new Logger('Errors');
   private readonly exchange = new McpExchange(VERSION);
+  /** the managed agents: in the projections database (embedded), or this replica's mirror (servers) */
+  private readonly agents: AgentsReadModel | null;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly moduleRef: ModuleRef,
     private readonly routes: RouteTable,
     @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
-  ) {}
+    @Optional() @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
+    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
+  ) {
+    this.agents = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
+  }
+
+  /** A key bound to a managed agent lists and calls only the agent's tools (REFERENCE §16.13); a key bound to an external agent id is not narrowed. */
+  private allowedToolsOf(auth: AuthContext): ReadonlySet<string> | undefined {
+    if (auth.bound_agent_id === null || !this.agents) return undefined;
+    const agent = this.agents.agent(auth.org_id, auth.bound_agent_id);
+    return agent ? new Set(agent.tools) : undefined;
+  }
 
   onModuleInit(): void {
     // an application context without an HTTP server (a CLI-style context) serves no /mcp
@@ -105,7 +122,7 @@ export class McpEndpoint implements OnModuleInit {
       'mcp-protocol-version': typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'] : undefined,
     };
     const calls: RouteCalls = { made: 0, rateHeaders: {} };
-    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req, auth, resolver, calls), canWrite: auth.scopes.includes('write') });
+    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req, auth, resolver, calls), canWrite: auth.scopes.includes('write'), allowedTools: this.allowedToolsOf(auth) });
     // a tools/call counts as one request (REFERENCE §15.11) even when it reached no route
     if (routed && calls.made === 0) await authenticator.authenticate(req, reply, route);
     // the counted route call's X-RateLimit-* are this request's (REFERENCE §1.12)
