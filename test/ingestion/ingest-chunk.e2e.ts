@@ -97,6 +97,24 @@ describe('POST /ingest/chunk (offline provider)', () => {
     expect(standalone.status).toBe(201);
   });
 
+  it('a standalone chunk is never answered with the chunk of a deleted document, which cleanup would then remove', async () => {
+    const c = api(t.url, key);
+    const content = 'Hedy Lamarr patented frequency hopping in Vienna.';
+    const doc = await c.post('/node', { node_type: 'Document', label: 'Patents', props: { title: 'Patents', document_type: 'note', processing_status: 'completed' } });
+    const inDoc = await c.post('/ingest/chunk', { content, document_uid: doc.body.uid, layers: ['reality'] });
+    expect(inDoc.status).toBe(201);
+    expect((await c.delete(`/node/${doc.body.uid}`)).status).toBe(200);
+
+    const alone = await c.post('/ingest/chunk', { content, layers: ['reality'] });
+    expect(alone.status).toBe(201);
+    expect(alone.body).toMatchObject({ document_uid: null, deduplicated: false });
+    expect(alone.body.chunk_uid).not.toBe(inDoc.body.chunk_uid);
+    expect((await c.post('/ingest/cleanup', {})).body.chunks_tombstoned).toBe(1);
+    expect((await c.get(`/node/${alone.body.chunk_uid}`)).body.tombstone_at).toBeNull();
+    // and the standalone chunk is what identical content finds from now on
+    expect((await c.post('/ingest/chunk', { content })).body).toMatchObject({ chunk_uid: alone.body.chunk_uid, deduplicated: true });
+  });
+
   it.each([
     ['no content', 400, 'missing_field', {}],
     ['an unknown layer', 400, 'invalid_field', { content: 'x', layers: ['reality', 'feelings'] }],

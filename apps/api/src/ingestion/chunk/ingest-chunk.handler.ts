@@ -4,9 +4,11 @@ import { decideCreateEdge, decideCreateNode, triggerEdgeProps, GraphChanges } fr
 import { chunkOfReason, estimateTokens, readChunkRequest, resolveLayers, standaloneChunkLabel } from '@strata/domain/ingestion';
 import { Layer, NodeRecord } from '@strata/domain/records';
 import { Body } from '@strata/domain/validation';
+import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { documentsOfChunk } from '../documents/document-chunks';
 import { ExtractorSource } from '../pipeline/extractor-source';
 import { expectedPlacement } from '../pipeline/placement';
 import { inSameSpaces, readModelMembership } from '@strata/platform/scope/space-membership';
@@ -39,6 +41,7 @@ export class IngestChunkHandler {
   constructor(
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly extractors: ExtractorSource,
     private readonly chunks: ChunkExtractionService,
     private readonly ontology: OntologyPass,
@@ -107,10 +110,12 @@ export class IngestChunkHandler {
   private async identical(org: string, content: string, documentUid: string | null, placement: string | null): Promise<string | null> {
     const page = await this.graph.listNodes(org, { node_types: ['Chunk'], props_equals: { content } }, { limit: 100, offset: 0 }, 'created_asc');
     for (const c of page.items) {
-      const parents = await this.graph.listEdges(org, { from_uid: c.uid, edge_types: ['ChunkOf'] });
-      const parent = parents[0]?.to_uid ?? null;
+      // a chunk created for a Document is under it even once the Document is gone (an orphan
+      // cleanup will remove): it never stands for a chunk ingested with none
+      const parents = await documentsOfChunk(this.graph, this.events, org, c.uid);
+      const sameParent = documentUid === null ? parents.length === 0 : parents.includes(documentUid);
       // the same text in another Space is another chunk: it is neither revealed nor reused
-      if (parent === documentUid && (await inSameSpaces(readModelMembership(this.graph, org), c.uid, placement))) return c.uid;
+      if (sameParent && (await inSameSpaces(readModelMembership(this.graph, org), c.uid, placement))) return c.uid;
     }
     return null;
   }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Streams } from '@strata/domain/events';
-import { documentOfChunkReason, orphanedChunk } from '@strata/domain/ingestion';
+import { orphanedChunk } from '@strata/domain/ingestion';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
+import { documentsOfChunk } from './document-chunks';
 
 /**
  * `POST /ingest/cleanup` (REFERENCE §9.3): cascade-tombstones the orphaned chunks, those
@@ -25,12 +25,7 @@ export class CleanupChunksHandler {
     const chunks = await this.graph.listNodes(ctx.org, { node_types: ['Chunk'] }, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
     const orphans: string[] = [];
     for (const c of chunks.items) {
-      // tombstoned ChunkOf edges count: tombstoning a Document cascades to them
-      const parents = (await this.graph.listEdges(ctx.org, { from_uid: c.uid, edge_types: ['ChunkOf'], include_tombstoned: true })).map((e) => e.to_uid);
-      if (parents.length === 0) {
-        const named = await this.documentNamedAtCreation(ctx.org, c.uid);
-        if (named) parents.push(named);
-      }
+      const parents = await documentsOfChunk(this.graph, this.events, ctx.org, c.uid);
       if (parents.length === 0) continue;
       const docs = await this.graph.getNodes(ctx.org, parents);
       if (orphanedChunk(parents.map((u) => docs.get(u) ?? null))) orphans.push(c.uid);
@@ -41,11 +36,5 @@ export class CleanupChunksHandler {
       for (const uid of orphans) edges += (await tombstoneNode(tx, uid, { reason: 'ingest_cleanup', cascade: true })).edges_tombstoned;
       return { chunks_tombstoned: orphans.length, edges_tombstoned: edges };
     });
-  }
-
-  /** The Document a chunk was created for, as its creation event records it (null for a standalone chunk). */
-  private async documentNamedAtCreation(org: string, chunkUid: string): Promise<string | null> {
-    const [first] = await this.events.readStream(Streams.node(org, chunkUid), 0, 1);
-    return documentOfChunkReason((first?.data as { reason?: string | null } | undefined)?.reason);
   }
 }

@@ -1,4 +1,7 @@
+import { Streams } from '@strata/domain/events';
+import { documentOfChunkReason } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
+import { EventStore } from '@strata/event-store/event-store.port';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 
 /** The live Chunks of a document (ChunkOf → it), by chunk index. */
@@ -11,3 +14,16 @@ export async function documentChunks(graph: GraphReadModel, org: string, documen
 }
 
 export const chunkStatus = (c: NodeRecord): string => String(c.props.processing_status ?? 'pending');
+
+/**
+ * The Documents a chunk was created for: the targets of its ChunkOf edges, tombstoned ones too
+ * (tombstoning a Document cascades to them), else the one its creation names (a purge of the
+ * Document removes the edge). Empty for a chunk ingested without a document.
+ */
+export async function documentsOfChunk(graph: GraphReadModel, events: EventStore, org: string, chunkUid: string): Promise<string[]> {
+  const parents = (await graph.listEdges(org, { from_uid: chunkUid, edge_types: ['ChunkOf'], include_tombstoned: true })).map((e) => e.to_uid);
+  if (parents.length) return parents;
+  const [first] = await events.readStream(Streams.node(org, chunkUid), 0, 1);
+  const named = documentOfChunkReason((first?.data as { reason?: string | null } | undefined)?.reason);
+  return named ? [named] : [];
+}
