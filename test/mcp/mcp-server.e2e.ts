@@ -126,6 +126,21 @@ describe("Strata's MCP server (POST /mcp)", () => {
     expect((await api(t.url, writeKey).post('/retrieve', { action: 'text', query: 'Orphan' })).text).not.toContain('"Orphan"');
   });
 
+  it('names an article\'s own arguments in its errors, not the batch it is written through', async () => {
+    const topic = (await client.callTool({ name: 'strata_capture', arguments: { action: 'entity', label: 'Errors topic' } })).structuredContent as any;
+    const write = async (args: Record<string, unknown>) => (await client.callTool({ name: 'strata_write_article', arguments: { action: 'create', ...args } })) as any;
+    const badProject = await write({ label: 'A', content: 'x', covers_uid: topic.uid, project_uid: 'no-such-project' });
+    expect(badProject.isError).toBe(true);
+    expect(badProject.structuredContent).toEqual({ error: 'project_uid: node no-such-project not found', code: 'not_found', field: 'project_uid', uid: 'no-such-project', status: 404 });
+    const badCovers = await write({ label: 'A', content: 'x', covers_uid: 'no such node' });
+    expect(badCovers.structuredContent).toMatchObject({ code: 'invalid_uid', field: 'covers_uid', status: 400 });
+    expect(badCovers.structuredContent).not.toHaveProperty('index');
+    expect(badCovers.structuredContent.error).not.toMatch(/edges|to_uid/);
+    // the article's own fields read as POST /node reports them
+    const noLabel = await write({ content: 'x', covers_uid: topic.uid });
+    expect(noLabel.structuredContent).toEqual({ error: 'label is required', code: 'missing_field', field: 'label', status: 400 });
+  });
+
   it('reports route errors as tool errors with the route code and status', async () => {
     const unknownAction = await client.callTool({ name: 'strata_retrieve', arguments: { action: 'nope' } });
     expect(unknownAction.isError).toBe(true);

@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { DomainError } from '@strata/domain/errors';
 import { ALL_REVISIONS, INITIALIZE_REVISIONS } from './protocol-versions';
-import { RouteAnswer, RouteCaller } from './route-call';
+import { RouteAnswer, RouteCall, RouteCaller } from './route-call';
 import { RESOURCES, RESOURCE_TEMPLATES, resourceCallFor } from './strata-resources';
 import { STRATA_TOOL_BY_NAME, describeTools, errorAnswer, routeCallsFor } from './strata-tools';
 
@@ -123,6 +123,29 @@ export function toolResultOf(answer: RouteAnswer): { content: { type: 'text'; te
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }
 
+/** The article argument each link of its batch comes from. */
+const ARTICLE_LINK_ARGS: Readonly<Record<string, string>> = { Covers: 'covers_uid', PartOfProject: 'project_uid' };
+
+/**
+ * A refusal of the /batch an article and its links are written through, as the tool's caller
+ * sent them: the field is `covers_uid` or `project_uid` rather than `to_uid` of an edge, the
+ * batch's `index` and its prefix go (the caller sent no batch).
+ */
+function articleBatchError(call: RouteCall, answer: RouteAnswer): RouteAnswer {
+  const body = answer.body;
+  if (!isObject(body) || typeof body.index !== 'string') return answer;
+  const { index, ...rest } = body;
+  let message = typeof rest.error === 'string' ? rest.error.replace(/^(nodes|edges)\[\d+\](\.[A-Za-z_]+)?: /, '') : rest.error;
+  const edge = /^edges\[(\d+)\]/.exec(index);
+  const links = call.body?.edges;
+  const arg = edge && Array.isArray(links) && isObject(links[Number(edge[1])]) ? ARTICLE_LINK_ARGS[String((links[Number(edge[1])] as Record<string, unknown>).edge_type)] : undefined;
+  if (arg) {
+    if (typeof message === 'string') message = message.replace(/\bto_uid\b/g, arg);
+    if (rest.field === 'to_uid') rest.field = arg;
+  }
+  return { status: answer.status, body: { ...rest, error: message } };
+}
+
 async function runTool(name: string, args: unknown, call: RouteCaller, canWrite: boolean, allowedTools?: ReadonlySet<string>): Promise<RouteAnswer> {
   const tool = STRATA_TOOL_BY_NAME.get(name);
   if (!tool || (!canWrite && !tool.readOnly) || (allowedTools && !allowedTools.has(name))) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
@@ -134,6 +157,7 @@ async function runTool(name: string, args: unknown, call: RouteCaller, canWrite:
     throw err;
   }
   const answer = await call(routeCall);
+  if (tool.name === 'strata_write_article' && routeCall.path === '/batch' && answer.status >= 400) return articleBatchError(routeCall, answer);
   // an article written with its links through /batch answers as POST /node would: the node
   if (tool.name === 'strata_write_article' && routeCall.path === '/batch' && answer.status === 201 && isObject(answer.body)) {
     const uid = (answer.body.node_uids as string[])[0];
