@@ -3,6 +3,8 @@ import { ScriptedOpenAIChatServer } from '@strata/ai/testing/scripted-openai-cha
 import { TestApp, startTestApp } from '../support/test-app';
 import { api, createApiKey, request, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
+import { seedBriefWorld } from '../briefs/brief-world';
+import { mk } from '../retrieval/retrieval-fixture';
 
 /** Managed agents (REFERENCE §16.1–16.3, §17): plan gate, create with template defaults, PATCH, pause, archive. */
 describe('managed agents', () => {
@@ -160,6 +162,31 @@ describe('managed agents', () => {
     const external = await createApiKey(t.url, s.access_token, { agent_id: 'external-bot' });
     expect(await listed(unbound.key)).toHaveLength(11);
     expect(await listed(external.key)).toHaveLength(11);
+  });
+
+  it('a key bound to a managed agent acts within the agent’s scope, and within its own lists too, from the request after a scope change', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const world = await seedBriefWorld(a);
+    const loose = await mk(a, 'Claim', 'Loose claim');
+    const agent = (await a.post('/v1/agents', { name: 'Orion reader', scope: { project_uids: [world.project] } })).body;
+    const key = api(t.url, (await createApiKey(t.url, s.access_token, { agent_id: agent.id, scopes: ['read'] })).key);
+    // the admitted set of the agent's Project, with the Project; nothing else
+    for (const uid of [world.ablates, world.docA, world.project]) expect([uid, (await key.get(`/node/${uid}`)).status]).toEqual([uid, 200]);
+    for (const uid of [loose, world.other]) expect([uid, (await key.get(`/node/${uid}`)).status, (await key.get(`/node/${uid}`)).body.code]).toEqual([uid, 404, 'not_found']);
+    const claims = (await key.get('/nodes?node_type=Claim&limit=100')).body.items.map((n: { uid: string }) => n.uid);
+    expect(claims).toContain(world.ablates);
+    expect(claims).not.toContain(loose);
+    const wide = await key.get('/stats');
+    expect([wide.status, wide.body.code]).toEqual([403, 'scope_denied']);
+    // the key's own list narrows the agent's scope, never widens it
+    const elsewhere = api(t.url, (await createApiKey(t.url, s.access_token, { agent_id: agent.id, scopes: ['read'], project_uids: [world.other] })).key);
+    expect((await elsewhere.get(`/node/${world.ablates}`)).status).toBe(404);
+    expect((await elsewhere.get(`/node/${world.other}`)).status).toBe(404);
+    // the agent's scope lifted: the same key reads the whole graph at once
+    expect((await a.patch(`/v1/agents/${agent.id}`, { scope: {} })).status).toBe(200);
+    expect((await key.get(`/node/${loose}`)).status).toBe(200);
+    expect((await key.get('/stats')).status).toBe(200);
   });
 
   it('roles and keys: members and read keys read; only owners, admins and unbound write keys manage', async () => {

@@ -1,4 +1,5 @@
 import { decideKeyAccess, scopesOfRole } from '@strata/domain/accounts';
+import { AgentScope, boundKeyScope } from '@strata/domain/agents';
 import { Clock } from '@strata/domain/time';
 import { AccountsDirectory, CredentialChange, DirectoryKey } from './accounts-directory.port';
 import { AuthContext } from './auth-context';
@@ -19,6 +20,9 @@ interface CachedJwt {
 }
 
 const MAX_ENTRIES = 50_000;
+
+/** A managed agent's `scope` (null: no such agent), read for each request of a key bound to it. */
+export type AgentScopeReader = (org: string, agentId: string) => AgentScope | null;
 
 function freeze(ctx: AuthContext): AuthContext {
   Object.freeze(ctx.scopes);
@@ -49,12 +53,15 @@ export class CredentialResolver {
   private readonly jwts = new Map<string, CachedJwt>();
   /** in-process tokens lent for one call each (never stored, never leave the process) */
   private readonly delegated = new Map<string, AuthContext>();
+  /** a bound key's context within its agent's scope, kept while that scope stays the same */
+  private readonly bound = new WeakMap<AuthContext, { scope: string; ctx: AuthContext }>();
   readonly stats = { key_hits: 0, key_misses: 0, jwt_hits: 0, jwt_misses: 0 };
 
   constructor(
     private readonly directory: AccountsDirectory,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
+    private readonly agentScope: AgentScopeReader | null = null,
   ) {
     directory.onCredentialChange((c) => this.invalidate(c));
   }
@@ -82,7 +89,7 @@ export class CredentialResolver {
     if (hit !== undefined) {
       if (this.clock.now() < hit.valid_until) {
         this.stats.key_hits++;
-        return hit.ctx;
+        return this.withinAgent(hit.ctx);
       }
       this.dropKeyToken(token, hit.key_id);
     }
@@ -97,7 +104,30 @@ export class CredentialResolver {
     let set = this.keyTokens.get(row.key_id);
     if (!set) this.keyTokens.set(row.key_id, (set = new Set()));
     set.add(token);
-    return ctx;
+    return this.withinAgent(ctx);
+  }
+
+  /**
+   * A key bound to a managed agent acts within the agent's `scope` too (REFERENCE §13.3,
+   * §16.13). The scope is read on every request rather than cached with the key, so a PATCH of
+   * the agent's scope holds from the next request.
+   */
+  private withinAgent(ctx: AuthContext): AuthContext {
+    if (ctx.bound_agent_id === null || this.agentScope === null) return ctx;
+    const agent = this.agentScope(ctx.org_id, ctx.bound_agent_id);
+    if (agent === null) return ctx;
+    const lists = boundKeyScope(ctx, agent);
+    if (lists === ctx) return ctx;
+    const scope = JSON.stringify(lists);
+    const kept = this.bound.get(ctx);
+    if (kept?.scope === scope) return kept.ctx;
+    const narrowed = freeze({
+      ...ctx,
+      space_uids: lists.space_uids === null ? null : [...lists.space_uids],
+      project_uids: lists.project_uids === null ? null : [...lists.project_uids],
+    });
+    this.bound.set(ctx, { scope, ctx: narrowed });
+    return narrowed;
   }
 
   private keyContext(row: DirectoryKey): AuthContext {

@@ -1,4 +1,5 @@
 import { ScopeModule } from '@strata/platform/scope/scope.module';
+import { KnownAgents } from '@strata/platform/scope/known-agents';
 import { BeforeApplicationShutdown, Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -67,8 +68,9 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
     },
     {
       provide: CredentialResolver,
-      inject: [ACCOUNTS_DIRECTORY, TokenService, CLOCK],
-      useFactory: (d: AccountsDirectory, t: TokenService, clock: Clock) => new CredentialResolver(d, t, clock),
+      inject: [ACCOUNTS_DIRECTORY, TokenService, CLOCK, KnownAgents],
+      // a key bound to a managed agent acts within the agent's scope (REFERENCE §16.13)
+      useFactory: (d: AccountsDirectory, t: TokenService, clock: Clock, agents: KnownAgents) => new CredentialResolver(d, t, clock, (org, id) => agents.scopeOf(org, id)),
     },
     PlanThrottlerGuard,
     DirectAuthenticator,

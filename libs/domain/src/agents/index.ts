@@ -9,3 +9,4 @@ export * from './schedule-cron';
 export * from './schedule-decider';
 export * from './activity';
 export * from './tool-output';
+export * from './bound-key-scope';

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { AgentScope } from '@strata/domain/agents';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
@@ -25,6 +26,11 @@ export class KnownAgents {
 
   isKnown(org: string, agentId: string): boolean {
     return this.accounts.agentKnownByKeys(org, agentId) || !!this.managed?.agent(org, agentId);
+  }
+
+  /** A managed agent's own `scope` (REFERENCE §16.3); null for an id naming no managed agent. */
+  scopeOf(org: string, agentId: string): AgentScope | null {
+    return this.managed?.agent(org, agentId)?.scope ?? null;
   }
 
   /** A managed agent of the organization that was archived. */
