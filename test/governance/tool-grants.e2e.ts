@@ -93,6 +93,21 @@ describe('agent tool grants (REFERENCE §13.4)', () => {
     expect((await start()).body.code).toBe('tool_not_granted');
   });
 
+  it('an agent cannot start an execution of a tombstoned or unknown tool: no live grant, 403 tool_not_granted, no Execution', async () => {
+    const { o, agent, tool } = await world();
+    await o.put(`/v1/agents/runner/tool-grants/${tool}`, {});
+    const start = (affordance: string) => agent.post('/agent/execution', { action: 'start', label: 'run', props: { description: 'run', affordance_uid: affordance } });
+    await o.delete(`/node/${tool}`);
+    const dormant = await start(tool);
+    expect([dormant.status, dormant.body.code, dormant.body.affordance_uid]).toEqual([403, 'tool_not_granted', tool]);
+    const unknown = await agent.post('/agent/execution', { action: 'start', label: 'run', affordance_uid: 'no-such-tool', props: { description: 'run' } });
+    expect([unknown.status, unknown.body.code, unknown.body.affordance_uid]).toEqual([403, 'tool_not_granted', 'no-such-tool']);
+    expect((await o.get('/nodes?node_type=Execution')).body.items).toEqual([]);
+    // restored, the grant acts again
+    await o.post('/evolve', { action: 'restore', uid: tool });
+    expect((await start(tool)).status).toBe(201);
+  });
+
   it('a refused tool leaves only its decision record: a policy_decision a tool grant enforced, in every mode', async () => {
     const { o, agent, tool } = await world();
     const keys = (await o.get('/v1/api-keys')).body.items;

@@ -10,7 +10,6 @@ import { AGENT_EXECUTION } from '@strata/domain/cognitive';
 import { GovernanceStreams, toolGrantRefusal, toolNotGranted } from '@strata/domain/governance';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { assertObjectBody } from '@strata/domain/validation';
-import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { ToolGrantService } from '@strata/platform/scope/tool-grants.service';
 import { UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { cognitiveCall } from '../shared/cognitive-call';
@@ -29,7 +28,6 @@ export class AgentExecutionController {
   constructor(
     private readonly commands: CommandBus,
     private readonly tools: ToolGrantService,
-    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ACCOUNTS_UNIT_OF_WORK) private readonly uow: UnitOfWork,
   ) {}
@@ -44,10 +42,11 @@ export class AgentExecutionController {
   }
 
   /**
-   * An agent-bound credential starting an execution of a tool needs the agent's grant on it
-   * (REFERENCE §13.4); users are not subject to tool grants. An unknown or tombstoned
-   * affordance is left to the action, which answers it like any missing reference. A refusal
-   * writes only its decision record (§13.4), so audit shows who was refused which tool.
+   * An agent-bound credential starting an execution of a tool needs the agent's unexpired grant
+   * on a live Affordance (REFERENCE §13.4); users are not subject to tool grants. A tool that is
+   * unknown or tombstoned has no live grant (a grant on a tombstoned one is dormant), so it is
+   * refused too: the action itself does not check the field. A refusal writes only its
+   * decision record (§13.4), so audit shows who was refused which tool.
    */
   private async assertToolGranted(auth: AuthContext, rid: string, raw: unknown): Promise<void> {
     if (!auth.bound_agent_id || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
@@ -55,8 +54,6 @@ export class AgentExecutionController {
     if (body.action !== 'start') return;
     const tool = affordanceOf(body);
     if (!tool) return;
-    const n = await this.graph.getNode(auth.org_id, tool);
-    if (!n || n.tombstone_at !== null) return;
     const agentId = auth.bound_agent_id;
     if (await this.tools.isGranted(auth.org_id, agentId, tool, this.clock.now())) return;
     const ctx = { org: auth.org_id, principal: auth.principal, credential_id: auth.api_key_id, agent_id: agentId, request_id: rid };
