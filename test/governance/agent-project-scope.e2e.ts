@@ -131,7 +131,9 @@ describe('Project grants bound an agent’s graph reads and writes (REFERENCE §
     // a Space it may write: a spaced node is the Space rule's, not the Projects'
     const space = (await o.post('/node', { label: 'Drafts', node_type: 'Space' })).body.uid;
     outside(await agent.post('/node', { label: 'Draft claim', node_type: 'Claim' }));
-    expectError(await agent.post('/node', { label: 'Draft claim', node_type: 'Claim', space_uid: space }), 403, 'forbidden');
+    // a Space it holds no grant on is absent for it (§13.1: a Space the caller cannot see → 404)
+    expect((await agent.get(`/node/${space}`)).status).toBe(404);
+    expectError(await agent.post('/node', { label: 'Draft claim', node_type: 'Claim', space_uid: space }), 404, 'not_found');
     expect((await o.post(`/v1/spaces/${space}/grants`, { principal_uid: 'agent:drafter', access: 'write' })).status).toBe(201);
     const drafted = await agent.post('/node', { label: 'Draft claim', node_type: 'Claim', space_uid: space });
     expect(drafted.status).toBe(201);

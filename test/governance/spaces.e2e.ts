@@ -291,4 +291,27 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     expect((await bound.get(`/node/${unspaced}`)).status).toBe(404);
     expect((await bound.patch(`/node/${inS}`, { label: 'agent work 2' })).status).toBe(200);
   });
+
+  it('an agent confined by its grants hears 404 for a Space it holds no grant on, on space_uid as on reads and edges', async () => {
+    const { o, owner } = await team(t);
+    const granted = await space(o, 'Granted');
+    const other = await space(o, 'Other');
+    const bound = api(t.url, (await createApiKey(t.url, owner.access_token, { agent_id: 'confined' })).key);
+    await o.post(`/v1/spaces/${granted}/grants`, { principal_uid: 'agent:confined', access: 'write' });
+    const mine = await bound.post('/node', { label: 'mine', node_type: 'Concept', space_uid: granted });
+    expect(mine.status).toBe(201);
+    expect((await bound.get(`/node/${other}`)).status).toBe(404);
+    const edge = await bound.post('/edge', { from_uid: mine.body.uid, to_uid: other, edge_type: 'InSpace' });
+    expect([edge.status, edge.body.code]).toEqual([404, 'not_found']);
+    const placed = await bound.post('/node', { label: 'x', node_type: 'Concept', space_uid: other });
+    expect([placed.status, placed.body.code, placed.body.field, placed.body.uid]).toEqual([404, 'not_found', 'space_uid', other]);
+    const batch = await bound.post('/batch', { nodes: [{ label: 'x', node_type: 'Concept', space_uid: other }] });
+    expect([batch.status, batch.body.code]).toEqual([404, 'not_found']);
+    // the answer is the one a uid naming nothing gets
+    const none = await bound.post('/node', { label: 'x', node_type: 'Concept', space_uid: 'no-such-space' });
+    expect([none.status, none.body.code]).toEqual([404, 'not_found']);
+    // a read grant makes the Space visible: writing into it is then 403 forbidden
+    await o.post(`/v1/spaces/${other}/grants`, { principal_uid: 'agent:confined', access: 'read' });
+    expect((await bound.post('/node', { label: 'x', node_type: 'Concept', space_uid: other })).body.code).toBe('forbidden');
+  });
 });

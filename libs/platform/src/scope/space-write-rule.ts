@@ -76,7 +76,11 @@ export class SpaceWriteRule {
     if (!s || s.tombstone_at !== null) throw Errors.refNotFound(field, raw);
     if (p.credential === 'api_key' && p.space_uids !== null && !p.space_uids.includes(raw)) throw Errors.refNotFound(field, raw);
     if (s.node_type !== 'Space') throw Errors.wrongNodeType(field, raw, s.node_type, ['Space']);
-    assertMayWriteInto(this.spaces.planForPrincipal(tx.org, p).access, p, raw, field);
+    const plan = this.spaces.planForPrincipal(tx.org, p);
+    // an agent confined by its grants sees only the Spaces it holds a grant on: another is
+    // absent for it (404, as on every read and on an InSpace edge), not a 403 that confirms it
+    if (plan.agentLimited && !plan.agentAllows({ spaces: [raw], classification: 'public' })) throw Errors.refNotFound(field, raw);
+    assertMayWriteInto(plan.access, p, raw, field);
     return s;
   }
 
