@@ -90,6 +90,11 @@ describe('governance audit and sync (REFERENCE §13.7, §13.8)', () => {
     expect((await o.get(`/v1/governance/audit?limit=3&kind=policy_decision&cursor=${firstPage.next_cursor}`)).body.code).toBe('invalid_cursor');
     expect((await o.get(`/v1/governance/audit?order=asc&limit=3&cursor=${firstPage.next_cursor}`)).body.code).toBe('invalid_cursor');
     expect((await o.get('/v1/governance/audit?cursor=garbage')).body.code).toBe('invalid_cursor');
+    // one bound to the right filters but carrying no position of ours is not a cursor we gave either
+    const given = JSON.parse(Buffer.from(firstPage.next_cursor, 'base64url').toString('utf8'));
+    const forged = Buffer.from(JSON.stringify({ ...given, k: 'later' })).toString('base64url');
+    const refused = await o.get(`/v1/governance/audit?limit=3&cursor=${forged}`);
+    expect([refused.status, refused.body.code]).toEqual([400, 'invalid_cursor']);
 
     // a member sees only its own records
     const mine = (await member.get('/v1/governance/audit')).body.items;

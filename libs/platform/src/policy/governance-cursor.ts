@@ -10,7 +10,8 @@ export function encodeCursor(binding: unknown, key: unknown): string {
   return Buffer.from(JSON.stringify({ b: bindingHash(binding), k: key })).toString('base64url');
 }
 
-export function decodeCursor<K>(cursor: string, binding: unknown): K {
+/** `isKey`: the position a cursor of this list carries; any other key is not a cursor this service gave. */
+export function decodeCursor<K>(cursor: string, binding: unknown, isKey?: (k: unknown) => k is K): K {
   let parsed: { b?: unknown; k?: unknown };
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -19,6 +20,7 @@ export function decodeCursor<K>(cursor: string, binding: unknown): K {
   }
   if (!parsed || typeof parsed !== 'object' || typeof parsed.b !== 'string' || parsed.k === undefined) throw invalidCursor('the cursor is not one this service gave');
   if (parsed.b !== bindingHash(binding)) throw invalidCursor('the cursor was made with other filters or another order');
+  if (isKey && !isKey(parsed.k)) throw invalidCursor('the cursor is not one this service gave');
   return parsed.k as K;
 }
 

@@ -78,8 +78,7 @@ export class AuditController {
     };
     const binding = { org: auth.org_id, own: own ?? null, ...filter };
     const cursor = text('cursor');
-    const after = cursor === undefined ? null : decodeCursor<number>(cursor, binding);
-    if (after !== null && typeof after !== 'number') throw Errors.invalidField('cursor', 'invalid cursor');
+    const after = cursor === undefined ? null : decodeCursor<number>(cursor, binding, (k): k is number => typeof k === 'number' && Number.isInteger(k));
     // a member or viewer asking for someone else's records sees none
     if (own !== undefined && principal !== undefined && principal !== own) return { items: [], has_more: false, limit, next_cursor: null };
     const page = this.audit.page(auth.org_id, filter, after, limit);
