@@ -1,5 +1,6 @@
 import { Api, api, signUp } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
+import { link, mk } from './retrieval-fixture';
 
 /**
  * A Document in a Space the caller cannot read is absent for it (REFERENCE §13.1), so the
@@ -19,15 +20,8 @@ describe('provenance of readable nodes names only readable Documents', () => {
     t = await startTestApp();
     const o = await signUp(t.url);
     owner = api(t.url, o.access_token);
-    const node = async (body: Record<string, unknown>) => {
-      const r = await owner.post('/node', body);
-      if (r.status !== 201) throw new Error(`POST /node: ${r.status} ${r.text}`);
-      return r.body.uid as string;
-    };
-    const edge = async (from_uid: string, to_uid: string, edge_type: string) => {
-      const r = await owner.post('/edge', { from_uid, to_uid, edge_type });
-      if (r.status !== 201) throw new Error(`POST /edge: ${r.status} ${r.text}`);
-    };
+    const node = (body: { node_type: string; label: string } & Record<string, unknown>) => mk(owner, body.node_type, body.label, body);
+    const edge = (from_uid: string, to_uid: string, edge_type: string) => link(owner, from_uid, to_uid, edge_type);
     u.vault = await node({ label: 'Vault', node_type: 'Space' });
     const pages = JSON.stringify([{ page: 1, char_start: 0 }, { page: 7, char_start: 100 }]);
     u.secretDoc = await node({ label: SECRET, node_type: 'Document', space_uid: u.vault, props: { title: SECRET, document_type: 'article', page_offsets: pages } });

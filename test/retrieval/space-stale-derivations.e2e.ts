@@ -1,5 +1,6 @@
 import { Api, api, signUp } from '../support/http';
 import { TestApp, startTestApp } from '../support/test-app';
+import { link, mk } from './retrieval-fixture';
 import { TickingClock } from '../support/ticking-clock';
 
 /**
@@ -19,15 +20,8 @@ describe('stale_derivations names only premises the caller can read', () => {
     t = await startTestApp({ clock });
     const o = await signUp(t.url);
     owner = api(t.url, o.access_token);
-    const node = async (body: Record<string, unknown>) => {
-      const r = await owner.post('/node', body);
-      if (r.status !== 201) throw new Error(`POST /node: ${r.status} ${r.text}`);
-      return r.body.uid as string;
-    };
-    const edge = async (from_uid: string, to_uid: string) => {
-      const r = await owner.post('/edge', { from_uid, to_uid, edge_type: 'DerivedFrom' });
-      if (r.status !== 201) throw new Error(`POST /edge: ${r.status} ${r.text}`);
-    };
+    const node = (body: { node_type: string; label: string } & Record<string, unknown>) => mk(owner, body.node_type, body.label, body);
+    const edge = (from_uid: string, to_uid: string) => link(owner, from_uid, to_uid, 'DerivedFrom');
     const vault = await node({ label: 'Vault', node_type: 'Space' });
     u.secret = await node({ label: SECRET, node_type: 'Claim', space_uid: vault });
     u.open = await node({ label: 'Open premise', node_type: 'Claim' });
