@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { AgentScope } from '@strata/domain/agents';
+import type { AgentRecord, AgentScope } from '@strata/domain/agents';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
@@ -14,27 +14,32 @@ import { EMBEDDED_STORAGE } from '../storage/storage.tokens';
 @Injectable()
 export class KnownAgents {
   /** managed agents: the embedded projections, or this replica's mirror */
-  private readonly managed: AgentsReadModel | null;
+  private readonly agents: AgentsReadModel | null;
 
   constructor(
     private readonly accounts: AccountsReadModel,
     @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
     @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
   ) {
-    this.managed = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
+    this.agents = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
   }
 
   isKnown(org: string, agentId: string): boolean {
-    return this.accounts.agentKnownByKeys(org, agentId) || !!this.managed?.agent(org, agentId);
+    return this.accounts.agentKnownByKeys(org, agentId) || !!this.managed(org, agentId);
+  }
+
+  /** The organization's managed agent of that id (archived ones too); null for any other id. */
+  managed(org: string, agentId: string): AgentRecord | null {
+    return this.agents?.agent(org, agentId) ?? null;
   }
 
   /** A managed agent's own `scope` (REFERENCE §16.3); null for an id naming no managed agent. */
   scopeOf(org: string, agentId: string): AgentScope | null {
-    return this.managed?.agent(org, agentId)?.scope ?? null;
+    return this.managed(org, agentId)?.scope ?? null;
   }
 
   /** A managed agent of the organization that was archived. */
   isArchivedManaged(org: string, agentId: string): boolean {
-    return this.managed?.agent(org, agentId)?.status === 'archived';
+    return this.managed(org, agentId)?.status === 'archived';
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
@@ -7,14 +7,11 @@ import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { assertRouteAccess } from '@strata/auth/route-access';
 import { McpExchange, RouteAnswer, RouteCall, RouteCaller, lazyRouteAnswer } from '@strata/mcp/server';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
+import { KnownAgents } from '@strata/platform/scope/known-agents';
 import { VERSION } from '@strata/platform/version';
 import { toErrorResponse } from '../../platform/http/all-exceptions.filter';
 import { BODY_LIMIT } from '../../platform/http/configure-http';
 import { RouteTable } from '../../platform/http/route-table';
-import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
-import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
-import { EMBEDDED_STORAGE } from '@strata/platform/storage/storage.tokens';
-import type { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
 
 /** Methods whose route call is the request that counts for the rate limit (REFERENCE §15.11). */
 const ROUTED_METHODS = new Set(['tools/call', 'resources/read']);
@@ -43,24 +40,18 @@ function rpcError(reply: FastifyReply, status: number, code: number, message: st
 export class McpEndpoint implements OnModuleInit {
   private readonly log = new Logger('Errors');
   private readonly exchange = new McpExchange(VERSION);
-  /** the managed agents: in the projections database (embedded), or this replica's mirror (servers) */
-  private readonly agents: AgentsReadModel | null;
-
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly moduleRef: ModuleRef,
     private readonly routes: RouteTable,
     @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
-    @Optional() @Inject(EMBEDDED_STORAGE) storage: EmbeddedStorage | null,
-    @Optional() @Inject(AccountsMirror) mirror: AccountsMirror | null,
-  ) {
-    this.agents = storage ? new AgentsReadModel(storage.projections) : (mirror?.agentsReadModel ?? null);
-  }
+    private readonly agents: KnownAgents,
+  ) {}
 
   /** A key bound to a managed agent lists and calls only the agent's tools (REFERENCE §16.13); a key bound to an external agent id is not narrowed. */
   private allowedToolsOf(auth: AuthContext): ReadonlySet<string> | undefined {
-    if (auth.bound_agent_id === null || !this.agents) return undefined;
-    const agent = this.agents.agent(auth.org_id, auth.bound_agent_id);
+    if (auth.bound_agent_id === null) return undefined;
+    const agent = this.agents.managed(auth.org_id, auth.bound_agent_id);
     return agent ? new Set(agent.tools) : undefined;
   }
 
