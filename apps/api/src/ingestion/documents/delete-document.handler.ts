@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Errors } from '@strata/domain/errors';
 import { Streams } from '@strata/domain/events';
-import { EXTRACTION_REASON, NodeOrigin, createdByExtraction } from '@strata/domain/ingestion';
+import { EXTRACTION_REASON, createdByExtraction } from '@strata/domain/ingestion';
 import { EVENT_STORE, EventStore } from '@strata/event-store/event-store.port';
 import { NodeRecord } from '@strata/domain/records';
 import { DOCUMENT_LEDGER, DocumentLedger } from '@strata/extraction/ledger/document-ledger.port';
@@ -11,6 +11,7 @@ import { purgeObjects } from '@strata/maintenance/purge-objects';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { tombstoneEdge, tombstoneNode } from '@strata/platform/unit-of-work/graph-ops';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
+import { originOf } from './document-chunks';
 import { activeJobOf } from './resume-document.handler';
 
 export interface DeleteDocumentResult {
@@ -98,21 +99,14 @@ export class DeleteDocumentHandler {
 
   /** Whether ingestion created the node, as its creation event (and, for older nodes, its provenance edges') says. */
   private async extractedByIngestion(org: string, uid: string, provenance: () => Promise<{ uid: string }[]>): Promise<boolean> {
-    const origin = await this.originOf(Streams.node(org, uid));
+    const origin = await originOf(this.events, Streams.node(org, uid));
     // the edges are read only for nodes the reason does not settle (those written before it was recorded)
     if (origin === null || origin.reason === EXTRACTION_REASON) return createdByExtraction(origin, []);
     const requests: string[] = [];
     for (const e of await provenance()) {
-      const o = await this.originOf(Streams.edge(org, e.uid));
+      const o = await originOf(this.events, Streams.edge(org, e.uid));
       if (o) requests.push(o.request_id);
     }
     return createdByExtraction(origin, requests);
-  }
-
-  private async originOf(stream: string): Promise<NodeOrigin | null> {
-    const [first] = await this.events.readStream(stream, 0, 1);
-    if (!first) return null;
-    const data = first.data as { reason?: unknown };
-    return { reason: typeof data.reason === 'string' ? data.reason : null, request_id: first.metadata.request_id };
   }
 }

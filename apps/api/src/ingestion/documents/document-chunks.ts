@@ -1,5 +1,5 @@
 import { Streams } from '@strata/domain/events';
-import { documentOfChunkReason } from '@strata/domain/ingestion';
+import { NodeOrigin, documentOfChunkReason } from '@strata/domain/ingestion';
 import { NodeRecord } from '@strata/domain/records';
 import { EventStore } from '@strata/event-store/event-store.port';
 import { GraphReadModel } from '@strata/graph-store/graph-read-model.port';
@@ -23,7 +23,14 @@ export const chunkStatus = (c: NodeRecord): string => String(c.props.processing_
 export async function documentsOfChunk(graph: GraphReadModel, events: EventStore, org: string, chunkUid: string): Promise<string[]> {
   const parents = (await graph.listEdges(org, { from_uid: chunkUid, edge_types: ['ChunkOf'], include_tombstoned: true })).map((e) => e.to_uid);
   if (parents.length) return parents;
-  const [first] = await events.readStream(Streams.node(org, chunkUid), 0, 1);
-  const named = documentOfChunkReason((first?.data as { reason?: string | null } | undefined)?.reason);
+  const named = documentOfChunkReason((await originOf(events, Streams.node(org, chunkUid)))?.reason);
   return named ? [named] : [];
+}
+
+/** What a node's or edge's first event says of it: the reason it was written with and the request (null: no such stream). */
+export async function originOf(events: EventStore, stream: string): Promise<NodeOrigin | null> {
+  const [first] = await events.readStream(stream, 0, 1);
+  if (!first) return null;
+  const data = first.data as { reason?: unknown };
+  return { reason: typeof data.reason === 'string' ? data.reason : null, request_id: first.metadata.request_id };
 }
