@@ -26,6 +26,9 @@ const edgesOf = async (c: Client, q: string) => {
 /** A long article: many small chunks, so a job is still running when the test acts on it. */
 const LONG = Array.from({ length: 300 }, (_, i) => `Paragraph ${i}: Grace Hopper met Alan Turing in London in ${1900 + (i % 100)}. The compiler grew ${i}% that year.`).join('\n\n');
 
+/** Its first paragraphs: a few chunks of 100 tokens. */
+const SHORT = LONG.split('\n\n').slice(0, 12).join('\n\n');
+
 describe('ingestion jobs: cancel, resume, delete, cleanup (offline provider)', () => {
   let t: TestApp;
   let c: Client;
@@ -81,6 +84,39 @@ describe('ingestion jobs: cancel, resume, delete, cleanup (offline provider)', (
     expect((await finished(c, resumed.body.job_id)).status).toBe('completed');
     expect((await c.get(`/node/${res.body.document_uid}`)).body.props.processing_status).toBe('completed');
     expect((await c.get('/nodes?node_type=Person')).body.items.map((n: { label: string }) => n.label)).toContain('Margaret Hamilton');
+  });
+
+  it('a job cancelled before it started leaves its chunks pending: a resume extracts each of them once', async () => {
+    const runner = t.app.get(JobRunner);
+    await runner.stop();
+    let res;
+    try {
+      // no runner: the job is still pending when it is cancelled
+      res = await c.post('/ingest/document', { content: SHORT, chunk_size: 100, chunk_overlap: 0, title: 'Cancelled early' });
+      expect(res.status).toBe(202);
+      const cancel = await c.post(`/jobs/${res.body.job_id}/cancel`, {});
+      expect(cancel.body).toMatchObject({ status: 'cancelled' });
+    } finally {
+      runner.start(2);
+    }
+    const doc = (await c.get(`/node/${res.body.document_uid}`)).body;
+    expect(doc.props.processing_status).toBe('failed');
+    const chunks = await edgesOf(c, `to_uid=${res.body.document_uid}&edge_type=ChunkOf`);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(doc.props.chunk_count).toBe(chunks.length);
+
+    const resumed = await c.post(`/ingest/resume/${res.body.document_uid}`, {});
+    expect(resumed.status).toBe(202);
+    expect(resumed.body.chunks_pending).toBe(chunks.length);
+    const job = await finished(c, resumed.body.job_id);
+    expect(job).toMatchObject({ status: 'completed', result: { chunks_completed: chunks.length, chunks_failed: 0 } });
+    expect((await c.get(`/node/${res.body.document_uid}`)).body.props.processing_status).toBe('completed');
+    for (const e of chunks) {
+      const chunk = (await c.get(`/node/${e.from_uid}`)).body;
+      expect(chunk.props.processing_status).toBe('completed');
+      expect((await edgesOf(c, `to_uid=${e.from_uid}&edge_type=ExtractedFrom`)).length).toBe(chunk.props.extraction_count);
+    }
+    expect((await c.post(`/ingest/resume/${res.body.document_uid}`, {})).body.chunks_pending).toBe(0);
   });
 
   it('refuses a resume while the document has a job (409 job_active), and for what is not a live Document', async () => {

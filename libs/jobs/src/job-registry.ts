@@ -9,8 +9,12 @@ import { JobRunner } from './runner/job-runner';
 
 /** What a kind of job on the durable queue wants to hear from the registry. */
 export interface DurableJobKind {
-  /** a cancel request finished the job while it was still pending: its handler never runs */
-  cancelledBeforeStart?(job: QueuedJob): Promise<void>;
+  /**
+   * A cancel request finished the job while it was still pending: its handler never runs.
+   * `payload` is what it was enqueued with (the cancel drops it from the queue), so the kind
+   * can keep what a later resume needs; null when it had none or the caller discards its work.
+   */
+  cancelledBeforeStart?(job: QueuedJob, payload: string | null): Promise<void>;
   /**
    * A cancel stops a running job of this kind at once when it runs in this process, and the
    * answer waits for it to end `cancelled`: its steps may be dropped midway (an embedding
@@ -74,13 +78,17 @@ export class JobRegistry {
   /**
    * Cancels a durable job: a pending one at once (its kind hears of it), a running one is
    * flagged and stops after the step in progress. 409 once finished. Returns the record.
+   * `discard`: the caller removes what the job was for (its document, the whole graph), so
+   * its kind is not handed the payload to keep anything for later.
    */
-  async cancelDurable(org: string, job: QueuedJob): Promise<JobRecord> {
+  async cancelDurable(org: string, job: QueuedJob, opts: { discard?: boolean } = {}): Promise<JobRecord> {
     assertCancellable(jobRecordOfQueued(job)!);
+    const kind = this.durable.get(job.kind);
+    // read before the cancel drops it; unused when the job starts meanwhile
+    const payload = job.status === 'pending' && kind?.cancelledBeforeStart && !opts.discard ? await this.queue!.payload(job.id) : null;
     // pending: cancelled at once; running: its runner stops after the step in progress
     let after = (await this.queue!.requestCancel(org, job.id)) ?? job;
-    const kind = this.durable.get(job.kind);
-    if (job.status === 'pending' && after.status === 'cancelled') await kind?.cancelledBeforeStart?.(after);
+    if (job.status === 'pending' && after.status === 'cancelled') await kind?.cancelledBeforeStart?.(after, payload);
     else if (after.status === 'running' && kind?.stopsAtOnce) {
       const stopping = this.runner?.cancelHere(job.id);
       if (stopping) {
@@ -100,7 +108,7 @@ export class JobRegistry {
     const kinds = [...this.durable.keys()] as JobKind[];
     let n = 0;
     for (const j of await this.activeDurable(org, kinds)) {
-      await this.cancelDurable(org, j);
+      await this.cancelDurable(org, j, { discard: true });
       n++;
     }
     await this.queue?.removeFinishedOf(org, kinds);

@@ -48,7 +48,7 @@ export class IngestionModule implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     for (const kind of INGESTION_JOB_KINDS) {
       this.runner.register(kind, this.handler);
-      this.jobs.onDurableKind(kind, { cancelledBeforeStart: (job) => this.handler.cancelledBeforeStart(job) });
+      this.jobs.onDurableKind(kind, { cancelledBeforeStart: (job, payload) => this.handler.cancelledBeforeStart(job, payload) });
     }
   }
 

@@ -46,7 +46,7 @@ export class DeleteDocumentHandler {
     const active = await activeJobOf(this.jobs, ctx.org, uid);
     let jobs_cancelled = 0;
     if (active) {
-      await this.jobs.cancelDurable(ctx.org, active);
+      await this.jobs.cancelDurable(ctx.org, active, { discard: true });
       jobs_cancelled = 1;
     }
     const reason = `ingest_delete:${uid}`;

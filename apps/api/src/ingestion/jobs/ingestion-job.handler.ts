@@ -324,10 +324,19 @@ export class IngestionJobHandler implements JobHandler {
     });
   }
 
-  /** A job cancelled before it started: its Document ends `failed` (no chunk succeeded). */
-  async cancelledBeforeStart(job: QueuedJob): Promise<void> {
+  /**
+   * A job cancelled before it started: the chunks of its content are written `pending`, as
+   * for a job cancelled midway, so that a resume extracts them (the content is gone with the
+   * job, and sending it again is answered by this Document); the Document ends `failed`.
+   */
+  async cancelledBeforeStart(job: QueuedJob, payload: string | null): Promise<void> {
     const input = job.input as IngestionJobInput;
     const ctx = jobCommandContext(job.org, job.id, input.actor);
+    const doc = payload !== null && input.chunking ? await this.graph.getNode(job.org, input.document_uid) : null;
+    if (doc && doc.tombstone_at === null) {
+      const stored = await documentChunks(this.graph, job.org, input.document_uid);
+      await this.writePending(ctx, input.document_uid, this.drafts(doc, input, payload!, stored, randomBytes(16).toString('hex')));
+    }
     const chunks = await documentChunks(this.graph, job.org, input.document_uid);
     const completed = chunks.filter((c) => chunkStatus(c) === 'completed').length;
     const failed = chunks.filter((c) => chunkStatus(c) === 'failed').length;
