@@ -141,6 +141,27 @@ describe("Strata's MCP server (POST /mcp)", () => {
     expect(noLabel.structuredContent).toEqual({ error: 'label is required', code: 'missing_field', field: 'label', status: 400 });
   });
 
+  it('refuses an article whose project_uid is not a live Project, as /ingest/document refuses it, and writes nothing', async () => {
+    const http = api(t.url, writeKey);
+    const write = async (args: Record<string, unknown>) => (await client.callTool({ name: 'strata_write_article', arguments: { action: 'create', content: 'x', ...args } })) as any;
+    const person = (await http.post('/node', { node_type: 'Person', label: 'Not a project' })).body;
+    const wrong = await write({ label: 'Wrong project', project_uid: person.uid });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.structuredContent).toEqual({ error: `project_uid: node ${person.uid} is a Person, expected Project`, code: 'wrong_node_type', field: 'project_uid', uid: person.uid, expected: ['Project'], status: 400 });
+
+    const project = (await client.callTool({ name: 'strata_commit', arguments: { action: 'project', label: 'Closed project' } })).structuredContent as any;
+    const projectUid = project.uid ?? project.node?.uid;
+    expect((await http.get(`/node/${projectUid}`)).body.node_type).toBe('Project');
+    expect((await http.delete(`/node/${projectUid}`)).status).toBe(200);
+    const gone = await write({ label: 'Gone project', project_uid: projectUid });
+    expect(gone.isError).toBe(true);
+    expect(gone.structuredContent).toEqual({ error: `project_uid: node ${projectUid} not found`, code: 'not_found', field: 'project_uid', uid: projectUid, status: 404 });
+
+    const articles = (await http.get('/nodes?node_type=Article&limit=1000')).body.items.map((n: { label: string }) => n.label);
+    expect(articles).not.toContain('Wrong project');
+    expect(articles).not.toContain('Gone project');
+  });
+
   it('reports route errors as tool errors with the route code and status', async () => {
     const unknownAction = await client.callTool({ name: 'strata_retrieve', arguments: { action: 'nope' } });
     expect(unknownAction.isError).toBe(true);

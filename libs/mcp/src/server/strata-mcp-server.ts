@@ -10,7 +10,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DomainError } from '@strata/domain/errors';
+import { DomainError, Errors } from '@strata/domain/errors';
 import { ALL_REVISIONS, INITIALIZE_REVISIONS } from './protocol-versions';
 import { RouteAnswer, RouteCall, RouteCaller } from './route-call';
 import { RESOURCES, RESOURCE_TEMPLATES, resourceCallFor } from './strata-resources';
@@ -146,6 +146,24 @@ function articleBatchError(call: RouteCall, answer: RouteAnswer): RouteAnswer {
   return { status: answer.status, body: { ...rest, error: message } };
 }
 
+/**
+ * An article's `project_uid` must name a live Project, as every route taking one requires
+ * (REFERENCE §12.1: 404 `not_found`, 400 `wrong_node_type`); the /batch it is written through
+ * links any live node. A node's type never changes, so this read holds for the batch, which
+ * refuses a Project tombstoned in between itself. A uid the read cannot judge (malformed,
+ * refused) is left to the batch's own answer.
+ */
+async function articleProjectRefusal(rawArgs: unknown, call: RouteCaller): Promise<RouteAnswer | null> {
+  const uid = isObject(rawArgs) ? rawArgs.project_uid : undefined;
+  if (typeof uid !== 'string' || uid === '') return null;
+  const node = await call({ method: 'GET', path: `/node/${encodeURIComponent(uid)}` });
+  if (node.status === 404) return errorAnswer(Errors.refNotFound('project_uid', uid));
+  if (node.status !== 200 || !isObject(node.body)) return null;
+  if (node.body.tombstone_at !== null && node.body.tombstone_at !== undefined) return errorAnswer(Errors.refNotFound('project_uid', uid));
+  if (node.body.node_type !== 'Project') return errorAnswer(Errors.wrongNodeType('project_uid', uid, String(node.body.node_type), ['Project']));
+  return null;
+}
+
 async function runTool(name: string, args: unknown, call: RouteCaller, canWrite: boolean, allowedTools?: ReadonlySet<string>): Promise<RouteAnswer> {
   const tool = STRATA_TOOL_BY_NAME.get(name);
   if (!tool || (!canWrite && !tool.readOnly) || (allowedTools && !allowedTools.has(name))) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
@@ -155,6 +173,10 @@ async function runTool(name: string, args: unknown, call: RouteCaller, canWrite:
   } catch (err) {
     if (err instanceof DomainError) return errorAnswer(err);
     throw err;
+  }
+  if (tool.name === 'strata_write_article') {
+    const refused = await articleProjectRefusal(args, call);
+    if (refused) return refused;
   }
   const answer = await call(routeCall);
   if (tool.name === 'strata_write_article' && routeCall.path === '/batch' && answer.status >= 400) return articleBatchError(routeCall, answer);
