@@ -31,7 +31,7 @@ describe('MCP OAuth: the resource a token is asked for', () => {
   });
   afterAll(() => t?.close());
 
-  it('refuses protected resource metadata naming another resource than the server (422), and asks for the server itself otherwise', async () => {
+  it('refuses protected resource metadata naming another resource than the server (create 422, inspect a failed auth_discovery), and asks for the server itself otherwise', async () => {
     const o = api(t.url, (await signUp(t.url)).access_token);
     const foreign = await startProtectedServer(() => 'https://other-service.example/api');
     const own = await startProtectedServer((url) => url);
@@ -40,6 +40,21 @@ describe('MCP OAuth: the resource a token is asked for', () => {
       expect([refused.status, refused.body.code]).toEqual([422, 'mcp_check_failed']);
       expect(refused.body.checks).toEqual([expect.objectContaining({ name: 'auth_discovery', status: 'fail' })]);
       expect((await o.get('/v1/mcp/connections')).body.items).toEqual([]);
+
+      // inspect fails the same check, for the same reason, and runs nothing after it
+      const inspected = await o.post('/v1/mcp/inspect', { url: foreign.url });
+      expect(inspected.status).toBe(200);
+      expect(inspected.body.ok).toBe(false);
+      expect(inspected.body.checks).toEqual([
+        expect.objectContaining({ name: 'reachable', status: 'pass' }),
+        { name: 'auth_discovery', status: 'fail', detail: refused.body.checks[0].detail },
+        expect.objectContaining({ name: 'protocol', status: 'skip' }),
+        expect.objectContaining({ name: 'tools', status: 'skip' }),
+      ]);
+      expect(inspected.body.auth).toMatchObject({ required: true, resource: 'https://other-service.example/api' });
+      const inspectedOwn = await o.post('/v1/mcp/inspect', { url: own.url });
+      expect(inspectedOwn.body.checks[1]).toMatchObject({ name: 'auth_discovery', status: 'pass' });
+      expect(inspectedOwn.body.auth).toMatchObject({ type: 'oauth', resource: own.url });
 
       const created = await o.post('/v1/mcp/connections', { name: 'Own', url: own.url, auth: { type: 'oauth', client_id: 'strata-client' } });
       expect(created.body.status).toBe('pending_auth');

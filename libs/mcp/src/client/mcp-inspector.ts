@@ -2,6 +2,7 @@ import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMeta
 import { ConnectionAuthInput, ScreenedTool, ToolWarning, redactSecrets, screenTools, staticAuthHeaders } from '@strata/domain/mcp';
 import { STATELESS_REVISION } from '../server/protocol-versions';
 import { AddressNotAllowedError, GuardedFetch, NetworkError } from './guarded-fetch';
+import { foreignResourceRefusal } from './protected-resource';
 import { ACCEPT, McpSession, failureDetail, isAuthRefusal, isObject, listAllTools, openMcpSession, withTimeout } from './mcp-session';
 
 export type CheckName = 'reachable' | 'auth_discovery' | 'protocol' | 'tools';
@@ -125,7 +126,9 @@ export class McpInspector {
     await bare.text().catch(() => undefined);
     checks.push({ name: 'reachable', status: 'pass', detail: `${url.protocol === 'https:' ? 'TLS connection' : 'connection'} to ${url.host} established` });
     try {
-      checks.push(await this.within(this.discoverAuth(url, bare, result.auth), deadline));
+      const discovered = await this.within(this.discoverAuth(url, bare, result.auth), deadline);
+      checks.push(discovered);
+      if (discovered.status === 'fail') return finish();
     } catch (err) {
       if (err instanceof AddressNotAllowedError) throw err;
       checks.push({ name: 'auth_discovery', status: 'fail', detail: failureDetail(err) });
@@ -197,6 +200,9 @@ export class McpInspector {
     if (!prm) return { name: 'auth_discovery', status: 'pass', detail: 'authentication required; no OAuth metadata, so a bearer token or headers' };
     out.resource_metadata_url = www.resourceMetadataUrl?.toString() ?? new URL('/.well-known/oauth-protected-resource' + (url.pathname === '/' ? '' : url.pathname), url).toString();
     out.resource = typeof prm.resource === 'string' ? prm.resource : null;
+    // metadata for another resource is not used (nor the authorization servers it names): create refuses it too
+    const foreign = foreignResourceRefusal(url, out.resource ?? undefined);
+    if (foreign) return { name: 'auth_discovery', status: 'fail', detail: foreign };
     out.authorization_servers = Array.isArray(prm.authorization_servers) ? (prm.authorization_servers as string[]) : [];
     const scopes = new Set<string>(Array.isArray(prm.scopes_supported) ? (prm.scopes_supported as string[]) : []);
     if (www.scope) www.scope.split(' ').forEach((s) => s && scopes.add(s));

@@ -9,12 +9,12 @@ import {
   registerClient,
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AuthorizationServerMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { checkResourceAllowed, resourceUrlFromServerUrl } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import { credentialFingerprint, McpOAuthView, McpRegistration, redactSecrets } from '@strata/domain/mcp';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { AddressNotAllowedError, GuardedFetch } from '../../client/guarded-fetch';
 import { ACCEPT } from '../../client/mcp-session';
+import { foreignResourceRefusal } from '../../client/protected-resource';
 import { SECRET_STORE, SecretBag, SecretStore } from '@strata/platform/secrets/secret-store.port';
 import { McpNetwork } from '../mcp-network';
 
@@ -126,11 +126,8 @@ export class McpOAuth {
       if (err instanceof AddressNotAllowedError) throw err;
       throw new OAuthFailure('mcp_check_failed', 'the server publishes no OAuth protected resource metadata (RFC 9728)');
     }
-    // RFC 9728 §3.3: metadata naming another resource must not be used; a token asked for it
-    // would be one for another service, sent to this one (RFC 8707: the server's own URI)
-    const own = resourceUrlFromServerUrl(url);
-    if (prm.resource !== undefined && !checkResourceAllowed({ requestedResource: own, configuredResource: prm.resource }))
-      throw new OAuthFailure('mcp_check_failed', `the protected resource metadata names ${prm.resource}, not this server (${own.href})`);
+    const foreign = foreignResourceRefusal(url, prm.resource);
+    if (foreign) throw new OAuthFailure('mcp_check_failed', foreign);
     const as = prm.authorization_servers?.[0];
     if (!as) throw new OAuthFailure('mcp_check_failed', 'the protected resource metadata names no authorization server');
     let metadata: AuthorizationServerMetadata | undefined;
