@@ -251,6 +251,66 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     expect((await m.get(`/node/${secret}`)).status).toBe(404);
   });
 
+  it('an org viewer writes inside a Space it holds a write grant on, and nowhere else', async () => {
+    const { o, viewer } = await team(t);
+    const s = await space(o, 'Field notes');
+    const other = await space(o, 'Elsewhere');
+    const v = viewer.c;
+    const outside = (await o.post('/node', { label: 'Open note', node_type: 'Concept' })).body.uid;
+    const count = async () => (await o.get('/stats')).body.total_nodes + (await o.get('/stats')).body.total_edges;
+    // no grant, or a read grant: read-only, as before, and nothing is written
+    const before = await count();
+    expect([(await v.post('/node', { label: 'x', node_type: 'Concept', space_uid: s })).body.code]).toEqual(['read_only_credential']);
+    await o.post(`/v1/spaces/${s}/grants`, { principal_uid: `user:${viewer.user.user_id}`, access: 'read' });
+    expect((await v.post('/node', { label: 'x', node_type: 'Concept', space_uid: s })).body.code).toBe('read_only_credential');
+    expect(await count()).toBe(before);
+    // a write grant: creates, edits, links and tombstones inside the Space
+    await o.post(`/v1/spaces/${s}/grants`, { principal_uid: `user:${viewer.user.user_id}`, access: 'write' });
+    const a = await v.post('/node', { label: 'Sighting', node_type: 'Concept', space_uid: s });
+    expect(a.status).toBe(201);
+    const b = (await v.post('/batch', { space_uid: s, nodes: [{ label: 'Second sighting', node_type: 'Concept' }] })).body.node_uids[0];
+    expect((await o.get(`/edges?from_uid=${b}&edge_type=InSpace`)).body.map((e: any) => e.to_uid)).toEqual([s]);
+    expect((await v.patch(`/node/${a.body.uid}`, { label: 'Sighting at dawn' })).body.label).toBe('Sighting at dawn');
+    const link = await v.post('/edge', { from_uid: a.body.uid, to_uid: b, edge_type: 'RelatedTo' });
+    expect(link.status).toBe(201);
+    // an edge with one end inside the Space belongs to it
+    expect((await v.post('/edge', { from_uid: a.body.uid, to_uid: outside, edge_type: 'RelatedTo' })).status).toBe(201);
+    const claim = await v.post('/epistemic/argument', { claim: { label: 'Birds return early', props: { content: 'Birds return early' } }, space_uid: s });
+    expect(claim.status).toBe(201);
+    expect((await v.delete(`/node/${b}`)).status).toBe(200);
+    // outside every Space it may write: read-only, whatever the route, and nothing is written
+    const mark = await count();
+    const refused = [
+      await v.post('/node', { label: 'loose', node_type: 'Concept' }),
+      await v.post('/batch', { nodes: [{ label: 'loose', node_type: 'Concept' }] }),
+      await v.patch(`/node/${outside}`, { label: 'renamed' }),
+      await v.delete(`/node/${outside}`),
+      await v.post('/edge', { from_uid: outside, to_uid: outside, edge_type: 'RelatedTo' }),
+      await v.post('/epistemic/argument', { claim: { label: 'Loose claim', props: { content: 'Loose claim' } } }),
+      await v.post('/evolve', { action: 'update', uid: outside, label: 'renamed' }),
+      await v.post('/batch', { space_uid: s, nodes: [{ label: 'inside', node_type: 'Concept' }, { label: 'outside', node_type: 'Concept', space_uid: other }] }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual([
+      [403, 'read_only_credential'],
+      [403, 'read_only_credential'],
+      [403, 'read_only_credential'],
+      [403, 'read_only_credential'],
+      [403, 'read_only_credential'],
+      [403, 'read_only_credential'],
+      [403, 'read_only_credential'],
+      [403, 'forbidden'],
+    ]);
+    // routes whose writes are not graph changes inside a Space stay closed to it
+    expect((await v.post('/ingest/chunk', { content: 'Birds return early.', space_uid: s })).body.code).toBe('read_only_credential');
+    expect((await v.post('/decay', {})).body.code).toBe('read_only_credential');
+    expect(await count()).toBe(mark);
+    expect((await o.get(`/node/${outside}`)).body).toMatchObject({ label: 'Open note', tombstone_at: null });
+    // revoking acts from the next request
+    await o.delete(`/v1/spaces/${s}/grants/user:${viewer.user.user_id}`);
+    expect((await v.patch(`/node/${a.body.uid}`, { label: 'again' })).status).toBe(404);
+    expect((await v.post('/node', { label: 'x', node_type: 'Concept', space_uid: s })).body.code).toBe('read_only_credential');
+  });
+
   it('keys: a Space-scoped key sees its Spaces only and creates into its single Space; several Spaces need space_uid', async () => {
     const { o, owner } = await team(t);
     const a = await space(o, 'A');

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { DomainError } from '@strata/domain/errors';
+import { writesOnlyInSpaces } from '@strata/domain/governance';
 import { AuthContext, StrataRequestState } from './auth-context';
 
 export function stateOf(req: unknown): StrataRequestState {
@@ -22,4 +23,12 @@ export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext
 export function assertCanWrite(auth: AuthContext): void {
   if (!auth.scopes.includes('write'))
     throw new DomainError(403, 'read_only_credential', 'this credential is read-only; writes are not allowed');
+}
+
+/**
+ * Writes made only of graph changes the Space rule judges: an org viewer passes here, and the
+ * unit of work lets it write only inside a Space it holds a `write` grant on (REFERENCE §13.1).
+ */
+export function assertCanWriteInSpaces(auth: AuthContext): void {
+  if (!writesOnlyInSpaces(auth)) assertCanWrite(auth);
 }

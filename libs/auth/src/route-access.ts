@@ -1,3 +1,4 @@
+import { writesOnlyInSpaces } from '@strata/domain/governance';
 import { AuthContext } from './auth-context';
 import { AuthErrors } from './auth-errors';
 import { AccessKind, AuthTag } from './route-tags';
@@ -38,7 +39,7 @@ export function orgHeaderOf(value: unknown): string | undefined {
 /**
  * The authorization rules applied once the credential is known: JWT-only tags refuse API keys
  * and check the role; organization routes need an organization; read-only credentials may not
- * call a writing route (REFERENCE §1.11).
+ * call a writing route (REFERENCE §1.11), except an org viewer on a route the Space rule judges.
  */
 export function assertRouteAccess(route: RouteAuth, method: string, auth: AuthContext): void {
   if (JWT_ONLY.has(route.tag)) {
@@ -48,6 +49,9 @@ export function assertRouteAccess(route: RouteAuth, method: string, auth: AuthCo
   } else if (auth.org_id === '') {
     throw AuthErrors.noOrganization();
   }
-  if (route.tag === 'api_key_or_jwt' && !READ_METHODS.has(method) && route.access !== 'read' && route.access !== 'by_action' && !auth.scopes.includes('write'))
+  if (route.tag === 'api_key_or_jwt' && !READ_METHODS.has(method) && route.access !== 'read' && route.access !== 'by_action' && !auth.scopes.includes('write')) {
+    // an org viewer reaches a Space-judged write; the unit of work keeps it inside its Spaces
+    if (route.access === 'in_spaces' && writesOnlyInSpaces(auth)) return;
     throw AuthErrors.readOnly();
+  }
 }

@@ -10,7 +10,7 @@ export type AuthTag = 'public' | 'api_key_or_jwt' | 'user_jwt' | 'owner_admin_jw
 
 /** Whether a route writes. GET reads; other methods write unless marked `ReadsOnly`. */
 export const ACCESS_KIND = 'strata:access-kind';
-export type AccessKind = 'read' | 'write' | 'by_action';
+export type AccessKind = 'read' | 'write' | 'by_action' | 'in_spaces';
 
 /**
  * A controller method's tag and access kind, the method's own metadata over its class's (as
@@ -47,3 +47,9 @@ export const ReadsOnly = () => SetMetadata(ACCESS_KIND, 'read' satisfies AccessK
  * and the handler calls `assertCanWrite` for the actions that write.
  */
 export const AccessByAction = () => SetMetadata(ACCESS_KIND, 'by_action' satisfies AccessKind);
+/**
+ * A writing route whose every change is a graph change the Space rule judges node by node
+ * (generic node and edge writes, `/batch`): an org viewer may call it, and the unit of work
+ * lets it write only inside a Space it holds a `write` grant on (REFERENCE §13.1).
+ */
+export const WritesInSpaces = () => SetMetadata(ACCESS_KIND, 'in_spaces' satisfies AccessKind);

@@ -50,6 +50,19 @@ export function spaceAccessOf(p: AccessPrincipal, grantsOf: GrantLookup): SpaceA
   return { checks };
 }
 
+/**
+ * A signed-in user whose role is read-only (an org viewer): the access table lets it write
+ * inside a Space it holds a `write` grant on, and nowhere else (REFERENCE §13.1).
+ */
+export function writesOnlyInSpaces(p: Pick<AccessPrincipal, 'credential' | 'scopes'>): boolean {
+  return p.credential === 'user_jwt' && !p.scopes.includes('write');
+}
+
+/** Such a user writing outside every Space it may write: its role is read-only there. */
+export function readOnlyOutsideSpaces(uid?: string): DomainError {
+  return new DomainError(403, 'read_only_credential', 'this credential is read-only outside the Spaces it holds a write grant on', uid === undefined ? {} : { uid });
+}
+
 /** Creating, updating, tombstoning or restoring a Space node: the owner's user JWT only. */
 export function assertMayWriteSpaceNode(p: AccessPrincipal): void {
   if (p.credential === 'system') return;

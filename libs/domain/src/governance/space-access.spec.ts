@@ -1,6 +1,6 @@
-import { AccessPrincipal, assertMayLowerClassification, assertMayWriteSpaceNode, spaceAccessOf, SYSTEM_ACCESS_PRINCIPAL } from './access-principal';
+import { AccessPrincipal, assertMayLowerClassification, assertMayWriteSpaceNode, spaceAccessOf, SYSTEM_ACCESS_PRINCIPAL, writesOnlyInSpaces } from './access-principal';
 import { Classification, CLASSIFICATIONS } from './classification';
-import { mayWriteIntoSpace, spaceRuleAllows, SpaceGrantTerms } from './space-access';
+import { holdsAnySpaceWrite, mayWriteIntoSpace, spaceRuleAllows, SpaceGrantTerms } from './space-access';
 
 const S = 'space-a';
 const OTHER = 'space-b';
@@ -95,5 +95,25 @@ describe('who may write a Space node or lower a classification', () => {
   ])('%s', (_n, p, spaceNode, lower) => {
     expect(codeOf(() => assertMayWriteSpaceNode(p))).toBe(spaceNode);
     expect(codeOf(() => assertMayLowerClassification(p))).toBe(lower);
+  });
+});
+
+describe('an org viewer writes only inside Spaces it may write', () => {
+  const viewer = principal({ role: 'viewer', scopes: ['read'] });
+
+  it('only a read-only user JWT is confined to its Spaces; read-only keys stay read-only', () => {
+    expect(writesOnlyInSpaces(viewer)).toBe(true);
+    expect(writesOnlyInSpaces(principal({}))).toBe(false);
+    expect(writesOnlyInSpaces(principal({ credential: 'api_key', role: null, scopes: ['read'] }))).toBe(false);
+    expect(writesOnlyInSpaces(SYSTEM_ACCESS_PRINCIPAL)).toBe(false);
+  });
+
+  it('holds a write somewhere only through a write grant (or a writing Space list)', () => {
+    expect(holdsAnySpaceWrite(spaceAccessOf(viewer, lookup({})))).toBe(false);
+    expect(holdsAnySpaceWrite(spaceAccessOf(viewer, lookup({ 'user:u1': { [S]: read() } })))).toBe(false);
+    expect(holdsAnySpaceWrite(spaceAccessOf(viewer, lookup({ 'user:u1': { [S]: read(), [OTHER]: write('internal') } })))).toBe(true);
+    expect(holdsAnySpaceWrite(spaceAccessOf(principal({ role: 'owner' }), lookup({})))).toBe(true);
+    expect(holdsAnySpaceWrite(spaceAccessOf(principal({ credential: 'api_key', role: null, scopes: ['read'], space_uids: [S] }), lookup({})))).toBe(false);
+    expect(holdsAnySpaceWrite(spaceAccessOf(principal({ credential: 'api_key', role: null, space_uids: [S] }), lookup({})))).toBe(true);
   });
 });

@@ -70,3 +70,8 @@ export function seesEverySpace(access: SpaceAccess): boolean {
 export function mayWriteIntoSpace(access: SpaceAccess, spaceUid: string): boolean {
   return spaceRuleAllows(access, { spaces: [spaceUid], classification: 'public' }, 'write');
 }
+
+/** Whether any check of the access could let a write through: a grant-only principal needs a `write` grant somewhere. */
+export function holdsAnySpaceWrite(access: SpaceAccess): boolean {
+  return access.checks.every((c) => c.kind === 'all' || (c.kind === 'listed' ? c.write && c.space_uids.size > 0 : [...c.grants.values()].some((g) => g.access === 'write')));
+}

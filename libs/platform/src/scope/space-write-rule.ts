@@ -6,10 +6,13 @@ import {
   assertMayWriteSpaceNode,
   classificationOf,
   classificationRank,
+  holdsAnySpaceWrite,
   mayWriteIntoSpace,
+  readOnlyOutsideSpaces,
   SpaceAccess,
   spaceRuleAllows,
   spaceWriteForbidden,
+  writesOnlyInSpaces,
 } from '@strata/domain/governance';
 import { decideCreateEdge, triggerEdgeProps, GraphChanges } from '@strata/domain/graph';
 import { DomainError } from '@strata/domain/errors';
@@ -58,6 +61,8 @@ export class SpaceWriteRule {
   readonly open = async (tx: GraphTx): Promise<void> => {
     const p = tx.ctx.access;
     if (!p) return;
+    // an org viewer without a write grant anywhere is read-only, before anything is decided
+    if (writesOnlyInSpaces(p) && !holdsAnySpaceWrite(this.spaces.planForPrincipal(tx.org, p).access)) throw readOnlyOutsideSpaces();
     const raw = tx.ctx.space_uid;
     if (raw === undefined) {
       if (p.credential === 'api_key' && p.space_uids !== null && p.space_uids.length === 1) {
@@ -109,6 +114,7 @@ export class SpaceWriteRule {
         if (e.data.edge.edge_type === 'InSpace') await this.checkInSpace(tx, p, plan.access, e.data.edge, e.type === 'EdgeCreated');
       }
     }
+    if (writesOnlyInSpaces(p)) return this.keepInsideSpaces(tx, plan.access, events, written);
     if (plan.unlimited || !written.size) return;
     const spaced = await spacedNodes(txMembership(tx), [...written.keys()]);
     for (const [uid, node] of spaced) {
@@ -116,6 +122,72 @@ export class SpaceWriteRule {
       if (!spaceRuleAllows(plan.access, { spaces: node.spaces, classification: classificationOf(after) }, 'write')) throw spaceWriteForbidden(uid);
     }
   };
+
+  /**
+   * An org viewer writes only inside a Space it holds a `write` grant on: every node the
+   * request writes must be in such a Space, as the request leaves it or, where the request
+   * took it out (a tombstone takes its InSpace edges with it), as it was; every edge it writes
+   * must have one end there (an InSpace edge's Space was judged by `checkInSpace`). A change of
+   * any other kind (a purge, an embedding, settings) is not a write inside a Space.
+   */
+  private async keepInsideSpaces(tx: GraphTx, access: SpaceAccess, events: readonly DomainEvent[], written: ReadonlyMap<string, NodeRecord>): Promise<void> {
+    const nodes = new Set<string>(written.keys());
+    const edges: [string, string | null][] = [];
+    for (const e of events) {
+      switch (e.type) {
+        case 'NodeCreated':
+        case 'NodeUpdated':
+        case 'NodeTombstoned':
+        case 'NodeRestored':
+        case 'PolicyDecisionRecorded':
+        case 'PolicyApprovalConsumed':
+          break;
+        case 'NodeTouched':
+          nodes.add(e.data.uid);
+          break;
+        case 'EdgeCreated':
+        case 'EdgeUpdated':
+        case 'EdgeTombstoned':
+        case 'EdgeRestored':
+          edges.push([e.data.edge.from_uid, e.data.edge.edge_type === 'InSpace' ? null : e.data.edge.to_uid]);
+          break;
+        case 'AliasSet':
+        case 'AliasRemoved':
+          nodes.add(e.data.canonical_uid);
+          break;
+        case 'SeriesPointsAppended':
+          nodes.add(e.data.series_uid);
+          break;
+        case 'SalienceDecayed':
+          for (const i of e.data.items) nodes.add(i.uid);
+          break;
+        default:
+          throw readOnlyOutsideSpaces();
+      }
+    }
+    const uids = new Set(nodes);
+    for (const [from, to] of edges) {
+      uids.add(from);
+      if (to !== null) uids.add(to);
+    }
+    const after = await spacedNodes(txMembership(tx), [...uids]);
+    const before = uids.size > after.size ? await this.spaces.spacedNodes(tx.org) : null;
+    const inside = (uid: string): 'yes' | 'unspaced' | 'forbidden' => {
+      const node = after.get(uid) ?? before?.get(uid);
+      if (!node) return 'unspaced';
+      const classification = classificationOf(written.get(uid) ?? node);
+      return spaceRuleAllows(access, { spaces: node.spaces, classification }, 'write') ? 'yes' : 'forbidden';
+    };
+    for (const uid of nodes) {
+      const verdict = inside(uid);
+      if (verdict === 'unspaced') throw readOnlyOutsideSpaces(uid);
+      if (verdict === 'forbidden') throw spaceWriteForbidden(uid);
+    }
+    for (const [from, to] of edges) {
+      if (inside(from) === 'yes' || (to !== null && inside(to) === 'yes')) continue;
+      throw readOnlyOutsideSpaces(from);
+    }
+  }
 
   /**
    * Before a handler's state guard answers (a 409), the access it needs comes first: a caller

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthContext } from '@strata/auth/auth-context';
-import { assertCanWrite } from '@strata/auth/request-context.decorator';
+import { assertCanWriteInSpaces } from '@strata/auth/request-context.decorator';
 import { applyTriggerAliases, CognitiveView, Decision, EndpointDef, resolveAction, trackBodyUse, withWarnings } from '@strata/domain/cognitive';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { Body } from '@strata/domain/validation';
@@ -55,7 +55,7 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
       const ctx = { org: auth.org_id, now: this.clock.now(), agent_id: auth.bound_agent_id, principal_id: auth.principal.id, uuid: () => '' };
       return def.decide(body, scoped(new ReadModelView(this.graph, auth.org_id)), ctx, name);
     }
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const cmd = commandContext(auth, requestId, body);
     try {
       return await this.uow.run(cmd, async (tx) => {

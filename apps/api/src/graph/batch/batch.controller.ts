@@ -4,8 +4,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Answers } from '../../platform/http/responses/response-fields';
 import { BatchCreateResponse } from './batch.response';
 import { AuthContext } from '@strata/auth/auth-context';
-import { ApiKeyOrJwt } from '@strata/auth/route-tags';
-import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { ApiKeyOrJwt, WritesInSpaces } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite, assertCanWriteInSpaces } from '@strata/auth/request-context.decorator';
 import { assertObjectBody } from '@strata/domain/validation';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { GraphScope } from '../scope/graph-scope';
@@ -21,10 +21,11 @@ export class BatchController {
 
   @Post('batch')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Create up to 1000 nodes and 5000 edges in one atomic request (refs link new nodes)' })
   @Answers(201, 'everything created, in one transaction', BatchCreateResponse)
   async batch(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<BatchCreateResponse> {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const body = assertObjectBody(raw);
     await this.scope.assertBatchEndpoints(auth, body.edges);
     return this.scope.concealing(auth, () => this.commands.execute(new BatchCreateCommand(commandContext(auth, rid, body), body)));

@@ -5,8 +5,8 @@ import { Answers } from '../../platform/http/responses/response-fields';
 import { EdgeVersionRecord } from '../../platform/http/responses/graph-records';
 import { DeletedEdgeResponse } from './edge.response';
 import { AuthContext } from '@strata/auth/auth-context';
-import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
-import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { ApiKeyOrJwt, ReadsOnly, WritesInSpaces } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite, assertCanWriteInSpaces } from '@strata/auth/request-context.decorator';
 import { canonicalEdgeTypeName } from '@strata/domain/catalogue';
 import { Errors } from '@strata/domain/errors';
 import { readHistoryPage } from '@strata/domain/graph';
@@ -43,9 +43,10 @@ export class EdgesController {
 
   @Post('link')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Add a typed edge with default props (201 edge record)' })
   async link(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const body = assertObjectBody(raw);
     await this.assertEndpoints(auth, body);
     return this.commands.execute(new CreateEdgeCommand(commandContext(auth, rid, body), body, 'link'));
@@ -53,9 +54,10 @@ export class EdgesController {
 
   @Post('edge')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Add an edge with full EdgeProps (201 edge record)' })
   async edge(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const body = assertObjectBody(raw);
     await this.assertEndpoints(auth, body);
     return this.commands.execute(new CreateEdgeCommand(commandContext(auth, rid, body), body, 'edge'));
@@ -63,9 +65,10 @@ export class EdgesController {
 
   @Patch('edge/:uid')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Update weight, confidence and/or props; type and endpoints are immutable' })
   async update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const body = assertObjectBody(raw);
     await this.scope.assertEdge(auth, pathUid(uid));
     return this.commands.execute(new UpdateEdgeCommand(commandContext(auth, rid, body), uid, body));
@@ -73,10 +76,11 @@ export class EdgesController {
 
   @Delete('edge/:uid')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Tombstone one edge (idempotent)' })
   @Answers(200, 'tombstoned (or already was)', DeletedEdgeResponse)
   async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body): Promise<DeletedEdgeResponse> {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const reason = readString(q, 'reason', { max: 1000 }) ?? null;
     await this.scope.assertEdge(auth, pathUid(uid));
     return this.commands.execute(new DeleteEdgeCommand(commandContext(auth, rid), uid, reason));

@@ -5,8 +5,8 @@ import { Answers } from '../../platform/http/responses/response-fields';
 import { NodeVersionRecord } from '../../platform/http/responses/graph-records';
 import { DeleteNodesResponse, NodeBatchResponse } from './node.response';
 import { AuthContext } from '@strata/auth/auth-context';
-import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
-import { Auth, RequestId, assertCanWrite, stateOf } from '@strata/auth/request-context.decorator';
+import { ApiKeyOrJwt, ReadsOnly, WritesInSpaces } from '@strata/auth/route-tags';
+import { Auth, RequestId, assertCanWrite, assertCanWriteInSpaces, stateOf } from '@strata/auth/request-context.decorator';
 import { readHistoryPage } from '@strata/domain/graph';
 import { Body, assertObjectBody, coerceQuery, readString, readUids } from '@strata/domain/validation';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
@@ -46,18 +46,20 @@ export class NodesController {
 
   @Post('node')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Create a node with typed props (201 node record)' })
   async create(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown) {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const body = assertObjectBody(raw);
     return this.scope.concealing(auth, () => this.commands.execute(new CreateNodeCommand(commandContext(auth, rid, body), body)));
   }
 
   @Patch('node/:uid')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Update fields and/or props (shallow merge); optional expected_version' })
   async update(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @ReqBody() raw: unknown) {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const body = assertObjectBody(raw);
     await this.scope.assertNode(auth, pathUid(uid));
     return this.scope.concealing(auth, () => this.commands.execute(new UpdateNodeCommand(commandContext(auth, rid, body), uid, body)));
@@ -65,9 +67,10 @@ export class NodesController {
 
   @Delete('node/:uid')
   @ApiKeyOrJwt()
+  @WritesInSpaces()
   @ApiOperation({ summary: 'Tombstone a node and every live edge touching it' })
   async remove(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('uid') uid: string, @Query() q: Body) {
-    assertCanWrite(auth);
+    assertCanWriteInSpaces(auth);
     const reason = readString(q, 'reason', { max: 1000 }) ?? null;
     await this.scope.assertNode(auth, pathUid(uid));
     return this.commands.execute(new DeleteNodeCommand(commandContext(auth, rid), uid, reason, await this.scope.edgeCounter(auth)));

@@ -6,7 +6,7 @@ import { EntityAliasResponse, EntityCreationFields, EntityFuzzyResolved, EntityM
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
-import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Auth, RequestId, assertCanWriteInSpaces } from '@strata/auth/request-context.decorator';
 import { Errors } from '@strata/domain/errors';
 import { readNodeTypes } from '@strata/domain/retrieval';
 import { trackBodyUse, withWarnings } from '@strata/domain/cognitive';
@@ -60,7 +60,7 @@ export class RealityEntityController {
   private async run(auth: AuthContext, rid: string, body: Body, reply: FastifyReply): Promise<unknown> {
     const action = body.action as Action;
     if (typeof action !== 'string' || !ACTIONS.includes(action)) throw Errors.unknownAction(body.action, ACTIONS);
-    if (WRITES.has(action)) assertCanWrite(auth);
+    if (WRITES.has(action)) assertCanWriteInSpaces(auth);
     const ctx = () => commandContext(auth, rid, body);
     const scope = () => this.scopes.of(auth); // uids outside the caller's grants read as missing (§1.8)
     switch (action) {

@@ -8,7 +8,7 @@ import { DecayResponse, NodeVersionRecord } from '../../platform/http/responses/
 import { EvolveEdgeResponse, EvolveRestoreResponse, EvolveTombstoneResponse } from './evolve.response';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
-import { Auth, RequestId, assertCanWrite } from '@strata/auth/request-context.decorator';
+import { Auth, RequestId, assertCanWriteInSpaces } from '@strata/auth/request-context.decorator';
 import { Errors } from '@strata/domain/errors';
 import { assertObjectBody, Body, readNumber, readUid } from '@strata/domain/validation';
 import { DecayCommand } from '@strata/maintenance/decay.handler';
@@ -53,7 +53,7 @@ export class EvolveController {
   private async run(auth: AuthContext, rid: string, body: Body): Promise<unknown> {
     const action = body.action as EvolveAction;
     if (typeof action !== 'string' || !EVOLVE_ACTIONS.includes(action)) throw Errors.unknownAction(body.action, EVOLVE_ACTIONS);
-    if (!EVOLVE_READS.has(action)) assertCanWrite(auth);
+    if (!EVOLVE_READS.has(action)) assertCanWriteInSpaces(auth);
     const scope = await this.scopes.of(auth);
 
     if (action === 'decay') {
