@@ -13,13 +13,19 @@ function touched(i: BriefItem): string[] {
 
 /**
  * A version as this caller may read it (REFERENCE §12.3 withholding): items touching a node it
- * cannot see are left out and counted; the summary is null when any admitted source is hidden
- * from it. The stored extras (`produced_item_ids`) are never shown.
+ * cannot see are left out and counted, and so are the changes naming them (a removed item is
+ * judged as it was in `previous`); the summary is null when any admitted source is hidden from
+ * it. The stored extras (`produced_item_ids`) are never shown.
  */
-export function presentVersion(v: StoredBriefVersion, scope: ReadScope, sourcesHidden: boolean): { version: BriefVersion; withheld: number } {
+export function presentVersion(v: StoredBriefVersion, scope: ReadScope, sourcesHidden: boolean, previous: BriefVersion | null = null): { version: BriefVersion; withheld: number } {
   const { produced_item_ids, ...rest } = v;
   void produced_item_ids;
   if (!scope.restricted) return { version: rest, withheld: 0 };
-  const items = rest.items.filter((i) => touched(i).every((u) => scope.allows(u)));
-  return { version: { ...rest, items, summary: sourcesHidden ? null : rest.summary }, withheld: rest.items.length - items.length };
+  const seen = (i: BriefItem) => touched(i).every((u) => scope.allows(u));
+  const items = rest.items.filter(seen);
+  // a change is shown only when every form of its item the caller could compare is visible to it
+  const hidden = new Set([...rest.items, ...(previous?.items ?? [])].filter((i) => !seen(i)).map((i) => i.id));
+  const known = new Set([...rest.items, ...(previous?.items ?? [])].map((i) => i.id));
+  const changes = rest.changes.filter((c) => known.has(c.item_id) && !hidden.has(c.item_id));
+  return { version: { ...rest, items, changes, summary: sourcesHidden ? null : rest.summary }, withheld: rest.items.length - items.length };
 }

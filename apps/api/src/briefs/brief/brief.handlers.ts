@@ -63,6 +63,11 @@ export class BriefHandlers {
     return a;
   }
 
+  /** The version `v` was compared with, read only for a caller from whom something may be withheld. */
+  private previousOf(org: string, uid: string, v: StoredBriefVersion, scope: ReadScope): StoredBriefVersion | null {
+    return scope.restricted && v.previous_version !== null ? this.briefs.version(org, uid, v.previous_version) : null;
+  }
+
   /** P's pending or running LLM regeneration, if any. */
   async activeJob(org: string, projectUid: string): Promise<QueuedJob | null> {
     for (const status of ['running', 'pending'] as const)
@@ -78,7 +83,7 @@ export class BriefHandlers {
     const head = this.briefs.head(org, uid);
     const current = head.current_version === null ? null : this.briefs.version(org, uid, head.current_version);
     const job = await this.activeJob(org, uid);
-    const shown = current ? presentVersion(current, scope, anyHidden(s, scope)) : null;
+    const shown = current ? presentVersion(current, scope, anyHidden(s, scope), this.previousOf(org, uid, current, scope)) : null;
     return {
       project_uid: uid,
       status: current === null ? 'none' : current.source_fingerprint === fingerprint ? 'current' : 'stale',
@@ -105,7 +110,7 @@ export class BriefHandlers {
       const { ids, fingerprint } = await this.sources.fingerprinted(org, uid);
       const hidden = anyHidden(ids, scope);
       const reused = this.writer.reusable(org, uid, fingerprint, 'llm', chat!.model, req.force);
-      if (reused) return { status: 200, body: { reused: true, version: presentVersion(reused, scope, hidden).version } };
+      if (reused) return { status: 200, body: { reused: true, version: presentVersion(reused, scope, hidden, this.previousOf(org, uid, reused, scope)).version } };
       const input: BriefJobInput = { project_uid: uid, title: `Brief of ${uid}`, requested_by: principalId(auth), force: req.force, trigger: 'regenerate' };
       const { job } = await this.queue.enqueue({ kind: BRIEF_REGENERATE_JOB_KIND, org, input, dedupeKey: `brief:${uid}` });
       return { status: 202, body: { reused: false, job_id: job.id, status: 'pending' } };
@@ -118,7 +123,7 @@ export class BriefHandlers {
         { sources, fingerprint, generated_by: 'structural', model: null, summary: null, generated },
         { trigger: 'regenerate', requested_by: principalId(auth), force: req.force },
       );
-      return { status: r.reused ? 200 : 201, body: { reused: r.reused, version: presentVersion(r.version, scope, anyHidden(sources, scope)).version } };
+      return { status: r.reused ? 200 : 201, body: { reused: r.reused, version: presentVersion(r.version, scope, anyHidden(sources, scope), this.previousOf(org, uid, r.version, scope)).version } };
     });
   }
 
@@ -139,7 +144,7 @@ export class BriefHandlers {
       return { version: o.changed ? o.version : null, result: o };
     });
     const hidden = s ? anyHidden(s, scope) : scope.restricted;
-    return { changed: out.changed, version: presentVersion(out.version, scope, hidden).version, item: out.item };
+    return { changed: out.changed, version: presentVersion(out.version, scope, hidden, this.previousOf(org, uid, out.version, scope)).version, item: out.item };
   }
 
   /** Anchors each correction citation byte for byte in an admitted chunk (REFERENCE §12.6). */
@@ -161,9 +166,9 @@ export class BriefHandlers {
     const page = this.briefs.history(auth.org_id, uid, limit, offset);
     return {
       items: page.items.map((v) => {
-        const shown = presentVersion(v, scope, scope.restricted).version;
+        const shown = presentVersion(v, scope, scope.restricted, this.previousOf(auth.org_id, uid, v, scope)).version;
         const counts = Object.fromEntries(BRIEF_ITEM_KINDS.map((k) => [k, shown.items.filter((i) => i.kind === k).length]));
-        const material = v.changes.filter((c) => c.material);
+        const material = shown.changes.filter((c) => c.material);
         return {
           version: v.version,
           created_at: v.created_at,
@@ -186,6 +191,6 @@ export class BriefHandlers {
     const v: StoredBriefVersion | null = this.briefs.version(auth.org_id, uid, version);
     if (!v) throw Errors.notFound(`the brief has no version ${version}`, { field: 'version' });
     const hidden = scope.restricted ? anyHidden(await this.sources.identities(auth.org_id, uid), scope) : false;
-    return presentVersion(v, scope, hidden).version;
+    return presentVersion(v, scope, hidden, this.previousOf(auth.org_id, uid, v, scope)).version;
   }
 }
