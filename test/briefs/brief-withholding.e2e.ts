@@ -18,6 +18,7 @@ describe('a brief item the caller cannot see stays out of what it reads', () => 
   let world: BriefWorld;
   let secretItem: string;
   let secretLink: string;
+  let hiddenChunk: string;
   const clock = new FixedClock(NOW);
   const brief = () => `/projects/${world.project}/brief`;
 
@@ -31,6 +32,11 @@ describe('a brief item the caller cannot see stays out of what it reads', () => 
     const space = (await o.post('/node', { node_type: 'Space', label: 'Procurement' })).body.uid;
     const secretNode = await mk(w, 'Question', SECRET, { space_uid: space, props: { text: SECRET } });
     secretLink = await link(w, secretNode, world.chunkA, 'ExtractedFrom');
+    // a second admitted document whose chunk is in the Space too
+    const doc = await mk(w, 'Document', 'Supplier memo', { space_uid: space, props: { title: 'Supplier memo', document_type: 'note' } });
+    hiddenChunk = await mk(w, 'Chunk', 'Supplier · 0', { space_uid: space, props: { content: 'The supplier changed the resin.', chunk_index: 0, chunk_type: 'text' } });
+    await link(w, hiddenChunk, doc, 'ChunkOf');
+    await link(w, doc, world.project, 'PartOfProject');
     const m = await signUp(t.url);
     expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: m.email, role: 'member' })).status).toBe(201);
     member = api(t.url, m.access_token, { org: owner.org_id });
@@ -40,6 +46,20 @@ describe('a brief item the caller cannot see stays out of what it reads', () => 
     expect(v1.body.version.changes.map((c: { item_id: string }) => c.item_id)).toContain(secretItem);
   }, 60_000);
   afterAll(() => t.close());
+
+  it('answers 404 to a pin or correction of an item or on a chunk the caller cannot see, and writes nothing', async () => {
+    const before = (await w.get(brief())).body.current_version;
+    const pin = await member.patch(`${brief()}/items/${secretItem}`, { action: 'pin' });
+    expect([pin.status, pin.body.code, pin.body.field]).toEqual([404, 'not_found', 'item_id']);
+    expect(pin.text).not.toContain(SECRET);
+    const fix = await member.patch(`${brief()}/items/${secretItem}`, { action: 'correct', text: 'no', citations: [{ chunk_uid: world.chunkA, quote: 'Tiles' }] });
+    expect([fix.status, fix.body.code, fix.body.field]).toEqual([404, 'not_found', 'item_id']);
+    // a visible item corrected with a quote from a chunk kept in that Space
+    const visible = (await member.get(brief())).body.brief.items[0].id;
+    const cited = await member.patch(`${brief()}/items/${visible}`, { action: 'correct', text: 'no', citations: [{ chunk_uid: hiddenChunk, quote: 'supplier' }] });
+    expect([cited.status, cited.body.code, cited.body.field]).toEqual([404, 'not_found', 'citations[0].chunk_uid']);
+    expect((await w.get(brief())).body.current_version).toBe(before);
+  });
 
   it('leaves the hidden item out of the changes of every version it reads', async () => {
     const state = (await member.get(brief())).body;

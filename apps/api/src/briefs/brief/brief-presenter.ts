@@ -11,6 +11,11 @@ function touched(i: BriefItem): string[] {
   return out;
 }
 
+/** Whether the caller may see the item: every node it rests on or cites is readable to it. */
+export function itemVisible(i: BriefItem, scope: ReadScope): boolean {
+  return !scope.restricted || touched(i).every((u) => scope.allows(u));
+}
+
 /**
  * A version as this caller may read it (REFERENCE §12.3 withholding): items touching a node it
  * cannot see are left out and counted, and so are the changes naming them (a removed item is
@@ -21,7 +26,7 @@ export function presentVersion(v: StoredBriefVersion, scope: ReadScope, sourcesH
   const { produced_item_ids, ...rest } = v;
   void produced_item_ids;
   if (!scope.restricted) return { version: rest, withheld: 0 };
-  const seen = (i: BriefItem) => touched(i).every((u) => scope.allows(u));
+  const seen = (i: BriefItem) => itemVisible(i, scope);
   const items = rest.items.filter(seen);
   // a change is shown only when every form of its item the caller could compare is visible to it
   const hidden = new Set([...rest.items, ...(previous?.items ?? [])].filter((i) => !seen(i)).map((i) => i.id));

@@ -25,7 +25,7 @@ import { ProjectAccessService } from '../access/project-access.service';
 import { ProjectSourcesService } from '../sources/project-sources.service';
 import { BRIEF_REGENERATE_JOB_KIND, BriefJobInput } from '../generation/brief-regenerate-job.handler';
 import { readItemPatch, invalidCitation } from './brief-item-input';
-import { presentVersion } from './brief-presenter';
+import { itemVisible, presentVersion } from './brief-presenter';
 import { BriefWriter } from './brief-writer';
 import { readRegenerate } from './brief-regenerate-input';
 
@@ -135,11 +135,13 @@ export class BriefHandlers {
     let s: ProjectSources | null = null;
     if (req.action === 'correct') {
       s = await this.sources.load(org, uid);
-      patch = { action: 'correct', text: req.text!, citations: await this.anchorCitations(org, s, req.citations!), reason: req.reason };
+      patch = { action: 'correct', text: req.text!, citations: await this.anchorCitations(org, s, scope, req.citations!), reason: req.reason };
     } else patch = { action: req.action };
     const by = principalId(auth);
     const out = await this.writer.append(briefContext(auth, requestId), uid, (current, now) => {
-      if (!current) throw new DomainError(404, 'not_found', `item ${itemId} is not in the current version`, { field: 'item_id', uid: itemId });
+      const target = current?.items.find((i) => i.id === itemId);
+      // an item withheld from the caller is absent for it, as an unknown one
+      if (!current || (target && !itemVisible(target, scope))) throw new DomainError(404, 'not_found', `item ${itemId} is not in the current version`, { field: 'item_id', uid: itemId });
       const o = decideItemPatch(current, itemId, patch, by, now, req.expected_version);
       return { version: o.changed ? o.version : null, result: o };
     });
@@ -148,13 +150,14 @@ export class BriefHandlers {
   }
 
   /** Anchors each correction citation byte for byte in an admitted chunk (REFERENCE §12.6). */
-  private async anchorCitations(org: string, s: ProjectSources, reqs: { chunk_uid: string; quote: string; char_start?: number; char_end?: number }[]): Promise<Citation[]> {
+  private async anchorCitations(org: string, s: ProjectSources, scope: ReadScope, reqs: { chunk_uid: string; quote: string; char_start?: number; char_end?: number }[]): Promise<Citation[]> {
     const nodes = await this.sources.nodes(org, reqs.map((r) => r.chunk_uid));
     return reqs.map((r, index) => {
       const n = nodes.get(r.chunk_uid);
-      if (!n || n.tombstone_at !== null || n.node_type !== 'Chunk') throw Errors.refNotFound(`citations[${index}].chunk_uid`, r.chunk_uid);
+      if (!n || n.tombstone_at !== null || n.node_type !== 'Chunk' || !scope.allows(r.chunk_uid)) throw Errors.refNotFound(`citations[${index}].chunk_uid`, r.chunk_uid);
       const chunk = s.chunks.get(r.chunk_uid);
       if (!chunk) throw invalidCitation(index, 'not_admitted');
+      if (!scope.allows(chunk.document_uid)) throw Errors.refNotFound(`citations[${index}].chunk_uid`, r.chunk_uid);
       const a = anchorQuoteBytes(chunk.content, r.quote, r.char_start, r.char_end);
       if (typeof a === 'string') throw invalidCitation(index, a);
       return citationOf(s, chunk, null, a.start, a.end, r.quote);
