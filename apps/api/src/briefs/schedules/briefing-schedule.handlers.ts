@@ -19,6 +19,7 @@ import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { ProjectAccessService } from '../access/project-access.service';
+import { ProjectSourcesService } from '../sources/project-sources.service';
 import { briefContext } from '../brief/brief.handlers';
 import { BriefingLog } from './briefing-log';
 import { presentRun, presentSchedule } from './briefing-presenter';
@@ -36,6 +37,7 @@ export class BriefingScheduleHandlers {
   constructor(
     private readonly log: BriefingLog,
     private readonly access: ProjectAccessService,
+    private readonly sources: ProjectSourcesService,
     private readonly accounts: AccountsReadModel,
     private readonly secrets: BriefingSecrets,
     private readonly jobs: BriefingRunJobs,
@@ -60,11 +62,17 @@ export class BriefingScheduleHandlers {
         seen = true;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        seen = false;
+        // the owner and admins manage every Project's schedules: one whose Project is gone stays theirs to stop
+        seen = auth.credential === 'user_jwt' && (auth.role === 'owner' || auth.role === 'admin') && !(await this.projectLive(auth.org_id, s.project_uid));
       }
       roles.set(s.project_uid, seen);
     }
     return seen;
+  }
+
+  private async projectLive(org: string, uid: string): Promise<boolean> {
+    const p = await this.sources.node(org, uid);
+    return p !== null && p.tombstone_at === null;
   }
 
   /** The schedule, or 404 when it is unknown or the caller cannot list it. */
