@@ -140,6 +140,23 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expect(events).not.toContain(c.body.signing_secret.slice(6));
   });
 
+  it('appends nothing for a PATCH that changes nothing', async () => {
+    const s = (await o.post(S, { project_uid: world.other, channel: 'in_app', recipient: `user:${owner.user_id}`, cron: '0 9 * * MON', timezone: 'Europe/Paris', paused: true })).body;
+    const count = async () => JSON.stringify(await readLog(t)).split(s.id).length;
+    const before = await count();
+    clock.advance(60);
+    for (const body of [{}, { paused: true }, { cron: '0 9 * * MON' }, { timezone: 'Europe/Paris', mode: 'auto', only_on_change: true }]) {
+      const r = await o.patch(`${S}/${s.id}`, body);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual(s);
+    }
+    expect(await count()).toBe(before);
+    const changed = await o.patch(`${S}/${s.id}`, { only_on_change: false });
+    expect(changed.body).toMatchObject({ only_on_change: false, updated_at: new Date(clock.now() * 1000).toISOString() });
+    expect(await count()).toBeGreaterThan(before);
+    expect((await o.delete(`${S}/${s.id}`)).status).toBe(200);
+  });
+
   it('sends now to a loopback webhook, signed; retries after a minute on the fixed clock; 409 while the run is active', async () => {
     const s = (await o.get(`${S}?channel=webhook`)).body.items[0];
     const secret = (await o.patch(`${S}/${s.id}`, { rotate_secret: true })).body.signing_secret;

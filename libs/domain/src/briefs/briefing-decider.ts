@@ -238,6 +238,7 @@ function rotated(base: { org_id: string; schedule_id: string; at: number }, hint
 /** PATCH: settings changed; resuming (or a new timing) sets `next_run_at` to the next slot after now. */
 export function decidePatchSchedule(s: BriefingSchedule, p: SchedulePatch, a: BriefingActor & { secret_hint: string | null }): BriefingEventOut[] {
   if (p.rotate_secret && s.channel !== 'webhook') throw Errors.invalidField('rotate_secret', 'only a webhook schedule has a signing secret');
+  const before = settingsOf(s);
   const next = settingsOf(s);
   if (p.cron !== undefined) [next.cron, next.interval_secs] = [p.cron, null];
   if (p.interval_secs !== undefined) [next.cron, next.interval_secs] = [null, p.interval_secs];
@@ -249,7 +250,9 @@ export function decidePatchSchedule(s: BriefingSchedule, p: SchedulePatch, a: Br
   if (p.paused === false && s.status === 'paused') [next.status, next.paused_reason, next.consecutive_failures] = ['active', null, 0];
   if (next.status === 'active' && (retimed || s.status === 'paused')) next.next_run_at = nextFireAfter({ ...next, created_at: s.created_at }, a.now);
   const base = { org_id: a.org, schedule_id: s.id, at: a.now };
-  const out: BriefingEventOut[] = [{ type: 'BriefingScheduleUpdated', data: { ...base, ...next, updated_by: a.by } }];
+  // a PATCH that changes nothing appends nothing (§12.9)
+  const changed = (Object.keys(next) as (keyof BriefingScheduleSettings)[]).some((k) => next[k] !== before[k]);
+  const out: BriefingEventOut[] = changed ? [{ type: 'BriefingScheduleUpdated', data: { ...base, ...next, updated_by: a.by } }] : [];
   if (p.rotate_secret) out.push(rotated(base, a.secret_hint!, a.by, a.now));
   return out;
 }
