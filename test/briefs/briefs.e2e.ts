@@ -34,6 +34,12 @@ describe('Projects and living briefs (REFERENCE §12): structural generation, ve
     const r = await w.get(`/projects/${world.docA}/brief`);
     expectError(r, 400, 'wrong_node_type', 'project_uid');
     expect(r.body.expected).toEqual(['Project']);
+    // the Project is checked before the body, the query and the version
+    expectError(await w.post('/projects/no-such-project/brief/regenerate', { mode: 'nope' }), 404, 'not_found', 'project_uid');
+    expectError(await w.patch('/projects/no-such-project/brief/items/bi_x', { action: 'nope' }), 404, 'not_found', 'project_uid');
+    expectError(await w.get('/projects/no-such-project/brief/history?limit=abc'), 404, 'not_found', 'project_uid');
+    expectError(await w.get('/projects/no-such-project/brief/history/abc'), 404, 'not_found', 'project_uid');
+    expectError(await w.post(`/projects/${world.docA}/brief/regenerate`, { force: 'yes' }), 400, 'wrong_node_type', 'project_uid');
     expect((await w.get(brief())).body).toMatchObject({ project_uid: world.project, status: 'none', current_version: null, brief: null, regeneration: null, last_error: null, withheld_items: 0 });
   });
 

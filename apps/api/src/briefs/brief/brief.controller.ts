@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { AccessByAction, ApiKeyOrJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
-import { Body, coerceQuery, readPage } from '@strata/domain/validation';
-import { pathPositiveInt, pathUid } from '../../platform/http/path-params';
+import { Body } from '@strata/domain/validation';
+import { pathUid } from '../../platform/http/path-params';
 import { BriefHandlers } from './brief.handlers';
 import { Answers } from '../../platform/http/responses/response-fields';
 import { BriefHistoryPage, BriefItemPatchResponse, BriefRegeneratedResponse, BriefRegenerationQueuedResponse, BriefStateResponse, BriefVersionRecord } from './brief.response';
@@ -54,8 +54,7 @@ export class BriefController {
   @ApiOperation({ summary: 'Versions, newest first, with their material changes' })
   @Answers(200, 'a page of versions, newest first', BriefHistoryPage)
   history(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Query() raw: Body) {
-    const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 20, max: 100 });
-    return this.handlers.history(auth, pathUid(uid, 'project_uid'), limit, offset);
+    return this.handlers.history(auth, pathUid(uid, 'project_uid'), raw);
   }
 
   @Get('history/:version')
@@ -63,7 +62,6 @@ export class BriefController {
   @ApiOperation({ summary: 'One version of the brief, as it was' })
   @Answers(200, 'the version', BriefVersionRecord)
   version(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Param('version') version: string) {
-    const p = pathUid(uid, 'project_uid');
-    return this.handlers.historyVersion(auth, p, pathPositiveInt(version, 'version'));
+    return this.handlers.historyVersion(auth, pathUid(uid, 'project_uid'), version);
   }
 }

@@ -17,10 +17,12 @@ import {
   decideItemPatch,
 } from '@strata/domain/briefs';
 import { DomainError, Errors } from '@strata/domain/errors';
+import { Body, coerceQuery, readPage } from '@strata/domain/validation';
 import { JOB_QUEUE, JobQueue, QueuedJob } from '@strata/jobs/queue/job-queue.port';
 import { CommandContext } from '@strata/platform/unit-of-work/command-context';
 import { ReadScope } from '@strata/platform/scope/read-scope';
 import { BriefsReadModel } from '@strata/projections/briefs/briefs-read-model';
+import { pathPositiveInt } from '../../platform/http/path-params';
 import { ProjectAccessService } from '../access/project-access.service';
 import { ProjectSourcesService } from '../sources/project-sources.service';
 import { BRIEF_REGENERATE_JOB_KIND, BriefJobInput } from '../generation/brief-regenerate-job.handler';
@@ -98,6 +100,8 @@ export class BriefHandlers {
 
   /** 200 reused, 201 new (structural), 202 queued (llm). */
   async regenerate(auth: AuthContext, uid: string, body: unknown, requestId: string): Promise<{ status: 200 | 201 | 202; body: unknown }> {
+    // the Project first (§12.1), then the body
+    await this.access.project(auth, uid);
     const req = readRegenerate(body);
     const { scope } = await this.writeAccess(auth, uid, 'agent');
     const org = auth.org_id;
@@ -128,6 +132,7 @@ export class BriefHandlers {
   }
 
   async patchItem(auth: AuthContext, uid: string, itemId: string, body: unknown, requestId: string) {
+    await this.access.project(auth, uid);
     const req = readItemPatch(body);
     const { scope } = await this.writeAccess(auth, uid, ACTION_ROLE[req.action]);
     const org = auth.org_id;
@@ -164,8 +169,9 @@ export class BriefHandlers {
     });
   }
 
-  async history(auth: AuthContext, uid: string, limit: number, offset: number) {
+  async history(auth: AuthContext, uid: string, query: Body) {
     const { scope } = await this.access.require(auth, uid, 'viewer');
+    const { limit, offset } = readPage(coerceQuery(query, ['limit', 'offset']), { limit: 20, max: 100 });
     const page = this.briefs.history(auth.org_id, uid, limit, offset);
     return {
       items: page.items.map((v) => {
@@ -189,8 +195,9 @@ export class BriefHandlers {
     };
   }
 
-  async historyVersion(auth: AuthContext, uid: string, version: number) {
+  async historyVersion(auth: AuthContext, uid: string, rawVersion: string) {
     const { scope } = await this.access.require(auth, uid, 'viewer');
+    const version = pathPositiveInt(rawVersion, 'version');
     const v: StoredBriefVersion | null = this.briefs.version(auth.org_id, uid, version);
     if (!v) throw Errors.notFound(`the brief has no version ${version}`, { field: 'version' });
     const hidden = scope.restricted ? anyHidden(await this.sources.identities(auth.org_id, uid), scope) : false;
