@@ -186,6 +186,13 @@ describe('Projects and living briefs (REFERENCE §12): structural generation, ve
     expectError(await o.post(grants, { principal_uid: 'agent:ghost', role: 'agent' }), 404, 'not_found', 'principal_uid');
     expectError(await w.get(grants), 403, 'api_key_not_allowed');
     expect((await o.get(grants)).body.items).toEqual([]);
+    // the path's Project before the body and the query
+    expectError(await o.post('/v1/projects/no-such-project/grants', {}), 404, 'not_found', 'project_uid');
+    expectError(await o.post('/v1/projects/no-such-project/grants', { principal_uid: 'bob', role: 'viewer' }), 404, 'not_found', 'project_uid');
+    expectError(await o.post(`/v1/projects/${world.docA}/grants`, { role: 7 }), 400, 'wrong_node_type', 'project_uid');
+    expectError(await o.get('/v1/projects/no-such-project/grants?limit=-1'), 404, 'not_found', 'project_uid');
+    expectError(await o.post(grants, {}), 400, 'missing_field', 'principal_uid');
+    expectError(await o.post(grants, { principal_uid: `user:${viewer.user_id}`, role: 7 }), 400, 'invalid_field', 'role');
 
     const g = await o.post(grants, { principal_uid: `user:${viewer.user_id}`, role: 'editor' });
     expect(g.status).toBe(201);

@@ -10,6 +10,8 @@ import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-mo
 import { BriefsReadModel, ProjectGrantRow } from '@strata/projections/briefs/briefs-read-model';
 import { ProjectAccessService } from '../access/project-access.service';
 import { briefContext } from '../brief/brief.handlers';
+import { Body, coerceQuery, readPage } from '@strata/domain/validation';
+import { dtoBody } from '../../platform/http/dto/dto-body.pipe';
 import { SetProjectGrantDto } from './project-grant.dto';
 
 const iso = (s: number) => new Date(Math.round(s * 1000)).toISOString();
@@ -37,18 +39,20 @@ export class ProjectGrantHandlers {
     return !g.principal_uid.startsWith('user:') || this.accounts.membership(org, g.principal_uid.slice(5)) !== null;
   }
 
-  async list(auth: AuthContext, projectUid: string, limit: number, offset: number) {
+  async list(auth: AuthContext, projectUid: string, query: Body) {
     await this.access.project(auth, projectUid);
+    const { limit, offset } = readPage(coerceQuery(query, ['limit', 'offset']), { limit: 100, max: 1000 });
     const all = this.briefs.grants(auth.org_id, projectUid, 1_000_000, 0).items.filter((g) => this.standing(auth.org_id, g));
     const page = all.slice(offset, offset + limit);
     return { items: page.map(present), has_more: all.length > offset + page.length, limit, offset };
   }
 
   /** 201 new, 200 replaced or unchanged (nothing appended). */
-  async set(auth: AuthContext, projectUid: string, dto: SetProjectGrantDto, requestId: string): Promise<{ created: boolean; grant: unknown }> {
+  async set(auth: AuthContext, projectUid: string, body: unknown, requestId: string): Promise<{ created: boolean; grant: unknown }> {
     const org = auth.org_id;
-    const p = parseGrantPrincipal(dto.principal_uid);
     await this.access.project(auth, projectUid);
+    const dto = dtoBody(SetProjectGrantDto, body);
+    const p = parseGrantPrincipal(dto.principal_uid);
     const allowed = GRANTABLE_ROLES[p.kind];
     if (!allowed.includes(dto.role)) throw Errors.invalidField('role', `a ${p.kind} takes the role ${allowed.join(' or ')}`, { allowed: [...allowed] });
     const known = p.kind === 'user' ? this.accounts.membership(org, p.id) !== null : this.agents.isKnown(org, p.id);

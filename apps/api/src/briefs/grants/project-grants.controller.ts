@@ -1,10 +1,10 @@
 import { Body as ReqBody, Controller, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AuthContext } from '@strata/auth/auth-context';
 import { OwnerAdminJwt } from '@strata/auth/route-tags';
 import { Auth, RequestId } from '@strata/auth/request-context.decorator';
-import { Body, coerceQuery, readPage } from '@strata/domain/validation';
+import { Body } from '@strata/domain/validation';
 import { pathUid } from '../../platform/http/path-params';
 import { SetProjectGrantDto } from './project-grant.dto';
 import { ProjectGrantHandlers } from './project-grant.handlers';
@@ -22,8 +22,7 @@ export class ProjectGrantsController {
   @ApiOperation({ summary: 'Role grants on the Project, oldest first' })
   @Answers(200, 'a page of grants', ProjectGrantPage)
   list(@Auth() auth: AuthContext, @Param('project_uid') uid: string, @Query() raw: Body) {
-    const { limit, offset } = readPage(coerceQuery(raw, ['limit', 'offset']), { limit: 100, max: 1000 });
-    return this.handlers.list(auth, pathUid(uid, 'project_uid'), limit, offset);
+    return this.handlers.list(auth, pathUid(uid, 'project_uid'), raw);
   }
 
   @Post()
@@ -31,7 +30,9 @@ export class ProjectGrantsController {
   @ApiOperation({ summary: 'Grant a user (viewer, editor) or an agent (viewer, agent) a role on the Project: 201 new, 200 replaced or unchanged' })
   @Answers(201, 'the new grant', ProjectGrantResponse)
   @Answers(200, 'the replaced or unchanged grant', ProjectGrantResponse)
-  async set(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @ReqBody() body: SetProjectGrantDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  // the body is read by the handler once the Project is known (§12.1: the path's Project first)
+  @ApiBody({ type: SetProjectGrantDto })
+  async set(@Auth() auth: AuthContext, @RequestId() rid: string, @Param('project_uid') uid: string, @ReqBody() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const r = await this.handlers.set(auth, pathUid(uid, 'project_uid'), body, rid);
     reply.status(r.created ? 201 : 200);
     return r.grant;
