@@ -159,4 +159,21 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
     const ref = await scoped.post('/v1/ontology/objects', { schema_id: w.schema.id, object_type: 'Contract', canonical_name: 'C2', fields: { number: 'C-2', client: w.globex } });
     expect([ref.status, ref.body.errors?.[0]?.path]).toEqual([422, 'fields.client']);
   });
+
+  it('the duplicates audit of a Project-scoped key holds only the objects its Project admits', async () => {
+    const w = await seed();
+    const twin = async (canonical_name: string, code: string) =>
+      ok(await w.k.post('/v1/ontology/objects', { schema_id: w.schema.id, object_type: 'Client', canonical_name, fields: { code }, allow_duplicate: true }), 201).uid as string;
+    const acmeTwin = await twin('Acme Twin', 'AC');
+    await link(w.k, acmeTwin, w.chunk, 'ExtractedFrom');
+    const globexTwin = await twin('Globex Twin', 'GX');
+    const full = ok(await w.k.post(`/v1/ontology/schemas/${w.schema.id}/duplicates/audit`, {}), 200);
+    expect(full.collisions.map((c: any) => c.identity.code)).toEqual(['AC', 'GX']);
+    const scoped = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read'], project_uids: [w.project] })).key);
+    const audit = ok(await scoped.post(`/v1/ontology/schemas/${w.schema.id}/duplicates/audit`, {}), 200);
+    expect(audit.collisions).toEqual([{ object_type: 'Client', identity: { code: 'AC' }, uids: [w.acme, acmeTwin].sort(), count: 2 }]);
+    expect(audit.total_collisions).toBe(1);
+    expect(JSON.stringify(audit)).not.toContain(w.globex);
+    expect(JSON.stringify(audit)).not.toContain(globexTwin);
+  });
 });

@@ -16,6 +16,7 @@ import { commandContext } from '@strata/platform/unit-of-work/command-context.fa
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { OntologyStore } from '@strata/ontology/ontology-store';
 import { iso, paginated, presentSchema, presentSchemaDetail } from '../ontology-presenters';
+import { OntologyScope } from '../ontology-scope';
 
 /** The identity values a read-model key stands for (identity fields, or the normalised name). */
 function identityOfKey(key: string): Record<string, unknown> {
@@ -34,6 +35,7 @@ export class SchemaHandlers {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly store: OntologyStore,
+    private readonly scope: OntologyScope,
   ) {}
 
   async create(auth: AuthContext, rid: string, input: { name: string; description?: string }) {
@@ -55,15 +57,23 @@ export class SchemaHandlers {
     return presentSchemaDetail(schema, this.store.read.types(id));
   }
 
-  /** Exact identity collisions among the schema's live objects; reads only. */
-  duplicatesAudit(auth: AuthContext, id: string) {
+  /**
+   * Exact identity collisions among the schema's live objects; reads only. An object outside
+   * the caller's grants is absent: it is not listed, and a collision only it completes is not one.
+   */
+  async duplicatesAudit(auth: AuthContext, id: string) {
     this.store.schema(auth.org_id, id);
-    const collisions = this.store.read.identityCollisions(auth.org_id, id).map((c) => ({
-      object_type: c.object_type,
-      identity: identityOfKey(c.identity_key),
-      uids: c.uids,
-      count: c.uids.length,
-    }));
+    const scope = await this.scope.of(auth);
+    const collisions = this.store.read
+      .identityCollisions(auth.org_id, id)
+      .map((c) => ({ ...c, uids: scope ? c.uids.filter((u) => scope.allows(u)) : c.uids }))
+      .filter((c) => c.uids.length > 1)
+      .map((c) => ({
+        object_type: c.object_type,
+        identity: identityOfKey(c.identity_key),
+        uids: c.uids,
+        count: c.uids.length,
+      }));
     return {
       schema_id: id,
       audited_at: iso(this.clock.now()),

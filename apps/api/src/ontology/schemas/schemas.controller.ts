@@ -78,7 +78,7 @@ export class SchemasController {
   @ReadsOnly()
   @ApiOperation({ summary: 'Dry-run audit of exact identity collisions among the live objects; never writes' })
   @Answers(200, 'identity collisions among live objects', DuplicatesAuditResponse)
-  duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string): DuplicatesAuditResponse {
+  duplicatesAudit(@Auth() auth: AuthContext, @Param('id') id: string): Promise<DuplicatesAuditResponse> {
     return this.handlers.duplicatesAudit(auth, id);
   }
 
