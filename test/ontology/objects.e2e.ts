@@ -226,6 +226,19 @@ describe('ontology domain objects and relations', () => {
     expect((await w.k.get(`/ontology/object/${plain.uid}`)).status).toBe(404);
   });
 
+  it('a relation joins objects of its own schema: an object of a same-named type in another schema is refused, nothing written', async () => {
+    const w = await setUp();
+    const ada = ok(await w.k.post('/v1/ontology/objects', { schema_id: w.schema.id, object_type: 'ClientContact', canonical_name: 'Ada' }), 201).uid as string;
+    const other = ok(await w.k.post('/v1/ontology/schemas', { name: 'Other' }), 201);
+    ok(await w.k.post(`/v1/ontology/schemas/${other.id}/object-types`, { name: 'Client' }), 201);
+    ok(await w.k.post(`/v1/ontology/schemas/${other.id}/activate`, {}), 200);
+    const foreign = ok(await w.k.post('/v1/ontology/objects', { schema_id: other.id, object_type: 'Client', canonical_name: 'Foreign client' }), 201).uid as string;
+    const r = await w.k.post('/ontology/relation', { from_uid: ada, to_uid: foreign, relation_type: 'works_with' });
+    expect([r.status, r.body.code, r.body.errors?.[0]?.path]).toEqual([422, 'schema_validation_failed', 'to_uid']);
+    expect(ok(await w.k.get(`/edges?from_uid=${ada}`), 200)).toEqual([]);
+    expect((await w.k.post('/ontology/relation', { from_uid: ada, to_uid: w.acme.uid, relation_type: 'works_with' })).status).toBe(201);
+  });
+
   it("another organization's objects are 404; a read-only key reads but cannot write", async () => {
     const w = await setUp();
     const other = await world(t.url);

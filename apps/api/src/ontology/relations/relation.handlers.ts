@@ -45,6 +45,9 @@ export class RelationHandlers {
       const schema = this.store.activeSchema(auth.org_id, schemaId);
       const rel = this.store.types(auth.org_id, schema.id).relations.find((r) => r.status !== 'archived' && typeKey(r.name) === typeKey(relationName));
       if (!rel) throw OntologyErrors.validationFailed([{ path: 'relation_type', message: `${relationName} is not a relation type of schema ${schema.id}` }]);
+      // a relation type joins object types of its own schema: a same-named type of another schema is not one
+      if (objectProps(b).schema_id !== schemaId)
+        throw OntologyErrors.validationFailed([{ path: 'to_uid', message: `${to} is an object of another schema than ${from}; ${rel.name} links objects of schema ${schema.id}` }]);
       const forward = typeKey(a.node_type) === typeKey(rel.source_type) && typeKey(b.node_type) === typeKey(rel.target_type);
       const reverse = rel.symmetric && typeKey(a.node_type) === typeKey(rel.target_type) && typeKey(b.node_type) === typeKey(rel.source_type);
       if (!forward && !reverse)
