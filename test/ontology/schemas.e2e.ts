@@ -146,6 +146,30 @@ describe('ontology schemas and types', () => {
     expect((await k.patch(`/v1/ontology/schemas/${sid}/object-types/nope`, {})).status).toBe(404);
   });
 
+  it('a field default its own type refuses is 422 and adds no type; a valid one fills creates', async () => {
+    const { k } = await world(t.url);
+    const w = await clientServices(k, { activate: false });
+    const sid = w.schema.id;
+    for (const [field, path] of [
+      [{ name: 'seats', type: 'integer', default: 'many' }, 'fields[0].default'],
+      [{ name: 'tier', type: 'enum', enum: ['gold', 'silver'], default: 'bronze' }, 'fields[0].default'],
+      [{ name: 'tags', type: 'array', array_item_type: 'string', default: [1] }, 'fields[0].default[0]'],
+    ] as const) {
+      const r = await k.post(`/v1/ontology/schemas/${sid}/object-types`, { name: 'Supplier', fields: [field] });
+      expect([r.status, r.body.code, r.body.errors?.map((e: any) => e.path)]).toEqual([422, 'schema_validation_failed', [path]]);
+    }
+    const patched = await k.patch(`/v1/ontology/schemas/${sid}/object-types/${w.client.id}`, { fields: [{ name: 'code', type: 'string', default: 7 }] });
+    expect(patched.status).toBe(422);
+    expect(patched.body.errors.map((e: any) => e.path)).toContain('fields[0].default');
+    const detail = ok(await k.get(`/v1/ontology/schemas/${sid}`), 200);
+    expect(detail.object_types.map((o: any) => o.name)).not.toContain('Supplier');
+    expect(detail.object_types.find((o: any) => o.id === w.client.id).version).toBe(1);
+    ok(await k.post(`/v1/ontology/schemas/${sid}/object-types`, { name: 'Supplier', fields: [{ name: 'seats', type: 'integer', default: 3 }] }), 201);
+    ok(await k.post(`/v1/ontology/schemas/${sid}/activate`, {}), 200);
+    const made = ok(await k.post('/v1/ontology/objects', { schema_id: sid, object_type: 'Supplier', canonical_name: 'Initech' }), 201);
+    expect(made.object.props.fields).toEqual({ seats: 3 });
+  });
+
   it("another organization's schema is 404; a read-only key cannot write", async () => {
     const a = await world(t.url);
     const b = await world(t.url);

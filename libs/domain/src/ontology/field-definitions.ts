@@ -1,5 +1,6 @@
 import { FIELD_TYPES, FieldDefinition, FieldType } from './ontology-records';
 import { ValidationProblem } from './ontology-errors';
+import { checkFieldValue } from './object-decider';
 
 const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -59,6 +60,9 @@ export function readFieldDefinitions(
     if (reference) def.reference_object_type = reference;
     if (typeof itemType === 'string') def.array_item_type = itemType as FieldType;
     if (typeof f.extraction_hint === 'string') def.extraction_hint = f.extraction_hint;
+    // a default fills every create that omits the field: one its own type refuses would refuse them all
+    if (def.default !== undefined) checkFieldValue(def, def.default, `${at}.default`, problems);
+    if (problems.length > before) return;
     out.push(def);
   });
   return out;

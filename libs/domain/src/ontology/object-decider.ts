@@ -68,6 +68,11 @@ function checkValue(def: FieldDefinition, type: FieldType, v: unknown, path: str
   }
 }
 
+/** Problems of one value against its field definition (type, enum, uid shape of a reference). */
+export function checkFieldValue(def: FieldDefinition, v: unknown, path: string, problems: ValidationProblem[]): void {
+  checkValue(def, def.type, v, path, problems, []);
+}
+
 /** What validating an object against its type needs, worked out once per type version. */
 interface CompiledType {
   defs: Map<string, FieldDefinition>;
