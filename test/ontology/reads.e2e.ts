@@ -160,6 +160,25 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
     expect([ref.status, ref.body.errors?.[0]?.path]).toEqual([422, 'fields.client']);
   });
 
+  it('a Project-scoped key sees and reviews only the proposals of objects its Project admits', async () => {
+    const w = await seed();
+    const proposalOf = async (uid: string) => ok(await w.k.get(`/ontology/object/${uid}`), 200).props.proposal_id as string;
+    const [acmeP, globexP, contractP] = [await proposalOf(w.acme), await proposalOf(w.globex), await proposalOf(w.contract)];
+    expect(ok(await w.k.get(`/v1/ontology/proposals?schema_id=${w.schema.id}`), 200).items).toHaveLength(3);
+    const scoped = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read', 'write'], project_uids: [w.project] })).key);
+    const page = ok(await scoped.get(`/v1/ontology/proposals?schema_id=${w.schema.id}&limit=1`), 200);
+    expect([page.items.map((p: any) => p.id), page.has_more]).toEqual([[acmeP], false]);
+    expect(ok(await scoped.get(`/v1/ontology/proposals?offset=1`), 200).items).toEqual([]);
+    expect(ok(await scoped.get(`/v1/ontology/proposals/${acmeP}`), 200).proposed_node_uid).toBe(w.acme);
+    for (const hidden of [globexP, contractP]) {
+      expect((await scoped.get(`/v1/ontology/proposals/${hidden}`)).body).toMatchObject({ code: 'not_found' });
+      expect((await scoped.post(`/v1/ontology/proposals/${hidden}/apply`, {})).body).toMatchObject({ code: 'not_found' });
+    }
+    const batch = ok(await scoped.post('/v1/ontology/proposals/batch-reject', { ids: [globexP] }), 200);
+    expect(batch.results).toEqual([{ id: globexP, review_status: null, error: { code: 'not_found', message: expect.any(String) } }]);
+    expect(JSON.stringify(batch)).not.toContain('Globex');
+  });
+
   it('the duplicates audit of a Project-scoped key holds only the objects its Project admits', async () => {
     const w = await seed();
     const twin = async (canonical_name: string, code: string) =>

@@ -51,24 +51,42 @@ export class ProposalHandlers {
     private readonly approvals: ApprovalNodes,
   ) {}
 
-  list(auth: AuthContext, f: ProposalFilter, limit: number, offset: number) {
-    const rows = this.store.read.proposals(auth.org_id, f, limit + 1, offset);
-    return paginated(rows.slice(0, limit).map(presentProposal), limit, offset, rows.length > limit);
+  async list(auth: AuthContext, f: ProposalFilter, limit: number, offset: number) {
+    const seen = await this.readable(auth);
+    if (!seen) {
+      const rows = this.store.read.proposals(auth.org_id, f, limit + 1, offset);
+      return paginated(rows.slice(0, limit).map(presentProposal), limit, offset, rows.length > limit);
+    }
+    // the hidden ones are left out before paging, so offsets count only what the caller sees
+    const rows = this.store.read.proposals(auth.org_id, f, -1, 0).filter(seen);
+    return paginated(rows.slice(offset, offset + limit).map(presentProposal), limit, offset, rows.length > offset + limit);
   }
 
-  private load(auth: AuthContext, id: string) {
+  /**
+   * A proposal carries the names, fields and uids of the nodes it was drawn from and wrote: for
+   * a scoped caller it exists only when every one of those nodes is readable (REFERENCE §13.1).
+   * Null when nothing is hidden from the caller.
+   */
+  private async readable(auth: AuthContext): Promise<((p: ProposalRecord) => boolean) | null> {
+    const scope = await this.scope.of(auth);
+    if (!scope) return null;
+    return (p) => (!p.proposed_node_uid || scope.allows(p.proposed_node_uid)) && p.source_uids.every((u) => scope.allows(u));
+  }
+
+  private load(auth: AuthContext, id: string, seen: ((p: ProposalRecord) => boolean) | null) {
     const row = this.store.read.proposal(auth.org_id, id);
-    if (!row) throw OntologyErrors.proposalNotFound(id);
+    if (!row || (seen && !seen(row.proposal))) throw OntologyErrors.proposalNotFound(id);
     return row;
   }
 
-  get(auth: AuthContext, id: string) {
-    return presentProposal(this.load(auth, id).proposal);
+  async get(auth: AuthContext, id: string) {
+    return presentProposal(this.load(auth, id, await this.readable(auth)).proposal);
   }
 
   async edit(auth: AuthContext, rid: string, id: string, edits: ProposalEdits) {
+    const seen = await this.readable(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
-      const { proposal, revision } = this.load(auth, id);
+      const { proposal, revision } = this.load(auth, id, seen);
       const next = decideEditProposal(proposal, edits, auth.principal.id, tx.now);
       tx.emit(Streams.ontologyProposal(auth.org_id, id), T.OntologyProposalEdited, { proposal: next }, revision);
       return presentProposal(next);
@@ -78,8 +96,9 @@ export class ProposalHandlers {
   /** Approves (with optional edits) and applies in the same unit: the response is normally `applied`. */
   async approve(auth: AuthContext, rid: string, id: string, edits: ProposalEdits | undefined) {
     const visible = await this.visibility(auth);
+    const seen = await this.readable(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
-      const { proposal, revision } = this.load(auth, id);
+      const { proposal, revision } = this.load(auth, id, seen);
       const stream = Streams.ontologyProposal(auth.org_id, id);
       let p = proposal;
       if (edits && Object.keys(edits).length) {
@@ -95,8 +114,9 @@ export class ProposalHandlers {
   }
 
   async reject(auth: AuthContext, rid: string, id: string, reason: string | null) {
+    const seen = await this.readable(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
-      const { proposal, revision } = this.load(auth, id);
+      const { proposal, revision } = this.load(auth, id, seen);
       const p = decideReject(proposal, reason, auth.principal.id, tx.now);
       tx.emit(Streams.ontologyProposal(auth.org_id, id), T.OntologyProposalRejected, { proposal: p }, revision);
       if (p.approval_uid) await this.approvals.decide(tx, p.approval_uid, 'denied', auth.principal.id, reason);
@@ -107,8 +127,9 @@ export class ProposalHandlers {
   /** Idempotent retry of an approved or failed proposal; an applied one returns unchanged. */
   async apply(auth: AuthContext, rid: string, id: string) {
     const visible = await this.visibility(auth);
+    const seen = await this.readable(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
-      const { proposal, revision } = this.load(auth, id);
+      const { proposal, revision } = this.load(auth, id, seen);
       assertProposalMove(proposal, 'apply');
       if (proposal.review_status === 'applied') return presentProposal(proposal);
       return presentProposal(await this.applyStaged(tx, proposal, visible, revision));
@@ -124,7 +145,7 @@ export class ProposalHandlers {
         results.push({ id, review_status: r.review_status });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        const current = this.store.read.proposal(auth.org_id, id);
+        const current = err.code === 'not_found' ? null : this.store.read.proposal(auth.org_id, id);
         results.push({ id, review_status: current?.proposal.review_status ?? null, error: { code: err.code, message: err.message } });
       }
     }

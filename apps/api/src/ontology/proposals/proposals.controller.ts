@@ -20,7 +20,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'Proposals, newest first; filters status, schema_id, object_type, proposal_type, extract_job_id' })
   @Answers(200, 'a page of proposals, created_at descending', ProposalPage)
-  list(@Auth() auth: AuthContext, @Query() q: Body): ProposalPage {
+  list(@Auth() auth: AuthContext, @Query() q: Body): Promise<ProposalPage> {
     const query = coerceQuery(q, ['limit', 'offset']);
     const objectType = readString(query, 'object_type', { max: 100 });
     const filter = {
@@ -56,7 +56,7 @@ export class ProposalsController {
   @ApiKeyOrJwt()
   @ApiOperation({ summary: 'One proposal with its full diff in changes_json' })
   @Answers(200, 'the proposal', ProposalResponse)
-  get(@Auth() auth: AuthContext, @Param('id') id: string): ProposalResponse {
+  get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<ProposalResponse> {
     return this.handlers.get(auth, id);
   }
 
