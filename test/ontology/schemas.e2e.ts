@@ -128,6 +128,8 @@ describe('ontology schemas and types', () => {
       ['relation-types', { name: 'r', source_type: 'Client', target_type: 'Nope' }, 422, 'schema_validation_failed', ['target_type']],
       ['relation-types', { name: 'r', source_type: 'Client' }, 400, 'missing_field'],
       ['relation-types', { name: 'has_contract', source_type: 'Client', target_type: 'Contract' }, 409, 'duplicate'],
+      ['relation-types', { name: 'client', source_type: 'Client', target_type: 'Client' }, 409, 'duplicate'],
+      ['object-types', { name: 'works_with' }, 409, 'duplicate'],
       ['relation-types', { name: 'r', source_type: 'Client', target_type: 'Client', cardinality: 'some' }, 400, 'invalid_field'],
       ['relation-types', { name: 'r', source_type: 'Client', target_type: 'Client', backing: { kind: 'sql_fk' } }, 422, 'schema_validation_failed', ['backing.connection_ref', 'backing.table']],
     ];

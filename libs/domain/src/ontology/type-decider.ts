@@ -77,7 +77,8 @@ function checkName(kind: 'object' | 'relation', raw: string, selfId: string | nu
     return null;
   }
   const name = canonicalCustomName(raw);
-  const pool: readonly { id: string; name: string; status: TypeStatus }[] = kind === 'object' ? types.objects : types.relations;
+  // one namespace for both kinds: a relation type may not take an object type's name, nor the reverse
+  const pool: readonly { id: string; name: string; status: TypeStatus }[] = [...types.objects, ...types.relations];
   const clash = pool.find((t) => t.status !== 'archived' && t.id !== selfId && typeKey(t.name) === typeKey(name));
   if (clash) throw OntologyErrors.duplicateType(name, clash.id);
   return name;
