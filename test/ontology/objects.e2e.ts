@@ -205,6 +205,9 @@ describe('ontology domain objects and relations', () => {
     expect(first.body).toMatchObject({ created: true, edge: { from_uid: w.acme.uid, to_uid: c1, edge_type: 'HasContract', layer: 'ontology', props: { _type: 'HasContract', schema_id: sid, relation_type_id: w.hasContract.id, fields: {} } } });
     const again = await link(w.acme.uid, c1, 'HasContract');
     expect([again.status, again.body.created, again.body.edge.uid]).toEqual([200, false, first.body.edge.uid]);
+    // the same link with fields its relation does not define is refused, not answered as the existing one
+    const badAgain = await link(w.acme.uid, c1, 'has_contract', { fields: { signed_by: 'x' } });
+    expect([badAgain.status, badAgain.body.code, badAgain.body.errors?.[0]?.path]).toEqual([422, 'schema_validation_failed', 'fields.signed_by']);
     // one_to_many: the contract already has its client
     expect((await link(globex, c1, 'has_contract')).body).toMatchObject({ code: 'cardinality_violation' });
     // endpoint types

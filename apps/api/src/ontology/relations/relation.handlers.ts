@@ -54,13 +54,14 @@ export class RelationHandlers {
         throw OntologyErrors.validationFailed([
           { path: 'from_uid', message: `${rel.name} goes from ${rel.source_type} to ${rel.target_type}${rel.symmetric ? ' (either way)' : ''}; got ${a.node_type} to ${b.node_type}` },
         ]);
+      // the request is checked whole before the idempotent answer: bad fields are 422 even for a link that exists
+      const checked = validateObjectFields({ name: rel.name, fields_json: rel.fields_json, required_fields: [] } as never, fields, null);
+      await checkReferences(tx, checked.references, visible);
       const existing = await this.existing(tx, rel, from, to);
       if (existing) return { edge: existing, created: false };
       await this.assertCardinality(tx, rel, from, to);
       // servers mode: the same check against the endpoints' claims, and the claims this edge makes
       const claim = await this.slots.reserve(tx, rel, from, to);
-      const checked = validateObjectFields({ name: rel.name, fields_json: rel.fields_json, required_fields: [] } as never, fields, null);
-      await checkReferences(tx, checked.references, visible);
       const props = { _type: rel.name, schema_id: schema.id, relation_type_id: rel.id, fields: checked.fields };
       const edge = createEdge(tx, { edge_type: rel.name, confidence, props }, a, b);
       claim(edge.uid);
