@@ -229,6 +229,20 @@ describe('ontology domain objects and relations', () => {
     expect((await w.k.get(`/ontology/object/${plain.uid}`)).status).toBe(404);
   });
 
+  it('a key reaching several Spaces creates an object in the Space it names', async () => {
+    const w = await setUp();
+    const owner = api(t.url, w.access_token);
+    const [east, west] = [ok(await owner.post('/node', { node_type: 'Space', label: 'East' }), 201).uid, ok(await owner.post('/node', { node_type: 'Space', label: 'West' }), 201).uid];
+    const both = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read', 'write'], space_uids: [east, west] })).key);
+    const body = { schema_id: w.schema.id, object_type: 'Client', canonical_name: 'Westwind', fields: { code: 'WW' } };
+    expect((await both.post('/v1/ontology/objects', body)).body).toMatchObject({ code: 'missing_field', field: 'space_uid' });
+    const made = ok(await both.post('/v1/ontology/objects', { ...body, space_uid: west }), 201);
+    expect(ok(await w.k.get(`/edges?from_uid=${made.uid}`), 200).map((e: any) => [e.edge_type, e.to_uid])).toEqual([['InSpace', west]]);
+    const eastOnly = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read'], space_uids: [east] })).key);
+    expect((await eastOnly.get(`/ontology/object/${made.uid}`)).status).toBe(404);
+    expect((await both.post('/v1/ontology/objects', { ...body, fields: { code: 'WX' }, space_uid: 'elsewhere' })).body).toMatchObject({ code: 'not_found', field: 'space_uid' });
+  });
+
   it('a relation joins objects of its own schema: an object of a same-named type in another schema is refused, nothing written', async () => {
     const w = await setUp();
     const ada = ok(await w.k.post('/v1/ontology/objects', { schema_id: w.schema.id, object_type: 'ClientContact', canonical_name: 'Ada' }), 201).uid as string;

@@ -5147,6 +5147,8 @@ export interface components {
             /** @description create even when an object with the same identity exists (false) */
             allow_duplicate?: boolean;
             agent_id?: string;
+            /** @description the Space the object is created in (REFERENCE §13.1); required of a key that reaches several Spaces */
+            space_uid?: string;
         };
         UpdateObjectDto: {
             canonical_name?: string;

@@ -13,6 +13,7 @@ export class CreateObjectDto {
   @Field(Unit()) confidence?: number;
   @Field(Bool({ description: 'create even when an object with the same identity exists (false)' })) allow_duplicate?: boolean;
   @Field(Text({ max: 128 })) agent_id?: string;
+  @Field(Text({ max: 128, description: 'the Space the object is created in (REFERENCE §13.1); required of a key that reaches several Spaces' })) space_uid?: string;
 }
 
 /** PATCH /v1/ontology/objects/{uid}: authored fields; identity is immutable, the reason and version are required. */
