@@ -86,6 +86,14 @@ describe('ontology extraction and proposals (offline provider)', () => {
     const edited = ok(await w.k.patch(`/v1/ontology/proposals/${id}`, { edits: { canonical_name: 'Globex Corp' } }), 200);
     expect(edited).toMatchObject({ review_status: 'pending', edited_by: expect.any(String), original_snapshot: pending[0].changes_json, changes_json: { adds: [{ canonical_name: 'Globex Corp' }] } });
     expect(edited.edited_at).toMatch(/Z$/);
+    // edited fields are judged as they are made: 422 at the edit, nothing kept, the proposal still pending
+    for (const fields of [{ nope: 1 }, { tier: 'platinum' }, { code: 7 }]) {
+      const bad = await w.k.patch(`/v1/ontology/proposals/${id}`, { edits: { fields } });
+      expect([bad.status, bad.body.code, bad.body.errors?.[0]?.path]).toEqual([422, 'schema_validation_failed', `edits.fields.${Object.keys(fields)[0]}`]);
+      const refused = await w.k.post(`/v1/ontology/proposals/${id}/approve`, { edits: { fields } });
+      expect([refused.status, refused.body.code]).toEqual([422, 'schema_validation_failed']);
+    }
+    expect(ok(await w.k.get(`/v1/ontology/proposals/${id}`), 200)).toEqual(edited);
     // approving applies: fields the type needs come with the edits
     const approved = ok(await w.k.post(`/v1/ontology/proposals/${id}/approve`, { feedback: 'ok', edits: { fields: { code: 'GX' } } }), 200);
     expect(approved).toMatchObject({ review_status: 'applied', original_snapshot: pending[0].changes_json, apply_attempt_count: 1 });

@@ -102,6 +102,24 @@ function compiled(type: ObjectTypeRecord): CompiledType {
   return c;
 }
 
+/**
+ * A reviewer's edit of a proposed object's fields, judged before it is kept: each field it
+ * names must be one the type defines, a value must fit that field, and clearing (null) a
+ * required field is refused. What the edit leaves alone is judged when the proposal applies.
+ */
+export function checkFieldEdits(type: ObjectTypeRecord, edits: Record<string, unknown>): void {
+  const problems: ValidationProblem[] = [];
+  const { defs, required, fieldList } = compiled(type);
+  for (const [k, v] of Object.entries(edits)) {
+    const def = defs.get(k);
+    if (!def) problems.push({ path: `edits.fields.${k}`, message: `${type.name} defines no field ${k}; valid fields: ${fieldList}` });
+    else if (v === null) {
+      if (required.includes(k)) problems.push({ path: `edits.fields.${k}`, message: 'is required' });
+    } else checkValue(def, def.type, v, `edits.fields.${k}`, problems, []);
+  }
+  assertNoProblems(problems);
+}
+
 export interface ValidatedFields {
   fields: Record<string, unknown>;
   references: ObjectReference[];

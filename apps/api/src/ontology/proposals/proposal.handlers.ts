@@ -8,6 +8,7 @@ import {
   ProposalEdits,
   ProposalRecord,
   assertProposalMove,
+  checkFieldEdits,
   decideApprove,
   decideEditProposal,
   decideReject,
@@ -20,6 +21,7 @@ import { OntologyStore } from '@strata/ontology/ontology-store';
 import { OntologyScope } from '../ontology-scope';
 import { paginated, presentProposal } from '../ontology-presenters';
 import { ProposalApplier } from '@strata/ontology/proposal-applier';
+import { namedObjectType } from '@strata/ontology/domain-objects';
 import { ApprovalNodes } from '@strata/ontology/approval-nodes';
 
 /** Reads the edits of a PATCH or an approval: `{canonical_name?, fields?, aliases?}`. */
@@ -88,6 +90,7 @@ export class ProposalHandlers {
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       const { proposal, revision } = this.load(auth, id, seen);
       const next = decideEditProposal(proposal, edits, auth.principal.id, tx.now);
+      this.checkEditedFields(auth.org_id, proposal, edits);
       tx.emit(Streams.ontologyProposal(auth.org_id, id), T.OntologyProposalEdited, { proposal: next }, revision);
       return presentProposal(next);
     });
@@ -103,6 +106,7 @@ export class ProposalHandlers {
       let p = proposal;
       if (edits && Object.keys(edits).length) {
         p = decideEditProposal(p, edits, auth.principal.id, tx.now);
+        this.checkEditedFields(auth.org_id, proposal, edits);
         tx.emit(stream, T.OntologyProposalEdited, { proposal: p }, revision);
       }
       p = decideApprove(p, auth.principal.id, tx.now);
@@ -151,6 +155,16 @@ export class ProposalHandlers {
     }
     const failed = results.filter((r) => r.error).length;
     return { results, succeeded: results.length - failed, failed };
+  }
+
+  /**
+   * Edited fields are judged against the proposal's object type when they are made (422
+   * `schema_validation_failed`, nothing kept): an edit its type refuses would only surface as
+   * `apply_failed`, and leave the proposal unable to be edited or rejected again.
+   */
+  private checkEditedFields(org: string, p: ProposalRecord, edits: ProposalEdits): void {
+    if (!edits.fields) return;
+    checkFieldEdits(namedObjectType(this.store.types(org, p.schema_id), p.object_type), edits.fields);
   }
 
   private async visibility(auth: AuthContext): Promise<(uid: string) => boolean> {
