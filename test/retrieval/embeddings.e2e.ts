@@ -107,7 +107,10 @@ describe('embeddings with the built-in lexical embedder (the default)', () => {
     expectError(await f.w.put(`/node/${n}/embedding`, { embedding: unit(384, 1) }), 409, 'tombstoned');
     expectError(await f.w.post('/embeddings/search', { vector: [1, 2] }), 400, 'dimension_mismatch');
     expectError(await f.w.post('/embeddings/search', {}), 400, 'missing_field', 'vector');
-    expectError(await f.w.post('/embeddings/search', { vector: unit(384, 0), k: 0 }), 400, 'invalid_field', 'k');
+    expectError(await f.w.post('/embeddings/search', { vector: unit(384, 0), k: -1 }), 400, 'invalid_field', 'k');
+    // 0 is in range (REFERENCE §1.9): nothing asked for, nothing found
+    const none = await f.w.post('/embeddings/search', { vector: unit(384, 0), k: 0 });
+    expect([none.status, none.body]).toEqual([200, []]);
     expectError(await f.w.post('/embeddings/search', { vector: unit(384, 0), layer: 'x' }), 400, 'invalid_field', 'layer');
     expectError(await f.w.post('/embeddings/search-text', {}), 400, 'missing_field', 'text');
     expectError(await f.w.post('/embeddings/configure', {}), 400, 'missing_field', 'dimensions');

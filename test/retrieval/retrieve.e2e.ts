@@ -146,6 +146,24 @@ describe('POST /retrieve and the GET shortcuts', () => {
     expect((await retrieve({ action: 'preferences', k: 1, offset: 1 })).body.map((x: any) => x.node.uid)).toEqual([u.pref2]);
   });
 
+  it('a limit or k of 0 is in range (REFERENCE §1.9): an empty result, for every ranked action and /search', async () => {
+    for (const body of [
+      { action: 'text', query: 'one', limit: 0 },
+      { action: 'semantic', query: 'dark mode', k: 0 },
+      { action: 'semantic', query: 'dark mode', limit: 0 },
+      { action: 'hybrid', query: 'dark mode', k: 0 },
+      { action: 'preferences', k: 0 },
+      { action: 'preferences', query: 'metric units', k: 0 },
+    ]) {
+      const r = await retrieve(body);
+      expect([body, r.status, r.body]).toEqual([body, 200, []]);
+    }
+    const search = await f.w.post('/search', { query: 'one', limit: 0 });
+    expect([search.status, search.body]).toEqual([200, []]);
+    const enriched = await f.w.post('/search', { query: 'one', limit: 0, include_edges: true, include_chunks: true, chunk_limit: 0 });
+    expect([enriched.status, enriched.body]).toEqual([200, { results: [], edges: [], chunks: [] }]);
+  });
+
   it('text and semantic honour node_types (OR), layer and limit/k; Documents hidden unless named', async () => {
     const t = await retrieve({ action: 'text', query: 'one', node_types: ['claim'] });
     expect(t.body.every((x: any) => x.node.node_type === 'Claim')).toBe(true);
@@ -212,7 +230,8 @@ describe('POST /retrieve and the GET shortcuts', () => {
     expectError(await retrieve({}), 400, 'unknown_action');
     expectError(await retrieve({ action: 'text' }), 400, 'missing_field', 'query');
     expectError(await retrieve({ action: 'hybrid', query: '' }), 400, 'missing_field', 'query');
-    expectError(await retrieve({ action: 'semantic', query: 'x', k: 0 }), 400, 'invalid_field', 'k');
+    expectError(await retrieve({ action: 'semantic', query: 'x', k: -1 }), 400, 'invalid_field', 'k');
+    expectError(await retrieve({ action: 'text', query: 'x', limit: 1.5 }), 400, 'invalid_field', 'limit');
     expectError(await retrieve({ action: 'layer' }), 400, 'missing_field', 'layer');
     expectError(await retrieve({ action: 'layer', layer: 'astral' }), 400, 'invalid_field', 'layer');
     expectError(await retrieve({ action: 'recent', limit: -1 }), 400, 'invalid_field', 'limit');

@@ -34,9 +34,9 @@ export function readQueryText(body: Body, field = 'query', opts: { required?: bo
   return readString(body, name, { required: opts.required ?? true, max: 10_000, label: field })?.trim();
 }
 
-/** A search-style count: integer ≥ 1 (0 allowed when `allowZero`), clamped to `max`. */
-export function readSearchCount(body: Body, field: string, def: number, max = SEARCH_MAX, allowZero = false): number {
-  const v = readNumber(body, field, { integer: true, min: allowZero ? 0 : 1 });
+/** A search-style count: an integer ≥ 0 (only negative or non-integer values are refused, §1.9), clamped to `max`. */
+export function readSearchCount(body: Body, field: string, def: number, max = SEARCH_MAX): number {
+  const v = readNumber(body, field, { integer: true, min: 0 });
   return v === undefined ? def : Math.min(v, max);
 }
 
