@@ -33,15 +33,16 @@ describe('API keys', () => {
 
   it('creates a key: 201, secret shown once (strata_ + ≥32 random bytes base62), policy echoed', async () => {
     const s = await signUp(t.url);
+    const space = (await api(t.url, s.access_token).post('/node', { label: 'Ingest', node_type: 'Space' })).body.uid;
     const res = await api(t.url, s.access_token).post('/v1/api-keys', {
       name: 'ingest bot',
       scopes: ['read', 'write'],
       expires_at: new Date((clock.now() + 86400) * 1000).toISOString(),
-      space_uids: ['space-1'],
+      space_uids: [space],
     });
     expect(res.status).toBe(201);
     expect(res.body.key).toMatch(/^strata_[0-9A-Za-z]{43}$/);
-    expect(res.body).toMatchObject({ name: 'ingest bot', scopes: ['read', 'write'], space_uids: ['space-1'], project_uids: null, agent_id: null, status: 'active', created_by: s.user_id, last_used_at: null });
+    expect(res.body).toMatchObject({ name: 'ingest bot', scopes: ['read', 'write'], space_uids: [space], project_uids: null, agent_id: null, status: 'active', created_by: s.user_id, last_used_at: null });
     expect(res.body.prefix).toBe(res.body.key.slice(0, 13));
     expect(res.body.expires_at).toMatch(ISO);
     expect(res.body.created_at).toMatch(ISO);
@@ -85,6 +86,30 @@ describe('API keys', () => {
     expect((await k.post('/v1/api-keys', { name: 'leap', scopes: ['read'], expires_at: '2032-02-29T10:00:00+02:00' })).body.expires_at).toBe('2032-02-29T08:00:00.000Z');
     // write implies read
     expect((await k.post('/v1/api-keys', { name: 'w', scopes: ['write'] })).body.scopes).toEqual(['read', 'write']);
+  });
+
+  it('space_uids names live Spaces of the organization: unknown, tombstoned or foreign 404, another type 400; no key is created', async () => {
+    const s = await signUp(t.url);
+    const k = api(t.url, s.access_token);
+    const space = (await k.post('/node', { label: 'Legal', node_type: 'Space' })).body.uid;
+    const gone = (await k.post('/node', { label: 'Old', node_type: 'Space' })).body.uid;
+    expect((await k.delete(`/node/${gone}`)).status).toBe(200);
+    const concept = (await k.post('/node', { label: 'Not a Space', node_type: 'Concept' })).body.uid;
+    const theirs = await signUp(t.url);
+    const foreign = (await api(t.url, theirs.access_token).post('/node', { label: 'Theirs', node_type: 'Space' })).body.uid;
+    const cases: [string[], number, string, string][] = [
+      [['no-such-space'], 404, 'not_found', 'space_uids[0]'],
+      [[space, gone], 404, 'not_found', 'space_uids[1]'],
+      [[foreign], 404, 'not_found', 'space_uids[0]'],
+      [[concept], 400, 'wrong_node_type', 'space_uids[0]'],
+    ];
+    for (const [space_uids, status, code, field] of cases) {
+      const r = await k.post('/v1/api-keys', { name: 'x', scopes: ['read'], space_uids });
+      expect([space_uids, r.status, r.body.code, r.body.field]).toEqual([space_uids, status, code, field]);
+    }
+    expect((await k.get('/v1/api-keys')).body.items).toHaveLength(0);
+    const ok = await k.post('/v1/api-keys', { name: 'legal', scopes: ['read'], space_uids: [space] });
+    expect([ok.status, ok.body.space_uids]).toEqual([201, [space]]);
   });
 
   it('an API key is refused on every JWT-only route (403 api_key_not_allowed)', async () => {

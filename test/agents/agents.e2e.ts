@@ -232,6 +232,33 @@ describe('managed agents', () => {
     expect((await a.get('/v1/agents')).body.items).toHaveLength(4);
   });
 
+  it('scope.space_uids names live Spaces of the organization: unknown, tombstoned or foreign 404, another type 400; nothing is written', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const space = (await a.post('/node', { label: 'Legal', node_type: 'Space' })).body.uid;
+    const gone = (await a.post('/node', { label: 'Old', node_type: 'Space' })).body.uid;
+    expect((await a.delete(`/node/${gone}`)).status).toBe(200);
+    const claim = await mk(a, 'Claim', 'Not a Space');
+    const theirs = await proOrg();
+    const foreign = (await api(t.url, theirs.access_token).post('/node', { label: 'Theirs', node_type: 'Space' })).body.uid;
+    const agent = (await a.post('/v1/agents', { name: 'Scoped', scope: { space_uids: [space] } })).body;
+    expect(agent.scope).toEqual({ space_uids: [space] });
+    const cases: [unknown, number, string, string][] = [
+      [['no-such-space'], 404, 'not_found', 'scope.space_uids[0]'],
+      [[space, gone], 404, 'not_found', 'scope.space_uids[1]'],
+      [[foreign], 404, 'not_found', 'scope.space_uids[0]'],
+      [[claim], 400, 'wrong_node_type', 'scope.space_uids[0]'],
+    ];
+    for (const [space_uids, status, code, field] of cases) {
+      const c = await a.post('/v1/agents', { name: 'Refused', scope: { space_uids } });
+      expect([space_uids, c.status, c.body.code, c.body.field]).toEqual([space_uids, status, code, field]);
+      const p = await a.patch(`/v1/agents/${agent.id}`, { scope: { space_uids } });
+      expect([space_uids, p.status, p.body.code, p.body.field]).toEqual([space_uids, status, code, field]);
+    }
+    expect((await a.get('/v1/agents')).body.items.map((x: { name: string }) => x.name)).toEqual(['Scoped']);
+    expect((await a.get(`/v1/agents/${agent.id}`)).body.scope).toEqual({ space_uids: [space] });
+  });
+
   it('resolve-decision refuses a body without a decision id (400) before looking for the agent (404)', async () => {
     const s = await proOrg();
     const a = api(t.url, s.access_token);

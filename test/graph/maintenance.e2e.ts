@@ -89,7 +89,8 @@ describe('graph maintenance routes', () => {
   describe('who may call them', () => {
     it('refuses Space- or Project-scoped credentials on every graph-wide route with 403 scope_denied', async () => {
       const s = await signUp(app.url);
-      const scoped = await createApiKey(app.url, s.access_token, { space_uids: ['space-1'] });
+      const space = (await api(app.url, s.access_token).post('/node', { label: 'Scoped', node_type: 'Space' })).body.uid;
+      const scoped = await createApiKey(app.url, s.access_token, { space_uids: [space] });
       const projectScoped = await createApiKey(app.url, s.access_token, { project_uids: ['project-1'] });
       for (const key of [scoped.key, projectScoped.key]) {
         const c = api(app.url, key);

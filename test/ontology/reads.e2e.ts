@@ -129,7 +129,8 @@ describe('ontology reads: search, context, query, schema test; scope', () => {
 
   it('a Space-scoped key sees no object (Space membership admits none yet)', async () => {
     const w = await seed();
-    const scoped = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read', 'write'], space_uids: ['space-1'] })).key);
+    const space = (await api(t.url, w.access_token).post('/node', { label: 'Empty', node_type: 'Space' })).body.uid;
+    const scoped = api(t.url, (await createApiKey(t.url, w.access_token, { scopes: ['read', 'write'], space_uids: [space] })).key);
     expect((await scoped.get(`/ontology/object/${w.acme}`)).status).toBe(404);
     expect(ok(await scoped.get(`/ontology/objects?schema_id=${w.schema.id}`), 200).items).toEqual([]);
     expect(ok(await scoped.post('/ontology/objects/search', { query: 'acme' }), 200).items).toEqual([]);

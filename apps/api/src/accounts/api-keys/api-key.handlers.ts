@@ -25,6 +25,8 @@ import { ApiKeyInput } from './create-api-key.dto';
 import { iso, paginated, presentKey } from '../presenters';
 import { AccountsReadModel, KeyRow } from '@strata/projections/accounts/accounts-read-model';
 import { KnownAgents } from '@strata/platform/scope/known-agents';
+import { assertScopeTargets } from '@strata/platform/scope/scope-targets';
+import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 
 const LIFECYCLE: Record<string, string> = { ApiKeyCreated: 'created', ApiKeyRotated: 'rotated', ApiKeyRevoked: 'revoked' };
 
@@ -39,6 +41,7 @@ export class ApiKeyHandlers {
     private readonly accounts: AccountsReadModel,
     private readonly activity: RequestActivity,
     private readonly agents: KnownAgents,
+    @Inject(GRAPH_READ_MODEL) private readonly graph: GraphReadModel,
   ) {}
 
   /** Stages a new key; returns the event data and the secret (never stored). */
@@ -79,6 +82,8 @@ export class ApiKeyHandlers {
         (id) => this.accounts.membership(auth.org_id, id) !== null || this.accounts.key(id)?.org_id === auth.org_id,
         (id) => this.agents.isArchivedManaged(auth.org_id, id),
       );
+    // a Space the key names must exist in this organization, as an agent's scope must (REFERENCE §13.2, §16.3)
+    await assertScopeTargets((uid) => this.graph.getNode(auth.org_id, uid), { space_uids: input.space_uids });
     return this.uow.run(accountContext(auth, requestId), async (tx) => {
       const { data, secret } = this.stageKey(tx, auth, input, null);
       return this.created(data, secret, tx.now);

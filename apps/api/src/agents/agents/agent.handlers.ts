@@ -29,6 +29,7 @@ import { createNode } from '@strata/platform/unit-of-work/graph-ops';
 import { GraphTx } from '@strata/platform/unit-of-work/graph-tx';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
+import { assertScopeTargets } from '@strata/platform/scope/scope-targets';
 import { AgentsStore } from '../agents-store';
 import { iso, paginated, presentAgent } from '../agent-presenters';
 import { RunControl, stageRunCancel } from '../runtime/run-control';
@@ -61,10 +62,9 @@ export class AgentHandlers {
     return { defaultModel: this.models.model && this.models.provider !== 'offline' ? this.models.model : null, models: this.models.models, takenNames: this.store.read.takenNames(org, except) };
   }
 
-  /** Projects a scope names must be live Projects (404 otherwise). */
+  /** The Spaces and Projects a scope names must be live ones of the organization (404 otherwise). */
   private async assertScope(tx: GraphTx, input: AgentInput): Promise<void> {
-    const projects = input.scope?.project_uids ?? [];
-    await tx.liveNodes(projects.map((uid, i) => ({ uid, field: `scope.project_uids[${i}]`, types: ['Project'] })));
+    if (input.scope) await assertScopeTargets((uid) => tx.node(uid), input.scope, 'scope.');
   }
 
   private agentNodeProps(a: AgentRecord): Record<string, unknown> {
