@@ -126,6 +126,18 @@ describe('structured policies (REFERENCE §13.6)', () => {
     expect((await o.patch(`/v1/governance/policies/${p.uid}`, { name: 'again', expected_version: 1 })).body).toMatchObject({ code: 'version_conflict', current_version: 2 });
     expect((await o.patch('/v1/governance/policies/nope', { name: 'x' })).status).toBe(404);
     expect((await o.patch(`/v1/governance/policies/${p.uid}`, { status: 'archived' })).body.code).toBe('invalid_field');
+    // a blank name or description is refused, not taken as omitted while the rest applies
+    const d = (await o.post('/v1/governance/policies', { name: 'd', description: 'kept', effect: 'deny', match: { layers: ['memory'] } })).body;
+    for (const [body, code, field] of [
+      [{ name: '', priority: 5 }, 'missing_field', 'name'],
+      [{ name: '   ', priority: 5 }, 'missing_field', 'name'],
+      [{ description: '', priority: 5 }, 'invalid_field', 'description'],
+      [{ description: ' \t ', priority: 5 }, 'invalid_field', 'description'],
+    ] as const) {
+      const r = await o.patch(`/v1/governance/policies/${d.uid}`, body);
+      expect([body, r.status, r.body.code, r.body.field]).toEqual([body, 400, code, field]);
+    }
+    expect((await o.get('/v1/governance/policies')).body.items.find((x: { uid: string }) => x.uid === d.uid)).toMatchObject({ name: 'd', description: 'kept', priority: 0, version: 1 });
   });
 
   it('deny refuses the write (403 policy_denied, nothing written); shadow policies warn; mode shadow and off', async () => {

@@ -253,6 +253,12 @@ describe('MCP connections: create, states, PATCH, DELETE, sync and drift', () =>
     expect(same.status).toBe(200);
     expect(same.body.updated_at).toBe(before.updated_at);
     expect((await o.patch(`/v1/mcp/connections/${openId}`, { name: 'Guarded' })).body).toMatchObject({ code: 'duplicate', existing_id: bearerId });
+    // a blank name is refused, not taken as omitted while the rest applies
+    for (const name of ['', '   ']) {
+      const blank = await o.patch(`/v1/mcp/connections/${openId}`, { name, call_timeout_s: 2 });
+      expect([name, blank.status, blank.body.code, blank.body.field]).toEqual([name, 400, 'missing_field', 'name']);
+    }
+    expect((await o.get(`/v1/mcp/connections/${openId}`)).body).toMatchObject({ name: before.name, call_timeout_s: before.call_timeout_s, updated_at: before.updated_at });
     const renamed = await o.patch(`/v1/mcp/connections/${openId}`, { name: 'Open Tools 2', call_timeout_s: 1, tool_approvals: {} });
     expect(renamed.body).toMatchObject({ name: 'Open Tools 2', slug: 'open_tools_', call_timeout_s: 1, tool_approvals: {} });
     expect(renamed.body.updated_at).not.toBe(before.updated_at);

@@ -32,8 +32,8 @@ export class CreatePolicyDto {
 export class PatchPolicyDto {
   @Field(OneOf(POLICY_STATUSES)) status?: PolicyStatus;
   @Field(Text({ max: POLICY_LIMITS.status_reason })) status_reason?: string;
-  @Field(Text({ max: POLICY_LIMITS.name })) name?: string;
-  @Field(Text({ max: POLICY_LIMITS.description })) description?: string;
+  @Field(Text({ max: POLICY_LIMITS.name, blank: 'missing' })) name?: string;
+  @Field(Text({ max: POLICY_LIMITS.description, blank: 'invalid' })) description?: string;
   @Field(OneOf(POLICY_EFFECTS)) effect?: PolicyEffect;
   @Field(MatchField(false)) match?: unknown;
   @Field(Priority) priority?: number;

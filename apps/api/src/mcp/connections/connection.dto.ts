@@ -21,7 +21,7 @@ export class CreateConnectionDto {
 
 /** PATCH /v1/mcp/connections/{id} */
 export class PatchConnectionDto {
-  @Field(Text({ max: NAME_MAX })) name?: string;
+  @Field(Text({ max: NAME_MAX, blank: 'missing' })) name?: string;
   @Field(OneOf(APPROVAL_MODES)) approval_mode?: McpApprovalMode;
   @Field(ToolApprovals) tool_approvals?: Record<string, 'always' | 'never'>;
   @Field(ApprovalTimeout) approval_timeout_s?: number;

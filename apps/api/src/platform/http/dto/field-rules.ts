@@ -12,15 +12,23 @@ interface Doc {
   example?: unknown;
 }
 
-/** A string, trimmed; whitespace alone counts as omitted. `max` counts characters (code points). */
-export function Text(opts: Doc & { required?: boolean; max: number; trim?: boolean; format?: string }): FieldRule<string | undefined> {
+/**
+ * A string, trimmed; whitespace alone counts as omitted. `max` counts characters (code points).
+ * `blank` refuses whitespace alone when the field is sent, where omitting it would silently keep
+ * the old value (a PATCH): `missing` for a field the record requires (400 missing_field, as on
+ * create), `invalid` for an optional one that has no blank form (400 invalid_field).
+ */
+export function Text(opts: Doc & { required?: boolean; max: number; trim?: boolean; format?: string; blank?: 'missing' | 'invalid' }): FieldRule<string | undefined> {
   const trim = opts.trim ?? true;
   return {
     required: !!opts.required,
     check: (v, f) => {
       if (typeof v !== 'string') return Errors.invalidField(f, `${f} must be a string`);
       const s = trim ? v.trim() : v;
-      if (!s.trim()) return opts.required ? Errors.missingField(f) : null;
+      if (!s.trim()) {
+        if (opts.required || opts.blank === 'missing') return Errors.missingField(f);
+        return opts.blank === 'invalid' ? Errors.invalidField(f, `${f} must not be blank`) : null;
+      }
       if (s.length > opts.max && characterCount(s) > opts.max) return Errors.invalidField(f, `${f} must be at most ${opts.max} characters`);
       return null;
     },
