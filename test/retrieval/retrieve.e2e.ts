@@ -228,6 +228,12 @@ describe('POST /retrieve and the GET shortcuts', () => {
     expectError(r, 400, 'unknown_action');
     expect(r.body.valid_actions).toHaveLength(14);
     expectError(await retrieve({}), 400, 'unknown_action');
+    // an empty body, or none, is not the {} of the routes that have no required field (§1.1)
+    for (const path of ['/retrieve', '/retrieve/context']) {
+      expectError(await f.w.post(path, undefined, { raw: '' }), 400, 'invalid_json');
+      expectError(await f.w.post(path, undefined, { raw: '  \n' }), 400, 'invalid_json');
+      expectError(await f.w.post(path), 400, 'invalid_json');
+    }
     expectError(await retrieve({ action: 'text' }), 400, 'missing_field', 'query');
     expectError(await retrieve({ action: 'hybrid', query: '' }), 400, 'missing_field', 'query');
     expectError(await retrieve({ action: 'semantic', query: 'x', k: -1 }), 400, 'invalid_field', 'k');

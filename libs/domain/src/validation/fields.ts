@@ -202,3 +202,23 @@ export function assertObjectBody(body: unknown): Body {
   if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError(400, 'invalid_json', 'request body must be a JSON object');
   return body as Body;
 }
+
+/** The bodies the JSON parser read from empty text: {} to every route, told apart by the ones that need a body. */
+const EMPTY_BODIES = new WeakSet<object>();
+
+/** What the JSON parser hands on for an empty body (REFERENCE §1.1: routes without a required field read it as {}). */
+export function emptyJsonBody(): Body {
+  const body: Body = {};
+  EMPTY_BODIES.add(body);
+  return body;
+}
+
+/**
+ * The body of a route that has a required field: an empty body, or none, does not parse as
+ * JSON and is 400 `invalid_json` (§1.1, §1.10); only routes without a required field take it as {}.
+ */
+export function assertRequiredObjectBody(body: unknown): Body {
+  if (body === undefined || body === null || (typeof body === 'object' && EMPTY_BODIES.has(body)))
+    throw new DomainError(400, 'invalid_json', 'the request body is empty; this route needs a JSON object');
+  return assertObjectBody(body);
+}

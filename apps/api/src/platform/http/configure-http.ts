@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH, jsonBodyProblem, nestsDeeperThan } from './json-body';
 import { parseBodiesWithoutBind } from './parser-async-scope';
 import { Readiness } from './readiness';
 import { tracing } from '@strata/observability/tracing';
+import { emptyJsonBody } from '@strata/domain/validation';
 import { readRequestId, sendHeadAsBytes } from './request-id';
 import { RouteTable } from './route-table';
 
@@ -114,7 +115,7 @@ export function configureHttp(fastify: FastifyInstance, routes: RouteTable, read
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     if (!isUtf8(body as Buffer)) return done(invalid('the body is not valid UTF-8'), undefined);
     const text = (body as Buffer).toString('utf8').trim();
-    if (text === '') return done(null, {});
+    if (text === '') return done(null, emptyJsonBody());
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(invalid(`the body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     let parsed: unknown;
     try {
