@@ -5,6 +5,7 @@ import { api, createApiKey, request, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
 import { seedBriefWorld } from '../briefs/brief-world';
 import { mk } from '../retrieval/retrieval-fixture';
+import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
 
 /** Managed agents (REFERENCE §16.1–16.3, §17): plan gate, create with template defaults, PATCH, pause, archive. */
 describe('managed agents', () => {
@@ -162,6 +163,38 @@ describe('managed agents', () => {
     const external = await createApiKey(t.url, s.access_token, { agent_id: 'external-bot' });
     expect(await listed(unbound.key)).toHaveLength(11);
     expect(await listed(external.key)).toHaveLength(11);
+  });
+
+  it('a key bound to a managed agent reads the agent once per request, and a PATCH of its tools or scope holds from the next request', async () => {
+    const s = await proOrg();
+    const a = api(t.url, s.access_token);
+    const loose = await mk(a, 'Claim', 'Loose claim');
+    const world = await seedBriefWorld(a);
+    const agent = (await a.post('/v1/agents', { name: 'Counted', tools: ['strata_capture', 'strata_retrieve', 'strata_get_node'] })).body;
+    const key = (await createApiKey(t.url, s.access_token, { agent_id: agent.id })).key;
+    const rpc = (body: unknown) => request(t.url, 'POST', '/mcp', { token: key, raw: JSON.stringify(body), headers: { accept: 'application/json, text/event-stream' } });
+    const listed = async () => (await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools.map((x: { name: string }) => x.name).sort();
+    const spy = jest.spyOn(AgentsReadModel.prototype, 'agent');
+    const reads = async (fn: () => Promise<unknown>) => {
+      const before = spy.mock.calls.filter(([org, id]) => org === s.org_id && id === agent.id).length;
+      await fn();
+      return spy.mock.calls.filter(([org, id]) => org === s.org_id && id === agent.id).length - before;
+    };
+    try {
+      // a tools/call reaches its route in-process, a request of its own: one read each
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'strata_get_node', arguments: { action: 'get', uid: loose } } };
+      let answer: any;
+      const counts = [await reads(listed), await reads(() => api(t.url, key).get(`/node/${loose}`)), await reads(async () => (answer = await rpc(call)))];
+      expect(answer.text).toContain('Loose claim');
+      expect(counts).toEqual([1, 1, 2]);
+      expect(await listed()).toEqual(['strata_capture', 'strata_get_node', 'strata_retrieve']);
+      expect((await a.patch(`/v1/agents/${agent.id}`, { tools: ['strata_retrieve'], scope: { project_uids: [world.project] } })).status).toBe(200);
+      expect(await listed()).toEqual(['strata_retrieve']);
+      expect((await api(t.url, key).get(`/node/${loose}`)).status).toBe(404);
+      expect((await api(t.url, key).get(`/node/${world.project}`)).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a key bound to a managed agent acts within the agent’s scope, and within its own lists too, from the request after a scope change', async () => {

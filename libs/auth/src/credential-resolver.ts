@@ -21,8 +21,23 @@ interface CachedJwt {
 
 const MAX_ENTRIES = 50_000;
 
-/** A managed agent's `scope` (null: no such agent), read for each request of a key bound to it. */
-export type AgentScopeReader = (org: string, agentId: string) => AgentScope | null;
+/** What a request of a key bound to a managed agent needs of the agent: its `scope` and `tools`. */
+export interface BoundAgent {
+  readonly scope: AgentScope;
+  readonly tools: readonly string[];
+}
+
+/** The managed agent of that id (null: no such agent), read once for each request of a key bound to it. */
+export type BoundAgentReader = (org: string, agentId: string) => BoundAgent | null;
+
+/**
+ * A credential as resolved for one request: its context and, for a key bound to a managed
+ * agent, the agent record that context was narrowed with (undefined: not read for this request).
+ */
+export interface ResolvedCredential {
+  auth: AuthContext;
+  agent: BoundAgent | null | undefined;
+}
 
 function freeze(ctx: AuthContext): AuthContext {
   Object.freeze(ctx.scopes);
@@ -61,16 +76,26 @@ export class CredentialResolver {
     private readonly directory: AccountsDirectory,
     private readonly tokens: TokenService,
     private readonly clock: Clock,
-    private readonly agentScope: AgentScopeReader | null = null,
+    private readonly agentOf: BoundAgentReader | null = null,
   ) {
     directory.onCredentialChange((c) => this.invalidate(c));
   }
 
   /** `orgHeader`: X-Org-Id (users with several organizations); API keys ignore it. */
   resolve(token: string, orgHeader?: string): AuthContext {
+    return this.resolveWithAgent(token, orgHeader).auth;
+  }
+
+  /** As `resolve`, with the bound managed agent read on the way, so the request need not read it again. */
+  resolveWithAgent(token: string, orgHeader?: string): ResolvedCredential {
     const lent = this.delegated.get(token);
-    if (lent !== undefined) return lent;
-    return isApiKeyToken(token) ? this.resolveKey(token) : this.resolveJwt(token, orgHeader);
+    if (lent !== undefined) return { auth: lent, agent: undefined };
+    return isApiKeyToken(token) ? this.resolveKey(token) : { auth: this.resolveJwt(token, orgHeader), agent: null };
+  }
+
+  /** The managed agent a context's key is bound to, read now (null: none, or not a managed agent's). */
+  boundAgentOf(ctx: AuthContext): BoundAgent | null {
+    return ctx.bound_agent_id === null || this.agentOf === null ? null : this.agentOf(ctx.org_id, ctx.bound_agent_id);
   }
 
   /**
@@ -84,7 +109,7 @@ export class CredentialResolver {
     return { token, end: () => void this.delegated.delete(token) };
   }
 
-  private resolveKey(token: string): AuthContext {
+  private resolveKey(token: string): ResolvedCredential {
     const hit = this.keys.get(token);
     if (hit !== undefined) {
       if (this.clock.now() < hit.valid_until) {
@@ -109,25 +134,24 @@ export class CredentialResolver {
 
   /**
    * A key bound to a managed agent acts within the agent's `scope` too (REFERENCE §13.3,
-   * §16.13). The scope is read on every request rather than cached with the key, so a PATCH of
-   * the agent's scope holds from the next request.
+   * §16.13). The agent is read on every resolution rather than cached with the key, so a PATCH
+   * of its scope or tools holds from the next request; the request keeps what was read.
    */
-  private withinAgent(ctx: AuthContext): AuthContext {
-    if (ctx.bound_agent_id === null || this.agentScope === null) return ctx;
-    const agent = this.agentScope(ctx.org_id, ctx.bound_agent_id);
-    if (agent === null) return ctx;
-    const lists = boundKeyScope(ctx, agent);
-    if (lists === ctx) return ctx;
+  private withinAgent(ctx: AuthContext): ResolvedCredential {
+    const agent = this.boundAgentOf(ctx);
+    if (agent === null) return { auth: ctx, agent };
+    const lists = boundKeyScope(ctx, agent.scope);
+    if (lists === ctx) return { auth: ctx, agent };
     const scope = JSON.stringify(lists);
     const kept = this.bound.get(ctx);
-    if (kept?.scope === scope) return kept.ctx;
+    if (kept?.scope === scope) return { auth: kept.ctx, agent };
     const narrowed = freeze({
       ...ctx,
       space_uids: lists.space_uids === null ? null : [...lists.space_uids],
       project_uids: lists.project_uids === null ? null : [...lists.project_uids],
     });
     this.bound.set(ctx, { scope, ctx: narrowed });
-    return narrowed;
+    return { auth: narrowed, agent };
   }
 
   private keyContext(row: DirectoryKey): AuthContext {

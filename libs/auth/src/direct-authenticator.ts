@@ -2,9 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthContext, StrataRequestState, authForRequest } from './auth-context';
-import { CredentialResolver } from './credential-resolver';
+import { BoundAgent, CredentialResolver, ResolvedCredential } from './credential-resolver';
 import { PlanThrottlerGuard } from './rate-limit/plan-throttler.guard';
 import { RouteAuth, assertRouteAccess, bearerTokenOf, orgHeaderOf } from './route-access';
+
+/** Where a request keeps its resolved credential: the early hook, the guard and the route share one resolution. */
+const RESOLVED: unique symbol = Symbol('strata.resolved_credential');
+type WithResolved = { [RESOLVED]?: ResolvedCredential };
 
 /**
  * Authentication for the few hot routes registered on Fastify directly (fast-routes.ts in the
@@ -22,10 +26,23 @@ export class DirectAuthenticator {
    * Authentication alone, before the body is read (the early hook of configure-http.ts): a
    * missing, malformed, unknown or expired credential is refused before any body error
    * (REFERENCE §4.0, step 1). Route rules and the rate limit stay with the guard, which
-   * resolves the credential again from the resolver's cache.
+   * takes the resolution this request already made: a key bound to a managed agent reads the
+   * agent once per request, never once per caller within it.
    */
   resolveCredential(req: FastifyRequest): AuthContext {
-    return this.resolver.resolve(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id']));
+    return this.resolved(req).auth;
+  }
+
+  /** The managed agent the request's key is bound to, as read for this request (null: none). */
+  boundAgent(req: FastifyRequest): BoundAgent | null {
+    const r = this.resolved(req);
+    if (r.agent === undefined) r.agent = this.resolver.boundAgentOf(r.auth);
+    return r.agent;
+  }
+
+  private resolved(req: FastifyRequest): ResolvedCredential {
+    const r = req as unknown as WithResolved;
+    return (r[RESOLVED] ??= this.resolver.resolveWithAgent(bearerTokenOf(req.headers.authorization), orgHeaderOf(req.headers['x-org-id'])));
   }
 
   /**

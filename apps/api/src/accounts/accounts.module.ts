@@ -70,7 +70,7 @@ import { ServerUsageCounters } from '@strata/accounts/usage/server-usage-counter
       provide: CredentialResolver,
       inject: [ACCOUNTS_DIRECTORY, TokenService, CLOCK, KnownAgents],
       // a key bound to a managed agent acts within the agent's scope (REFERENCE §16.13)
-      useFactory: (d: AccountsDirectory, t: TokenService, clock: Clock, agents: KnownAgents) => new CredentialResolver(d, t, clock, (org, id) => agents.scopeOf(org, id)),
+      useFactory: (d: AccountsDirectory, t: TokenService, clock: Clock, agents: KnownAgents) => new CredentialResolver(d, t, clock, (org, id) => agents.managed(org, id)),
     },
     PlanThrottlerGuard,
     DirectAuthenticator,

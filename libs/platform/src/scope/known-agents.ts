@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { AgentRecord, AgentScope } from '@strata/domain/agents';
+import type { AgentRecord } from '@strata/domain/agents';
 import { AccountsMirror } from '@strata/projections/accounts/accounts-mirror';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { AgentsReadModel } from '@strata/projections/agents/agents-read-model';
@@ -31,11 +31,6 @@ export class KnownAgents {
   /** The organization's managed agent of that id (archived ones too); null for any other id. */
   managed(org: string, agentId: string): AgentRecord | null {
     return this.agents?.agent(org, agentId) ?? null;
-  }
-
-  /** A managed agent's own `scope` (REFERENCE §16.3); null for an id naming no managed agent. */
-  scopeOf(org: string, agentId: string): AgentScope | null {
-    return this.managed(org, agentId)?.scope ?? null;
   }
 
   /** A managed agent of the organization that was archived. */

@@ -7,7 +7,6 @@ import { DirectAuthenticator } from '@strata/auth/direct-authenticator';
 import { assertRouteAccess } from '@strata/auth/route-access';
 import { McpExchange, RouteAnswer, RouteCall, RouteCaller, lazyRouteAnswer } from '@strata/mcp/server';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
-import { KnownAgents } from '@strata/platform/scope/known-agents';
 import { VERSION } from '@strata/platform/version';
 import { toErrorResponse } from '../../platform/http/all-exceptions.filter';
 import { BODY_LIMIT } from '../../platform/http/configure-http';
@@ -45,13 +44,16 @@ export class McpEndpoint implements OnModuleInit {
     private readonly moduleRef: ModuleRef,
     private readonly routes: RouteTable,
     @Inject(STRATA_CONFIG) private readonly config: StrataConfig,
-    private readonly agents: KnownAgents,
   ) {}
 
-  /** A key bound to a managed agent lists and calls only the agent's tools (REFERENCE §16.13); a key bound to an external agent id is not narrowed. */
-  private allowedToolsOf(auth: AuthContext): ReadonlySet<string> | undefined {
+  /**
+   * A key bound to a managed agent lists and calls only the agent's tools (REFERENCE §16.13); a
+   * key bound to an external agent id is not narrowed. The agent is the one this request's
+   * credential was resolved with, not read again.
+   */
+  private allowedToolsOf(authenticator: DirectAuthenticator, req: FastifyRequest, auth: AuthContext): ReadonlySet<string> | undefined {
     if (auth.bound_agent_id === null) return undefined;
-    const agent = this.agents.managed(auth.org_id, auth.bound_agent_id);
+    const agent = authenticator.boundAgent(req);
     return agent ? new Set(agent.tools) : undefined;
   }
 
@@ -113,7 +115,7 @@ export class McpEndpoint implements OnModuleInit {
       'mcp-protocol-version': typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'] : undefined,
     };
     const calls: RouteCalls = { made: 0, rateHeaders: {} };
-    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req, auth, resolver, calls), canWrite: auth.scopes.includes('write'), allowedTools: this.allowedToolsOf(auth) });
+    const answer = await this.exchange.answer(message, headers, { call: this.caller(fastify, req, auth, resolver, calls), canWrite: auth.scopes.includes('write'), allowedTools: this.allowedToolsOf(authenticator, req, auth) });
     // a tools/call counts as one request (REFERENCE §15.11) even when it reached no route
     if (routed && calls.made === 0) await authenticator.authenticate(req, reply, route);
     // the counted route call's X-RateLimit-* are this request's (REFERENCE §1.12)
