@@ -113,6 +113,16 @@ describe('managed agents', () => {
     const same = await a.patch(`/v1/agents/${created.id}`, { name: 'Curator' });
     expect(same.status).toBe(200);
     expect(same.body.updated_at).toBe(created.updated_at);
+    // a blank name or description is refused, not taken as omitted while the rest applies
+    for (const [body, code, field] of [
+      [{ name: '', max_steps: 7 }, 'missing_field', 'name'],
+      [{ name: '  ', max_steps: 7 }, 'missing_field', 'name'],
+      [{ description: ' ', max_steps: 7 }, 'invalid_field', 'description'],
+    ] as const) {
+      const r = await a.patch(`/v1/agents/${created.id}`, body);
+      expect([body, r.status, r.body.code, r.body.field]).toEqual([body, 400, code, field]);
+    }
+    expect((await a.get(`/v1/agents/${created.id}`)).body).toMatchObject({ name: 'Curator', max_steps: 25, updated_at: created.updated_at });
     const changed = await a.patch(`/v1/agents/${created.id}`, { model: 'scripted-large', max_steps: 5 });
     expect(changed.body).toMatchObject({ model: 'scripted-large', max_steps: 5, status: 'active' });
     expect(changed.body.updated_at).not.toBe(created.updated_at);

@@ -21,8 +21,10 @@ export class CreateAgentDto extends AgentFieldsDto {
   @Field(Text({ required: true, max: 100, example: 'Weekly researcher' })) name!: string;
 }
 
+/** A PATCH: a blank name or description is refused, since omitting either keeps the old value. */
 export class UpdateAgentDto extends AgentFieldsDto {
-  @Field(Text({ max: 100 })) name?: string;
+  @Field(Text({ max: 100, blank: 'missing' })) name?: string;
+  @Field(Text({ max: 1000, blank: 'invalid' })) override description?: string = undefined;
 }
 
 export function agentInput(dto: CreateAgentDto | UpdateAgentDto): AgentInput {
