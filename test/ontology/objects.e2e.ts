@@ -140,6 +140,8 @@ describe('ontology domain objects and relations', () => {
     expect((await w.k.patch(path, { reason: 'r' })).body).toMatchObject({ code: 'missing_field', field: 'expected_version' });
     expect((await w.k.patch(path, { reason: 'r', expected_version: 1, fields: { code: 'AC-2' } })).body).toMatchObject({ code: 'immutable_field', field: 'fields.code' });
     expect((await w.k.patch(path, { reason: 'r', expected_version: 1, fields: { tier: 'iron' } })).body).toMatchObject({ code: 'schema_validation_failed' });
+    // a blank canonical_name is refused, not read as omitted while the rest applies
+    expect((await w.k.patch(path, { reason: 'r', expected_version: 1, canonical_name: '  ', fields: { tier: 'silver' } })).body).toMatchObject({ code: 'missing_field', field: 'canonical_name' });
     clock.advance(5);
     const u = ok(await w.k.patch(path, { reason: 'upgraded', expected_version: 1, fields: { tier: 'silver', code: 'AC-1' }, canonical_name: 'Acme Corporation' }), 200);
     expect(u).toMatchObject({ version: 2, label: 'Acme Corporation', props: { canonical_name: 'Acme Corporation', fields: { code: 'AC-1', tier: 'silver' }, identity: { code: 'AC-1' } } });

@@ -43,6 +43,8 @@ describe('ontology schemas and types', () => {
     expect((await k.get('/v1/ontology/schemas?limit=-1')).body).toMatchObject({ code: 'invalid_field', field: 'limit' });
     expect((await k.patch(`/v1/ontology/schemas/${a.id}`, { semantic_validation_mode: 'strict' })).body).toMatchObject({ code: 'invalid_field', field: 'semantic_validation_mode' });
     expect(ok(await k.patch(`/v1/ontology/schemas/${a.id}`, { semantic_validation_mode: 'advisory', name: 'A' }), 200)).toMatchObject({ name: 'A', semantic_validation_mode: 'advisory' });
+    expect((await k.patch(`/v1/ontology/schemas/${a.id}`, { name: '', semantic_validation_mode: 'review' })).body).toMatchObject({ code: 'missing_field', field: 'name' });
+    expect(ok(await k.get(`/v1/ontology/schemas/${a.id}`), 200)).toMatchObject({ name: 'A', semantic_validation_mode: 'advisory' });
   });
 
   // the REFERENCE §11 lifecycle table, row by row: the outcome of each move from each status

@@ -18,7 +18,7 @@ export class CreateObjectDto {
 
 /** PATCH /v1/ontology/objects/{uid}: authored fields; identity is immutable, the reason and version are required. */
 export class UpdateObjectDto {
-  @Field(Text({ max: 1000 })) canonical_name?: string;
+  @Field(Text({ max: 1000, blank: 'missing' })) canonical_name?: string;
   @Field(JsonObject({ description: 'fields to change (shallow merge; null removes a value)' })) fields?: Record<string, unknown>;
   @Field(StringList({ max: 100 })) aliases?: string[];
   @Field(Unit()) confidence?: number;

@@ -10,7 +10,7 @@ export class CreateSchemaDto {
 
 /** PATCH /v1/ontology/schemas/{id}: metadata of a draft or active schema. */
 export class UpdateSchemaDto {
-  @Field(Text({ max: 200 })) name?: string;
+  @Field(Text({ max: 200, blank: 'missing' })) name?: string;
   @Field(Text({ max: 10_000 })) description?: string;
   @Field(OneOf(PATCHABLE_SEMANTIC_MODES)) semantic_validation_mode?: SemanticValidationMode;
 }
