@@ -182,6 +182,8 @@ describe('Projects and living briefs (REFERENCE §12): structural generation, ve
     const wrongRole = await o.post(grants, { principal_uid: `user:${viewer.user_id}`, role: 'agent' });
     expectError(wrongRole, 400, 'invalid_field', 'role');
     expect(wrongRole.body.allowed).toEqual(['viewer', 'editor']);
+    const agentRole = await o.post(grants, { principal_uid: 'agent:scout', role: 'editor' });
+    expect([agentRole.body.code, agentRole.body.error, agentRole.body.allowed]).toEqual(['invalid_field', 'an agent takes the role viewer or agent', ['viewer', 'agent']]);
     expectError(await o.post(grants, { principal_uid: 'user:stranger', role: 'viewer' }), 404, 'not_found', 'principal_uid');
     expectError(await o.post(grants, { principal_uid: 'agent:ghost', role: 'agent' }), 404, 'not_found', 'principal_uid');
     expectError(await w.get(grants), 403, 'api_key_not_allowed');

@@ -54,7 +54,7 @@ export class ProjectGrantHandlers {
     const dto = dtoBody(SetProjectGrantDto, body);
     const p = parseGrantPrincipal(dto.principal_uid);
     const allowed = GRANTABLE_ROLES[p.kind];
-    if (!allowed.includes(dto.role)) throw Errors.invalidField('role', `a ${p.kind} takes the role ${allowed.join(' or ')}`, { allowed: [...allowed] });
+    if (!allowed.includes(dto.role)) throw Errors.invalidField('role', `${p.kind === 'agent' ? 'an' : 'a'} ${p.kind} takes the role ${allowed.join(' or ')}`, { allowed: [...allowed] });
     const known = p.kind === 'user' ? this.accounts.membership(org, p.id) !== null : this.agents.isKnown(org, p.id);
     if (!known) throw new DomainError(404, 'not_found', `${p.uid} is not ${p.kind === 'user' ? 'a member of this organization' : 'a known agent'}`, { field: 'principal_uid', uid: p.uid });
     return this.uow.run(briefContext(auth, requestId), async (tx) => {
