@@ -82,6 +82,7 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expectError(await o.post(`${S}/no-such-schedule/send-now`, {}), 404, 'not_found');
     expectError(await o.delete(`${S}/no-such-schedule`), 404, 'not_found');
     expectError(await o.get(`${S}?channel=fax`), 400, 'invalid_field', 'channel');
+    expectError(await o.get(`${S}?project_uid=bad%20uid`), 400, 'invalid_uid', 'project_uid');
     expect((await o.get(S)).body).toEqual({ items: [], has_more: false, limit: 50, offset: 0 });
   });
 

@@ -14,6 +14,7 @@ import {
   secretHint,
 } from '@strata/domain/briefs';
 import { DomainError, Errors } from '@strata/domain/errors';
+import { readUid } from '@strata/domain/validation';
 import { ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
@@ -179,7 +180,8 @@ export class BriefingScheduleHandlers {
   /** used by list filters: a channel or status outside the enums is 400 */
   static filterOf(raw: Record<string, unknown>): { project_uid?: string; channel?: BriefingChannel; status?: BriefingStatus } {
     const out: { project_uid?: string; channel?: BriefingChannel; status?: BriefingStatus } = {};
-    if (typeof raw.project_uid === 'string' && raw.project_uid) out.project_uid = raw.project_uid;
+    // a malformed uid is refused as everywhere a uid is read (§1.4), not answered with an empty page
+    if (raw.project_uid !== undefined && raw.project_uid !== '') out.project_uid = readUid(raw, 'project_uid');
     if (raw.channel !== undefined && raw.channel !== '') {
       if (!['in_app', 'webhook', 'email'].includes(String(raw.channel))) throw Errors.invalidField('channel', 'channel must be one of in_app, webhook, email', { allowed: ['in_app', 'webhook', 'email'] });
       out.channel = raw.channel as BriefingChannel;
