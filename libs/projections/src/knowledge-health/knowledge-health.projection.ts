@@ -3,6 +3,7 @@ import { RecordedEvent, isBriefEvent, isGovernanceEvent, isGraphEvent } from '@s
 import { EdgeRecord, NodeRecord } from '@strata/domain/records';
 import { DEFAULT_GOVERNANCE_SETTINGS } from '@strata/domain/governance';
 import { DEPENDENCY_EDGE_TYPES, PremiseFacts, stalePremises } from '@strata/domain/retrieval';
+import { documentOfChunkReason } from '@strata/domain/ingestion';
 import {
   BRIEF_STALE_AFTER_S,
   DOCUMENT_STUCK_AFTER_S,
@@ -99,6 +100,17 @@ const principalOf = (e: RecordedEvent): string => (e.metadata.principal.kind ===
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/**
+ * A Chunk's origin: the Document its creation names (its first event's reason), and whether a
+ * purge has since removed that Document. The ChunkOf edge goes with the purge, and a rebuild
+ * never sees it; the origin stays, so both find the chunk orphaned from the purge on.
+ */
+interface ChunkOrigin {
+  document_uid: string;
+  purged?: true;
+}
+const chunkOrigin = (attrs: string | null): ChunkOrigin | null => (attrs ? (JSON.parse(attrs) as ChunkOrigin) : null);
+
 /** The status a condition reads, by node type: processing for Documents and Chunks, lifecycle for Approvals and Tasks. */
 function statusOf(n: NodeRecord): string | null {
   switch (n.node_type) {
@@ -124,8 +136,8 @@ function statusOf(n: NodeRecord): string | null {
  */
 export class KnowledgeHealthProjection extends KhTables implements EmbeddedProjection {
   readonly name = 'knowledge_health';
-  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows; 8: creations as one row per unit of work (`kh_created`), no index by `born_at`, and an exception's first opening read from its row (`first_at`), not a transition row */
-  readonly version = 8;
+  /** 3: Claims keep their judged support (`kh_nodes.support`); 4: live and per-day counters, exception lanes; 5: exceptions in a row table; 6: their rows found by subject only (no index by id); 7: creations counted from the rows (`born_at`), not activity rows; 8: creations as one row per unit of work (`kh_created`), no index by `born_at`, and an exception's first opening read from its row (`first_at`), not a transition row; 9: a Chunk's origin Document in its row (`attrs`) */
+  readonly version = 9;
 
   /** The unit of work the memo belongs to, the last position applied, and whether an apply is under way. */
   private unit: string | null = null;
@@ -285,7 +297,7 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       case 'NodeUpdated':
       case 'NodeTombstoned':
       case 'NodeRestored':
-        return this.onNode(org, e.data.node, e.type, at, principalOf(e), e.position);
+        return this.onNode(org, e.data.node, e.type, at, principalOf(e), e.position, e.data.reason);
       case 'EdgeCreated':
       case 'EdgeUpdated':
       case 'EdgeTombstoned':
@@ -302,12 +314,15 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
         if (n.node_type === 'Chunk' && (status === 'completed' || status === 'failed')) this.activity(org, at, `chunks_${status}`, n.uid, null, null, e.position);
         return this.afterNodeChange(org, n.uid, at);
       }
-      case 'GraphPurged':
+      case 'GraphPurged': {
         this.flush();
+        const chunks = this.chunksLosingDocuments(org, e.data.node_uids, e.data.edge_uids);
         this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
         // rows went without passing through the memo's lists
         this.memo = emptyMemo();
+        this.reoriginChunks(org, chunks, new Set(e.data.node_uids));
         return;
+      }
       case 'GraphCleared': {
         this.flush();
         const nodes = (this.stmt('SELECT uid FROM kh_nodes WHERE org = ?').all(org) as { uid: string }[]).map((r) => r.uid);
@@ -395,9 +410,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     this.dayCounts.clear();
   }
 
-  private onNode(org: string, n: NodeRecord, type: string, at: number, principal: string, position: number): void {
+  private onNode(org: string, n: NodeRecord, type: string, at: number, principal: string, position: number, reason: string | null): void {
     const status = statusOf(n);
-    const attrs = n.node_type === 'Approval' ? JSON.stringify({ requested_at: num(n.props.requested_at) }) : null;
+    const named = n.node_type === 'Chunk' && type === 'NodeCreated' ? documentOfChunkReason(reason) : null;
+    let attrs = n.node_type === 'Approval' ? JSON.stringify({ requested_at: num(n.props.requested_at) }) : named ? JSON.stringify({ document_uid: named } satisfies ChunkOrigin) : null;
     const live = n.tombstone_at === null ? 1 : 0;
     // the row as the upsert leaves it (creation and creator stay those of the first insert)
     const rowAfter = (prev: KhNodeRow | undefined): KhNodeRow => {
@@ -436,6 +452,8 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     }
     if (!inserted) {
       prev = this.node(org, n.uid);
+      // a chunk's origin is its creation's: later versions keep it
+      if (n.node_type === 'Chunk' && prev?.node_type === 'Chunk') attrs = prev.attrs;
       row = rowAfter(prev);
       this.stmt(
         `${INSERT_NODE}
@@ -571,6 +589,50 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     for (const b of born.values()) this.uncreate(org, b.what, b.at, b.uids);
   }
 
+  /**
+   * The Chunks a purge leaves behind whose Document goes with it: those with a ChunkOf edge
+   * among the purged ones, and those whose origin names a purged node (a rebuild knows them
+   * only by that: the edge never reaches it).
+   */
+  private chunksLosingDocuments(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): string[] {
+    if (!nodeUids.length && !edgeUids.length) return [];
+    const purgedNodes = new Set(nodeUids);
+    const chunks = new Set<string>();
+    for (const uid of edgeUids) {
+      const e = this.stmt('SELECT edge_type, from_uid FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { edge_type: string; from_uid: string } | undefined;
+      if (e?.edge_type === 'ChunkOf' && !purgedNodes.has(e.from_uid)) chunks.add(e.from_uid);
+    }
+    if (purgedNodes.size)
+      for (const r of this.stmt("SELECT uid, attrs FROM kh_nodes WHERE org = ? AND node_type = 'Chunk' AND attrs IS NOT NULL").all(org) as { uid: string; attrs: string }[])
+        if (!purgedNodes.has(r.uid) && purgedNodes.has(chunkOrigin(r.attrs)!.document_uid)) chunks.add(r.uid);
+    return [...chunks];
+  }
+
+  /**
+   * After a purge, the `chunk_orphaned` exceptions of the Chunks it left without their Document
+   * start over at the purge: their history before it read edges and a Document the log no
+   * longer holds, so a rebuild could not give it back. Each is judged again at the purge's instant.
+   */
+  private reoriginChunks(org: string, chunks: readonly string[], purgedNodes: ReadonlySet<string>): void {
+    for (const uid of chunks) {
+      const n = this.node(org, uid);
+      if (!n) continue;
+      const origin = chunkOrigin(n.attrs);
+      if (origin && purgedNodes.has(origin.document_uid) && !origin.purged) {
+        const attrs = JSON.stringify({ ...origin, purged: true } satisfies ChunkOrigin);
+        this.stmt('UPDATE kh_nodes SET attrs = ? WHERE org = ? AND uid = ?').run(attrs, org, uid);
+        this.memo?.nodes.set(uid, { ...n, attrs });
+      }
+      for (const row of this.rowsOf(org, uid)) {
+        if (row.kind !== 'chunk_orphaned') continue;
+        this.stmt('DELETE FROM kh_exceptions WHERE org = ? AND subject_uid = ? AND id = ?').run(org, row.subject_uid, row.id);
+        this.dropTransitions(org, row.id, row.subject_uid, row.state ? (JSON.parse(row.state) as ExceptionState).first_detected_at : null);
+        this.remember(row, true);
+      }
+      this.evalNode(org, uid, this.unitAt);
+    }
+  }
+
   /** Re-reads the acknowledgement of a subject and of the edge subjects touching it. */
   private evalAcknowledgeable(org: string, uid: string, at: number): void {
     if (this.node(org, uid)) this.evalNode(org, uid, at);
@@ -608,10 +670,13 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     if (n.node_type === 'Chunk') {
       const chunkOf = this.edgesOut(org, uid, 'ChunkOf');
       const liveDocs = chunkOf.filter((e) => e.live && this.node(org, e.to_uid)?.live === 1 && this.node(org, e.to_uid)?.node_type === 'Document');
-      const documentUid = (liveDocs[0] ?? chunkOf[0])?.to_uid ?? null;
+      const origin = chunkOrigin(n.attrs);
+      const documentUid = (liveDocs[0] ?? chunkOf[0])?.to_uid ?? origin?.document_uid ?? null;
+      // without a ChunkOf edge left, a chunk whose Document was purged is still that Document's
+      const orphaned = chunkOf.length > 0 ? liveDocs.length === 0 : origin?.purged === true;
       const ack = live ? this.acknowledgement(org, [uid]) : null;
       this.settle(org, 'chunk_failed', n, !live ? gone : n.status === 'failed' ? { holds: true, detail: { document_uid: documentUid }, ack } : { holds: false, removed: false }, at);
-      this.settle(org, 'chunk_orphaned', n, !live ? gone : chunkOf.length > 0 && liveDocs.length === 0 ? { holds: true, detail: { document_uid: documentUid }, ack } : { holds: false, removed: false }, at);
+      this.settle(org, 'chunk_orphaned', n, !live ? gone : orphaned ? { holds: true, detail: { document_uid: documentUid }, ack } : { holds: false, removed: false }, at);
     }
     if (n.node_type === 'Approval') {
       const requested = num((n.attrs ? JSON.parse(n.attrs) : {}).requested_at) ?? n.created_at;
