@@ -146,6 +146,28 @@ describe('Knowledge Health summary, visibility, Projects and rebuilds (REFERENCE
     expect(granted.map((e: any) => e.subject.uid)).toEqual([secret]);
   });
 
+  it('an exception it can see names no Document or Task it cannot (the Space rule)', async () => {
+    const { o, node, member, edge } = await org();
+    const space = await node('Space', 'Legal', { default_classification: 'confidential' });
+    const doc = await node('Document', 'Secret memo', { title: 'Secret memo', document_type: 'pdf', processing_status: 'completed' }, { space_uid: space });
+    const chunk = await node('Chunk', 'open chunk', { content: 't', chunk_type: 'text', chunk_index: 0, processing_status: 'failed' });
+    await edge(chunk, doc, 'ChunkOf');
+    const claim = await node('Claim', 'Open claim', { content: 'o' });
+    const task = await o.post('/agent/plan', { action: 'create_task', label: 'Secret task', related_uids: [claim], space_uid: space });
+    expect(task.status).toBe(201);
+    const { c } = await member('member');
+    expect((await c.get(`/node/${doc}`)).status).toBe(404);
+    expect((await c.get(`/node/${task.body.uid}`)).status).toBe(404);
+
+    const owners = new Map<string, any>((await o.get('/v1/knowledge-health/exceptions')).body.items.map((x: any) => [x.kind, x]));
+    expect(owners.get('chunk_failed')).toMatchObject({ subject: { uid: chunk }, detail: { document_uid: doc } });
+    expect(owners.get('claim_unsupported')).toMatchObject({ subject: { uid: claim }, task_uids: [task.body.uid] });
+    const theirs = new Map<string, any>((await c.get('/v1/knowledge-health/exceptions')).body.items.map((x: any) => [x.kind, x]));
+    expect(theirs.get('chunk_failed')).toMatchObject({ subject: { uid: chunk }, detail: { document_uid: null } });
+    expect(theirs.get('claim_unsupported')).toMatchObject({ subject: { uid: claim }, task_uids: [] });
+    expect(JSON.stringify([...theirs.values()])).not.toMatch(new RegExp(`${doc}|${task.body.uid}`));
+  });
+
   it('brief_stale: a Project whose current brief is over 24 h old and whose sources changed', async () => {
     const { o, node, edge, B } = await org();
     const project = await node('Project', 'Gemini', { name: 'Gemini', description: 'two' });

@@ -15,12 +15,12 @@ import {
   nextExceptionState,
   retained,
 } from '@strata/domain/knowledge-health';
-import { StalePremise } from '@strata/domain/retrieval';
 import { CLOCK, Clock } from '@strata/domain/time';
 import { JobRegistry } from '@strata/jobs/job-registry';
 import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { KhExceptionRow } from '@strata/projections/knowledge-health/kh-tables';
 import { KnowledgeHealthReadModel } from '@strata/projections/knowledge-health/knowledge-health-read-model';
+import { scopedState } from './scoped-state';
 
 /** An exception as a caller sees it at `now`, times still in Unix seconds. */
 export interface ExceptionView {
@@ -144,11 +144,8 @@ export class ExceptionViewService {
           : undefined;
       const mat = m.materialize(row, now, hours, due);
       if (!mat || !retained(mat.state, now, RESOLVED_RETENTION_S)) continue;
-      let state = mat.state;
-      if (row.kind === 'derivation_stale' && scope.restricted) {
-        const premises = (state.detail.stale_premises as StalePremise[] | undefined) ?? [];
-        state = { ...state, detail: { stale_premises: premises.filter((p) => scope.allows(p.uid)) } };
-      }
+      // a brief's episodes are scoped once briefsStale has carried them on to now
+      const state = row.kind === 'brief_stale' && briefs ? mat.state : scopedState(row.kind, mat.state, scope);
       out.push({ id: row.id, kind: row.kind, severity: SEVERITY_OF[row.kind], row, state, ends, subject: null, project_uids: project !== null ? [project] : null, space_uids: null });
     }
     if (briefs) await this.briefsStale(org, now, scope, out);
@@ -256,5 +253,6 @@ export class ExceptionViewService {
         space_uids: null,
       });
     }
+    for (const v of out) if (v.kind === 'brief_stale') v.state = scopedState(v.kind, v.state, scope);
   }
 }
