@@ -226,6 +226,24 @@ describe('Knowledge Health exceptions (REFERENCE §14.2–14.3)', () => {
     expect((await byKind(o, 'document_stuck')).get(doc)).toMatchObject({ status: 'resolved', resolution: 'subject_removed', resolved_at: iso(B + 13000), first_detected_at: iso(B + 10600) });
   });
 
+  it('a purge judges again what its edges supported: a Claim whose only Evidence was purged is unsupported', async () => {
+    const { o, B } = await owner();
+    clock.set(B + 100);
+    const claim = await node(o, 'Claim', 'Backed', { content: 'b' });
+    clock.set(B + 150);
+    const ev = await node(o, 'Evidence', 'Measurement', { description: 'm' });
+    await edge(o, ev, claim, 'Supports');
+    expect((await byKind(o, 'claim_unsupported')).get(claim)).toMatchObject({ status: 'resolved', resolved_at: iso(B + 150) });
+
+    clock.set(B + 200);
+    const purged = await o.post('/nodes/delete', { uids: [ev], hard_purge: true });
+    expect(purged.body).toMatchObject({ nodes_purged: 1, edges_purged: 1 });
+    expect((await byKind(o, 'claim_unsupported')).get(claim)).toMatchObject({ status: 'open', last_changed_at: iso(B + 200), resolved_at: null });
+    const s = (await o.get('/v1/knowledge-health/summary')).body;
+    expect(s.counts).toMatchObject({ claims: 1, evidence: 0, edges: 0 });
+    expect(s.evidence_completeness).toEqual({ value: 0, claims: 1, evidenced: 0, sourced_only: 0, unsupported: 1 });
+  });
+
   it('filters, order, cursor bound to the filters, groups', async () => {
     const { o, B } = await owner();
     clock.set(B + 20000);

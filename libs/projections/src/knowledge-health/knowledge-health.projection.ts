@@ -316,11 +316,14 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
       }
       case 'GraphPurged': {
         this.flush();
-        const chunks = this.chunksLosingDocuments(org, e.data.node_uids, e.data.edge_uids);
+        const edges = this.edgeRows(org, e.data.edge_uids);
+        const chunks = this.chunksLosingDocuments(org, e.data.node_uids, edges);
         this.onRemoved(org, e.data.node_uids, e.data.edge_uids);
         // rows went without passing through the memo's lists
         this.memo = emptyMemo();
         this.reoriginChunks(org, chunks, new Set(e.data.node_uids));
+        // what the purged edges supported, sourced, premised or acknowledged is judged again without them
+        for (const ed of edges) this.afterEdgeChange(org, ed, at);
         return;
       }
       case 'GraphCleared': {
@@ -589,19 +592,20 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     for (const b of born.values()) this.uncreate(org, b.what, b.at, b.uids);
   }
 
+  /** The rows of the edges a purge is about to remove (a rebuild never had them: none). */
+  private edgeRows(org: string, uids: readonly string[]): KhEdgeRow[] {
+    return uids.map((uid) => this.edge(org, uid)).filter((e): e is KhEdgeRow => e !== undefined);
+  }
+
   /**
    * The Chunks a purge leaves behind whose Document goes with it: those with a ChunkOf edge
    * among the purged ones, and those whose origin names a purged node (a rebuild knows them
    * only by that: the edge never reaches it).
    */
-  private chunksLosingDocuments(org: string, nodeUids: readonly string[], edgeUids: readonly string[]): string[] {
-    if (!nodeUids.length && !edgeUids.length) return [];
+  private chunksLosingDocuments(org: string, nodeUids: readonly string[], edges: readonly KhEdgeRow[]): string[] {
     const purgedNodes = new Set(nodeUids);
     const chunks = new Set<string>();
-    for (const uid of edgeUids) {
-      const e = this.stmt('SELECT edge_type, from_uid FROM kh_edges WHERE org = ? AND uid = ?').get(org, uid) as { edge_type: string; from_uid: string } | undefined;
-      if (e?.edge_type === 'ChunkOf' && !purgedNodes.has(e.from_uid)) chunks.add(e.from_uid);
-    }
+    for (const e of edges) if (e.edge_type === 'ChunkOf' && !purgedNodes.has(e.from_uid)) chunks.add(e.from_uid);
     if (purgedNodes.size)
       for (const r of this.stmt("SELECT uid, attrs FROM kh_nodes WHERE org = ? AND node_type = 'Chunk' AND attrs IS NOT NULL").all(org) as { uid: string; attrs: string }[])
         if (!purgedNodes.has(r.uid) && purgedNodes.has(chunkOrigin(r.attrs)!.document_uid)) chunks.add(r.uid);
