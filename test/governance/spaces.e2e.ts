@@ -100,7 +100,9 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     const before = (await o.get('/nodes?limit=1000')).body.items.length;
     const concept = top;
     const bad = await o.post('/batch', { nodes: [{ label: 'ok', node_type: 'Concept' }, { label: 'bad', node_type: 'Concept', space_uid: concept }] });
-    expect([bad.status, bad.body.code, bad.body.field]).toEqual([400, 'wrong_node_type', 'nodes[1].space_uid']);
+    expect([bad.status, bad.body.code, bad.body.field, bad.body.index]).toEqual([400, 'wrong_node_type', 'nodes[1].space_uid', 'nodes[1].space_uid']);
+    const missing = await o.post('/batch', { nodes: [{ label: 'ok', node_type: 'Concept' }, { label: 'bad', node_type: 'Concept', space_uid: 'no-such-space' }] });
+    expect([missing.status, missing.body.code, missing.body.index]).toEqual([404, 'not_found', 'nodes[1].space_uid']);
     expect((await o.get('/nodes?limit=1000')).body.items.length).toBe(before);
   });
 
@@ -138,7 +140,7 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
     const top = await o.post('/batch', { space_uid: s, nodes: [{ label: 'note', node_type: 'Concept' }, { label: 'Inner', node_type: 'Space' }] });
     expect([top.status, top.body.code, top.body.field]).toEqual([400, 'wrong_node_type', 'space_uid']);
     const own = await o.post('/batch', { nodes: [{ label: 'note', node_type: 'Concept' }, { label: 'Inner', node_type: 'Space', space_uid: s }] });
-    expect([own.status, own.body.code, own.body.field]).toEqual([400, 'wrong_node_type', 'nodes[1].space_uid']);
+    expect([own.status, own.body.code, own.body.field, own.body.index]).toEqual([400, 'wrong_node_type', 'nodes[1].space_uid', 'nodes[1].space_uid']);
     expect((await o.get('/nodes?node_type=Space&limit=1000')).body.items.length).toBe(before);
     expect((await o.get('/nodes?node_type=Concept&limit=1000')).body.items.map((n: any) => n.label)).not.toContain('note');
     // a caller who may not write Space nodes at all still hears that first

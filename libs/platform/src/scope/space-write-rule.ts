@@ -214,10 +214,11 @@ export class SpaceWriteRule {
     // keys cannot write Space nodes at all.
     for (const n of created) {
       if (n.node_type !== 'Space') continue;
-      const field = tx.nodePlacements.get(n.uid)?.field ?? (tx.placement?.explicit ? 'space_uid' : null);
+      const own = tx.nodePlacements.get(n.uid);
+      const field = own?.field ?? (tx.placement?.explicit ? 'space_uid' : null);
       if (field === null) continue;
       assertMayWriteSpaceNode(p);
-      throw new DomainError(400, 'wrong_node_type', 'a Space cannot be placed in a Space: an InSpace edge cannot start at a Space', { field, uid: n.uid });
+      throw new DomainError(400, 'wrong_node_type', 'a Space cannot be placed in a Space: an InSpace edge cannot start at a Space', { field, uid: n.uid, ...(own ? { index: own.field } : {}) });
     }
     const nodes = created.filter((n) => n.node_type !== 'Space');
     if (!nodes.length) return;
@@ -226,7 +227,7 @@ export class SpaceWriteRule {
       tx.emit(GraphChanges.edgeCreated(tx.org, decideCreateEdge({ edge_type: 'InSpace', props }, n, { uid: space, layer: 'agent' } as NodeRecord, tx.uuid(), tx.write)));
     for (const n of nodes) {
       const own = tx.nodePlacements.get(n.uid);
-      if (own) into(n, (await this.namedSpace(tx, p, own.space_uid, own.field)).uid);
+      if (own) into(n, (await naming(own.field, () => this.namedSpace(tx, p, own.space_uid, own.field))).uid);
       else if (tx.placement) into(n, tx.placement.space_uid);
       else if (p.credential === 'api_key' && p.space_uids !== null && p.space_uids.length > 1)
         throw Errors.missingField('space_uid', 'space_uid is required: this key reaches several Spaces');
@@ -244,6 +245,16 @@ export class SpaceWriteRule {
     if (tx.placement && e.to_uid === tx.placement.space_uid && tx.placement.explicit) return;
     if (tx.nodePlacements.get(e.from_uid)?.space_uid === e.to_uid) return;
     assertMayWriteInto(access, p, e.to_uid, 'to_uid');
+  }
+}
+
+/** A refusal of a `/batch` node's own Space names that item, as every other refusal of a batch item does (`index`). */
+async function naming<T>(index: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof DomainError) throw new DomainError(err.status, err.code, err.message, { ...err.context, index });
+    throw err;
   }
 }
 
