@@ -12,7 +12,6 @@ import { Auth, RequestId, assertCanWriteInSpaces } from '@strata/auth/request-co
 import { Errors } from '@strata/domain/errors';
 import { assertObjectBody, Body, readNumber, readUid } from '@strata/domain/validation';
 import { DecayCommand } from '@strata/maintenance/decay.handler';
-import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { VersionHistoryService } from '@strata/platform/history/version-history.service';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { readHistoryPage } from '@strata/domain/graph';
@@ -59,8 +58,8 @@ export class EvolveController {
     if (action === 'decay') {
       const uid = readUid(body, 'uid');
       if (uid === undefined) {
-        // the whole graph, exactly like POST /decay
-        assertGraphWide(auth);
+        // the whole graph, exactly like POST /decay: refused to any caller some nodes are hidden from
+        await this.scopes.assertGraphWide(auth);
         return this.commands.execute(new DecayCommand(commandContext(auth, rid), body));
       }
       return this.commands.execute(new DecayNodeCommand(commandContext(auth, rid), uid, body, scope));
