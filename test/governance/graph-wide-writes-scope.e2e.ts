@@ -3,8 +3,8 @@ import { TestApp, startTestApp } from '../support/test-app';
 import { api, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
 
-/** REFERENCE §7 with §13.1: a graph-wide decay would reach nodes the caller cannot read. */
-describe('graph-wide decay under the Space rule', () => {
+/** REFERENCE §7 and §8.7 with §13.1: a graph-wide write would reach nodes the caller cannot read. */
+describe('graph-wide writes under the Space rule', () => {
   let t: TestApp;
   const clock = new FixedClock(at('2030-01-01T00:00:00Z'));
   beforeAll(async () => {
@@ -35,5 +35,23 @@ describe('graph-wide decay under the Space rule', () => {
     for (const uid of [secret, open]) expect((await o.get(`/node/${uid}`)).body).toMatchObject({ salience: 0.5, tombstone_at: null });
     // one node it can read, it may still decay
     expect((await member.post('/evolve', { action: 'decay', uid: open, half_life_secs: 3600 })).body).toMatchObject({ nodes_decayed: 1 });
+  });
+
+  it('such a member may neither reconfigure the embeddings (force drops every vector) nor embed every node', async () => {
+    const owner = await signUp(t.url);
+    const o = api(t.url, owner.access_token);
+    const space = (await o.post('/node', { label: 'Legal', node_type: 'Space', props: { default_classification: 'confidential' } })).body.uid;
+    const secret = (await o.post('/node', { label: 'Settlement terms', node_type: 'Claim', props: { content: 's' }, space_uid: space })).body.uid;
+    const vector = Array.from({ length: 384 }, (_, i) => (i % 7) / 7);
+    expect((await o.put(`/node/${secret}/embedding`, { vector })).status).toBe(200);
+    const m = await signUp(t.url);
+    expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: m.email, role: 'member' })).status).toBe(201);
+    const member = api(t.url, m.access_token, { org: owner.org_id });
+
+    const configure = await member.post('/embeddings/configure', { dimensions: 8, force: true });
+    expect([configure.status, configure.body.code]).toEqual([403, 'scope_denied']);
+    const all = await member.post('/ingest/embed-all', {});
+    expect([all.status, all.body.code]).toEqual([403, 'scope_denied']);
+    expect((await o.get(`/node/${secret}/embedding`)).body).toMatchObject({ dimension: 384 });
   });
 });

@@ -15,7 +15,6 @@ import { Body, assertObjectBody, present, readNumber } from '@strata/domain/vali
 import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read-model.port';
 import { pathUid } from '../../platform/http/path-params';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
-import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { ReadScope, ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ConfigureEmbeddingsCommand } from './configure-embeddings.handler';
 import { EmbeddingJobs } from './embedding-jobs.service';
@@ -65,8 +64,9 @@ export class EmbeddingsController {
   @ApiOperation({ summary: 'Configure provider (builtin lexical or openai), model, dimensions, metric; re-embedding runs as a job' })
   @Answers(200, 'the configuration in force', EmbeddingConfigResponse)
   async configure(@Auth() auth: AuthContext, @RequestId() rid: string, @ReqBody() raw: unknown): Promise<EmbeddingConfigResponse> {
-    // the configuration is the organization's, and `force` drops every vector it has
-    assertGraphWide(auth);
+    // the configuration is the organization's, and `force` drops every vector it has: refused to
+    // any caller some nodes are hidden from
+    await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     const body = assertObjectBody(raw);
     return this.commands.execute(new ConfigureEmbeddingsCommand(commandContext(auth, rid), body));
@@ -151,7 +151,7 @@ export class EmbeddingsController {
   @Answers(202, 'queued', EmbedAllResponse)
   async embedAll(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<EmbedAllResponse> {
     // embeds every live node of the organization (and reports how many): not a scoped operation
-    assertGraphWide(auth);
+    await this.scopes.assertGraphWide(auth);
     assertCanWrite(auth);
     assertObjectBody(raw);
     const cfg = await this.settings.effective(auth.org_id);
