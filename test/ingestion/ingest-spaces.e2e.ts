@@ -4,6 +4,7 @@ import { loadConfig } from '@strata/platform/config/strata-config';
 import { TestApp, startTestApp } from '../support/test-app';
 import { Api, api, createApiKey, signUp } from '../support/http';
 import { at } from '@strata/domain/testing/fixed-time';
+import { JobRunner } from '@strata/jobs/runner/job-runner';
 
 const TEXT = 'Grace Hopper worked at Harvard University in Boston. The compiler changed programming.';
 
@@ -81,5 +82,34 @@ describe('ingestion into a Space (REFERENCE §13.1 space_uid on /ingest/*)', () 
     const scoped = api(t.url, (await createApiKey(t.url, owner.access_token, { project_uids: [project], scopes: ['read', 'write'] })).key);
     const denied = await scoped.post('/ingest/chunk', { content: TEXT });
     expect([denied.status, denied.body.code]).toEqual([403, 'scope_denied']);
+  });
+
+  it("a member does not see the job of a Document in a Space hidden from it, nor delete that Document; one it may only read is 403 and its job runs on", async () => {
+    const hidden = (await o.post('/node', { label: 'Legal', node_type: 'Space', props: { default_classification: 'confidential' } })).body.uid as string;
+    const shared = await space('Shared');
+    const m = await signUp(t.url);
+    expect((await o.post(`/v1/orgs/${owner.org_id}/members`, { email: m.email, role: 'member' })).status).toBe(201);
+    expect((await o.post(`/v1/spaces/${shared}/grants`, { principal_uid: `user:${m.user_id}`, access: 'read' })).status).toBe(201);
+    const member = api(t.url, m.access_token, { org: owner.org_id });
+    await t.app.get(JobRunner).stop(); // jobs stay pending while the member looks
+    try {
+      const secret = (await o.post('/ingest/document', { content: TEXT, title: 'Settlement', space_uid: hidden })).body;
+      const readable = (await o.post('/ingest/document', { content: `${TEXT} Shared.`, title: 'Shared notes', space_uid: shared })).body;
+      const open = (await o.post('/ingest/document', { content: `${TEXT} Open.`, title: 'Open notes' })).body;
+      const listed = (await member.get('/jobs')).body;
+      expect(listed.items.map((j: { id: string }) => j.id).sort()).toEqual([readable.job_id, open.job_id].sort());
+      expect(listed.has_more).toBe(false);
+      expect((await member.get(`/jobs?document_uid=${secret.document_uid}`)).body.items).toEqual([]);
+      for (const r of [await member.get(`/jobs/${secret.job_id}`), await member.post(`/jobs/${secret.job_id}/cancel`, {}), await member.delete(`/ingest/document/${secret.document_uid}`)])
+        expect([r.status, r.body.code]).toEqual([404, 'not_found']);
+      const readOnly = await member.delete(`/ingest/document/${readable.document_uid}`);
+      expect([readOnly.status, readOnly.body.code]).toEqual([403, 'forbidden']);
+      // nothing was cancelled or deleted
+      for (const id of [secret.job_id, readable.job_id]) expect((await o.get(`/jobs/${id}`)).body.status).toBe('pending');
+      expect((await o.get(`/node/${secret.document_uid}`)).body.tombstone_at).toBeNull();
+      expect((await member.get(`/jobs/${open.job_id}`)).body.document_uid).toBe(open.document_uid);
+    } finally {
+      t.app.get(JobRunner).start(2);
+    }
   });
 });

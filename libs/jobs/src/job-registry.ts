@@ -135,14 +135,19 @@ export class JobRegistry {
   }
 
   /** The job as the wire shows it (`queue_position` while pending). */
-  async get(org: string, id: string): Promise<JobRecord> {
-    const job = await this.find(org, id);
+  /**
+   * `visible`: whether the caller may see a job (a job it may not is absent, as an unknown one);
+   * every job when omitted.
+   */
+  async get(org: string, id: string, visible?: (j: JobRecord) => boolean): Promise<JobRecord> {
+    const job = await this.find(org, id, visible);
     return job.status === 'pending' ? this.wire(job, await this.ofOrg(org)) : this.wire(job, []);
   }
 
-  async list(org: string, q: JobListQuery): Promise<{ items: JobRecord[]; has_more: boolean; limit: number; offset: number }> {
+  async list(org: string, q: JobListQuery, visible?: (j: JobRecord) => boolean): Promise<{ items: JobRecord[]; has_more: boolean; limit: number; offset: number }> {
     const all = await this.ofOrg(org);
-    const page = pageOfJobs(all, q);
+    // queue positions count every job of the organization; the page only those the caller may see
+    const page = pageOfJobs(visible ? all.filter(visible) : all, q);
     return { ...page, items: page.items.map((j) => this.wire(j, all)) };
   }
 
@@ -150,7 +155,8 @@ export class JobRegistry {
    * `POST /jobs/{id}/cancel`: 409 `invalid_transition` once the job has finished. A job of
    * the queue is cancelled there (`cancelDurable`); a stored record only in the store.
    */
-  async cancel(org: string, id: string): Promise<JobRecord> {
+  async cancel(org: string, id: string, visible?: (j: JobRecord) => boolean): Promise<JobRecord> {
+    if (visible) await this.find(org, id, visible);
     const queued = await this.durableJob(org, id);
     if (queued) return this.wire(await this.cancelDurable(org, queued), []);
     const stored = await this.find(org, id);
@@ -173,12 +179,11 @@ export class JobRegistry {
     return j && jobRecordOfQueued(j) ? j : null;
   }
 
-  private async find(org: string, id: string): Promise<JobRecord> {
+  private async find(org: string, id: string, visible?: (j: JobRecord) => boolean): Promise<JobRecord> {
     const queued = await this.durableJob(org, id);
-    if (queued) return jobRecordOfQueued(queued)!;
-    const stored = await this.store.get(org, id);
-    if (!stored) throw Errors.notFound(`job ${id} not found`, { id });
-    return stored;
+    const job = queued ? jobRecordOfQueued(queued)! : await this.store.get(org, id);
+    if (!job || (visible && !visible(job))) throw Errors.notFound(`job ${id} not found`, { id });
+    return job;
   }
 
   /** The organization's jobs: the stored records and the queue's. */

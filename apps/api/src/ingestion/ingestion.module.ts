@@ -17,10 +17,11 @@ import { ChunkExtractionService } from './pipeline/chunk-extraction.service';
 import { ExtractorSource } from './pipeline/extractor-source';
 import { OntologyPass } from './pipeline/ontology-pass';
 import { OntologyCoreModule } from '@strata/ontology/ontology-core.module';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
 
 /** Ingestion (REFERENCE §9.1–9.4): chunks, documents and sessions into the graph. */
 @Module({
-  imports: [OntologyCoreModule],
+  imports: [OntologyCoreModule, ScopeModule],
   controllers: [IngestChunkController, IngestDocumentsController],
   providers: [
     { provide: DOCUMENT_LEDGER, inject: [OPS_STORES], useFactory: (ops: OpsStores): DocumentLedger => ops.documentLedger() },

@@ -8,17 +8,30 @@ import { Body, assertObjectBody, coerceQuery } from '@strata/domain/validation';
 import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { pathUid } from '../platform/http/path-params';
 import { JobRegistry } from '@strata/jobs/job-registry';
+import { JobRecord } from '@strata/domain/jobs';
+import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { JobPage, JobResponse } from './job.response';
 
 /**
  * Background jobs (REFERENCE §9.4): list, poll, cancel. Jobs work on the whole organization
  * (embed-all counts and embeds every live node), so Space- or Project-scoped credentials,
  * which may not start one, may not see or cancel one either (403 scope_denied, as /stats).
+ * A caller the Space rule hides nodes from does not see a job of a Document hidden from it: it
+ * is absent, as an unknown job (REFERENCE §1.8).
  */
 @ApiTags('jobs')
 @Controller('jobs')
 export class JobsController {
-  constructor(private readonly jobs: JobRegistry) {}
+  constructor(
+    private readonly jobs: JobRegistry,
+    private readonly scopes: ReadScopeService,
+  ) {}
+
+  /** The jobs the caller may see: all, unless the Space rule hides a job's Document from it. */
+  private async visibleTo(auth: AuthContext): Promise<((j: JobRecord) => boolean) | undefined> {
+    const scope = await this.scopes.of(auth);
+    return scope.restricted ? (j) => j.document_uid === null || scope.allows(j.document_uid) : undefined;
+  }
 
   @Get()
   @ApiKeyOrJwt()
@@ -26,7 +39,7 @@ export class JobsController {
   @ApiOkResponse({ type: JobPage })
   async list(@Auth() auth: AuthContext, @Query() query: Body): Promise<JobPage> {
     assertGraphWide(auth);
-    return this.jobs.list(auth.org_id, readJobListQuery(coerceQuery(query, ['limit', 'offset'])));
+    return this.jobs.list(auth.org_id, readJobListQuery(coerceQuery(query, ['limit', 'offset'])), await this.visibleTo(auth));
   }
 
   @Get(':id')
@@ -35,7 +48,7 @@ export class JobsController {
   @ApiOkResponse({ type: JobResponse })
   async get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<JobResponse> {
     assertGraphWide(auth);
-    return this.jobs.get(auth.org_id, pathUid(id, 'id'));
+    return this.jobs.get(auth.org_id, pathUid(id, 'id'), await this.visibleTo(auth));
   }
 
   @Post(':id/cancel')
@@ -47,6 +60,6 @@ export class JobsController {
     assertCanWrite(auth);
     assertGraphWide(auth);
     assertObjectBody(raw);
-    return this.jobs.cancel(auth.org_id, pathUid(id, 'id'));
+    return this.jobs.cancel(auth.org_id, pathUid(id, 'id'), await this.visibleTo(auth));
   }
 }

@@ -7,6 +7,7 @@ import { JobRegistry } from '@strata/jobs/job-registry';
 import { StrataMetrics } from '@strata/observability';
 import { instrumentJobs } from './job-metrics';
 import { JobsController } from './jobs.controller';
+import { ScopeModule } from '@strata/platform/scope/scope.module';
 import { JOB_STORE, JobStore } from '@strata/jobs/store/job-store.port';
 import { JOB_QUEUE, JobQueue } from '@strata/jobs/queue/job-queue.port';
 import { JobRunner } from '@strata/jobs/runner/job-runner';
@@ -25,6 +26,7 @@ const SCHEDULER_POLL_S = 5;
  */
 @Global()
 @Module({
+  imports: [ScopeModule],
   controllers: [JobsController],
   providers: [
     // the adapters are the platform's choice (ops.db embedded, MongoDB shared by the replicas)

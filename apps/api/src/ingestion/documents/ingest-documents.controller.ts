@@ -12,6 +12,7 @@ import { assertMayIngest } from '../ingestion-scope';
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { pathUid } from '../../platform/http/path-params';
 import { CleanupChunksHandler } from './cleanup-chunks.handler';
+import { NodeAccessService } from '@strata/platform/scope/node-access.service';
 import { DeleteDocumentHandler } from './delete-document.handler';
 import { DocumentIntakeHandler } from './document-intake.handler';
 import { ResumeDocumentHandler } from './resume-document.handler';
@@ -29,6 +30,7 @@ export class IngestDocumentsController {
     private readonly resumes: ResumeDocumentHandler,
     private readonly deletes: DeleteDocumentHandler,
     private readonly cleanups: CleanupChunksHandler,
+    private readonly nodes: NodeAccessService,
   ) {}
 
   @Post('document')
@@ -82,7 +84,9 @@ export class IngestDocumentsController {
     assertCanWrite(auth);
     assertGraphWide(auth);
     const hard = readBoolean(coerceQuery(q, [], ['hard']), 'hard') ?? false;
-    return this.deletes.delete(commandContext(auth, rid), pathUid(uid, 'uid'), hard);
+    // before its job is cancelled: a Document hidden from the caller is absent (404), one it may only read is 403
+    await this.nodes.assertMayWrite(auth, pathUid(uid, 'uid'));
+    return this.deletes.delete(commandContext(auth, rid), uid, hard);
   }
 
   private async run(mode: 'document' | 'session', auth: AuthContext, rid: string, raw: unknown, res: FastifyReply) {
