@@ -1,4 +1,5 @@
 import { FixedClock } from '@strata/domain/time';
+import { api } from '../support/http';
 import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /memory/session', () => {
@@ -79,6 +80,21 @@ describe('POST /memory/config', () => {
     expect(all.map((n: any) => n.uid)).toEqual([p1.uid]);
     expect(await call(f.w, C, { action: 'get_preferences', key: 'other' }, 200)).toEqual([]);
     expect((await f.w.post(C, { action: 'set_preference', label: 'x' })).body).toMatchObject({ code: 'missing_field', field: 'props.value' });
+  });
+
+  it('set_preference updates only a Preference in the Spaces the call places it in', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Team A');
+    const b = await space('Team B');
+    const inB = await call(owner, C, { action: 'set_preference', label: 'editor', props: { value: 'vim' }, space_uid: b }, 201);
+    const inA = await call(owner, C, { action: 'set_preference', label: 'editor', props: { value: 'emacs' }, space_uid: a }, 201);
+    expect(inA).toMatchObject({ created: true, key: 'editor', value: 'emacs' });
+    expect(inA.uid).not.toBe(inB.uid);
+    expect((await edgesFrom(owner, inA.uid)).filter((e) => e.edge_type === 'InSpace').map((e) => e.to_uid)).toEqual([a]);
+    expect(await node(owner, inB.uid)).toMatchObject({ version: 1, props: { value: 'vim', evidence_count: 0 } });
+    const again = await call(owner, C, { action: 'set_preference', label: 'editor', props: { value: 'nano' }, space_uid: b }, 200);
+    expect(again).toMatchObject({ uid: inB.uid, created: false, value: 'nano' });
   });
 
   it('set_policy and get_policies', async () => {

@@ -9,6 +9,11 @@ export interface ActionContext extends WriteContext {
   uuid(): string;
   /** the node a create is about to check its state guards for (policies judge it before them) */
   wouldCreate?(node: NodeRecord): void;
+  /**
+   * Whether a node lives in exactly the Spaces this request places what it creates in
+   * (REFERENCE §13.1: an upsert, like find-or-create, matches only such nodes); absent: every node does
+   */
+  inPlacement?(uid: string): Promise<boolean>;
 }
 
 /** The outcome of one cognitive call: HTTP status, response body, and the changes to commit. */

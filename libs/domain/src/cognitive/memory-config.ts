@@ -1,10 +1,11 @@
 import { Errors } from '../errors';
 import { decideUpdateNode } from '../graph';
+import { NodeRecord } from '../records';
 import { Body, readBoolean, readString } from '../validation';
 import { EndpointDef, reads, writes } from './action';
 import { allNodes } from './cognitive-view';
 import { createAction, planCreate, readLabel, sentProps } from './create-action';
-import { ChangeSet, readResult } from './decision';
+import { ActionContext, ChangeSet, readResult } from './decision';
 import { readListLimit } from './node-list';
 
 const PREFERENCE = ['Preference'] as const;
@@ -15,6 +16,12 @@ function preferenceKey(props: Record<string, unknown>, label: string): string {
   return typeof props.key === 'string' && props.key.trim() !== '' ? props.key : label;
 }
 
+/** The oldest of `newestFirst` in the request's Spaces: a Preference elsewhere is another one. */
+async function oldestInPlacement(newestFirst: NodeRecord[], ctx: ActionContext): Promise<NodeRecord | undefined> {
+  for (const n of [...newestFirst].reverse()) if (!ctx.inPlacement || (await ctx.inPlacement(n.uid))) return n;
+  return undefined;
+}
+
 /** `set_preference`: upsert by exact key; an update bumps evidence_count and the version. */
 const setPreference = writes(async (body, view, ctx, action) => {
   const label = readLabel(body);
@@ -23,7 +30,7 @@ const setPreference = writes(async (body, view, ctx, action) => {
   const key = preferenceKey(props, label);
   // validates everything (types, unknown props) exactly as a create would, before any lookup
   const { cs, node } = await planCreate({ nodeType: 'Preference', defaults: () => ({ key }) }, body, view, ctx);
-  const existing = (await allNodes(view, { node_types: PREFERENCE, props_equals: { key } }, 'created_desc')).at(-1);
+  const existing = await oldestInPlacement(await allNodes(view, { node_types: PREFERENCE, props_equals: { key } }, 'created_desc'), ctx);
   if (!existing) return cs.createResult(node, action, { key, value: node.props.value, created: true });
 
   const patch: Record<string, unknown> = {};

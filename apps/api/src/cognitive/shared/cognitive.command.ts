@@ -9,6 +9,8 @@ import { GRAPH_READ_MODEL, GraphReadModel } from '@strata/graph-store/graph-read
 import { commandContext } from '@strata/platform/unit-of-work/command-context.factory';
 import { UNIT_OF_WORK, UnitOfWork } from '@strata/platform/unit-of-work/unit-of-work.port';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
+import { inSameSpaces } from '@strata/platform/scope/space-membership';
+import { txMembership } from '@strata/platform/scope/space-write-rule';
 import { applyChanges } from './apply-changes';
 import { ReadModelView } from './read-model-view';
 import { ScopedView } from './scoped-view';
@@ -59,7 +61,13 @@ export class CognitiveHandler implements ICommandHandler<CognitiveCommand, Decis
     const cmd = commandContext(auth, requestId, body);
     try {
       return await this.uow.run(cmd, async (tx) => {
-        const decision = await def.decide(body, scoped(new TxView(tx)), { ...tx.write, org: tx.org, uuid: () => tx.uuid(), wouldCreate: (n) => tx.wouldCreate.push(n) }, name);
+        const decision = await def.decide(body, scoped(new TxView(tx)), {
+          ...tx.write,
+          org: tx.org,
+          uuid: () => tx.uuid(),
+          wouldCreate: (n) => tx.wouldCreate.push(n),
+          inPlacement: (uid) => inSameSpaces(txMembership(tx), uid, tx.placement?.space_uid ?? null),
+        }, name);
         await applyChanges(tx, decision.changes);
         return decision;
       });
