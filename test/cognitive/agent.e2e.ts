@@ -1,3 +1,4 @@
+import { api } from '../support/http';
 import { call, CognitiveFixture, edgesFrom, edgesTo, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /agent/plan', () => {
@@ -97,6 +98,23 @@ describe('POST /agent/governance', () => {
     expect(again.body).toMatchObject({ code: 'invalid_transition', from_status: 'approved' });
     expect(await call(f.w, G, { action: 'get_pending' }, 200)).toEqual([]);
     expect((await f.w.post(G, { action: 'resolve_approval', approval_uid: req.uid, approved: 'yes' })).body.code).toBe('invalid_field');
+  });
+
+  it('set_budget updates only a budget in the Spaces the call places it in', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Ops A');
+    const b = await space('Ops B');
+    const agent = await makeNode(f.w, 'Agent', 'shared bot');
+    const inB = await call(owner, G, { action: 'set_budget', governed_uid: agent, props: { budget_type: 'cost', limit: 10 }, space_uid: b }, 201);
+    const inA = await call(owner, G, { action: 'set_budget', governed_uid: agent, props: { budget_type: 'cost', limit: 50 }, space_uid: a }, 201);
+    expect(inA.created).toBe(true);
+    expect(inA.uid).not.toBe(inB.uid);
+    expect((await edgesFrom(owner, inA.uid)).filter((e) => e.edge_type === 'InSpace').map((e) => e.to_uid)).toEqual([a]);
+    expect(await node(owner, inB.uid)).toMatchObject({ version: 1, props: { limit: 10, remaining: 10 } });
+    const again = await call(owner, G, { action: 'set_budget', governed_uid: agent, props: { budget_type: 'cost', consumed: 4 }, space_uid: b }, 200);
+    expect(again).toMatchObject({ uid: inB.uid, created: false });
+    expect((await node(owner, inB.uid)).props).toMatchObject({ limit: 10, consumed: 4, remaining: 6 });
   });
 });
 

@@ -9,6 +9,7 @@ import { byPropNumber, readListLimit } from './node-list';
 import { readPropsPatch } from './props-patch';
 import { requirePresent } from './required';
 import { loadLive } from './triggers';
+import { oldestInPlacement } from './upsert-match';
 
 const BUDGET_DEFAULT_LIMIT = 100;
 
@@ -36,7 +37,7 @@ const setBudget = writes(async (body, view, ctx, action) => {
   const governed = triggers[0]?.nodes[0];
   const budgetType = typeof node.props.budget_type === 'string' ? node.props.budget_type : null;
   const existing = governed
-    ? (await allNodes(view, { node_types: ['SafetyBudget'], props_equals: { scope_uid: governed.uid, budget_type: budgetType } })).at(-1)
+    ? await oldestInPlacement(await allNodes(view, { node_types: ['SafetyBudget'], props_equals: { scope_uid: governed.uid, budget_type: budgetType } }), ctx)
     : undefined;
   if (!existing) {
     node.props.remaining = num(node.props.limit, BUDGET_DEFAULT_LIMIT) - num(node.props.consumed, 0);

@@ -1,12 +1,12 @@
 import { Errors } from '../errors';
 import { decideUpdateNode } from '../graph';
-import { NodeRecord } from '../records';
 import { Body, readBoolean, readString } from '../validation';
 import { EndpointDef, reads, writes } from './action';
 import { allNodes } from './cognitive-view';
 import { createAction, planCreate, readLabel, sentProps } from './create-action';
-import { ActionContext, ChangeSet, readResult } from './decision';
+import { ChangeSet, readResult } from './decision';
 import { readListLimit } from './node-list';
+import { oldestInPlacement } from './upsert-match';
 
 const PREFERENCE = ['Preference'] as const;
 const UPSERTED_FIELDS = ['value', 'preference_type', 'learned', 'explicit'] as const;
@@ -14,12 +14,6 @@ const UPSERTED_FIELDS = ['value', 'preference_type', 'learned', 'explicit'] as c
 /** The preference key: props.key, falling back to the label (REFERENCE §4.14). */
 function preferenceKey(props: Record<string, unknown>, label: string): string {
   return typeof props.key === 'string' && props.key.trim() !== '' ? props.key : label;
-}
-
-/** The oldest of `newestFirst` in the request's Spaces: a Preference elsewhere is another one. */
-async function oldestInPlacement(newestFirst: NodeRecord[], ctx: ActionContext): Promise<NodeRecord | undefined> {
-  for (const n of [...newestFirst].reverse()) if (!ctx.inPlacement || (await ctx.inPlacement(n.uid))) return n;
-  return undefined;
 }
 
 /** `set_preference`: upsert by exact key; an update bumps evidence_count and the version. */
