@@ -124,6 +124,19 @@ describe('POST /agent/execution', () => {
   afterAll(() => f.close());
   const E = '/agent/execution';
 
+  it('register_agent finds an agent only in the Spaces the call places it in', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Lab A');
+    const b = await space('Lab B');
+    const inB = await call(owner, E, { action: 'register_agent', label: 'Crawler', space_uid: b }, 201);
+    const inA = await call(owner, E, { action: 'register_agent', label: 'crawler', space_uid: a }, 201);
+    expect(inA).toMatchObject({ created: true, name: 'crawler' });
+    expect(inA.uid).not.toBe(inB.uid);
+    expect((await edgesFrom(owner, inA.uid)).filter((e) => e.edge_type === 'InSpace').map((e) => e.to_uid)).toEqual([a]);
+    expect(await call(owner, E, { action: 'register_agent', label: 'CRAWLER', space_uid: b }, 200)).toEqual({ uid: inB.uid, name: 'Crawler', created: false });
+  });
+
   it('register_agent upserts by name; start → complete; completing a failed execution is a 409', async () => {
     const a1 = await call(f.w, E, { action: 'register_agent', label: 'Runner' }, 201);
     expect(a1).toMatchObject({ name: 'Runner', created: true, node_type: 'Agent' });

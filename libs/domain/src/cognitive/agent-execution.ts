@@ -10,6 +10,7 @@ import { byPropNumber, readListLimit } from './node-list';
 import { readPropsPatch } from './props-patch';
 import { requirePresent } from './required';
 import { checkTriggerShapes, createTriggerEdges, loadLive, parseTriggers, resolveTriggers, TriggerDef } from './triggers';
+import { oldestInPlacement } from './upsert-match';
 
 export const EXECUTION_STATUSES = ['running', 'completed', 'failed'] as const;
 
@@ -76,9 +77,10 @@ const registerAgent = writes(async (body, view, ctx, action) => {
   );
   const name = String(node.props.name);
   const wanted = name.toLowerCase();
-  const existing = (await allNodes(view, { node_types: ['Agent'] }, 'created_desc'))
-    .reverse()
-    .find((a: NodeRecord) => typeof a.props.name === 'string' && a.props.name.toLowerCase() === wanted);
+  const named = (await allNodes(view, { node_types: ['Agent'] }, 'created_desc')).filter(
+    (a: NodeRecord) => typeof a.props.name === 'string' && a.props.name.toLowerCase() === wanted,
+  );
+  const existing = await oldestInPlacement(named, ctx);
   if (existing) return { status: 200, body: { uid: existing.uid, name: existing.props.name, created: false }, changes: [] };
   return cs.createResult(node, action, { name, created: true });
 });
