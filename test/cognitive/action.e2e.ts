@@ -1,3 +1,4 @@
+import { api, createApiKey } from '../support/http';
 import { call, CognitiveFixture, edgesFrom, edgesTo, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /action/procedure', () => {
@@ -37,6 +38,24 @@ describe('POST /action/procedure', () => {
     const ctl = await call(f.w, P, { action: 'add_control', label: 'if green', flow_uid: flow.uid }, 201);
     expect((await node(f.w, ctl.uid)).props).toMatchObject({ control_type: 'conditional', label: 'if green' });
     expect((await edgesTo(f.w, ctl.uid)).map((e) => [e.edge_type, e.from_uid])).toEqual([['Controls', flow.uid]]);
+  });
+
+  it('a caller limited to one Space counts the steps it cannot see (flow and plan)', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Shop A');
+    const b = await space('Shop B');
+    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const flow = await call(owner, P, { action: 'create_flow', label: 'release', space_uid: a }, 201);
+    const plan = await call(owner, '/agent/plan', { action: 'create_plan', space_uid: a }, 201);
+    for (const label of ['b1', 'b2']) {
+      await call(owner, P, { action: 'add_step', label, flow_uid: flow.uid, space_uid: b }, 201);
+      await call(owner, '/agent/plan', { action: 'add_step', label, plan_uid: plan.uid, space_uid: b }, 201);
+    }
+    expect(await call(inA, P, { action: 'add_step', label: 'a1', flow_uid: flow.uid }, 201)).toMatchObject({ order: 3 });
+    expect(await call(inA, '/agent/plan', { action: 'add_step', label: 'a1', plan_uid: plan.uid }, 201)).toMatchObject({ order: 3 });
+    expect((await node(owner, flow.uid)).props.step_count).toBe(3);
+    expect((await node(owner, plan.uid)).props.step_count).toBe(3);
   });
 
   it('add_step into a Goal is a wrong_node_type and writes nothing', async () => {

@@ -49,6 +49,11 @@ export interface CognitiveView {
   edges(q: EdgeQuery): Promise<EdgeRecord[]>;
   seriesPoints(seriesUid: string, q: PointQuery): Promise<{ items: StoredPoint[]; has_more: boolean }>;
   seriesPointCount(seriesUid: string): Promise<number>;
+  /**
+   * The same reads without the caller's Space/Project scope (absent: this view is not scoped),
+   * for what the server maintains over every node, such as a container's step count and order
+   */
+  readonly unscoped?: CognitiveView;
 }
 
 /** Every match of a query (bounded lists: agents, approvals, preferences by key). */

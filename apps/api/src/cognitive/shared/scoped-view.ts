@@ -12,6 +12,10 @@ export class ScopedView implements CognitiveView {
     private readonly scope: ReadScope,
   ) {}
 
+  get unscoped(): CognitiveView {
+    return this.inner;
+  }
+
   async node(uid: string) {
     return this.scope.allows(uid) ? this.inner.node(uid) : null;
   }
