@@ -1,3 +1,4 @@
+import { api, createApiKey } from '../support/http';
 import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /intent/commitment', () => {
@@ -27,6 +28,22 @@ describe('POST /intent/commitment', () => {
     const goals = await f.w.get('/goals');
     expect(goals.status).toBe(200);
     expect(goals.body.map((n: any) => n.uid)).toContain(goal.uid);
+  });
+
+  it('a caller limited to one Space orders a child after the children it cannot see', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Plans A');
+    const b = await space('Plans B');
+    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const goal = await call(owner, '/intent/commitment', { action: 'goal', label: 'Ship', space_uid: a }, 201);
+    await call(owner, '/intent/commitment', { action: 'milestone', label: 'hidden', parent_uid: goal.uid, space_uid: b }, 201);
+    const m = await call(inA, '/intent/commitment', { action: 'milestone', label: 'visible', parent_uid: goal.uid }, 201);
+    const orders = (await edgesFrom(owner, goal.uid)).filter((e) => e.edge_type === 'DecomposesInto').map((e) => [e.to_uid === m.uid, e.props.order]);
+    expect(orders.sort()).toEqual([
+      [false, 1],
+      [true, 2],
+    ]);
   });
 });
 

@@ -9,9 +9,9 @@ const TRIGGERS: readonly TriggerDef[] = [
     dir: 'in',
     arity: 'one',
     types: ['Goal', 'Project', 'Milestone'],
-    // the parent's live DecomposesInto children plus this one
+    // the parent's live DecomposesInto children plus this one, those the caller cannot see included
     edgeProps: async ({ target, view }) => ({
-      order: (await view.edges({ from_uid: target.uid, edge_types: ['DecomposesInto'] })).length + 1,
+      order: (await (view.unscoped ?? view).edges({ from_uid: target.uid, edge_types: ['DecomposesInto'] })).length + 1,
     }),
   },
   { field: 'motivated_by_uid', edge: 'MotivatedBy', dir: 'out', arity: 'one_or_many' },
