@@ -81,6 +81,22 @@ describe('POST /intent/deliberation', () => {
     expect((await f.w.get(`/edge/${r1.decided_on_edge_uid}/history`)).body.at(-1).change_type).toBe('tombstone');
   });
 
+  it('a caller limited to one Space re-resolving replaces a DecidedOn it cannot see', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Board A');
+    const b = await space('Board B');
+    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const d = await call(owner, D, { action: 'open_decision', label: 'Vendor?', space_uid: a }, 201);
+    const hidden = await call(owner, D, { action: 'add_option', label: 'Vendor B', decision_uid: d.uid, space_uid: b }, 201);
+    const shown = await call(owner, D, { action: 'add_option', label: 'Vendor A', decision_uid: d.uid, space_uid: a }, 201);
+    await call(owner, D, { action: 'resolve', decision_uid: d.uid, chosen_option_uid: hidden.uid }, 200);
+    const r = await call(inA, D, { action: 'resolve', decision_uid: d.uid, chosen_option_uid: shown.uid }, 200);
+    expect(r).toMatchObject({ decided_option_uid: shown.uid, replaced_decided_on: null });
+    const live = (await edgesFrom(owner, d.uid)).filter((e) => e.edge_type === 'DecidedOn');
+    expect(live.map((e) => e.to_uid)).toEqual([shown.uid]);
+  });
+
   it('resolve refuses an option that is not offered, and writes nothing', async () => {
     const dec = await call(f.w, D, { action: 'open_decision', label: 'd' }, 201);
     const other = await call(f.w, D, { action: 'open_decision', label: 'other' }, 201);

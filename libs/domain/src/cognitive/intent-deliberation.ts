@@ -40,7 +40,9 @@ const resolve = writes(async (body, view, ctx, action) => {
     });
 
   const cs = new ChangeSet(ctx);
-  const previous = await view.edges({ from_uid: decision.uid, edge_types: ['DecidedOn'] });
+  // every live DecidedOn is replaced, one to an option the caller cannot see too: one stays live
+  const previous = await (view.unscoped ?? view).edges({ from_uid: decision.uid, edge_types: ['DecidedOn'] });
+  const seen = await view.edges({ from_uid: decision.uid, edge_types: ['DecidedOn'] });
   const decisionRationale = rationale ?? (typeof props.decision_rationale === 'string' ? props.decision_rationale : null);
   const next = decideUpdateNode(
     decision,
@@ -62,7 +64,7 @@ const resolve = writes(async (body, view, ctx, action) => {
   return cs.transitionResult(next, action, {
     decided_option_uid: option.uid,
     decided_on_edge_uid: decidedOn.uid,
-    replaced_decided_on: previous.length ? previous[0].uid : null,
+    replaced_decided_on: seen.length ? seen[0].uid : null,
   });
 });
 
