@@ -1,3 +1,4 @@
+import { api, createApiKey } from '../support/http';
 import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
 
 describe('POST /reality/series', () => {
@@ -100,5 +101,17 @@ describe('POST /reality/series', () => {
     const restored = await f.w.post('/evolve', { action: 'restore', uid: s.uid });
     expect(restored.status).toBe(200);
     expect((await call(f.w, S, { action: 'latest', series_uid: s.uid }, 200)).value).toBe(6);
+  });
+
+  it('a caller limited to one Space deleting a series leaves no live edge to a node it cannot see', async () => {
+    const owner = api(f.app.url, f.jwt);
+    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
+    const a = await space('Metrics A');
+    const b = await space('Metrics B');
+    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const entity = await call(owner, '/node', { node_type: 'Organization', label: 'Hidden Corp', space_uid: b }, 201);
+    const s = await call(owner, S, { action: 'create', label: 'headcount', entity_uid: entity.uid, space_uid: a }, 201);
+    expect(await call(inA, S, { action: 'delete', series_uid: s.uid }, 200)).toMatchObject({ uid: s.uid, edges_tombstoned: 1 });
+    expect((await edgesFrom(owner, s.uid)).map((e) => e.edge_type)).toEqual([]);
   });
 });
