@@ -143,7 +143,8 @@ describe('parallel log replay', () => {
     await textOnly.run();
     const ftsOf = (d: unknown[]) => d.filter((t) => (t as { table: string }).table.startsWith('text_'));
     expect(ftsOf(dump(bounded.db))).toEqual(ftsOf(dump(textOnly.db)));
-  });
+    // five whole replays, three of them on worker threads: seconds on a loaded two-core machine
+  }, 30_000);
 
   it('rolls back the open batch and stops its reader when a projection fails', async () => {
     const db = new Database(path.join(dir, 'failing.db'));
