@@ -606,7 +606,10 @@ export class KnowledgeHealthProjection extends KhTables implements EmbeddedProje
     const purgedNodes = new Set(nodeUids);
     const chunks = new Set<string>();
     for (const e of edges) if (e.edge_type === 'ChunkOf' && !purgedNodes.has(e.from_uid)) chunks.add(e.from_uid);
-    if (purgedNodes.size)
+    // only a purged Document leaves chunks naming it (the scan reads every chunk of the
+    // organization); on a rebuild the purged nodes have no row at all, and may have been one
+    const mayBeDocument = (uid: string) => (this.node(org, uid)?.node_type ?? 'Document') === 'Document';
+    if ([...purgedNodes].some(mayBeDocument))
       for (const r of this.stmt("SELECT uid, attrs FROM kh_nodes WHERE org = ? AND node_type = 'Chunk' AND attrs IS NOT NULL").all(org) as { uid: string; attrs: string }[])
         if (!purgedNodes.has(r.uid) && purgedNodes.has(chunkOrigin(r.attrs)!.document_uid)) chunks.add(r.uid);
     return [...chunks];
