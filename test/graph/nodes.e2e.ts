@@ -54,6 +54,16 @@ describe('generic node routes', () => {
     expect(b.body).toMatchObject({ node_type: 'ResearchTopic', layer: 'intent', props: { _type: 'ResearchTopic', anything: [1, 2] } });
   });
 
+  it('keeps a null a client sends in the free-form props of a custom type, on /node and /batch', async () => {
+    const one = await c.post('/node', { label: 'Widget', node_type: 'widget', props: { retired_at: null, size: 2 } });
+    expect(one.status).toBe(201);
+    expect(one.body.props).toEqual({ _type: 'Widget', retired_at: null, size: 2 });
+    expect((await c.get(`/node/${one.body.uid}`)).body.props).toEqual({ _type: 'Widget', retired_at: null, size: 2 });
+    const batch = await c.post('/batch', { nodes: [{ label: 'Widget 2', node_type: 'Widget', props: { retired_at: null } }] });
+    expect(batch.status).toBe(201);
+    expect((await c.get(`/node/${batch.body.node_uids[0]}`)).body.props).toEqual({ _type: 'Widget', retired_at: null });
+  });
+
   it.each([
     [{}, 400, 'missing_field'],
     [{ label: '   ', node_type: 'Goal' }, 400, 'missing_field'],

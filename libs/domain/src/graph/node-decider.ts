@@ -134,7 +134,9 @@ export function decideCreateNode(body: Body, uid: string, ctx: WriteContext, opt
     props = aliased.props;
     opts.nodeAliases?.push(...aliased.nodeAliases);
   }
-  const merged: Body = { ...(opts.propsDefaults ?? {}), ...dropNulls(props), ...(opts.propsOverrides ?? {}) };
+  // a custom type's props are free-form (REFERENCE §2.4): a null the client sent is a value
+  const sent = def || opts.forcedType ? dropNulls(props) : props;
+  const merged: Body = { ...(opts.propsDefaults ?? {}), ...sent, ...(opts.propsOverrides ?? {}) };
   // a Space's name defaults to its label (REFERENCE §13.1)
   if (typeName === 'Space' && (merged.name === undefined || merged.name === '')) merged.name = label;
   if (typeName === 'Skill' && !opts.keepSkillStatus) merged.status = 'candidate';
