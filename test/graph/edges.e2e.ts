@@ -13,6 +13,13 @@ describe('generic edge routes', () => {
   });
   afterAll(() => app.close());
 
+  it('names both edge types in canonical form when props._type contradicts edge_type', async () => {
+    const claim = await node('C', 'Claim');
+    const r = await c.post('/edge', { from_uid: claim.uid, to_uid: claim.uid, edge_type: 'has_premise', props: { _type: 'belongs_to' } });
+    expect([r.status, r.body.code, r.body.field]).toEqual([400, 'invalid_props', 'props._type']);
+    expect(r.body.error).toBe("props._type 'BelongsTo' contradicts edge_type 'HasPremise'");
+  });
+
   it('links with default props and canonical type; the layer is the from-node layer', async () => {
     const claim = await node('C', 'Claim');
     const goal = await node('G', 'Goal');

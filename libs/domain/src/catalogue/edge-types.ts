@@ -155,7 +155,10 @@ export function resolveEdgeType(
   const spelled = fromType ?? fromTag;
   if (spelled === undefined) throw Errors.missingField(field);
   if (fromType !== undefined && fromTag !== undefined && typeKey(fromType) !== typeKey(fromTag)) {
-    throw Errors.invalidProps(`props._type '${fromTag}' contradicts ${field} '${fromType}'`, { field: 'props._type' });
+    // errors name edge types in canonical form, like every other output (§3.2)
+    throw Errors.invalidProps(`props._type '${canonicalEdgeTypeName(fromTag)}' contradicts ${field} '${canonicalEdgeTypeName(fromType)}'`, {
+      field: 'props._type',
+    });
   }
   const def = BY_KEY.get(typeKey(spelled)) ?? null;
   return { name: def ? def.name : canonicalCustomName(spelled), def };
