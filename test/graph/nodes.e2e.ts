@@ -54,6 +54,12 @@ describe('generic node routes', () => {
     expect(b.body).toMatchObject({ node_type: 'ResearchTopic', layer: 'intent', props: { _type: 'ResearchTopic', anything: [1, 2] } });
   });
 
+  it('names both node types as they are emitted when props._type contradicts node_type', async () => {
+    const r = await c.post('/node', { label: 'x', node_type: 'open_question', props: { _type: 'research_topic' } });
+    expect([r.status, r.body.code, r.body.field]).toEqual([400, 'invalid_props', 'props._type']);
+    expect(r.body.error).toBe("props._type 'ResearchTopic' contradicts node_type 'OpenQuestion'");
+  });
+
   it('keeps a null a client sends in the free-form props of a custom type, on /node and /batch', async () => {
     const one = await c.post('/node', { label: 'Widget', node_type: 'widget', props: { retired_at: null, size: 2 } });
     expect(one.status).toBe(201);

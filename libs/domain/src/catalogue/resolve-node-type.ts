@@ -64,7 +64,10 @@ export function resolveNodeType(
   const spelled = fromType ?? fromTag;
   if (spelled === undefined) throw Errors.missingField('node_type');
   if (fromType !== undefined && fromTag !== undefined && typeKey(fromType) !== typeKey(fromTag)) {
-    throw Errors.invalidProps(`props._type '${fromTag}' contradicts node_type '${fromType}'`, { field: 'props._type' });
+    // errors name node types as they are emitted: built-in or PascalCase custom (§2.4)
+    throw Errors.invalidProps(`props._type '${canonicalNodeTypeName(fromTag)}' contradicts node_type '${canonicalNodeTypeName(fromType)}'`, {
+      field: 'props._type',
+    });
   }
 
   const def = findNodeTypeBySpelling(spelled) ?? null;
