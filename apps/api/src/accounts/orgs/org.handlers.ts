@@ -20,6 +20,8 @@ import { paginated, presentMember, presentOrg } from '../presenters';
 import { AccountsReadModel } from '@strata/projections/accounts/accounts-read-model';
 import { BriefsReadModel } from '@strata/projections/briefs/briefs-read-model';
 import { BriefStreams } from '@strata/domain/briefs';
+import { GovernanceStreams } from '@strata/domain/governance';
+import { GovernanceReadModel } from '@strata/projections/governance/governance-read-model';
 
 function orgNotFound(orgId: string) {
   return Errors.notFound(`organization ${orgId} not found`, { id: orgId });
@@ -33,6 +35,7 @@ export class OrgHandlers {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly accounts: AccountsReadModel,
     private readonly briefs: BriefsReadModel,
+    private readonly governance: GovernanceReadModel,
   ) {}
 
   async create(auth: AuthContext, name: string, requestId: string) {
@@ -110,6 +113,16 @@ export class OrgHandlers {
           principal_uid: g.principal_uid,
           reason: 'member_removed',
           revoked_by: `user:${actorId}`,
+          at: tx.now,
+        });
+      // nor does a Space grant (REFERENCE §13.2: a user grant is held by an org member), or it would
+      // come back with a later invitation, whatever role that one gives
+      for (const spaceUid of this.governance.grantsOf(orgId, `user:${userId}`).keys())
+        tx.emit(GovernanceStreams.spaceGrants(orgId, spaceUid), 'SpaceGrantRevoked', {
+          org_id: orgId,
+          space_uid: spaceUid,
+          principal_uid: `user:${userId}`,
+          revoked_by: actorId,
           at: tx.now,
         });
       return { org_id: orgId, user_id: userId, removed: true };
