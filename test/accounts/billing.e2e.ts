@@ -142,6 +142,21 @@ describe('rate limits', () => {
     }
   });
 
+  it('an override for every plan is the limit plans, subscription and usage show', async () => {
+    const t = await startTestApp({ rateLimitPerMinute: 7, planLimits: { pro: { requests_per_minute: 100 } } });
+    try {
+      const plans = (await request(t.url, 'GET', '/v1/billing/plans')).body;
+      expect(plans.map((p: { limits: { requests_per_minute: number } }) => p.limits.requests_per_minute)).toEqual([7, 7, 7, 7]);
+      const s = await signUp(t.url);
+      const sub = await api(t.url, s.access_token).get('/v1/billing/subscription');
+      expect(sub.body.limits.requests_per_minute).toBe(7);
+      const usage = await api(t.url, s.access_token).get('/v1/usage');
+      expect([usage.body.requests.per_minute_limit, usage.headers.get('x-ratelimit-limit')]).toEqual([7, '7']);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('by plan when not overridden', async () => {
     const t = await startTestApp({ planLimits: { free: { requests_per_minute: 3 }, pro: { requests_per_minute: 100 } } });
     try {

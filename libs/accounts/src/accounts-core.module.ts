@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Global, Inject, Module, OnModuleInit } from '@nestjs/common';
 import { CLOCK, Clock, ID_GENERATOR, IdGenerator } from '@strata/domain/time';
 import { ACCOUNTS_DIRECTORY, AccountsDirectory } from '@strata/auth/accounts-directory.port';
-import { PlanCatalogue } from '@strata/auth/plans/plan-catalogue';
+import { PlanCatalogue, withRateLimit } from '@strata/auth/plans/plan-catalogue';
 import { PlanLimits, USAGE_COUNTERS, UsageCounters } from '@strata/auth/plans/plan-limits';
 import { STRATA_CONFIG, StrataConfig } from '@strata/platform/config/strata-config';
 import { EmbeddedStorage } from '@strata/platform/storage/embedded-storage';
@@ -53,7 +53,7 @@ import { LANGUAGE_MODELS, LanguageModels, MeteredLanguageModels } from '@strata/
         s ? new ServerUnitOfWork(s.events, s.graph, m!, clock, ids, s.readWaitMs) : uow,
     },
     { provide: ACCOUNTS_DIRECTORY, useExisting: AccountsReadModel },
-    { provide: PlanCatalogue, inject: [STRATA_CONFIG], useFactory: (cfg: StrataConfig) => new PlanCatalogue(cfg.planLimits) },
+    { provide: PlanCatalogue, inject: [STRATA_CONFIG], useFactory: (cfg: StrataConfig) => new PlanCatalogue(withRateLimit(cfg.planLimits, cfg.rateLimitPerMinute)) },
     // plans and usage
     {
       provide: USAGE_COUNTERS,

@@ -66,6 +66,16 @@ export class PlanCatalogue {
   }
 }
 
+/**
+ * The overrides with STRATA_RATE_LIMIT_PER_MINUTE applied to every plan (it wins over a plan's
+ * own `requests_per_minute`, as in the throttler), so plans and subscriptions show the limit
+ * that is enforced.
+ */
+export function withRateLimit(overrides: PlanOverrides, perMinute: number | null): PlanOverrides {
+  if (perMinute === null) return overrides;
+  return Object.fromEntries(PLANS.map((p) => [p.id, { ...(overrides[p.id] ?? {}), requests_per_minute: perMinute }])) as PlanOverrides;
+}
+
 /** Parses STRATA_PLAN_LIMITS: `{"free":{"nodes":100}}`. Throws a readable message on bad input. */
 export function parsePlanOverrides(raw: string | undefined): PlanOverrides {
   if (!raw) return {};
