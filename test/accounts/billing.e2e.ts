@@ -51,6 +51,17 @@ describe('plans, subscription and usage', () => {
     expect((await api(t.url, m.access_token, { org: s.org_id }).get('/v1/billing/subscription')).body.plan).toBe('pro');
   });
 
+  it('a user who left every organization: subscription answers 403 forbidden, as usage does', async () => {
+    const s = await signUp(t.url);
+    const other = await signUp(t.url);
+    expect((await api(t.url, s.access_token).post(`/v1/orgs/${s.org_id}/members`, { email: other.email, role: 'owner' })).status).toBe(201);
+    expect((await api(t.url, s.access_token).delete(`/v1/orgs/${s.org_id}/members/${s.user_id}`)).status).toBe(200);
+    const sub = await api(t.url, s.access_token).get('/v1/billing/subscription');
+    expect([sub.status, sub.body]).toEqual([403, { error: 'you are not a member of any organization', code: 'forbidden' }]);
+    const usage = await api(t.url, s.access_token).get('/v1/usage');
+    expect([usage.status, usage.body.code]).toEqual([403, 'forbidden']);
+  });
+
   it('node limit: over it, 403 plan_limit_reached naming the limit; nothing written; upgrading lifts it at once', async () => {
     const s = await signUp(t.url);
     const key = await createApiKey(t.url, s.access_token);

@@ -78,6 +78,8 @@ export class BillingHandlers {
   }
 
   private org(auth: AuthContext): OrgRow {
+    // a user who left every organization has none to show: the same answer as on other org routes
+    if (auth.org_id === '') throw AuthErrors.noOrganization();
     const org = this.accounts.org(auth.org_id);
     if (!org) throw Errors.notFound(`organization ${auth.org_id} not found`, { id: auth.org_id });
     return org;
