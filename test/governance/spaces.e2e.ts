@@ -291,6 +291,8 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
       await v.post('/epistemic/argument', { claim: { label: 'Loose claim', props: { content: 'Loose claim' } } }),
       await v.post('/evolve', { action: 'update', uid: outside, label: 'renamed' }),
       await v.post('/batch', { space_uid: s, nodes: [{ label: 'inside', node_type: 'Concept' }, { label: 'outside', node_type: 'Concept', space_uid: other }] }),
+      // pulling a node it may not write into its Space is writing outside it
+      await v.post('/edge', { from_uid: outside, to_uid: s, edge_type: 'InSpace' }),
     ];
     expect(refused.map((r) => [r.status, r.body.code])).toEqual([
       [403, 'read_only_credential'],
@@ -301,7 +303,9 @@ describe('Spaces and classification (REFERENCE §13.1–13.2)', () => {
       [403, 'read_only_credential'],
       [403, 'read_only_credential'],
       [403, 'forbidden'],
+      [403, 'read_only_credential'],
     ]);
+    expect((await o.get(`/edges?from_uid=${outside}&edge_type=InSpace`)).body).toEqual([]);
     // routes whose writes are not graph changes inside a Space stay closed to it
     expect((await v.post('/ingest/chunk', { content: 'Birds return early.', space_uid: s })).body.code).toBe('read_only_credential');
     expect((await v.post('/decay', {})).body.code).toBe('read_only_credential');

@@ -127,15 +127,21 @@ export class SpaceWriteRule {
    * An org viewer writes only inside a Space it holds a `write` grant on: every node the
    * request writes must be in such a Space, as the request leaves it or, where the request
    * took it out (a tombstone takes its InSpace edges with it), as it was; every edge it writes
-   * must have one end there (an InSpace edge's Space was judged by `checkInSpace`). A change of
-   * any other kind (a purge, an embedding, settings) is not a write inside a Space.
+   * must have one end there (an InSpace edge's Space was judged by `checkInSpace`), and a node
+   * an InSpace edge moves must have been writable by it before (or be new). A change of any
+   * other kind (a purge, an embedding, settings) is not a write inside a Space.
    */
   private async keepInsideSpaces(tx: GraphTx, access: SpaceAccess, events: readonly DomainEvent[], written: ReadonlyMap<string, NodeRecord>): Promise<void> {
     const nodes = new Set<string>(written.keys());
     const edges: [string, string | null][] = [];
+    /** nodes an InSpace edge of the request moves into or out of a Space: the viewer must have been able to write them */
+    const placed = new Set<string>();
+    const created = new Set<string>();
     for (const e of events) {
       switch (e.type) {
         case 'NodeCreated':
+          created.add(e.data.node.uid);
+          break;
         case 'NodeUpdated':
         case 'NodeTombstoned':
         case 'NodeRestored':
@@ -150,6 +156,7 @@ export class SpaceWriteRule {
         case 'EdgeTombstoned':
         case 'EdgeRestored':
           edges.push([e.data.edge.from_uid, e.data.edge.edge_type === 'InSpace' ? null : e.data.edge.to_uid]);
+          if (e.data.edge.edge_type === 'InSpace') placed.add(e.data.edge.from_uid);
           break;
         case 'AliasSet':
         case 'AliasRemoved':
@@ -171,7 +178,13 @@ export class SpaceWriteRule {
       if (to !== null) uids.add(to);
     }
     const after = await spacedNodes(txMembership(tx), [...uids]);
-    const before = uids.size > after.size ? await this.spaces.spacedNodes(tx.org) : null;
+    const before = uids.size > after.size || placed.size ? await this.spaces.spacedNodes(tx.org) : null;
+    // placing a node it could not write into its Space would be writing outside it
+    for (const uid of placed) {
+      if (created.has(uid)) continue;
+      const was = before!.get(uid);
+      if (!was || !spaceRuleAllows(access, { spaces: was.spaces, classification: was.classification }, 'write')) throw readOnlyOutsideSpaces(uid);
+    }
     const inside = (uid: string): 'yes' | 'unspaced' | 'forbidden' => {
       const node = after.get(uid) ?? before?.get(uid);
       if (!node) return 'unspaced';
