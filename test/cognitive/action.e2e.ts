@@ -1,5 +1,4 @@
-import { api, createApiKey } from '../support/http';
-import { call, CognitiveFixture, edgesFrom, edgesTo, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
+import { call, CognitiveFixture, edgesFrom, edgesTo, graphSize, makeNode, node, startCognitive, twoSpaces } from './cognitive-fixture';
 
 describe('POST /action/procedure', () => {
   let f: CognitiveFixture;
@@ -41,11 +40,7 @@ describe('POST /action/procedure', () => {
   });
 
   it('a caller limited to one Space counts the steps it cannot see (flow and plan)', async () => {
-    const owner = api(f.app.url, f.jwt);
-    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
-    const a = await space('Shop A');
-    const b = await space('Shop B');
-    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const { owner, a, b, inA } = await twoSpaces(f, ['Shop A', 'Shop B']);
     const flow = await call(owner, P, { action: 'create_flow', label: 'release', space_uid: a }, 201);
     const plan = await call(owner, '/agent/plan', { action: 'create_plan', space_uid: a }, 201);
     for (const label of ['b1', 'b2']) {

@@ -23,6 +23,17 @@ export async function startCognitive(clock?: FixedClock): Promise<CognitiveFixtu
   return { app, clock, w: api(app.url, rw.key), ro: api(app.url, ro.key), jwt: user.access_token, close: () => app.close() };
 }
 
+/**
+ * Two Spaces made by the owner's JWT (`owner`), and a read+write key limited to the first
+ * (`inA`): a caller that cannot see what the owner puts in the second.
+ */
+export async function twoSpaces(f: CognitiveFixture, labels: [string, string]): Promise<{ owner: Api; a: string; b: string; inA: Api }> {
+  const owner = api(f.app.url, f.jwt);
+  const [a, b] = [(await call(owner, '/node', { node_type: 'Space', label: labels[0] }, 201)).uid as string, (await call(owner, '/node', { node_type: 'Space', label: labels[1] }, 201)).uid as string];
+  const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+  return { owner, a, b, inA };
+}
+
 /** Live edges leaving a node, as GET /edges reports them. */
 export async function edgesFrom(c: Api, uid: string): Promise<{ uid: string; edge_type: string; from_uid: string; to_uid: string; props: any; agent_id: string | null }[]> {
   const r = await c.get(`/edges?from_uid=${encodeURIComponent(uid)}`);

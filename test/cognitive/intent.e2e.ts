@@ -1,5 +1,4 @@
-import { api, createApiKey } from '../support/http';
-import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
+import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive, twoSpaces } from './cognitive-fixture';
 
 describe('POST /intent/commitment', () => {
   let f: CognitiveFixture;
@@ -31,11 +30,7 @@ describe('POST /intent/commitment', () => {
   });
 
   it('a caller limited to one Space orders a child after the children it cannot see', async () => {
-    const owner = api(f.app.url, f.jwt);
-    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
-    const a = await space('Plans A');
-    const b = await space('Plans B');
-    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const { owner, a, b, inA } = await twoSpaces(f, ['Plans A', 'Plans B']);
     const goal = await call(owner, '/intent/commitment', { action: 'goal', label: 'Ship', space_uid: a }, 201);
     await call(owner, '/intent/commitment', { action: 'milestone', label: 'hidden', parent_uid: goal.uid, space_uid: b }, 201);
     const m = await call(inA, '/intent/commitment', { action: 'milestone', label: 'visible', parent_uid: goal.uid }, 201);
@@ -82,11 +77,7 @@ describe('POST /intent/deliberation', () => {
   });
 
   it('a caller limited to one Space re-resolving replaces a DecidedOn it cannot see', async () => {
-    const owner = api(f.app.url, f.jwt);
-    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
-    const a = await space('Board A');
-    const b = await space('Board B');
-    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const { owner, a, b, inA } = await twoSpaces(f, ['Board A', 'Board B']);
     const d = await call(owner, D, { action: 'open_decision', label: 'Vendor?', space_uid: a }, 201);
     const hidden = await call(owner, D, { action: 'add_option', label: 'Vendor B', decision_uid: d.uid, space_uid: b }, 201);
     const shown = await call(owner, D, { action: 'add_option', label: 'Vendor A', decision_uid: d.uid, space_uid: a }, 201);

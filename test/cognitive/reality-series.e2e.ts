@@ -1,5 +1,4 @@
-import { api, createApiKey } from '../support/http';
-import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive } from './cognitive-fixture';
+import { call, CognitiveFixture, edgesFrom, graphSize, makeNode, node, startCognitive, twoSpaces } from './cognitive-fixture';
 
 describe('POST /reality/series', () => {
   let f: CognitiveFixture;
@@ -104,11 +103,7 @@ describe('POST /reality/series', () => {
   });
 
   it('a caller limited to one Space deleting a series leaves no live edge to a node it cannot see', async () => {
-    const owner = api(f.app.url, f.jwt);
-    const space = async (label: string) => (await call(owner, '/node', { node_type: 'Space', label }, 201)).uid as string;
-    const a = await space('Metrics A');
-    const b = await space('Metrics B');
-    const inA = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { space_uids: [a] })).key);
+    const { owner, a, b, inA } = await twoSpaces(f, ['Metrics A', 'Metrics B']);
     const entity = await call(owner, '/node', { node_type: 'Organization', label: 'Hidden Corp', space_uid: b }, 201);
     const s = await call(owner, S, { action: 'create', label: 'headcount', entity_uid: entity.uid, space_uid: a }, 201);
     expect(await call(inA, S, { action: 'delete', series_uid: s.uid }, 200)).toMatchObject({ uid: s.uid, edges_tombstoned: 1 });
