@@ -54,7 +54,7 @@ export class ProposalHandlers {
   ) {}
 
   async list(auth: AuthContext, f: ProposalFilter, limit: number, offset: number) {
-    const seen = await this.readable(auth);
+    const { seen } = await this.access(auth);
     if (!seen) {
       const rows = this.store.read.proposals(auth.org_id, f, limit + 1, offset);
       return paginated(rows.slice(0, limit).map(presentProposal), limit, offset, rows.length > limit);
@@ -65,14 +65,18 @@ export class ProposalHandlers {
   }
 
   /**
-   * A proposal carries the names, fields and uids of the nodes it was drawn from and wrote: for
-   * a scoped caller it exists only when every one of those nodes is readable (REFERENCE §13.1).
-   * Null when nothing is hidden from the caller.
+   * What the caller may see, from one read of its scope: `visible`, a node (for writing an
+   * object); `seen`, a proposal, which carries the names, fields and uids of the nodes it was
+   * drawn from and wrote, so for a scoped caller it exists only when every one of those nodes is
+   * readable (REFERENCE §13.1). `seen` is null when nothing is hidden from the caller.
    */
-  private async readable(auth: AuthContext): Promise<((p: ProposalRecord) => boolean) | null> {
+  private async access(auth: AuthContext): Promise<{ visible: (uid: string) => boolean; seen: ((p: ProposalRecord) => boolean) | null }> {
     const scope = await this.scope.of(auth);
-    if (!scope) return null;
-    return (p) => (!p.proposed_node_uid || scope.allows(p.proposed_node_uid)) && p.source_uids.every((u) => scope.allows(u));
+    if (!scope) return { visible: () => true, seen: null };
+    return {
+      visible: (uid) => scope.allows(uid),
+      seen: (p) => (!p.proposed_node_uid || scope.allows(p.proposed_node_uid)) && p.source_uids.every((u) => scope.allows(u)),
+    };
   }
 
   private load(auth: AuthContext, id: string, seen: ((p: ProposalRecord) => boolean) | null) {
@@ -82,11 +86,11 @@ export class ProposalHandlers {
   }
 
   async get(auth: AuthContext, id: string) {
-    return presentProposal(this.load(auth, id, await this.readable(auth)).proposal);
+    return presentProposal(this.load(auth, id, (await this.access(auth)).seen).proposal);
   }
 
   async edit(auth: AuthContext, rid: string, id: string, edits: ProposalEdits) {
-    const seen = await this.readable(auth);
+    const { seen } = await this.access(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       const { proposal, revision } = this.load(auth, id, seen);
       const next = decideEditProposal(proposal, edits, auth.principal.id, tx.now);
@@ -98,8 +102,7 @@ export class ProposalHandlers {
 
   /** Approves (with optional edits) and applies in the same unit: the response is normally `applied`. */
   async approve(auth: AuthContext, rid: string, id: string, edits: ProposalEdits | undefined) {
-    const visible = await this.visibility(auth);
-    const seen = await this.readable(auth);
+    const { visible, seen } = await this.access(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       const { proposal, revision } = this.load(auth, id, seen);
       const stream = Streams.ontologyProposal(auth.org_id, id);
@@ -118,7 +121,7 @@ export class ProposalHandlers {
   }
 
   async reject(auth: AuthContext, rid: string, id: string, reason: string | null) {
-    const seen = await this.readable(auth);
+    const { seen } = await this.access(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       const { proposal, revision } = this.load(auth, id, seen);
       const p = decideReject(proposal, reason, auth.principal.id, tx.now);
@@ -130,8 +133,7 @@ export class ProposalHandlers {
 
   /** Idempotent retry of an approved or failed proposal; an applied one returns unchanged. */
   async apply(auth: AuthContext, rid: string, id: string) {
-    const visible = await this.visibility(auth);
-    const seen = await this.readable(auth);
+    const { visible, seen } = await this.access(auth);
     return this.uow.run(commandContext(auth, rid), async (tx) => {
       const { proposal, revision } = this.load(auth, id, seen);
       assertProposalMove(proposal, 'apply');
@@ -165,11 +167,6 @@ export class ProposalHandlers {
   private checkEditedFields(org: string, p: ProposalRecord, edits: ProposalEdits): void {
     if (!edits.fields) return;
     checkFieldEdits(namedObjectType(this.store.types(org, p.schema_id), p.object_type), edits.fields);
-  }
-
-  private async visibility(auth: AuthContext): Promise<(uid: string) => boolean> {
-    const scope = await this.scope.of(auth);
-    return (uid) => !scope || scope.allows(uid);
   }
 
   /** Writes an approved proposal's object (applied, or apply_failed with the reason). */
