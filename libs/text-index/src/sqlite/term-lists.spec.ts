@@ -160,6 +160,23 @@ describe('SqliteTextIndex term lists', () => {
     });
   });
 
+  it('finds the candidates’ frequencies in a list it already holds that MaxScore left unread, without tokenizing their text', () => {
+    const rand = seededRandom(19);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    index.upsertSync(docs(rand, 0, 3000));
+    const statements = new SqliteTextIndex(db, { termLists: false });
+    // harbor's list is held from a query of its own, before any query leaves it unread
+    index.searchSync({ org: 'o', query: 'harbor', limit: 5 });
+    const texts = jest.spyOn(TermLists.prototype as unknown as { rowTerms: (...a: unknown[]) => unknown }, 'rowTerms');
+    try {
+      for (const limit of [3, 1, 10]) expect(index.searchSync({ org: 'o', query: 'signal harbor', limit })).toEqual(statements.searchSync({ org: 'o', query: 'signal harbor', limit }));
+      expect(texts).not.toHaveBeenCalled();
+    } finally {
+      texts.mockRestore();
+    }
+  });
+
   it('reads the frequent words of a written organization ahead of its queries, and starts over after a write', () => {
     const rand = seededRandom(23);
     const db = new Database(':memory:');
