@@ -160,6 +160,31 @@ describe('SqliteTextIndex term lists', () => {
     });
   });
 
+  it('reads a short list MaxScore left unread rather than tokenize long candidate rows', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db);
+    const filler = Array.from({ length: 300 }, (_, i) => `w${i % 97}`).join(' ');
+    index.upsertSync(
+      Array.from({ length: 3000 }, (_, i) => ({
+        org: 'o', uid: `u${String(i).padStart(6, '0')}`, node_type: 'Note', layer: 'reality', salience: 0.5, body: '',
+        label: i % 100 === 0 ? 'signal' : `row ${i}`,
+        // harbor in under half the rows, every row long
+        summary: `${i % 5 < 2 ? 'harbor ' : ''}${filler}`,
+      })),
+    );
+    const statements = new SqliteTextIndex(db, { termLists: false });
+    const texts = jest.spyOn(TermLists.prototype as unknown as { rowTerms: (...a: unknown[]) => unknown }, 'rowTerms');
+    try {
+      watchingReads((tokens) => {
+        expect(index.searchSync({ org: 'o', query: 'signal harbor', limit: 3 })).toEqual(statements.searchSync({ org: 'o', query: 'signal harbor', limit: 3 }));
+        expect(tokens()).toEqual(['signal', 'harbor']);
+      });
+      expect(texts).not.toHaveBeenCalled();
+    } finally {
+      texts.mockRestore();
+    }
+  });
+
   it('finds the candidates’ frequencies in a list it already holds that MaxScore left unread, without tokenizing their text', () => {
     const rand = seededRandom(19);
     const db = new Database(':memory:');

@@ -333,19 +333,20 @@ export class TermLists {
       m = 0;
       for (let k = 0; k < n; k++) if (acc[touched[k]] >= floor) cands[m++] = touched[k];
     }
-    // The lists left unread: the first time a word is left so, a few candidates' own text is
-    // cheaper to tokenize than a long list to read; a word that comes back is read and kept, and
-    // so is every list when more candidates than that could reach the page. A list already held
-    // costs a binary search a candidate, far less than a candidate's text: it is used.
+    // The lists left unread: the candidates' own text is tokenized instead where that costs less
+    // than reading the lists (which are then kept for later queries); a word that comes back is
+    // read and kept. A list already held costs a binary search a candidate: it is used.
     for (let i = 0; i < phrases.length; i++) if (lists[i] === undefined && s.lists.has(phrases[i].token) && !need(i)) return null;
     const unread = phrases.map((_, i) => i).filter((i) => lists[i] === undefined);
     let unreadRows = 0;
-    for (const i of unread) unreadRows += phrases[i].df;
-    // a list costs ~0.1 µs a row from FTS5's pages (~0.35 through the vocab view) and is kept for
-    // later queries, a row's text ~20 µs to tokenize: the longer the lists
-    // left unread, the more candidates are worth scoring from their text instead
-    const textRows = Math.min(TEXT_ROWS_MAX, Math.max(TEXT_ROWS, Math.floor(unreadRows / 2000)));
-    if (m > textRows || (unreadRows <= READ_ON_RETURN && unread.some((i) => s.skipped.has(phrases[i].token)))) {
+    let listsUs = 0;
+    for (const i of unread) {
+      unreadRows += phrases[i].df;
+      listsUs += LIST_READ_US + phrases[i].df * (phrases[i].df >= PAGES_MIN_ROWS ? PAGE_ROW_US : VOCAB_ROW_US);
+    }
+    let textUs = 0;
+    for (let k = 0; k < m && textUs <= listsUs; k++) textUs += dl[cands[k]] * TEXT_TOKEN_US;
+    if (textUs > listsUs || (unreadRows <= READ_ON_RETURN && unread.some((i) => s.skipped.has(phrases[i].token)))) {
       for (const i of unread) if (!need(i)) return null;
       unread.length = 0;
     }
@@ -700,13 +701,16 @@ export interface Phrase {
  */
 const SEARCH_VS_ADD = 10;
 /**
- * Candidate rows scored from their own text rather than by reading the lists MaxScore left
- * unread (tokenizing a row costs ~20 µs; reading a list of a word in 40 % of 100,000 rows ~20
- * ms): at least this many, more for longer lists (one per 2,000 of their rows), at most
- * TEXT_ROWS_MAX.
+ * What reading a list left unread costs, against scoring the candidates from their text
+ * instead (100,000 mail rows, warm): a list ~0.2 ms to find plus ~0.1 µs a row decoded from
+ * FTS5's pages (~0.35 through the vocab view, under PAGES_MIN_ROWS rows); a row's text ~2.5 µs
+ * a token to read and tokenize (~120 µs for a row of 48 tokens, 0.4 ms for the long rows that
+ * match several words of a query).
  */
-const TEXT_ROWS = 64;
-const TEXT_ROWS_MAX = 1024;
+const LIST_READ_US = 200;
+const PAGE_ROW_US = 0.1;
+const VOCAB_ROW_US = 0.35;
+const TEXT_TOKEN_US = 2.5;
 /**
  * A word MaxScore left unread before is read when it comes back, if its lists (with the others
  * left unread) hold at most this many rows (~25 ms); longer ones wait for warming.
