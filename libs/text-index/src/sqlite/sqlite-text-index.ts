@@ -639,7 +639,18 @@ export class SqliteTextIndex implements TextIndex {
       t.vocabSlice ??= this.db.prepare<[string], { term: string; doc: number }>(`SELECT term, doc FROM ${t.vocab} WHERE term > ? ORDER BY term LIMIT ${WARM_SCAN}`);
       const got = t.vocabSlice.all(state.cursor ?? '');
       const low = Math.max(WARM_MIN_ROWS, rows / 200);
-      for (const r of got) if (r.doc >= low && 2 * r.doc < rows && r.doc <= WARM_MAX_ROWS) state.words.push(r);
+      const common: { term: string; doc: number }[] = [];
+      for (const r of got) {
+        if (r.doc < low) continue;
+        if (2 * r.doc < rows && r.doc <= WARM_MAX_ROWS) state.words.push(r);
+        else common.push(r);
+      }
+      // too common for a list worth holding, but a query's plan needs their row counts, which
+      // fts5vocab finds by walking the whole doclist (1–3 ms each at 100,000 rows): keep the ones just read
+      if (common.length) {
+        const held = this.scratchOnly(() => lists.open(t, this.listsVersion()));
+        for (const r of common) lists.countRows(held, r.term, r.doc);
+      }
       if (got.length === WARM_SCAN) state.cursor = got[got.length - 1].term;
       else {
         state.scanned = true;

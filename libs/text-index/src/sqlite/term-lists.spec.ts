@@ -224,6 +224,27 @@ describe('SqliteTextIndex term lists', () => {
     });
   });
 
+  it('keeps, while warming, the row counts of the words too common for a list, as fts5vocab counts them', () => {
+    const rand = seededRandom(29);
+    const db = new Database(':memory:');
+    const index = new SqliteTextIndex(db, { termListsWarmMs: 3_600_000 });
+    index.upsertSync(docs(rand, 0, 3000));
+    const counted = jest.spyOn(TermLists.prototype, 'countRows');
+    try {
+      index.warmTermLists();
+      const name = db.prepare('SELECT name FROM text_orgs').pluck().get() as string;
+      const common = db.prepare(`SELECT term, doc FROM text_vocab_${name} WHERE doc >= 1000 AND 2 * doc >= 3000`).all() as { term: string; doc: number }[];
+      expect(common.length).toBeGreaterThan(0);
+      const kept = new Map(counted.mock.calls.map(([, token, rows]) => [token, rows]));
+      for (const w of common) expect([w.term, kept.get(w.term)]).toEqual([w.term, w.doc]);
+    } finally {
+      counted.mockRestore();
+    }
+    // and queries planned on those counts answer as the statements do
+    const statements = new SqliteTextIndex(db, { termLists: false });
+    for (const query of ['harbor stone', 'the harbor of', 'harbor', 'stone the lantern']) for (const limit of [1, 20]) expect(index.searchSync({ org: 'o', query, limit })).toEqual(statements.searchSync({ org: 'o', query, limit }));
+  });
+
   it('is used for the queries it can answer (the statements are the fallback, not the rule)', () => {
     const rand = seededRandom(17);
     const db = new Database(':memory:');
