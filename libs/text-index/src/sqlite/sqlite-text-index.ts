@@ -379,6 +379,8 @@ export class SqliteTextIndex implements TextIndex {
       changeMarks: db.prepare('SELECT (SELECT data_version FROM pragma_data_version) AS committed, total_changes() AS changes'),
       totalChanges: db.prepare<[], number>('SELECT total_changes()').pluck(),
     };
+    // after a restart every organization's frequent words are read while the service is idle
+    if (this.warmer) for (const org of db.prepare('SELECT org FROM text_orgs').pluck().all() as string[]) this.warmer.opened(org);
   }
 
   /**

@@ -54,6 +54,16 @@ export class TermListWarmer {
     this.arm();
   }
 
+  /**
+   * An organization the index holds rows of, met when it is opened: none of its lists is in
+   * memory yet, so the first queries after a restart would each read theirs.
+   */
+  opened(org: string): void {
+    if (this.pending.has(org)) return;
+    this.pending.set(org, { cursor: null, scanned: false, words: [], next: 0 });
+    this.arm();
+  }
+
   /** A query: the index is not idle. */
   queried(): void {
     this.activity++;

@@ -224,6 +224,21 @@ describe('SqliteTextIndex term lists', () => {
     });
   });
 
+  it('reads the frequent words of every organization it holds when it is opened again (a restart)', () => {
+    const rand = seededRandom(31);
+    const db = new Database(':memory:');
+    new SqliteTextIndex(db).upsertSync(docs(rand, 0, 3000));
+    const reopened = new SqliteTextIndex(db, { termListsWarmMs: 3_600_000 });
+    expect(reopened.warmTermLists()).toBeGreaterThan(1);
+    watchingReads((tokens) => {
+      const name = db.prepare('SELECT name FROM text_orgs').pluck().get() as string;
+      const frequent = db.prepare(`SELECT term FROM text_vocab_${name} WHERE doc >= 1000 AND 2 * doc < 3000`).pluck().all() as string[];
+      expect(frequent.length).toBeGreaterThan(0);
+      for (const query of frequent) reopened.searchSync({ org: 'o', query, limit: 20 });
+      expect(tokens()).toEqual([]);
+    });
+  });
+
   it('keeps, while warming, the row counts of the words too common for a list, as fts5vocab counts them', () => {
     const rand = seededRandom(29);
     const db = new Database(':memory:');
