@@ -281,6 +281,8 @@ export class TermLists {
     let max = 0;
     let theta = 0;
     let read = 0;
+    /** the lists added to the scores */
+    const scored = new Array<boolean>(phrases.length).fill(false);
     // the page's best rows as of the last θ, and the lists added since: scores only grow, so the
     // page's best rows now are among those and these lists' rows (not every row touched)
     let top: number[] = [];
@@ -294,6 +296,7 @@ export class TermLists {
       const list = need(i);
       if (!list) return null;
       max = Math.max(max, add(list, phrases[i].idf));
+      scored[i] = true;
       since.push(list);
       rest -= bound[i];
       read++;
@@ -311,28 +314,31 @@ export class TermLists {
     let cands = this.candidates(n + staleScores.size);
     let m = 0;
     for (let k = 0; k < n; k++) if (acc[touched[k]] >= floor) cands[m++] = touched[k];
-    // Lists left unread but already held: adding one costs a few ns a row, while each candidate
+    // Lists held but not in the scores: adding one costs a few ns a row, while each candidate
     // their bound lets through costs a binary search in every list. Added where that is cheaper
     // (common words after a break: their bound lets thousands of rows through).
-    const held = order.slice(read).filter((i) => s.lists.has(phrases[i].token));
-    let heldRows = 0;
-    for (const i of held) heldRows += s.lists.get(phrases[i].token)!.n;
-    if (held.length && heldRows < m * phrases.length * SEARCH_VS_ADD) {
+    const addHeld = (): boolean => {
+      const held = order.filter((i) => !scored[i] && s.lists.has(phrases[i].token));
+      let heldRows = 0;
+      for (const i of held) heldRows += s.lists.get(phrases[i].token)!.n;
+      if (!held.length || heldRows >= m * phrases.length * SEARCH_VS_ADD) return true;
       for (const i of held) {
         const list = need(i);
-        if (!list) return null;
+        if (!list) return false;
         add(list, phrases[i].idf);
+        scored[i] = true;
         since.push(list);
         rest -= bound[i];
-        read++;
       }
-      if (read === order.length) rest = 0;
+      if (scored.every(Boolean)) rest = 0;
       theta = pageTheta();
       floor = theta * (1 - ROUNDING) - rest;
       cands = this.candidates(n + staleScores.size);
       m = 0;
       for (let k = 0; k < n; k++) if (acc[touched[k]] >= floor) cands[m++] = touched[k];
-    }
+      return true;
+    };
+    if (!addHeld()) return null;
     // The lists left unread: the candidates' own text is tokenized instead where that costs less
     // than reading the lists (which are then kept for later queries); a word that comes back is
     // read and kept. A list already held costs a binary search a candidate: it is used.
@@ -349,6 +355,7 @@ export class TermLists {
     if (textUs > listsUs || (unreadRows <= READ_ON_RETURN && unread.some((i) => s.skipped.has(phrases[i].token)))) {
       for (const i of unread) if (!need(i)) return null;
       unread.length = 0;
+      if (!addHeld()) return null;
     }
     const exact = (id: number): number => {
       const text = unread.length ? this.rowTerms(s, id) : null;
