@@ -211,6 +211,17 @@ describe('aliases, resolution, merge and /reality/entity', () => {
       expect(m.body).toMatchObject({ keep_uid: a, merge_uid: dup, alias_added: true });
     });
 
+    it('fuzzy_resolve and GET /resolve keep candidates scoring 0 when min_score is 0 (only scores below it drop)', async () => {
+      const nation = await mk(f.w, 'Nation', 'Qqq Www');
+      const fz = await entity({ action: 'fuzzy_resolve', text: 'Ada Lovelace', min_score: 0, node_types: ['Nation'] });
+      expect(fz.status).toBe(200);
+      expect(fz.body.matches).toContainEqual({ uid: nation, label: 'Qqq Www', node_type: 'Nation', score: 0, matched_text: 'Qqq Www' });
+      const rs = await f.w.get('/resolve?text=Ada%20Lovelace&min_score=0&node_types=Nation');
+      expect(rs.body.fuzzy).toContainEqual({ uid: nation, label: 'Qqq Www', node_type: 'Nation', score: 0, matched_text: 'Qqq Www' });
+      // the default min_score (0.3) still drops it
+      expect((await entity({ action: 'fuzzy_resolve', text: 'Ada Lovelace', node_types: ['Nation'] })).body.matches).toEqual([]);
+    });
+
     it('unknown actions, bad input and read-only credentials', async () => {
       const u = await entity({ action: 'explode' });
       expectError(u, 400, 'unknown_action');

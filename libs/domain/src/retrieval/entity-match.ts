@@ -69,13 +69,13 @@ export interface FuzzyMatch {
 
 /**
  * A node's score is the best over its label and aliases; matches below `minScore` are
- * dropped; score descending, then uid. The label wins ties within a node when listed first.
+ * dropped (a 0 score is kept when `minScore` is 0); score descending, then uid. The label wins ties within a node when listed first.
  */
 export function rankFuzzy(matcher: TrigramMatcher, texts: Iterable<FuzzyCandidateText>, minScore: number): FuzzyMatch[] {
   const best = new Map<string, FuzzyMatch>();
   for (const t of texts) {
     const s = matcher.scoreNormalised(t.norm);
-    if (s < minScore || s === 0) continue;
+    if (s < minScore) continue;
     const cur = best.get(t.uid);
     if (!cur || s > cur.score) best.set(t.uid, { uid: t.uid, score: s, matched_text: t.text });
   }
