@@ -252,6 +252,16 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     expect((await c.get(`/node/${res.body.document_uid}`)).body.label).toBe('NOTES');
   });
 
+  it('measures page offsets in UTF-8 bytes: a page may start at the content end, not past it', async () => {
+    // 'Pages: é' is 8 characters and 9 bytes
+    const past = await c.post('/ingest/document', { content: 'Pages: é', page_offsets: [{ page: 1, char_start: 0 }, { page: 2, char_start: 10 }] });
+    expect(past.status).toBe(400);
+    expect(past.body).toMatchObject({ code: 'invalid_field', field: 'page_offsets[1].char_start' });
+    const end = await c.post('/ingest/document', { content: 'Pages: é', page_offsets: [{ page: 1, char_start: 0 }, { page: 2, char_start: 9 }], layers: ['reality'] });
+    expect(end.status).toBe(202);
+    await finished(c, end.body.job_id);
+  });
+
   it.each([
     ['no content', 400, 'missing_field', {}],
     ['an unreadable PDF', 422, 'unreadable_content', { content_base64: Buffer.from('%PDF-1.4 broken').toString('base64'), mime_type: 'application/pdf' }],
@@ -263,6 +273,7 @@ describe('POST /ingest/document and /ingest/session (offline provider)', () => {
     ['a chunk_size out of range', 400, 'invalid_field', { content: 'x', chunk_size: 50 }],
     ['an overlap as large as the chunk', 400, 'invalid_field', { content: 'x', chunk_size: 200, chunk_overlap: 200 }],
     ['a malformed page map', 400, 'invalid_field', { content: 'x', page_offsets: [{ page: 2, char_start: 10 }, { page: 1, char_start: 0 }] }],
+    ['a page starting past the end of the content', 400, 'invalid_field', { content: 'héllo', page_offsets: [{ page: 1, char_start: 0 }, { page: 2, char_start: 7 }] }],
     ['a project that does not exist', 404, 'not_found', { content: 'x', project_uid: 'nope' }],
     ['the ontology layer without an active schema', 409, 'schema_not_active', { content: 'x', layers: ['ontology'] }],
     ['content over 5 MiB', 413, 'payload_too_large', { content: 'é'.repeat(2_700_000) }],

@@ -109,8 +109,11 @@ export function readPaperMetadata(body: Body): Record<string, unknown> {
   return out;
 }
 
-/** `page_offsets` (1-based pages, byte offsets, increasing) and `page_count`. */
-export function readPages(body: Body): { page_offsets: PageOffset[]; page_count: number | null } {
+/**
+ * `page_offsets` (1-based pages, byte offsets, increasing) and `page_count`. A page cannot start
+ * past the end of the content: `contentBytes` is its length in UTF-8 bytes (REFERENCE §9.2).
+ */
+export function readPages(body: Body, contentBytes: number): { page_offsets: PageOffset[]; page_count: number | null } {
   const v = body.page_offsets;
   const page_count = readNumber(body, 'page_count', { integer: true, min: 0 }) ?? null;
   if (v === undefined || v === null) return { page_offsets: [], page_count };
@@ -119,6 +122,8 @@ export function readPages(body: Body): { page_offsets: PageOffset[]; page_count:
     if (!p || typeof p !== 'object') throw Errors.invalidField(`page_offsets[${i}]`, `page_offsets[${i}] must be an object`);
     const page = readNumber(p as Body, 'page', { required: true, integer: true, min: 1, label: `page_offsets[${i}].page` })!;
     const char_start = readNumber(p as Body, 'char_start', { required: true, integer: true, min: 0, label: `page_offsets[${i}].char_start` })!;
+    if (char_start > contentBytes)
+      throw Errors.invalidField(`page_offsets[${i}].char_start`, `page_offsets[${i}].char_start must be at most ${contentBytes}, the content's length in UTF-8 bytes`);
     return { page, char_start };
   });
   for (let i = 1; i < out.length; i++)

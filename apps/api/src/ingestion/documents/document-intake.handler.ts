@@ -69,7 +69,7 @@ export class DocumentIntakeHandler {
     const chunking = readChunking(body);
     const core = readDocumentCore(body);
     const paper = mode === 'document' ? readPaperMetadata(body) : {};
-    const pages = mode === 'document' ? readPages(body) : { page_offsets: [], page_count: null };
+    const pages = mode === 'document' ? readPages(body, Buffer.byteLength(content, 'utf8')) : { page_offsets: [], page_count: null };
     const page_offsets: PageOffset[] = pages.page_offsets.length ? pages.page_offsets : incoming.page_offsets;
     const page_count = pages.page_count ?? incoming.page_count;
     const context: ConversationContext = readConversationContext(body);
