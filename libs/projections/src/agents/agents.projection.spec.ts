@@ -57,6 +57,24 @@ describe('AgentsProjection', () => {
     expect(read.session(ORG, SID)).toMatchObject({ last_seq: 2, message_count: 1 });
   });
 
+  it('folds the next unit from what it wrote, and forgets it when a flushed unit is rolled back', () => {
+    unit(created);
+    unit(message(2));
+    expect(() =>
+      db.transaction(() => {
+        p.apply(message(3));
+        p.apply(recorded(4, 'AgentSessionArchived', { ...base, by: 'u' }));
+        p.flush();
+        throw new Error('the commit failed');
+      })(),
+    ).toThrow('the commit failed');
+    p.rolledBack();
+    unit(message(5));
+    expect(read.session(ORG, SID)).toMatchObject({ last_seq: 3, message_count: 2, archived_at: null });
+    unit(recorded(6, 'AgentSessionArchived', { ...base, by: 'u' }));
+    expect(read.activity(ORG, { notBefore: 0, limit: 10, offset: 0 }).map((i) => i.seq)).toEqual([2, 1]);
+  });
+
   it('forgets a unit that was never flushed when the log applies its positions again, even unannounced', () => {
     unit(created);
     try {

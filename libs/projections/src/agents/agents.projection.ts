@@ -23,6 +23,9 @@ import { EmbeddedProjection } from '../projection';
 import { AGENT_TABLES, AGENTS_DDL, dropOutdatedAgentTables } from './agents-schema';
 import { prepared } from '../sqlite/prepared';
 
+/** records, names and counters kept from one unit of work to the next, at most */
+const WRITTEN_KEPT = 1024;
+
 /**
  * The managed agents' read model (REFERENCE §16): agents, sessions, runs, each session's
  * numbered event list, and the agent credits per day. Sessions and runs are folded from
@@ -43,6 +46,16 @@ export class AgentsProjection implements EmbeddedProjection {
   private readonly runs = new Map<string, RunRecord>();
   /** the log position of the last event folded into them */
   private heldUpTo = 0;
+  /**
+   * What this projection last wrote and has not seen undone (no rollback, no reset, no
+   * position applied twice since): the next unit folds from it instead of reading and
+   * parsing the rows again. A run's message and its answer are two units of one session.
+   */
+  private readonly writtenSessions = new Map<string, SessionRecord>();
+  private readonly writtenRuns = new Map<string, RunRecord>();
+  /** each organization's newest activity seq, and agent names, as written */
+  private readonly activitySeq = new Map<string, number>();
+  private readonly agentNames = new Map<string, string | null>();
 
   constructor(readonly db: Database) {
     dropOutdatedAgentTables(db);
@@ -60,13 +73,13 @@ export class AgentsProjection implements EmbeddedProjection {
   apply(e: RecordedEvent): void {
     // an event at or before what is held: the unit that held it was not committed (whoever
     // applies it again starts over), so what it folded is dropped, not written
-    if (e.position > 0 && e.position <= this.heldUpTo) this.drop();
+    if (e.position > 0 && e.position <= this.heldUpTo) this.forget();
     this.heldUpTo = Math.max(e.position, 0);
     try {
       this.fold(e);
     } catch (err) {
       // the caller's transaction will not commit this event: nothing folded from it may be written later
-      this.drop();
+      this.forget();
       throw err;
     }
   }
@@ -136,17 +149,18 @@ export class AgentsProjection implements EmbeddedProjection {
        ON CONFLICT(id) DO UPDATE SET name_key = excluded.name_key, status = excluded.status, record = excluded.record`,
       a.id, a.org_id, agentNameKey(a.name), a.status, a.created_at, JSON.stringify(a),
     );
+    this.agentNames.set(a.id, a.name);
   }
 
   private session(id: string): SessionRecord | null {
-    const held = this.sessions.get(id);
+    const held = this.sessions.get(id) ?? this.writtenSessions.get(id);
     if (held) return held;
     const row = this.stmt('SELECT record FROM agt_sessions WHERE id = ?').get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as SessionRecord) : null;
   }
 
   private runRecord(id: string): RunRecord | null {
-    const held = this.runs.get(id);
+    const held = this.runs.get(id) ?? this.writtenRuns.get(id);
     if (held) return held;
     const row = this.stmt('SELECT record FROM agt_runs WHERE id = ?').get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as RunRecord) : null;
@@ -166,28 +180,44 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   private write(): void {
-    for (const r of this.runs.values())
+    // bounded: what is not kept is read again
+    if (this.writtenRuns.size + this.runs.size > WRITTEN_KEPT) this.writtenRuns.clear();
+    if (this.writtenSessions.size + this.sessions.size > WRITTEN_KEPT) this.writtenSessions.clear();
+    for (const r of this.runs.values()) {
       this.run(
         `INSERT INTO agt_runs(id, org_id, agent_id, session_id, status, queued_at, started_at, ended_at, record) VALUES (?,?,?,?,?,?,?,?,?)
          ON CONFLICT(id) DO UPDATE SET status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at, record = excluded.record`,
         r.id, r.org_id, r.agent_id, r.session_id, r.status, r.queued_at, r.started_at, r.ended_at, JSON.stringify(r),
       );
-    for (const s of this.sessions.values())
+      this.writtenRuns.set(r.id, r);
+    }
+    for (const s of this.sessions.values()) {
       this.run(
         `INSERT INTO agt_sessions(id, org_id, agent_id, status, created_at, record) VALUES (?,?,?,?,?,?)
          ON CONFLICT(id) DO UPDATE SET status = excluded.status, record = excluded.record`,
         s.id, s.org_id, s.agent_id, s.status, s.created_at, JSON.stringify(s),
       );
+      this.writtenSessions.set(s.id, s);
+    }
   }
 
   /** the transaction was rolled back: what was folded since the last flush never happened */
   rolledBack(): void {
-    this.drop();
+    this.forget();
   }
 
   private drop(): void {
     this.sessions.clear();
     this.runs.clear();
+  }
+
+  /** what was folded or written since an unknown point may not be in the database: read it again */
+  private forget(): void {
+    this.drop();
+    this.writtenSessions.clear();
+    this.writtenRuns.clear();
+    this.activitySeq.clear();
+    this.agentNames.clear();
   }
 
   private applySession(e: SessionEvent, position: number): void {
@@ -223,9 +253,13 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   private agentName(id: string): string | null {
+    if (this.agentNames.has(id)) return this.agentNames.get(id)!;
     // the name alone, not the whole record parsed (instructions, tools): items of every run ask it
     const row = this.stmt("SELECT json_extract(record, '$.name') AS name FROM agt_agents WHERE id = ?").get(id) as { name: string | null } | undefined;
-    return row ? row.name : null;
+    if (!row) return null;
+    if (this.agentNames.size >= WRITTEN_KEPT) this.agentNames.clear();
+    this.agentNames.set(id, row.name);
+    return row.name;
   }
 
   private applySchedule(e: ScheduleEvent): void {
@@ -248,7 +282,9 @@ export class AgentsProjection implements EmbeddedProjection {
   private applyActivity(e: RecordedEvent): void {
     for (const item of activityOf(e as unknown as DomainEvent)) {
       // the organization's newest item is never dropped (the retention keeps what is younger than it), so its seq is the counter
-      const seq = ((this.stmt('SELECT MAX(seq) FROM agt_activity WHERE org_id = ?').pluck().get(item.org_id) as number | null) ?? 0) + 1;
+      const seq = (this.activitySeq.get(item.org_id) ?? ((this.stmt('SELECT MAX(seq) FROM agt_activity WHERE org_id = ?').pluck().get(item.org_id) as number | null) ?? 0)) + 1;
+      if (this.activitySeq.size >= WRITTEN_KEPT && !this.activitySeq.has(item.org_id)) this.activitySeq.clear();
+      this.activitySeq.set(item.org_id, seq);
       const agentName = item.agent_name ?? (item.agent_id ? this.agentName(item.agent_id) : null);
       this.run(
         `INSERT INTO agt_activity(org_id, seq, type, agent_id, agent_name, session_id, run_id, schedule_id, approval_id, connection_id, summary, data, created_at, position)
@@ -260,7 +296,7 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   reset(): void {
-    this.drop();
+    this.forget();
     this.heldUpTo = 0;
     for (const t of AGENT_TABLES) this.db.prepare(`DELETE FROM ${t}`).run();
   }
