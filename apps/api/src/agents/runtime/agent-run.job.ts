@@ -176,20 +176,25 @@ export class AgentRunJob implements JobHandler {
   async run(job: QueuedJob, ctx: JobContext): Promise<unknown> {
     const { session_id, run_id } = job.input as AgentRunInput;
     const control = this.control.claim(run_id);
-    const { signal, release } = eitherOf(ctx.signal, control.signal);
+    // the run's one signal: its control's, aborted also when the job stops, with the job's reason
+    const onStop = () => control.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) onStop();
+    else ctx.signal.addEventListener('abort', onStop, { once: true });
+    const signal = control.signal;
     try {
-      // servers mode: another replica may have queued the run; this one's read model must show it
-      await this.store.catchUp();
+      // servers mode: another replica may have queued the run; this one's read model must show
+      // it (the hold's read catches the read model up to the stream's revision it read)
       const hold: Hold = { revision: await this.store.revisionToHold(AgentStreams.session(job.org, session_id)), job: ctx };
       await this.drive(hold, job.org, session_id, run_id, signal, ctx.signal);
     } catch (err) {
       if (err instanceof RunEnd) return { run_id };
       if (ctx.signal.aborted && ctx.signal.reason instanceof JobStopped) throw err;
-      if (control.signal.aborted) return { run_id };
+      // cancelled here (an interrupt, an archive, a pause), not stopped with the job
+      if (control.signal.aborted && control.signal.reason !== ctx.signal.reason) return { run_id };
       this.log.error(`run ${run_id} failed: ${(err as Error).message}`);
       await this.fail(job.org, session_id, run_id, 'internal_error', 'the run stopped on an internal error').catch(() => undefined);
     } finally {
-      release();
+      ctx.signal.removeEventListener('abort', onStop);
       this.control.release(run_id, control);
     }
     return { run_id };
@@ -660,28 +665,4 @@ export class AgentRunJob implements JobHandler {
 function openCalls(events: readonly SessionEventRow[]): RowOf<'tool.call'>[] {
   const done = new Set(events.filter(isRow('tool.result')).map((e) => e.data.tool_call_id));
   return events.filter(isRow('tool.call')).filter((e) => !done.has(e.data.tool_call_id));
-}
-
-/**
- * A signal aborted by the first of two, with the reason of that one; `release` stops
- * listening. What AbortSignal.any does, without its tracking of every signal it made (a run
- * makes one, and the model client one per call).
- */
-function eitherOf(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
-  const both = new AbortController();
-  const onA = () => both.abort(a.reason);
-  const onB = () => both.abort(b.reason);
-  if (a.aborted) onA();
-  else if (b.aborted) onB();
-  else {
-    a.addEventListener('abort', onA, { once: true });
-    b.addEventListener('abort', onB, { once: true });
-  }
-  return {
-    signal: both.signal,
-    release: () => {
-      a.removeEventListener('abort', onA);
-      b.removeEventListener('abort', onB);
-    },
-  };
 }
