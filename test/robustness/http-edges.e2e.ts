@@ -167,6 +167,40 @@ describe('HTTP edges', () => {
     });
   });
 
+  describe('empty bodies (REFERENCE §1.1, §1.10)', () => {
+    it('on a route with a required field, an empty body is 400 invalid_json and nothing is written', async () => {
+      const owner = await signUp(t.url);
+      const freshKey = (await createApiKey(t.url, owner.access_token, { scopes: ['read', 'write'] })).key;
+      const fresh = api(t.url, freshKey);
+      for (const [method, path, token] of [
+        ['POST', '/node', freshKey],
+        ['POST', '/edge', freshKey],
+        ['POST', '/reality/capture', freshKey],
+        ['POST', '/v1/briefings/schedules', owner.access_token],
+      ]) {
+        for (const raw of ['', '  \n']) {
+          const r = await request(t.url, method, path, { token, raw });
+          expect([method, path, JSON.stringify(raw), r.status, r.body?.code]).toEqual([method, path, JSON.stringify(raw), 400, 'invalid_json']);
+        }
+      }
+      expect((await fresh.get('/stats')).body.total_nodes).toBe(0);
+    });
+
+    it('routes without a required field still read an empty body as {}', async () => {
+      const freshKey = (await createApiKey(t.url, (await signUp(t.url)).access_token, { scopes: ['read', 'write'] })).key;
+      const fresh = api(t.url, freshKey);
+      const uid = (await fresh.post('/node', { label: 'kept', node_type: 'Concept' })).body.uid;
+      for (const [method, path] of [
+        ['POST', '/ingest/cleanup'],
+        ['DELETE', `/node/${uid}`],
+        ['POST', '/clear'],
+      ]) {
+        const r = await request(t.url, method, path, { token: freshKey, raw: '' });
+        expect([method, path, r.status]).toEqual([method, path, 200]);
+      }
+    });
+  });
+
   describe('authentication before the body (REFERENCE §4.0 step 1, §1.11)', () => {
     const bad: [string, Record<string, string>][] = [
       ['{bad', { 'content-type': 'application/json' }],

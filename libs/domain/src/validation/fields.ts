@@ -213,12 +213,7 @@ export function emptyJsonBody(): Body {
   return body;
 }
 
-/**
- * The body of a route that has a required field: an empty body, or none, does not parse as
- * JSON and is 400 `invalid_json` (§1.1, §1.10); only routes without a required field take it as {}.
- */
-export function assertRequiredObjectBody(body: unknown): Body {
-  if (body === undefined || body === null || (typeof body === 'object' && EMPTY_BODIES.has(body)))
-    throw new DomainError(400, 'invalid_json', 'the request body is empty; this route needs a JSON object');
-  return assertObjectBody(body);
+/** Whether `body` is the {} the JSON parser made from empty text, or no body was sent at all. */
+export function isEmptyJsonBody(body: unknown): boolean {
+  return body === undefined || body === null || (typeof body === 'object' && EMPTY_BODIES.has(body));
 }

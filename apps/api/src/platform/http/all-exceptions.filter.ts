@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '@strata/domain/errors';
+import { isEmptyJsonBody } from '@strata/domain/validation';
 import { DEFAULT_CODE_BY_STATUS } from './error-codes';
 import { RouteTable } from './route-table';
 
@@ -29,6 +30,8 @@ export function toErrorResponse(
 ): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   if (exception instanceof DomainError) {
+    if (emptyBodyLacksRequiredField(exception, req))
+      return { status: 400, body: { error: 'the request body is empty; this route needs a JSON object', code: 'invalid_json' }, headers };
     if (exception.status === 401) headers['WWW-Authenticate'] = exception.code === 'unauthorized' ? 'Bearer realm="strata"' : 'Bearer realm="strata", error="invalid_token"';
     const retry = exception.context.retry_after;
     if ((exception.status === 503 || exception.status === 429) && typeof retry === 'number') headers['Retry-After'] = String(retry);
@@ -63,4 +66,16 @@ export function toErrorResponse(
   const requestId = (req as unknown as { strata?: { request_id?: string } }).strata?.request_id;
   log.error(`unhandled error on ${req.method} ${req.url.split('?')[0]} [${requestId}]: ${(exception as Error)?.stack ?? String(exception)}`);
   return { status: 500, body: { error: 'internal error', code: 'internal_error', request_id: requestId }, headers };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * An empty body is read as {} so that routes without a required field accept it (REFERENCE
+ * §1.1); on a route whose {} then lacks a required field (or its `action`), the empty body is
+ * a body that does not parse: 400 invalid_json (§1.10), the same on every route.
+ */
+function emptyBodyLacksRequiredField(err: DomainError, req: FastifyRequest): boolean {
+  if (err.status !== 400 || (err.code !== 'missing_field' && err.code !== 'unknown_action')) return false;
+  return BODY_METHODS.has(req.method) && isEmptyJsonBody(req.body);
 }

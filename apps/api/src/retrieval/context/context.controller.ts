@@ -6,7 +6,7 @@ import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
 import { readContextRequest } from '@strata/domain/retrieval';
-import { assertRequiredObjectBody } from '@strata/domain/validation';
+import { assertObjectBody } from '@strata/domain/validation';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { ContextRetrievalService } from './context-retrieval.service';
 
@@ -29,7 +29,7 @@ export class ContextController {
   })
   @Answers(200, 'articles, chunks and the annotated graph', ContextResponse)
   async retrieveContext(@Auth() auth: AuthContext, @ReqBody() raw: unknown) {
-    const req = readContextRequest(assertRequiredObjectBody(raw));
+    const req = readContextRequest(assertObjectBody(raw));
     return this.context.run(await this.scopes.of(auth), req);
   }
 }

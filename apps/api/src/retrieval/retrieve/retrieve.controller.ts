@@ -8,7 +8,7 @@ import { CurationCounts, MergeCandidate, RankedNode, StaleDerivationPage } from 
 import { AuthContext } from '@strata/auth/auth-context';
 import { ApiKeyOrJwt, ReadsOnly } from '@strata/auth/route-tags';
 import { Auth } from '@strata/auth/request-context.decorator';
-import { assertRequiredObjectBody } from '@strata/domain/validation';
+import { assertObjectBody } from '@strata/domain/validation';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { RetrieveService } from './retrieve.service';
 
@@ -42,6 +42,6 @@ export class RetrieveController {
   )
   async run(@Auth() auth: AuthContext, @ReqBody() raw: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const scope = await this.scopes.of(auth);
-    return reportingUnusedKeys(assertRequiredObjectBody(raw), 'retrieve', reply, (body) => this.retrieve.run(scope, body));
+    return reportingUnusedKeys(assertObjectBody(raw), 'retrieve', reply, (body) => this.retrieve.run(scope, body));
   }
 }
