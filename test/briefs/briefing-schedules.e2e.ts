@@ -66,6 +66,9 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expectError(await o.post(S, { ...base, interval_secs: undefined, cron: '*/5 * * * *' }), 400, 'invalid_field', 'cron');
     expectError(await o.post(S, { ...base, interval_secs: undefined, cron: '0 9 * *' }), 400, 'invalid_field', 'cron');
     expectError(await o.post(S, { ...base, timezone: 'Mars/Olympus' }), 400, 'invalid_field', 'timezone');
+    // a blank time zone is no IANA name: it is not read as the UTC default
+    expectError(await o.post(S, { ...base, timezone: '' }), 400, 'invalid_field', 'timezone');
+    expectError(await o.post(S, { ...base, timezone: '  ' }), 400, 'invalid_field', 'timezone');
     expectError(await o.post(S, { ...base, mode: 'magic' }), 400, 'invalid_field', 'mode');
     expectError(await o.post(S, { ...base, only_on_change: 'yes' }), 400, 'invalid_field', 'only_on_change');
     expectError(await o.post(S, { ...base, recipient: 'bob' }), 400, 'invalid_field', 'recipient');
@@ -135,6 +138,7 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expectError(await o.patch(`${S}/${c.body.id}`, { project_uid: world.other }), 422, 'immutable_field', 'project_uid');
     expectError(await o.patch(`${S}/${c.body.id}`, { cron: '0 9 * * *', interval_secs: 3600 }), 400, 'invalid_field', 'cron');
     expectError(await o.patch(`${S}/${c.body.id}`, { interval_secs: 10 }), 400, 'invalid_field', 'interval_secs');
+    expectError(await o.patch(`${S}/${c.body.id}`, { timezone: '' }), 400, 'invalid_field', 'timezone');
     // the secret is in the secret store, never in the log
     const events = JSON.stringify(await readLog(t));
     expect(events).not.toContain(c.body.signing_secret);

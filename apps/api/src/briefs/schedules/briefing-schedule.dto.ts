@@ -19,7 +19,7 @@ export class PutBriefingScheduleDto {
   @Field(Text({ required: true, max: 2048, description: '`user:<user_id>` (in_app), an e-mail address (email) or an https:// URL (webhook)' })) recipient!: string;
   @Field(Text({ max: 200, description: '5 fields; the minute is one number, so at most hourly', example: '0 9 * * MON' })) cron?: string;
   @Field(Integer({ min: MIN_INTERVAL_SECS, max: MAX_INTERVAL_SECS, description: 'seconds between runs, counted from creation' })) interval_secs?: number;
-  @Field(Text({ max: 100, description: 'IANA time zone the cron is read in (default UTC)', example: 'Europe/Paris' })) timezone?: string;
+  @Field(Text({ max: 100, blank: 'invalid', description: 'IANA time zone the cron is read in (default UTC)', example: 'Europe/Paris' })) timezone?: string;
   @Field(OneOf(BRIEFING_MODES, { description: 'generation mode (default auto)' })) mode?: BriefingMode;
   @Field(Bool('skip delivery when nothing material changed since the last delivered version (default true)')) only_on_change?: boolean;
   @Field(Bool('create paused (default false)')) paused?: boolean;
@@ -34,7 +34,7 @@ export class PatchBriefingScheduleDto {
   @Field(Bool('pause (true) or resume (false); resuming sets next_run_at to the next slot after now')) paused?: boolean;
   @Field(Text({ max: 200, description: 'a new cron (replaces interval_secs)' })) cron?: string;
   @Field(Integer({ min: MIN_INTERVAL_SECS, max: MAX_INTERVAL_SECS, description: 'a new interval (replaces cron)' })) interval_secs?: number;
-  @Field(Text({ max: 100 })) timezone?: string;
+  @Field(Text({ max: 100, blank: 'invalid' })) timezone?: string;
   @Field(OneOf(BRIEFING_MODES)) mode?: BriefingMode;
   @Field(Bool('skip delivery when nothing material changed')) only_on_change?: boolean;
   @Field(Bool('webhook: a new signing secret (returned once)')) rotate_secret?: boolean;
