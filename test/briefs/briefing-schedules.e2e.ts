@@ -65,6 +65,9 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expectError(await o.post(S, { ...base, interval_secs: 60 }), 400, 'invalid_field', 'interval_secs');
     expectError(await o.post(S, { ...base, interval_secs: undefined, cron: '*/5 * * * *' }), 400, 'invalid_field', 'cron');
     expectError(await o.post(S, { ...base, interval_secs: undefined, cron: '0 9 * *' }), 400, 'invalid_field', 'cron');
+    // croner's extensions are not the cron of §12.7
+    for (const cron of ['0 9 L * *', '0 9 ? * MON', '0 9 * * MON#2', '0 9 * * 5L', '0 9 15W * *'])
+      expectError(await o.post(S, { ...base, interval_secs: undefined, cron }), 400, 'invalid_field', 'cron');
     expectError(await o.post(S, { ...base, timezone: 'Mars/Olympus' }), 400, 'invalid_field', 'timezone');
     // a blank time zone is no IANA name: it is not read as the UTC default
     expectError(await o.post(S, { ...base, timezone: '' }), 400, 'invalid_field', 'timezone');
@@ -139,6 +142,8 @@ describe('briefing schedules (REFERENCE §12.7) over HTTP, on a fixed clock', ()
     expectError(await o.patch(`${S}/${c.body.id}`, { cron: '0 9 * * *', interval_secs: 3600 }), 400, 'invalid_field', 'cron');
     expectError(await o.patch(`${S}/${c.body.id}`, { interval_secs: 10 }), 400, 'invalid_field', 'interval_secs');
     expectError(await o.patch(`${S}/${c.body.id}`, { timezone: '' }), 400, 'invalid_field', 'timezone');
+    expectError(await o.patch(`${S}/${c.body.id}`, { cron: '0 9 * * FRI#1' }), 400, 'invalid_field', 'cron');
+    expect((await o.patch(`${S}/${c.body.id}`, { cron: '0 9,18 1-15/2 JAN-MAR,DEC mon-fri' })).status).toBe(200);
     // the secret is in the secret store, never in the log
     const events = JSON.stringify(await readLog(t));
     expect(events).not.toContain(c.body.signing_secret);

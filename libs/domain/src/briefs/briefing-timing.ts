@@ -21,6 +21,24 @@ export const MAX_INTERVAL_SECS = 2_592_000;
 /** how far back a cron schedule's missed fire may be and still be caught up */
 const CRON_CATCH_UP_SECS = 24 * 3600;
 
+const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec';
+const DAYS = 'sun|mon|tue|wed|thu|fri|sat';
+/** a comma list of `*`, values or ranges, each with an optional step; `value` is one value's syntax */
+const listOf = (value: string) => {
+  const item = `(\\*|(${value})(-(${value}))?)(\\/\\d+)?`;
+  return new RegExp(`^${item}(,${item})*$`, 'i');
+};
+/**
+ * What §12.7 lets the fields after the minute hold: `*`, lists, ranges, steps and the month and
+ * day names. croner reads more (`L`, `W`, `?`, `#`), which a briefing schedule refuses.
+ */
+const FIELD_SHAPES: { name: string; re: RegExp }[] = [
+  { name: 'hour', re: listOf('\\d+') },
+  { name: 'day-of-month', re: listOf('\\d+') },
+  { name: 'month', re: listOf(`\\d+|${MONTHS}`) },
+  { name: 'day-of-week', re: listOf(`\\d+|${DAYS}`) },
+];
+
 function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -47,6 +65,9 @@ export function assertBriefingTiming(t: { cron?: unknown; interval_secs?: unknow
   const fields = t.cron.trim().split(/\s+/);
   if (fields.length !== 5) throw Errors.invalidField('cron', 'cron must have 5 fields: minute hour day-of-month month day-of-week');
   if (!/^\d{1,2}$/.test(fields[0]) || Number(fields[0]) > 59) throw Errors.invalidField('cron', 'the minute field must be one number from 0 to 59 (a schedule fires at most hourly)');
+  FIELD_SHAPES.forEach((shape, i) => {
+    if (!shape.re.test(fields[i + 1])) throw Errors.invalidField('cron', `the ${shape.name} field '${fields[i + 1]}' is not valid: use *, lists, ranges, steps, MON–SUN and JAN–DEC`);
+  });
   try {
     if (!new Cron(t.cron.trim(), { timezone: 'UTC' }).nextRun(new Date(0))) throw new Error('it never fires');
   } catch (err) {
