@@ -68,10 +68,14 @@ describe('a brief item the caller cannot see stays out of what it reads', () => 
     expect(JSON.stringify(state.brief.changes)).not.toContain(SECRET);
     expect(state.brief.changes.map((c: { item_id: string }) => c.item_id)).not.toContain(secretItem);
     expect(state.brief.changes).toHaveLength(state.brief.items.length);
+    // the count of material changes is of the changes it is shown, not of the hidden one too
+    expect(state.brief.material_change_count).toBe(state.brief.changes.length);
     const one = await member.get(`${brief()}/history/1`);
     expect(JSON.stringify(one.body)).not.toContain(SECRET);
+    expect(one.body.material_change_count).toBe(one.body.changes.length);
     const history = await member.get(`${brief()}/history`);
     expect(JSON.stringify(history.body)).not.toContain(SECRET);
+    expect(history.body.items[0].material_change_count).toBe(history.body.items[0].material_changes.length);
     // a removal names the item of the version before: hidden there as well (the node stays in its Space)
     expect((await w.delete(`/node/${world.question}`)).status).toBe(200);
     expect((await w.delete(`/edge/${secretLink}`)).status).toBe(200);
@@ -83,6 +87,7 @@ describe('a brief item the caller cannot see stays out of what it reads', () => 
     const seen = (await member.get(`${brief()}/history/2`)).body;
     expect(seen.changes).toEqual(v2.changes.filter((c: { item_id: string }) => c.item_id !== secretItem));
     expect(seen.changes).toHaveLength(1);
+    expect(seen.material_change_count).toBe(1);
     // the owner's key sees every change
     expect(JSON.stringify((await w.get(`${brief()}/history/1`)).body.changes)).toContain(SECRET);
   });

@@ -19,7 +19,7 @@ export function itemVisible(i: BriefItem, scope: ReadScope): boolean {
 /**
  * A version as this caller may read it (REFERENCE §12.3 withholding): items touching a node it
  * cannot see are left out and counted, and so are the changes naming them (a removed item is
- * judged as it was in `previous`); the summary is null when any admitted source is hidden from
+ * judged as it was in `previous`), so `material_change_count` counts only the changes shown; the summary is null when any admitted source is hidden from
  * it. The stored extras (`produced_item_ids`) are never shown.
  */
 export function presentVersion(v: StoredBriefVersion, scope: ReadScope, sourcesHidden: boolean, previous: BriefVersion | null = null): { version: BriefVersion; withheld: number } {
@@ -32,5 +32,6 @@ export function presentVersion(v: StoredBriefVersion, scope: ReadScope, sourcesH
   const hidden = new Set([...rest.items, ...(previous?.items ?? [])].filter((i) => !seen(i)).map((i) => i.id));
   const known = new Set([...rest.items, ...(previous?.items ?? [])].map((i) => i.id));
   const changes = rest.changes.filter((c) => known.has(c.item_id) && !hidden.has(c.item_id));
-  return { version: { ...rest, items, changes, summary: sourcesHidden ? null : rest.summary }, withheld: rest.items.length - items.length };
+  const material_change_count = changes.filter((c) => c.material).length;
+  return { version: { ...rest, items, changes, material_change_count, summary: sourcesHidden ? null : rest.summary }, withheld: rest.items.length - items.length };
 }
