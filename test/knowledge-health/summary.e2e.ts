@@ -161,11 +161,17 @@ describe('Knowledge Health summary, visibility, Projects and rebuilds (REFERENCE
 
     const owners = new Map<string, any>((await o.get('/v1/knowledge-health/exceptions')).body.items.map((x: any) => [x.kind, x]));
     expect(owners.get('chunk_failed')).toMatchObject({ subject: { uid: chunk }, detail: { document_uid: doc } });
-    expect(owners.get('claim_unsupported')).toMatchObject({ subject: { uid: claim }, task_uids: [task.body.uid] });
+    expect(owners.get('claim_unsupported')).toMatchObject({ subject: { uid: claim }, status: 'acknowledged', task_uids: [task.body.uid] });
     const theirs = new Map<string, any>((await c.get('/v1/knowledge-health/exceptions')).body.items.map((x: any) => [x.kind, x]));
     expect(theirs.get('chunk_failed')).toMatchObject({ subject: { uid: chunk }, detail: { document_uid: null } });
-    expect(theirs.get('claim_unsupported')).toMatchObject({ subject: { uid: claim }, task_uids: [] });
+    // acknowledged only by a Task it cannot see: for it, nothing acknowledges the exception
+    expect(theirs.get('claim_unsupported')).toMatchObject({ subject: { uid: claim }, status: 'open', acknowledged_at: null, acknowledged_by: null, task_uids: [] });
     expect(JSON.stringify([...theirs.values()])).not.toMatch(new RegExp(`${doc}|${task.body.uid}`));
+    const acked = (await c.get('/v1/knowledge-health/exceptions?status=acknowledged')).body;
+    expect(acked.items).toEqual([]);
+    expect(acked.groups.find((g: any) => g.kind === 'claim_unsupported')).toMatchObject({ open: 1, acknowledged: 0 });
+    expect((await c.get('/v1/knowledge-health/summary')).body.exceptions.by_kind.claim_unsupported).toMatchObject({ open: 1, acknowledged: 0 });
+    expect((await o.get('/v1/knowledge-health/summary')).body.exceptions.by_kind.claim_unsupported).toMatchObject({ open: 0, acknowledged: 1 });
   });
 
   it('brief_stale: a Project whose current brief is over 24 h old and whose sources changed', async () => {
