@@ -1,7 +1,7 @@
 import { eventually } from '@strata/domain/testing/eventually';
 import { FixedClock } from '@strata/domain/time';
 import { loadConfig } from '@strata/platform/config/strata-config';
-import { api, createApiKey } from '../support/http';
+import { api, createApiKey, signUp } from '../support/http';
 import { RetrievalFixture, expectError, mk, startRetrieval } from '../retrieval/retrieval-fixture';
 import { SynthesisWorld, seedSynthesisWorld } from './synthesis-world';
 
@@ -135,6 +135,26 @@ describe('POST /synthesis/run/{project_uid} (REFERENCE §10)', () => {
       const other = api(f.app.url, (await createApiKey(f.app.url, f.jwt, { scopes: ['read', 'write'], project_uids: [s.otherProject], name: 'looms' })).key);
       expectError(await other.post(`/synthesis/run/${s.project}`), 404, 'not_found', 'project_uid');
       expect((await f.w.get('/jobs?kind=synthesis')).body.items).toHaveLength(before);
+    });
+
+    it('a synthesis job of a Project hidden from a member is absent for it (REFERENCE §13.1)', async () => {
+      const o = api(f.app.url, f.jwt);
+      const space = (await o.post('/node', { node_type: 'Space', label: 'Board' })).body.uid;
+      const secret = await mk(f.w, 'Project', 'Secret merger', { space_uid: space, props: { name: 'Secret merger', description: 'm' } });
+      const open = await mk(f.w, 'Project', 'Open plan', { props: { name: 'Open plan', description: 'o' } });
+      const hidden = (await f.w.post(`/synthesis/run/${secret}`)).body.job_id;
+      const shown = (await f.w.post(`/synthesis/run/${open}`)).body.job_id;
+      const m = await signUp(f.app.url);
+      expect((await o.post(`/v1/orgs/${f.orgId}/members`, { email: m.email, role: 'member' })).status).toBe(201);
+      const member = api(f.app.url, m.access_token, { org: f.orgId });
+      expect((await member.get(`/node/${secret}`)).status).toBe(404);
+      const listed = (await member.get('/jobs?kind=synthesis&limit=1000')).body;
+      expect(listed.items.map((j: { id: string }) => j.id)).toContain(shown);
+      expect(listed.items.map((j: { id: string }) => j.id)).not.toContain(hidden);
+      expect(JSON.stringify(listed)).not.toContain('Secret merger');
+      expectError(await member.get(`/jobs/${hidden}`), 404, 'not_found');
+      expectError(await member.post(`/jobs/${hidden}/cancel`, {}), 404, 'not_found');
+      expect((await f.w.get(`/jobs/${hidden}`)).body.title).toBe('Synthesis of Secret merger');
     });
 
     it('cancelling a finished job is refused; an unknown job is 404', async () => {

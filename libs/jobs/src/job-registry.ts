@@ -42,6 +42,9 @@ export interface JobRegistryOptions {
  * the queue: they are shown, cancelled in the store while active, and forgotten by retention
  * (`JobRetention`) or `POST /clear`.
  */
+/** Whether the caller may see a job, from its record and what it was queued with (null for a stored record). */
+export type JobVisibility = (j: JobRecord, input: unknown) => boolean;
+
 export class JobRegistry {
   private readonly log = new Logger('Jobs');
   private readonly durable = new Map<string, DurableJobKind>();
@@ -139,15 +142,16 @@ export class JobRegistry {
    * `visible`: whether the caller may see a job (a job it may not is absent, as an unknown one);
    * every job when omitted.
    */
-  async get(org: string, id: string, visible?: (j: JobRecord) => boolean): Promise<JobRecord> {
+  async get(org: string, id: string, visible?: JobVisibility): Promise<JobRecord> {
     const job = await this.find(org, id, visible);
     return job.status === 'pending' ? this.wire(job, await this.ofOrg(org)) : this.wire(job, []);
   }
 
-  async list(org: string, q: JobListQuery, visible?: (j: JobRecord) => boolean): Promise<{ items: JobRecord[]; has_more: boolean; limit: number; offset: number }> {
-    const all = await this.ofOrg(org);
+  async list(org: string, q: JobListQuery, visible?: JobVisibility): Promise<{ items: JobRecord[]; has_more: boolean; limit: number; offset: number }> {
+    const inputs = new Map<string, unknown>();
+    const all = await this.ofOrg(org, inputs);
     // queue positions count every job of the organization; the page only those the caller may see
-    const page = pageOfJobs(visible ? all.filter(visible) : all, q);
+    const page = pageOfJobs(visible ? all.filter((j) => visible(j, inputs.get(j.id) ?? null)) : all, q);
     return { ...page, items: page.items.map((j) => this.wire(j, all)) };
   }
 
@@ -155,7 +159,7 @@ export class JobRegistry {
    * `POST /jobs/{id}/cancel`: 409 `invalid_transition` once the job has finished. A job of
    * the queue is cancelled there (`cancelDurable`); a stored record only in the store.
    */
-  async cancel(org: string, id: string, visible?: (j: JobRecord) => boolean): Promise<JobRecord> {
+  async cancel(org: string, id: string, visible?: JobVisibility): Promise<JobRecord> {
     if (visible) await this.find(org, id, visible);
     const queued = await this.durableJob(org, id);
     if (queued) return this.wire(await this.cancelDurable(org, queued), []);
@@ -179,21 +183,24 @@ export class JobRegistry {
     return j && jobRecordOfQueued(j) ? j : null;
   }
 
-  private async find(org: string, id: string, visible?: (j: JobRecord) => boolean): Promise<JobRecord> {
+  private async find(org: string, id: string, visible?: JobVisibility): Promise<JobRecord> {
     const queued = await this.durableJob(org, id);
     const job = queued ? jobRecordOfQueued(queued)! : await this.store.get(org, id);
-    if (!job || (visible && !visible(job))) throw Errors.notFound(`job ${id} not found`, { id });
+    if (!job || (visible && !visible(job, queued?.input ?? null))) throw Errors.notFound(`job ${id} not found`, { id });
     return job;
   }
 
-  /** The organization's jobs: the stored records and the queue's. */
-  private async ofOrg(org: string): Promise<JobRecord[]> {
+  /** The organization's jobs: the stored records and the queue's (`inputs`: each queued job's input by id). */
+  private async ofOrg(org: string, inputs?: Map<string, unknown>): Promise<JobRecord[]> {
     await this.writes; // the store then holds everything this process wrote
     const out = new Map<string, JobRecord>();
     for (const j of await this.store.ofOrg(org)) out.set(j.id, j);
     for (const q of (await this.queue?.list(org)) ?? []) {
       const r = jobRecordOfQueued(q);
-      if (r) out.set(r.id, r);
+      if (r) {
+        out.set(r.id, r);
+        inputs?.set(r.id, q.input);
+      }
     }
     return [...out.values()];
   }

@@ -7,17 +7,25 @@ import { readJobListQuery } from '@strata/domain/jobs';
 import { Body, assertObjectBody, coerceQuery } from '@strata/domain/validation';
 import { assertGraphWide } from '@strata/platform/scope/graph-wide';
 import { pathUid } from '../platform/http/path-params';
-import { JobRegistry } from '@strata/jobs/job-registry';
+import { JobRegistry, JobVisibility } from '@strata/jobs/job-registry';
 import { JobRecord } from '@strata/domain/jobs';
 import { ReadScopeService } from '@strata/platform/scope/read-scope';
 import { JobPage, JobResponse } from './job.response';
+
+/** The Project a synthesis job works on, from what it was queued with. */
+function projectOf(j: JobRecord, input: unknown): string | null {
+  if (j.kind !== 'synthesis' || !input || typeof input !== 'object') return null;
+  const uid = (input as { project_uid?: unknown }).project_uid;
+  return typeof uid === 'string' ? uid : null;
+}
 
 /**
  * Background jobs (REFERENCE §9.4): list, poll, cancel. Jobs work on the whole organization
  * (embed-all counts and embeds every live node), so Space- or Project-scoped credentials,
  * which may not start one, may not see or cancel one either (403 scope_denied, as /stats).
- * A caller the Space rule hides nodes from does not see a job of a Document hidden from it: it
- * is absent, as an unknown job (REFERENCE §1.8).
+ * A caller the Space rule hides nodes from does not see a job of a Document, or a synthesis job
+ * of a Project, hidden from it (its title names that Project): it is absent, as an unknown job
+ * (REFERENCE §1.8).
  */
 @ApiTags('jobs')
 @Controller('jobs')
@@ -27,10 +35,10 @@ export class JobsController {
     private readonly scopes: ReadScopeService,
   ) {}
 
-  /** The jobs the caller may see: all, unless the Space rule hides a job's Document from it. */
-  private async visibleTo(auth: AuthContext): Promise<((j: JobRecord) => boolean) | undefined> {
+  /** The jobs the caller may see: all, unless the Space rule hides a job's Document or Project from it. */
+  private async visibleTo(auth: AuthContext): Promise<JobVisibility | undefined> {
     const scope = await this.scopes.of(auth);
-    return scope.restricted ? (j) => j.document_uid === null || scope.allows(j.document_uid) : undefined;
+    return scope.restricted ? (j, input) => [j.document_uid, projectOf(j, input)].every((u) => u === null || scope.allows(u)) : undefined;
   }
 
   @Get()
