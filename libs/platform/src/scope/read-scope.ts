@@ -45,7 +45,7 @@ export class ReadScope {
 
   /** A refusal as this caller may see it: one naming a Series it may not see loses that uid (concealHiddenHolder). */
   conceal(err: unknown): unknown {
-    return this.visible === null ? err : concealHiddenHolder(err, (uid) => this.allows(uid));
+    return this.restricted ? concealHiddenHolder(err, (uid) => this.allows(uid)) : err;
   }
 
   /** An edge is visible when both of its endpoints are. */
