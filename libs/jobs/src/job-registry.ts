@@ -35,6 +35,9 @@ export interface JobRegistryOptions {
   ownsAllJobs: boolean;
 }
 
+/** Whether the caller may see a job, from its record and what it was queued with (null for a stored record). */
+export type JobVisibility = (j: JobRecord, input: unknown) => boolean;
+
 /**
  * The §9.4 view of background jobs (`GET /jobs`, `GET /jobs/{id}`, `POST /jobs/{id}/cancel`,
  * `POST /clear`): every job runs on the durable runner, and its queued job is its record
@@ -42,9 +45,6 @@ export interface JobRegistryOptions {
  * the queue: they are shown, cancelled in the store while active, and forgotten by retention
  * (`JobRetention`) or `POST /clear`.
  */
-/** Whether the caller may see a job, from its record and what it was queued with (null for a stored record). */
-export type JobVisibility = (j: JobRecord, input: unknown) => boolean;
-
 export class JobRegistry {
   private readonly log = new Logger('Jobs');
   private readonly durable = new Map<string, DurableJobKind>();
