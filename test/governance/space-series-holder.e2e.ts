@@ -1,4 +1,5 @@
 import { FixedClock } from '@strata/domain/time';
+import { at } from '@strata/domain/testing/fixed-time';
 import { api, signUp } from '../support/http';
 import { RetrievalFixture, mk, startRetrieval } from '../retrieval/retrieval-fixture';
 
@@ -10,7 +11,7 @@ import { RetrievalFixture, mk, startRetrieval } from '../retrieval/retrieval-fix
 describe('a member refused a Series whose key a hidden Series holds is not told its uid', () => {
   let f: RetrievalFixture;
   beforeAll(async () => {
-    f = await startRetrieval({ clock: new FixedClock(1_780_000_000) });
+    f = await startRetrieval({ clock: new FixedClock(at('2030-01-01T12:00:00Z')) });
   }, 60_000);
   afterAll(() => f.close());
 
