@@ -137,13 +137,12 @@ export class JobRegistry {
     return this.writes;
   }
 
-  /** The job as the wire shows it (`queue_position` while pending). */
   /**
-   * `visible`: whether the caller may see a job (a job it may not is absent, as an unknown one);
-   * every job when omitted.
+   * The job as the wire shows it (`queue_position` while pending). `visible`: whether the caller
+   * may see a job (a job it may not is absent, as an unknown one); every job when omitted.
    */
   async get(org: string, id: string, visible?: JobVisibility): Promise<JobRecord> {
-    const job = await this.find(org, id, visible);
+    const { job } = await this.find(org, id, visible);
     return job.status === 'pending' ? this.wire(job, await this.ofOrg(org)) : this.wire(job, []);
   }
 
@@ -160,10 +159,8 @@ export class JobRegistry {
    * the queue is cancelled there (`cancelDurable`); a stored record only in the store.
    */
   async cancel(org: string, id: string, visible?: JobVisibility): Promise<JobRecord> {
-    if (visible) await this.find(org, id, visible);
-    const queued = await this.durableJob(org, id);
+    const { job: stored, queued } = await this.find(org, id, visible);
     if (queued) return this.wire(await this.cancelDurable(org, queued), []);
-    const stored = await this.find(org, id);
     assertCancellable(stored);
     const now = this.clock.now();
     const cancelled: JobRecord = { ...stored, status: 'cancelled', updated_at: now, completed_at: now };
@@ -183,11 +180,12 @@ export class JobRegistry {
     return j && jobRecordOfQueued(j) ? j : null;
   }
 
-  private async find(org: string, id: string, visible?: JobVisibility): Promise<JobRecord> {
+  /** The job, from the queue (`queued`) or else the store; absent when `visible` refuses it. */
+  private async find(org: string, id: string, visible?: JobVisibility): Promise<{ job: JobRecord; queued: QueuedJob | null }> {
     const queued = await this.durableJob(org, id);
     const job = queued ? jobRecordOfQueued(queued)! : await this.store.get(org, id);
     if (!job || (visible && !visible(job, queued?.input ?? null))) throw Errors.notFound(`job ${id} not found`, { id });
-    return job;
+    return { job, queued };
   }
 
   /** The organization's jobs: the stored records and the queue's (`inputs`: each queued job's input by id). */

@@ -84,9 +84,10 @@ export class IngestDocumentsController {
     assertCanWrite(auth);
     assertGraphWide(auth);
     const hard = readBoolean(coerceQuery(q, [], ['hard']), 'hard') ?? false;
+    const doc = pathUid(uid, 'uid');
     // before its job is cancelled: a Document hidden from the caller is absent (404), one it may only read is 403
-    await this.nodes.assertMayWrite(auth, pathUid(uid, 'uid'));
-    return this.deletes.delete(commandContext(auth, rid), uid, hard);
+    await this.nodes.assertMayWrite(auth, doc);
+    return this.deletes.delete(commandContext(auth, rid), doc, hard);
   }
 
   private async run(mode: 'document' | 'session', auth: AuthContext, rid: string, raw: unknown, res: FastifyReply) {
