@@ -223,6 +223,21 @@ describe('EmbeddedUnitOfWork', () => {
       fsync.spy.mockRestore();
     });
 
+    it('answers a batch of deferred commits before its projections COMMIT, which the next batch waits for', async () => {
+      const fsync = gatedFsync();
+      const node = await uow.run(ctx, async (tx) => createNode(tx, { label: 'step', node_type: 'Task' }), { durability: 'deferred' });
+      // the caller reads its write on the projections' connection, their transaction still open
+      expect(storage.projections.inTransaction).toBe(true);
+      expect(storage.graph.getNodeSync('org-1', node.uid)?.label).toBe('step');
+      const count = await uow.run(ctx, async (tx) => (await tx.reader.listNodes(ctx.org, {}, { limit: 10, offset: 0 })).items.length, { durability: 'deferred' });
+      expect(count).toBe(1);
+      // the next batch began once the first's COMMIT was done
+      expect(storage.projections.inTransaction).toBe(false);
+      const checkpoint = storage.runner.checkpoints.get('graph')?.position;
+      expect(checkpoint).toBe(storage.runner.appliedPosition);
+      fsync.spy.mockRestore();
+    });
+
     it('becomes durable with the next durable commit: one fsync for both, announced in commit order', async () => {
       const fsync = gatedFsync();
       await uow.run(ctx, async (tx) => createNode(tx, { label: 'deferred', node_type: 'Task' }), { durability: 'deferred' });

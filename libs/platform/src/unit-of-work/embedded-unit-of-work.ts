@@ -250,19 +250,24 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       for (const d of done) this.settle(d.job, () => d.job.reject(unavailable));
       return 'ok';
     }
-    try {
-      projections.exec('COMMIT');
-    } catch (err) {
-      // the log is durable; the projections catch up from their checkpoint
-      this.log.error(`projection commit failed: ${(err as Error).message}; catching up from the log`);
-      safe(() => projections.exec('ROLLBACK'));
-      runner.resetPosition();
-      runner.catchUp();
-    }
     const answer = (d: { job: Job; result: unknown }) => (d.result instanceof Refused ? d.job.reject(d.result.error) : d.job.resolve(d.result));
     // settled now (a replay must not run them again), answered once the log is on disk: with a
     // deferred fsync the next batch is decided while this one's fsync runs
     for (const d of done) this.settled.add(d.job);
+    const deferredOnly = wrote && events.commitSyncDeferred && done.every((d) => d.job.deferred);
+    if (deferredOnly) {
+      // Nobody waits for this batch's fsync, and its callers read the projections on this very
+      // connection: they are answered at the log commit and go on (a run to its model call)
+      // while the projections' COMMIT, which writes their WAL pages, waits for the next turn of
+      // the event loop. The write queue and the write gate stay held until it is done.
+      this.pendingSync.push(committed);
+      if (!this.cancelBound) this.cancelBound = this.deferTimer(() => void this.syncDeferred(), DEFERRED_SYNC_BOUND_MS);
+      for (const d of done) answer(d);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.commitProjections();
+      return 'ok';
+    }
+    this.commitProjections();
     if (!wrote || !events.commitSyncDeferred) {
       this.notify(committed);
       for (const d of done) answer(d);
@@ -271,11 +276,6 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
     // callers that asked for a deferred commit are answered at the log commit; the rest wait for its fsync
     const waiting = done.filter((d) => !d.job.deferred);
     for (const d of done) if (d.job.deferred) answer(d);
-    if (!waiting.length) {
-      this.pendingSync.push(committed);
-      if (!this.cancelBound) this.cancelBound = this.deferTimer(() => void this.syncDeferred(), DEFERRED_SYNC_BOUND_MS);
-      return 'ok';
-    }
     // one fsync covers the deferred commits before this one too: they are announced first, in commit order
     const covered = this.takePending();
     covered.push(committed);
@@ -293,6 +293,20 @@ export class EmbeddedUnitOfWork implements UnitOfWork {
       },
     );
     return 'ok';
+  }
+
+  /** The projections' COMMIT of a batch whose log committed; a failure catches them up from the log. */
+  private commitProjections(): void {
+    const { projections, runner } = this.storage;
+    try {
+      projections.exec('COMMIT');
+    } catch (err) {
+      // the log is durable; the projections catch up from their checkpoint
+      this.log.error(`projection commit failed: ${(err as Error).message}; catching up from the log`);
+      safe(() => projections.exec('ROLLBACK'));
+      runner.resetPosition();
+      runner.catchUp();
+    }
   }
 
   durable(): Promise<void> {
