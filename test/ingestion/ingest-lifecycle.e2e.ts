@@ -86,6 +86,23 @@ describe('ingestion jobs: cancel, resume, delete, cleanup (offline provider)', (
     expect((await c.get('/nodes?node_type=Person')).body.items.map((n: { label: string }) => n.label)).toContain('Margaret Hamilton');
   });
 
+  it("names a transcript's Session in its resumed job's result, as a session job's result does", async () => {
+    const res = await c.post('/ingest/session', { content: 'Kwame: Margaret Hamilton led the Apollo software team in 1969.', title: 'Retro', layers: ['agent'] });
+    expect(res.status).toBe(202);
+    const first = await finished(c, res.body.job_id);
+    expect(first.status).toBe('failed');
+    const resumed = await c.post(`/ingest/resume/${res.body.document_uid}`, { layers: ['reality'] });
+    expect(resumed.status).toBe(202);
+    const job = await finished(c, resumed.body.job_id);
+    expect(job).toMatchObject({ kind: 'ingest_resume', status: 'completed', result: { document_uid: res.body.document_uid, session_uid: res.body.session_uid, chunks_completed: 1 } });
+    // a document that is not a transcript has none
+    const doc = await c.post('/ingest/document', { content: 'Grace Hopper wrote the first compiler.', layers: ['agent'] });
+    await finished(c, doc.body.job_id);
+    const again = await finished(c, (await c.post(`/ingest/resume/${doc.body.document_uid}`, { layers: ['reality'] })).body.job_id);
+    expect(again.status).toBe('completed');
+    expect(again.result).not.toHaveProperty('session_uid');
+  });
+
   it('a job cancelled before it started leaves its chunks pending: a resume extracts each of them once', async () => {
     const runner = t.app.get(JobRunner);
     await runner.stop();

@@ -51,9 +51,12 @@ export class ResumeDocumentHandler {
     const layers = explicit ?? meta?.layers ?? resolveLayers('document', {}, null).layers;
     // the schema it was ingested with while still active, else the workspace's default (409 when none)
     const ontology_schema_id = layers.includes('ontology') ? this.ontology.resumeSchemaId(ctx.org, meta?.ontology_schema_id) : null;
+    const session_uid = await this.sessionOf(ctx.org, uid);
     const input: IngestionJobInput = {
       title: String(doc.props.title ?? doc.label),
       document_uid: uid,
+      // a transcript's resumed job names its Session in the result, as its first job did
+      ...(session_uid ? { session_uid } : {}),
       layers,
       ...(ontology_schema_id ? { ontology_schema_id } : {}),
       // the resumed units obey the Space rule and the policies of the request that resumes them
@@ -70,5 +73,14 @@ export class ResumeDocumentHandler {
     const { job } = await this.queue.enqueue({ kind: 'ingest_resume', org: ctx.org, input, serialGroup: INGESTION_SERIAL_GROUP });
     this.runner.wake();
     return { status: 202, body: { job_id: job.id, document_uid: uid, chunks_pending: pending } };
+  }
+
+  /** The live Session a transcript Document is captured in (`/ingest/session`), if any. */
+  private async sessionOf(org: string, documentUid: string): Promise<string | null> {
+    for (const e of await this.graph.listEdges(org, { from_uid: documentUid, edge_types: ['CapturedIn'] })) {
+      const session = await this.graph.getNode(org, e.to_uid);
+      if (session && session.tombstone_at === null && session.node_type === 'Session') return session.uid;
+    }
+    return null;
   }
 }
