@@ -26,6 +26,12 @@ import { prepared } from '../sqlite/prepared';
 /** records, names and counters kept from one unit of work to the next, at most */
 const WRITTEN_KEPT = 1024;
 
+/** Sets `key` in one of those maps: a full one starts over, and what is not kept is read again. */
+function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (map.size >= WRITTEN_KEPT && !map.has(key)) map.clear();
+  map.set(key, value);
+}
+
 /**
  * The managed agents' read model (REFERENCE §16): agents, sessions, runs, each session's
  * numbered event list, and the agent credits per day. Sessions and runs are folded from
@@ -149,7 +155,7 @@ export class AgentsProjection implements EmbeddedProjection {
        ON CONFLICT(id) DO UPDATE SET name_key = excluded.name_key, status = excluded.status, record = excluded.record`,
       a.id, a.org_id, agentNameKey(a.name), a.status, a.created_at, JSON.stringify(a),
     );
-    this.agentNames.set(a.id, a.name);
+    keep(this.agentNames, a.id, a.name);
   }
 
   private session(id: string): SessionRecord | null {
@@ -180,16 +186,13 @@ export class AgentsProjection implements EmbeddedProjection {
   }
 
   private write(): void {
-    // bounded: what is not kept is read again
-    if (this.writtenRuns.size + this.runs.size > WRITTEN_KEPT) this.writtenRuns.clear();
-    if (this.writtenSessions.size + this.sessions.size > WRITTEN_KEPT) this.writtenSessions.clear();
     for (const r of this.runs.values()) {
       this.run(
         `INSERT INTO agt_runs(id, org_id, agent_id, session_id, status, queued_at, started_at, ended_at, record) VALUES (?,?,?,?,?,?,?,?,?)
          ON CONFLICT(id) DO UPDATE SET status = excluded.status, started_at = excluded.started_at, ended_at = excluded.ended_at, record = excluded.record`,
         r.id, r.org_id, r.agent_id, r.session_id, r.status, r.queued_at, r.started_at, r.ended_at, JSON.stringify(r),
       );
-      this.writtenRuns.set(r.id, r);
+      keep(this.writtenRuns, r.id, r);
     }
     for (const s of this.sessions.values()) {
       this.run(
@@ -197,7 +200,7 @@ export class AgentsProjection implements EmbeddedProjection {
          ON CONFLICT(id) DO UPDATE SET status = excluded.status, record = excluded.record`,
         s.id, s.org_id, s.agent_id, s.status, s.created_at, JSON.stringify(s),
       );
-      this.writtenSessions.set(s.id, s);
+      keep(this.writtenSessions, s.id, s);
     }
   }
 
@@ -257,8 +260,7 @@ export class AgentsProjection implements EmbeddedProjection {
     // the name alone, not the whole record parsed (instructions, tools): items of every run ask it
     const row = this.stmt("SELECT json_extract(record, '$.name') AS name FROM agt_agents WHERE id = ?").get(id) as { name: string | null } | undefined;
     if (!row) return null;
-    if (this.agentNames.size >= WRITTEN_KEPT) this.agentNames.clear();
-    this.agentNames.set(id, row.name);
+    keep(this.agentNames, id, row.name);
     return row.name;
   }
 
@@ -283,8 +285,7 @@ export class AgentsProjection implements EmbeddedProjection {
     for (const item of activityOf(e as unknown as DomainEvent)) {
       // the organization's newest item is never dropped (the retention keeps what is younger than it), so its seq is the counter
       const seq = (this.activitySeq.get(item.org_id) ?? ((this.stmt('SELECT MAX(seq) FROM agt_activity WHERE org_id = ?').pluck().get(item.org_id) as number | null) ?? 0)) + 1;
-      if (this.activitySeq.size >= WRITTEN_KEPT && !this.activitySeq.has(item.org_id)) this.activitySeq.clear();
-      this.activitySeq.set(item.org_id, seq);
+      keep(this.activitySeq, item.org_id, seq);
       const agentName = item.agent_name ?? (item.agent_id ? this.agentName(item.agent_id) : null);
       this.run(
         `INSERT INTO agt_activity(org_id, seq, type, agent_id, agent_name, session_id, run_id, schedule_id, approval_id, connection_id, summary, data, created_at, position)
