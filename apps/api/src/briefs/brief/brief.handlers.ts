@@ -185,7 +185,7 @@ export class BriefHandlers {
           generated_by: v.generated_by,
           source_fingerprint: v.source_fingerprint,
           item_counts: counts,
-          material_change_count: material.length,
+          material_change_count: shown.material_change_count,
           material_changes: material,
         };
       }),
